@@ -1,0 +1,231 @@
+//! The application: shared state, the axum router (health, `/graphql`, `/api/v1`, the SPA)
+//! with its middleware stack, and the server loop with graceful shutdown.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use async_graphql::http::GraphiQLSource;
+use async_graphql_axum::{GraphQLRequest, GraphQLResponse};
+use axum::extract::{DefaultBodyLimit, Extension, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::timeout::TimeoutLayer;
+
+use crate::config::Config;
+use crate::db::DbPool;
+use crate::error::AppError;
+use crate::graphql::{AppSchema, build_schema};
+use crate::http::client_ip::TrustedProxies;
+use crate::http::{RequestId, request_context, security_headers};
+
+/// What every handler can reach. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    /// The configuration, read once at start-up.
+    pub config: Arc<Config>,
+    /// The database pool.
+    pub pool: DbPool,
+    /// The GraphQL schema (also run by the REST facade).
+    pub schema: AppSchema,
+}
+
+impl AppState {
+    /// Assembles the state from a configuration and a pool.
+    pub fn new(config: Config, pool: DbPool) -> AppState {
+        let config = Arc::new(config);
+        let schema = build_schema(Some(pool.clone()), Some(config.clone()));
+        AppState {
+            config,
+            pool,
+            schema,
+        }
+    }
+}
+
+/// The full router with every middleware layer.
+pub fn router(state: AppState) -> Router {
+    let config = state.config.clone();
+    let production = config.is_production();
+
+    let api = Router::new().fallback(api_not_found);
+
+    let mut app = Router::new()
+        .route("/health", get(crate::health::health))
+        .route("/graphql", get(graphiql).post(graphql))
+        .nest("/api/v1", api)
+        .with_state(state);
+
+    app = match spa_service(&config) {
+        Some(spa) => app.fallback_service(spa),
+        None => app.route("/", get(root)).fallback(not_found),
+    };
+
+    let trusted = TrustedProxies(config.trusted_proxies.clone());
+    app.layer(TimeoutLayer::with_status_code(
+        StatusCode::SERVICE_UNAVAILABLE,
+        config.request_timeout,
+    ))
+    .layer(DefaultBodyLimit::max(config.max_body_bytes))
+    .layer(cors_layer(&config))
+    .layer(middleware::map_response(move |mut response: Response| async move {
+        security_headers::apply(response.headers_mut(), production);
+        response
+    }))
+    .layer(Extension(trusted))
+    .layer(middleware::from_fn(request_context::request_context))
+}
+
+/// Exact origins from `ALLOWED_ORIGINS`, with credentials. A development-only `*` mirrors the
+/// caller's origin (a literal `*` is not allowed together with credentials).
+fn cors_layer(config: &Config) -> CorsLayer {
+    let origins = if config.allowed_origins.iter().any(|o| o == "*") {
+        AllowOrigin::mirror_request()
+    } else {
+        AllowOrigin::list(
+            config
+                .allowed_origins
+                .iter()
+                .filter_map(|o| HeaderValue::from_str(o).ok()),
+        )
+    };
+    CorsLayer::new()
+        .allow_origin(origins)
+        .allow_credentials(true)
+        .allow_methods([
+            Method::GET,
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+            Method::OPTIONS,
+        ])
+        .allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::ACCEPT,
+            header::ORIGIN,
+            header::HeaderName::from_static("x-requested-with"),
+            header::HeaderName::from_static("x-request-id"),
+        ])
+        .expose_headers([header::HeaderName::from_static("x-request-id")])
+}
+
+/// The built SPA, when `SPA_DIR/index.html` exists: files as they are, deep links fall back
+/// to `index.html`; hashed assets are cached for a year, `index.html` never.
+fn spa_service(config: &Config) -> Option<Router> {
+    let index = config.spa_dir.join("index.html");
+    if !index.is_file() {
+        return None;
+    }
+    let files = ServeDir::new(&config.spa_dir).fallback(ServeFile::new(index));
+    Some(
+        Router::new()
+            .fallback_service(files)
+            .layer(middleware::from_fn(spa_cache_headers)),
+    )
+}
+
+async fn spa_cache_headers(req: Request, next: Next) -> Response {
+    let hashed_asset = req.uri().path().starts_with("/assets/");
+    let mut response = next.run(req).await;
+    let value = if hashed_asset && response.status().is_success() {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    response
+}
+
+async fn root() -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "message": "Strata ERP API",
+        "version": crate::VERSION,
+        "status": "online",
+    }))
+}
+
+async fn api_not_found() -> AppError {
+    AppError::not_found("Not Found")
+}
+
+async fn not_found() -> AppError {
+    AppError::not_found("Not Found")
+}
+
+/// `GET /graphql`: the GraphiQL playground.
+async fn graphiql() -> impl IntoResponse {
+    Html(
+        GraphiQLSource::build()
+            .endpoint("/graphql")
+            .title("Strata GraphQL")
+            .finish(),
+    )
+}
+
+/// `POST /graphql`: runs one operation with the request's context attached.
+async fn graphql(
+    State(state): State<AppState>,
+    Extension(request_id): Extension<RequestId>,
+    request: GraphQLRequest,
+) -> GraphQLResponse {
+    let request = request.into_inner().data(request_id);
+    state.schema.execute(request).await.into()
+}
+
+/// Binds the listener and serves until SIGTERM or Ctrl-C; in-flight requests finish first.
+pub async fn serve(state: AppState) -> anyhow::Result<()> {
+    let addr = SocketAddr::new(state.config.host, state.config.port);
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    tracing::info!(address = %addr, version = crate::VERSION, "strata is listening");
+    serve_on(listener, state, shutdown_signal()).await
+}
+
+/// Serves on an already-bound listener until `shutdown` completes (tests use this).
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let app = router(state);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await?;
+    tracing::info!("strata stopped");
+    Ok(())
+}
+
+/// Completes on SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+    tracing::info!("shutdown requested; finishing in-flight requests");
+}

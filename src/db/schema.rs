@@ -1,0 +1,1 @@
+// @generated automatically by Diesel CLI.

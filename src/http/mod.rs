@@ -1,0 +1,9 @@
+//! Cross-cutting HTTP concerns shared by every route: request correlation and access logs,
+//! security headers, the client's address. Business modules never import axum; these do.
+
+pub mod client_ip;
+pub mod request_context;
+pub mod security_headers;
+
+pub use client_ip::ClientIp;
+pub use request_context::RequestId;

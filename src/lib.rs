@@ -1,0 +1,17 @@
+//! Strata: the back office for small manufacturers (3D print farms first).
+//!
+//! One GraphQL schema is the single source of truth; the REST API under `/api/v1` is
+//! generated from stored operations on it. See `ARCHITECTURE.md` for the map.
+
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod graphql;
+pub mod health;
+pub mod http;
+pub mod telemetry;
+
+/// The service version reported by `/health` and GraphQL.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
