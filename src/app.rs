@@ -6,13 +6,14 @@ use std::sync::Arc;
 
 use async_graphql::http::GraphiQLSource;
 use async_graphql_axum::{GraphQLRequest, GraphQLResponse};
-use axum::extract::{DefaultBodyLimit, Extension, Request, State};
+use axum::extract::{Extension, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::timeout::TimeoutLayer;
 
@@ -54,10 +55,16 @@ pub fn router(state: AppState) -> Router {
 
     let api = Router::new().fallback(api_not_found);
 
-    let mut app = Router::new()
-        .route("/health", get(crate::health::health))
+    // Bodies are bounded for the API; upload routes (which need more) get their own limit
+    // and are merged outside this group.
+    let limited = Router::new()
         .route("/graphql", get(graphiql).post(graphql))
         .nest("/api/v1", api)
+        .layer(RequestBodyLimitLayer::new(config.max_body_bytes));
+
+    let mut app = Router::new()
+        .route("/health", get(crate::health::health))
+        .merge(limited)
         .with_state(state);
 
     app = match spa_service(&config) {
@@ -70,12 +77,13 @@ pub fn router(state: AppState) -> Router {
         StatusCode::SERVICE_UNAVAILABLE,
         config.request_timeout,
     ))
-    .layer(DefaultBodyLimit::max(config.max_body_bytes))
     .layer(cors_layer(&config))
-    .layer(middleware::map_response(move |mut response: Response| async move {
-        security_headers::apply(response.headers_mut(), production);
-        response
-    }))
+    .layer(middleware::map_response(
+        move |mut response: Response| async move {
+            security_headers::apply(response.headers_mut(), production);
+            response
+        },
+    ))
     .layer(Extension(trusted))
     .layer(middleware::from_fn(request_context::request_context))
 }
@@ -176,7 +184,12 @@ async fn graphql(
     Extension(request_id): Extension<RequestId>,
     request: GraphQLRequest,
 ) -> GraphQLResponse {
-    let request = request.into_inner().data(request_id);
+    let request = request.into_inner();
+    tracing::debug!(
+        operation = request.operation_name.as_deref().unwrap_or("anonymous"),
+        "executing GraphQL operation"
+    );
+    let request = request.data(request_id);
     state.schema.execute(request).await.into()
 }
 

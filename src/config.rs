@@ -263,11 +263,15 @@ impl IpNet {
         let ip = canonical(ip);
         match (self.addr, ip) {
             (IpAddr::V4(net), IpAddr::V4(ip)) => {
-                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
                 u32::from(net) & mask == u32::from(ip) & mask
             }
             (IpAddr::V6(net), IpAddr::V6(ip)) => {
-                let mask = u128::MAX.checked_shl(128 - u32::from(self.prefix)).unwrap_or(0);
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
                 u128::from(net) & mask == u128::from(ip) & mask
             }
             _ => false,
@@ -337,7 +341,11 @@ impl Config {
             v.clone().unwrap_or_default()
         }
         fn secret(v: &Option<Secret>) -> String {
-            if v.is_some() { "***".into() } else { String::new() }
+            if v.is_some() {
+                "***".into()
+            } else {
+                String::new()
+            }
         }
         vec![
             (
@@ -476,7 +484,10 @@ impl Reader<'_> {
                 match options.iter().find(|(k, _)| *k == lower) {
                     Some((_, v)) => *v,
                     None => {
-                        self.problem(name, format!("`{raw}` is not allowed; use one of {allowed}"));
+                        self.problem(
+                            name,
+                            format!("`{raw}` is not allowed; use one of {allowed}"),
+                        );
                         default
                     }
                 }
@@ -539,16 +550,18 @@ impl Reader<'_> {
         );
         let smtp = SmtpConfig {
             host: self.get("SMTP_HOST"),
-            port: self.get("SMTP_PORT").and_then(|raw| match raw.parse::<u16>() {
-                Ok(p) if p > 0 => Some(p),
-                _ => {
-                    self.problem(
-                        "SMTP_PORT",
-                        format!("`{raw}` is not a port number (1-65535)"),
-                    );
-                    None
-                }
-            }),
+            port: self
+                .get("SMTP_PORT")
+                .and_then(|raw| match raw.parse::<u16>() {
+                    Ok(p) if p > 0 => Some(p),
+                    _ => {
+                        self.problem(
+                            "SMTP_PORT",
+                            format!("`{raw}` is not a port number (1-65535)"),
+                        );
+                        None
+                    }
+                }),
             user: self.get("SMTP_USER"),
             password: self.get("SMTP_PASSWORD").map(Secret::new),
             from_email: self.get("SMTP_FROM_EMAIL"),
@@ -654,15 +667,16 @@ impl Reader<'_> {
                         url.query_pairs_mut().clear().extend_pairs(kept);
                     }
                     if production {
-                        let password = url.password().map(|p| {
-                            percent_decode(p)
-                        });
+                        let password = url.password().map(percent_decode);
                         self.check_db_password("DATABASE_URL", password.as_deref());
                     }
                     url.to_string()
                 }
                 Ok(_) => {
-                    self.problem("DATABASE_URL", "must start with postgres:// or postgresql://");
+                    self.problem(
+                        "DATABASE_URL",
+                        "must start with postgres:// or postgresql://",
+                    );
                     String::new()
                 }
                 Err(e) => {
@@ -853,7 +867,10 @@ mod tests {
             ("DB_PASSWORD", "s3cr3t/x"),
         ])
         .expect("valid");
-        assert_eq!(c.database.url.expose(), "postgres://app:s3cr3t%2Fx@db:5433/erp");
+        assert_eq!(
+            c.database.url.expose(),
+            "postgres://app:s3cr3t%2Fx@db:5433/erp"
+        );
     }
 
     #[test]
@@ -869,8 +886,11 @@ mod tests {
         assert!(err.mentions("DB_PASSWORD"));
         assert!(err.mentions("ALLOWED_ORIGINS"));
 
-        let err = parse(&[("ENVIRONMENT", "production"), ("DB_PASSWORD", "Str0ng-and-long")])
-            .expect_err("missing key");
+        let err = parse(&[
+            ("ENVIRONMENT", "production"),
+            ("DB_PASSWORD", "Str0ng-and-long"),
+        ])
+        .expect_err("missing key");
         assert_eq!(err.0.len(), 1);
         assert!(err.mentions("SECRET_KEY"));
 
@@ -886,7 +906,10 @@ mod tests {
             ("ENVIRONMENT", "production"),
             ("SECRET_KEY", KEY),
             ("DB_PASSWORD", "Str0ng-and-long"),
-            ("ALLOWED_ORIGINS", "https://erp.example.com, https://erp.example.com:8443"),
+            (
+                "ALLOWED_ORIGINS",
+                "https://erp.example.com, https://erp.example.com:8443",
+            ),
         ])
         .expect("valid production config");
         assert!(!ok.secret_key_generated);
@@ -908,18 +931,28 @@ mod tests {
             ("ACCESS_TOKEN_EXPIRE_MINUTES", "soon"),
             ("AUTH_MODE", "magic"),
             ("TRUSTED_PROXIES", "10.0.0.0/8, not-an-ip"),
-            ("ALLOWED_ORIGINS", "http://ok.example, ftp://x, http://a.example/path"),
+            (
+                "ALLOWED_ORIGINS",
+                "http://ok.example, ftp://x, http://a.example/path",
+            ),
         ])
         .expect_err("all bad");
         let text = err.to_string();
-        assert!(text.contains("LOG_LEVEL: `LOUD` is not allowed; use one of DEBUG, INFO, WARNING, ERROR"));
+        assert!(
+            text.contains(
+                "LOG_LEVEL: `LOUD` is not allowed; use one of DEBUG, INFO, WARNING, ERROR"
+            )
+        );
         assert!(text.contains("LOG_FORMAT: `xml` is not allowed; use one of json, text"));
         assert!(text.contains("PORT: `80000` is not a whole number between 1 and 65535"));
         assert!(err.mentions("ACCESS_TOKEN_EXPIRE_MINUTES"));
         assert!(err.mentions("AUTH_MODE"));
         assert!(err.mentions("TRUSTED_PROXIES"));
         assert_eq!(
-            err.0.iter().filter(|p| p.variable == "ALLOWED_ORIGINS").count(),
+            err.0
+                .iter()
+                .filter(|p| p.variable == "ALLOWED_ORIGINS")
+                .count(),
             2
         );
     }
@@ -950,6 +983,10 @@ mod tests {
         let host = IpNet::parse("::1").expect("host");
         assert!(host.contains("::1".parse().expect("ip")));
         assert!(IpNet::parse("10.0.0.0/33").is_none());
-        assert!(IpNet::parse("0.0.0.0/0").expect("all").contains("8.8.8.8".parse().expect("ip")));
+        assert!(
+            IpNet::parse("0.0.0.0/0")
+                .expect("all")
+                .contains("8.8.8.8".parse().expect("ip"))
+        );
     }
 }

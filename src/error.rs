@@ -195,8 +195,8 @@ impl AppError {
         Self::new(ErrorCode::Unavailable, message)
     }
 
-    /// 500. The cause is logged here, with the request id of the current span, and never
-    /// sent to the client.
+    /// A 500 error. The cause is logged here, with the request id of the current span, and
+    /// never sent to the client.
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(error = %cause, "internal error");
         Self::new(
@@ -310,14 +310,26 @@ mod tests {
             assert_eq!(ErrorCode::from_code(code.as_str()), code);
         }
         assert_eq!(ErrorCode::from_code("SOMETHING_ELSE"), ErrorCode::Internal);
-        assert_eq!(ErrorCode::Unauthenticated.status(), StatusCode::UNAUTHORIZED);
-        assert_eq!(ErrorCode::BadUserInput.status(), StatusCode::UNPROCESSABLE_ENTITY);
-        assert_eq!(ErrorCode::RateLimited.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(
+            ErrorCode::Unauthenticated.status(),
+            StatusCode::UNAUTHORIZED
+        );
+        assert_eq!(
+            ErrorCode::BadUserInput.status(),
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+        assert_eq!(
+            ErrorCode::RateLimited.status(),
+            StatusCode::TOO_MANY_REQUESTS
+        );
     }
 
     #[test]
     fn validation_body_has_the_contract_shape() {
-        let e = AppError::validation(vec![FieldError::new("email", "value is not a valid email address")]);
+        let e = AppError::validation(vec![FieldError::new(
+            "email",
+            "value is not a valid email address",
+        )]);
         let body = e.rest_body();
         assert_eq!(body["error"], "VALIDATION_ERROR");
         assert_eq!(body["message"], "Request validation failed");

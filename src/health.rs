@@ -39,7 +39,10 @@ pub async fn database_ok(pool: &crate::db::DbPool) -> bool {
         let mut conn = pool.get().await.ok()?;
         diesel::sql_query("SELECT 1").execute(&mut conn).await.ok()
     };
-    matches!(tokio::time::timeout(CHECK_TIMEOUT, check).await, Ok(Some(_)))
+    matches!(
+        tokio::time::timeout(CHECK_TIMEOUT, check).await,
+        Ok(Some(_))
+    )
 }
 
 /// The handler.

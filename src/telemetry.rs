@@ -119,12 +119,12 @@ where
         let mut line = Map::new();
         line.insert(
             "timestamp".into(),
-            Value::String(
-                chrono::Utc::now()
-                    .to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
-            ),
+            Value::String(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)),
         );
-        line.insert("level".into(), Value::String(level_name(meta.level()).into()));
+        line.insert(
+            "level".into(),
+            Value::String(level_name(meta.level()).into()),
+        );
         line.insert("logger".into(), Value::String(meta.target().into()));
         let message = visitor
             .fields
@@ -263,7 +263,11 @@ mod tests {
         assert_eq!(line["answer"], 42);
         assert_eq!(line["method"], "GET");
         assert_eq!(line["password"], "***");
-        assert!(line["logger"].as_str().is_some_and(|s| s.starts_with("strata")));
+        assert!(
+            line["logger"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("strata"))
+        );
         let ts = line["timestamp"].as_str().expect("timestamp");
         assert!(ts.ends_with('Z') && chrono::DateTime::parse_from_rfc3339(ts).is_ok());
         assert!(!text.contains("hunter2"));

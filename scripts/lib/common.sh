@@ -84,3 +84,18 @@ print(s.getsockname()[1])
 s.close()
 PY
 }
+
+# Installs the SPA's npm dependencies when package-lock.json changed since the last install.
+ensure_frontend_deps() {
+  local dir="$STRATA_ROOT/frontend"
+  [ -f "$dir/package.json" ] || return 0
+  ensure_node
+  local stamp="$dir/node_modules/.strata-lock-stamp"
+  local want
+  want="$(sha256sum "$dir/package-lock.json" 2>/dev/null | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    log "installing the SPA's npm dependencies"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed"
+    echo "$want" >"$stamp"
+  fi
+}

@@ -46,7 +46,7 @@ where
 }
 
 fn embedded() -> Result<Vec<Box<dyn Migration<Pg>>>, BoxError> {
-    Ok(MigrationSource::<Pg>::migrations(&MIGRATIONS)?)
+    MigrationSource::<Pg>::migrations(&MIGRATIONS)
 }
 
 /// Applies every pending migration; returns the versions applied.

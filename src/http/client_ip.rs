@@ -75,7 +75,10 @@ mod tests {
 
     fn headers(xff: &str) -> HeaderMap {
         let mut h = HeaderMap::new();
-        h.insert("x-forwarded-for", HeaderValue::from_str(xff).expect("header"));
+        h.insert(
+            "x-forwarded-for",
+            HeaderValue::from_str(xff).expect("header"),
+        );
         h
     }
 

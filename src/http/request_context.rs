@@ -56,7 +56,9 @@ pub fn loggable_path(path: &str) -> String {
 
 fn looks_like_token(seg: &str) -> bool {
     seg.len() >= 20
-        && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+        && seg
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
         && uuid::Uuid::parse_str(seg).is_err()
         && seg.bytes().any(|b| b.is_ascii_digit())
         && seg.bytes().any(|b| b.is_ascii_alphabetic())
