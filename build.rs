@@ -5,7 +5,9 @@ use std::fs;
 use std::path::Path;
 
 fn collect(dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -30,5 +32,8 @@ fn main() {
         }
     }
     let out = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
-    let _ = fs::write(Path::new(&out).join("migrations.digest"), format!("{hash:016x}"));
+    let _ = fs::write(
+        Path::new(&out).join("migrations.digest"),
+        format!("{hash:016x}"),
+    );
 }
