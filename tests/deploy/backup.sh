@@ -24,7 +24,7 @@ PG_TOOLS="$PG_BIN"
 for d in /usr/lib/postgresql/*/bin; do if [ -x "$d/pg_dump" ]; then PG_TOOLS="$d"; fi; done
 pg_restore() { "$PG_TOOLS/pg_restore" "$@"; }
 q() { psql_private -d "$DB" -tA "$@" 2>&1; }
-psql_private -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
+psql_private -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
 psql_private -d postgres -c "CREATE DATABASE $DB" >/dev/null
 # Trust authentication accepts any password: this one only proves the scripts pass a
 # password (percent-encoded, with pool parameters of the service) through correctly.

@@ -36,7 +36,10 @@ SPEC_VARS = [
     "ADMIN_APPROVAL_EMAIL",
 ]
 STRATA_VARS = ["HOST", "PORT", "TRUSTED_PROXIES", "UPLOADS_DIR", "REQUEST_TIMEOUT_SECONDS",
-               "MAX_BODY_BYTES"]
+               "MAX_BODY_BYTES", "MAX_UPLOAD_BYTES"]
+# Printed by `strata config` but not settings of the container: derived from the URL, or
+# the SPA directory that only `scripts/run` uses (the web image serves the SPA).
+CONFIG_NOT_ENV = {"DB_POOL_SIZE", "DB_MAX_OVERFLOW", "SPA_DIR"}
 
 failures = 0
 
@@ -364,7 +367,11 @@ if rendered and strata and os.access(strata, os.X_OK):
     check("strata config redacts SECRET_KEY and DB_PASSWORD",
           r.returncode == 0 and values["SECRET_KEY"] not in out and values["DB_PASSWORD"] not in out, out[-400:])
     check("strata config shows the compose settings (DB_HOST db, UPLOADS_DIR)",
-          r.returncode == 0 and "db" in out and "/app/uploads" in out, out[-400:])
+          r.returncode == 0 and "@db:5432/" in out and "UPLOADS_DIR=/app/uploads" in out, out[-400:])
+    printed = set(re.findall(r"^([A-Z][A-Z0-9_]+)=", r.stdout, re.M))
+    unknown = sorted(printed - set(api_env) - CONFIG_NOT_ENV)
+    check("compose passes every setting `strata config` knows", r.returncode == 0 and not unknown,
+          f"settings of the service missing from compose.yml: {unknown}")
 elif rendered:
     check("strata binary available to check the compose environment", False, f"STRATA_BIN='{strata}'")
 

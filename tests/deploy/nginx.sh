@@ -246,6 +246,9 @@ else
   exit 1
 fi
 
+PORT="$API_PORT" "$STRATA_BIN" healthcheck >/dev/null 2>&1
+expect_eq "strata healthcheck (the container HEALTHCHECK): exit 0 while /health is 200" 0 "$?"
+
 fetch "http://127.0.0.1:$API_PORT/health"
 DIRECT_HEALTH_VERSION="$(json_field "['version']")"
 
