@@ -1,0 +1,139 @@
+import { type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError } from './api/errors';
+import { AuthProvider } from './auth/AuthContext';
+import { RequireRole } from './auth/guards';
+import { ToastProvider } from './components/Toast';
+import { AdminLayout } from './layout/AdminLayout';
+import { ComingSoonPage } from './pages/ComingSoonPage';
+import { COMING_SOON } from './pages/comingSoon';
+import { DashboardPage } from './pages/DashboardPage';
+import { ItemsPage } from './pages/items/ItemsPage';
+import { LoginPage } from './pages/auth/LoginPage';
+import { ForgotPasswordPage } from './pages/auth/ForgotPasswordPage';
+import { ResetPasswordPage } from './pages/auth/ResetPasswordPage';
+import { PasswordResetDecisionPage } from './pages/auth/PasswordResetDecisionPage';
+import { SetupPage } from './pages/onboarding/SetupPage';
+import { OnboardingPage } from './pages/onboarding/OnboardingPage';
+import { NotFoundPage } from './pages/NotFoundPage';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+        // Retry only what may pass on a second try.
+        retry: (failures, error) => {
+          if (error instanceof ApiError && (error.status === 0 || error.status >= 500)) return failures < 2;
+          return false;
+        },
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+interface AdminPage {
+  path: string;
+  adminOnly: boolean;
+  element: ReactNode;
+}
+
+const soon = (key: string) => {
+  const info = COMING_SOON[key];
+  if (!info) throw new Error(`no coming-soon entry ${key}`);
+  return <ComingSoonPage {...info} />;
+};
+
+function OrderDetailPage() {
+  const { orderId } = useParams();
+  const info = COMING_SOON['order-detail']!;
+  return <ComingSoonPage {...info} title={`Order ${orderId ?? ''}`.trim()} />;
+}
+
+function ProductionDetailPage() {
+  const { orderId } = useParams();
+  const info = COMING_SOON['production-detail']!;
+  return <ComingSoonPage {...info} title={`Production order ${orderId ?? ''}`.trim()} />;
+}
+
+/**
+ * Every authenticated route of spec 4.5, relative to /admin. `adminOnly` follows
+ * the last paragraph of spec 4.5 and the starred items of CONTRACT 7.
+ */
+export const ADMIN_PAGES: AdminPage[] = [
+  { path: 'command-center', adminOnly: false, element: soon('command-center') },
+  { path: 'orders', adminOnly: false, element: soon('orders') },
+  { path: 'orders/import', adminOnly: true, element: soon('orders-import') },
+  { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
+  { path: 'quotes', adminOnly: false, element: soon('quotes') },
+  { path: 'payments', adminOnly: true, element: soon('payments') },
+  { path: 'customers', adminOnly: true, element: soon('customers') },
+  { path: 'bom', adminOnly: false, element: soon('bom') },
+  { path: 'items', adminOnly: false, element: <ItemsPage /> },
+  { path: 'purchasing', adminOnly: false, element: soon('purchasing') },
+  { path: 'manufacturing', adminOnly: false, element: soon('manufacturing') },
+  { path: 'production', adminOnly: false, element: soon('production') },
+  { path: 'production/:orderId', adminOnly: false, element: <ProductionDetailPage /> },
+  { path: 'shipping', adminOnly: false, element: soon('shipping') },
+  { path: 'materials/import', adminOnly: true, element: soon('materials-import') },
+  { path: 'inventory/transactions', adminOnly: true, element: soon('inventory-transactions') },
+  { path: 'inventory/cycle-count', adminOnly: true, element: soon('cycle-count') },
+  { path: 'users', adminOnly: true, element: soon('users') },
+  { path: 'locations', adminOnly: true, element: soon('locations') },
+  { path: 'accounting', adminOnly: true, element: soon('accounting') },
+  { path: 'printers', adminOnly: false, element: soon('printers') },
+  { path: 'scrap-reasons', adminOnly: true, element: soon('scrap-reasons') },
+  { path: 'spools', adminOnly: true, element: soon('spools') },
+  { path: 'quality/traceability', adminOnly: false, element: soon('traceability') },
+  { path: 'settings', adminOnly: true, element: soon('settings') },
+  { path: 'security', adminOnly: true, element: soon('security') },
+];
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<Navigate to="/admin" replace />} />
+      <Route path="/setup" element={<SetupPage />} />
+      <Route path="/onboarding" element={<OnboardingPage />} />
+      <Route path="/admin/login" element={<LoginPage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset-password/:token" element={<ResetPasswordPage />} />
+      <Route path="/admin/password-reset/:action/:token" element={<PasswordResetDecisionPage />} />
+      <Route path="/admin" element={<AdminLayout />}>
+        <Route index element={<DashboardPage />} />
+        <Route path="products" element={<Navigate to="/admin/items" replace />} />
+        {ADMIN_PAGES.map((p) => (
+          <Route key={p.path} path={p.path} element={<RequireRole adminOnly={p.adminOnly}>{p.element}</RequireRole>} />
+        ))}
+        <Route path="*" element={<NotFoundPage inShell />} />
+      </Route>
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}
+
+/** Everything but the router, shared by the app and the tests. */
+export function AppProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
+  return (
+    <QueryClientProvider client={client}>
+      <ToastProvider>
+        <AuthProvider>{children}</AuthProvider>
+      </ToastProvider>
+    </QueryClientProvider>
+  );
+}
+
+const queryClient = createQueryClient();
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <AppProviders client={queryClient}>
+        <AppRoutes />
+      </AppProviders>
+    </BrowserRouter>
+  );
+}

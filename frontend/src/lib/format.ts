@@ -1,0 +1,49 @@
+import type { Decimal, ImportRowError } from '../api/types';
+
+export function toNumber(v: Decimal | null | undefined): number | null {
+  if (v === null || v === undefined || v === '') return null;
+  const n = typeof v === 'number' ? v : Number.parseFloat(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
+const qty = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
+
+export function formatMoney(v: Decimal | null | undefined): string {
+  const n = toNumber(v);
+  return n === null ? '—' : money.format(n);
+}
+
+export function formatQty(v: Decimal | null | undefined, unit?: string | null): string {
+  const n = toNumber(v);
+  if (n === null) return '—';
+  return unit ? `${qty.format(n)} ${unit}` : qty.format(n);
+}
+
+export function formatDateTime(v: string | null | undefined): string {
+  if (!v) return '—';
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function humanize(code: string | null | undefined): string {
+  if (!code) return '—';
+  const s = code.replace(/_/g, ' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** One line for a per-row import error, whatever shape the server used. */
+export function formatImportError(e: ImportRowError): string {
+  if (typeof e === 'string') return e;
+  const row = e.row ?? (e as { row_number?: number }).row_number ?? (e as { line?: number }).line;
+  const text =
+    e.reason ?? e.error ?? e.message ?? (e as { detail?: string }).detail ?? (e as { errors?: unknown }).errors ?? JSON.stringify(e);
+  const msg = Array.isArray(text) ? text.join('; ') : String(text);
+  return row !== undefined ? `Row ${row}: ${msg}` : msg;
+}

@@ -1,0 +1,244 @@
+import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Package, Pencil, Plus, Trash2, Upload } from 'lucide-react';
+import { itemsApi } from '../../api/endpoints';
+import { errorMessage } from '../../api/errors';
+import type { ItemListRow } from '../../api/types';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable, type Column } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { Badge } from '../../components/States';
+import { useToast } from '../../components/Toast';
+import { formatMoney, formatQty, toNumber } from '../../lib/format';
+import { useTableState } from '../../lib/useTableState';
+import { ITEM_TYPE_TONE, ITEM_TYPES, itemTypeLabel } from './itemOptions';
+import { ItemFormModal } from './ItemFormModal';
+import { ItemImportModal } from './ItemImportModal';
+
+const FILTERS = ['type', 'status'] as const;
+
+export function ItemsPage() {
+  const table = useTableState(FILTERS);
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [editing, setEditing] = useState<number | null | 'new'>(null);
+  const [importing, setImporting] = useState(false);
+  const [deleting, setDeleting] = useState<ItemListRow | null>(null);
+
+  const itemType = table.filters.type ?? '';
+  const showInactive = table.filters.status === 'all';
+  const query = {
+    limit: table.pageSize,
+    offset: table.offset,
+    search: table.search || undefined,
+    item_type: itemType || undefined,
+    active_only: !showInactive,
+  };
+  const items = useQuery({
+    queryKey: ['items', 'list', query],
+    queryFn: ({ signal }) => itemsApi.list(query, signal),
+    placeholderData: keepPreviousData,
+  });
+
+  const remove = useMutation({
+    mutationFn: (row: ItemListRow) => itemsApi.remove(row.id),
+    onSuccess: async (res, row) => {
+      setDeleting(null);
+      toast.success('Item deactivated', res?.message ?? `${row.sku} was deactivated.`);
+      await queryClient.invalidateQueries({ queryKey: ['items'] });
+    },
+    onError: (err) => {
+      setDeleting(null);
+      toast.error('The item was not deleted', errorMessage(err));
+    },
+  });
+
+  const columns: Column<ItemListRow>[] = [
+    { key: 'sku', header: 'SKU', width: '150px', sortValue: (r) => r.sku, render: (r) => <span className="mono">{r.sku}</span> },
+    {
+      key: 'name',
+      header: 'Name',
+      sortValue: (r) => r.name,
+      render: (r) => (
+        <div className="cell-stack">
+          <span className="cell-strong">{r.name}</span>
+          {r.category_name && <span className="cell-sub">{r.category_name}</span>}
+        </div>
+      ),
+    },
+    {
+      key: 'item_type',
+      header: 'Type',
+      width: '130px',
+      sortValue: (r) => itemTypeLabel(r.item_type),
+      render: (r) => <Badge tone={ITEM_TYPE_TONE[r.item_type] ?? 'neutral'}>{itemTypeLabel(r.item_type)}</Badge>,
+    },
+    { key: 'unit', header: 'Unit', width: '70px', hideOnTablet: true, render: (r) => <span className="muted">{r.unit}</span> },
+    {
+      key: 'standard_cost',
+      header: 'Std cost',
+      align: 'right',
+      width: '110px',
+      hideOnTablet: true,
+      sortValue: (r) => toNumber(r.standard_cost),
+      render: (r) => <span className="num">{formatMoney(r.standard_cost)}</span>,
+    },
+    {
+      key: 'selling_price',
+      header: 'Price',
+      align: 'right',
+      width: '110px',
+      sortValue: (r) => toNumber(r.selling_price),
+      render: (r) => <span className="num">{formatMoney(r.selling_price)}</span>,
+    },
+    {
+      key: 'on_hand_qty',
+      header: 'On hand',
+      align: 'right',
+      width: '110px',
+      sortValue: (r) => toNumber(r.on_hand_qty),
+      render: (r) => (
+        <span className={`num${r.needs_reorder ? ' text-warning' : ''}`} title={r.needs_reorder ? 'Below reorder point' : undefined}>
+          {formatQty(r.on_hand_qty)}
+        </span>
+      ),
+    },
+    {
+      key: 'active',
+      header: 'Status',
+      width: '100px',
+      render: (r) => (r.active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      width: '96px',
+      render: (r) => (
+        <div className="row-actions" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+          <button type="button" className="icon-btn icon-btn--sm" aria-label={`Edit ${r.sku}`} title="Edit" onClick={() => setEditing(r.id)}>
+            <Pencil size={15} />
+          </button>
+          {r.active && (
+            <button
+              type="button"
+              className="icon-btn icon-btn--sm icon-btn--danger"
+              aria-label={`Delete ${r.sku}`}
+              title="Delete"
+              onClick={() => setDeleting(r)}
+            >
+              <Trash2 size={15} />
+            </button>
+          )}
+        </div>
+      ),
+    },
+  ];
+
+  const filtered = Boolean(table.search || itemType || showInactive);
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="Items"
+        description="Products, components, materials and supplies: everything you make, buy or stock."
+        actions={
+          <>
+            <Button icon={<Upload size={16} />} onClick={() => setImporting(true)}>
+              Import CSV
+            </Button>
+            <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditing('new')}>
+              New item
+            </Button>
+          </>
+        }
+      />
+      <DataTable
+        caption="Items"
+        columns={columns}
+        rows={items.data?.items}
+        rowKey={(r) => r.id}
+        total={items.data?.total}
+        page={table.page}
+        pageSize={table.pageSize}
+        onPageChange={table.setPage}
+        onPageSizeChange={table.setPageSize}
+        sort={table.sort}
+        onSortChange={table.setSort}
+        clientSort
+        search={table.search}
+        onSearchChange={table.setSearch}
+        searchPlaceholder="Search by SKU, name or UPC"
+        searchLabel="Search items"
+        filters={
+          <>
+            <label className="filter">
+              <span className="sr-only">Item type</span>
+              <select
+                className="input input--select"
+                aria-label="Item type"
+                value={itemType}
+                onChange={(e) => table.setFilter('type', e.target.value)}
+              >
+                <option value="">All types</option>
+                {ITEM_TYPES.map((t) => (
+                  <option key={t.value} value={t.value}>
+                    {t.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="filter">
+              <span className="sr-only">Status</span>
+              <select
+                className="input input--select"
+                aria-label="Status"
+                value={showInactive ? 'all' : ''}
+                onChange={(e) => table.setFilter('status', e.target.value)}
+              >
+                <option value="">Active only</option>
+                <option value="all">Active and inactive</option>
+              </select>
+            </label>
+          </>
+        }
+        filtered={filtered}
+        onClearFilters={table.clearAll}
+        loading={items.isPending}
+        fetching={items.isFetching}
+        error={items.error}
+        onRetry={() => void items.refetch()}
+        empty={{
+          icon: <Package size={22} />,
+          title: 'No items yet',
+          description: 'Add your first product, component or material, or import a CSV from your shop.',
+          action: (
+            <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditing('new')}>
+              New item
+            </Button>
+          ),
+        }}
+        onRowClick={(r) => setEditing(r.id)}
+        rowLabel={(r) => `Edit ${r.sku} ${r.name}`}
+      />
+
+      <ItemFormModal open={editing !== null} itemId={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      <ItemImportModal open={importing} onClose={() => setImporting(false)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this item?"
+        message={
+          <>
+            <strong>{deleting?.sku}</strong> · {deleting?.name} will be deactivated and hidden from lists. Items with stock on
+            hand or used in an active bill of materials can’t be deleted.
+          </>
+        }
+        confirmLabel="Delete item"
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import type { Option } from '../../components/Field';
+
+export const ITEM_TYPES: Option[] = [
+  { value: 'finished_good', label: 'Finished good' },
+  { value: 'component', label: 'Component' },
+  { value: 'material', label: 'Material' },
+  { value: 'consumable', label: 'Consumable' },
+  { value: 'supply', label: 'Supply' },
+  { value: 'service', label: 'Service' },
+  { value: 'packaging', label: 'Packaging' },
+];
+
+/** Spec 2.4 allows finished_good, component, material, consumable for new items. */
+export const ITEM_TYPES_FOR_FORM = ITEM_TYPES.filter((t) =>
+  ['finished_good', 'component', 'material', 'consumable'].includes(t.value),
+);
+
+export const PROCUREMENT_TYPES: Option[] = [
+  { value: 'make', label: 'Make' },
+  { value: 'buy', label: 'Buy' },
+];
+
+/** UOM codes of CONTRACT 6.6. */
+export const UNITS: Option[] = [
+  { value: 'EA', label: 'EA · each' },
+  { value: 'G', label: 'G · gram' },
+  { value: 'KG', label: 'KG · kilogram' },
+  { value: 'LB', label: 'LB · pound' },
+  { value: 'OZ', label: 'OZ · ounce' },
+  { value: 'M', label: 'M · metre' },
+  { value: 'MM', label: 'MM · millimetre' },
+  { value: 'CM', label: 'CM · centimetre' },
+  { value: 'IN', label: 'IN · inch' },
+  { value: 'FT', label: 'FT · foot' },
+  { value: 'L', label: 'L · litre' },
+  { value: 'ML', label: 'ML · millilitre' },
+  { value: 'PK', label: 'PK · pack' },
+  { value: 'BOX', label: 'BOX · box' },
+  { value: 'ROLL', label: 'ROLL · roll' },
+  { value: 'HR', label: 'HR · hour' },
+];
+
+export function itemTypeLabel(value: string | null | undefined): string {
+  return ITEM_TYPES.find((t) => t.value === value)?.label ?? (value ? value.replace(/_/g, ' ') : '—');
+}
+
+export const ITEM_TYPE_TONE: Record<string, 'info' | 'success' | 'warning' | 'neutral'> = {
+  finished_good: 'success',
+  component: 'info',
+  material: 'warning',
+};
