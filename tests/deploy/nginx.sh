@@ -203,6 +203,13 @@ if start_nginx echo "$ECHO_PORT"; then
   expect_eq "/api: client X-Request-ID passed upstream unchanged" "abc-123" "$(json_field "['headers']['x-request-id']")"
   expect_eq "/api: upstream X-Request-ID returned once" "abc-123" "$(header X-Request-ID)"
 
+  fetch "$E/api/v1/items" -H 'X-Request-ID: bad id <with> spaces'
+  expect_match "/api: an unsafe client X-Request-ID is replaced by nginx's id" '^[0-9a-f]{32}$' "$(json_field "['headers']['x-request-id']")"
+  fetch "$E/api/v1/items" -H "X-Request-ID: $(printf 'a%.0s' {1..129})"
+  expect_match "/api: an over-long client X-Request-ID is replaced" '^[0-9a-f]{32}$' "$(json_field "['headers']['x-request-id']")"
+  fetch "$E/admin/items" -H 'X-Request-ID: abc-123'
+  expect_eq "static file: client X-Request-ID returned" "abc-123" "$(header X-Request-ID)"
+
   fetch "$E/api" ; expect_eq "/api itself is proxied" "/api" "$(json_field "['path']")"
   fetch "$E/health"; expect_eq "/health is proxied" "/health" "$(json_field "['path']")"
   fetch "$E/graphql" -X POST -H 'Content-Type: application/json' --data '{"query":"{__typename}"}'
