@@ -95,7 +95,7 @@ security_headers() {
 # into the test directory; the site is the template rendered by envsubst exactly like
 # the image's entrypoint does (only NGINX_* variables).
 start_nginx() {
-  local name="$1" upstream_port="$2" dir="$WORK/$1" port
+  local name="$1" upstream_port="$2" spa_root="${3:-$SPA}" dir="$WORK/$1" port
   port="$(free_port)"
   mkdir -p "$dir/conf.d" "$dir/tmp"
   sed "s#/tmp/#$dir/tmp/#g" "$DOCKER_DIR/nginx/nginx.conf" >"$dir/nginx.conf"
@@ -104,7 +104,7 @@ start_nginx() {
   local vars
   vars="$(grep -o '\${NGINX_[A-Z_]*}' "$DOCKER_DIR/nginx/templates/default.conf.template" | sort -u | tr '\n' ' ')"
   NGINX_PORT="127.0.0.1:$port" NGINX_API_UPSTREAM="127.0.0.1:$upstream_port" \
-    NGINX_RESOLVER=127.0.0.1 NGINX_SPA_ROOT="$SPA" NGINX_CLIENT_MAX_BODY_SIZE=100m \
+    NGINX_RESOLVER=127.0.0.1 NGINX_SPA_ROOT="$spa_root" NGINX_CLIENT_MAX_BODY_SIZE=100m \
     envsubst "$vars" <"$DOCKER_DIR/nginx/templates/default.conf.template" >"$dir/conf.d/default.conf"
   : >"$dir/nginx.out"
   : >"$dir/nginx-t.out"
@@ -226,6 +226,39 @@ if start_nginx echo "$ECHO_PORT"; then
   security_headers "502 error page"
   fetch "$E/admin/items"
   expect_eq "SPA still served when the API is down" "$INDEX_SUM" "$(body_sum)"
+fi
+
+# ------------------------------------------------------------------ the real SPA build
+# When frontend/dist exists (npm run build), the same config must serve it: the shell
+# for deep links and every asset that index.html references, with the long cache.
+DIST="$STRATA_ROOT/frontend/dist"
+if [ -f "$DIST/index.html" ]; then
+  cp -r "$DIST" "$WORK/dist"
+  chmod -R a+rX "$WORK/dist"
+  if start_nginx spa "$ECHO_PORT" "$WORK/dist"; then
+    D="$NGINX_URL"
+    DIST_SUM="$(sha256sum <"$WORK/dist/index.html" | cut -d' ' -f1)"
+    fetch "$D/admin/inventory/cycle-count"
+    expect_eq "frontend/dist: deep link serves its index.html" "$DIST_SUM" "$(body_sum)"
+    refs="$(grep -oE '(src|href)="/assets/[^"]+"' "$WORK/dist/index.html" | sed -E 's/^(src|href)="//; s/"$//' | sort -u)"
+    if [ -z "$refs" ]; then
+      not_ok "frontend/dist: index.html references hashed assets under /assets/" "$(head -c 400 "$WORK/dist/index.html")"
+    else
+      bad=()
+      for ref in $refs; do
+        fetch "$D$ref" -H 'Accept-Encoding: gzip'
+        [ "$STATUS" = 200 ] && [ "$(header Cache-Control)" = "public, max-age=31536000, immutable" ] \
+          || bad+=("$ref: $STATUS, Cache-Control '$(header Cache-Control)'")
+      done
+      if [ "${#bad[@]}" -eq 0 ]; then
+        ok "frontend/dist: every asset of index.html served with the long cache ($(echo "$refs" | wc -l))"
+      else
+        not_ok "frontend/dist: every asset of index.html served with the long cache" "${bad[@]}"
+      fi
+    fi
+  fi
+else
+  ok "frontend/dist: not built, real-SPA checks skipped # SKIP run npm run build in frontend/"
 fi
 
 # ------------------------------------------------------------------ A) real strata
