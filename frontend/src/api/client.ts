@@ -166,7 +166,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       const renewed = await refreshSession();
       if (renewed) res = await send(path, opts);
       if (!renewed || res.status === 401) {
-        onUnauthorized();
+        // Concurrent callers share the failed renewal; the first one ends the session.
+        if (hasSession()) onUnauthorized();
         throw parseErrorBody(401, res.body);
       }
     }

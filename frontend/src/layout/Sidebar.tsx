@@ -15,11 +15,11 @@ export function Sidebar({ open, onToggle, isAdmin }: SidebarProps) {
   const [collapsed, toggleGroup] = useCollapsedGroups();
 
   return (
-    <aside className="sidebar" aria-label="Main navigation">
+    <aside className="sidebar">
       <div className="sidebar__brand">
         <Logo compact={!open} />
       </div>
-      <nav className="sidebar__nav">
+      <nav className="sidebar__nav" aria-label="Main navigation">
         {groups.map((group) => {
           const folded = open && group.label !== null && collapsed.has(group.id);
           const listId = `nav-group-${group.id}`;

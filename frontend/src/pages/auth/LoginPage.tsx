@@ -67,7 +67,7 @@ export function LoginPage() {
       subtitle="Use your administrator or operator account."
       footer={<span>Need an account? Ask your administrator to add you in Team Members.</span>}
     >
-      {status.error ? (
+      {status.error && !formError ? (
         <div className="alert alert--warning" role="alert" data-testid="server-unreachable">
           <CloudOff size={18} aria-hidden="true" className="alert__icon" />
           <div>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { itemsApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
@@ -155,10 +155,6 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
   const [values, setValues] = useState<FormValues>(() => (item ? fromItem(item) : EMPTY));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (item) setValues(fromItem(item));
-  }, [item]);
 
   const save = useMutation({
     mutationFn: (input: ItemInput) => (item ? itemsApi.update(item.id, input) : itemsApi.create(input)),

@@ -129,7 +129,7 @@ export function AccountStep({ onDone }: { onDone: (note: string) => void }) {
         error={errors.company_name}
         hint="Optional. Shown on quotes and documents; you can change it later in Settings."
       />
-      <div className="form__grid">
+      <div className="form__stack">
         <PasswordField
           label="Password"
           name="password"

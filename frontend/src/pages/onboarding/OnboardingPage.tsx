@@ -26,13 +26,7 @@ export function OnboardingPage() {
   const status = useQuery({ queryKey: ['setup', 'status'], queryFn: setupApi.status, retry: false, staleTime: 0 });
 
   // Past step 1 the wizard needs the session it opened; without one, start over.
-  const lostSession = wizard.step > 1 && !user;
-  useEffect(() => {
-    if (lostSession) {
-      saveWizard(null);
-      setWizard({ step: 1, outcomes: {}, notes: {} });
-    }
-  }, [lostSession]);
+  if (wizard.step > 1 && !user) setWizard({ step: 1, outcomes: {}, notes: {} });
 
   // Setup already done and this tab is not in the middle of it: nothing to do here.
   const alreadySetUp = status.data?.needs_setup === false && wizard.step === 1;

@@ -1,0 +1,62 @@
+// Debian's Chromium driven by playwright-core. No browser is ever downloaded.
+import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const SCREENSHOT_DIR = join(here, '..', '..', 'test-results', 'screenshots');
+
+export const CHROMIUM_PATH = process.env.STRATA_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The app under test: the real server when STRATA_E2E_BASE_URL is set, else the static server run.mjs started. */
+export const BASE_URL = (process.env.STRATA_E2E_BASE_URL || process.env.E2E_STATIC_URL || '').replace(/\/+$/, '');
+export const HAS_API = Boolean(process.env.STRATA_E2E_BASE_URL);
+
+export async function launch() {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH} (apt-get install chromium)`);
+  if (!BASE_URL) throw new Error('No base URL: run the browser tests with `npm run e2e`.');
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export const DESKTOP = { width: 1366, height: 860 };
+export const TABLET = { width: 768, height: 1024 };
+
+/** A fresh context (own cookies and storage) with a page on it; console errors are collected. */
+export async function newPage(browser, { viewport = DESKTOP, storage } = {}) {
+  const context = await browser.newContext({ viewport, baseURL: BASE_URL, locale: 'en-US', timezoneId: 'UTC' });
+  if (storage) {
+    await context.addInitScript((entries) => {
+      if (window.sessionStorage.getItem('__e2e_seeded')) return;
+      for (const [k, v] of Object.entries(entries)) window.localStorage.setItem(k, v);
+      window.sessionStorage.setItem('__e2e_seeded', '1');
+    }, storage);
+  }
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  return { context, page, errors };
+}
+
+function slug(name) {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+}
+
+export async function screenshot(page, name) {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${slug(name)}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
