@@ -118,7 +118,7 @@ fi
 # ------------------------------------------------------------------ DB_* variables
 FILE2="$WORK/dbvars.dump"
 if env -u DATABASE_URL DB_HOST=127.0.0.1 DB_PORT="$PORT" DB_NAME="$DB" DB_USER=postgres DB_PASSWORD='p@ss:word' \
-    "$BACKUP" "$FILE2" >"$WORK/backup2.log" 2>&1 && pg_restore --list "$FILE2" | grep -q deploy_probe; then
+    "$BACKUP" "$FILE2" >"$WORK/backup2.log" 2>&1 && pg_restore --list "$FILE2" | grep deploy_probe >/dev/null; then
   ok "scripts/backup with the DB_* variables"
 else
   not_ok "scripts/backup with the DB_* variables" "$(tail -5 "$WORK/backup2.log")"
@@ -138,7 +138,7 @@ exec "\$@"
 SHIM
 chmod +x "$WORK/bin/docker"
 FILE3="$WORK/compose.dump"
-if PATH="$WORK/bin:$PATH" "$BACKUP" --compose "$FILE3" >"$WORK/backup3.log" 2>&1 && pg_restore --list "$FILE3" | grep -q deploy_probe; then
+if PATH="$WORK/bin:$PATH" "$BACKUP" --compose "$FILE3" >"$WORK/backup3.log" 2>&1 && pg_restore --list "$FILE3" | grep deploy_probe >/dev/null; then
   ok "scripts/backup --compose (pg_dump inside the db service)"
 else
   not_ok "scripts/backup --compose (pg_dump inside the db service)" "$(tail -5 "$WORK/backup3.log")"
