@@ -86,8 +86,10 @@ ensure_nginx() {
   if is_root && [ ! -e "$policy" ]; then
     printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && created_policy=1
   fi
-  apt_install nginx
-  [ "$created_policy" = 1 ] && rm -f "$policy"
+  ( apt_install nginx )
+  local rc=$?
+  if [ "$created_policy" = 1 ]; then rm -f "$policy"; fi
+  [ "$rc" -eq 0 ] || return 1
   NGINX_BIN=/usr/sbin/nginx
   [ -x "$NGINX_BIN" ]
 }
