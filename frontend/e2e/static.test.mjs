@@ -17,6 +17,7 @@ const ADMIN = { ...OPERATOR, id: 1, email: 'ada@example.com', first_name: 'Ada',
 
 let browser;
 before(async () => {
+  if (HAS_API) return;
   browser = await launch();
 });
 after(async () => {
@@ -34,8 +35,10 @@ async function withPage(name, opts, fn) {
   }
 }
 
-describe('without an API', { skip: HAS_API && 'runs against the static server only' }, () => {
-  test('sign-in page shows that the server cannot be reached', async () => {
+const staticOnly = { skip: HAS_API && 'runs against the static server only (the API answers here)' };
+
+describe('without an API', () => {
+  test('sign-in page shows that the server cannot be reached', staticOnly, async () => {
     await withPage('login-server-unreachable', {}, async (page) => {
       await page.goto('/admin/login');
       await page.getByRole('heading', { name: 'Sign in to Strata' }).waitFor();
@@ -55,7 +58,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('sign-in form validates before sending', async () => {
+  test('sign-in form validates before sending', staticOnly, async () => {
     await withPage('login-validation', {}, async (page) => {
       await page.goto('/admin/login');
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -65,7 +68,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('sign-in page is keyboard friendly', async () => {
+  test('sign-in page is keyboard friendly', staticOnly, async () => {
     await withPage('login-keyboard', {}, async (page) => {
       await page.goto('/admin/login');
       await page.getByLabel('Email').waitFor();
@@ -80,7 +83,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('onboarding step 1 checks the password rules as you type', async () => {
+  test('onboarding step 1 checks the password rules as you type', staticOnly, async () => {
     await withPage('onboarding-password-rules', {}, async (page) => {
       await page.goto('/onboarding');
       await page.getByRole('heading', { name: 'Create your account' }).waitFor();
@@ -107,7 +110,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('onboarding at tablet width', async () => {
+  test('onboarding at tablet width', staticOnly, async () => {
     await withPage('onboarding-tablet', { viewport: TABLET }, async (page) => {
       await page.goto('/onboarding');
       await page.getByRole('heading', { name: 'Create your account' }).waitFor();
@@ -117,7 +120,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('forgot-password form validates the address', async () => {
+  test('forgot-password form validates the address', staticOnly, async () => {
     await withPage('forgot-password-validation', {}, async (page) => {
       await page.goto('/forgot-password');
       await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
@@ -132,7 +135,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('a reset link explains itself when the server is down', async () => {
+  test('a reset link explains itself when the server is down', staticOnly, async () => {
     await withPage('reset-link-server-down', {}, async (page) => {
       await page.goto('/reset-password/some-token');
       await page.getByTestId('reset-unavailable').waitFor();
@@ -140,7 +143,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('unknown addresses get a not-found page', async () => {
+  test('unknown addresses get a not-found page', staticOnly, async () => {
     await withPage('not-found', {}, async (page) => {
       const res = await page.goto('/no/such/page');
       assert.equal(res?.status(), 200, 'deep links are served index.html');
@@ -149,7 +152,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('admin pages send visitors without a session to sign in', async () => {
+  test('admin pages send visitors without a session to sign in', staticOnly, async () => {
     await withPage('redirect-to-login', {}, async (page) => {
       await page.goto('/admin/items');
       await page.waitForURL('**/admin/login');
@@ -162,7 +165,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
   // The shell with a stored profile, as a cookie-mode session leaves it. The API is
   // down, so this checks the client-side guard and the error states; the server's own
   // refusal of operators is covered in api.test.mjs.
-  test('operators do not see admin sections and are refused at admin URLs', async () => {
+  test('operators do not see admin sections and are refused at admin URLs', staticOnly, async () => {
     await withPage('operator-settings-refused', { storage: { adminUser: JSON.stringify(OPERATOR) } }, async (page) => {
       await page.goto('/admin/users');
       await page.getByTestId('not-allowed').waitFor();
@@ -178,7 +181,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('admin shell: sidebar groups, collapse remembered, items error state', async () => {
+  test('admin shell: sidebar groups, collapse remembered, items error state', staticOnly, async () => {
     await withPage('admin-sidebar-toggle', { storage: { adminUser: JSON.stringify(ADMIN) } }, async (page) => {
       await page.goto('/admin/items');
       await page.getByRole('heading', { name: 'Items', level: 1 }).waitFor();
@@ -201,7 +204,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('pages without a back end yet show an honest coming-soon state', async () => {
+  test('pages without a back end yet show an honest coming-soon state', staticOnly, async () => {
     await withPage('products-redirect', { storage: { adminUser: JSON.stringify(ADMIN) } }, async (page) => {
       await page.goto('/admin/orders');
       await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
@@ -213,7 +216,7 @@ describe('without an API', { skip: HAS_API && 'runs against the static server on
     });
   });
 
-  test('admin shell at tablet width', async () => {
+  test('admin shell at tablet width', staticOnly, async () => {
     await withPage('dashboard-tablet', { viewport: TABLET, storage: { adminUser: JSON.stringify(ADMIN) } }, async (page) => {
       await page.goto('/admin');
       await page.getByRole('heading', { level: 1 }).waitFor();
