@@ -57,6 +57,6 @@ function slug(name) {
 export async function screenshot(page, name) {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${slug(name)}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
 }

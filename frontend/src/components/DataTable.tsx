@@ -17,6 +17,8 @@ export interface Column<T> {
   width?: string;
   /** Hidden below 1024px to keep tablets readable. */
   hideOnTablet?: boolean;
+  /** Only as wide as its content (no wrapping); the other columns share the rest. */
+  shrink?: boolean;
 }
 
 export interface DataTableProps<T> {
@@ -51,6 +53,10 @@ export interface DataTableProps<T> {
   empty?: { title: string; description?: ReactNode; action?: ReactNode; icon?: ReactNode };
   onRowClick?: (row: T) => void;
   rowLabel?: (row: T) => string;
+}
+
+function cellClass<T>(c: Column<T>): string | undefined {
+  return [c.align ? `align-${c.align}` : '', c.hideOnTablet ? 'hide-tablet' : '', c.shrink ? 'shrink' : ''].filter(Boolean).join(' ') || undefined;
 }
 
 function compare(a: unknown, b: unknown): number {
@@ -224,8 +230,8 @@ export function DataTable<T>({
                     <th
                       key={c.key}
                       scope="col"
-                      style={{ width: c.width }}
-                      className={[c.align ? `align-${c.align}` : '', c.hideOnTablet ? 'hide-tablet' : ''].join(' ')}
+                      style={{ width: c.shrink ? '1%' : c.width }}
+                      className={cellClass(c)}
                       aria-sort={ariaSort}
                     >
                       {isSortable(c) ? (
@@ -279,7 +285,7 @@ export function DataTable<T>({
                     {columns.map((c) => (
                       <td
                         key={c.key}
-                        className={[c.align ? `align-${c.align}` : '', c.hideOnTablet ? 'hide-tablet' : ''].join(' ') || undefined}
+                        className={cellClass(c)}
                       >
                         {c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '')}
                       </td>

@@ -55,14 +55,21 @@ export function ItemsPage() {
   });
 
   const columns: Column<ItemListRow>[] = [
-    { key: 'sku', header: 'SKU', width: '150px', sortValue: (r) => r.sku, render: (r) => <span className="mono">{r.sku}</span> },
+    { key: 'sku', header: 'SKU', shrink: true, sortValue: (r) => r.sku, render: (r) => <span className="mono">{r.sku}</span> },
     {
       key: 'name',
       header: 'Name',
       sortValue: (r) => r.name,
       render: (r) => (
         <div className="cell-stack">
-          <span className="cell-strong">{r.name}</span>
+          <span className="cell-inline">
+            <span className="cell-strong">{r.name}</span>
+            {!r.active && (
+              <span className="only-tablet">
+                <Badge>Inactive</Badge>
+              </span>
+            )}
+          </span>
           {r.category_name && <span className="cell-sub">{r.category_name}</span>}
         </div>
       ),
@@ -70,16 +77,16 @@ export function ItemsPage() {
     {
       key: 'item_type',
       header: 'Type',
-      width: '130px',
+      shrink: true,
       sortValue: (r) => itemTypeLabel(r.item_type),
       render: (r) => <Badge tone={ITEM_TYPE_TONE[r.item_type] ?? 'neutral'}>{itemTypeLabel(r.item_type)}</Badge>,
     },
-    { key: 'unit', header: 'Unit', width: '70px', hideOnTablet: true, render: (r) => <span className="muted">{r.unit}</span> },
+    { key: 'unit', header: 'Unit', shrink: true, hideOnTablet: true, render: (r) => <span className="muted">{r.unit}</span> },
     {
       key: 'standard_cost',
       header: 'Std cost',
       align: 'right',
-      width: '110px',
+      shrink: true,
       hideOnTablet: true,
       sortValue: (r) => toNumber(r.standard_cost),
       render: (r) => <span className="num">{formatMoney(r.standard_cost)}</span>,
@@ -88,7 +95,7 @@ export function ItemsPage() {
       key: 'selling_price',
       header: 'Price',
       align: 'right',
-      width: '110px',
+      shrink: true,
       sortValue: (r) => toNumber(r.selling_price),
       render: (r) => <span className="num">{formatMoney(r.selling_price)}</span>,
     },
@@ -96,7 +103,7 @@ export function ItemsPage() {
       key: 'on_hand_qty',
       header: 'On hand',
       align: 'right',
-      width: '110px',
+      shrink: true,
       sortValue: (r) => toNumber(r.on_hand_qty),
       render: (r) => (
         <span className={`num${r.needs_reorder ? ' text-warning' : ''}`} title={r.needs_reorder ? 'Below reorder point' : undefined}>
@@ -107,14 +114,15 @@ export function ItemsPage() {
     {
       key: 'active',
       header: 'Status',
-      width: '100px',
+      shrink: true,
+      hideOnTablet: true,
       render: (r) => (r.active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>),
     },
     {
       key: 'actions',
       header: 'Actions',
       align: 'right',
-      width: '96px',
+      shrink: true,
       render: (r) => (
         <div className="row-actions" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
           <button type="button" className="icon-btn icon-btn--sm" aria-label={`Edit ${r.sku}`} title="Edit" onClick={() => setEditing(r.id)}>
