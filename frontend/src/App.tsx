@@ -17,6 +17,14 @@ import { PasswordResetDecisionPage } from './pages/auth/PasswordResetDecisionPag
 import { SetupPage } from './pages/onboarding/SetupPage';
 import { OnboardingPage } from './pages/onboarding/OnboardingPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { CustomersPage } from './pages/customers/CustomersPage';
+import { LocationsPage } from './pages/locations/LocationsPage';
+import { PrintersPage } from './pages/printers/PrintersPage';
+import { PurchasingPage } from './pages/purchasing/PurchasingPage';
+import { ScrapReasonsPage } from './pages/scrap/ScrapReasonsPage';
+import { SecurityAuditPage } from './pages/security/SecurityAuditPage';
+import { SettingsPage } from './pages/settings/SettingsPage';
+import { TeamMembersPage } from './pages/users/TeamMembersPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -70,10 +78,10 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
   { path: 'quotes', adminOnly: false, element: soon('quotes') },
   { path: 'payments', adminOnly: true, element: soon('payments') },
-  { path: 'customers', adminOnly: true, element: soon('customers') },
+  { path: 'customers', adminOnly: true, element: <CustomersPage /> },
   { path: 'bom', adminOnly: false, element: soon('bom') },
   { path: 'items', adminOnly: false, element: <ItemsPage /> },
-  { path: 'purchasing', adminOnly: false, element: soon('purchasing') },
+  { path: 'purchasing', adminOnly: false, element: <PurchasingPage /> },
   { path: 'manufacturing', adminOnly: false, element: soon('manufacturing') },
   { path: 'production', adminOnly: false, element: soon('production') },
   { path: 'production/:orderId', adminOnly: false, element: <ProductionDetailPage /> },
@@ -81,15 +89,15 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'materials/import', adminOnly: true, element: soon('materials-import') },
   { path: 'inventory/transactions', adminOnly: true, element: soon('inventory-transactions') },
   { path: 'inventory/cycle-count', adminOnly: true, element: soon('cycle-count') },
-  { path: 'users', adminOnly: true, element: soon('users') },
-  { path: 'locations', adminOnly: true, element: soon('locations') },
+  { path: 'users', adminOnly: true, element: <TeamMembersPage /> },
+  { path: 'locations', adminOnly: true, element: <LocationsPage /> },
   { path: 'accounting', adminOnly: true, element: soon('accounting') },
-  { path: 'printers', adminOnly: false, element: soon('printers') },
-  { path: 'scrap-reasons', adminOnly: true, element: soon('scrap-reasons') },
+  { path: 'printers', adminOnly: false, element: <PrintersPage /> },
+  { path: 'scrap-reasons', adminOnly: true, element: <ScrapReasonsPage /> },
   { path: 'spools', adminOnly: true, element: soon('spools') },
   { path: 'quality/traceability', adminOnly: false, element: soon('traceability') },
-  { path: 'settings', adminOnly: true, element: soon('settings') },
-  { path: 'security', adminOnly: true, element: soon('security') },
+  { path: 'settings', adminOnly: true, element: <SettingsPage /> },
+  { path: 'security', adminOnly: true, element: <SecurityAuditPage /> },
 ];
 
 export function AppRoutes() {

@@ -31,6 +31,8 @@ import type {
   PasswordResetStatus,
   PrinterList,
   PrinterListQuery,
+  PurchaseOrderList,
+  PurchaseOrderListQuery,
   ScrapReasonList,
   SeedExampleDataResponse,
   SetupStatus,
@@ -159,4 +161,8 @@ export const auditApi = {
 
 export const dashboardApi = {
   summary: (signal?: AbortSignal) => api.get<DashboardSummary>('/admin/dashboard/summary', undefined, signal),
+};
+
+export const purchaseOrdersApi = {
+  list: (q: PurchaseOrderListQuery, signal?: AbortSignal) => api.get<PurchaseOrderList>('/purchase-orders/', { ...q }, signal),
 };

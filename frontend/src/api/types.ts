@@ -506,3 +506,32 @@ export interface DashboardSummary {
   inventory: { low_stock_count: number; active_orders: number };
   revenue: { last_30_days: Decimal; orders_last_30_days: number };
 }
+
+// ---------------------------------------------------------------- purchase orders (CONTRACT 5.14)
+
+export interface PurchaseOrderRow {
+  id: number;
+  po_number: string;
+  vendor_id: number;
+  vendor_name: string;
+  status: 'draft' | 'ordered' | 'shipped' | 'received' | 'closed' | 'cancelled' | string;
+  order_date: IsoDate | null;
+  expected_date: IsoDate | null;
+  received_date: IsoDate | null;
+  total_amount: Decimal;
+  line_count: number;
+  created_at: IsoDateTime;
+}
+
+export interface PurchaseOrderList {
+  items: PurchaseOrderRow[];
+  pagination: Pagination;
+}
+
+export interface PurchaseOrderListQuery {
+  offset?: number;
+  limit?: number;
+  status?: string;
+  vendor_id?: number;
+  search?: string;
+}

@@ -67,6 +67,15 @@ function compare(a: unknown, b: unknown): number {
   return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
 }
 
+/** Sort rows by a column's sortValue (for lists the server returns whole, sort before paging). */
+export function sortRows<T>(rows: T[] | undefined, columns: Column<T>[], sort: SortState | null | undefined): T[] | undefined {
+  if (!rows || !sort) return rows;
+  const getter = columns.find((c) => c.key === sort.key)?.sortValue;
+  if (!getter) return rows;
+  const copy = [...rows].sort((a, b) => compare(getter(a), getter(b)));
+  return sort.dir === 'desc' ? copy.reverse() : copy;
+}
+
 export function DataTable<T>({
   caption,
   columns,
@@ -110,14 +119,7 @@ export function DataTable<T>({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- react to the debounced text only
   }, [debounced]);
 
-  const sortedRows = useMemo(() => {
-    if (!rows || !clientSort || !sort) return rows;
-    const col = columns.find((c) => c.key === sort.key);
-    if (!col?.sortValue) return rows;
-    const getter = col.sortValue;
-    const copy = [...rows].sort((a, b) => compare(getter(a), getter(b)));
-    return sort.dir === 'desc' ? copy.reverse() : copy;
-  }, [rows, clientSort, sort, columns]);
+  const sortedRows = useMemo(() => (clientSort ? sortRows(rows, columns, sort) : rows), [rows, clientSort, sort, columns]);
 
   const isSortable = (c: Column<T>) => Boolean(onSortChange && (c.sortable || (clientSort && c.sortValue)));
   const toggleSort = (c: Column<T>) => {

@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query';
+import { Recycle } from 'lucide-react';
+import { scrapReasonsApi } from '../../api/endpoints';
+import type { ScrapReason } from '../../api/types';
+import { DataTable, sortRows, type Column } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { clientPage, matches } from '../../lib/clientPage';
+import { useTableState } from '../../lib/useTableState';
+import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
+
+const columns: Column<ScrapReason>[] = [
+  { key: 'sequence', header: '#', shrink: true, align: 'right', sortValue: (r) => r.sequence, render: (r) => <span className="num muted">{r.sequence}</span> },
+  { key: 'code', header: 'Code', shrink: true, sortValue: (r) => r.code, render: (r) => <span className="mono">{r.code}</span> },
+  { key: 'name', header: 'Name', sortValue: (r) => r.name, render: (r) => <span className="cell-strong">{r.name}</span> },
+  { key: 'description', header: 'Description', render: (r) => <span className="muted">{r.description ?? '—'}</span> },
+];
+
+export function ScrapReasonsPage() {
+  const table = useTableState();
+  const list = useQuery({ queryKey: ['scrap-reasons'], queryFn: ({ signal }) => scrapReasonsApi.list(signal) });
+  if (isMissingRoute(list.error)) return <NotYetAvailable area="scrap-reasons" />;
+  const rows = list.data?.details.filter((r) => matches(table.search, r.code, r.name, r.description));
+  return (
+    <div className="page">
+      <PageHeader title="Scrap Reasons" description="The reasons operators choose when they scrap a part." />
+      <DataTable
+        caption="Scrap reasons"
+        columns={columns}
+        rows={clientPage(sortRows(rows, columns, table.sort ?? { key: 'sequence', dir: 'asc' }), table.page, table.pageSize)}
+        total={rows?.length}
+        rowKey={(r) => r.id}
+        page={table.page}
+        pageSize={table.pageSize}
+        onPageChange={table.setPage}
+        onPageSizeChange={table.setPageSize}
+        sort={table.sort}
+        onSortChange={table.setSort}
+        clientSort
+        search={table.search}
+        onSearchChange={table.setSearch}
+        searchLabel="Search scrap reasons"
+        filtered={Boolean(table.search)}
+        onClearFilters={table.clearAll}
+        loading={list.isPending}
+        fetching={list.isFetching}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        empty={{ icon: <Recycle size={22} />, title: 'No scrap reasons', description: 'Add the reasons your team records when a part fails.' }}
+      />
+    </div>
+  );
+}
