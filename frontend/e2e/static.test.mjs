@@ -143,6 +143,21 @@ describe('without an API', () => {
     });
   });
 
+  test('password-reset approval page (approve, deny with a reason)', staticOnly, async () => {
+    await withPage('password-reset-deny', {}, async (page) => {
+      await page.goto('/admin/password-reset/approve/tok-123');
+      await page.getByRole('heading', { name: 'Approve password reset' }).waitFor();
+      await page.getByRole('button', { name: 'Approve reset' }).waitFor();
+      await page.goto('/admin/password-reset/deny/tok-123');
+      await page.getByRole('heading', { name: 'Deny password reset' }).waitFor();
+      await page.getByLabel('Reason (optional)').fill('Not requested by the account owner');
+      await page.getByRole('button', { name: 'Deny reset' }).click();
+      await page.locator('.alert--error').waitFor();
+      await page.goto('/admin/password-reset/maybe/tok-123');
+      await page.getByTestId('not-found').waitFor();
+    });
+  });
+
   test('unknown addresses get a not-found page', staticOnly, async () => {
     await withPage('not-found', {}, async (page) => {
       const res = await page.goto('/no/such/page');
