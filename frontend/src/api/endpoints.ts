@@ -45,6 +45,20 @@ import type {
 
 type Upload = Pick<RequestOptions, 'onUploadProgress' | 'signal'>;
 
+/** Lists come bare or wrapped (CONTRACT 0 "no uniform envelope"): accept both. */
+export function asArray<T>(data: T[] | { items?: T[] } | null | undefined): T[] {
+  if (Array.isArray(data)) return data;
+  return data?.items ?? [];
+}
+
+/** `{total, items}` from `{total, items}`, `{items, pagination:{total}}` or a bare array. */
+export function asItemPage<T>(data: unknown): { total: number; items: T[] } {
+  if (Array.isArray(data)) return { total: data.length, items: data as T[] };
+  const d = (data ?? {}) as { items?: T[]; total?: number; pagination?: { total?: number } };
+  const items = d.items ?? [];
+  return { total: d.total ?? d.pagination?.total ?? items.length, items };
+}
+
 function fileForm(file: File): FormData {
   const fd = new FormData();
   fd.append('file', file, file.name);
@@ -100,7 +114,8 @@ export const authApi = {
 
 // ---------------------------------------------------------------- items
 export const itemsApi = {
-  list: (q: ItemListQuery, signal?: AbortSignal) => api.get<ItemList>('/items', { ...q }, signal),
+  list: async (q: ItemListQuery, signal?: AbortSignal): Promise<ItemList> =>
+    asItemPage<ItemList['items'][number]>(await api.get<unknown>('/items', { ...q }, signal)),
   get: (id: number) => api.get<Item>(`/items/${id}`),
   create: (body: ItemInput) => api.post<Item>('/items', body),
   update: (id: number, body: ItemInput) => api.patch<Item>(`/items/${id}`, body),
@@ -126,7 +141,8 @@ export const importApi = {
 
 // ---------------------------------------------------------------- master data
 export const customersApi = {
-  list: (q: CustomerListQuery, signal?: AbortSignal) => api.get<CustomerListRow[]>('/admin/customers/', { ...q }, signal),
+  list: async (q: CustomerListQuery, signal?: AbortSignal) =>
+    asArray(await api.get<CustomerListRow[] | { items: CustomerListRow[] }>('/admin/customers/', { ...q }, signal)),
 };
 
 export const vendorsApi = {
@@ -135,7 +151,7 @@ export const vendorsApi = {
 
 export const locationsApi = {
   list: (includeInactive = false, signal?: AbortSignal) =>
-    api.get<Location[]>('/admin/locations/', { include_inactive: includeInactive }, signal),
+    api.get<Location[] | { items: Location[] }>('/admin/locations/', { include_inactive: includeInactive }, signal).then(asArray),
 };
 
 export const printersApi = {
@@ -152,7 +168,8 @@ export const settingsApi = {
 };
 
 export const usersApi = {
-  list: (q: TeamUserListQuery, signal?: AbortSignal) => api.get<TeamUser[]>('/admin/users/', { ...q }, signal),
+  list: async (q: TeamUserListQuery, signal?: AbortSignal) =>
+    asArray(await api.get<TeamUser[] | { items: TeamUser[] }>('/admin/users/', { ...q }, signal)),
 };
 
 export const auditApi = {

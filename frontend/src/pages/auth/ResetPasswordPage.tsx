@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, Clock, ShieldX } from 'lucide-react';
+import { ArrowLeft, Clock, CloudOff, ShieldX } from 'lucide-react';
 import { authApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
 import { AuthShell } from '../../components/AuthShell';
@@ -43,10 +43,13 @@ export function ResetPasswordPage() {
   if (status.error || !status.data?.can_reset) {
     const pending = status.data?.status === 'pending';
     return (
-      <AuthShell title={pending ? 'Waiting for approval' : 'This link can’t be used'} footer={back}>
+      <AuthShell
+        title={status.error ? 'We couldn’t check this link' : pending ? 'Waiting for approval' : 'This link can’t be used'}
+        footer={back}
+      >
         <div className="result-panel" data-testid="reset-unavailable">
-          <div className={`result-panel__icon${pending ? '' : ' result-panel__icon--danger'}`} aria-hidden="true">
-            {pending ? <Clock size={22} /> : <ShieldX size={22} />}
+          <div className={`result-panel__icon${pending || status.error ? '' : ' result-panel__icon--danger'}`} aria-hidden="true">
+            {status.error ? <CloudOff size={22} /> : pending ? <Clock size={22} /> : <ShieldX size={22} />}
           </div>
           <p className="result-panel__text" role="alert">
             {status.data?.message ?? errorMessage(status.error)}
