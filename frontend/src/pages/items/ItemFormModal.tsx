@@ -166,7 +166,7 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
     onError: (err) => {
       if (err instanceof ApiError) {
         const fe = { ...err.fieldErrors };
-        if (/sku/i.test(err.message) && !fe.sku && err.status === 400) fe.sku = err.message;
+        if (/sku/i.test(err.message) && !fe.sku && (err.status === 400 || err.status === 409)) fe.sku = err.message;
         setErrors(fe);
         setFormError(Object.keys(fe).length ? 'Please correct the highlighted fields.' : err.message);
       } else setFormError(errorMessage(err));
