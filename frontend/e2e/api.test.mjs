@@ -53,8 +53,11 @@ async function withPage(name, opts, fn) {
   }
 }
 
-/** Sign in through the form; waits out the login rate limit (5 a minute) if the suite hits it. */
-async function signIn(page, email, password) {
+/**
+ * Submit the sign-in form. Resolves 'in' once signed in, or the error text shown.
+ * Waits out the login rate limit (5 a minute) if the suite hits it.
+ */
+async function attemptLogin(page, email, password) {
   for (let attempt = 0; attempt < 3; attempt++) {
     await page.goto('/admin/login');
     await page.getByRole('heading', { name: 'Sign in to Strata' }).waitFor();
@@ -67,13 +70,18 @@ async function signIn(page, email, password) {
     ]);
     if (outcome === 'in') {
       await page.getByTestId('current-user').waitFor();
-      return;
+      return 'in';
     }
     const text = await page.locator('.alert--error').innerText();
-    if (!/rate limit|too many/i.test(text)) throw new Error(`sign-in failed: ${text}`);
+    if (!/rate limit|too many/i.test(text)) return text;
     await page.waitForTimeout(61_000);
   }
   throw new Error('sign-in kept hitting the rate limit');
+}
+
+async function signIn(page, email, password) {
+  const outcome = await attemptLogin(page, email, password);
+  if (outcome !== 'in') throw new Error(`sign-in failed: ${outcome}`);
 }
 
 /** The session's API calls from the page itself (same cookies, same stored token). */
@@ -210,11 +218,7 @@ describe('with the real API', () => {
   test('sign in, renew the session on a 401, sign out', needsApi, async () => {
     await withPage('session-renewal-logout', {}, async (page, context) => {
       // Wrong password first.
-      await page.goto('/admin/login');
-      await page.getByLabel('Email').fill(admin.email);
-      await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Wrong-password-1!');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByText('Incorrect email or password').waitFor();
+      assert.equal(await attemptLogin(page, admin.email, 'Wrong-password-1!'), 'Incorrect email or password');
 
       await signIn(page, admin.email, admin.password);
       const headerMode = await page.evaluate(() => Boolean(localStorage.getItem('adminToken')));
@@ -413,10 +417,7 @@ describe('with the real API', () => {
 
       // The old password no longer works, the new one does, and the link is spent.
 
-      await page.getByLabel('Email').fill(admin.email);
-      await page.getByRole('textbox', { name: 'Password', exact: true }).fill(admin.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByText('Incorrect email or password').waitFor();
+      assert.equal(await attemptLogin(page, admin.email, admin.password), 'Incorrect email or password');
       admin.password = newPassword;
       await signIn(page, admin.email, admin.password);
       await page.goto(resetHref);
