@@ -144,7 +144,7 @@ describe('without an API', () => {
   });
 
   test('password-reset approval page (approve, deny with a reason)', staticOnly, async () => {
-    await withPage('password-reset-deny', {}, async (page) => {
+    await withPage('password-reset-unknown-action', {}, async (page) => {
       await page.goto('/admin/password-reset/approve/tok-123');
       await page.getByRole('heading', { name: 'Approve password reset' }).waitFor();
       await page.getByRole('button', { name: 'Approve reset' }).waitFor();
@@ -153,6 +153,7 @@ describe('without an API', () => {
       await page.getByLabel('Reason (optional)').fill('Not requested by the account owner');
       await page.getByRole('button', { name: 'Deny reset' }).click();
       await page.locator('.alert--error').waitFor();
+      await screenshot(page, 'password-reset-deny');
       await page.goto('/admin/password-reset/maybe/tok-123');
       await page.getByTestId('not-found').waitFor();
     });
