@@ -17,12 +17,15 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::timeout::TimeoutLayer;
 
+use crate::auth::rate_limit::RateLimits;
+use crate::auth::tokens::TokenKeys;
 use crate::config::Config;
 use crate::db::DbPool;
 use crate::error::AppError;
-use crate::graphql::{AppSchema, build_schema};
+use crate::graphql::{AppSchema, SchemaData, build_schema};
 use crate::http::client_ip::TrustedProxies;
-use crate::http::{RequestId, request_context, security_headers};
+use crate::http::{ClientIp, RequestId, request_context, security_headers};
+use crate::mail::Mailer;
 
 /// What every handler can reach. Cheap to clone.
 #[derive(Clone)]
@@ -39,7 +42,13 @@ impl AppState {
     /// Assembles the state from a configuration and a pool.
     pub fn new(config: Config, pool: DbPool) -> AppState {
         let config = Arc::new(config);
-        let schema = build_schema(Some(pool.clone()), Some(config.clone()));
+        let schema = build_schema(Some(SchemaData {
+            pool: pool.clone(),
+            config: config.clone(),
+            token_keys: TokenKeys::new(config.secret_key.expose()),
+            mailer: Mailer::from_config(&config.smtp),
+            rate_limits: Arc::new(RateLimits::default()),
+        }));
         AppState {
             config,
             pool,
@@ -53,7 +62,15 @@ pub fn router(state: AppState) -> Router {
     let config = state.config.clone();
     let production = config.is_production();
 
-    let api = Router::new().fallback(api_not_found);
+    let api = match crate::rest::router(&state.schema) {
+        Ok(routes) => routes,
+        Err(e) => {
+            // The route table is checked by the test suite; this only guards a broken build.
+            tracing::error!(error = %e, "the REST route table is invalid; /api/v1 answers 404");
+            Router::new()
+        }
+    }
+    .fallback(api_not_found);
 
     // Bodies are bounded for the API; upload routes (which need more) get their own limit
     // and are merged outside this group.
@@ -182,6 +199,8 @@ async fn graphiql() -> impl IntoResponse {
 async fn graphql(
     State(state): State<AppState>,
     Extension(request_id): Extension<RequestId>,
+    ClientIp(client_ip): ClientIp,
+    headers: axum::http::HeaderMap,
     request: GraphQLRequest,
 ) -> GraphQLResponse {
     let request = request.into_inner();
@@ -189,7 +208,8 @@ async fn graphql(
         operation = request.operation_name.as_deref().unwrap_or("anonymous"),
         "executing GraphQL operation"
     );
-    let request = request.data(request_id);
+    let meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
+    let request = request.data(request_id).data(meta);
     state.schema.execute(request).await.into()
 }
 

@@ -44,6 +44,13 @@ pub enum Command {
     Schema,
     /// Print the effective configuration, secrets redacted.
     Config,
+    /// Delete every user with their sessions and password-reset requests (one transaction),
+    /// which brings the first-run setup wizard back. Other data is kept.
+    ResetSetup {
+        /// Confirm; without it nothing is deleted.
+        #[arg(long)]
+        yes: bool,
+    },
     /// Exit 0 when the local server's /health answers 200 (for container health checks).
     Healthcheck {
         /// URL to probe (default: http://127.0.0.1:PORT/health).
@@ -188,6 +195,22 @@ async fn run(command: Command, mut config: Config) -> anyhow::Result<()> {
             for (name, value) in config.describe() {
                 println!("{name}={value}");
             }
+            Ok(())
+        }
+        Command::ResetSetup { yes } => {
+            if !yes {
+                anyhow::bail!(
+                    "this deletes every user, session and password-reset request; run `strata reset-setup --yes` to confirm"
+                );
+            }
+            use diesel_async::AsyncConnection;
+            let mut conn = diesel_async::AsyncPgConnection::establish(&url).await?;
+            let n = crate::identity::setup::reset(&mut conn)
+                .await
+                .map_err(|e| anyhow::anyhow!(e.message))?;
+            println!(
+                "deleted {n} user(s) with their sessions and reset requests; the setup wizard is back"
+            );
             Ok(())
         }
         Command::Schema | Command::Healthcheck { .. } => Ok(()),

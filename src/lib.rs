@@ -4,6 +4,8 @@
 //! generated from stored operations on it. See `ARCHITECTURE.md` for the map.
 
 pub mod app;
+pub mod audit;
+pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod db;
@@ -11,6 +13,9 @@ pub mod error;
 pub mod graphql;
 pub mod health;
 pub mod http;
+pub mod identity;
+pub mod mail;
+pub mod rest;
 pub mod telemetry;
 
 /// The service version reported by `/health` and GraphQL.

@@ -4,15 +4,24 @@
 //! REST routes run operations against this same schema in-process, so a rule enforced here
 //! holds for both APIs.
 
+pub mod context;
 pub mod errors;
+pub mod pagination;
+pub mod scalars;
 mod system;
+pub mod user_error;
 
-use async_graphql::{EmptyMutation, EmptySubscription, MergedObject, Schema};
+use async_graphql::{EmptySubscription, MergedObject, Schema};
 
 use std::sync::Arc;
 
+use crate::audit::graphql::AuditQuery;
+use crate::auth::rate_limit::RateLimits;
+use crate::auth::tokens::TokenKeys;
 use crate::config::Config;
 use crate::db::DbPool;
+use crate::identity::graphql::{IdentityMutation, IdentityQuery};
+use crate::mail::Mailer;
 
 pub use system::SystemQuery;
 
@@ -24,29 +33,55 @@ pub const MAX_COMPLEXITY: usize = 2_000;
 /// The Query root: one field group per business area.
 #[derive(MergedObject, Default)]
 #[graphql(name = "Query")]
-pub struct QueryRoot(SystemQuery);
+pub struct QueryRoot(SystemQuery, IdentityQuery, AuditQuery);
+
+/// The Mutation root: one field group per business area.
+#[derive(MergedObject, Default)]
+#[graphql(name = "Mutation")]
+pub struct MutationRoot(IdentityMutation);
 
 /// The schema type shared by `/graphql` and the REST facade.
-pub type AppSchema = Schema<QueryRoot, EmptyMutation, EmptySubscription>;
+pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
 
-/// Builds the schema with its shared data (the pool and the configuration). Per-request data (the request id, the
-/// viewer) is attached to each request by the handlers.
-pub fn build_schema(pool: Option<DbPool>, config: Option<Arc<Config>>) -> AppSchema {
-    let mut builder = Schema::build(QueryRoot::default(), EmptyMutation, EmptySubscription)
-        .limit_depth(MAX_DEPTH)
-        .limit_complexity(MAX_COMPLEXITY)
-        .limit_recursive_depth(32)
-        .extension(errors::ErrorCodes);
-    if let Some(pool) = pool {
-        builder = builder.data(pool);
-    }
-    if let Some(config) = config {
-        builder = builder.data(config);
+/// What every resolver may reach, shared by all requests of a process.
+#[derive(Clone)]
+pub struct SchemaData {
+    /// The database pool.
+    pub pool: DbPool,
+    /// The configuration.
+    pub config: Arc<Config>,
+    /// The token signing keys.
+    pub token_keys: TokenKeys,
+    /// Outgoing mail.
+    pub mailer: Mailer,
+    /// The in-process rate limits.
+    pub rate_limits: Arc<RateLimits>,
+}
+
+/// Builds the schema with its shared data. Per-request data (the request's metadata and
+/// its viewer) is attached to each request by `/graphql` and the REST facade.
+pub fn build_schema(data: Option<SchemaData>) -> AppSchema {
+    let mut builder = Schema::build(
+        QueryRoot::default(),
+        MutationRoot::default(),
+        EmptySubscription,
+    )
+    .limit_depth(MAX_DEPTH)
+    .limit_complexity(MAX_COMPLEXITY)
+    .limit_recursive_depth(32)
+    .extension(errors::ErrorCodes);
+    if let Some(d) = data {
+        builder = builder
+            .data(d.pool)
+            .data(d.config)
+            .data(d.token_keys)
+            .data(d.mailer)
+            .data(d.rate_limits);
     }
     builder.finish()
 }
 
 /// The SDL that `strata schema` prints and `schema.graphql` holds.
 pub fn sdl() -> String {
-    build_schema(None, None).sdl()
+    build_schema(None).sdl()
 }

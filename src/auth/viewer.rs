@@ -1,0 +1,163 @@
+//! Who is asking: the request's metadata and the lazily resolved [`Viewer`].
+//!
+//! The credential is read from the `Authorization: Bearer` header or the `access_token`
+//! cookie (CONTRACT 1.5). It is only decoded, and the user only loaded, when a field asks:
+//! public fields never fail because of a stale cookie.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+
+use async_graphql::Context;
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+use tokio::sync::OnceCell;
+
+use crate::auth::tokens::{TokenKeys, TokenType};
+use crate::db::DbPool;
+use crate::db::schema::users;
+use crate::error::{AppError, AppResult};
+
+/// Facts about the HTTP request an operation runs for (attached by `/graphql` and the REST
+/// facade; plain data, no HTTP types).
+#[derive(Debug, Clone)]
+pub struct RequestMeta {
+    /// The request id (spec 1.3).
+    pub request_id: String,
+    /// The client address (the peer, or the forwarded client behind a trusted proxy).
+    pub client_ip: IpAddr,
+    /// The `User-Agent` header.
+    pub user_agent: Option<String>,
+    /// The bearer token of the `Authorization` header.
+    pub bearer: Option<String>,
+    /// Request cookies by name.
+    pub cookies: HashMap<String, String>,
+    /// The resolved viewer, computed at most once per request.
+    pub viewer: std::sync::Arc<OnceCell<Viewer>>,
+}
+
+impl RequestMeta {
+    /// Metadata for a request from `client_ip` with no credentials (tests, internal calls).
+    pub fn anonymous(request_id: impl Into<String>, client_ip: IpAddr) -> RequestMeta {
+        RequestMeta {
+            request_id: request_id.into(),
+            client_ip,
+            user_agent: None,
+            bearer: None,
+            cookies: HashMap::new(),
+            viewer: Default::default(),
+        }
+    }
+
+    /// The access credential: the bearer header wins over the cookie (an explicit header is
+    /// what API clients mean; the SPA in cookie mode sends no header).
+    pub fn access_token(&self) -> Option<&str> {
+        self.bearer
+            .as_deref()
+            .or_else(|| self.cookies.get("access_token").map(String::as_str))
+            .filter(|t| !t.is_empty())
+    }
+}
+
+/// The authenticated user of a request, as the guards see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CurrentUser {
+    /// The user's id.
+    pub id: i64,
+    /// The user's e-mail.
+    pub email: String,
+    /// `admin` or `operator`.
+    pub account_type: String,
+    /// `active`, `inactive` or `suspended`.
+    pub status: String,
+}
+
+impl CurrentUser {
+    /// True for administrators.
+    pub fn is_admin(&self) -> bool {
+        self.account_type == "admin"
+    }
+}
+
+/// The outcome of reading the credential.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Viewer {
+    /// No credential was sent.
+    Anonymous,
+    /// A credential was sent but is invalid, expired, of the wrong kind, for an unknown user
+    /// or from before the user's sessions were ended.
+    Invalid,
+    /// A valid credential.
+    User(CurrentUser),
+}
+
+impl Viewer {
+    /// The user, or the contract's 401/403 for a missing, invalid or inactive account.
+    pub fn require_user(&self) -> AppResult<&CurrentUser> {
+        match self {
+            Viewer::Anonymous => Err(AppError::unauthenticated("Not authenticated")),
+            Viewer::Invalid => Err(AppError::unauthenticated("Could not validate credentials")),
+            Viewer::User(u) if u.status != "active" => {
+                Err(AppError::forbidden("User account is inactive"))
+            }
+            Viewer::User(u) => Ok(u),
+        }
+    }
+}
+
+/// Resolves (once per request) and returns the viewer of the current operation.
+pub async fn viewer(ctx: &Context<'_>) -> AppResult<Viewer> {
+    let Some(meta) = ctx.data_opt::<RequestMeta>() else {
+        return Ok(Viewer::Anonymous);
+    };
+    let keys = ctx
+        .data::<TokenKeys>()
+        .map_err(|e| AppError::internal(e.message))?;
+    let pool = ctx
+        .data::<DbPool>()
+        .map_err(|e| AppError::internal(e.message))?;
+    meta.viewer
+        .get_or_try_init(|| resolve(meta, keys, pool))
+        .await
+        .cloned()
+}
+
+/// The authenticated, active user of the current operation (401/403 otherwise).
+pub async fn current_user(ctx: &Context<'_>) -> AppResult<CurrentUser> {
+    viewer(ctx).await?.require_user().cloned()
+}
+
+async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResult<Viewer> {
+    let Some(token) = meta.access_token() else {
+        return Ok(Viewer::Anonymous);
+    };
+    let Some(claims) = keys.verify(token, TokenType::Access) else {
+        return Ok(Viewer::Invalid);
+    };
+    let Ok(user_id) = claims.sub.parse::<i64>() else {
+        return Ok(Viewer::Invalid);
+    };
+    let mut conn = pool.get().await?;
+    let row: Option<(i64, String, String, String, i32)> = users::table
+        .find(user_id)
+        .select((
+            users::id,
+            users::email,
+            users::account_type,
+            users::status,
+            users::session_version,
+        ))
+        .first(&mut conn)
+        .await
+        .optional()?;
+    Ok(match row {
+        Some((id, email, account_type, status, version)) if version == claims.sv => {
+            Viewer::User(CurrentUser {
+                id,
+                email,
+                account_type,
+                status,
+            })
+        }
+        _ => Viewer::Invalid,
+    })
+}

@@ -1,0 +1,64 @@
+//! Typed access to the data every resolver may need (pool, config, request metadata...).
+
+use std::sync::Arc;
+
+use async_graphql::Context;
+
+use crate::auth::RequestMeta;
+use crate::auth::rate_limit::RateLimits;
+use crate::auth::tokens::TokenKeys;
+use crate::config::Config;
+use crate::db::{DbConn, DbPool};
+use crate::error::{AppError, AppResult};
+use crate::mail::Mailer;
+
+fn data<'a, T: Send + Sync + 'static>(ctx: &'a Context<'_>) -> AppResult<&'a T> {
+    ctx.data::<T>().map_err(|_| {
+        AppError::internal(format!(
+            "schema data missing: {}",
+            std::any::type_name::<T>()
+        ))
+    })
+}
+
+/// The database pool.
+pub fn pool<'a>(ctx: &'a Context<'_>) -> AppResult<&'a DbPool> {
+    data::<DbPool>(ctx)
+}
+
+/// A pooled connection (503 when the database is unreachable).
+pub async fn conn(ctx: &Context<'_>) -> AppResult<DbConn> {
+    Ok(pool(ctx)?.get().await?)
+}
+
+/// The configuration.
+pub fn config<'a>(ctx: &'a Context<'_>) -> AppResult<&'a Arc<Config>> {
+    data::<Arc<Config>>(ctx)
+}
+
+/// The request's metadata (address, user agent, cookies); absent for internal calls.
+pub fn meta<'a>(ctx: &'a Context<'_>) -> Option<&'a RequestMeta> {
+    ctx.data_opt::<RequestMeta>()
+}
+
+/// The token signing keys.
+pub fn token_keys<'a>(ctx: &'a Context<'_>) -> AppResult<&'a TokenKeys> {
+    data::<TokenKeys>(ctx)
+}
+
+/// The mailer.
+pub fn mailer<'a>(ctx: &'a Context<'_>) -> AppResult<&'a Mailer> {
+    data::<Mailer>(ctx)
+}
+
+/// The rate limits.
+pub fn rate_limits<'a>(ctx: &'a Context<'_>) -> AppResult<&'a Arc<RateLimits>> {
+    data::<Arc<RateLimits>>(ctx)
+}
+
+/// The client address, for rate limits (loopback for internal calls).
+pub fn client_ip(ctx: &Context<'_>) -> std::net::IpAddr {
+    meta(ctx)
+        .map(|m| m.client_ip)
+        .unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]))
+}

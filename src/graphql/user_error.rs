@@ -1,0 +1,94 @@
+//! Business-rule violations as data: every mutation payload carries `userErrors`.
+
+use async_graphql::{Enum, SimpleObject};
+
+use crate::error::{ErrorCode, FieldError};
+
+/// What kind of rule a user error broke; the REST facade maps it to a status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[graphql(rename_items = "SCREAMING_SNAKE_CASE")]
+pub enum UserErrorCode {
+    /// A value is malformed or missing (REST 422).
+    Invalid,
+    /// A password breaks the strength rules (REST 400).
+    WeakPassword,
+    /// A unique value is already used (REST 400).
+    Taken,
+    /// The action is not allowed in the current state (REST 400).
+    NotAllowed,
+    /// A referenced record does not exist (REST 404).
+    NotFound,
+}
+
+impl UserErrorCode {
+    /// The error kind (and so HTTP status) this code maps to.
+    pub fn error_code(self) -> ErrorCode {
+        match self {
+            UserErrorCode::Invalid => ErrorCode::BadUserInput,
+            UserErrorCode::WeakPassword | UserErrorCode::Taken | UserErrorCode::NotAllowed => {
+                ErrorCode::BadRequest
+            }
+            UserErrorCode::NotFound => ErrorCode::NotFound,
+        }
+    }
+
+    /// Reads the GraphQL name back.
+    pub fn from_name(name: &str) -> Option<UserErrorCode> {
+        [
+            UserErrorCode::Invalid,
+            UserErrorCode::WeakPassword,
+            UserErrorCode::Taken,
+            UserErrorCode::NotAllowed,
+            UserErrorCode::NotFound,
+        ]
+        .into_iter()
+        .find(|c| c.name() == name)
+    }
+
+    /// The GraphQL name.
+    pub fn name(self) -> &'static str {
+        match self {
+            UserErrorCode::Invalid => "INVALID",
+            UserErrorCode::WeakPassword => "WEAK_PASSWORD",
+            UserErrorCode::Taken => "TAKEN",
+            UserErrorCode::NotAllowed => "NOT_ALLOWED",
+            UserErrorCode::NotFound => "NOT_FOUND",
+        }
+    }
+}
+
+/// One violated rule.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct UserError {
+    /// The input field at fault (camelCase, dotted for nested fields), if one is.
+    pub field: Option<String>,
+    /// The kind of rule.
+    pub code: UserErrorCode,
+    /// What is wrong, for people.
+    pub message: String,
+}
+
+impl UserError {
+    /// An error on `field`.
+    pub fn new(field: impl Into<String>, code: UserErrorCode, message: impl Into<String>) -> Self {
+        UserError {
+            field: Some(field.into()),
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// An error on no particular field.
+    pub fn general(code: UserErrorCode, message: impl Into<String>) -> Self {
+        UserError {
+            field: None,
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// As a REST field error.
+    pub fn to_field_error(&self) -> FieldError {
+        FieldError::new(self.field.clone().unwrap_or_default(), self.message.clone())
+    }
+}

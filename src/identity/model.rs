@@ -1,0 +1,269 @@
+//! User rows and the queries on them.
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+
+use crate::db::schema::users;
+use crate::error::AppResult;
+
+diesel::define_sql_function! {
+    /// SQL `lower()`, so e-mail look-ups use the case-insensitive unique index.
+    fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text;
+}
+
+/// A stored user (staff account).
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = users)]
+pub struct UserRow {
+    /// Id.
+    pub id: i64,
+    /// Lower-cased e-mail.
+    pub email: String,
+    /// argon2id hash.
+    pub password_hash: String,
+    /// Given name.
+    pub first_name: Option<String>,
+    /// Family name.
+    pub last_name: Option<String>,
+    /// Company.
+    pub company_name: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// admin or operator.
+    pub account_type: String,
+    /// active, inactive or suspended.
+    pub status: String,
+    /// Whether the e-mail is verified.
+    pub email_verified: bool,
+    /// Bumped to end every session at once.
+    pub session_version: i32,
+    /// Last successful login.
+    pub last_login_at: Option<DateTime<Utc>>,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+impl UserRow {
+    /// "First Last", or whichever exists.
+    pub fn full_name(&self) -> String {
+        [self.first_name.as_deref(), self.last_name.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// True when the account may sign in.
+    pub fn is_active(&self) -> bool {
+        self.status == "active"
+    }
+}
+
+/// A user to insert.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = users)]
+pub struct NewUser<'a> {
+    /// Lower-cased e-mail.
+    pub email: &'a str,
+    /// argon2id hash.
+    pub password_hash: &'a str,
+    /// Given name.
+    pub first_name: Option<&'a str>,
+    /// Family name.
+    pub last_name: Option<&'a str>,
+    /// Company.
+    pub company_name: Option<&'a str>,
+    /// admin or operator.
+    pub account_type: &'a str,
+    /// active.
+    pub status: &'a str,
+    /// Whether the e-mail is verified.
+    pub email_verified: bool,
+}
+
+/// Changes to a user; `None` leaves a column as it is.
+#[derive(Debug, Default, AsChangeset)]
+#[diesel(table_name = users)]
+pub struct UserChanges {
+    /// New e-mail.
+    pub email: Option<String>,
+    /// New given name.
+    pub first_name: Option<Option<String>>,
+    /// New family name.
+    pub last_name: Option<Option<String>>,
+    /// New role.
+    pub account_type: Option<String>,
+    /// New status.
+    pub status: Option<String>,
+}
+
+/// How many users exist.
+pub async fn count(conn: &mut AsyncPgConnection) -> AppResult<i64> {
+    Ok(users::table.count().get_result(conn).await?)
+}
+
+/// The user with this (lower-cased) e-mail.
+pub async fn find_by_email(
+    conn: &mut AsyncPgConnection,
+    email: &str,
+) -> AppResult<Option<UserRow>> {
+    Ok(users::table
+        .filter(lower(users::email).eq(email.to_lowercase()))
+        .select(UserRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// The user with this id.
+pub async fn find(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Option<UserRow>> {
+    Ok(users::table
+        .find(id)
+        .select(UserRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// Inserts a user.
+pub async fn insert(conn: &mut AsyncPgConnection, user: &NewUser<'_>) -> AppResult<UserRow> {
+    Ok(diesel::insert_into(users::table)
+        .values(user)
+        .returning(UserRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// Applies changes to a user.
+pub async fn update(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    changes: &UserChanges,
+) -> AppResult<UserRow> {
+    Ok(diesel::update(users::table.find(id))
+        .set(changes)
+        .returning(UserRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// Records a successful login.
+pub async fn touch_last_login(conn: &mut AsyncPgConnection, id: i64) -> AppResult<()> {
+    diesel::update(users::table.find(id))
+        .set(users::last_login_at.eq(diesel::dsl::now))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Replaces the password hash and ends every session (bumps the session version).
+pub async fn set_password(conn: &mut AsyncPgConnection, id: i64, hash: &str) -> AppResult<()> {
+    diesel::update(users::table.find(id))
+        .set((
+            users::password_hash.eq(hash),
+            users::session_version.eq(users::session_version + 1),
+        ))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Active admins other than `except`.
+pub async fn count_other_active_admins(
+    conn: &mut AsyncPgConnection,
+    except: i64,
+) -> AppResult<i64> {
+    Ok(users::table
+        .filter(users::account_type.eq("admin"))
+        .filter(users::status.eq("active"))
+        .filter(users::id.ne(except))
+        .count()
+        .get_result(conn)
+        .await?)
+}
+
+/// Filters of the team list.
+#[derive(Debug, Clone, Default)]
+pub struct UserFilter {
+    /// Only this role.
+    pub account_type: Option<String>,
+    /// Include inactive and suspended accounts.
+    pub include_inactive: bool,
+    /// Match e-mail or name.
+    pub search: Option<String>,
+}
+
+/// One page of users (newest first) and the total.
+pub async fn list(
+    conn: &mut AsyncPgConnection,
+    filter: &UserFilter,
+    limit: i64,
+    offset: i64,
+) -> AppResult<(Vec<UserRow>, i64)> {
+    let build = || {
+        let mut q = users::table.into_boxed();
+        if let Some(t) = &filter.account_type {
+            q = q.filter(users::account_type.eq(t.clone()));
+        }
+        if !filter.include_inactive {
+            q = q.filter(users::status.eq("active"));
+        }
+        if let Some(s) = filter
+            .search
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let pattern = format!(
+                "%{}%",
+                s.replace('\\', "\\\\")
+                    .replace('%', "\\%")
+                    .replace('_', "\\_")
+            );
+            q = q.filter(
+                users::email
+                    .ilike(pattern.clone())
+                    .or(users::first_name.ilike(pattern.clone()))
+                    .or(users::last_name.ilike(pattern)),
+            );
+        }
+        q
+    };
+    let total = build().count().get_result(conn).await?;
+    let rows = build()
+        .order((users::created_at.desc(), users::id.desc()))
+        .limit(limit)
+        .offset(offset)
+        .select(UserRow::as_select())
+        .load(conn)
+        .await?;
+    Ok((rows, total))
+}
+
+/// Counts for the team summary: (active admins, active operators, inactive or suspended).
+pub async fn stats(conn: &mut AsyncPgConnection) -> AppResult<(i64, i64, i64)> {
+    let rows: Vec<(String, String, i64)> = users::table
+        .group_by((users::account_type, users::status))
+        .select((
+            users::account_type,
+            users::status,
+            diesel::dsl::count_star(),
+        ))
+        .load(conn)
+        .await?;
+    let mut admins = 0;
+    let mut operators = 0;
+    let mut inactive = 0;
+    for (kind, status, n) in rows {
+        match (kind.as_str(), status.as_str()) {
+            ("admin", "active") => admins += n,
+            (_, "active") => operators += n,
+            _ => inactive += n,
+        }
+    }
+    Ok((admins, operators, inactive))
+}

@@ -1,0 +1,176 @@
+//! REST routes of identity (CONTRACT 1, 2, 3, 5.15): declarations only.
+
+use crate::auth::Access::{Admin, Public, User};
+use crate::rest::{Body, Route};
+
+macro_rules! op {
+    ($file:literal) => {
+        concat!(
+            include_str!(concat!("rest/", $file)),
+            include_str!("rest/user_fields.graphql")
+        )
+    };
+}
+
+macro_rules! op_plain {
+    ($file:literal) => {
+        include_str!(concat!("rest/", $file))
+    };
+}
+
+/// The routes.
+pub const ROUTES: &[Route] = &[
+    Route::get(
+        "/setup/status",
+        op_plain!("setup_status.graphql"),
+        "setupStatus",
+    )
+    .access(Public)
+    .summary("Whether the first-run wizard should run"),
+    Route::post(
+        "/setup/initial-admin",
+        op_plain!("setup_initial_admin.graphql"),
+        "setupInitialAdmin",
+    )
+    .body(Body::Input("input"))
+    .access(Public)
+    .omit_nulls()
+    .summary("Create the first admin and sign in (3 a minute per client)"),
+    Route::post(
+        "/setup/seed-example-data",
+        op_plain!("seed_example_data.graphql"),
+        "seedExampleData",
+    )
+    .access(Admin)
+    .summary("Load example data (fresh installations)"),
+    Route::post("/auth/login", op!("login.graphql"), "login")
+        .body(Body::Fields)
+        .access(Public)
+        .omit_nulls()
+        .summary("Sign in (form-encoded or JSON `username` and `password`)"),
+    Route::post(
+        "/auth/refresh",
+        op_plain!("refresh.graphql"),
+        "refreshSession",
+    )
+    .body(Body::Fields)
+    .access(Public)
+    .omit_nulls()
+    .summary("Rotate the refresh token (cookie first, else the body)"),
+    Route::post("/auth/logout", op_plain!("logout.graphql"), "logout")
+        .body(Body::Fields)
+        .access(Public)
+        .summary("End the session and clear the cookies"),
+    Route::get("/auth/me", op!("me.graphql"), "me")
+        .access(User)
+        .summary("The signed-in user"),
+    Route::post(
+        "/auth/password-reset/request",
+        op_plain!("reset_request.graphql"),
+        "passwordResetRequest",
+    )
+    .body(Body::Fields)
+    .access(Public)
+    .summary("Ask for a password reset (same answer for every address)"),
+    Route::get(
+        "/auth/password-reset/approve/{approval_token}",
+        op_plain!("reset_approve.graphql"),
+        "passwordResetApprove",
+    )
+    .access(Public)
+    .summary("Approve a reset (link from the admin's e-mail)"),
+    Route::post(
+        "/auth/password-reset/approve",
+        op_plain!("reset_approve.graphql"),
+        "passwordResetApprove",
+    )
+    .body(Body::Fields)
+    .access(Public)
+    .summary("Approve a reset"),
+    Route::get(
+        "/auth/password-reset/deny/{approval_token}",
+        op_plain!("reset_deny.graphql"),
+        "passwordResetDeny",
+    )
+    .access(Public)
+    .summary("Deny a reset (link from the admin's e-mail; `?reason=`)"),
+    Route::post(
+        "/auth/password-reset/deny",
+        op_plain!("reset_deny.graphql"),
+        "passwordResetDeny",
+    )
+    .body(Body::Fields)
+    .access(Public)
+    .summary("Deny a reset"),
+    Route::get(
+        "/auth/password-reset/status/{token}",
+        op_plain!("reset_status.graphql"),
+        "passwordResetStatus",
+    )
+    .access(Public)
+    .summary("What the holder of a reset link may do"),
+    Route::post(
+        "/auth/password-reset/complete",
+        op_plain!("reset_complete.graphql"),
+        "passwordResetComplete",
+    )
+    .body(Body::Fields)
+    .access(Public)
+    .summary("Set a new password with an approved link"),
+    Route::get(
+        "/admin/users/",
+        op!("team_list.graphql"),
+        "teamMembers.nodes",
+    )
+    .access(Admin)
+    .summary("Team members (`skip`, `limit`, `account_type`, `include_inactive`, `search`)"),
+    Route::get(
+        "/admin/users/stats/summary",
+        op_plain!("team_stats.graphql"),
+        "teamStats",
+    )
+    .access(Admin)
+    .summary("Team head counts"),
+    Route::get("/admin/users/{id}", op!("team_get.graphql"), "teamMember")
+        .access(Admin)
+        .summary("One team member"),
+    Route::post(
+        "/admin/users/",
+        op!("team_create.graphql"),
+        "teamMemberCreate.user",
+    )
+    .body(Body::Input("input"))
+    .status(201)
+    .access(Admin)
+    .summary("Create a team member"),
+    Route::patch(
+        "/admin/users/{id}",
+        op!("team_update.graphql"),
+        "teamMemberUpdate.user",
+    )
+    .body(Body::Input("input"))
+    .access(Admin)
+    .summary("Change a team member"),
+    Route::delete(
+        "/admin/users/{id}",
+        op!("team_deactivate.graphql"),
+        "teamMemberDeactivate.user",
+    )
+    .access(Admin)
+    .summary("Deactivate a team member"),
+    Route::post(
+        "/admin/users/{id}/reactivate",
+        op!("team_reactivate.graphql"),
+        "teamMemberReactivate.user",
+    )
+    .access(Admin)
+    .summary("Reactivate a team member"),
+    Route::post(
+        "/admin/users/{id}/reset-password",
+        op_plain!("team_reset_password.graphql"),
+        "teamMemberResetPassword",
+    )
+    .body(Body::Fields)
+    .access(Admin)
+    .summary("Set a team member's password"),
+];

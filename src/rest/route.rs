@@ -1,0 +1,186 @@
+//! A REST route as a declaration: no handler code per route.
+
+use crate::auth::Access;
+
+/// The HTTP method of a route (domain modules never import axum).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// GET
+    Get,
+    /// POST
+    Post,
+    /// PUT
+    Put,
+    /// PATCH
+    Patch,
+    /// DELETE
+    Delete,
+}
+
+impl Method {
+    /// The method's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// How the request body maps onto the operation's variables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Body {
+    /// No body is read.
+    None,
+    /// Each top-level key of the body (snake_case) is the variable of the same camelCase
+    /// name. JSON and form-encoded bodies are both read.
+    Fields,
+    /// The whole JSON body is the named variable (an input object); its keys become the
+    /// input's camelCase fields.
+    Input(&'static str),
+}
+
+/// One route: method, canonical path and the original's aliases, the stored operation, how
+/// the request binds to its variables, where the response body is in `data`, and the
+/// success status.
+///
+/// Path parameters (`{id}`) and query parameters (`?include_inactive=true`) bind to the
+/// variable of the same camelCase name and are coerced to its declared type. A mutation's
+/// `userErrors` (selected without an alias) turn into the error response.
+#[derive(Debug, Clone, Copy)]
+pub struct Route {
+    /// The method.
+    pub method: Method,
+    /// The canonical path under `/api/v1` (both trailing-slash spellings answer).
+    pub path: &'static str,
+    /// Other paths that run the same route (the original's spellings).
+    pub aliases: &'static [&'static str],
+    /// The stored GraphQL operation (one operation per document).
+    pub operation: &'static str,
+    /// The body binding.
+    pub body: Body,
+    /// The dotted path in `data` of the response body.
+    pub response: &'static str,
+    /// The success status.
+    pub status: u16,
+    /// Who may call it. The GraphQL guards enforce it; this declaration documents it and the
+    /// authorization matrix test holds the two together.
+    pub access: Access,
+    /// Leave out fields that are null (bodies that differ by `AUTH_MODE`).
+    pub omit_nulls: bool,
+    /// One line for the API documentation.
+    pub summary: &'static str,
+    /// Keys of the response object whose fields are lifted into it (for envelopes such as
+    /// `{items, total, limit, offset}` built from a connection's `pageInfo`).
+    pub flatten: &'static [&'static str],
+}
+
+impl Route {
+    const fn new(
+        method: Method,
+        path: &'static str,
+        operation: &'static str,
+        response: &'static str,
+    ) -> Route {
+        Route {
+            method,
+            path,
+            aliases: &[],
+            operation,
+            body: Body::None,
+            response,
+            status: 200,
+            access: Access::User,
+            omit_nulls: false,
+            summary: "",
+            flatten: &[],
+        }
+    }
+
+    /// A GET route.
+    pub const fn get(path: &'static str, operation: &'static str, response: &'static str) -> Route {
+        Route::new(Method::Get, path, operation, response)
+    }
+
+    /// A POST route.
+    pub const fn post(
+        path: &'static str,
+        operation: &'static str,
+        response: &'static str,
+    ) -> Route {
+        Route::new(Method::Post, path, operation, response)
+    }
+
+    /// A PUT route.
+    pub const fn put(path: &'static str, operation: &'static str, response: &'static str) -> Route {
+        Route::new(Method::Put, path, operation, response)
+    }
+
+    /// A PATCH route.
+    pub const fn patch(
+        path: &'static str,
+        operation: &'static str,
+        response: &'static str,
+    ) -> Route {
+        Route::new(Method::Patch, path, operation, response)
+    }
+
+    /// A DELETE route.
+    pub const fn delete(
+        path: &'static str,
+        operation: &'static str,
+        response: &'static str,
+    ) -> Route {
+        Route::new(Method::Delete, path, operation, response)
+    }
+
+    /// Sets the aliases.
+    pub const fn aliases(mut self, aliases: &'static [&'static str]) -> Route {
+        self.aliases = aliases;
+        self
+    }
+
+    /// Sets the body binding.
+    pub const fn body(mut self, body: Body) -> Route {
+        self.body = body;
+        self
+    }
+
+    /// Sets the success status.
+    pub const fn status(mut self, status: u16) -> Route {
+        self.status = status;
+        self
+    }
+
+    /// Sets the declared access.
+    pub const fn access(mut self, access: Access) -> Route {
+        self.access = access;
+        self
+    }
+
+    /// Leaves null fields out of the body.
+    pub const fn omit_nulls(mut self) -> Route {
+        self.omit_nulls = true;
+        self
+    }
+
+    /// Lifts the fields of the objects at `keys` into the response object.
+    pub const fn flatten(mut self, keys: &'static [&'static str]) -> Route {
+        self.flatten = keys;
+        self
+    }
+
+    /// Sets the summary.
+    pub const fn summary(mut self, summary: &'static str) -> Route {
+        self.summary = summary;
+        self
+    }
+
+    /// The canonical path and the aliases.
+    pub fn all_paths(&self) -> impl Iterator<Item = &'static str> + '_ {
+        std::iter::once(self.path).chain(self.aliases.iter().copied())
+    }
+}
