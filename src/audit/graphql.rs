@@ -80,6 +80,7 @@ pub struct AuditQuery;
 #[Object]
 impl AuditQuery {
     /// Security events, newest first.
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::Admin")]
     async fn security_audit_log(
         &self,

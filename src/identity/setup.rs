@@ -92,8 +92,8 @@ pub async fn create_initial_admin(
     d: &Deps<'_>,
     input: InitialAdmin,
 ) -> AppResult<Result<UserRow, UserError>> {
-    let mut conn = d.conn().await?;
-    if !needs_setup(&mut conn).await? {
+    // No connection is held while argon2 works: concurrent attempts must not starve the pool.
+    if !needs_setup(&mut *d.conn().await?).await? {
         d.audit(
             AuditEvent::new("setup_initial_admin", Outcome::Denied).email(input.email.as_str()),
         )
@@ -108,6 +108,7 @@ pub async fn create_initial_admin(
         )));
     }
     let hash = password::hash(&input.password).await?;
+    let mut conn = d.conn().await?;
     let created = conn
         .transaction::<_, AppError, _>(async |conn| {
             diesel::sql_query("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE")

@@ -9,6 +9,8 @@
 
 #![allow(dead_code)]
 
+pub mod smtp;
+
 use std::net::SocketAddr;
 
 use axum::Router;
