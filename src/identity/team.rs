@@ -81,15 +81,16 @@ pub async fn create(
             message,
         )]));
     }
-    let mut conn = d.conn().await?;
-    if email_taken(&mut conn, &email, None).await? {
+    if email_taken(&mut *d.conn().await?, &email, None).await? {
         return Ok(Err(vec![UserError::new(
             "email",
             UserErrorCode::Taken,
             "Email already registered",
         )]));
     }
+    // No connection is held while argon2 works.
     let hash = password::hash(&input.password).await?;
+    let mut conn = d.conn().await?;
     let first = input.first_name.as_deref().map(str::trim);
     let last = input.last_name.as_deref().map(str::trim);
     let user = model::insert(
