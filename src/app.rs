@@ -36,23 +36,27 @@ pub struct AppState {
     pub pool: DbPool,
     /// The GraphQL schema (also run by the REST facade).
     pub schema: AppSchema,
+    /// The in-process rate limits (shared with the schema's resolvers).
+    pub rate_limits: Arc<RateLimits>,
 }
 
 impl AppState {
     /// Assembles the state from a configuration and a pool.
     pub fn new(config: Config, pool: DbPool) -> AppState {
         let config = Arc::new(config);
+        let rate_limits = Arc::new(RateLimits::default());
         let schema = build_schema(Some(SchemaData {
             pool: pool.clone(),
             config: config.clone(),
             token_keys: TokenKeys::new(config.secret_key.expose()),
             mailer: Mailer::from_config(&config.smtp),
-            rate_limits: Arc::new(RateLimits::default()),
+            rate_limits: rate_limits.clone(),
         }));
         AppState {
             config,
             pool,
             schema,
+            rate_limits,
         }
     }
 }

@@ -117,6 +117,19 @@ pub struct RateLimits {
     pub login_failures_by_account: FailureThrottle,
 }
 
+impl RateLimits {
+    /// A per-minute limit by its name (what REST route declarations refer to).
+    pub fn named(&self, name: &str) -> Option<&PerMinuteLimit> {
+        match name {
+            "initial_admin" => Some(&self.initial_admin),
+            "reset_request" => Some(&self.reset_request),
+            "reset_review" => Some(&self.reset_review),
+            "refresh" => Some(&self.refresh),
+            _ => None,
+        }
+    }
+}
+
 impl Default for RateLimits {
     fn default() -> Self {
         RateLimits {

@@ -33,6 +33,9 @@ pub struct RequestMeta {
     pub cookies: HashMap<String, String>,
     /// The resolved viewer, computed at most once per request.
     pub viewer: std::sync::Arc<OnceCell<Viewer>>,
+    /// A rate limit the HTTP layer already counted for this request (so the resolver does
+    /// not count it twice).
+    pub counted_limit: Option<&'static str>,
 }
 
 impl RequestMeta {
@@ -45,6 +48,7 @@ impl RequestMeta {
             bearer: None,
             cookies: HashMap::new(),
             viewer: Default::default(),
+            counted_limit: None,
         }
     }
 

@@ -420,8 +420,7 @@ impl IdentityMutation {
         input: SetupInitialAdminInput,
     ) -> AppResult<AuthPayload> {
         let d = Deps::from_ctx(ctx)?;
-        d.limit(&d.limits.initial_admin, "setup_initial_admin")
-            .await?;
+        d.limit("initial_admin", "setup_initial_admin").await?;
         let valid = match setup::validate(
             &input.email,
             &input.password,
@@ -497,7 +496,7 @@ impl IdentityMutation {
         refresh_token: Option<String>,
     ) -> AppResult<AuthPayload> {
         let d = Deps::from_ctx(ctx)?;
-        d.limit(&d.limits.refresh, "refresh_session").await?;
+        d.limit("refresh", "refresh_session").await?;
         let raw = d
             .meta
             .and_then(|m| m.cookies.get("refresh_token").cloned())
@@ -566,8 +565,7 @@ impl IdentityMutation {
         email: String,
     ) -> AppResult<PasswordResetRequestPayload> {
         let d = Deps::from_ctx(ctx)?;
-        d.limit(&d.limits.reset_request, "password_reset_request")
-            .await?;
+        d.limit("reset_request", "password_reset_request").await?;
         let email = match Email::parse(&email) {
             Ok(e) => e,
             Err(m) => {
@@ -599,8 +597,7 @@ impl IdentityMutation {
         approval_token: String,
     ) -> AppResult<PasswordResetReviewPayload> {
         let d = Deps::from_ctx(ctx)?;
-        d.limit(&d.limits.reset_review, "password_reset_approve")
-            .await?;
+        d.limit("reset_review", "password_reset_approve").await?;
         let out = password_reset::approve(&d, &approval_token).await?;
         Ok(PasswordResetReviewPayload {
             message: out.message,
@@ -621,8 +618,7 @@ impl IdentityMutation {
         >,
     ) -> AppResult<PasswordResetReviewPayload> {
         let d = Deps::from_ctx(ctx)?;
-        d.limit(&d.limits.reset_review, "password_reset_deny")
-            .await?;
+        d.limit("reset_review", "password_reset_deny").await?;
         let reason = reason
             .map(|r| r.trim().to_string())
             .filter(|r| !r.is_empty());

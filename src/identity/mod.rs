@@ -14,7 +14,7 @@ use async_graphql::Context;
 
 use crate::audit::{AuditEvent, Outcome};
 use crate::auth::RequestMeta;
-use crate::auth::rate_limit::{PerMinuteLimit, RateLimits};
+use crate::auth::rate_limit::RateLimits;
 use crate::auth::tokens::TokenKeys;
 use crate::config::Config;
 use crate::db::{DbConn, DbPool};
@@ -65,8 +65,15 @@ impl<'a> Deps<'a> {
             .unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]))
     }
 
-    /// Counts one request against `limit`; a refusal is audited and returned as the 429.
-    pub async fn limit(&self, limit: &PerMinuteLimit, action: &str) -> AppResult<()> {
+    /// Counts one request against the named limit (unless the REST facade already did); a
+    /// refusal is audited and returned as the 429.
+    pub async fn limit(&self, name: &'static str, action: &str) -> AppResult<()> {
+        if self.meta.is_some_and(|m| m.counted_limit == Some(name)) {
+            return Ok(());
+        }
+        let Some(limit) = self.limits.named(name) else {
+            return Ok(());
+        };
         if let Err(e) = limit.check(self.client_ip()) {
             self.audit(
                 AuditEvent::new("rate_limited", Outcome::Denied)

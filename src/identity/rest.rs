@@ -33,6 +33,7 @@ pub const ROUTES: &[Route] = &[
         "setupInitialAdmin",
     )
     .body(Body::Input("input"))
+    .rate_limit("initial_admin")
     .access(Public)
     .omit_nulls()
     .summary("Create the first admin and sign in (3 a minute per client)"),
@@ -54,6 +55,7 @@ pub const ROUTES: &[Route] = &[
         "refreshSession",
     )
     .body(Body::Fields)
+    .rate_limit("refresh")
     .access(Public)
     .omit_nulls()
     .summary("Rotate the refresh token (cookie first, else the body)"),
@@ -70,6 +72,7 @@ pub const ROUTES: &[Route] = &[
         "passwordResetRequest",
     )
     .body(Body::Fields)
+    .rate_limit("reset_request")
     .access(Public)
     .summary("Ask for a password reset (same answer for every address)"),
     Route::get(
@@ -77,6 +80,7 @@ pub const ROUTES: &[Route] = &[
         op_plain!("reset_approve.graphql"),
         "passwordResetApprove",
     )
+    .rate_limit("reset_review")
     .access(Public)
     .summary("Approve a reset (link from the admin's e-mail)"),
     Route::post(
@@ -85,6 +89,7 @@ pub const ROUTES: &[Route] = &[
         "passwordResetApprove",
     )
     .body(Body::Fields)
+    .rate_limit("reset_review")
     .access(Public)
     .summary("Approve a reset"),
     Route::get(
@@ -92,6 +97,7 @@ pub const ROUTES: &[Route] = &[
         op_plain!("reset_deny.graphql"),
         "passwordResetDeny",
     )
+    .rate_limit("reset_review")
     .access(Public)
     .summary("Deny a reset (link from the admin's e-mail; `?reason=`)"),
     Route::post(
@@ -100,6 +106,7 @@ pub const ROUTES: &[Route] = &[
         "passwordResetDeny",
     )
     .body(Body::Fields)
+    .rate_limit("reset_review")
     .access(Public)
     .summary("Deny a reset"),
     Route::get(

@@ -185,11 +185,27 @@ async fn handle(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let mut meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
+    if let Some(name) = route.route.rate_limit
+        && let Some(limit) = state.rate_limits.named(name)
+    {
+        if let Err(e) = limit.check(client_ip) {
+            tracing::warn!(limit = name, client = %client_ip, "rate limit exceeded");
+            crate::audit::record(
+                &state.pool,
+                Some(&meta),
+                crate::audit::AuditEvent::new("rate_limited", crate::audit::Outcome::Denied)
+                    .details(serde_json::json!({ "limit": name, "path": uri.path() })),
+            )
+            .await;
+            return e.into_response();
+        }
+        meta.counted_limit = Some(name);
+    }
     let variables = match bind(&route, &types, &pattern, &uri, &headers, &body) {
         Ok(v) => v,
         Err(fields) => return AppError::validation(fields).into_response(),
     };
-    let meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
     run(&state.schema, &route, variables, meta).await
 }
 

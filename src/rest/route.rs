@@ -76,6 +76,9 @@ pub struct Route {
     /// Keys of the response object whose fields are lifted into it (for envelopes such as
     /// `{items, total, limit, offset}` built from a connection's `pageInfo`).
     pub flatten: &'static [&'static str],
+    /// A per-minute rate limit (by name, see `RateLimits::named`) counted for every request
+    /// before anything else, malformed ones included.
+    pub rate_limit: Option<&'static str>,
 }
 
 impl Route {
@@ -97,6 +100,7 @@ impl Route {
             omit_nulls: false,
             summary: "",
             flatten: &[],
+            rate_limit: None,
         }
     }
 
@@ -170,6 +174,12 @@ impl Route {
     /// Lifts the fields of the objects at `keys` into the response object.
     pub const fn flatten(mut self, keys: &'static [&'static str]) -> Route {
         self.flatten = keys;
+        self
+    }
+
+    /// Counts every request against the named rate limit before binding.
+    pub const fn rate_limit(mut self, name: &'static str) -> Route {
+        self.rate_limit = Some(name);
         self
     }
 
