@@ -6,6 +6,7 @@
 pub mod app;
 pub mod audit;
 pub mod auth;
+pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod db;
@@ -14,8 +15,13 @@ pub mod graphql;
 pub mod health;
 pub mod http;
 pub mod identity;
+pub mod locations;
 pub mod mail;
+pub mod partners;
+pub mod printers;
 pub mod rest;
+pub mod scrap_reasons;
+pub mod settings;
 pub mod telemetry;
 
 /// The service version reported by `/health` and GraphQL.

@@ -77,8 +77,224 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    units_of_measure (id) {
+        id -> Int8,
+        code -> Text,
+        name -> Text,
+        symbol -> Text,
+        uom_class -> Text,
+        base_unit_code -> Nullable<Text>,
+        to_base_factor -> Numeric,
+        active -> Bool,
+    }
+}
+
+diesel::table! {
+    item_categories (id) {
+        id -> Int8,
+        code -> Text,
+        name -> Text,
+        parent_id -> Nullable<Int8>,
+        description -> Nullable<Text>,
+        sort_order -> Int4,
+        active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    items (id) {
+        id -> Int8,
+        sku -> Text,
+        name -> Text,
+        description -> Nullable<Text>,
+        category_id -> Nullable<Int8>,
+        item_type -> Text,
+        procurement_type -> Text,
+        unit -> Text,
+        purchase_uom -> Text,
+        purchase_factor -> Numeric,
+        cost_method -> Text,
+        standard_cost -> Nullable<Numeric>,
+        average_cost -> Nullable<Numeric>,
+        last_cost -> Nullable<Numeric>,
+        selling_price -> Nullable<Numeric>,
+        weight_oz -> Nullable<Numeric>,
+        length_in -> Nullable<Numeric>,
+        width_in -> Nullable<Numeric>,
+        height_in -> Nullable<Numeric>,
+        lead_time_days -> Nullable<Int4>,
+        min_order_qty -> Nullable<Numeric>,
+        reorder_point -> Nullable<Numeric>,
+        reorder_qty -> Nullable<Numeric>,
+        stocking_policy -> Text,
+        upc -> Nullable<Text>,
+        legacy_sku -> Nullable<Text>,
+        image_url -> Nullable<Text>,
+        is_raw_material -> Bool,
+        track_lots -> Bool,
+        track_serials -> Bool,
+        active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    item_files (id) {
+        id -> Int8,
+        item_id -> Int8,
+        original_name -> Text,
+        stored_name -> Text,
+        content_type -> Text,
+        size_bytes -> Int8,
+        sha256 -> Text,
+        uploaded_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    vendors (id) {
+        id -> Int8,
+        code -> Text,
+        name -> Text,
+        contact_name -> Nullable<Text>,
+        email -> Nullable<Text>,
+        phone -> Nullable<Text>,
+        website -> Nullable<Text>,
+        address_line1 -> Nullable<Text>,
+        address_line2 -> Nullable<Text>,
+        city -> Nullable<Text>,
+        state -> Nullable<Text>,
+        postal_code -> Nullable<Text>,
+        country -> Nullable<Text>,
+        payment_terms -> Nullable<Text>,
+        account_number -> Nullable<Text>,
+        tax_id -> Nullable<Text>,
+        lead_time_days -> Nullable<Int4>,
+        rating -> Nullable<Int4>,
+        notes -> Nullable<Text>,
+        is_active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    customers (id) {
+        id -> Int8,
+        customer_number -> Text,
+        email -> Text,
+        first_name -> Text,
+        last_name -> Text,
+        company_name -> Nullable<Text>,
+        phone -> Nullable<Text>,
+        status -> Text,
+        billing_address_line1 -> Nullable<Text>,
+        billing_address_line2 -> Nullable<Text>,
+        billing_city -> Nullable<Text>,
+        billing_state -> Nullable<Text>,
+        billing_zip -> Nullable<Text>,
+        billing_country -> Nullable<Text>,
+        shipping_address_line1 -> Nullable<Text>,
+        shipping_address_line2 -> Nullable<Text>,
+        shipping_city -> Nullable<Text>,
+        shipping_state -> Nullable<Text>,
+        shipping_zip -> Nullable<Text>,
+        shipping_country -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    locations (id) {
+        id -> Int8,
+        code -> Text,
+        name -> Text,
+        #[sql_name = "type"]
+        kind -> Text,
+        parent_id -> Nullable<Int8>,
+        active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    printers (id) {
+        id -> Int8,
+        code -> Text,
+        name -> Text,
+        model -> Text,
+        brand -> Text,
+        serial_number -> Nullable<Text>,
+        ip_address -> Nullable<Text>,
+        mqtt_topic -> Nullable<Text>,
+        location -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        status -> Text,
+        connection_config -> Jsonb,
+        capabilities -> Jsonb,
+        last_seen -> Nullable<Timestamptz>,
+        active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    scrap_reasons (id) {
+        id -> Int8,
+        code -> Text,
+        name -> Text,
+        description -> Nullable<Text>,
+        sequence -> Int4,
+        active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    company_settings (id) {
+        id -> Int4,
+        company_name -> Nullable<Text>,
+        company_address_line1 -> Nullable<Text>,
+        company_address_line2 -> Nullable<Text>,
+        company_city -> Nullable<Text>,
+        company_state -> Nullable<Text>,
+        company_zip -> Nullable<Text>,
+        company_country -> Nullable<Text>,
+        company_phone -> Nullable<Text>,
+        company_email -> Nullable<Text>,
+        company_website -> Nullable<Text>,
+        logo_filename -> Nullable<Text>,
+        tax_enabled -> Bool,
+        tax_rate -> Numeric,
+        tax_name -> Nullable<Text>,
+        tax_registration_number -> Nullable<Text>,
+        default_quote_validity_days -> Int4,
+        quote_terms -> Nullable<Text>,
+        quote_footer -> Nullable<Text>,
+        timezone -> Text,
+        business_hours_start -> Int4,
+        business_hours_end -> Int4,
+        business_days_per_week -> Int4,
+        business_work_days -> Text,
+        allow_negative_inventory -> Bool,
+        updated_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(refresh_tokens -> users (user_id));
 diesel::joinable!(password_reset_requests -> users (user_id));
+diesel::joinable!(items -> item_categories (category_id));
+diesel::joinable!(item_files -> items (item_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     service_metadata,
@@ -86,4 +302,14 @@ diesel::allow_tables_to_appear_in_same_query!(
     refresh_tokens,
     password_reset_requests,
     security_audit_log,
+    units_of_measure,
+    item_categories,
+    items,
+    item_files,
+    vendors,
+    customers,
+    locations,
+    printers,
+    scrap_reasons,
+    company_settings,
 );

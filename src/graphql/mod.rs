@@ -33,12 +33,30 @@ pub const MAX_COMPLEXITY: usize = 2_000;
 /// The Query root: one field group per business area.
 #[derive(MergedObject, Default)]
 #[graphql(name = "Query")]
-pub struct QueryRoot(SystemQuery, IdentityQuery, AuditQuery);
+pub struct QueryRoot(
+    SystemQuery,
+    IdentityQuery,
+    AuditQuery,
+    // catalog
+    // partners
+    // locations
+    // printers
+    // scrap_reasons
+    // settings
+);
 
 /// The Mutation root: one field group per business area.
 #[derive(MergedObject, Default)]
 #[graphql(name = "Mutation")]
-pub struct MutationRoot(IdentityMutation);
+pub struct MutationRoot(
+    IdentityMutation,
+    // catalog
+    // partners
+    // locations
+    // printers
+    // scrap_reasons
+    // settings
+);
 
 /// The schema type shared by `/graphql` and the REST facade.
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;

@@ -32,3 +32,47 @@ impl From<DateTime<Utc>> for Timestamp {
         Timestamp(d)
     }
 }
+
+/// An exact decimal (money, quantities), written as a JSON string such as `"19.99"` so no
+/// client ever rounds it through a float. Input accepts a string or a number.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Decimal(pub bigdecimal::BigDecimal);
+
+/// An exact decimal as a string, e.g. `"19.99"`; input also accepts a number.
+#[Scalar(name = "Decimal")]
+impl ScalarType for Decimal {
+    fn parse(value: Value) -> InputValueResult<Self> {
+        let text = match &value {
+            Value::String(s) => s.trim().to_string(),
+            Value::Number(n) => n.to_string(),
+            _ => return Err(InputValueError::expected_type(value)),
+        };
+        text.parse::<bigdecimal::BigDecimal>()
+            .map(Decimal)
+            .map_err(|_| InputValueError::custom("Input should be a valid decimal"))
+    }
+
+    fn to_value(&self) -> Value {
+        Value::String(self.0.normalized().to_plain_string_min_scale(&self.0))
+    }
+}
+
+trait PlainString {
+    fn to_plain_string_min_scale(&self, original: &bigdecimal::BigDecimal) -> String;
+}
+
+impl PlainString for bigdecimal::BigDecimal {
+    /// Plain notation (never `1E+2`), keeping at least two decimals for money-like values
+    /// stored with a scale of 2 or more (`19.90`, not `19.9`).
+    fn to_plain_string_min_scale(&self, original: &bigdecimal::BigDecimal) -> String {
+        let scale = original.fractional_digit_count().clamp(0, 2);
+        let normalized_scale = self.fractional_digit_count().max(scale);
+        self.with_scale(normalized_scale).to_plain_string()
+    }
+}
+
+impl From<bigdecimal::BigDecimal> for Decimal {
+    fn from(d: bigdecimal::BigDecimal) -> Self {
+        Decimal(d)
+    }
+}

@@ -38,6 +38,12 @@ pub fn routes() -> Vec<Route> {
     let mut all = Vec::new();
     all.extend_from_slice(crate::identity::rest::ROUTES);
     all.extend_from_slice(crate::audit::rest::ROUTES);
+    // catalog
+    // partners
+    // locations
+    // printers
+    // scrap_reasons
+    // settings
     all
 }
 

@@ -1,0 +1,13 @@
+DROP TABLE company_settings;
+DROP TABLE scrap_reasons;
+DROP TABLE printers;
+DROP TABLE locations;
+DROP TABLE customers;
+DROP SEQUENCE customer_number_seq;
+DROP TABLE vendors;
+DROP SEQUENCE vendor_code_seq;
+DROP TABLE item_files;
+DROP TABLE items;
+DROP SEQUENCE item_sku_seq;
+DROP TABLE item_categories;
+DROP TABLE units_of_measure;

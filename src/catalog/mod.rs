@@ -1,0 +1,1 @@
+//! The catalog: items, item categories, units of measure, item files and product imports.

@@ -1,0 +1,1 @@
+//! Stock locations (CONTRACT 5.9).

@@ -1,0 +1,1 @@
+//! Partners: vendors (spec 2.5, CONTRACT 5.14) and customers (spec 2.6, CONTRACT 5.5).

@@ -1,0 +1,1 @@
+//! Printers (CONTRACT 5.13).

@@ -1,0 +1,1 @@
+//! Scrap reasons (CONTRACT 5.12).

@@ -1,0 +1,1 @@
+//! Company settings, a singleton (CONTRACT 5.16).
