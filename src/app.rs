@@ -66,7 +66,7 @@ pub fn router(state: AppState) -> Router {
     let config = state.config.clone();
     let production = config.is_production();
 
-    let api = match crate::rest::router(&state.schema) {
+    let api = match crate::rest::router(&state.schema, &config) {
         Ok(routes) => routes,
         Err(e) => {
             // The route table is checked by the test suite; this only guards a broken build.
@@ -76,16 +76,16 @@ pub fn router(state: AppState) -> Router {
     }
     .fallback(api_not_found);
 
-    // Bodies are bounded for the API; upload routes (which need more) get their own limit
-    // and are merged outside this group.
+    // Bodies are bounded: `/graphql` and every facade route by MAX_BODY_BYTES, the facade's
+    // upload routes by MAX_UPLOAD_BYTES (the facade sets its limits per route).
     let limited = Router::new()
         .route("/graphql", get(graphiql).post(graphql))
-        .nest("/api/v1", api)
         .layer(RequestBodyLimitLayer::new(config.max_body_bytes));
 
     let mut app = Router::new()
         .route("/health", get(crate::health::health))
         .merge(limited)
+        .nest("/api/v1", api)
         .with_state(state);
 
     app = match spa_service(&config) {

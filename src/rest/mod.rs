@@ -129,7 +129,10 @@ pub fn compile(routes: &[Route]) -> anyhow::Result<Vec<Arc<CompiledRoute>>> {
 
 /// The `/api/v1` router of every declared route (both trailing-slash spellings, aliases
 /// included), plus the OpenAPI document.
-pub fn router(schema: &AppSchema) -> anyhow::Result<Router<AppState>> {
+pub fn router(
+    schema: &AppSchema,
+    config: &crate::config::Config,
+) -> anyhow::Result<Router<AppState>> {
     let types = Arc::new(TypeInfo::from_sdl(&schema.sdl())?);
     let compiled = compile(&routes())?;
     let mut by_path: HashMap<String, MethodRouter<AppState>> = HashMap::new();
@@ -138,6 +141,7 @@ pub fn router(schema: &AppSchema) -> anyhow::Result<Router<AppState>> {
             let trimmed = path.trim_end_matches('/');
             for spelling in [trimmed.to_string(), format!("{trimmed}/")] {
                 let method = route.route.method;
+                let multipart = route.route.body == Body::Multipart;
                 let route = route.clone();
                 let types = types.clone();
                 let pattern = path.to_string();
@@ -146,7 +150,10 @@ pub fn router(schema: &AppSchema) -> anyhow::Result<Router<AppState>> {
                                     request_id: Extension<RequestId>,
                                     uri: Uri,
                                     headers: HeaderMap,
-                                    body: Bytes| {
+                                    body: Result<
+                    Bytes,
+                    axum::extract::rejection::BytesRejection,
+                >| {
                     handle(
                         route, types, pattern, state, client_ip, request_id, uri, headers, body,
                     )
@@ -158,8 +165,16 @@ pub fn router(schema: &AppSchema) -> anyhow::Result<Router<AppState>> {
                     Method::Patch => MethodFilter::PATCH,
                     Method::Delete => MethodFilter::DELETE,
                 };
+                // Uploads get their own, larger, body limit; everything else the API's.
+                let limit = if multipart {
+                    config.max_upload_bytes
+                } else {
+                    config.max_body_bytes
+                };
+                let method_router =
+                    on(filter, handler).layer(axum::extract::DefaultBodyLimit::max(limit));
                 let entry = by_path.remove(&spelling).unwrap_or_default();
-                by_path.insert(spelling, entry.merge(on(filter, handler)));
+                by_path.insert(spelling, entry.merge(method_router));
             }
         }
     }
@@ -189,8 +204,16 @@ async fn handle(
     Extension(request_id): Extension<RequestId>,
     uri: Uri,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
+    let body = match body {
+        Ok(b) => b,
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            return AppError::new(ErrorCode::PayloadTooLarge, "Request body too large")
+                .into_response();
+        }
+        Err(e) => return AppError::bad_request(e.body_text()).into_response(),
+    };
     let mut meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
     if let Some(name) = route.route.rate_limit
         && let Some(limit) = state.rate_limits.named(name)
@@ -208,11 +231,96 @@ async fn handle(
         }
         meta.counted_limit = Some(name);
     }
-    let variables = match bind(&route, &types, &pattern, &uri, &headers, &body) {
+    let (body, uploads) = if route.route.body == Body::Multipart {
+        match read_multipart(&headers, body).await {
+            Ok(parts) => parts,
+            Err(e) => return e.into_response(),
+        }
+    } else {
+        (body, Vec::new())
+    };
+    let mut variables = match bind(&route, &types, &pattern, &uri, &headers, &body) {
         Ok(v) => v,
         Err(fields) => return AppError::validation(fields).into_response(),
     };
-    run(&state.schema, &route, variables, meta).await
+    let mut missing = Vec::new();
+    for var in &route.variables {
+        if is_upload(&var.ty) {
+            if uploads.iter().any(|(name, _)| *name == var.name) {
+                variables.insert(var.name.clone(), Value::Null);
+            } else if !var.ty.nullable {
+                missing.push(
+                    FieldError::new(snake_case(&var.name), "Field required").with_kind("missing"),
+                );
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return AppError::validation(missing).into_response();
+    }
+    run_with_uploads(&state.schema, &route, variables, meta, uploads).await
+}
+
+fn is_upload(ty: &Type) -> bool {
+    matches!(&ty.base, async_graphql::parser::types::BaseType::Named(n) if n.as_str() == "Upload")
+}
+
+/// Reads a multipart body: text parts become a form-encoded body for [`bind`], file parts
+/// become uploads (spooled to anonymous temporary files, as async-graphql expects).
+async fn read_multipart(
+    headers: &HeaderMap,
+    body: Bytes,
+) -> Result<(Bytes, Vec<(String, async_graphql::UploadValue)>), AppError> {
+    let bad =
+        |m: String| AppError::validation(vec![FieldError::new("body", m).with_kind("multipart")]);
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let boundary = multer::parse_boundary(content_type)
+        .map_err(|_| bad("Expected a multipart/form-data body".into()))?;
+    let stream = futures_util::stream::once(async move { Ok::<Bytes, std::io::Error>(body) });
+    let mut multipart = multer::Multipart::new(stream, boundary);
+    let mut text: Vec<(String, String)> = Vec::new();
+    let mut uploads = Vec::new();
+    while let Some(field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| bad(format!("Malformed multipart body: {e}")))?
+    {
+        let name = camel_case(field.name().unwrap_or_default());
+        match field.file_name().map(str::to_string) {
+            Some(filename) => {
+                let content_type = field.content_type().map(|m| m.to_string());
+                let data = field
+                    .bytes()
+                    .await
+                    .map_err(|e| bad(format!("Malformed multipart body: {e}")))?;
+                let mut file = tempfile::tempfile().map_err(AppError::internal)?;
+                std::io::Write::write_all(&mut file, &data).map_err(AppError::internal)?;
+                std::io::Seek::rewind(&mut file).map_err(AppError::internal)?;
+                uploads.push((
+                    name,
+                    async_graphql::UploadValue {
+                        filename,
+                        content_type,
+                        content: file,
+                    },
+                ));
+            }
+            None => {
+                let value = field
+                    .text()
+                    .await
+                    .map_err(|e| bad(format!("Malformed multipart body: {e}")))?;
+                text.push((snake_case(&name), value));
+            }
+        }
+    }
+    let encoded = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(text)
+        .finish();
+    Ok((Bytes::from(encoded), uploads))
 }
 
 /// Binds path, body and query values to the operation's variables.
@@ -253,10 +361,11 @@ fn bind(
         Body::None => None,
         _ if body.iter().all(u8::is_ascii_whitespace) => Some(Map::new()),
         _ => {
-            let form = headers
-                .get(header::CONTENT_TYPE)
-                .and_then(|v| v.to_str().ok())
-                .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
+            let form = route.route.body == Body::Multipart
+                || headers
+                    .get(header::CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
             if form {
                 Some(form_to_map(body))
             } else {
@@ -280,10 +389,11 @@ fn bind(
             }
         }
     };
-    let body_source = if headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"))
+    let body_source = if route.route.body == Body::Multipart
+        || headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"))
     {
         Source::Text
     } else {
@@ -317,7 +427,7 @@ fn bind(
                 }
                 continue;
             }
-            (Body::Fields, Some(obj))
+            (Body::Fields | Body::Multipart, Some(obj))
                 if obj.contains_key(&rest_name) || obj.contains_key(&var.name) =>
             {
                 let given = obj.get(&rest_name).or_else(|| obj.get(&var.name));
@@ -374,14 +484,36 @@ pub async fn run(
     variables: Map<String, Value>,
     meta: crate::auth::RequestMeta,
 ) -> Response {
-    let request = async_graphql::Request::new(route.route.operation)
+    run_with_uploads(schema, route, variables, meta, Vec::new()).await
+}
+
+async fn run_with_uploads(
+    schema: &AppSchema,
+    route: &CompiledRoute,
+    variables: Map<String, Value>,
+    meta: crate::auth::RequestMeta,
+    uploads: Vec<(String, async_graphql::UploadValue)>,
+) -> Response {
+    let mut request = async_graphql::Request::new(route.route.operation)
         .variables(Variables::from_json(Value::Object(variables)))
         .data(meta);
+    for (name, upload) in uploads {
+        request.set_upload(&format!("variables.{name}"), upload);
+    }
     let response = schema.execute(request).await;
     let mut http = match shape(route, response.data.into_json(), &response.errors) {
         Ok(body) => {
             let status = StatusCode::from_u16(route.route.status).unwrap_or(StatusCode::OK);
-            (status, axum::Json(body)).into_response()
+            match route.route.raw {
+                _ if status == StatusCode::NO_CONTENT => status.into_response(),
+                Some(content_type) => (
+                    status,
+                    [(header::CONTENT_TYPE, content_type)],
+                    body.as_str().unwrap_or_default().to_string(),
+                )
+                    .into_response(),
+                None => (status, axum::Json(body)).into_response(),
+            }
         }
         Err(error) => error.into_response(),
     };

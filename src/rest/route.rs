@@ -41,6 +41,10 @@ pub enum Body {
     /// The whole JSON body is the named variable (an input object); its keys become the
     /// input's camelCase fields.
     Input(&'static str),
+    /// A `multipart/form-data` body: every file part binds to the `Upload` variable of the
+    /// part's (camelCased) name, every text part to the variable of its name. Upload routes
+    /// accept bodies up to `MAX_UPLOAD_BYTES`.
+    Multipart,
 }
 
 /// One route: method, canonical path and the original's aliases, the stored operation, how
@@ -79,6 +83,9 @@ pub struct Route {
     /// A per-minute rate limit (by name, see `RateLimits::named`) counted for every request
     /// before anything else, malformed ones included.
     pub rate_limit: Option<&'static str>,
+    /// When set, the response value is a string sent as-is with this content type (a CSV
+    /// template, say) instead of JSON.
+    pub raw: Option<&'static str>,
 }
 
 impl Route {
@@ -101,6 +108,7 @@ impl Route {
             summary: "",
             flatten: &[],
             rate_limit: None,
+            raw: None,
         }
     }
 
@@ -180,6 +188,12 @@ impl Route {
     /// Counts every request against the named rate limit before binding.
     pub const fn rate_limit(mut self, name: &'static str) -> Route {
         self.rate_limit = Some(name);
+        self
+    }
+
+    /// Sends the (string) response value as-is with `content_type`.
+    pub const fn raw(mut self, content_type: &'static str) -> Route {
+        self.raw = Some(content_type);
         self
     }
 
