@@ -406,6 +406,10 @@ fn bind(
         .unwrap_or_default();
 
     for var in &route.variables {
+        // Files are bound (and reported missing) by `handle` from the multipart parts.
+        if is_upload(&var.ty) {
+            continue;
+        }
         let rest_name = snake_case(&var.name);
         if let Some(v) = from_path.get(&var.name) {
             if let Some(c) = types.coerce(

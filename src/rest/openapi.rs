@@ -33,7 +33,7 @@ pub fn document(routes: &[std::sync::Arc<CompiledRoute>], types: &TypeInfo) -> V
         };
         item.insert(
             route.route.method.as_str().to_ascii_lowercase(),
-            operation(route, types, alias),
+            operation(route, types, path, alias),
         );
     }
     json!({
@@ -54,7 +54,7 @@ pub fn document(routes: &[std::sync::Arc<CompiledRoute>], types: &TypeInfo) -> V
     })
 }
 
-fn operation(route: &CompiledRoute, types: &TypeInfo, alias: bool) -> Value {
+fn operation(route: &CompiledRoute, types: &TypeInfo, path: &str, alias: bool) -> Value {
     let r = &route.route;
     let mut parameters = Vec::new();
     let mut body_schema: Option<Value> = None;
@@ -116,9 +116,11 @@ fn operation(route: &CompiledRoute, types: &TypeInfo, alias: bool) -> Value {
     if alias {
         op["deprecated"] = Value::Bool(true);
         op["description"] = Value::String(format!("Alias of `{}`.", r.path));
+        // Named after the alias's own path: ids must be unique across the document.
         op["operationId"] = Value::String(format!(
-            "{}_alias",
-            op["operationId"].as_str().unwrap_or_default()
+            "{}{}_alias",
+            r.method.as_str().to_ascii_lowercase(),
+            path.replace(['/', '{', '}', '-'], "_")
         ));
     }
     if r.access != Access::Public {
