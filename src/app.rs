@@ -94,7 +94,14 @@ pub fn router(state: AppState) -> Router {
     };
 
     let trusted = TrustedProxies(config.trusted_proxies.clone());
-    app.layer(TimeoutLayer::with_status_code(
+    // A panic anywhere below (a bug, or one in a dependency) still answers: a 500 in the
+    // one error shape, never a dropped connection.
+    app.layer(tower_http::catch_panic::CatchPanicLayer::custom(
+        |_: Box<dyn std::any::Any + Send + 'static>| {
+            AppError::internal("a request handler panicked").into_response()
+        },
+    ))
+    .layer(TimeoutLayer::with_status_code(
         StatusCode::SERVICE_UNAVAILABLE,
         config.request_timeout,
     ))
@@ -213,7 +220,7 @@ async fn graphql(
         "executing GraphQL operation"
     );
     let meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
-    let request = request.data(request_id).data(meta);
+    let request = crate::graphql::per_request(request.data(request_id).data(meta), &state.pool);
     state.schema.execute(request).await.into()
 }
 

@@ -1,1 +1,12 @@
-//! The catalog: items, item categories, units of measure, item files and product imports.
+//! The catalog: items (spec 2.4, CONTRACT 5.6), item categories (a tree), units of measure
+//! (CONTRACT 6.6), files attached to items, the product CSV import and the onboarding
+//! example data.
+
+pub mod example_data;
+pub mod files;
+pub mod graphql;
+pub mod import;
+pub mod items;
+pub mod loaders;
+pub mod model;
+pub mod rest;

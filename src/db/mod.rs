@@ -27,8 +27,62 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Builds the pool. No connection is opened until the first checkout.
 pub fn build_pool(config: &DatabaseConfig) -> anyhow::Result<DbPool> {
-    let manager =
-        AsyncDieselConnectionManager::<AsyncPgConnection>::new(config.url.expose().to_string());
+    build_pool_with(
+        config,
+        AsyncDieselConnectionManager::<AsyncPgConnection>::new(config.url.expose().to_string()),
+    )
+}
+
+/// Like [`build_pool`], counting the SQL statements its connections run in `counter`
+/// (how tests prove a request's statement count does not grow with its page size).
+pub fn build_pool_counting(
+    config: &DatabaseConfig,
+    counter: std::sync::Arc<std::sync::atomic::AtomicU64>,
+) -> anyhow::Result<DbPool> {
+    use diesel::connection::{Instrumentation, InstrumentationEvent};
+    use diesel_async::AsyncConnection;
+    use diesel_async::pooled_connection::ManagerConfig;
+    use futures_util::FutureExt;
+
+    struct Counting(std::sync::Arc<std::sync::atomic::AtomicU64>);
+    impl Instrumentation for Counting {
+        fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
+            // Connection set-up and pool health checks are not the request's statements.
+            if let InstrumentationEvent::StartQuery { query, .. } = event {
+                let sql = query.to_string();
+                if !sql.starts_with("SET ")
+                    && !sql.starts_with("SELECT $1 -- ")
+                    && sql.trim() != "SELECT 1"
+                {
+                    tracing::debug!(target: "strata::sql", %sql, "statement");
+                    self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
+            }
+        }
+    }
+    let mut manager_config = ManagerConfig::default();
+    manager_config.custom_setup = Box::new(move |url| {
+        let counter = counter.clone();
+        async move {
+            let mut conn = AsyncPgConnection::establish(url).await?;
+            conn.set_instrumentation(Counting(counter));
+            Ok(conn)
+        }
+        .boxed()
+    });
+    build_pool_with(
+        config,
+        AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(
+            config.url.expose().to_string(),
+            manager_config,
+        ),
+    )
+}
+
+fn build_pool_with(
+    config: &DatabaseConfig,
+    manager: AsyncDieselConnectionManager<AsyncPgConnection>,
+) -> anyhow::Result<DbPool> {
     let pool = deadpool::Pool::builder(manager)
         .max_size(config.max_connections())
         .wait_timeout(Some(CONNECT_TIMEOUT))
@@ -37,4 +91,10 @@ pub fn build_pool(config: &DatabaseConfig) -> anyhow::Result<DbPool> {
         .runtime(::deadpool::Runtime::Tokio1)
         .build()?;
     Ok(pool)
+}
+
+/// True for diesel's refusal to build an UPDATE with nothing to set (an empty PATCH):
+/// callers answer with the row as it is instead.
+pub fn is_empty_update(e: &diesel::result::Error) -> bool {
+    matches!(e, diesel::result::Error::QueryBuilderError(b) if b.to_string().contains("no changes"))
 }

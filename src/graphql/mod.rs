@@ -11,6 +11,7 @@ pub mod scalars;
 mod system;
 pub mod user_error;
 
+use async_graphql::dataloader::DataLoader;
 use async_graphql::{EmptySubscription, MergedObject, Schema};
 
 use std::sync::Arc;
@@ -37,7 +38,7 @@ pub struct QueryRoot(
     SystemQuery,
     IdentityQuery,
     AuditQuery,
-    // catalog
+    crate::catalog::graphql::CatalogQuery,
     // partners
     // locations
     // printers
@@ -50,7 +51,7 @@ pub struct QueryRoot(
 #[graphql(name = "Mutation")]
 pub struct MutationRoot(
     IdentityMutation,
-    // catalog
+    crate::catalog::graphql::CatalogMutation,
     // partners
     // locations
     // printers
@@ -97,6 +98,24 @@ pub fn build_schema(data: Option<SchemaData>) -> AppSchema {
             .data(d.rate_limits);
     }
     builder.finish()
+}
+
+/// Attaches what lives for one request: the DataLoaders (with a per-request cache, so a
+/// key is loaded at most once per request and nothing stale outlives it). `/graphql` and
+/// the REST facade both call this.
+pub fn per_request(request: async_graphql::Request, pool: &DbPool) -> async_graphql::Request {
+    use async_graphql::dataloader::HashMapCache;
+    request
+        .data(DataLoader::with_cache(
+            crate::catalog::loaders::CategoryTreeLoader { pool: pool.clone() },
+            tokio::spawn,
+            HashMapCache::default(),
+        ))
+        .data(DataLoader::with_cache(
+            crate::catalog::loaders::ItemFilesLoader { pool: pool.clone() },
+            tokio::spawn,
+            HashMapCache::default(),
+        ))
 }
 
 /// The SDL that `strata schema` prints and `schema.graphql` holds.

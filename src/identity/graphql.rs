@@ -664,27 +664,6 @@ impl IdentityMutation {
         })
     }
 
-    /// Loads example data for the onboarding wizard (admins only, fresh installations only).
-    #[graphql(guard = "Access::Admin")]
-    async fn seed_example_data(&self, ctx: &Context<'_>) -> AppResult<SeedExampleDataPayload> {
-        let d = Deps::from_ctx(ctx)?;
-        if model::count(&mut *d.conn().await?).await? > 1 {
-            return Err(AppError::bad_request(
-                "Seeding only allowed on fresh installations",
-            ));
-        }
-        Ok(SeedExampleDataPayload {
-            message: "Nothing to load yet: example items arrive with the catalog.".into(),
-            items_created: 0,
-            items_skipped: 0,
-            materials_created: 0,
-            colors_created: 0,
-            links_created: 0,
-            material_products_created: 0,
-            uoms_created: 0,
-        })
-    }
-
     /// Creates a staff account.
     #[graphql(guard = "Access::Admin")]
     async fn team_member_create(
@@ -804,25 +783,4 @@ fn member_payload(result: Result<UserRow, Vec<UserError>>) -> TeamMemberPayload 
             user_errors: errors,
         },
     }
-}
-
-/// What the example-data loader created.
-#[derive(Debug, Clone, SimpleObject)]
-pub struct SeedExampleDataPayload {
-    /// Summary.
-    pub message: String,
-    /// Items created.
-    pub items_created: i64,
-    /// Items that already existed.
-    pub items_skipped: i64,
-    /// Materials created.
-    pub materials_created: i64,
-    /// Colors created.
-    pub colors_created: i64,
-    /// Material-color links created.
-    pub links_created: i64,
-    /// Material products created.
-    pub material_products_created: i64,
-    /// Units of measure created.
-    pub uoms_created: i64,
 }

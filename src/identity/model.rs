@@ -144,11 +144,17 @@ pub async fn update(
     id: i64,
     changes: &UserChanges,
 ) -> AppResult<UserRow> {
-    Ok(diesel::update(users::table.find(id))
+    let result = diesel::update(users::table.find(id))
         .set(changes)
         .returning(UserRow::as_returning())
         .get_result(conn)
-        .await?)
+        .await;
+    match result {
+        Err(e) if crate::db::is_empty_update(&e) => find(conn, id)
+            .await?
+            .ok_or_else(|| crate::error::AppError::not_found("User not found")),
+        other => Ok(other?),
+    }
 }
 
 /// Records a successful login.

@@ -37,13 +37,6 @@ pub const ROUTES: &[Route] = &[
     .access(Public)
     .omit_nulls()
     .summary("Create the first admin and sign in (3 a minute per client)"),
-    Route::post(
-        "/setup/seed-example-data",
-        op_plain!("seed_example_data.graphql"),
-        "seedExampleData",
-    )
-    .access(Admin)
-    .summary("Load example data (fresh installations)"),
     Route::post("/auth/login", op!("login.graphql"), "login")
         .body(Body::Fields)
         .access(Public)

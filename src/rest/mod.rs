@@ -38,7 +38,7 @@ pub fn routes() -> Vec<Route> {
     let mut all = Vec::new();
     all.extend_from_slice(crate::identity::rest::ROUTES);
     all.extend_from_slice(crate::audit::rest::ROUTES);
-    // catalog
+    all.extend_from_slice(crate::catalog::rest::ROUTES);
     // partners
     // locations
     // printers
@@ -258,7 +258,15 @@ async fn handle(
     if !missing.is_empty() {
         return AppError::validation(missing).into_response();
     }
-    run_with_uploads(&state.schema, &route, variables, meta, uploads).await
+    run_with_uploads(
+        &state.schema,
+        Some(&state.pool),
+        &route,
+        variables,
+        meta,
+        uploads,
+    )
+    .await
 }
 
 fn is_upload(ty: &Type) -> bool {
@@ -488,11 +496,12 @@ pub async fn run(
     variables: Map<String, Value>,
     meta: crate::auth::RequestMeta,
 ) -> Response {
-    run_with_uploads(schema, route, variables, meta, Vec::new()).await
+    run_with_uploads(schema, None, route, variables, meta, Vec::new()).await
 }
 
 async fn run_with_uploads(
     schema: &AppSchema,
+    pool: Option<&crate::db::DbPool>,
     route: &CompiledRoute,
     variables: Map<String, Value>,
     meta: crate::auth::RequestMeta,
@@ -501,6 +510,9 @@ async fn run_with_uploads(
     let mut request = async_graphql::Request::new(route.route.operation)
         .variables(Variables::from_json(Value::Object(variables)))
         .data(meta);
+    if let Some(pool) = pool {
+        request = crate::graphql::per_request(request, pool);
+    }
     for (name, upload) in uploads {
         request.set_upload(&format!("variables.{name}"), upload);
     }

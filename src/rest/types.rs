@@ -191,7 +191,11 @@ impl TypeInfo {
             ("String", Value::String(_)) => Some(value.clone()),
             ("String", _) => fail("Input should be a valid string".into(), "string_type"),
             // Ids and decimals are written either way by clients; both mean the same.
-            ("ID" | "Decimal", Value::String(_)) => Some(value.clone()),
+            ("Decimal", Value::String(s)) => match s.trim().parse::<bigdecimal::BigDecimal>() {
+                Ok(_) => Some(value.clone()),
+                Err(_) => fail("Input should be a valid decimal".into(), "decimal_parsing"),
+            },
+            ("ID", Value::String(_)) => Some(value.clone()),
             ("ID" | "Decimal", Value::Number(n)) => Some(Value::String(n.to_string())),
             ("ID", _) => fail("Input should be a valid string".into(), "string_type"),
             ("Decimal", _) => fail("Input should be a valid decimal".into(), "decimal_type"),

@@ -1,0 +1,1056 @@
+//! The catalog in the schema: items, categories, units of measure and item files.
+
+use async_graphql::{
+    ComplexObject, Context, Enum, InputObject, MaybeUndefined, Object, SimpleObject,
+};
+use bigdecimal::{BigDecimal, Signed};
+
+use crate::auth::Access;
+use crate::catalog::loaders::{AllCategories, CategoryTree, ItemFiles};
+use crate::catalog::model::{
+    self, CategoryRow, CategoryValues, ItemFilter, ItemRow, ItemValues, UomRow,
+};
+use crate::catalog::{files, import, items};
+use crate::error::{AppError, AppResult};
+use crate::graphql::context;
+use crate::graphql::pagination::Page;
+use crate::graphql::scalars::{Decimal, Timestamp};
+use crate::graphql::user_error::{UserError, UserErrorCode};
+
+macro_rules! string_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+        #[graphql(rename_items = "snake_case")]
+        pub enum $name { $($(#[$vdoc])* $variant),+ }
+
+        impl $name {
+            /// The stored text.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            /// Reads the stored text (unknown values fall back to the first variant).
+            pub fn parse(text: &str) -> $name {
+                match text { $($text => $name::$variant,)+ _ => string_enum!(@first $($name::$variant),+) }
+            }
+        }
+    };
+    (@first $first:expr $(, $rest:expr)*) => { $first };
+}
+
+string_enum!(
+    /// What an item is.
+    ItemType {
+        /// Sold to customers.
+        FinishedGood => "finished_good",
+        /// Goes into finished goods.
+        Component => "component",
+        /// Raw material (filament, resin), stocked in grams.
+        Material => "material",
+        /// Used up in production.
+        Consumable => "consumable",
+        /// Shop supplies.
+        Supply => "supply",
+        /// A service (not stocked).
+        Service => "service",
+        /// Packaging.
+        Packaging => "packaging",
+    }
+);
+
+string_enum!(
+    /// How an item is obtained.
+    ProcurementType {
+        /// Bought from vendors.
+        Buy => "buy",
+        /// Made in house.
+        Make => "make",
+        /// Either.
+        MakeOrBuy => "make_or_buy",
+    }
+);
+
+string_enum!(
+    /// Whether stock is kept.
+    StockingPolicy {
+        /// Made or bought when needed.
+        OnDemand => "on_demand",
+        /// Kept in stock.
+        Stocked => "stocked",
+    }
+);
+
+string_enum!(
+    /// How cost is computed.
+    CostMethod {
+        /// Moving average (recomputed on each receipt).
+        Average => "average",
+        /// First in, first out.
+        Fifo => "fifo",
+        /// A fixed standard cost.
+        Standard => "standard",
+    }
+);
+
+fn dec(v: Option<BigDecimal>) -> Option<Decimal> {
+    v.map(Decimal)
+}
+
+/// A product, component, material or supply.
+#[derive(Debug, Clone, SimpleObject)]
+#[graphql(complex)]
+pub struct Item {
+    /// Id.
+    pub id: i64,
+    /// Stock keeping unit (upper case, unique ignoring case).
+    pub sku: String,
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Category id.
+    pub category_id: Option<i64>,
+    /// What the item is.
+    pub item_type: ItemType,
+    /// How it is obtained.
+    pub procurement_type: ProcurementType,
+    /// Stocking unit (a unit-of-measure code).
+    pub unit: String,
+    /// Purchase unit.
+    pub purchase_uom: String,
+    /// Stocking units per purchase unit (1000 for materials bought in KG, stocked in G).
+    pub purchase_factor: Decimal,
+    /// How cost is computed.
+    pub cost_method: CostMethod,
+    /// Standard cost per stocking unit.
+    pub standard_cost: Option<Decimal>,
+    /// Moving average cost.
+    pub average_cost: Option<Decimal>,
+    /// Last purchase cost.
+    pub last_cost: Option<Decimal>,
+    /// Selling price.
+    pub selling_price: Option<Decimal>,
+    /// Weight in ounces.
+    pub weight_oz: Option<Decimal>,
+    /// Length in inches.
+    pub length_in: Option<Decimal>,
+    /// Width in inches.
+    pub width_in: Option<Decimal>,
+    /// Height in inches.
+    pub height_in: Option<Decimal>,
+    /// Lead time in days.
+    pub lead_time_days: Option<i32>,
+    /// Minimum order quantity.
+    pub min_order_qty: Option<Decimal>,
+    /// Reorder point.
+    pub reorder_point: Option<Decimal>,
+    /// Reorder quantity.
+    pub reorder_qty: Option<Decimal>,
+    /// Whether stock is kept.
+    pub stocking_policy: StockingPolicy,
+    /// UPC / barcode.
+    pub upc: Option<String>,
+    /// The SKU in a previous system.
+    pub legacy_sku: Option<String>,
+    /// Picture URL.
+    pub image_url: Option<String>,
+    /// Whether it is a raw material.
+    pub is_raw_material: bool,
+    /// Whether lots are tracked.
+    pub track_lots: bool,
+    /// Whether serial numbers are tracked.
+    pub track_serials: bool,
+    /// Active (deleting an item deactivates it).
+    pub active: bool,
+    /// Created.
+    pub created_at: Timestamp,
+    /// Changed.
+    pub updated_at: Timestamp,
+}
+
+impl From<ItemRow> for Item {
+    fn from(r: ItemRow) -> Self {
+        Item {
+            id: r.id,
+            sku: r.sku,
+            name: r.name,
+            description: r.description,
+            category_id: r.category_id,
+            item_type: ItemType::parse(&r.item_type),
+            procurement_type: ProcurementType::parse(&r.procurement_type),
+            unit: r.unit,
+            purchase_uom: r.purchase_uom,
+            purchase_factor: Decimal(r.purchase_factor),
+            cost_method: CostMethod::parse(&r.cost_method),
+            standard_cost: dec(r.standard_cost),
+            average_cost: dec(r.average_cost),
+            last_cost: dec(r.last_cost),
+            selling_price: dec(r.selling_price),
+            weight_oz: dec(r.weight_oz),
+            length_in: dec(r.length_in),
+            width_in: dec(r.width_in),
+            height_in: dec(r.height_in),
+            lead_time_days: r.lead_time_days,
+            min_order_qty: dec(r.min_order_qty),
+            reorder_point: dec(r.reorder_point),
+            reorder_qty: dec(r.reorder_qty),
+            stocking_policy: StockingPolicy::parse(&r.stocking_policy),
+            upc: r.upc,
+            legacy_sku: r.legacy_sku,
+            image_url: r.image_url,
+            is_raw_material: r.is_raw_material,
+            track_lots: r.track_lots,
+            track_serials: r.track_serials,
+            active: r.active,
+            created_at: Timestamp(r.created_at),
+            updated_at: Timestamp(r.updated_at),
+        }
+    }
+}
+
+async fn all_categories(ctx: &Context<'_>) -> AppResult<std::sync::Arc<Vec<CategoryRow>>> {
+    let loader = ctx
+        .data::<CategoryTree>()
+        .map_err(|e| AppError::internal(e.message))?;
+    Ok(loader.load_one(AllCategories).await?.unwrap_or_default())
+}
+
+#[ComplexObject]
+impl Item {
+    /// The category.
+    async fn category(&self, ctx: &Context<'_>) -> AppResult<Option<ItemCategory>> {
+        let Some(id) = self.category_id else {
+            return Ok(None);
+        };
+        let all = all_categories(ctx).await?;
+        Ok(all
+            .iter()
+            .find(|c| c.id == id)
+            .map(|c| ItemCategory::new(c, &all)))
+    }
+
+    /// The category's name.
+    async fn category_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        let Some(id) = self.category_id else {
+            return Ok(None);
+        };
+        Ok(all_categories(ctx)
+            .await?
+            .iter()
+            .find(|c| c.id == id)
+            .map(|c| c.name.clone()))
+    }
+
+    /// The category's path from the root, e.g. `Filament > PLA`.
+    async fn category_path(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        let Some(id) = self.category_id else {
+            return Ok(None);
+        };
+        Ok(Some(model::path(&all_categories(ctx).await?, id)))
+    }
+
+    /// Files attached to the item (3MF, STL...).
+    async fn files(&self, ctx: &Context<'_>) -> AppResult<Vec<ItemFile>> {
+        let loader = ctx
+            .data::<ItemFiles>()
+            .map_err(|e| AppError::internal(e.message))?;
+        Ok(loader
+            .load_one(self.id)
+            .await?
+            .unwrap_or_default()
+            .into_iter()
+            .map(ItemFile::from)
+            .collect())
+    }
+
+    /// Quantity on hand over all locations (inventory arrives with the inventory module;
+    /// until then zero).
+    async fn on_hand_qty(&self) -> Decimal {
+        Decimal(BigDecimal::from(0))
+    }
+
+    /// On hand minus allocated.
+    async fn available_qty(&self) -> Decimal {
+        Decimal(BigDecimal::from(0))
+    }
+
+    /// Reserved for open orders.
+    async fn allocated_qty(&self) -> Decimal {
+        Decimal(BigDecimal::from(0))
+    }
+
+    /// True when available stock is at or below the reorder point of a stocked item.
+    async fn needs_reorder(&self) -> bool {
+        self.stocking_policy == StockingPolicy::Stocked
+            && self
+                .reorder_point
+                .as_ref()
+                .is_some_and(|p| !p.0.is_negative())
+    }
+
+    /// Whether a bill of materials exists (BOMs arrive with production; until then false).
+    async fn has_bom(&self) -> bool {
+        false
+    }
+}
+
+/// A node of the category tree.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct ItemCategory {
+    /// Id.
+    pub id: i64,
+    /// Short code (unique ignoring case).
+    pub code: String,
+    /// Name.
+    pub name: String,
+    /// Parent category.
+    pub parent_id: Option<i64>,
+    /// Description.
+    pub description: Option<String>,
+    /// Order among siblings.
+    pub sort_order: i32,
+    /// Active.
+    pub active: bool,
+    /// Path from the root, e.g. `Filament > PLA`.
+    pub path: String,
+    /// Depth in the tree (0 for a root).
+    pub depth: i32,
+}
+
+impl ItemCategory {
+    fn new(c: &CategoryRow, all: &[CategoryRow]) -> ItemCategory {
+        let path = model::path(all, c.id);
+        ItemCategory {
+            id: c.id,
+            code: c.code.clone(),
+            name: c.name.clone(),
+            parent_id: c.parent_id,
+            description: c.description.clone(),
+            sort_order: c.sort_order,
+            active: c.active,
+            depth: path.matches(" > ").count() as i32,
+            path,
+        }
+    }
+}
+
+/// A unit of measure.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct UnitOfMeasure {
+    /// Id.
+    pub id: i64,
+    /// Code (EA, G, KG, ...).
+    pub code: String,
+    /// Name.
+    pub name: String,
+    /// Symbol.
+    pub symbol: String,
+    /// quantity, weight, length, time or volume.
+    pub uom_class: String,
+    /// The base unit of its class (null for a base unit).
+    pub base_unit_code: Option<String>,
+    /// Multiply by this to convert to the base unit.
+    pub to_base_factor: Decimal,
+    /// Active.
+    pub active: bool,
+}
+
+impl From<UomRow> for UnitOfMeasure {
+    fn from(u: UomRow) -> Self {
+        UnitOfMeasure {
+            id: u.id,
+            code: u.code,
+            name: u.name,
+            symbol: u.symbol,
+            uom_class: u.uom_class,
+            base_unit_code: u.base_unit_code,
+            to_base_factor: Decimal(u.to_base_factor),
+            active: u.active,
+        }
+    }
+}
+
+/// A file attached to an item.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct ItemFile {
+    /// Id.
+    pub id: i64,
+    /// The item.
+    pub item_id: i64,
+    /// The name it was uploaded with.
+    pub filename: String,
+    /// Detected content type.
+    pub content_type: String,
+    /// Size in bytes.
+    pub size_bytes: i64,
+    /// SHA-256 of the content (hex).
+    pub sha256: String,
+    /// When it was uploaded.
+    pub created_at: Timestamp,
+}
+
+impl From<model::ItemFileRow> for ItemFile {
+    fn from(f: model::ItemFileRow) -> Self {
+        ItemFile {
+            id: f.id,
+            item_id: f.item_id,
+            filename: f.original_name,
+            content_type: f.content_type,
+            size_bytes: f.size_bytes,
+            sha256: f.sha256,
+            created_at: Timestamp(f.created_at),
+        }
+    }
+}
+
+crate::connection!(
+    /// A page of items.
+    ItemConnection,
+    Item
+);
+
+/// Catalog queries.
+#[derive(Default)]
+pub struct CatalogQuery;
+
+#[Object]
+impl CatalogQuery {
+    /// Items by SKU, with search and filters.
+    #[allow(clippy::too_many_arguments)]
+    #[graphql(guard = "Access::User")]
+    async fn items(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Page size (1-250, default 50).")] first: Option<i64>,
+        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "SKU, name or UPC contains this (case-insensitive).")] search: Option<
+            String,
+        >,
+        #[graphql(desc = "Only this type.")] item_type: Option<ItemType>,
+        #[graphql(desc = "Only this procurement type.")] procurement_type: Option<ProcurementType>,
+        #[graphql(desc = "Only this category and its descendants.")] category_id: Option<i64>,
+        #[graphql(
+            desc = "true: active only (default); false: inactive only; null: both.",
+            default_with = "Some(true)"
+        )]
+        active_only: Option<bool>,
+    ) -> AppResult<ItemConnection> {
+        let page = Page::new(first, offset)?;
+        let category_ids = match category_id {
+            Some(id) => Some(model::with_descendants(&all_categories(ctx).await?, id)),
+            None => None,
+        };
+        let filter = ItemFilter {
+            search,
+            item_type: item_type.map(|t| t.as_str().into()),
+            procurement_type: procurement_type.map(|t| t.as_str().into()),
+            category_ids,
+            active: active_only,
+        };
+        let (rows, total) = model::list(
+            &mut *context::conn(ctx).await?,
+            &filter,
+            page.limit,
+            page.offset,
+        )
+        .await?;
+        // Fill the per-request loaders for every row at once now, so each node's `files` and
+        // category are cache hits however the resolvers interleave.
+        let nodes = ctx.look_ahead().field("nodes");
+        if nodes.field("files").exists() {
+            let loader = ctx
+                .data::<ItemFiles>()
+                .map_err(|e| AppError::internal(e.message))?;
+            loader.load_many(rows.iter().map(|r| r.id)).await?;
+        }
+        if ["category", "categoryName", "categoryPath"]
+            .iter()
+            .any(|f| nodes.field(f).exists())
+        {
+            all_categories(ctx).await?;
+        }
+        Ok(ItemConnection {
+            total_count: total,
+            nodes: rows.into_iter().map(Item::from).collect(),
+            page_info: page.info(total),
+        })
+    }
+
+    /// One item by id.
+    #[graphql(guard = "Access::User")]
+    async fn item(&self, ctx: &Context<'_>, id: i64) -> AppResult<Item> {
+        model::find(&mut *context::conn(ctx).await?, id)
+            .await?
+            .map(Item::from)
+            .ok_or_else(|| AppError::not_found("Item not found"))
+    }
+
+    /// One item by SKU (any case).
+    #[graphql(guard = "Access::User")]
+    async fn item_by_sku(&self, ctx: &Context<'_>, sku: String) -> AppResult<Item> {
+        model::find_by_sku(&mut *context::conn(ctx).await?, &sku)
+            .await?
+            .map(Item::from)
+            .ok_or_else(|| AppError::not_found("Item not found"))
+    }
+
+    /// Every item category, flat, with paths (the tree by `parentId`).
+    #[graphql(guard = "Access::User")]
+    async fn item_categories(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Include inactive categories.", default = false)] include_inactive: bool,
+    ) -> AppResult<Vec<ItemCategory>> {
+        let all = all_categories(ctx).await?;
+        let mut out: Vec<ItemCategory> = all
+            .iter()
+            .filter(|c| include_inactive || c.active)
+            .map(|c| ItemCategory::new(c, &all))
+            .collect();
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
+    }
+
+    /// Every unit of measure.
+    #[graphql(guard = "Access::User")]
+    async fn units_of_measure(&self, ctx: &Context<'_>) -> AppResult<Vec<UnitOfMeasure>> {
+        Ok(model::units(&mut *context::conn(ctx).await?)
+            .await?
+            .into_iter()
+            .map(UnitOfMeasure::from)
+            .collect())
+    }
+
+    /// The CSV template of the product import (header and one example row).
+    #[graphql(guard = "Access::User")]
+    async fn item_import_template(&self) -> &'static str {
+        import::TEMPLATE
+    }
+}
+
+/// A new item. Blank SKUs are generated from the type (`FG-001`, `MAT-002`...).
+#[derive(Debug, Clone, InputObject)]
+pub struct ItemCreateInput {
+    /// SKU (blank: generated).
+    pub sku: Option<String>,
+    /// Name (required).
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Category.
+    pub category_id: Option<i64>,
+    /// Type (default finished_good).
+    pub item_type: Option<ItemType>,
+    /// Procurement (default buy).
+    pub procurement_type: Option<ProcurementType>,
+    /// Stocking unit code (default EA; G for materials).
+    pub unit: Option<String>,
+    /// Purchase unit code (default EA; KG for materials).
+    pub purchase_uom: Option<String>,
+    /// Stocking units per purchase unit.
+    pub purchase_factor: Option<Decimal>,
+    /// Cost method (default average).
+    pub cost_method: Option<CostMethod>,
+    /// Standard cost.
+    pub standard_cost: Option<Decimal>,
+    /// Selling price.
+    pub selling_price: Option<Decimal>,
+    /// Weight in ounces.
+    pub weight_oz: Option<Decimal>,
+    /// Length in inches.
+    pub length_in: Option<Decimal>,
+    /// Width in inches.
+    pub width_in: Option<Decimal>,
+    /// Height in inches.
+    pub height_in: Option<Decimal>,
+    /// Lead time in days.
+    pub lead_time_days: Option<i32>,
+    /// Minimum order quantity.
+    pub min_order_qty: Option<Decimal>,
+    /// Reorder point.
+    pub reorder_point: Option<Decimal>,
+    /// Reorder quantity.
+    pub reorder_qty: Option<Decimal>,
+    /// Stocking policy (default on_demand).
+    pub stocking_policy: Option<StockingPolicy>,
+    /// UPC / barcode.
+    pub upc: Option<String>,
+    /// SKU in a previous system.
+    pub legacy_sku: Option<String>,
+    /// Picture URL.
+    pub image_url: Option<String>,
+    /// Raw material.
+    pub is_raw_material: Option<bool>,
+    /// Track lots.
+    pub track_lots: Option<bool>,
+    /// Track serial numbers.
+    pub track_serials: Option<bool>,
+    /// Active (default true).
+    pub active: Option<bool>,
+    /// Synonym of `active` (the spec's name).
+    pub is_active: Option<bool>,
+}
+
+impl ItemCreateInput {
+    fn values(self) -> ItemValues {
+        let d = |v: Option<Decimal>| Some(v.map(|d| d.0));
+        ItemValues {
+            sku: self.sku,
+            name: Some(self.name),
+            description: Some(self.description),
+            category_id: Some(self.category_id),
+            item_type: self.item_type.map(|t| t.as_str().into()),
+            procurement_type: self.procurement_type.map(|t| t.as_str().into()),
+            unit: self.unit,
+            purchase_uom: self.purchase_uom,
+            purchase_factor: self.purchase_factor.map(|d| d.0),
+            cost_method: self.cost_method.map(|t| t.as_str().into()),
+            standard_cost: d(self.standard_cost),
+            selling_price: d(self.selling_price),
+            weight_oz: d(self.weight_oz),
+            length_in: d(self.length_in),
+            width_in: d(self.width_in),
+            height_in: d(self.height_in),
+            lead_time_days: Some(self.lead_time_days),
+            min_order_qty: d(self.min_order_qty),
+            reorder_point: d(self.reorder_point),
+            reorder_qty: d(self.reorder_qty),
+            stocking_policy: self.stocking_policy.map(|t| t.as_str().into()),
+            upc: Some(self.upc),
+            legacy_sku: Some(self.legacy_sku),
+            image_url: Some(self.image_url),
+            is_raw_material: self.is_raw_material,
+            track_lots: self.track_lots,
+            track_serials: self.track_serials,
+            active: self.is_active.or(self.active),
+        }
+    }
+}
+
+/// Changes to an item: omitted fields keep their value, `null` clears a clearable one.
+#[derive(Debug, Clone, Default, InputObject)]
+pub struct ItemUpdateInput {
+    /// SKU.
+    pub sku: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Description.
+    pub description: MaybeUndefined<String>,
+    /// Category.
+    pub category_id: MaybeUndefined<i64>,
+    /// Type.
+    pub item_type: Option<ItemType>,
+    /// Procurement.
+    pub procurement_type: Option<ProcurementType>,
+    /// Stocking unit code.
+    pub unit: Option<String>,
+    /// Purchase unit code.
+    pub purchase_uom: Option<String>,
+    /// Stocking units per purchase unit.
+    pub purchase_factor: Option<Decimal>,
+    /// Cost method.
+    pub cost_method: Option<CostMethod>,
+    /// Standard cost.
+    pub standard_cost: MaybeUndefined<Decimal>,
+    /// Selling price.
+    pub selling_price: MaybeUndefined<Decimal>,
+    /// Weight in ounces.
+    pub weight_oz: MaybeUndefined<Decimal>,
+    /// Length in inches.
+    pub length_in: MaybeUndefined<Decimal>,
+    /// Width in inches.
+    pub width_in: MaybeUndefined<Decimal>,
+    /// Height in inches.
+    pub height_in: MaybeUndefined<Decimal>,
+    /// Lead time in days.
+    pub lead_time_days: MaybeUndefined<i32>,
+    /// Minimum order quantity.
+    pub min_order_qty: MaybeUndefined<Decimal>,
+    /// Reorder point.
+    pub reorder_point: MaybeUndefined<Decimal>,
+    /// Reorder quantity.
+    pub reorder_qty: MaybeUndefined<Decimal>,
+    /// Stocking policy.
+    pub stocking_policy: Option<StockingPolicy>,
+    /// UPC / barcode.
+    pub upc: MaybeUndefined<String>,
+    /// SKU in a previous system.
+    pub legacy_sku: MaybeUndefined<String>,
+    /// Picture URL.
+    pub image_url: MaybeUndefined<String>,
+    /// Raw material.
+    pub is_raw_material: Option<bool>,
+    /// Track lots.
+    pub track_lots: Option<bool>,
+    /// Track serial numbers.
+    pub track_serials: Option<bool>,
+    /// Active.
+    pub active: Option<bool>,
+    /// Synonym of `active`.
+    pub is_active: Option<bool>,
+}
+
+fn change<T>(v: MaybeUndefined<T>) -> Option<Option<T>> {
+    match v {
+        MaybeUndefined::Undefined => None,
+        MaybeUndefined::Null => Some(None),
+        MaybeUndefined::Value(x) => Some(Some(x)),
+    }
+}
+
+fn change_dec(v: MaybeUndefined<Decimal>) -> Option<Option<BigDecimal>> {
+    change(v).map(|o| o.map(|d| d.0))
+}
+
+impl ItemUpdateInput {
+    fn values(self) -> ItemValues {
+        ItemValues {
+            sku: self.sku,
+            name: self.name,
+            description: change(self.description),
+            category_id: change(self.category_id),
+            item_type: self.item_type.map(|t| t.as_str().into()),
+            procurement_type: self.procurement_type.map(|t| t.as_str().into()),
+            unit: self.unit,
+            purchase_uom: self.purchase_uom,
+            purchase_factor: self.purchase_factor.map(|d| d.0),
+            cost_method: self.cost_method.map(|t| t.as_str().into()),
+            standard_cost: change_dec(self.standard_cost),
+            selling_price: change_dec(self.selling_price),
+            weight_oz: change_dec(self.weight_oz),
+            length_in: change_dec(self.length_in),
+            width_in: change_dec(self.width_in),
+            height_in: change_dec(self.height_in),
+            lead_time_days: change(self.lead_time_days),
+            min_order_qty: change_dec(self.min_order_qty),
+            reorder_point: change_dec(self.reorder_point),
+            reorder_qty: change_dec(self.reorder_qty),
+            stocking_policy: self.stocking_policy.map(|t| t.as_str().into()),
+            upc: change(self.upc),
+            legacy_sku: change(self.legacy_sku),
+            image_url: change(self.image_url),
+            is_raw_material: self.is_raw_material,
+            track_lots: self.track_lots,
+            track_serials: self.track_serials,
+            active: self.is_active.or(self.active),
+        }
+    }
+}
+
+/// The result of an item change.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct ItemPayload {
+    /// The item after the change.
+    pub item: Option<Item>,
+    /// What happened (delete).
+    pub message: Option<String>,
+    /// Rule violations (nothing was changed when present).
+    pub user_errors: Vec<UserError>,
+}
+
+/// A new category or changes to one.
+#[derive(Debug, Clone, InputObject)]
+pub struct ItemCategoryInput {
+    /// Short code (unique ignoring case; default: the name upper-cased).
+    pub code: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Parent category (null: a root).
+    pub parent_id: MaybeUndefined<i64>,
+    /// Description.
+    pub description: MaybeUndefined<String>,
+    /// Order among siblings.
+    pub sort_order: Option<i32>,
+    /// Active.
+    pub active: Option<bool>,
+}
+
+/// The result of a category change.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct ItemCategoryPayload {
+    /// The category after the change.
+    pub category: Option<ItemCategory>,
+    /// Rule violations (nothing was changed when present).
+    pub user_errors: Vec<UserError>,
+}
+
+fn item_result(r: Result<ItemRow, Vec<UserError>>) -> ItemPayload {
+    match r {
+        Ok(row) => ItemPayload {
+            item: Some(row.into()),
+            ..Default::default()
+        },
+        Err(user_errors) => ItemPayload {
+            user_errors,
+            ..Default::default()
+        },
+    }
+}
+
+/// Catalog mutations.
+#[derive(Default)]
+pub struct CatalogMutation;
+
+#[Object]
+impl CatalogMutation {
+    /// Creates an item.
+    #[graphql(guard = "Access::User")]
+    async fn item_create(
+        &self,
+        ctx: &Context<'_>,
+        input: ItemCreateInput,
+    ) -> AppResult<ItemPayload> {
+        let mut conn = context::conn(ctx).await?;
+        let mut values = input.values();
+        let errors = items::check(&mut conn, &mut values, None).await?;
+        if !errors.is_empty() {
+            return Ok(item_result(Err(errors)));
+        }
+        let created = items::taken_on_conflict(
+            model::insert(&mut conn, &values).await,
+            values.sku.as_deref(),
+        )?;
+        Ok(item_result(created))
+    }
+
+    /// Changes an item.
+    #[graphql(guard = "Access::User")]
+    async fn item_update(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: ItemUpdateInput,
+    ) -> AppResult<ItemPayload> {
+        let mut conn = context::conn(ctx).await?;
+        let existing = model::find(&mut conn, id)
+            .await?
+            .ok_or_else(|| AppError::not_found("Item not found"))?;
+        let mut values = input.values();
+        let errors = items::check(&mut conn, &mut values, Some(&existing)).await?;
+        if !errors.is_empty() {
+            return Ok(item_result(Err(errors)));
+        }
+        let updated = items::taken_on_conflict(
+            model::update(&mut conn, id, &values).await,
+            values.sku.as_deref(),
+        )?;
+        Ok(item_result(updated))
+    }
+
+    /// Deletes (deactivates) an item; refused while stock or a BOM uses it.
+    #[graphql(guard = "Access::User")]
+    async fn item_delete(&self, ctx: &Context<'_>, id: i64) -> AppResult<ItemPayload> {
+        let mut conn = context::conn(ctx).await?;
+        Ok(match items::delete(&mut conn, id).await? {
+            Ok(row) => ItemPayload {
+                message: Some(format!("Item {} deleted", row.sku)),
+                item: Some(row.into()),
+                user_errors: vec![],
+            },
+            Err(e) => ItemPayload {
+                user_errors: vec![e],
+                ..Default::default()
+            },
+        })
+    }
+
+    /// Creates an item category (admins).
+    #[graphql(guard = "Access::Admin")]
+    async fn item_category_create(
+        &self,
+        ctx: &Context<'_>,
+        input: ItemCategoryInput,
+    ) -> AppResult<ItemCategoryPayload> {
+        category_save(ctx, None, input).await
+    }
+
+    /// Changes an item category; a parent that would close a cycle is refused (admins).
+    #[graphql(guard = "Access::Admin")]
+    async fn item_category_update(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: ItemCategoryInput,
+    ) -> AppResult<ItemCategoryPayload> {
+        category_save(ctx, Some(id), input).await
+    }
+
+    /// Uploads a file (3MF, STL, OBJ, STEP, G-code, image or PDF) to an item.
+    #[graphql(guard = "Access::User")]
+    async fn item_file_upload(
+        &self,
+        ctx: &Context<'_>,
+        item_id: i64,
+        file: async_graphql::Upload,
+    ) -> AppResult<ItemFilePayload> {
+        files::upload(ctx, item_id, file).await
+    }
+
+    /// Removes a file from an item.
+    #[graphql(guard = "Access::User")]
+    async fn item_file_delete(
+        &self,
+        ctx: &Context<'_>,
+        item_id: i64,
+        file_id: i64,
+    ) -> AppResult<ItemFilePayload> {
+        files::delete(ctx, item_id, file_id).await
+    }
+
+    /// Imports products from a CSV file (marketplace exports welcome). With `dryRun` it
+    /// only reports what would happen.
+    #[graphql(guard = "Access::User")]
+    async fn item_import(
+        &self,
+        ctx: &Context<'_>,
+        file: async_graphql::Upload,
+        #[graphql(
+            desc = "Update items whose SKU exists (otherwise they are skipped).",
+            default = false
+        )]
+        update_existing: bool,
+        #[graphql(
+            desc = "The type of rows that do not say.",
+            default_with = "ItemType::FinishedGood"
+        )]
+        default_item_type: ItemType,
+        #[graphql(desc = "Only check and report; change nothing.", default = false)] dry_run: bool,
+    ) -> AppResult<import::ImportReport> {
+        let bytes = files::read_upload(ctx, file)?;
+        let mut conn = context::conn(ctx).await?;
+        import::import_items(
+            &mut conn,
+            &bytes,
+            update_existing,
+            default_item_type.as_str(),
+            dry_run,
+        )
+        .await
+    }
+
+    /// Loads example items, categories and materials for onboarding (admins, fresh
+    /// installations). Running it twice changes nothing the second time.
+    #[graphql(guard = "Access::Admin")]
+    async fn seed_example_data(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<crate::catalog::example_data::SeedReport> {
+        let mut conn = context::conn(ctx).await?;
+        crate::catalog::example_data::seed(&mut conn).await
+    }
+}
+
+/// The result of a file change.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct ItemFilePayload {
+    /// The file.
+    pub file: Option<ItemFile>,
+    /// What happened.
+    pub message: Option<String>,
+    /// Rule violations.
+    pub user_errors: Vec<UserError>,
+}
+
+async fn category_save(
+    ctx: &Context<'_>,
+    id: Option<i64>,
+    input: ItemCategoryInput,
+) -> AppResult<ItemCategoryPayload> {
+    let mut conn = context::conn(ctx).await?;
+    let all = model::categories(&mut conn).await?;
+    if let Some(id) = id
+        && !all.iter().any(|c| c.id == id)
+    {
+        return Err(AppError::not_found("Category not found"));
+    }
+    let fail = |field: &str, code: UserErrorCode, message: String| {
+        Ok(ItemCategoryPayload {
+            category: None,
+            user_errors: vec![UserError::new(field, code, message)],
+        })
+    };
+    let name = input.name.map(|n| n.trim().to_string());
+    if id.is_none() && name.as_deref().is_none_or(str::is_empty) {
+        return fail("name", UserErrorCode::Invalid, "Field required".into());
+    }
+    if name.as_deref().is_some_and(str::is_empty) {
+        return fail(
+            "name",
+            UserErrorCode::Invalid,
+            "String should have at least 1 character".into(),
+        );
+    }
+    let code = input
+        .code
+        .map(|c| c.trim().to_uppercase())
+        .filter(|c| !c.is_empty())
+        .or_else(|| {
+            id.is_none().then(|| {
+                name.clone()
+                    .unwrap_or_default()
+                    .to_uppercase()
+                    .replace(' ', "_")
+            })
+        });
+    if let Some(code) = &code
+        && all
+            .iter()
+            .any(|c| c.code.eq_ignore_ascii_case(code) && Some(c.id) != id)
+    {
+        return fail(
+            "code",
+            UserErrorCode::Taken,
+            format!("Category code '{code}' already exists"),
+        );
+    }
+    let parent = match input.parent_id {
+        MaybeUndefined::Value(p) => {
+            if !all.iter().any(|c| c.id == p) {
+                return fail(
+                    "parentId",
+                    UserErrorCode::Invalid,
+                    format!("Category {p} does not exist"),
+                );
+            }
+            if id.is_some_and(|me| p == me || model::would_cycle(&all, me, p)) {
+                return fail(
+                    "parentId",
+                    UserErrorCode::NotAllowed,
+                    "A category cannot be placed under itself or one of its descendants".into(),
+                );
+            }
+            Some(Some(p))
+        }
+        MaybeUndefined::Null => Some(None),
+        MaybeUndefined::Undefined => None,
+    };
+    let values = CategoryValues {
+        code,
+        name,
+        parent_id: parent,
+        description: change(input.description),
+        sort_order: input.sort_order,
+        active: input.active,
+    };
+    let row = match id {
+        Some(id) => model::update_category(&mut conn, id, &values).await,
+        None => model::insert_category(&mut conn, &values).await,
+    };
+    let row = match row {
+        Ok(r) => r,
+        Err(e) if e.code == crate::error::ErrorCode::Conflict => {
+            return fail(
+                "code",
+                UserErrorCode::Taken,
+                "Category code already exists".into(),
+            );
+        }
+        Err(e) => return Err(e),
+    };
+    let all = model::categories(&mut conn).await?;
+    Ok(ItemCategoryPayload {
+        category: Some(ItemCategory::new(&row, &all)),
+        user_errors: vec![],
+    })
+}

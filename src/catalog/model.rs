@@ -1,0 +1,572 @@
+//! Catalog rows and the queries on them: items, item categories, units of measure, files.
+
+use bigdecimal::BigDecimal;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+
+use crate::db::schema::{item_categories, item_files, items, units_of_measure};
+use crate::error::AppResult;
+
+/// A stored item.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = items)]
+pub struct ItemRow {
+    /// Id.
+    pub id: i64,
+    /// Upper-case SKU.
+    pub sku: String,
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Category.
+    pub category_id: Option<i64>,
+    /// finished_good, component, material, consumable (and supply, service, packaging).
+    pub item_type: String,
+    /// make, buy or make_or_buy.
+    pub procurement_type: String,
+    /// Stocking unit code.
+    pub unit: String,
+    /// Purchase unit code.
+    pub purchase_uom: String,
+    /// Stocking units per purchase unit.
+    pub purchase_factor: BigDecimal,
+    /// fifo, average or standard.
+    pub cost_method: String,
+    /// Standard cost per stocking unit.
+    pub standard_cost: Option<BigDecimal>,
+    /// Average cost.
+    pub average_cost: Option<BigDecimal>,
+    /// Last purchase cost.
+    pub last_cost: Option<BigDecimal>,
+    /// Selling price.
+    pub selling_price: Option<BigDecimal>,
+    /// Weight in ounces.
+    pub weight_oz: Option<BigDecimal>,
+    /// Length in inches.
+    pub length_in: Option<BigDecimal>,
+    /// Width in inches.
+    pub width_in: Option<BigDecimal>,
+    /// Height in inches.
+    pub height_in: Option<BigDecimal>,
+    /// Lead time.
+    pub lead_time_days: Option<i32>,
+    /// Minimum order quantity.
+    pub min_order_qty: Option<BigDecimal>,
+    /// Reorder point.
+    pub reorder_point: Option<BigDecimal>,
+    /// Reorder quantity.
+    pub reorder_qty: Option<BigDecimal>,
+    /// stocked or on_demand.
+    pub stocking_policy: String,
+    /// UPC / barcode.
+    pub upc: Option<String>,
+    /// The SKU in a previous system.
+    pub legacy_sku: Option<String>,
+    /// Picture URL.
+    pub image_url: Option<String>,
+    /// Whether it is a raw material.
+    pub is_raw_material: bool,
+    /// Lot tracking.
+    pub track_lots: bool,
+    /// Serial tracking.
+    pub track_serials: bool,
+    /// Active (soft delete clears it).
+    pub active: bool,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The values of an item: `None` leaves a column as it is (update) or at its default
+/// (insert); `Some(None)` clears a nullable column.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = items)]
+pub struct ItemValues {
+    /// SKU.
+    pub sku: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Description.
+    pub description: Option<Option<String>>,
+    /// Category.
+    pub category_id: Option<Option<i64>>,
+    /// Type.
+    pub item_type: Option<String>,
+    /// Procurement.
+    pub procurement_type: Option<String>,
+    /// Stocking unit.
+    pub unit: Option<String>,
+    /// Purchase unit.
+    pub purchase_uom: Option<String>,
+    /// Units per purchase unit.
+    pub purchase_factor: Option<BigDecimal>,
+    /// Cost method.
+    pub cost_method: Option<String>,
+    /// Standard cost.
+    pub standard_cost: Option<Option<BigDecimal>>,
+    /// Selling price.
+    pub selling_price: Option<Option<BigDecimal>>,
+    /// Weight.
+    pub weight_oz: Option<Option<BigDecimal>>,
+    /// Length.
+    pub length_in: Option<Option<BigDecimal>>,
+    /// Width.
+    pub width_in: Option<Option<BigDecimal>>,
+    /// Height.
+    pub height_in: Option<Option<BigDecimal>>,
+    /// Lead time.
+    pub lead_time_days: Option<Option<i32>>,
+    /// Minimum order quantity.
+    pub min_order_qty: Option<Option<BigDecimal>>,
+    /// Reorder point.
+    pub reorder_point: Option<Option<BigDecimal>>,
+    /// Reorder quantity.
+    pub reorder_qty: Option<Option<BigDecimal>>,
+    /// Stocking policy.
+    pub stocking_policy: Option<String>,
+    /// UPC.
+    pub upc: Option<Option<String>>,
+    /// Legacy SKU.
+    pub legacy_sku: Option<Option<String>>,
+    /// Picture URL.
+    pub image_url: Option<Option<String>>,
+    /// Raw material.
+    pub is_raw_material: Option<bool>,
+    /// Lot tracking.
+    pub track_lots: Option<bool>,
+    /// Serial tracking.
+    pub track_serials: Option<bool>,
+    /// Active.
+    pub active: Option<bool>,
+}
+
+/// An item row to insert (see [`ItemValues::for_insert`]).
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = items)]
+pub struct NewItem {
+    sku: Option<String>,
+    name: Option<String>,
+    description: Option<String>,
+    category_id: Option<i64>,
+    item_type: Option<String>,
+    procurement_type: Option<String>,
+    unit: Option<String>,
+    purchase_uom: Option<String>,
+    purchase_factor: Option<BigDecimal>,
+    cost_method: Option<String>,
+    standard_cost: Option<BigDecimal>,
+    selling_price: Option<BigDecimal>,
+    weight_oz: Option<BigDecimal>,
+    length_in: Option<BigDecimal>,
+    width_in: Option<BigDecimal>,
+    height_in: Option<BigDecimal>,
+    lead_time_days: Option<i32>,
+    min_order_qty: Option<BigDecimal>,
+    reorder_point: Option<BigDecimal>,
+    reorder_qty: Option<BigDecimal>,
+    stocking_policy: Option<String>,
+    upc: Option<String>,
+    legacy_sku: Option<String>,
+    image_url: Option<String>,
+    is_raw_material: Option<bool>,
+    track_lots: Option<bool>,
+    track_serials: Option<bool>,
+    active: Option<bool>,
+}
+
+impl ItemValues {
+    /// The insertable form: unset NOT NULL columns take their defaults, unset nullable
+    /// columns are NULL.
+    pub fn for_insert(&self) -> NewItem {
+        NewItem {
+            sku: self.sku.clone(),
+            name: self.name.clone(),
+            description: self.description.clone().flatten(),
+            category_id: self.category_id.flatten(),
+            item_type: self.item_type.clone(),
+            procurement_type: self.procurement_type.clone(),
+            unit: self.unit.clone(),
+            purchase_uom: self.purchase_uom.clone(),
+            purchase_factor: self.purchase_factor.clone(),
+            cost_method: self.cost_method.clone(),
+            standard_cost: self.standard_cost.clone().flatten(),
+            selling_price: self.selling_price.clone().flatten(),
+            weight_oz: self.weight_oz.clone().flatten(),
+            length_in: self.length_in.clone().flatten(),
+            width_in: self.width_in.clone().flatten(),
+            height_in: self.height_in.clone().flatten(),
+            lead_time_days: self.lead_time_days.flatten(),
+            min_order_qty: self.min_order_qty.clone().flatten(),
+            reorder_point: self.reorder_point.clone().flatten(),
+            reorder_qty: self.reorder_qty.clone().flatten(),
+            stocking_policy: self.stocking_policy.clone(),
+            upc: self.upc.clone().flatten(),
+            legacy_sku: self.legacy_sku.clone().flatten(),
+            image_url: self.image_url.clone().flatten(),
+            is_raw_material: self.is_raw_material,
+            track_lots: self.track_lots,
+            track_serials: self.track_serials,
+            active: self.active,
+        }
+    }
+}
+
+/// How items are listed.
+#[derive(Debug, Clone, Default)]
+pub struct ItemFilter {
+    /// SKU, name or UPC contains (case-insensitive).
+    pub search: Option<String>,
+    /// Only this type.
+    pub item_type: Option<String>,
+    /// Only this procurement type.
+    pub procurement_type: Option<String>,
+    /// Only these categories (a category and its descendants).
+    pub category_ids: Option<Vec<i64>>,
+    /// Only active (true), only inactive (false) or both (None).
+    pub active: Option<bool>,
+}
+
+/// Escapes `%`, `_` and `\` for ILIKE.
+pub fn like_pattern(text: &str) -> String {
+    format!(
+        "%{}%",
+        text.replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    )
+}
+
+/// One page of items (by SKU) and the total.
+pub async fn list(
+    conn: &mut AsyncPgConnection,
+    filter: &ItemFilter,
+    limit: i64,
+    offset: i64,
+) -> AppResult<(Vec<ItemRow>, i64)> {
+    let build = || {
+        let mut q = items::table.into_boxed();
+        if let Some(s) = filter
+            .search
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let p = like_pattern(s);
+            q = q.filter(
+                items::sku
+                    .ilike(p.clone())
+                    .or(items::name.ilike(p.clone()))
+                    .or(items::upc.ilike(p)),
+            );
+        }
+        if let Some(t) = &filter.item_type {
+            q = q.filter(items::item_type.eq(t.clone()));
+        }
+        if let Some(t) = &filter.procurement_type {
+            q = q.filter(items::procurement_type.eq(t.clone()));
+        }
+        if let Some(ids) = &filter.category_ids {
+            q = q.filter(items::category_id.eq_any(ids.clone()));
+        }
+        if let Some(a) = filter.active {
+            q = q.filter(items::active.eq(a));
+        }
+        q
+    };
+    let total = build().count().get_result(conn).await?;
+    let rows = build()
+        .order(items::sku.asc())
+        .limit(limit)
+        .offset(offset)
+        .select(ItemRow::as_select())
+        .load(conn)
+        .await?;
+    Ok((rows, total))
+}
+
+/// The item with this id.
+pub async fn find(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Option<ItemRow>> {
+    Ok(items::table
+        .find(id)
+        .select(ItemRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// The item with this SKU (any case: SKUs are stored upper-case).
+pub async fn find_by_sku(conn: &mut AsyncPgConnection, sku: &str) -> AppResult<Option<ItemRow>> {
+    Ok(items::table
+        .filter(items::sku.eq(sku.trim().to_uppercase()))
+        .select(ItemRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// Inserts an item.
+pub async fn insert(conn: &mut AsyncPgConnection, values: &ItemValues) -> AppResult<ItemRow> {
+    Ok(diesel::insert_into(items::table)
+        .values(values.for_insert())
+        .returning(ItemRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// Updates an item.
+pub async fn update(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    values: &ItemValues,
+) -> AppResult<ItemRow> {
+    let result = diesel::update(items::table.find(id))
+        .set(values)
+        .returning(ItemRow::as_returning())
+        .get_result(conn)
+        .await;
+    match result {
+        Err(e) if crate::db::is_empty_update(&e) => find(conn, id)
+            .await?
+            .ok_or_else(|| crate::error::AppError::not_found("Item not found")),
+        other => Ok(other?),
+    }
+}
+
+/// The next generated SKU for a prefix (`FG-001`, `MAT-002`, ...): the shared sequence
+/// guarantees uniqueness under concurrency; a collision with a hand-typed SKU skips ahead.
+pub async fn next_sku(conn: &mut AsyncPgConnection, prefix: &str) -> AppResult<String> {
+    loop {
+        let n: i64 = diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+            "nextval('item_sku_seq')",
+        ))
+        .get_result(conn)
+        .await?;
+        let sku = format!("{prefix}-{n:03}");
+        if find_by_sku(conn, &sku).await?.is_none() {
+            return Ok(sku);
+        }
+    }
+}
+
+/// What still uses an item (stock on hand, active BOMs...): a non-empty list refuses a
+/// delete. Stock and BOMs arrive with inventory and production; the guard is here now so
+/// those modules only add their checks.
+pub async fn usage(_conn: &mut AsyncPgConnection, _item_id: i64) -> AppResult<Vec<String>> {
+    Ok(Vec::new())
+}
+
+/// A stored category.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = item_categories)]
+pub struct CategoryRow {
+    /// Id.
+    pub id: i64,
+    /// Short code.
+    pub code: String,
+    /// Name.
+    pub name: String,
+    /// Parent category.
+    pub parent_id: Option<i64>,
+    /// Description.
+    pub description: Option<String>,
+    /// Order among siblings.
+    pub sort_order: i32,
+    /// Active.
+    pub active: bool,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A category's values (`None` leaves a column as it is).
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = item_categories)]
+pub struct CategoryValues {
+    /// Code.
+    pub code: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Parent.
+    pub parent_id: Option<Option<i64>>,
+    /// Description.
+    pub description: Option<Option<String>>,
+    /// Order.
+    pub sort_order: Option<i32>,
+    /// Active.
+    pub active: Option<bool>,
+}
+
+/// Every category (the tree is small), ordered for display.
+pub async fn categories(conn: &mut AsyncPgConnection) -> AppResult<Vec<CategoryRow>> {
+    Ok(item_categories::table
+        .order((
+            item_categories::sort_order.asc(),
+            item_categories::name.asc(),
+        ))
+        .select(CategoryRow::as_select())
+        .load(conn)
+        .await?)
+}
+
+/// Categories by id (the DataLoader's batch).
+pub async fn categories_by_ids(
+    conn: &mut AsyncPgConnection,
+    ids: &[i64],
+) -> AppResult<Vec<CategoryRow>> {
+    Ok(item_categories::table
+        .filter(item_categories::id.eq_any(ids))
+        .select(CategoryRow::as_select())
+        .load(conn)
+        .await?)
+}
+
+/// A category and all its descendants.
+pub fn with_descendants(all: &[CategoryRow], root: i64) -> Vec<i64> {
+    let mut out = vec![root];
+    let mut i = 0;
+    while i < out.len() {
+        let parent = out[i];
+        out.extend(
+            all.iter()
+                .filter(|c| c.parent_id == Some(parent))
+                .map(|c| c.id),
+        );
+        i += 1;
+    }
+    out
+}
+
+/// True when making `parent` the parent of `id` would close a cycle.
+pub fn would_cycle(all: &[CategoryRow], id: i64, parent: i64) -> bool {
+    with_descendants(all, id).contains(&parent)
+}
+
+/// `Filament > PLA`: the names from the root down.
+pub fn path(all: &[CategoryRow], id: i64) -> String {
+    let mut names = Vec::new();
+    let mut current = Some(id);
+    while let Some(c) = current.and_then(|cid| all.iter().find(|c| c.id == cid)) {
+        names.push(c.name.clone());
+        current = c.parent_id;
+        if names.len() > 64 {
+            break;
+        }
+    }
+    names.reverse();
+    names.join(" > ")
+}
+
+/// Inserts a category.
+pub async fn insert_category(
+    conn: &mut AsyncPgConnection,
+    v: &CategoryValues,
+) -> AppResult<CategoryRow> {
+    Ok(diesel::insert_into(item_categories::table)
+        .values((
+            item_categories::code.eq(v.code.clone().unwrap_or_default()),
+            item_categories::name.eq(v.name.clone().unwrap_or_default()),
+            item_categories::parent_id.eq(v.parent_id.flatten()),
+            item_categories::description.eq(v.description.clone().flatten()),
+            item_categories::sort_order.eq(v.sort_order.unwrap_or(0)),
+            item_categories::active.eq(v.active.unwrap_or(true)),
+        ))
+        .returning(CategoryRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// Updates a category.
+pub async fn update_category(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    v: &CategoryValues,
+) -> AppResult<CategoryRow> {
+    let result = diesel::update(item_categories::table.find(id))
+        .set(v)
+        .returning(CategoryRow::as_returning())
+        .get_result(conn)
+        .await;
+    match result {
+        Err(e) if crate::db::is_empty_update(&e) => Ok(item_categories::table
+            .find(id)
+            .select(CategoryRow::as_select())
+            .first(conn)
+            .await?),
+        other => Ok(other?),
+    }
+}
+
+/// A unit of measure.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = units_of_measure)]
+pub struct UomRow {
+    /// Id.
+    pub id: i64,
+    /// Code (EA, G, KG...).
+    pub code: String,
+    /// Name.
+    pub name: String,
+    /// Symbol.
+    pub symbol: String,
+    /// quantity, weight, length, time or volume.
+    pub uom_class: String,
+    /// The base unit of the class (None for a base unit).
+    pub base_unit_code: Option<String>,
+    /// Factor to the base unit.
+    pub to_base_factor: BigDecimal,
+    /// Active.
+    pub active: bool,
+}
+
+/// Every unit of measure, by class and code.
+pub async fn units(conn: &mut AsyncPgConnection) -> AppResult<Vec<UomRow>> {
+    Ok(units_of_measure::table
+        .order((
+            units_of_measure::uom_class.asc(),
+            units_of_measure::code.asc(),
+        ))
+        .select(UomRow::as_select())
+        .load(conn)
+        .await?)
+}
+
+/// A file attached to an item.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = item_files)]
+pub struct ItemFileRow {
+    /// Id.
+    pub id: i64,
+    /// The item.
+    pub item_id: i64,
+    /// The name it was uploaded with.
+    pub original_name: String,
+    /// The generated name under the uploads directory.
+    pub stored_name: String,
+    /// Detected content type.
+    pub content_type: String,
+    /// Size.
+    pub size_bytes: i64,
+    /// SHA-256 of the content.
+    pub sha256: String,
+    /// Who uploaded it.
+    pub uploaded_by: Option<i64>,
+    /// When.
+    pub created_at: DateTime<Utc>,
+}
+
+/// Files of these items (the DataLoader's batch).
+pub async fn files_of(
+    conn: &mut AsyncPgConnection,
+    item_ids: &[i64],
+) -> AppResult<Vec<ItemFileRow>> {
+    Ok(item_files::table
+        .filter(item_files::item_id.eq_any(item_ids))
+        .order(item_files::id.asc())
+        .select(ItemFileRow::as_select())
+        .load(conn)
+        .await?)
+}

@@ -1,0 +1,70 @@
+//! REST routes of the catalog (CONTRACT 5.6, 6.6, 5.11 items import; spec 4.4): declarations
+//! only.
+
+use crate::auth::Access::Admin;
+use crate::rest::{Body, Route};
+
+/// A stored operation with the fragments it uses.
+macro_rules! op {
+    ($file:literal $(, $fragment:literal)*) => {
+        concat!(include_str!(concat!("rest/", $file)) $(, include_str!(concat!("rest/fragment_", $fragment, ".graphql")))*)
+    };
+}
+
+/// The routes.
+pub const ROUTES: &[Route] = &[
+    Route::get("/items", op!("items_list.graphql", "item_list"), "items")
+        .summary("Items by SKU (`search` SKU/name/UPC, `item_type`, `procurement_type`, `category_id` with descendants, `active_only`, `limit`, `offset`)"),
+    Route::post("/items", op!("item_create.graphql", "item", "item_list"), "itemCreate.item")
+        .body(Body::Input("input"))
+        .status(201)
+        .summary("Create an item (blank SKU: generated)"),
+    Route::get("/items/sku/{sku}", op!("item_by_sku.graphql", "item", "item_list"), "itemBySku")
+        .summary("One item by SKU"),
+    Route::get("/items/categories", op!("categories_list.graphql", "category"), "itemCategories")
+        .summary("Item categories (flat, with paths)"),
+    Route::post("/items/categories", op!("category_create.graphql", "category"), "itemCategoryCreate.category")
+        .body(Body::Input("input"))
+        .status(201)
+        .access(Admin)
+        .summary("Create an item category"),
+    Route::patch("/items/categories/{id}", op!("category_update.graphql", "category"), "itemCategoryUpdate.category")
+        .body(Body::Input("input"))
+        .access(Admin)
+        .summary("Change an item category (cycles are refused)"),
+    Route::put("/items/categories/{id}", op!("category_update.graphql", "category"), "itemCategoryUpdate.category")
+        .body(Body::Input("input"))
+        .access(Admin)
+        .summary("Change an item category (cycles are refused)"),
+    Route::get("/items/import/template", op!("import_template.graphql"), "itemImportTemplate")
+        .raw("text/csv; charset=utf-8")
+        .summary("The product CSV template"),
+    Route::post("/items/import/preview", op!("item_preview.graphql"), "itemImport")
+        .body(Body::Multipart)
+        .summary("Check a product CSV (multipart `file`) without importing"),
+    Route::post("/items/import", op!("item_import.graphql"), "itemImport")
+        .body(Body::Multipart)
+        .summary("Import a product CSV (multipart `file`; `update_existing`, `default_item_type`)"),
+    Route::get("/items/{id}", op!("item_get.graphql", "item", "item_list"), "item")
+        .summary("One item"),
+    Route::patch("/items/{id}", op!("item_update.graphql", "item", "item_list"), "itemUpdate.item")
+        .body(Body::Input("input"))
+        .summary("Change an item"),
+    Route::delete("/items/{id}", op!("item_delete.graphql"), "itemDelete")
+        .summary("Delete (deactivate) an item; refused while stock or a BOM uses it"),
+    Route::get("/items/{id}/files", op!("item_files.graphql", "file"), "item.files")
+        .summary("Files attached to an item"),
+    Route::post("/items/{id}/files", op!("item_file_upload.graphql", "file"), "itemFileUpload.file")
+        .body(Body::Multipart)
+        .status(201)
+        .summary("Attach a file (3MF, STL, OBJ, STEP, G-code, PNG, JPEG, PDF; multipart `file`)"),
+    Route::delete("/items/{id}/files/{file_id}", op!("item_file_delete.graphql"), "itemFileDelete")
+        .summary("Remove a file from an item"),
+    Route::get("/products", op!("products_list.graphql"), "items")
+        .summary("Items in the original's product shape (dropdowns)"),
+    Route::get("/admin/uom/", op!("uom_list.graphql"), "unitsOfMeasure")
+        .summary("Units of measure"),
+    Route::post("/setup/seed-example-data", op!("seed_example_data.graphql"), "seedExampleData")
+        .access(Admin)
+        .summary("Load example data (fresh installations; running it twice changes nothing)"),
+];
