@@ -857,3 +857,32 @@ async fn a_list_costs_the_same_number_of_statements_whatever_its_size() {
     );
     assert!(counts[1] <= 6, "{counts:?}");
 }
+
+#[tokio::test]
+async fn without_credentials_a_protected_route_is_401_before_the_body_is_read() {
+    let app = header_app().await;
+    let res = app
+        .request(
+            Request::builder()
+                .method(Method::POST)
+                .uri("/api/v1/items")
+                .header("content-type", "application/json")
+                .body(Body::from("{not json"))
+                .expect("request"),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(res.json(), json!({"detail": "Not authenticated"}));
+    let res = app
+        .request(
+            Request::builder()
+                .method(Method::PUT)
+                .uri("/api/v1/auth/me")
+                .body(Body::empty())
+                .expect("request"),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(res.json(), json!({"detail": "Method Not Allowed"}));
+    assert_eq!(app.get("/api/v1/docs/").await.status, StatusCode::OK);
+}

@@ -191,7 +191,17 @@ pub fn router(
                 async move { axum::Json((*document).clone()) }
             }),
         )
-        .route("/docs", axum::routing::get(openapi::docs_page)))
+        .route("/docs", axum::routing::get(openapi::docs_page))
+        .route("/docs/", axum::routing::get(openapi::docs_page))
+        .method_not_allowed_fallback(method_not_allowed))
+}
+
+async fn method_not_allowed() -> Response {
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        axum::Json(serde_json::json!({ "detail": "Method Not Allowed" })),
+    )
+        .into_response()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -215,6 +225,11 @@ async fn handle(
         Err(e) => return AppError::bad_request(e.body_text()).into_response(),
     };
     let mut meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
+    // Without any credential a protected route answers 401 before the body is looked at
+    // (the guard would say the same; this keeps a malformed body from answering 422 first).
+    if route.route.access != crate::auth::Access::Public && meta.access_token().is_none() {
+        return AppError::unauthenticated("Not authenticated").into_response();
+    }
     if let Some(name) = route.route.rate_limit
         && let Some(limit) = state.rate_limits.named(name)
     {
