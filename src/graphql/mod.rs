@@ -39,7 +39,7 @@ pub struct QueryRoot(
     IdentityQuery,
     AuditQuery,
     crate::catalog::graphql::CatalogQuery,
-    // partners
+    crate::partners::graphql::PartnersQuery,
     // locations
     // printers
     // scrap_reasons
@@ -52,7 +52,7 @@ pub struct QueryRoot(
 pub struct MutationRoot(
     IdentityMutation,
     crate::catalog::graphql::CatalogMutation,
-    // partners
+    crate::partners::graphql::PartnersMutation,
     // locations
     // printers
     // scrap_reasons

@@ -52,6 +52,8 @@ impl Page {
     /// The page info of a result with `total` rows.
     pub fn info(&self, total: i64) -> PageInfo {
         PageInfo {
+            total,
+            returned: (total - self.offset).clamp(0, self.limit),
             has_next_page: self.offset + self.limit < total,
             has_previous_page: self.offset > 0,
             offset: self.offset,
@@ -63,6 +65,10 @@ impl Page {
 /// Where a page sits in the whole list.
 #[derive(Debug, Clone, SimpleObject)]
 pub struct PageInfo {
+    /// How many rows match, over all pages.
+    pub total: i64,
+    /// How many rows this page holds.
+    pub returned: i64,
     /// More rows follow this page.
     pub has_next_page: bool,
     /// Rows precede this page.

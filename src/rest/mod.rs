@@ -39,7 +39,7 @@ pub fn routes() -> Vec<Route> {
     all.extend_from_slice(crate::identity::rest::ROUTES);
     all.extend_from_slice(crate::audit::rest::ROUTES);
     all.extend_from_slice(crate::catalog::rest::ROUTES);
-    // partners
+    all.extend_from_slice(crate::partners::rest::ROUTES);
     // locations
     // printers
     // scrap_reasons

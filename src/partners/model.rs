@@ -1,0 +1,766 @@
+//! Vendor and customer rows and the queries on them.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Text};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+
+use crate::db::schema::{customers, vendors};
+use crate::error::AppResult;
+
+diesel::define_sql_function! {
+    /// SQL `upper()`, so vendor-code look-ups use the case-insensitive unique index.
+    fn upper(x: Text) -> Text;
+}
+
+diesel::define_sql_function! {
+    /// SQL `lower()`, so e-mail look-ups use the case-insensitive unique index.
+    fn lower(x: Text) -> Text;
+}
+
+/// `%text%` for ILIKE, with `%`, `_` and `\` escaped so they match themselves.
+pub fn like_pattern(text: &str) -> String {
+    format!(
+        "%{}%",
+        text.replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    )
+}
+
+fn search_term(search: Option<&str>) -> Option<String> {
+    search
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(like_pattern)
+}
+
+// ------------------------------------------------------------------------------ vendors
+
+/// A stored vendor.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = vendors)]
+pub struct VendorRow {
+    /// Id.
+    pub id: i64,
+    /// Code (`VND-001` unless typed), unique ignoring case.
+    pub code: String,
+    /// Name.
+    pub name: String,
+    /// Contact person.
+    pub contact_name: Option<String>,
+    /// Lower-cased e-mail.
+    pub email: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// Web site.
+    pub website: Option<String>,
+    /// Street address.
+    pub address_line1: Option<String>,
+    /// Second address line.
+    pub address_line2: Option<String>,
+    /// City.
+    pub city: Option<String>,
+    /// State or province.
+    pub state: Option<String>,
+    /// Postal code.
+    pub postal_code: Option<String>,
+    /// Country.
+    pub country: Option<String>,
+    /// Payment terms (free text such as `Net 30`).
+    pub payment_terms: Option<String>,
+    /// Our account number with the vendor.
+    pub account_number: Option<String>,
+    /// The vendor's tax id.
+    pub tax_id: Option<String>,
+    /// Usual days from order to receipt.
+    pub lead_time_days: Option<i32>,
+    /// Rating 1..5.
+    pub rating: Option<i32>,
+    /// Notes.
+    pub notes: Option<String>,
+    /// Whether new purchase orders may use it.
+    pub is_active: bool,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A vendor to insert (values already validated and normalised).
+#[derive(Debug, Clone, Default, Insertable)]
+#[diesel(table_name = vendors)]
+pub struct NewVendor {
+    /// Code.
+    pub code: String,
+    /// Name.
+    pub name: String,
+    /// Contact person.
+    pub contact_name: Option<String>,
+    /// Lower-cased e-mail.
+    pub email: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// Web site.
+    pub website: Option<String>,
+    /// Street address.
+    pub address_line1: Option<String>,
+    /// Second address line.
+    pub address_line2: Option<String>,
+    /// City.
+    pub city: Option<String>,
+    /// State or province.
+    pub state: Option<String>,
+    /// Postal code.
+    pub postal_code: Option<String>,
+    /// Country.
+    pub country: Option<String>,
+    /// Payment terms.
+    pub payment_terms: Option<String>,
+    /// Our account number with the vendor.
+    pub account_number: Option<String>,
+    /// The vendor's tax id.
+    pub tax_id: Option<String>,
+    /// Lead time in days.
+    pub lead_time_days: Option<i32>,
+    /// Rating 1..5.
+    pub rating: Option<i32>,
+    /// Notes.
+    pub notes: Option<String>,
+    /// Active.
+    pub is_active: bool,
+}
+
+/// Changes to a vendor: `None` keeps a column, `Some(None)` clears it.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = vendors)]
+pub struct VendorChanges {
+    /// New code.
+    pub code: Option<String>,
+    /// New name.
+    pub name: Option<String>,
+    /// New contact person.
+    pub contact_name: Option<Option<String>>,
+    /// New e-mail.
+    pub email: Option<Option<String>>,
+    /// New phone.
+    pub phone: Option<Option<String>>,
+    /// New web site.
+    pub website: Option<Option<String>>,
+    /// New street address.
+    pub address_line1: Option<Option<String>>,
+    /// New second address line.
+    pub address_line2: Option<Option<String>>,
+    /// New city.
+    pub city: Option<Option<String>>,
+    /// New state.
+    pub state: Option<Option<String>>,
+    /// New postal code.
+    pub postal_code: Option<Option<String>>,
+    /// New country.
+    pub country: Option<Option<String>>,
+    /// New payment terms.
+    pub payment_terms: Option<Option<String>>,
+    /// New account number.
+    pub account_number: Option<Option<String>>,
+    /// New tax id.
+    pub tax_id: Option<Option<String>>,
+    /// New lead time.
+    pub lead_time_days: Option<Option<i32>>,
+    /// New rating.
+    pub rating: Option<Option<i32>>,
+    /// New notes.
+    pub notes: Option<Option<String>>,
+    /// New active flag.
+    pub is_active: Option<bool>,
+}
+
+impl VendorChanges {
+    /// True when nothing would change (an UPDATE with no columns is an SQL error).
+    pub fn is_empty(&self) -> bool {
+        let VendorChanges {
+            code,
+            name,
+            contact_name,
+            email,
+            phone,
+            website,
+            address_line1,
+            address_line2,
+            city,
+            state,
+            postal_code,
+            country,
+            payment_terms,
+            account_number,
+            tax_id,
+            lead_time_days,
+            rating,
+            notes,
+            is_active,
+        } = self;
+        code.is_none()
+            && name.is_none()
+            && [
+                contact_name,
+                email,
+                phone,
+                website,
+                address_line1,
+                address_line2,
+                city,
+                state,
+                postal_code,
+                country,
+                payment_terms,
+                account_number,
+                tax_id,
+                notes,
+            ]
+            .iter()
+            .all(|c| c.is_none())
+            && lead_time_days.is_none()
+            && rating.is_none()
+            && is_active.is_none()
+    }
+}
+
+/// Filters of the vendor list.
+#[derive(Debug, Clone, Default)]
+pub struct VendorFilter {
+    /// Match code, name, contact or e-mail.
+    pub search: Option<String>,
+    /// Only active vendors.
+    pub active_only: bool,
+}
+
+/// One page of vendors (by name) and the total.
+pub async fn list_vendors(
+    conn: &mut AsyncPgConnection,
+    filter: &VendorFilter,
+    limit: i64,
+    offset: i64,
+) -> AppResult<(Vec<VendorRow>, i64)> {
+    let pattern = search_term(filter.search.as_deref());
+    let build = || {
+        let mut q = vendors::table.into_boxed();
+        if filter.active_only {
+            q = q.filter(vendors::is_active.eq(true));
+        }
+        if let Some(p) = &pattern {
+            q = q.filter(
+                vendors::code
+                    .ilike(p.clone())
+                    .or(vendors::name.ilike(p.clone()))
+                    .or(vendors::contact_name.ilike(p.clone()))
+                    .or(vendors::email.ilike(p.clone())),
+            );
+        }
+        q
+    };
+    let total = build().count().get_result(conn).await?;
+    let rows = build()
+        .order((vendors::name.asc(), vendors::id.asc()))
+        .limit(limit)
+        .offset(offset)
+        .select(VendorRow::as_select())
+        .load(conn)
+        .await?;
+    Ok((rows, total))
+}
+
+/// The vendor with this id.
+pub async fn find_vendor(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Option<VendorRow>> {
+    Ok(vendors::table
+        .find(id)
+        .select(VendorRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// The id of the vendor with this code (any case), if one has it.
+pub async fn vendor_id_by_code(conn: &mut AsyncPgConnection, code: &str) -> AppResult<Option<i64>> {
+    Ok(vendors::table
+        .filter(upper(vendors::code).eq(code.to_uppercase()))
+        .select(vendors::id)
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// The next free generated code `VND-NNN`: numbers come from `vendor_code_seq` (unique under
+/// concurrency, gaps allowed); a number whose code was typed by hand is skipped.
+pub async fn next_vendor_code(conn: &mut AsyncPgConnection) -> AppResult<String> {
+    loop {
+        let n: i64 = diesel::select(diesel::dsl::sql::<BigInt>("nextval('vendor_code_seq')"))
+            .get_result(conn)
+            .await?;
+        let code = format!("VND-{n:03}");
+        if vendor_id_by_code(conn, &code).await?.is_none() {
+            return Ok(code);
+        }
+    }
+}
+
+/// Inserts a vendor.
+pub async fn insert_vendor(conn: &mut AsyncPgConnection, new: &NewVendor) -> AppResult<VendorRow> {
+    Ok(diesel::insert_into(vendors::table)
+        .values(new)
+        .returning(VendorRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// Applies changes to a vendor; `None` when it does not exist.
+pub async fn update_vendor(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    changes: &VendorChanges,
+) -> AppResult<Option<VendorRow>> {
+    if changes.is_empty() {
+        return find_vendor(conn, id).await;
+    }
+    Ok(diesel::update(vendors::table.find(id))
+        .set(changes)
+        .returning(VendorRow::as_returning())
+        .get_result(conn)
+        .await
+        .optional()?)
+}
+
+/// Marks a vendor inactive.
+pub async fn deactivate_vendor(conn: &mut AsyncPgConnection, id: i64) -> AppResult<VendorRow> {
+    Ok(diesel::update(vendors::table.find(id))
+        .set(vendors::is_active.eq(false))
+        .returning(VendorRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// Deletes a vendor row.
+pub async fn delete_vendor(conn: &mut AsyncPgConnection, id: i64) -> AppResult<()> {
+    diesel::delete(vendors::table.find(id))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Purchase orders per vendor, for many vendors in one query (lists never ask per row).
+///
+/// Purchase orders arrive with the purchasing area; until then no vendor has any and the
+/// map is empty (read a missing id as 0). Purchasing replaces the body with one grouped
+/// `SELECT vendor_id, count(*) ... WHERE vendor_id = ANY($1)`.
+pub async fn purchase_order_counts(
+    _conn: &mut AsyncPgConnection,
+    _vendor_ids: &[i64],
+) -> AppResult<HashMap<i64, i64>> {
+    Ok(HashMap::new())
+}
+
+// ---------------------------------------------------------------------------- customers
+
+/// A stored customer (a customer is not a user: customers do not sign in).
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = customers)]
+pub struct CustomerRow {
+    /// Id.
+    pub id: i64,
+    /// `CUST-NNNNNN`.
+    pub customer_number: String,
+    /// Lower-cased e-mail, unique.
+    pub email: String,
+    /// Given name.
+    pub first_name: String,
+    /// Family name.
+    pub last_name: String,
+    /// Company.
+    pub company_name: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// active, inactive or suspended.
+    pub status: String,
+    /// Billing street address.
+    pub billing_address_line1: Option<String>,
+    /// Billing second line.
+    pub billing_address_line2: Option<String>,
+    /// Billing city.
+    pub billing_city: Option<String>,
+    /// Billing state.
+    pub billing_state: Option<String>,
+    /// Billing postal code.
+    pub billing_zip: Option<String>,
+    /// Billing country.
+    pub billing_country: Option<String>,
+    /// Shipping street address.
+    pub shipping_address_line1: Option<String>,
+    /// Shipping second line.
+    pub shipping_address_line2: Option<String>,
+    /// Shipping city.
+    pub shipping_city: Option<String>,
+    /// Shipping state.
+    pub shipping_state: Option<String>,
+    /// Shipping postal code.
+    pub shipping_zip: Option<String>,
+    /// Shipping country.
+    pub shipping_country: Option<String>,
+    /// Notes.
+    pub notes: Option<String>,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+impl CustomerRow {
+    /// "First Last".
+    pub fn full_name(&self) -> String {
+        format!("{} {}", self.first_name, self.last_name)
+            .trim()
+            .to_string()
+    }
+}
+
+/// A customer to insert (values already validated and normalised). A `None` country takes
+/// the column default (`USA`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Insertable)]
+#[diesel(table_name = customers)]
+pub struct NewCustomer {
+    /// `CUST-NNNNNN`.
+    pub customer_number: String,
+    /// Lower-cased e-mail.
+    pub email: String,
+    /// Given name.
+    pub first_name: String,
+    /// Family name.
+    pub last_name: String,
+    /// Company.
+    pub company_name: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// active, inactive or suspended.
+    pub status: String,
+    /// Billing street address.
+    pub billing_address_line1: Option<String>,
+    /// Billing second line.
+    pub billing_address_line2: Option<String>,
+    /// Billing city.
+    pub billing_city: Option<String>,
+    /// Billing state.
+    pub billing_state: Option<String>,
+    /// Billing postal code.
+    pub billing_zip: Option<String>,
+    /// Billing country.
+    pub billing_country: Option<String>,
+    /// Shipping street address.
+    pub shipping_address_line1: Option<String>,
+    /// Shipping second line.
+    pub shipping_address_line2: Option<String>,
+    /// Shipping city.
+    pub shipping_city: Option<String>,
+    /// Shipping state.
+    pub shipping_state: Option<String>,
+    /// Shipping postal code.
+    pub shipping_zip: Option<String>,
+    /// Shipping country.
+    pub shipping_country: Option<String>,
+    /// Notes.
+    pub notes: Option<String>,
+}
+
+/// Changes to a customer: `None` keeps a column, `Some(None)` clears it.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = customers)]
+pub struct CustomerChanges {
+    /// New e-mail (lower case).
+    pub email: Option<String>,
+    /// New given name.
+    pub first_name: Option<String>,
+    /// New family name.
+    pub last_name: Option<String>,
+    /// New company.
+    pub company_name: Option<Option<String>>,
+    /// New phone.
+    pub phone: Option<Option<String>>,
+    /// New status.
+    pub status: Option<String>,
+    /// New billing street address.
+    pub billing_address_line1: Option<Option<String>>,
+    /// New billing second line.
+    pub billing_address_line2: Option<Option<String>>,
+    /// New billing city.
+    pub billing_city: Option<Option<String>>,
+    /// New billing state.
+    pub billing_state: Option<Option<String>>,
+    /// New billing postal code.
+    pub billing_zip: Option<Option<String>>,
+    /// New billing country.
+    pub billing_country: Option<Option<String>>,
+    /// New shipping street address.
+    pub shipping_address_line1: Option<Option<String>>,
+    /// New shipping second line.
+    pub shipping_address_line2: Option<Option<String>>,
+    /// New shipping city.
+    pub shipping_city: Option<Option<String>>,
+    /// New shipping state.
+    pub shipping_state: Option<Option<String>>,
+    /// New shipping postal code.
+    pub shipping_zip: Option<Option<String>>,
+    /// New shipping country.
+    pub shipping_country: Option<Option<String>>,
+    /// New notes.
+    pub notes: Option<Option<String>>,
+}
+
+impl CustomerChanges {
+    /// True when nothing would change.
+    pub fn is_empty(&self) -> bool {
+        let CustomerChanges {
+            email,
+            first_name,
+            last_name,
+            company_name,
+            phone,
+            status,
+            billing_address_line1,
+            billing_address_line2,
+            billing_city,
+            billing_state,
+            billing_zip,
+            billing_country,
+            shipping_address_line1,
+            shipping_address_line2,
+            shipping_city,
+            shipping_state,
+            shipping_zip,
+            shipping_country,
+            notes,
+        } = self;
+        email.is_none()
+            && first_name.is_none()
+            && last_name.is_none()
+            && status.is_none()
+            && [
+                company_name,
+                phone,
+                billing_address_line1,
+                billing_address_line2,
+                billing_city,
+                billing_state,
+                billing_zip,
+                billing_country,
+                shipping_address_line1,
+                shipping_address_line2,
+                shipping_city,
+                shipping_state,
+                shipping_zip,
+                shipping_country,
+                notes,
+            ]
+            .iter()
+            .all(|c| c.is_none())
+    }
+}
+
+/// Filters of the customer list.
+#[derive(Debug, Clone, Default)]
+pub struct CustomerFilter {
+    /// Match e-mail, names, company, customer number or phone.
+    pub search: Option<String>,
+    /// Only this status (then `include_inactive` is not consulted).
+    pub status: Option<String>,
+    /// Without a status filter: also inactive and suspended customers.
+    pub include_inactive: bool,
+}
+
+/// One page of customers (newest first) and the total.
+pub async fn list_customers(
+    conn: &mut AsyncPgConnection,
+    filter: &CustomerFilter,
+    limit: i64,
+    offset: i64,
+) -> AppResult<(Vec<CustomerRow>, i64)> {
+    let pattern = search_term(filter.search.as_deref());
+    let build = || {
+        let mut q = customers::table.into_boxed();
+        match &filter.status {
+            Some(s) => q = q.filter(customers::status.eq(s.clone())),
+            None if !filter.include_inactive => q = q.filter(customers::status.eq("active")),
+            None => {}
+        }
+        if let Some(p) = &pattern {
+            q = q.filter(
+                customers::email
+                    .ilike(p.clone())
+                    .or(customers::first_name.ilike(p.clone()))
+                    .or(customers::last_name.ilike(p.clone()))
+                    .or(customers::first_name
+                        .concat(" ")
+                        .concat(customers::last_name)
+                        .ilike(p.clone()))
+                    .or(customers::company_name.ilike(p.clone()))
+                    .or(customers::customer_number.ilike(p.clone()))
+                    .or(customers::phone.ilike(p.clone())),
+            );
+        }
+        q
+    };
+    let total = build().count().get_result(conn).await?;
+    let rows = build()
+        .order((customers::created_at.desc(), customers::id.desc()))
+        .limit(limit)
+        .offset(offset)
+        .select(CustomerRow::as_select())
+        .load(conn)
+        .await?;
+    Ok((rows, total))
+}
+
+/// The customer with this id.
+pub async fn find_customer(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+) -> AppResult<Option<CustomerRow>> {
+    Ok(customers::table
+        .find(id)
+        .select(CustomerRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// The id of the customer with this e-mail (any case), if one has it.
+pub async fn customer_id_by_email(
+    conn: &mut AsyncPgConnection,
+    email: &str,
+) -> AppResult<Option<i64>> {
+    Ok(customers::table
+        .filter(lower(customers::email).eq(email.to_lowercase()))
+        .select(customers::id)
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// Which of these (lower-cased) e-mails already belong to a customer.
+pub async fn existing_customer_emails(
+    conn: &mut AsyncPgConnection,
+    emails: &[String],
+) -> AppResult<Vec<String>> {
+    if emails.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(customers::table
+        .filter(lower(customers::email).eq_any(emails))
+        .select(lower(customers::email))
+        .load(conn)
+        .await?)
+}
+
+/// `n` fresh customer numbers `CUST-NNNNNN` from `customer_number_seq`, in one round trip.
+pub async fn next_customer_numbers(
+    conn: &mut AsyncPgConnection,
+    n: usize,
+) -> AppResult<Vec<String>> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    #[derive(QueryableByName)]
+    struct Next {
+        #[diesel(sql_type = BigInt)]
+        n: i64,
+    }
+    let rows: Vec<Next> = diesel::sql_query(
+        "SELECT nextval('customer_number_seq') AS n FROM generate_series(1, $1::bigint)",
+    )
+    .bind::<BigInt, _>(i64::try_from(n).unwrap_or(i64::MAX))
+    .load(conn)
+    .await?;
+    Ok(rows.into_iter().map(|r| customer_number(r.n)).collect())
+}
+
+/// The display form of a customer number: `CUST-000042` (more digits once past a million).
+pub fn customer_number(n: i64) -> String {
+    format!("CUST-{n:06}")
+}
+
+/// Inserts a customer.
+pub async fn insert_customer(
+    conn: &mut AsyncPgConnection,
+    new: &NewCustomer,
+) -> AppResult<CustomerRow> {
+    Ok(diesel::insert_into(customers::table)
+        .values(new)
+        .returning(CustomerRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// Inserts many customers in one statement; a row whose e-mail (or number) is already taken
+/// is left out rather than failing the statement. Returns the e-mails that were inserted.
+pub async fn insert_customers_skipping_taken(
+    conn: &mut AsyncPgConnection,
+    rows: &[NewCustomer],
+) -> AppResult<Vec<String>> {
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(diesel::insert_into(customers::table)
+        .values(rows)
+        .on_conflict_do_nothing()
+        .returning(customers::email)
+        .get_results(conn)
+        .await?)
+}
+
+/// Applies changes to a customer; `None` when it does not exist.
+pub async fn update_customer(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    changes: &CustomerChanges,
+) -> AppResult<Option<CustomerRow>> {
+    if changes.is_empty() {
+        return find_customer(conn, id).await;
+    }
+    Ok(diesel::update(customers::table.find(id))
+        .set(changes)
+        .returning(CustomerRow::as_returning())
+        .get_result(conn)
+        .await
+        .optional()?)
+}
+
+/// Deletes a customer row.
+pub async fn delete_customer(conn: &mut AsyncPgConnection, id: i64) -> AppResult<()> {
+    diesel::delete(customers::table.find(id))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// What a customer has bought: figures for the list and detail views.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OrderStats {
+    /// Sales orders.
+    pub order_count: i64,
+    /// Quotes.
+    pub quote_count: i64,
+    /// Sum of the order totals.
+    pub total_spent: bigdecimal::BigDecimal,
+    /// The latest order.
+    pub last_order_at: Option<DateTime<Utc>>,
+}
+
+/// Order figures per customer, for many customers in one query (lists never ask per row).
+///
+/// Sales orders and quotes arrive with the sales area; until then no customer has any and the
+/// map is empty (read a missing id as no orders). Sales replaces the body with one grouped
+/// query over `customer_id = ANY($1)`.
+pub async fn order_stats(
+    _conn: &mut AsyncPgConnection,
+    _customer_ids: &[i64],
+) -> AppResult<HashMap<i64, OrderStats>> {
+    Ok(HashMap::new())
+}

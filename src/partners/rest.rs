@@ -1,0 +1,94 @@
+//! REST routes of vendors (CONTRACT 5.14) and customers (CONTRACT 5.5): declarations only.
+
+use crate::auth::Access::Admin;
+use crate::rest::{Body, Route};
+
+/// A stored operation with the fragments it uses.
+macro_rules! op {
+    ($file:literal $(, $fragment:literal)*) => {
+        concat!(include_str!(concat!("rest/", $file)) $(, include_str!(concat!("rest/fragment_", $fragment, ".graphql")))*)
+    };
+}
+
+/// The routes.
+pub const ROUTES: &[Route] = &[
+    Route::get(
+        "/vendors/",
+        op!("vendors_list.graphql", "vendor"),
+        "vendors",
+    )
+    .summary("Vendors by name (`search`, `active_only`, `limit`, `offset`)"),
+    Route::post(
+        "/vendors/",
+        op!("vendor_create.graphql", "vendor"),
+        "vendorCreate.vendor",
+    )
+    .body(Body::Input("input"))
+    .status(201)
+    .summary("Create a vendor (blank code: `VND-NNN`)"),
+    Route::get(
+        "/vendors/{id}",
+        op!("vendor_get.graphql", "vendor"),
+        "vendor",
+    )
+    .summary("One vendor"),
+    Route::put(
+        "/vendors/{id}",
+        op!("vendor_update.graphql", "vendor"),
+        "vendorUpdate.vendor",
+    )
+    .body(Body::Input("input"))
+    .summary("Change a vendor"),
+    Route::delete(
+        "/vendors/{id}",
+        op!("vendor_delete.graphql"),
+        "vendorDelete",
+    )
+    .summary("Delete a vendor (one with purchase orders is deactivated)"),
+    Route::get(
+        "/admin/customers/",
+        op!("customers_list.graphql", "customer"),
+        "customers.nodes",
+    )
+    .access(Admin)
+    .summary("Customers (`search`, `status`, `include_inactive`, `skip`, `limit`)"),
+    Route::get(
+        "/admin/customers/search",
+        op!("customers_search.graphql"),
+        "customers.nodes",
+    )
+    .access(Admin)
+    .summary("Quick customer search (`q`, `limit`)"),
+    Route::post(
+        "/admin/customers/",
+        op!("customer_create.graphql", "customer"),
+        "customerCreate.customer",
+    )
+    .body(Body::Input("input"))
+    .status(201)
+    .access(Admin)
+    .summary("Create a customer"),
+    Route::get(
+        "/admin/customers/{id}",
+        op!("customer_get.graphql", "customer"),
+        "customer",
+    )
+    .access(Admin)
+    .summary("One customer"),
+    Route::patch(
+        "/admin/customers/{id}",
+        op!("customer_update.graphql", "customer"),
+        "customerUpdate.customer",
+    )
+    .body(Body::Input("input"))
+    .access(Admin)
+    .summary("Change a customer"),
+    Route::delete(
+        "/admin/customers/{id}",
+        op!("customer_delete.graphql"),
+        "customerDelete",
+    )
+    .status(204)
+    .access(Admin)
+    .summary("Delete a customer (one with orders becomes inactive)"),
+];
