@@ -359,3 +359,90 @@ async fn customers_are_admin_only_with_required_names_and_unique_emails() {
         StatusCode::OK
     );
 }
+
+async fn upload(app: &TestApp, path: &str, token: &str, content: &str) -> TestResponse {
+    let boundary = "partners-boundary";
+    let body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"customers.csv\"\r\nContent-Type: text/csv\r\n\r\n{content}\r\n--{boundary}--\r\n"
+    );
+    app.request(
+        Request::builder()
+            .method(Method::POST)
+            .uri(path)
+            .header("authorization", format!("Bearer {token}"))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .body(Body::from(body))
+            .expect("request"),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn customer_csv_import_previews_reports_rows_and_skips_existing() {
+    let app = TestApp::spawn_with(&[("AUTH_MODE", "header")]).await;
+    let t = admin(&app).await;
+    let template = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/customers/import/template",
+        None,
+        &t,
+    )
+    .await;
+    assert!(template.text().starts_with("Email,First Name"), "{} {}", template.status, template.text());
+    call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/customers/",
+        Some(json!({"email": "old@shop.test", "first_name": "O", "last_name": "Ld"})),
+        &t,
+    )
+    .await;
+    // A Shopify customers export with a BOM, a bad address, a missing name and an existing customer.
+    let csv = "\u{feff}First Name,Last Name,Email,Default Address Company,Default Address City,Accepts Email Marketing\n\
+               Ann,Able,ann@shop.test,Able Inc,Austin,yes\n\
+               Bob,Bee,bob@shop.local,,,no\n\
+               ,Cee,cee@shop.test,,,no\n\
+               Old,Customer,OLD@shop.test,,,no\n\
+               Dee,Dee,dee@shop.test,,Denver,no\n";
+    let preview = upload(&app, "/api/v1/admin/customers/import/preview", &t, csv).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.text());
+    let p = preview.json();
+    assert_eq!(
+        (
+            p["total_rows"].as_i64(),
+            p["valid_rows"].as_i64(),
+            p["error_rows"].as_i64()
+        ),
+        (Some(5), Some(3), Some(2))
+    );
+    assert_eq!(p["detected_format"], "shopify");
+    assert_eq!(count(&app, "customers").await, 1);
+    let res = upload(&app, "/api/v1/admin/customers/import", &t, csv)
+        .await
+        .json();
+    assert_eq!(
+        (
+            res["imported"].as_i64(),
+            res["skipped"].as_i64(),
+            res["applied"].as_bool()
+        ),
+        (Some(2), Some(3), Some(true)),
+        "{res}"
+    );
+    assert_eq!(res["errors"][0]["row"], 3);
+    assert_eq!(count(&app, "customers").await, 3);
+    let ann = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/customers/search?q=ann",
+        None,
+        &t,
+    )
+    .await
+    .json();
+    assert_eq!(ann[0]["company_name"], "Able Inc");
+}

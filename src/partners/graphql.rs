@@ -490,6 +490,12 @@ impl PartnersQuery {
         })
     }
 
+    /// The CSV template of the customer import.
+    #[graphql(guard = "Access::Admin")]
+    async fn customer_import_template(&self) -> &'static str {
+        crate::partners::import::TEMPLATE
+    }
+
     /// One customer (admins).
     #[graphql(guard = "Access::Admin")]
     async fn customer(&self, ctx: &Context<'_>, id: i64) -> AppResult<Customer> {
@@ -614,7 +620,10 @@ impl PartnersMutation {
         input: VendorUpdateInput,
     ) -> AppResult<VendorPayload> {
         let mut c = Checker::new();
-        let name = input.name.as_deref().map(|n| c.required("name", n, fields::NAME_MAX));
+        let name = input
+            .name
+            .as_deref()
+            .map(|n| c.required("name", n, fields::NAME_MAX));
         let code = input
             .code
             .as_deref()
@@ -958,6 +967,19 @@ impl PartnersMutation {
             Err(e) if e.code == ErrorCode::Conflict => Ok(customer_taken()),
             Err(e) => Err(e),
         }
+    }
+
+    /// Imports customers from a CSV file (admins). With `dryRun` it only reports.
+    #[graphql(guard = "Access::Admin")]
+    async fn customer_import(
+        &self,
+        ctx: &Context<'_>,
+        file: async_graphql::Upload,
+        #[graphql(desc = "Only check and report; change nothing.", default = false)] dry_run: bool,
+    ) -> AppResult<crate::catalog::import::ImportReport> {
+        let bytes = crate::catalog::files::read_upload(ctx, file)?;
+        crate::partners::import::import_customers(&mut *context::conn(ctx).await?, &bytes, dry_run)
+            .await
     }
 
     /// Deletes a customer; one with orders becomes inactive instead (admins).

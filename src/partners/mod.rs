@@ -2,5 +2,6 @@
 
 pub mod fields;
 pub mod graphql;
+pub mod import;
 pub mod model;
 pub mod rest;

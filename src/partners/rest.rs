@@ -59,6 +59,30 @@ pub const ROUTES: &[Route] = &[
     )
     .access(Admin)
     .summary("Quick customer search (`q`, `limit`)"),
+    Route::get(
+        "/admin/customers/import/template",
+        op!("customer_import_template.graphql"),
+        "customerImportTemplate",
+    )
+    .raw("text/csv; charset=utf-8")
+    .access(Admin)
+    .summary("The customer CSV template"),
+    Route::post(
+        "/admin/customers/import/preview",
+        op!("customer_preview.graphql"),
+        "customerImport",
+    )
+    .body(Body::Multipart)
+    .access(Admin)
+    .summary("Check a customer CSV (multipart `file`) without importing"),
+    Route::post(
+        "/admin/customers/import",
+        op!("customer_import.graphql"),
+        "customerImport",
+    )
+    .body(Body::Multipart)
+    .access(Admin)
+    .summary("Import a customer CSV (multipart `file`)"),
     Route::post(
         "/admin/customers/",
         op!("customer_create.graphql", "customer"),
