@@ -392,7 +392,12 @@ async fn customer_csv_import_previews_reports_rows_and_skips_existing() {
         &t,
     )
     .await;
-    assert!(template.text().starts_with("Email,First Name"), "{} {}", template.status, template.text());
+    assert!(
+        template.text().starts_with("Email,First Name"),
+        "{} {}",
+        template.status,
+        template.text()
+    );
     call(
         &app,
         Method::POST,
