@@ -187,8 +187,16 @@ describe('with the real API', () => {
         await page.getByTestId('csv-preview').waitFor();
         await page.getByRole('button', { name: 'Import file' }).click();
         const summary = page.getByTestId('import-summary');
-        await summary.waitFor({ timeout: 30_000 });
+        const notYet = page.getByText('This import is not available on the server yet');
+        await summary.or(notYet).first().waitFor({ timeout: 30_000 });
         await screenshot(page, `onboarding-${s.n}-import`);
+        if (await notYet.isVisible()) {
+          // Orders and inventory arrive with their modules: until then the step shows the
+          // server's answer plainly and can be skipped.
+          assert.ok(s.n >= 5, `step ${s.n} must import for real`);
+          await page.getByRole('button', { name: 'Skip this step' }).click();
+          continue;
+        }
         if (s.stat) {
           const value = Number(await summary.locator('.stat', { hasText: s.stat }).locator('dd').innerText());
           assert.ok(value >= s.min, `step ${s.n}: ${s.stat} ${value} >= ${s.min}`);
@@ -330,7 +338,8 @@ describe('with the real API', () => {
       assert.match(await page.locator('.datatable__count').innerText(), /1–25 of 30/);
       await page.getByRole('button', { name: 'Next page' }).click();
       await page.getByText('Page 2 of 2').waitFor();
-      assert.match(await page.locator('.datatable__count').innerText(), /26–30 of 30/);
+      // The previous page stays on screen until the next one arrives: wait for it.
+      await page.locator('.datatable__count', { hasText: '26–30 of 30' }).waitFor();
       await page.getByRole('combobox', { name: /Rows per page/ }).selectOption('50');
       await page.locator('.datatable__count', { hasText: '1–30 of 30' }).waitFor();
       await page.getByText('Page 1 of 1').waitFor();

@@ -12,6 +12,7 @@ import {
   markRenewed,
   saveTokens,
   saveUser,
+  SIGNED_OUT_FLAG,
   subscribeSession,
 } from './storage';
 import { isStaff } from './roles';
@@ -93,6 +94,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const logout = useCallback(
     async (opts?: { expired?: boolean }) => {
       await authApi.logout(getRefreshToken()).catch(() => undefined);
+      if (!opts?.expired) sessionStorage.setItem(SIGNED_OUT_FLAG, '1');
       clearSession();
       queryClient.clear();
       navigate('/admin/login', { replace: true, state: opts?.expired ? { expired: true } : { loggedOut: true } });

@@ -110,3 +110,6 @@ export function markRenewed(at: number = Date.now()): void {
 export function getLastRenewedAt(): number {
   return lastRenewedAt;
 }
+
+/** Left in sessionStorage by an explicit sign-out so the sign-in page can say so. */
+export const SIGNED_OUT_FLAG = 'strata.signedOut';

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { SIGNED_OUT_FLAG } from '../../auth/storage';
 import { useQuery } from '@tanstack/react-query';
 import { CloudOff } from 'lucide-react';
 import { setupApi } from '../../api/endpoints';
@@ -23,6 +24,13 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const state = (location.state ?? {}) as LoginState;
+  // Signing out clears the session first, so the route guard may redirect here before the
+  // sign-out navigation lands; the flag it leaves says why we are here either way.
+  const [signedOut] = useState(() => {
+    const flagged = sessionStorage.getItem(SIGNED_OUT_FLAG) === '1';
+    sessionStorage.removeItem(SIGNED_OUT_FLAG);
+    return flagged;
+  });
 
   const [email, setEmail] = useState(state.email ?? '');
   const [password, setPassword] = useState('');
@@ -84,7 +92,7 @@ export function LoginPage() {
           Your session has ended. Please sign in again.
         </div>
       )}
-      {state.loggedOut && !formError && (
+      {(state.loggedOut || signedOut) && !formError && (
         <div className="alert alert--info" role="status">
           You have been signed out.
         </div>
