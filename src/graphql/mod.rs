@@ -40,7 +40,7 @@ pub struct QueryRoot(
     AuditQuery,
     crate::catalog::graphql::CatalogQuery,
     crate::partners::graphql::PartnersQuery,
-    // locations
+    crate::locations::graphql::LocationsQuery,
     // printers
     // scrap_reasons
     // settings
@@ -53,7 +53,7 @@ pub struct MutationRoot(
     IdentityMutation,
     crate::catalog::graphql::CatalogMutation,
     crate::partners::graphql::PartnersMutation,
-    // locations
+    crate::locations::graphql::LocationsMutation,
     // printers
     // scrap_reasons
     // settings

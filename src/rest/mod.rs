@@ -40,7 +40,7 @@ pub fn routes() -> Vec<Route> {
     all.extend_from_slice(crate::audit::rest::ROUTES);
     all.extend_from_slice(crate::catalog::rest::ROUTES);
     all.extend_from_slice(crate::partners::rest::ROUTES);
-    // locations
+    all.extend_from_slice(crate::locations::rest::ROUTES);
     // printers
     // scrap_reasons
     // settings

@@ -1,0 +1,36 @@
+//! REST routes of locations (CONTRACT 5.9; admins only, spec 4.5): declarations only.
+
+use crate::auth::Access::Admin;
+use crate::rest::{Body, Route};
+
+/// A stored operation with the location fragment.
+macro_rules! op {
+    ($file:literal) => {
+        concat!(
+            include_str!(concat!("rest/", $file)),
+            include_str!("rest/fragment_location.graphql")
+        )
+    };
+}
+
+/// The routes.
+pub const ROUTES: &[Route] = &[
+    Route::get("/admin/locations", op!("locations_list.graphql"), "locations.nodes")
+        .access(Admin)
+        .summary("Locations by code, a bare array (`include_inactive`, `search`, `type`, `parent_id`, `limit` up to 1000, `offset`)"),
+    Route::post("/admin/locations", op!("location_create.graphql"), "locationCreate.location")
+        .body(Body::Input("input"))
+        .status(201)
+        .access(Admin)
+        .summary("Create a location (`type` defaults to warehouse; a duplicate code is 400)"),
+    Route::get("/admin/locations/{id}", op!("location_get.graphql"), "location")
+        .access(Admin)
+        .summary("One location"),
+    Route::put("/admin/locations/{id}", op!("location_update.graphql"), "locationUpdate.location")
+        .body(Body::Input("input"))
+        .access(Admin)
+        .summary("Change a location (a parent that would close a cycle is refused)"),
+    Route::delete("/admin/locations/{id}", include_str!("rest/location_delete.graphql"), "locationDelete")
+        .access(Admin)
+        .summary("Delete a location; the main warehouse and locations in use are deactivated instead, one holding stock is refused"),
+];
