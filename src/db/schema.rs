@@ -244,6 +244,7 @@ diesel::table! {
         active -> Bool,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        work_center_id -> Nullable<Int8>,
     }
 }
 

@@ -41,7 +41,7 @@ pub struct QueryRoot(
     crate::catalog::graphql::CatalogQuery,
     crate::partners::graphql::PartnersQuery,
     crate::locations::graphql::LocationsQuery,
-    // printers
+    crate::printers::graphql::PrintersQuery,
     // scrap_reasons
     // settings
 );
@@ -54,7 +54,7 @@ pub struct MutationRoot(
     crate::catalog::graphql::CatalogMutation,
     crate::partners::graphql::PartnersMutation,
     crate::locations::graphql::LocationsMutation,
-    // printers
+    crate::printers::graphql::PrintersMutation,
     // scrap_reasons
     // settings
 );

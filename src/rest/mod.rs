@@ -41,7 +41,7 @@ pub fn routes() -> Vec<Route> {
     all.extend_from_slice(crate::catalog::rest::ROUTES);
     all.extend_from_slice(crate::partners::rest::ROUTES);
     all.extend_from_slice(crate::locations::rest::ROUTES);
-    // printers
+    all.extend_from_slice(crate::printers::rest::ROUTES);
     // scrap_reasons
     // settings
     all
