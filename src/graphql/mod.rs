@@ -42,7 +42,7 @@ pub struct QueryRoot(
     crate::partners::graphql::PartnersQuery,
     crate::locations::graphql::LocationsQuery,
     crate::printers::graphql::PrintersQuery,
-    // scrap_reasons
+    crate::scrap_reasons::graphql::ScrapReasonsQuery,
     // settings
 );
 
@@ -55,7 +55,7 @@ pub struct MutationRoot(
     crate::partners::graphql::PartnersMutation,
     crate::locations::graphql::LocationsMutation,
     crate::printers::graphql::PrintersMutation,
-    // scrap_reasons
+    crate::scrap_reasons::graphql::ScrapReasonsMutation,
     // settings
 );
 

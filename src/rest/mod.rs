@@ -42,7 +42,7 @@ pub fn routes() -> Vec<Route> {
     all.extend_from_slice(crate::partners::rest::ROUTES);
     all.extend_from_slice(crate::locations::rest::ROUTES);
     all.extend_from_slice(crate::printers::rest::ROUTES);
-    // scrap_reasons
+    all.extend_from_slice(crate::scrap_reasons::rest::ROUTES);
     // settings
     all
 }

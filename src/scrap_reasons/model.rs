@@ -1,0 +1,149 @@
+//! Scrap reason rows and the queries on them.
+
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{Bool, Text};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+
+use crate::catalog::model::like_pattern;
+use crate::db::schema::scrap_reasons;
+use crate::error::{AppError, AppResult};
+
+/// A stored scrap reason.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = scrap_reasons)]
+pub struct ScrapReasonRow {
+    /// Id.
+    pub id: i64,
+    /// Code (lower case, unique ignoring case), e.g. `layer_shift`.
+    pub code: String,
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Display order.
+    pub sequence: i32,
+    /// Active (deleting a reason deactivates it).
+    pub active: bool,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A scrap reason's values: `None` leaves a column as it is (update) or at its default
+/// (insert); `Some(None)` clears the description.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = scrap_reasons)]
+pub struct ScrapReasonValues {
+    /// Code (set on insert only).
+    pub code: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Description.
+    pub description: Option<Option<String>>,
+    /// Display order.
+    pub sequence: Option<i32>,
+    /// Active.
+    pub active: Option<bool>,
+}
+
+/// Scrap reasons in display order (sequence, then code), one page, and the total.
+pub async fn list(
+    conn: &mut AsyncPgConnection,
+    include_inactive: bool,
+    search: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> AppResult<(Vec<ScrapReasonRow>, i64)> {
+    let build = || {
+        let mut q = scrap_reasons::table.into_boxed();
+        if !include_inactive {
+            q = q.filter(scrap_reasons::active.eq(true));
+        }
+        if let Some(s) = search.map(str::trim).filter(|s| !s.is_empty()) {
+            let p = like_pattern(s);
+            q = q.filter(
+                scrap_reasons::code
+                    .ilike(p.clone())
+                    .or(scrap_reasons::name.ilike(p.clone()))
+                    .or(scrap_reasons::description.ilike(p)),
+            );
+        }
+        q
+    };
+    let total = build().count().get_result(conn).await?;
+    let rows = build()
+        .order((scrap_reasons::sequence.asc(), scrap_reasons::code.asc()))
+        .limit(limit)
+        .offset(offset)
+        .select(ScrapReasonRow::as_select())
+        .load(conn)
+        .await?;
+    Ok((rows, total))
+}
+
+/// The scrap reason with this id.
+pub async fn find(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Option<ScrapReasonRow>> {
+    Ok(scrap_reasons::table
+        .find(id)
+        .select(ScrapReasonRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// The scrap reason with this code (any case).
+pub async fn find_by_code(
+    conn: &mut AsyncPgConnection,
+    code: &str,
+) -> AppResult<Option<ScrapReasonRow>> {
+    Ok(scrap_reasons::table
+        .filter(
+            diesel::dsl::sql::<Bool>("lower(code) = lower(")
+                .bind::<Text, _>(code.trim().to_string())
+                .sql(")"),
+        )
+        .select(ScrapReasonRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
+/// Inserts a scrap reason.
+pub async fn insert(
+    conn: &mut AsyncPgConnection,
+    v: &ScrapReasonValues,
+) -> AppResult<ScrapReasonRow> {
+    Ok(diesel::insert_into(scrap_reasons::table)
+        .values((
+            scrap_reasons::code.eq(v.code.clone().unwrap_or_default()),
+            scrap_reasons::name.eq(v.name.clone().unwrap_or_default()),
+            scrap_reasons::description.eq(v.description.clone().flatten()),
+            scrap_reasons::sequence.eq(v.sequence.unwrap_or(0)),
+            scrap_reasons::active.eq(v.active.unwrap_or(true)),
+        ))
+        .returning(ScrapReasonRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// Updates a scrap reason (an empty change answers the row as it is).
+pub async fn update(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    v: &ScrapReasonValues,
+) -> AppResult<ScrapReasonRow> {
+    let result = diesel::update(scrap_reasons::table.find(id))
+        .set(v)
+        .returning(ScrapReasonRow::as_returning())
+        .get_result(conn)
+        .await;
+    match result {
+        Err(diesel::result::Error::NotFound) => Err(AppError::not_found("Scrap reason not found")),
+        Err(e) if crate::db::is_empty_update(&e) => find(conn, id)
+            .await?
+            .ok_or_else(|| AppError::not_found("Scrap reason not found")),
+        other => Ok(other?),
+    }
+}

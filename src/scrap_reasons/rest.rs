@@ -1,0 +1,61 @@
+//! REST routes of scrap reasons (CONTRACT 5.12 "Scrap reasons"): declarations only. The
+//! spec's path is `/scrap-reasons/`; the original's `/production-orders/scrap-reasons`
+//! answers too. Reading is for any signed-in user, changes are for admins.
+
+use crate::auth::Access::Admin;
+use crate::rest::{Body, Route};
+
+/// A stored operation with the scrap reason fragment.
+macro_rules! op {
+    ($file:literal) => {
+        concat!(
+            include_str!(concat!("rest/", $file)),
+            include_str!("rest/fragment_scrap_reason.graphql")
+        )
+    };
+}
+
+/// The routes.
+pub const ROUTES: &[Route] = &[
+    Route::get(
+        "/scrap-reasons/",
+        include_str!("rest/scrap_reasons_active.graphql"),
+        "scrapReasons",
+    )
+    .aliases(&["/production-orders/scrap-reasons"])
+    .summary("Active scrap reasons as `{reasons, details, descriptions}`"),
+    Route::get(
+        "/scrap-reasons/all",
+        op!("scrap_reasons_all.graphql"),
+        "scrapReasons.nodes",
+    )
+    .aliases(&["/production-orders/scrap-reasons/all"])
+    .summary("Every scrap reason, inactive ones too (a bare array)"),
+    Route::post(
+        "/scrap-reasons/",
+        op!("scrap_reason_create.graphql"),
+        "scrapReasonCreate.scrapReason",
+    )
+    .aliases(&["/production-orders/scrap-reasons"])
+    .body(Body::Input("input"))
+    .status(201)
+    .access(Admin)
+    .summary("Add a scrap reason (`code` 1-50, `name` 1-100; a duplicate code is 400)"),
+    Route::put(
+        "/scrap-reasons/{id}",
+        op!("scrap_reason_update.graphql"),
+        "scrapReasonUpdate.scrapReason",
+    )
+    .aliases(&["/production-orders/scrap-reasons/{id}"])
+    .body(Body::Input("input"))
+    .access(Admin)
+    .summary("Change a scrap reason's name, description, active state or sequence"),
+    Route::delete(
+        "/scrap-reasons/{id}",
+        include_str!("rest/scrap_reason_delete.graphql"),
+        "scrapReasonDelete",
+    )
+    .aliases(&["/production-orders/scrap-reasons/{id}"])
+    .access(Admin)
+    .summary("Deactivate a scrap reason"),
+];
