@@ -43,7 +43,7 @@ pub struct QueryRoot(
     crate::locations::graphql::LocationsQuery,
     crate::printers::graphql::PrintersQuery,
     crate::scrap_reasons::graphql::ScrapReasonsQuery,
-    // settings
+    crate::settings::graphql::SettingsQuery,
 );
 
 /// The Mutation root: one field group per business area.
@@ -56,7 +56,7 @@ pub struct MutationRoot(
     crate::locations::graphql::LocationsMutation,
     crate::printers::graphql::PrintersMutation,
     crate::scrap_reasons::graphql::ScrapReasonsMutation,
-    // settings
+    crate::settings::graphql::SettingsMutation,
 );
 
 /// The schema type shared by `/graphql` and the REST facade.

@@ -43,7 +43,7 @@ pub fn routes() -> Vec<Route> {
     all.extend_from_slice(crate::locations::rest::ROUTES);
     all.extend_from_slice(crate::printers::rest::ROUTES);
     all.extend_from_slice(crate::scrap_reasons::rest::ROUTES);
-    // settings
+    all.extend_from_slice(crate::settings::rest::ROUTES);
     all
 }
 

@@ -1,1 +1,10 @@
-//! Company settings, a singleton (CONTRACT 5.16).
+//! Company settings (CONTRACT 5.16): a singleton row (id 1) with the company's details,
+//! tax, quote defaults and working hours. Any signed-in user reads them; admins change them,
+//! and each change is recorded in the security audit log. Logo upload is not offered yet
+//! (`has_logo` is false). GraphQL fields in [`graphql`], rules in [`rules`], REST
+//! declarations in [`rest`].
+
+pub mod graphql;
+pub mod model;
+pub mod rest;
+pub mod rules;

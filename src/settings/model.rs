@@ -1,0 +1,197 @@
+//! The company settings row (a singleton, id 1) and the queries on it.
+
+use bigdecimal::BigDecimal;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{Bool, Text};
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+
+use crate::db::schema::company_settings;
+use crate::error::AppResult;
+
+/// The id of the one settings row.
+pub const SETTINGS_ID: i32 = 1;
+
+/// The stored settings.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = company_settings)]
+pub struct SettingsRow {
+    /// Always 1.
+    pub id: i32,
+    /// Company name.
+    pub company_name: Option<String>,
+    /// Address, first line.
+    pub company_address_line1: Option<String>,
+    /// Address, second line.
+    pub company_address_line2: Option<String>,
+    /// City.
+    pub company_city: Option<String>,
+    /// State or region.
+    pub company_state: Option<String>,
+    /// Postal code.
+    pub company_zip: Option<String>,
+    /// Country.
+    pub company_country: Option<String>,
+    /// Phone.
+    pub company_phone: Option<String>,
+    /// E-mail (lower case).
+    pub company_email: Option<String>,
+    /// Website.
+    pub company_website: Option<String>,
+    /// The stored logo's file name.
+    pub logo_filename: Option<String>,
+    /// Whether sales tax is charged.
+    pub tax_enabled: bool,
+    /// Tax rate as a fraction (0.0825 for 8.25 %).
+    pub tax_rate: BigDecimal,
+    /// Tax name (`Sales tax`, `VAT`).
+    pub tax_name: Option<String>,
+    /// Tax registration number.
+    pub tax_registration_number: Option<String>,
+    /// Days a quote stays valid.
+    pub default_quote_validity_days: i32,
+    /// Quote terms.
+    pub quote_terms: Option<String>,
+    /// Quote footer.
+    pub quote_footer: Option<String>,
+    /// IANA time zone.
+    pub timezone: String,
+    /// Opening hour (0-23).
+    pub business_hours_start: i32,
+    /// Closing hour (0-23).
+    pub business_hours_end: i32,
+    /// Working days a week.
+    pub business_days_per_week: i32,
+    /// Working days, `0` Monday to `6` Sunday, comma separated.
+    pub business_work_days: String,
+    /// Whether stock may go below zero (then flagged for review).
+    pub allow_negative_inventory: bool,
+    /// Changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// Changes to the settings: `None` keeps a column; `Some(None)` clears a nullable one.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = company_settings)]
+pub struct SettingsChanges {
+    /// Company name.
+    pub company_name: Option<Option<String>>,
+    /// Address, first line.
+    pub company_address_line1: Option<Option<String>>,
+    /// Address, second line.
+    pub company_address_line2: Option<Option<String>>,
+    /// City.
+    pub company_city: Option<Option<String>>,
+    /// State or region.
+    pub company_state: Option<Option<String>>,
+    /// Postal code.
+    pub company_zip: Option<Option<String>>,
+    /// Country.
+    pub company_country: Option<Option<String>>,
+    /// Phone.
+    pub company_phone: Option<Option<String>>,
+    /// E-mail.
+    pub company_email: Option<Option<String>>,
+    /// Website.
+    pub company_website: Option<Option<String>>,
+    /// Whether sales tax is charged.
+    pub tax_enabled: Option<bool>,
+    /// Tax rate as a fraction.
+    pub tax_rate: Option<BigDecimal>,
+    /// Tax name.
+    pub tax_name: Option<Option<String>>,
+    /// Tax registration number.
+    pub tax_registration_number: Option<Option<String>>,
+    /// Days a quote stays valid.
+    pub default_quote_validity_days: Option<i32>,
+    /// Quote terms.
+    pub quote_terms: Option<Option<String>>,
+    /// Quote footer.
+    pub quote_footer: Option<Option<String>>,
+    /// IANA time zone.
+    pub timezone: Option<String>,
+    /// Opening hour.
+    pub business_hours_start: Option<i32>,
+    /// Closing hour.
+    pub business_hours_end: Option<i32>,
+    /// Working days a week.
+    pub business_days_per_week: Option<i32>,
+    /// Working days.
+    pub business_work_days: Option<String>,
+    /// Negative stock allowed.
+    pub allow_negative_inventory: Option<bool>,
+}
+
+async fn read(conn: &mut AsyncPgConnection, lock: bool) -> AppResult<Option<SettingsRow>> {
+    let q = company_settings::table
+        .find(SETTINGS_ID)
+        .select(SettingsRow::as_select());
+    Ok(if lock {
+        q.for_update().first(conn).await.optional()?
+    } else {
+        q.first(conn).await.optional()?
+    })
+}
+
+/// The settings row; the defaults are put back first if the row was ever removed.
+pub async fn get(conn: &mut AsyncPgConnection) -> AppResult<SettingsRow> {
+    if let Some(row) = read(conn, false).await? {
+        return Ok(row);
+    }
+    ensure(conn).await?;
+    read(conn, false)
+        .await?
+        .ok_or_else(|| crate::error::AppError::internal("the company settings row is missing"))
+}
+
+/// The settings row, locked until the transaction ends.
+pub async fn get_for_update(conn: &mut AsyncPgConnection) -> AppResult<SettingsRow> {
+    ensure(conn).await?;
+    read(conn, true)
+        .await?
+        .ok_or_else(|| crate::error::AppError::internal("the company settings row is missing"))
+}
+
+async fn ensure(conn: &mut AsyncPgConnection) -> AppResult<()> {
+    diesel::insert_into(company_settings::table)
+        .values(company_settings::id.eq(SETTINGS_ID))
+        .on_conflict_do_nothing()
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Applies changes (nothing to change answers the row as it is).
+pub async fn update(
+    conn: &mut AsyncPgConnection,
+    changes: &SettingsChanges,
+) -> AppResult<SettingsRow> {
+    let result = diesel::update(company_settings::table.find(SETTINGS_ID))
+        .set(changes)
+        .returning(SettingsRow::as_returning())
+        .get_result(conn)
+        .await;
+    match result {
+        Err(e) if crate::db::is_empty_update(&e) => get(conn).await,
+        other => Ok(other?),
+    }
+}
+
+#[derive(QueryableByName)]
+struct Flag {
+    #[diesel(sql_type = Bool)]
+    flag: bool,
+}
+
+/// True when PostgreSQL knows `name` as an IANA time zone (its copy of the tz database;
+/// the `posix/` and `right/` variants are not offered).
+pub async fn is_time_zone(conn: &mut AsyncPgConnection, name: &str) -> AppResult<bool> {
+    let found: Flag = diesel::sql_query(
+        "SELECT EXISTS (SELECT 1 FROM pg_timezone_names \
+         WHERE name = $1 AND name NOT LIKE 'posix/%' AND name NOT LIKE 'right/%') AS flag",
+    )
+    .bind::<Text, _>(name)
+    .get_result(conn)
+    .await?;
+    Ok(found.flag)
+}
