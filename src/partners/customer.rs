@@ -12,7 +12,7 @@ use crate::graphql::user_error::{UserError, UserErrorCode};
 use crate::partners::fields::{
     Checker, LINE_MAX, NAME_MAX, PERSON_NAME_MAX, PHONE_MAX, PLACE_MAX, POSTAL_MAX, TEXT_MAX,
 };
-use crate::partners::model::{self, CustomerChanges, CustomerRow, NewCustomer};
+use crate::partners::model::{self, CustomerChanges, CustomerRow, NewCustomer, OrderStats};
 
 /// Whether a customer may be sold to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
@@ -213,7 +213,12 @@ pub fn validate_new(input: &CustomerCreateInput) -> Result<NewCustomer, Vec<User
         billing_city: one("billingCity", &input.billing_city, PLACE_MAX, &city),
         billing_state: one("billingState", &input.billing_state, PLACE_MAX, &state),
         billing_zip: one("billingZip", &input.billing_zip, POSTAL_MAX, &zip),
-        billing_country: one("billingCountry", &input.billing_country, PLACE_MAX, &country),
+        billing_country: one(
+            "billingCountry",
+            &input.billing_country,
+            PLACE_MAX,
+            &country,
+        ),
         shipping_address_line1: one(
             "shippingAddressLine1",
             &input.shipping_address_line1,
@@ -300,7 +305,12 @@ pub fn validate_changes(input: &CustomerUpdateInput) -> Result<CustomerChanges, 
         billing_city: one("billingCity", &input.billing_city, PLACE_MAX, &city),
         billing_state: one("billingState", &input.billing_state, PLACE_MAX, &state),
         billing_zip: one("billingZip", &input.billing_zip, POSTAL_MAX, &zip),
-        billing_country: one("billingCountry", &input.billing_country, PLACE_MAX, &country),
+        billing_country: one(
+            "billingCountry",
+            &input.billing_country,
+            PLACE_MAX,
+            &country,
+        ),
         shipping_address_line1: one(
             "shippingAddressLine1",
             &input.shipping_address_line1,
@@ -381,14 +391,12 @@ pub async fn update(
     }
 }
 
-/// How many sales orders a customer has (0 until sales exists; see
-/// [`model::order_stats`]).
-pub async fn order_count(conn: &mut AsyncPgConnection, customer_id: i64) -> AppResult<i64> {
+/// A customer's order figures (none until sales exists; see [`model::order_stats`]).
+pub async fn order_stats(conn: &mut AsyncPgConnection, customer_id: i64) -> AppResult<OrderStats> {
     Ok(model::order_stats(conn, &[customer_id])
         .await?
-        .get(&customer_id)
-        .map(|s| s.order_count)
-        .unwrap_or(0))
+        .remove(&customer_id)
+        .unwrap_or_default())
 }
 
 /// What a delete did.
@@ -396,16 +404,17 @@ pub async fn order_count(conn: &mut AsyncPgConnection, customer_id: i64) -> AppR
 pub struct CustomerRemoval {
     /// True when the row is gone; false when it was set inactive instead.
     pub deleted: bool,
-    /// The customer after deactivation (None when deleted).
-    pub customer: Option<CustomerRow>,
-    /// Its orders.
-    pub order_count: i64,
+    /// The customer as it was (deleted) or after deactivation.
+    pub customer: CustomerRow,
+    /// Its order figures.
+    pub stats: OrderStats,
     /// What happened, in words.
     pub message: String,
 }
 
 /// Deletes a customer without orders; one with orders becomes inactive instead (their
-/// history must keep its customer). The row is locked while deciding.
+/// history must keep its customer). The row is locked while deciding, so an order placed at
+/// the same moment cannot slip in between the count and the delete.
 pub async fn remove(conn: &mut AsyncPgConnection, id: i64) -> AppResult<CustomerRemoval> {
     conn.transaction::<_, AppError, _>(async move |conn| {
         let customer: CustomerRow = customers::table
@@ -416,8 +425,8 @@ pub async fn remove(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Customer
             .await
             .optional()?
             .ok_or_else(not_found)?;
-        let count = order_count(conn, id).await?;
-        if count > 0 {
+        let stats = order_stats(conn, id).await?;
+        if stats.order_count > 0 {
             let after = model::update_customer(
                 conn,
                 id,
@@ -430,20 +439,20 @@ pub async fn remove(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Customer
             .ok_or_else(not_found)?;
             Ok(CustomerRemoval {
                 deleted: false,
-                customer: Some(after),
-                order_count: count,
                 message: format!(
-                    "Customer {} deactivated (has {count} orders)",
-                    customer.customer_number
+                    "Customer {} deactivated (has {} orders)",
+                    customer.customer_number, stats.order_count
                 ),
+                customer: after,
+                stats,
             })
         } else {
             model::delete_customer(conn, id).await?;
             Ok(CustomerRemoval {
                 deleted: true,
-                customer: None,
-                order_count: 0,
                 message: format!("Customer {} deleted", customer.customer_number),
+                customer,
+                stats,
             })
         }
     })
@@ -486,8 +495,14 @@ mod tests {
         let new = validate_new(&input).expect("valid");
         assert_eq!(new.email, "ada@example.com");
         assert_eq!(new.status, "active");
-        assert_eq!(new.billing_address_line1.as_deref(), Some("1 Analytical Row"));
-        assert_eq!(new.shipping_address_line1.as_deref(), Some("1 Analytical Row"));
+        assert_eq!(
+            new.billing_address_line1.as_deref(),
+            Some("1 Analytical Row")
+        );
+        assert_eq!(
+            new.shipping_address_line1.as_deref(),
+            Some("1 Analytical Row")
+        );
         assert_eq!(new.billing_city.as_deref(), Some("London"));
         assert_eq!(new.shipping_city.as_deref(), Some("Oxford"));
         assert_eq!(new.billing_country, None);

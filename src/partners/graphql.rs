@@ -1,73 +1,118 @@
-//! Vendors and customers in the schema (generated field lists kept in one place).
+//! Vendors and customers in the schema: the types, the Query and Mutation fields and their
+//! guards. The rules live in [`vendor`] and [`customer`], the CSV import in
+//! [`import`](crate::partners::import); this file only translates.
 
-use async_graphql::{Context, InputObject, MaybeUndefined, Object, SimpleObject};
+use async_graphql::{Context, Object, SimpleObject, Upload};
 
 use crate::auth::Access;
-use crate::error::{AppError, AppResult, ErrorCode};
+use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::pagination::Page;
 use crate::graphql::scalars::{Decimal, Timestamp};
-use crate::graphql::user_error::{UserError, UserErrorCode};
-use crate::partners::fields::{self, Checker};
+use crate::graphql::user_error::UserError;
 use crate::partners::model::{
-    self, CustomerChanges, CustomerFilter, CustomerRow, NewCustomer, NewVendor, VendorChanges,
-    VendorFilter, VendorRow,
+    self, CustomerFilter, CustomerRow, OrderStats, VendorFilter, VendorRow,
 };
+use crate::partners::{customer, import, vendor};
 
-/// A supplier.
+pub use crate::partners::customer::{CustomerCreateInput, CustomerStatus, CustomerUpdateInput};
+pub use crate::partners::vendor::{VendorCreateInput, VendorUpdateInput};
+
+/// Largest vendor page (CONTRACT 5.14: `limit` up to 500).
+pub const MAX_VENDOR_PAGE: i64 = 500;
+/// Largest customer page (CONTRACT 5.5: `limit` up to 200).
+pub const MAX_CUSTOMER_PAGE: i64 = 200;
+
+// ------------------------------------------------------------------------------ vendors
+
+/// A supplier of materials and parts (spec 2.5).
 #[derive(Debug, Clone, SimpleObject)]
 pub struct Vendor {
     /// Id.
     pub id: i64,
-    /// Code (`VND-001`; unique ignoring case).
+    /// Code (`VND-001` unless typed; upper case, unique ignoring case).
     pub code: String,
     /// Name.
     pub name: String,
-    /// E-mail.
+    /// E-mail (lower case).
     pub email: Option<String>,
-    /// Contact name.
+    /// Contact person.
     pub contact_name: Option<String>,
     /// Phone.
     pub phone: Option<String>,
-    /// Website.
+    /// Web site.
     pub website: Option<String>,
-    /// Address line1.
+    /// The whole address as one text: street lines, then `city, state postal code`, then
+    /// country, one per line (spec 2.5's `address`).
+    pub address: Option<String>,
+    /// Street address.
     pub address_line1: Option<String>,
-    /// Address line2.
+    /// Second address line.
     pub address_line2: Option<String>,
     /// City.
     pub city: Option<String>,
-    /// State.
+    /// State or province.
     pub state: Option<String>,
     /// Postal code.
     pub postal_code: Option<String>,
     /// Country.
     pub country: Option<String>,
-    /// Payment terms.
+    /// Payment terms, free text such as `Net 30`.
     pub payment_terms: Option<String>,
-    /// Account number.
+    /// Our account number with the vendor.
     pub account_number: Option<String>,
-    /// Tax id.
+    /// The vendor's tax id.
     pub tax_id: Option<String>,
     /// Notes.
     pub notes: Option<String>,
-    /// Lead time in days.
+    /// Usual days from order to receipt.
     pub lead_time_days: Option<i32>,
-    /// Rating, 1 to 5.
+    /// Rating from 1 (poor) to 5 (excellent).
     pub rating: Option<i32>,
-    /// Active.
+    /// Whether new purchase orders may use it.
     pub is_active: bool,
-    /// Purchase orders placed with the vendor (purchasing arrives later; 0 until then).
+    /// Purchase orders placed with the vendor (0 until purchasing exists).
     pub po_count: i64,
     /// Created.
     pub created_at: Timestamp,
-    /// Changed.
+    /// Last changed.
     pub updated_at: Timestamp,
 }
 
-impl From<VendorRow> for Vendor {
-    fn from(r: VendorRow) -> Self {
+fn join_address(r: &VendorRow) -> Option<String> {
+    let place = [
+        r.city.as_deref(),
+        [r.state.as_deref(), r.postal_code.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .as_str()
+            .into(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|s| !s.is_empty())
+    .collect::<Vec<_>>()
+    .join(", ");
+    let lines: Vec<&str> = [
+        r.address_line1.as_deref(),
+        r.address_line2.as_deref(),
+        Some(place.as_str()),
+        r.country.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|s| !s.is_empty())
+    .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+impl Vendor {
+    /// The GraphQL view of a row with its purchase-order count.
+    pub fn from_row(r: VendorRow, po_count: i64) -> Vendor {
         Vendor {
+            address: join_address(&r),
             id: r.id,
             code: r.code,
             name: r.name,
@@ -88,108 +133,53 @@ impl From<VendorRow> for Vendor {
             lead_time_days: r.lead_time_days,
             rating: r.rating,
             is_active: r.is_active,
-            po_count: 0,
+            po_count,
             created_at: Timestamp(r.created_at),
             updated_at: Timestamp(r.updated_at),
         }
     }
 }
 
-/// A new vendor.
-#[derive(Debug, Clone, InputObject)]
-pub struct VendorCreateInput {
-    /// Code (blank: generated `VND-NNN`).
-    pub code: Option<String>,
-    /// Name (required).
-    pub name: String,
-    /// E-mail.
-    pub email: Option<String>,
-    /// Contact name.
-    pub contact_name: Option<String>,
-    /// Phone.
-    pub phone: Option<String>,
-    /// Website.
-    pub website: Option<String>,
-    /// Address line1.
-    pub address_line1: Option<String>,
-    /// Address line2.
-    pub address_line2: Option<String>,
-    /// City.
-    pub city: Option<String>,
-    /// State.
-    pub state: Option<String>,
-    /// Postal code.
-    pub postal_code: Option<String>,
-    /// Country.
-    pub country: Option<String>,
-    /// Payment terms.
-    pub payment_terms: Option<String>,
-    /// Account number.
-    pub account_number: Option<String>,
-    /// Tax id.
-    pub tax_id: Option<String>,
-    /// Notes.
-    pub notes: Option<String>,
-    /// Lead time in days (0 or more).
-    pub lead_time_days: Option<i32>,
-    /// Rating, 1 to 5.
-    pub rating: Option<i32>,
-    /// Active (default true).
-    pub is_active: Option<bool>,
-}
-
-/// Changes to a vendor: omitted fields keep their value, null clears.
-#[derive(Debug, Clone, InputObject)]
-pub struct VendorUpdateInput {
-    /// Code.
-    pub code: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// E-mail.
-    pub email: MaybeUndefined<String>,
-    /// Contact name.
-    pub contact_name: MaybeUndefined<String>,
-    /// Phone.
-    pub phone: MaybeUndefined<String>,
-    /// Website.
-    pub website: MaybeUndefined<String>,
-    /// Address line1.
-    pub address_line1: MaybeUndefined<String>,
-    /// Address line2.
-    pub address_line2: MaybeUndefined<String>,
-    /// City.
-    pub city: MaybeUndefined<String>,
-    /// State.
-    pub state: MaybeUndefined<String>,
-    /// Postal code.
-    pub postal_code: MaybeUndefined<String>,
-    /// Country.
-    pub country: MaybeUndefined<String>,
-    /// Payment terms.
-    pub payment_terms: MaybeUndefined<String>,
-    /// Account number.
-    pub account_number: MaybeUndefined<String>,
-    /// Tax id.
-    pub tax_id: MaybeUndefined<String>,
-    /// Notes.
-    pub notes: MaybeUndefined<String>,
-    /// Lead time in days.
-    pub lead_time_days: MaybeUndefined<i32>,
-    /// Rating, 1 to 5.
-    pub rating: MaybeUndefined<i32>,
-    /// Active.
-    pub is_active: Option<bool>,
+/// Rows with their purchase-order counts, looked up once for the whole list.
+async fn vendors_with_counts(
+    conn: &mut diesel_async::AsyncPgConnection,
+    rows: Vec<VendorRow>,
+) -> AppResult<Vec<Vendor>> {
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let counts = model::purchase_order_counts(conn, &ids).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let n = counts.get(&r.id).copied().unwrap_or(0);
+            Vendor::from_row(r, n)
+        })
+        .collect())
 }
 
 /// The result of a vendor change.
 #[derive(Debug, Clone, Default, SimpleObject)]
 pub struct VendorPayload {
-    /// The vendor after the change.
+    /// The vendor after the change (for a delete: as it was, or deactivated).
     pub vendor: Option<Vendor>,
-    /// What happened (delete).
+    /// What happened (delete: `Vendor VND-001 deleted` or `... deactivated (has N POs)`).
     pub message: Option<String>,
     /// Rule violations (nothing was changed when present).
     pub user_errors: Vec<UserError>,
+}
+
+impl VendorPayload {
+    fn of(result: Result<VendorRow, Vec<UserError>>) -> VendorPayload {
+        match result {
+            Ok(row) => VendorPayload {
+                vendor: Some(Vendor::from_row(row, 0)),
+                ..Default::default()
+            },
+            Err(user_errors) => VendorPayload {
+                user_errors,
+                ..Default::default()
+            },
+        }
+    }
 }
 
 crate::connection!(
@@ -198,14 +188,16 @@ crate::connection!(
     Vendor
 );
 
-/// A customer (not a user: customers never sign in to the back office).
+// ---------------------------------------------------------------------------- customers
+
+/// A customer (spec 2.6). Customers are their own records, not users: they never sign in.
 #[derive(Debug, Clone, SimpleObject)]
 pub struct Customer {
     /// Id.
     pub id: i64,
     /// Number (`CUST-000001`).
     pub customer_number: String,
-    /// E-mail (unique ignoring case).
+    /// E-mail (lower case, unique ignoring case).
     pub email: String,
     /// Given name.
     pub first_name: String,
@@ -213,62 +205,63 @@ pub struct Customer {
     pub last_name: String,
     /// Given and family name.
     pub full_name: String,
-    /// active, inactive or suspended.
-    pub status: String,
-    /// Company name.
+    /// Whether the customer may be sold to.
+    pub status: CustomerStatus,
+    /// Company.
     pub company_name: Option<String>,
     /// Phone.
     pub phone: Option<String>,
-    /// Billing address line1.
+    /// Billing street address.
     pub billing_address_line1: Option<String>,
-    /// Billing address line2.
+    /// Billing second line.
     pub billing_address_line2: Option<String>,
     /// Billing city.
     pub billing_city: Option<String>,
     /// Billing state.
     pub billing_state: Option<String>,
-    /// Billing zip.
+    /// Billing postal code.
     pub billing_zip: Option<String>,
     /// Billing country.
     pub billing_country: Option<String>,
-    /// Shipping address line1.
+    /// Shipping street address.
     pub shipping_address_line1: Option<String>,
-    /// Shipping address line2.
+    /// Shipping second line.
     pub shipping_address_line2: Option<String>,
     /// Shipping city.
     pub shipping_city: Option<String>,
     /// Shipping state.
     pub shipping_state: Option<String>,
-    /// Shipping zip.
+    /// Shipping postal code.
     pub shipping_zip: Option<String>,
     /// Shipping country.
     pub shipping_country: Option<String>,
     /// Notes.
     pub notes: Option<String>,
-    /// Orders placed (sales arrive later; 0 until then).
+    /// Sales orders placed (0 until sales exists).
     pub order_count: i64,
-    /// Quotes (0 until sales arrive).
+    /// Quotes (0 until sales exists).
     pub quote_count: i64,
-    /// Total spent.
+    /// Sum of the order totals.
     pub total_spent: Decimal,
-    /// Last order.
+    /// When the latest order was placed.
     pub last_order_date: Option<Timestamp>,
     /// Created.
     pub created_at: Timestamp,
-    /// Changed.
+    /// Last changed.
     pub updated_at: Timestamp,
 }
 
-impl From<CustomerRow> for Customer {
-    fn from(r: CustomerRow) -> Self {
+impl Customer {
+    /// The GraphQL view of a row with its order figures.
+    pub fn from_row(r: CustomerRow, stats: OrderStats) -> Customer {
         Customer {
             full_name: r.full_name(),
+            status: CustomerStatus::parse(&r.status),
             id: r.id,
             customer_number: r.customer_number,
             email: r.email,
             first_name: r.first_name,
             last_name: r.last_name,
-            status: r.status,
             company_name: r.company_name,
             phone: r.phone,
             billing_address_line1: r.billing_address_line1,
@@ -284,111 +277,56 @@ impl From<CustomerRow> for Customer {
             shipping_zip: r.shipping_zip,
             shipping_country: r.shipping_country,
             notes: r.notes,
-            order_count: 0,
-            quote_count: 0,
-            total_spent: Decimal(bigdecimal::BigDecimal::from(0)),
-            last_order_date: None,
+            order_count: stats.order_count,
+            quote_count: stats.quote_count,
+            total_spent: Decimal(stats.total_spent.with_scale(2)),
+            last_order_date: stats.last_order_at.map(Timestamp),
             created_at: Timestamp(r.created_at),
             updated_at: Timestamp(r.updated_at),
         }
     }
 }
 
-/// A new customer.
-#[derive(Debug, Clone, InputObject)]
-pub struct CustomerCreateInput {
-    /// E-mail (required).
-    pub email: String,
-    /// Given name (required).
-    pub first_name: String,
-    /// Family name (required).
-    pub last_name: String,
-    /// active (default), inactive or suspended.
-    pub status: Option<String>,
-    /// Company name.
-    pub company_name: Option<String>,
-    /// Phone.
-    pub phone: Option<String>,
-    /// Billing address line1.
-    pub billing_address_line1: Option<String>,
-    /// Billing address line2.
-    pub billing_address_line2: Option<String>,
-    /// Billing city.
-    pub billing_city: Option<String>,
-    /// Billing state.
-    pub billing_state: Option<String>,
-    /// Billing zip.
-    pub billing_zip: Option<String>,
-    /// Billing country.
-    pub billing_country: Option<String>,
-    /// Shipping address line1.
-    pub shipping_address_line1: Option<String>,
-    /// Shipping address line2.
-    pub shipping_address_line2: Option<String>,
-    /// Shipping city.
-    pub shipping_city: Option<String>,
-    /// Shipping state.
-    pub shipping_state: Option<String>,
-    /// Shipping zip.
-    pub shipping_zip: Option<String>,
-    /// Shipping country.
-    pub shipping_country: Option<String>,
-    /// Notes.
-    pub notes: Option<String>,
-}
-
-/// Changes to a customer: omitted fields keep their value, null clears.
-#[derive(Debug, Clone, InputObject)]
-pub struct CustomerUpdateInput {
-    /// E-mail.
-    pub email: Option<String>,
-    /// Given name.
-    pub first_name: Option<String>,
-    /// Family name.
-    pub last_name: Option<String>,
-    /// active, inactive or suspended.
-    pub status: Option<String>,
-    /// Company name.
-    pub company_name: MaybeUndefined<String>,
-    /// Phone.
-    pub phone: MaybeUndefined<String>,
-    /// Billing address line1.
-    pub billing_address_line1: MaybeUndefined<String>,
-    /// Billing address line2.
-    pub billing_address_line2: MaybeUndefined<String>,
-    /// Billing city.
-    pub billing_city: MaybeUndefined<String>,
-    /// Billing state.
-    pub billing_state: MaybeUndefined<String>,
-    /// Billing zip.
-    pub billing_zip: MaybeUndefined<String>,
-    /// Billing country.
-    pub billing_country: MaybeUndefined<String>,
-    /// Shipping address line1.
-    pub shipping_address_line1: MaybeUndefined<String>,
-    /// Shipping address line2.
-    pub shipping_address_line2: MaybeUndefined<String>,
-    /// Shipping city.
-    pub shipping_city: MaybeUndefined<String>,
-    /// Shipping state.
-    pub shipping_state: MaybeUndefined<String>,
-    /// Shipping zip.
-    pub shipping_zip: MaybeUndefined<String>,
-    /// Shipping country.
-    pub shipping_country: MaybeUndefined<String>,
-    /// Notes.
-    pub notes: MaybeUndefined<String>,
+/// Rows with their order figures, looked up once for the whole list.
+async fn customers_with_stats(
+    conn: &mut diesel_async::AsyncPgConnection,
+    rows: Vec<CustomerRow>,
+) -> AppResult<Vec<Customer>> {
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let mut stats = model::order_stats(conn, &ids).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let s = stats.remove(&r.id).unwrap_or_default();
+            Customer::from_row(r, s)
+        })
+        .collect())
 }
 
 /// The result of a customer change.
 #[derive(Debug, Clone, Default, SimpleObject)]
 pub struct CustomerPayload {
-    /// The customer after the change.
+    /// The customer after the change (for a delete: as it was, or deactivated).
     pub customer: Option<Customer>,
     /// What happened (delete).
     pub message: Option<String>,
     /// Rule violations (nothing was changed when present).
     pub user_errors: Vec<UserError>,
+}
+
+impl CustomerPayload {
+    fn of(result: Result<CustomerRow, Vec<UserError>>) -> CustomerPayload {
+        match result {
+            Ok(row) => CustomerPayload {
+                customer: Some(Customer::from_row(row, OrderStats::default())),
+                ..Default::default()
+            },
+            Err(user_errors) => CustomerPayload {
+                user_errors,
+                ..Default::default()
+            },
+        }
+    }
 }
 
 crate::connection!(
@@ -397,63 +335,49 @@ crate::connection!(
     Customer
 );
 
-const STATUSES: &[&str] = &["active", "inactive", "suspended"];
+// -------------------------------------------------------------------------------- roots
 
-fn check_status(c: &mut Checker, raw: Option<&str>) -> Option<String> {
-    let s = raw?.trim().to_ascii_lowercase();
-    if STATUSES.contains(&s.as_str()) {
-        Some(s)
-    } else {
-        c.invalid(
-            "status",
-            "Input should be 'active', 'inactive' or 'suspended'",
-        );
-        None
-    }
-}
-
-/// Partner queries.
+/// Vendor and customer queries.
 #[derive(Default)]
 pub struct PartnersQuery;
 
 #[Object]
 impl PartnersQuery {
-    /// Vendors by name.
+    /// Vendors by name (any signed-in user).
     #[graphql(guard = "Access::User")]
     async fn vendors(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-250, default 50).")] first: Option<i64>,
+        #[graphql(desc = "Page size (1-500, default 50).")] first: Option<i64>,
         #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
-        #[graphql(desc = "Code, name, contact or e-mail contains this.")] search: Option<String>,
-        #[graphql(desc = "Only active vendors (default true).", default = true)] active_only: bool,
+        #[graphql(desc = "Code, name, contact or e-mail contains this (any case).")] search: Option<
+            String,
+        >,
+        #[graphql(desc = "Only active vendors.", default = true)] active_only: bool,
     ) -> AppResult<VendorConnection> {
-        let page = Page::new(first, offset)?;
+        let page = Page::with_max(first, offset, MAX_VENDOR_PAGE)?;
         let filter = VendorFilter {
             search,
             active_only,
         };
-        let (rows, total) = model::list_vendors(
-            &mut *context::conn(ctx).await?,
-            &filter,
-            page.limit,
-            page.offset,
-        )
-        .await?;
+        let mut conn = context::conn(ctx).await?;
+        let (rows, total) =
+            model::list_vendors(&mut conn, &filter, page.limit, page.offset).await?;
         Ok(VendorConnection {
             total_count: total,
-            nodes: rows.into_iter().map(Vendor::from).collect(),
+            nodes: vendors_with_counts(&mut conn, rows).await?,
             page_info: page.info(total),
         })
     }
 
-    /// One vendor.
+    /// One vendor (any signed-in user).
     #[graphql(guard = "Access::User")]
     async fn vendor(&self, ctx: &Context<'_>, id: i64) -> AppResult<Vendor> {
-        model::find_vendor(&mut *context::conn(ctx).await?, id)
+        let mut conn = context::conn(ctx).await?;
+        let row = model::find_vendor(&mut conn, id)
             .await?
-            .map(Vendor::from)
-            .ok_or_else(|| AppError::not_found("Vendor not found"))
+            .ok_or_else(|| AppError::not_found("Vendor not found"))?;
+        Ok(vendors_with_counts(&mut conn, vec![row]).await?.remove(0))
     }
 
     /// Customers, newest first (admins).
@@ -461,157 +385,95 @@ impl PartnersQuery {
     async fn customers(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-250, default 50).")] first: Option<i64>,
+        #[graphql(desc = "Page size (1-200, default 50).")] first: Option<i64>,
         #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
-        #[graphql(desc = "E-mail, name, company, number or phone contains this.")] search: Option<
-            String,
-        >,
-        #[graphql(desc = "Only this status.")] status: Option<String>,
-        #[graphql(desc = "Without a status: also inactive customers.", default = false)]
+        #[graphql(
+            desc = "E-mail, given, family or full name, company, number or phone contains this (any case)."
+        )]
+        search: Option<String>,
+        #[graphql(desc = "Only this status (then `includeInactive` does not matter).")]
+        status: Option<CustomerStatus>,
+        #[graphql(
+            desc = "Without a status filter: also inactive and suspended customers.",
+            default = false
+        )]
         include_inactive: bool,
     ) -> AppResult<CustomerConnection> {
-        let page = Page::new(first, offset)?;
+        let page = Page::with_max(first, offset, MAX_CUSTOMER_PAGE)?;
         let filter = CustomerFilter {
             search,
-            status,
+            status: status.map(|s| s.as_str().to_string()),
             include_inactive,
         };
-        let (rows, total) = model::list_customers(
-            &mut *context::conn(ctx).await?,
-            &filter,
-            page.limit,
-            page.offset,
-        )
-        .await?;
+        let mut conn = context::conn(ctx).await?;
+        let (rows, total) =
+            model::list_customers(&mut conn, &filter, page.limit, page.offset).await?;
         Ok(CustomerConnection {
             total_count: total,
-            nodes: rows.into_iter().map(Customer::from).collect(),
+            nodes: customers_with_stats(&mut conn, rows).await?,
             page_info: page.info(total),
         })
     }
 
-    /// The CSV template of the customer import.
+    /// Quick look-up of active customers for pickers (admins): the same match as the list's
+    /// `search`, newest first. A blank `q` finds nothing.
     #[graphql(guard = "Access::Admin")]
-    async fn customer_import_template(&self) -> &'static str {
-        crate::partners::import::TEMPLATE
+    async fn customer_search(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "What to look for.")] q: String,
+        #[graphql(desc = "How many (1-200).", default = 20)] first: i64,
+    ) -> AppResult<Vec<Customer>> {
+        let page = Page::with_max(Some(first), None, MAX_CUSTOMER_PAGE)?;
+        if q.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        let filter = CustomerFilter {
+            search: Some(q),
+            status: None,
+            include_inactive: false,
+        };
+        let mut conn = context::conn(ctx).await?;
+        let (rows, _) = model::list_customers(&mut conn, &filter, page.limit, 0).await?;
+        customers_with_stats(&mut conn, rows).await
     }
 
     /// One customer (admins).
     #[graphql(guard = "Access::Admin")]
     async fn customer(&self, ctx: &Context<'_>, id: i64) -> AppResult<Customer> {
-        model::find_customer(&mut *context::conn(ctx).await?, id)
+        let mut conn = context::conn(ctx).await?;
+        let row = model::find_customer(&mut conn, id)
             .await?
-            .map(Customer::from)
-            .ok_or_else(|| AppError::not_found("Customer not found"))
+            .ok_or_else(|| AppError::not_found("Customer not found"))?;
+        Ok(customers_with_stats(&mut conn, vec![row]).await?.remove(0))
+    }
+
+    /// The customer import's CSV template: every column the generic format reads, and one
+    /// example row (admins).
+    #[graphql(guard = "Access::Admin")]
+    async fn customer_import_template(&self) -> String {
+        import::template()
     }
 }
 
-/// Partner mutations.
+/// Vendor and customer mutations.
 #[derive(Default)]
 pub struct PartnersMutation;
 
 #[Object]
 impl PartnersMutation {
-    /// Creates a vendor.
+    /// Creates a vendor; without a code it gets the next `VND-NNN` (any signed-in user).
     #[graphql(guard = "Access::User")]
     async fn vendor_create(
         &self,
         ctx: &Context<'_>,
         input: VendorCreateInput,
     ) -> AppResult<VendorPayload> {
-        let mut c = Checker::new();
-        let name = c.required("name", &input.name, fields::NAME_MAX);
-        let code = c
-            .optional("code", input.code.as_deref(), fields::CODE_MAX)
-            .map(|s| s.to_uppercase());
-        let email = c.optional_email("email", input.email.as_deref());
-        let contact_name = c.optional(
-            "contactName",
-            input.contact_name.as_deref(),
-            fields::PERSON_NAME_MAX,
-        );
-        let phone = c.optional("phone", input.phone.as_deref(), fields::PHONE_MAX);
-        let website = c.optional("website", input.website.as_deref(), fields::URL_MAX);
-        let address_line1 = c.optional(
-            "addressLine1",
-            input.address_line1.as_deref(),
-            fields::LINE_MAX,
-        );
-        let address_line2 = c.optional(
-            "addressLine2",
-            input.address_line2.as_deref(),
-            fields::LINE_MAX,
-        );
-        let city = c.optional("city", input.city.as_deref(), fields::PLACE_MAX);
-        let state = c.optional("state", input.state.as_deref(), fields::PLACE_MAX);
-        let postal_code = c.optional(
-            "postalCode",
-            input.postal_code.as_deref(),
-            fields::POSTAL_MAX,
-        );
-        let country = c.optional("country", input.country.as_deref(), fields::PLACE_MAX);
-        let payment_terms = c.optional(
-            "paymentTerms",
-            input.payment_terms.as_deref(),
-            fields::PLACE_MAX,
-        );
-        let account_number = c.optional(
-            "accountNumber",
-            input.account_number.as_deref(),
-            fields::CODE_MAX,
-        );
-        let tax_id = c.optional("taxId", input.tax_id.as_deref(), fields::CODE_MAX);
-        let notes = c.optional("notes", input.notes.as_deref(), fields::TEXT_MAX);
-        let lead_time_days = c.range("leadTimeDays", input.lead_time_days, 0, 3650);
-        let rating = c.range("rating", input.rating, 1, 5);
-        if let Err(e) = c.finish() {
-            return Ok(VendorPayload {
-                user_errors: e,
-                ..Default::default()
-            });
-        }
         let mut conn = context::conn(ctx).await?;
-        let code = match code {
-            Some(code) => {
-                if model::vendor_id_by_code(&mut conn, &code).await?.is_some() {
-                    return Ok(vendor_taken(&code));
-                }
-                code
-            }
-            None => model::next_vendor_code(&mut conn).await?,
-        };
-        let new = NewVendor {
-            code: code.clone(),
-            name,
-            email,
-            contact_name,
-            phone,
-            website,
-            address_line1,
-            address_line2,
-            city,
-            state,
-            postal_code,
-            country,
-            payment_terms,
-            account_number,
-            tax_id,
-            notes,
-            lead_time_days,
-            rating,
-            is_active: input.is_active.unwrap_or(true),
-        };
-        match model::insert_vendor(&mut conn, &new).await {
-            Ok(row) => Ok(VendorPayload {
-                vendor: Some(row.into()),
-                ..Default::default()
-            }),
-            Err(e) if e.code == ErrorCode::Conflict => Ok(vendor_taken(&code)),
-            Err(e) => Err(e),
-        }
+        Ok(VendorPayload::of(vendor::create(&mut conn, &input).await?))
     }
 
-    /// Changes a vendor.
+    /// Changes a vendor (any signed-in user).
     #[graphql(guard = "Access::User")]
     async fn vendor_update(
         &self,
@@ -619,250 +481,41 @@ impl PartnersMutation {
         id: i64,
         input: VendorUpdateInput,
     ) -> AppResult<VendorPayload> {
-        let mut c = Checker::new();
-        let name = input
-            .name
-            .as_deref()
-            .map(|n| c.required("name", n, fields::NAME_MAX));
-        let code = input
-            .code
-            .as_deref()
-            .map(|code| c.required("code", code, fields::CODE_MAX).to_uppercase());
-        let email = c.patch_email("email", &input.email);
-        let contact_name = c.patch("contactName", &input.contact_name, fields::PERSON_NAME_MAX);
-        let phone = c.patch("phone", &input.phone, fields::PHONE_MAX);
-        let website = c.patch("website", &input.website, fields::URL_MAX);
-        let address_line1 = c.patch("addressLine1", &input.address_line1, fields::LINE_MAX);
-        let address_line2 = c.patch("addressLine2", &input.address_line2, fields::LINE_MAX);
-        let city = c.patch("city", &input.city, fields::PLACE_MAX);
-        let state = c.patch("state", &input.state, fields::PLACE_MAX);
-        let postal_code = c.patch("postalCode", &input.postal_code, fields::POSTAL_MAX);
-        let country = c.patch("country", &input.country, fields::PLACE_MAX);
-        let payment_terms = c.patch("paymentTerms", &input.payment_terms, fields::PLACE_MAX);
-        let account_number = c.patch("accountNumber", &input.account_number, fields::CODE_MAX);
-        let tax_id = c.patch("taxId", &input.tax_id, fields::CODE_MAX);
-        let notes = c.patch("notes", &input.notes, fields::TEXT_MAX);
-        let lead_time_days = c.patch_range("leadTimeDays", &input.lead_time_days, 0, 3650);
-        let rating = c.patch_range("rating", &input.rating, 1, 5);
-        if let Err(e) = c.finish() {
-            return Ok(VendorPayload {
-                user_errors: e,
-                ..Default::default()
-            });
-        }
         let mut conn = context::conn(ctx).await?;
-        if let Some(code) = &code
-            && model::vendor_id_by_code(&mut conn, code)
-                .await?
-                .is_some_and(|other| other != id)
-        {
-            return Ok(vendor_taken(code));
+        let result = vendor::update(&mut conn, id, &input).await?;
+        let mut payload = VendorPayload::of(result);
+        if let Some(v) = payload.vendor.as_mut() {
+            v.po_count = vendor::purchase_order_count(&mut conn, id).await?;
         }
-        let changes = VendorChanges {
-            code: code.clone(),
-            name,
-            email,
-            contact_name,
-            phone,
-            website,
-            address_line1,
-            address_line2,
-            city,
-            state,
-            postal_code,
-            country,
-            payment_terms,
-            account_number,
-            tax_id,
-            notes,
-            lead_time_days,
-            rating,
-            is_active: input.is_active,
-        };
-        match model::update_vendor(&mut conn, id, &changes).await {
-            Ok(Some(row)) => Ok(VendorPayload {
-                vendor: Some(row.into()),
-                ..Default::default()
-            }),
-            Ok(None) => Err(AppError::not_found("Vendor not found")),
-            Err(e) if e.code == ErrorCode::Conflict => {
-                Ok(vendor_taken(code.as_deref().unwrap_or_default()))
-            }
-            Err(e) => Err(e),
-        }
+        Ok(payload)
     }
 
-    /// Deletes a vendor; one with purchase orders is deactivated instead.
+    /// Deletes a vendor no purchase order names; one with purchase orders is deactivated
+    /// instead, so their history keeps it (any signed-in user).
     #[graphql(guard = "Access::User")]
     async fn vendor_delete(&self, ctx: &Context<'_>, id: i64) -> AppResult<VendorPayload> {
-        let mut conn = context::conn(ctx).await?;
-        let vendor = model::find_vendor(&mut conn, id)
-            .await?
-            .ok_or_else(|| AppError::not_found("Vendor not found"))?;
-        let pos = model::purchase_order_counts(&mut conn, &[id])
-            .await?
-            .get(&id)
-            .copied()
-            .unwrap_or(0);
-        if pos > 0 {
-            let row = model::deactivate_vendor(&mut conn, id).await?;
-            return Ok(VendorPayload {
-                message: Some(format!(
-                    "Vendor {} deactivated (has {pos} POs)",
-                    vendor.code
-                )),
-                vendor: Some(row.into()),
-                user_errors: vec![],
-            });
-        }
-        model::delete_vendor(&mut conn, id).await?;
+        let removal = vendor::remove(&mut *context::conn(ctx).await?, id).await?;
         Ok(VendorPayload {
-            message: Some(format!("Vendor {} deleted", vendor.code)),
-            vendor: Some(vendor.into()),
+            vendor: Some(Vendor::from_row(
+                removal.vendor,
+                removal.purchase_order_count,
+            )),
+            message: Some(removal.message),
             user_errors: vec![],
         })
     }
 
-    /// Creates a customer (admins).
+    /// Creates a customer with the next `CUST-NNNNNN` number (admins).
     #[graphql(guard = "Access::Admin")]
     async fn customer_create(
         &self,
         ctx: &Context<'_>,
         input: CustomerCreateInput,
     ) -> AppResult<CustomerPayload> {
-        let mut c = Checker::new();
-        let email = c.email("email", &input.email);
-        let first_name = c.required("firstName", &input.first_name, fields::PERSON_NAME_MAX);
-        let last_name = c.required("lastName", &input.last_name, fields::PERSON_NAME_MAX);
-        let status =
-            check_status(&mut c, input.status.as_deref()).unwrap_or_else(|| "active".into());
-        let company_name = c.optional(
-            "companyName",
-            input.company_name.as_deref(),
-            fields::NAME_MAX,
-        );
-        let phone = c.optional("phone", input.phone.as_deref(), fields::PHONE_MAX);
-        let billing_address_line1 = c.optional(
-            "billingAddressLine1",
-            input.billing_address_line1.as_deref(),
-            fields::LINE_MAX,
-        );
-        let billing_address_line2 = c.optional(
-            "billingAddressLine2",
-            input.billing_address_line2.as_deref(),
-            fields::LINE_MAX,
-        );
-        let billing_city = c.optional(
-            "billingCity",
-            input.billing_city.as_deref(),
-            fields::PLACE_MAX,
-        );
-        let billing_state = c.optional(
-            "billingState",
-            input.billing_state.as_deref(),
-            fields::PLACE_MAX,
-        );
-        let billing_zip = c.optional(
-            "billingZip",
-            input.billing_zip.as_deref(),
-            fields::POSTAL_MAX,
-        );
-        let billing_country = c.optional(
-            "billingCountry",
-            input.billing_country.as_deref(),
-            fields::PLACE_MAX,
-        );
-        let shipping_address_line1 = c.optional(
-            "shippingAddressLine1",
-            input.shipping_address_line1.as_deref(),
-            fields::LINE_MAX,
-        );
-        let shipping_address_line2 = c.optional(
-            "shippingAddressLine2",
-            input.shipping_address_line2.as_deref(),
-            fields::LINE_MAX,
-        );
-        let shipping_city = c.optional(
-            "shippingCity",
-            input.shipping_city.as_deref(),
-            fields::PLACE_MAX,
-        );
-        let shipping_state = c.optional(
-            "shippingState",
-            input.shipping_state.as_deref(),
-            fields::PLACE_MAX,
-        );
-        let shipping_zip = c.optional(
-            "shippingZip",
-            input.shipping_zip.as_deref(),
-            fields::POSTAL_MAX,
-        );
-        let shipping_country = c.optional(
-            "shippingCountry",
-            input.shipping_country.as_deref(),
-            fields::PLACE_MAX,
-        );
-        let notes = c.optional("notes", input.notes.as_deref(), fields::TEXT_MAX);
-        let email = match (c.finish(), email) {
-            (Ok(()), Some(e)) => e,
-            (Err(e), _) => {
-                return Ok(CustomerPayload {
-                    user_errors: e,
-                    ..Default::default()
-                });
-            }
-            (Ok(()), None) => {
-                return Ok(CustomerPayload {
-                    user_errors: vec![UserError::new(
-                        "email",
-                        UserErrorCode::Invalid,
-                        "Field required",
-                    )],
-                    ..Default::default()
-                });
-            }
-        };
         let mut conn = context::conn(ctx).await?;
-        if model::customer_id_by_email(&mut conn, email.as_str())
-            .await?
-            .is_some()
-        {
-            return Ok(customer_taken());
-        }
-        let number = model::next_customer_numbers(&mut conn, 1)
-            .await?
-            .pop()
-            .unwrap_or_default();
-        let new = NewCustomer {
-            customer_number: number,
-            email: email.as_str().to_string(),
-            first_name,
-            last_name,
-            status,
-            company_name,
-            phone,
-            billing_address_line1,
-            billing_address_line2,
-            billing_city,
-            billing_state,
-            billing_zip,
-            billing_country,
-            shipping_address_line1,
-            shipping_address_line2,
-            shipping_city,
-            shipping_state,
-            shipping_zip,
-            shipping_country,
-            notes,
-        };
-        match model::insert_customer(&mut conn, &new).await {
-            Ok(row) => Ok(CustomerPayload {
-                customer: Some(row.into()),
-                ..Default::default()
-            }),
-            Err(e) if e.code == ErrorCode::Conflict => Ok(customer_taken()),
-            Err(e) => Err(e),
-        }
+        Ok(CustomerPayload::of(
+            customer::create(&mut conn, &input).await?,
+        ))
     }
 
     /// Changes a customer (admins).
@@ -873,169 +526,41 @@ impl PartnersMutation {
         id: i64,
         input: CustomerUpdateInput,
     ) -> AppResult<CustomerPayload> {
-        let mut c = Checker::new();
-        let email = input
-            .email
-            .as_deref()
-            .and_then(|e| c.email("email", e))
-            .map(|e| e.as_str().to_string());
-        let first_name = input
-            .first_name
-            .as_deref()
-            .map(|n| c.required("firstName", n, fields::PERSON_NAME_MAX));
-        let last_name = input
-            .last_name
-            .as_deref()
-            .map(|n| c.required("lastName", n, fields::PERSON_NAME_MAX));
-        let status = check_status(&mut c, input.status.as_deref());
-        let company_name = c.patch("companyName", &input.company_name, fields::NAME_MAX);
-        let phone = c.patch("phone", &input.phone, fields::PHONE_MAX);
-        let billing_address_line1 = c.patch(
-            "billingAddressLine1",
-            &input.billing_address_line1,
-            fields::LINE_MAX,
-        );
-        let billing_address_line2 = c.patch(
-            "billingAddressLine2",
-            &input.billing_address_line2,
-            fields::LINE_MAX,
-        );
-        let billing_city = c.patch("billingCity", &input.billing_city, fields::PLACE_MAX);
-        let billing_state = c.patch("billingState", &input.billing_state, fields::PLACE_MAX);
-        let billing_zip = c.patch("billingZip", &input.billing_zip, fields::POSTAL_MAX);
-        let billing_country = c.patch("billingCountry", &input.billing_country, fields::PLACE_MAX);
-        let shipping_address_line1 = c.patch(
-            "shippingAddressLine1",
-            &input.shipping_address_line1,
-            fields::LINE_MAX,
-        );
-        let shipping_address_line2 = c.patch(
-            "shippingAddressLine2",
-            &input.shipping_address_line2,
-            fields::LINE_MAX,
-        );
-        let shipping_city = c.patch("shippingCity", &input.shipping_city, fields::PLACE_MAX);
-        let shipping_state = c.patch("shippingState", &input.shipping_state, fields::PLACE_MAX);
-        let shipping_zip = c.patch("shippingZip", &input.shipping_zip, fields::POSTAL_MAX);
-        let shipping_country = c.patch(
-            "shippingCountry",
-            &input.shipping_country,
-            fields::PLACE_MAX,
-        );
-        let notes = c.patch("notes", &input.notes, fields::TEXT_MAX);
-        if let Err(e) = c.finish() {
-            return Ok(CustomerPayload {
-                user_errors: e,
-                ..Default::default()
-            });
-        }
         let mut conn = context::conn(ctx).await?;
-        if let Some(e) = &email
-            && model::customer_id_by_email(&mut conn, e)
-                .await?
-                .is_some_and(|other| other != id)
-        {
-            return Ok(customer_taken());
-        }
-        let changes = CustomerChanges {
-            email,
-            first_name,
-            last_name,
-            status,
-            company_name,
-            phone,
-            billing_address_line1,
-            billing_address_line2,
-            billing_city,
-            billing_state,
-            billing_zip,
-            billing_country,
-            shipping_address_line1,
-            shipping_address_line2,
-            shipping_city,
-            shipping_state,
-            shipping_zip,
-            shipping_country,
-            notes,
-        };
-        match model::update_customer(&mut conn, id, &changes).await {
-            Ok(Some(row)) => Ok(CustomerPayload {
-                customer: Some(row.into()),
+        let result = customer::update(&mut conn, id, &input).await?;
+        Ok(match result {
+            Ok(row) => CustomerPayload {
+                customer: customers_with_stats(&mut conn, vec![row]).await?.pop(),
                 ..Default::default()
-            }),
-            Ok(None) => Err(AppError::not_found("Customer not found")),
-            Err(e) if e.code == ErrorCode::Conflict => Ok(customer_taken()),
-            Err(e) => Err(e),
-        }
+            },
+            Err(errors) => CustomerPayload::of(Err(errors)),
+        })
     }
 
-    /// Imports customers from a CSV file (admins). With `dryRun` it only reports.
+    /// Deletes a customer without orders; one with orders becomes inactive instead, so their
+    /// history keeps it (admins).
+    #[graphql(guard = "Access::Admin")]
+    async fn customer_delete(&self, ctx: &Context<'_>, id: i64) -> AppResult<CustomerPayload> {
+        let removal = customer::remove(&mut *context::conn(ctx).await?, id).await?;
+        Ok(CustomerPayload {
+            customer: Some(Customer::from_row(removal.customer, removal.stats)),
+            message: Some(removal.message),
+            user_errors: vec![],
+        })
+    }
+
+    /// Imports customers from a CSV file (admins): the template, any spreadsheet with
+    /// ordinary headers, or a Shopify, WooCommerce, Squarespace, Etsy or Amazon export. Every
+    /// valid row is inserted in one transaction; every other row is reported with its line
+    /// and reason. With `dryRun` nothing is written (the preview).
     #[graphql(guard = "Access::Admin")]
     async fn customer_import(
         &self,
         ctx: &Context<'_>,
-        file: async_graphql::Upload,
+        #[graphql(desc = "The CSV file (multipart upload).")] file: Upload,
         #[graphql(desc = "Only check and report; change nothing.", default = false)] dry_run: bool,
     ) -> AppResult<crate::catalog::import::ImportReport> {
         let bytes = crate::catalog::files::read_upload(ctx, file)?;
-        crate::partners::import::import_customers(&mut *context::conn(ctx).await?, &bytes, dry_run)
-            .await
-    }
-
-    /// Deletes a customer; one with orders becomes inactive instead (admins).
-    #[graphql(guard = "Access::Admin")]
-    async fn customer_delete(&self, ctx: &Context<'_>, id: i64) -> AppResult<CustomerPayload> {
-        let mut conn = context::conn(ctx).await?;
-        let customer = model::find_customer(&mut conn, id)
-            .await?
-            .ok_or_else(|| AppError::not_found("Customer not found"))?;
-        let orders = model::order_stats(&mut conn, &[id])
-            .await?
-            .get(&id)
-            .map(|s| s.order_count)
-            .unwrap_or(0);
-        if orders > 0 {
-            let changes = CustomerChanges {
-                status: Some("inactive".into()),
-                ..Default::default()
-            };
-            let row = model::update_customer(&mut conn, id, &changes).await?;
-            return Ok(CustomerPayload {
-                message: Some(format!(
-                    "Customer {} has orders and was deactivated",
-                    customer.customer_number
-                )),
-                customer: row.map(Customer::from),
-                user_errors: vec![],
-            });
-        }
-        model::delete_customer(&mut conn, id).await?;
-        Ok(CustomerPayload {
-            message: Some(format!("Customer {} deleted", customer.customer_number)),
-            customer: Some(customer.into()),
-            user_errors: vec![],
-        })
-    }
-}
-
-fn vendor_taken(code: &str) -> VendorPayload {
-    VendorPayload {
-        user_errors: vec![UserError::new(
-            "code",
-            UserErrorCode::Taken,
-            format!("Vendor code '{code}' already exists"),
-        )],
-        ..Default::default()
-    }
-}
-
-fn customer_taken() -> CustomerPayload {
-    CustomerPayload {
-        user_errors: vec![UserError::new(
-            "email",
-            UserErrorCode::Taken,
-            "Email already registered",
-        )],
-        ..Default::default()
+        import::import_customers(&mut *context::conn(ctx).await?, &bytes, dry_run).await
     }
 }

@@ -1,10 +1,14 @@
-//! Customer CSV import (onboarding step 4; CONTRACT 5.5 "Import").
+//! Customer CSV import (CONTRACT 5.5 "Import", onboarding step 4).
 //!
-//! Headers are matched loosely with the aliases of common exports (Shopify customers,
-//! WooCommerce, Etsy, Squarespace). Every row is checked first; rows with errors are reported
-//! by number and skipped; every valid row is inserted in ONE transaction, so the report says
-//! exactly which rows were applied. A UTF-8 byte-order mark is ignored. Existing e-mails are
-//! skipped and listed as warnings (customers are never overwritten by an import).
+//! A file from a spreadsheet or a shop (the template, Shopify, WooCommerce, Squarespace,
+//! Etsy or Amazon exports) is read with its header aliases: a UTF-8 byte-order mark is
+//! dropped, Windows-1252 files are understood, and semicolon- or tab-separated files too.
+//! Every row is checked with the same rules as a customer created by hand
+//! ([`customer::validate_new`]); e-mails already known, in the database or earlier in the
+//! file, are refused row by row. Then, unless it is a dry run, every valid row is inserted in
+//! ONE transaction with multi-row inserts. So the outcome is always exact: each row is either
+//! imported or listed in `errors` with its line and reason, and if the database fails
+//! half-way nothing at all is imported and the call fails.
 
 use std::collections::{HashMap, HashSet};
 
@@ -13,285 +17,1185 @@ use diesel_async::{AsyncConnection, AsyncPgConnection};
 
 use crate::catalog::import::{ImportPreviewRow, ImportReport, ImportRowError};
 use crate::error::{AppError, AppResult, FieldError};
-use crate::identity::Email;
+use crate::partners::customer::{self, CustomerCreateInput, CustomerStatus};
 use crate::partners::model::{self, NewCustomer};
 
-/// The template offered for download.
-pub const TEMPLATE: &str = "Email,First Name,Last Name,Company,Phone,Address Line 1,Address Line 2,City,State,Zip,Country,Notes\n\
-bea.buyer@example.com,Bea,Buyer,Buyer & Co,555-0100,1 Main St,,Austin,TX,78701,USA,Wholesale\n";
+/// Largest number of data rows in one file.
+pub const MAX_ROWS: usize = 50_000;
+/// Rows shown in a preview.
+pub const PREVIEW_ROWS: usize = 100;
+/// Row problems listed in a report.
+pub const MAX_ERRORS: usize = 200;
+/// Rows per INSERT statement (20 columns each, far below PostgreSQL's 65,535 parameters).
+const INSERT_CHUNK: usize = 1_000;
+/// E-mails per duplicate look-up.
+const LOOKUP_CHUNK: usize = 5_000;
 
+/// Where a file came from, judged by its header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImportFormat {
+    /// Strata's template or any file with ordinary column names.
+    Generic,
+    /// A Shopify customers export.
+    Shopify,
+    /// A WooCommerce customers export.
+    Woocommerce,
+    /// A Squarespace orders export (one customer per e-mail).
+    Squarespace,
+    /// An Etsy orders export (one customer per e-mail).
+    Etsy,
+    /// An Amazon (Business) orders report.
+    Amazon,
+}
+
+impl ImportFormat {
+    /// The name reported as `detected_format` (the generic format is `strata`, as for the
+    /// product import).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImportFormat::Generic => "strata",
+            ImportFormat::Shopify => "shopify",
+            ImportFormat::Woocommerce => "woocommerce",
+            ImportFormat::Squarespace => "squarespace",
+            ImportFormat::Etsy => "etsy",
+            ImportFormat::Amazon => "amazon",
+        }
+    }
+}
+
+/// The values read from one row, as they would be stored.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ImportData {
+    /// E-mail (lower-cased).
+    pub email: Option<String>,
+    /// Given name.
+    pub first_name: Option<String>,
+    /// Family name.
+    pub last_name: Option<String>,
+    /// Company.
+    pub company_name: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// Billing street address.
+    pub billing_address_line1: Option<String>,
+    /// Billing second line.
+    pub billing_address_line2: Option<String>,
+    /// Billing city.
+    pub billing_city: Option<String>,
+    /// Billing state.
+    pub billing_state: Option<String>,
+    /// Billing postal code.
+    pub billing_zip: Option<String>,
+    /// Billing country.
+    pub billing_country: Option<String>,
+    /// Shipping street address.
+    pub shipping_address_line1: Option<String>,
+    /// Shipping second line.
+    pub shipping_address_line2: Option<String>,
+    /// Shipping city.
+    pub shipping_city: Option<String>,
+    /// Shipping state.
+    pub shipping_state: Option<String>,
+    /// Shipping postal code.
+    pub shipping_zip: Option<String>,
+    /// Shipping country.
+    pub shipping_country: Option<String>,
+    /// Notes.
+    pub notes: Option<String>,
+    /// Status (active unless the file says otherwise).
+    pub status: Option<String>,
+}
+
+/// One problem with one row: the REST field name (snake_case) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowProblem {
+    /// The field at fault (`email`, `first_name`...), empty for the whole row.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl RowProblem {
+    fn new(field: &str, message: impl Into<String>) -> RowProblem {
+        RowProblem {
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// `field: message`.
+    pub fn text(&self) -> String {
+        if self.field.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", self.field, self.message)
+        }
+    }
+}
+
+/// One data row and what became of it.
+#[derive(Debug, Clone)]
+pub struct ImportRow {
+    /// The line of the file where the row starts (the header is line 1).
+    pub row_number: i64,
+    /// What was read.
+    pub data: ImportData,
+    /// Why it cannot be imported; empty for a valid row.
+    pub errors: Vec<RowProblem>,
+    /// True once it is in the database.
+    pub imported: bool,
+    new: Option<NewCustomer>,
+}
+
+impl ImportRow {
+    /// True when nothing is wrong with the row.
+    pub fn valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    fn refuse(&mut self, problem: RowProblem) {
+        self.new = None;
+        self.errors.push(problem);
+    }
+}
+
+/// A file as read and checked.
+#[derive(Debug, Clone)]
+pub struct ParsedFile {
+    /// The kind of file.
+    pub format: ImportFormat,
+    /// Every data row, in file order (blank lines are not rows).
+    pub rows: Vec<ImportRow>,
+}
+
+impl ParsedFile {
+    /// Rows without problems.
+    pub fn valid_rows(&self) -> usize {
+        self.rows.iter().filter(|r| r.valid()).count()
+    }
+
+    /// Rows written to the database.
+    pub fn imported(&self) -> usize {
+        self.rows.iter().filter(|r| r.imported).count()
+    }
+
+    /// The shared import report (the REST shape of CONTRACT 5.5).
+    pub fn report(&self, applied: bool) -> ImportReport {
+        let total = self.rows.len();
+        let valid = self.valid_rows();
+        let imported = self.imported();
+        let mut errors = Vec::new();
+        let mut unlisted = 0usize;
+        for row in self.rows.iter().filter(|r| !r.valid()) {
+            for p in &row.errors {
+                if errors.len() < MAX_ERRORS {
+                    errors.push(ImportRowError {
+                        row: row.row_number,
+                        field: (!p.field.is_empty()).then(|| p.field.clone()),
+                        reason: p.message.clone(),
+                    });
+                } else {
+                    unlisted += 1;
+                }
+            }
+        }
+        let mut warnings = Vec::new();
+        if unlisted > 0 {
+            warnings.push(format!(
+                "{unlisted} more row problems are not listed; fix the ones shown and check the file again"
+            ));
+        }
+        let rows = self
+            .rows
+            .iter()
+            .take(PREVIEW_ROWS)
+            .map(|r| ImportPreviewRow {
+                row_number: r.row_number,
+                data: Json(serde_json::to_value(&r.data).unwrap_or_default()),
+                errors: r.errors.iter().map(RowProblem::text).collect(),
+                valid: r.valid(),
+            })
+            .collect();
+        let skipped = if applied {
+            total - imported
+        } else {
+            total - valid
+        };
+        let message = if !applied {
+            format!("{valid} of {total} rows can be imported")
+        } else if skipped == 0 {
+            format!("Imported {imported} customers")
+        } else {
+            format!(
+                "Imported {imported} customers; skipped {skipped} rows (listed in errors; nothing else was changed)"
+            )
+        };
+        let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        ImportReport {
+            total_rows: count(total),
+            valid_rows: count(valid),
+            error_rows: count(total - valid),
+            created: count(if applied { imported } else { valid }),
+            updated: 0,
+            skipped: count(skipped),
+            errors,
+            warnings,
+            rows,
+            truncated: total > PREVIEW_ROWS,
+            detected_format: self.format.as_str().to_string(),
+            applied,
+            message,
+        }
+    }
+}
+
+/// The template offered for download: every column the generic format reads, and one
+/// example row.
+pub fn template() -> String {
+    let mut out = String::new();
+    out.push_str(
+        "email,first_name,last_name,company_name,phone,\
+         shipping_address_line1,shipping_address_line2,shipping_city,shipping_state,shipping_zip,shipping_country,\
+         billing_address_line1,billing_address_line2,billing_city,billing_state,billing_zip,billing_country,\
+         notes\r\n",
+    );
+    out.push_str(
+        "jane.doe@example.com,Jane,Doe,Doe Designs,555-0100,\
+         123 Main St,Suite 4,Springfield,IL,62701,USA,\
+         123 Main St,Suite 4,Springfield,IL,62701,USA,\
+         Prefers PETG\r\n",
+    );
+    out
+}
+
+fn file_error(message: impl Into<String>) -> AppError {
+    AppError::validation(vec![
+        FieldError::new("file", message).with_kind("value_error"),
+    ])
+}
+
+// ------------------------------------------------------------------------ reading text
+
+/// Windows-1252 characters for the bytes 0x80..=0x9F (Excel's "CSV" on Windows); other
+/// non-ASCII bytes are Latin-1.
+const CP1252_HIGH: [char; 32] = [
+    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
+    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
+];
+
+/// The file as text: UTF-8 (a byte-order mark is dropped), else Windows-1252.
+pub fn decode(bytes: &[u8]) -> String {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => bytes
+            .iter()
+            .map(|&b| match b {
+                0x80..=0x9F => CP1252_HIGH[usize::from(b - 0x80)],
+                _ => char::from(b),
+            })
+            .collect(),
+    }
+}
+
+/// The separator, judged by the header line: comma, semicolon (European spreadsheets) or
+/// tab.
+fn delimiter(text: &str) -> u8 {
+    let header = text.lines().next().unwrap_or_default();
+    let count = |c: char| header.matches(c).count();
+    let (commas, semis, tabs) = (count(','), count(';'), count('\t'));
+    if tabs > commas && tabs >= semis {
+        b'\t'
+    } else if semis > commas {
+        b';'
+    } else {
+        b','
+    }
+}
+
+/// A header reduced to lower-case letters and digits: `E-mail` and `Email` read the same,
+/// as do `First Name`, `first_name` and `FirstName`.
+fn compact(header: &str) -> String {
+    header
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+// ----------------------------------------------------------------------- header aliases
+
+/// What a column can mean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Col {
+enum Target {
     Email,
-    First,
-    Last,
+    FirstName,
+    LastName,
     FullName,
     Company,
     Phone,
+    Notes,
+    Status,
     Line1,
     Line2,
     City,
     State,
     Zip,
     Country,
-    Notes,
+    BillingLine1,
+    BillingLine2,
+    BillingCity,
+    BillingState,
+    BillingZip,
+    BillingCountry,
+    ShippingLine1,
+    ShippingLine2,
+    ShippingCity,
+    ShippingState,
+    ShippingZip,
+    ShippingCountry,
 }
 
-fn column(header: &str) -> Option<Col> {
-    let n: String = header
-        .trim()
-        .to_ascii_lowercase()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect();
-    Some(match n.as_str() {
-        "email" | "emailaddress" | "customeremail" | "buyeremail" => Col::Email,
-        "firstname" | "givenname" | "billingfirstname" | "first" => Col::First,
-        "lastname" | "surname" | "familyname" | "billinglastname" | "last" => Col::Last,
-        "name" | "fullname" | "customername" | "buyername" => Col::FullName,
-        "company" | "companyname" | "billingcompany" | "defaultaddresscompany" | "organization" => {
-            Col::Company
+/// Each target's header spellings (compacted), best first: when a file has several, the
+/// first one present is used.
+const ALIASES: &[(Target, &[&str])] = &[
+    (
+        Target::Email,
+        &[
+            "email",
+            "emailaddress",
+            "customeremail",
+            "buyeremail",
+            "billingemail",
+            "contactemail",
+            "mail",
+        ],
+    ),
+    (
+        Target::FirstName,
+        &[
+            "firstname",
+            "givenname",
+            "first",
+            "fname",
+            "forename",
+            "customerfirstname",
+            "billingfirstname",
+            "defaultaddressfirstname",
+            "shippingfirstname",
+        ],
+    ),
+    (
+        Target::LastName,
+        &[
+            "lastname",
+            "surname",
+            "familyname",
+            "last",
+            "lname",
+            "customerlastname",
+            "billinglastname",
+            "defaultaddresslastname",
+            "shippinglastname",
+        ],
+    ),
+    (
+        Target::FullName,
+        &[
+            "fullname",
+            "customername",
+            "buyername",
+            "billingname",
+            "shippingname",
+            "shipname",
+            "shiptoname",
+            "recipientname",
+            "contactname",
+            "name",
+        ],
+    ),
+    (
+        Target::Company,
+        &[
+            "companyname",
+            "company",
+            "organization",
+            "organisation",
+            "businessname",
+            "business",
+            "billingcompany",
+            "defaultaddresscompany",
+            "shippingcompany",
+        ],
+    ),
+    (
+        Target::Phone,
+        &[
+            "phone",
+            "phonenumber",
+            "telephone",
+            "tel",
+            "mobile",
+            "mobilephone",
+            "cellphone",
+            "billingphone",
+            "defaultaddressphone",
+            "shippingphone",
+            "shipphonenumber",
+            "shipphone",
+            "buyerphone",
+            "shiptophone",
+        ],
+    ),
+    (Target::Notes, &["notes", "note", "comments", "comment"]),
+    (Target::Status, &["status", "customerstatus"]),
+    (
+        Target::Line1,
+        &[
+            "addressline1",
+            "address1",
+            "address",
+            "streetaddress",
+            "streetaddress1",
+            "street",
+            "defaultaddressaddress1",
+        ],
+    ),
+    (
+        Target::Line2,
+        &[
+            "addressline2",
+            "address2",
+            "streetaddress2",
+            "defaultaddressaddress2",
+            "apartment",
+            "suite",
+        ],
+    ),
+    (Target::City, &["city", "town", "defaultaddresscity"]),
+    (
+        Target::State,
+        &[
+            "state",
+            "province",
+            "provincecode",
+            "statecode",
+            "stateprovince",
+            "region",
+            "county",
+            "defaultaddressprovincecode",
+            "defaultaddressprovince",
+        ],
+    ),
+    (
+        Target::Zip,
+        &[
+            "postalcode",
+            "zip",
+            "zipcode",
+            "postcode",
+            "postal",
+            "defaultaddresszip",
+        ],
+    ),
+    (
+        Target::Country,
+        &[
+            "country",
+            "countrycode",
+            "defaultaddresscountrycode",
+            "defaultaddresscountry",
+        ],
+    ),
+    (
+        Target::BillingLine1,
+        &[
+            "billingaddressline1",
+            "billingaddress1",
+            "billingaddress",
+            "billingstreet",
+            "billingstreetaddress",
+        ],
+    ),
+    (
+        Target::BillingLine2,
+        &["billingaddressline2", "billingaddress2"],
+    ),
+    (Target::BillingCity, &["billingcity"]),
+    (
+        Target::BillingState,
+        &[
+            "billingstate",
+            "billingprovince",
+            "billingprovincecode",
+            "billingstatecode",
+        ],
+    ),
+    (
+        Target::BillingZip,
+        &[
+            "billingzip",
+            "billingpostcode",
+            "billingpostalcode",
+            "billingzipcode",
+        ],
+    ),
+    (
+        Target::BillingCountry,
+        &["billingcountry", "billingcountrycode"],
+    ),
+    (
+        Target::ShippingLine1,
+        &[
+            "shippingaddressline1",
+            "shippingaddress1",
+            "shippingaddress",
+            "shippingstreet",
+            "shipaddress1",
+            "shipaddress",
+            "shiptoaddress",
+            "shiptoaddress1",
+        ],
+    ),
+    (
+        Target::ShippingLine2,
+        &[
+            "shippingaddressline2",
+            "shippingaddress2",
+            "shipaddress2",
+            "shiptoaddress2",
+        ],
+    ),
+    (
+        Target::ShippingCity,
+        &["shippingcity", "shipcity", "shiptocity"],
+    ),
+    (
+        Target::ShippingState,
+        &[
+            "shippingstate",
+            "shippingprovince",
+            "shippingprovincecode",
+            "shippingstatecode",
+            "shipstate",
+            "shiptostate",
+        ],
+    ),
+    (
+        Target::ShippingZip,
+        &[
+            "shippingzip",
+            "shippingpostcode",
+            "shippingpostalcode",
+            "shippingzipcode",
+            "shipzipcode",
+            "shipzip",
+            "shippostalcode",
+            "shiptozip",
+            "shiptopostalcode",
+        ],
+    ),
+    (
+        Target::ShippingCountry,
+        &[
+            "shippingcountry",
+            "shippingcountrycode",
+            "shipcountry",
+            "shiptocountry",
+        ],
+    ),
+];
+
+/// Which column (index) holds each target.
+#[derive(Debug, Default)]
+struct Columns(HashMap<Target, usize>);
+
+impl Columns {
+    fn from_headers(headers: &[String]) -> Columns {
+        let mut map = HashMap::new();
+        for (target, aliases) in ALIASES {
+            if let Some(i) = aliases
+                .iter()
+                .find_map(|a| headers.iter().position(|h| h == a))
+            {
+                map.insert(*target, i);
+            }
         }
-        "phone" | "phonenumber" | "billingphone" | "defaultaddressphone" | "telephone" => {
-            Col::Phone
-        }
-        "address"
-        | "address1"
-        | "addressline1"
-        | "billingaddress1"
-        | "defaultaddressaddress1"
-        | "street"
-        | "shippingaddressline1" => Col::Line1,
-        "address2"
-        | "addressline2"
-        | "billingaddress2"
-        | "defaultaddressaddress2"
-        | "shippingaddressline2" => Col::Line2,
-        "city" | "billingcity" | "defaultaddresscity" | "shippingcity" => Col::City,
-        "state"
-        | "province"
-        | "provincecode"
-        | "billingstate"
-        | "defaultaddressprovincecode"
-        | "region"
-        | "shippingstate" => Col::State,
-        "zip" | "zipcode" | "postalcode" | "postcode" | "billingpostcode" | "defaultaddresszip"
-        | "shippingzip" => Col::Zip,
-        "country"
-        | "countrycode"
-        | "billingcountry"
-        | "defaultaddresscountrycode"
-        | "shippingcountry" => Col::Country,
-        "notes" | "note" | "comments" => Col::Notes,
-        _ => return None,
-    })
+        Columns(map)
+    }
+
+    fn has(&self, t: Target) -> bool {
+        self.0.contains_key(&t)
+    }
+
+    fn get<'r>(&self, record: &'r csv::StringRecord, t: Target) -> Option<&'r str> {
+        self.0
+            .get(&t)
+            .and_then(|&i| record.get(i))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    }
 }
 
-/// Imports (or, with `dry_run`, checks) a CSV of customers.
-pub async fn import_customers(
-    conn: &mut AsyncPgConnection,
-    bytes: &[u8],
-    dry_run: bool,
-) -> AppResult<ImportReport> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+/// Judges the source of a file by its (compacted) headers.
+fn detect(headers: &[String]) -> ImportFormat {
+    let has = |h: &str| headers.iter().any(|x| x == h);
+    if has("acceptsemailmarketing")
+        || has("acceptsmarketing")
+        || has("defaultaddressaddress1")
+        || has("taxexempt")
+        || (has("totalorders") && has("totalspent"))
+    {
+        ImportFormat::Shopify
+    } else if has("billingfirstname") && (has("billingaddress1") || has("billingpostcode")) {
+        ImportFormat::Woocommerce
+    } else if has("shiptoaddress") || has("shiptocity") || has("shiptozip") {
+        ImportFormat::Amazon
+    } else if has("buyeremail") || has("shipzipcode") || (has("shipname") && has("shipaddress1")) {
+        ImportFormat::Etsy
+    } else if has("shippingname") {
+        ImportFormat::Squarespace
+    } else {
+        ImportFormat::Generic
+    }
+}
+
+// ------------------------------------------------------------------------------ parsing
+
+/// Line numbers by byte offset (the reader's own line count skips blank lines and counts
+/// `\r\n` oddly, and people look rows up by line in an editor or a spreadsheet).
+struct Lines<'t> {
+    text: &'t [u8],
+    /// Offsets of every `\n`.
+    breaks: Vec<u64>,
+}
+
+impl<'t> Lines<'t> {
+    fn of(text: &'t str) -> Lines<'t> {
+        let breaks = text
+            .bytes()
+            .enumerate()
+            .filter(|(_, b)| *b == b'\n')
+            .map(|(i, _)| i as u64)
+            .collect();
+        Lines {
+            text: text.as_bytes(),
+            breaks,
+        }
+    }
+
+    /// The 1-based line of the first character of the record starting at `byte` (blank
+    /// lines before it are skipped, as the reader skips them).
+    fn line_of(&self, byte: u64) -> i64 {
+        let mut at = byte;
+        while usize::try_from(at)
+            .ok()
+            .and_then(|i| self.text.get(i))
+            .is_some_and(|b| matches!(b, b'\r' | b'\n'))
+        {
+            at += 1;
+        }
+        let before = self.breaks.partition_point(|&b| b < at);
+        i64::try_from(before).unwrap_or(i64::MAX - 1) + 1
+    }
+}
+
+/// Reads and checks a file without touching the database: the report's rows carry every
+/// problem that can be seen in the file itself (duplicates within the file included).
+/// File-level problems (no e-mail or name column, too many rows) are a 422 on `file`.
+pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
+    let text = decode(bytes);
+    if text.trim().is_empty() {
+        return Err(file_error("The file is empty"));
+    }
     let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter(&text))
         .flexible(true)
         .trim(csv::Trim::All)
-        .from_reader(bytes);
+        .from_reader(text.as_bytes());
     let headers: Vec<String> = reader
         .headers()
-        .map_err(|e| {
-            AppError::validation(vec![FieldError::new(
-                "file",
-                format!("Not a readable CSV file: {e}"),
-            )])
-        })?
+        .map_err(|e| file_error(format!("The header row cannot be read: {e}")))?
         .iter()
-        .map(str::to_string)
+        .map(compact)
         .collect();
-    let mapping: Vec<Option<Col>> = headers.iter().map(|h| column(h)).collect();
-    if !mapping.contains(&Some(Col::Email)) {
-        return Err(AppError::validation(vec![FieldError::new(
-            "file",
-            "The file needs an Email column",
-        )]));
+    let columns = Columns::from_headers(&headers);
+    if !columns.has(Target::Email) {
+        return Err(file_error(
+            "The file has no e-mail column (expected a header such as email, E-mail or Email Address)",
+        ));
     }
-    let lower: HashSet<String> = headers.iter().map(|h| h.to_ascii_lowercase()).collect();
-    let mut report = ImportReport {
-        detected_format: if lower.contains("accepts email marketing")
-            || lower.contains("default address company")
-        {
-            "shopify".into()
-        } else if lower.contains("billing first name") {
-            "woocommerce".into()
-        } else {
-            "strata".into()
-        },
-        ..Default::default()
-    };
-    let mut seen = HashSet::new();
-    let mut valid: Vec<(i64, NewCustomer)> = Vec::new();
-    for (i, record) in reader.records().enumerate() {
-        let row = i as i64 + 2;
-        let Ok(record) = record else {
-            report.total_rows += 1;
-            report.error_rows += 1;
-            report.errors.push(ImportRowError {
-                row,
-                field: None,
-                reason: "Unreadable row".into(),
-            });
-            continue;
-        };
-        if record.iter().all(|v| v.trim().is_empty()) {
-            continue;
-        }
-        report.total_rows += 1;
-        let mut f: HashMap<Col, String> = HashMap::new();
-        for (v, c) in record.iter().zip(&mapping) {
-            if let Some(c) = c
-                && !v.trim().is_empty()
-            {
-                f.entry(*c).or_insert_with(|| v.trim().to_string());
-            }
-        }
-        let get = |c: Col| f.get(&c).cloned();
-        let mut errors: Vec<(&str, String)> = Vec::new();
-        let email = match get(Col::Email).map(|e| Email::parse(&e)) {
-            Some(Ok(e)) => Some(e),
-            Some(Err(m)) => {
-                errors.push(("email", m));
-                None
-            }
-            None => {
-                errors.push(("email", "Email is required".into()));
-                None
+    let names = columns.has(Target::FullName)
+        || (columns.has(Target::FirstName) && columns.has(Target::LastName));
+    if !names {
+        return Err(file_error(
+            "The file has no name columns (expected first_name and last_name, or a full name column such as Name)",
+        ));
+    }
+    let format = detect(&headers);
+    let lines = Lines::of(&text);
+    let mut rows = Vec::new();
+    let mut first_seen: HashMap<String, i64> = HashMap::new();
+    for result in reader.records() {
+        let record = match result {
+            Ok(r) => r,
+            Err(e) => {
+                let line = e
+                    .position()
+                    .map(|p| lines.line_of(p.byte()))
+                    .unwrap_or_default();
+                rows.push(ImportRow {
+                    row_number: line,
+                    data: ImportData::default(),
+                    errors: vec![RowProblem::new("", format!("The row cannot be read: {e}"))],
+                    imported: false,
+                    new: None,
+                });
+                continue;
             }
         };
-        let (mut first, mut last) = (get(Col::First), get(Col::Last));
-        if (first.is_none() || last.is_none())
-            && let Some(full) = get(Col::FullName)
-        {
-            let (a, b) = full.split_once(' ').unwrap_or((full.as_str(), ""));
-            first = first.or_else(|| Some(a.to_string()));
-            last = last.or_else(|| (!b.trim().is_empty()).then(|| b.trim().to_string()));
+        if record.iter().all(|f| f.trim().is_empty()) {
+            continue;
         }
-        if first.is_none() {
-            errors.push(("first_name", "First name is required".into()));
+        if rows.len() == MAX_ROWS {
+            return Err(file_error(format!(
+                "The file has more than {MAX_ROWS} rows; split it into smaller files"
+            )));
         }
-        if last.is_none() {
-            errors.push(("last_name", "Last name is required".into()));
-        }
-        if let Some(e) = &email
-            && !seen.insert(e.as_str().to_string())
-        {
-            errors.push((
-                "email",
-                format!("{} appears more than once in the file", e.as_str()),
-            ));
-        }
-        if report.rows.len() < 100 {
-            report.rows.push(ImportPreviewRow {
-                row_number: row,
-                data: Json(serde_json::json!({
-                    "email": email.as_ref().map(|e| e.as_str().to_string()),
-                    "first_name": first, "last_name": last,
-                    "company_name": get(Col::Company), "city": get(Col::City),
-                })),
-                errors: errors.iter().map(|(_, m)| m.clone()).collect(),
-                valid: errors.is_empty(),
-            });
-        } else {
-            report.truncated = true;
-        }
-        let (Some(email), true) = (email, errors.is_empty()) else {
-            report.error_rows += 1;
-            for (field, reason) in errors {
-                if report.errors.len() < 200 {
-                    report.errors.push(ImportRowError {
-                        row,
-                        field: Some(field.into()),
-                        reason,
-                    });
+        let line = record
+            .position()
+            .map(|p| lines.line_of(p.byte()))
+            .unwrap_or_default();
+        let mut row = read_row(&columns, &record, line);
+        if let Some(new) = &row.new {
+            match first_seen.get(&new.email) {
+                Some(first) => row.refuse(RowProblem::new(
+                    "email",
+                    format!("Duplicate of row {first} in this file (one customer per e-mail)"),
+                )),
+                None => {
+                    first_seen.insert(new.email.clone(), row.row_number);
                 }
             }
-            continue;
-        };
-        valid.push((
-            row,
-            NewCustomer {
-                email: email.as_str().to_string(),
-                first_name: first.unwrap_or_default(),
-                last_name: last.unwrap_or_default(),
-                company_name: get(Col::Company),
-                phone: get(Col::Phone),
-                status: "active".into(),
-                billing_address_line1: get(Col::Line1),
-                billing_address_line2: get(Col::Line2),
-                billing_city: get(Col::City),
-                billing_state: get(Col::State),
-                billing_zip: get(Col::Zip),
-                billing_country: get(Col::Country),
-                shipping_address_line1: get(Col::Line1),
-                shipping_address_line2: get(Col::Line2),
-                shipping_city: get(Col::City),
-                shipping_state: get(Col::State),
-                shipping_zip: get(Col::Zip),
-                shipping_country: get(Col::Country),
-                notes: get(Col::Notes),
-                ..Default::default()
-            },
-        ));
+        }
+        rows.push(row);
     }
-    report.valid_rows = valid.len() as i64;
-    let emails: Vec<String> = valid.iter().map(|(_, c)| c.email.clone()).collect();
-    let existing: HashSet<String> = model::existing_customer_emails(conn, &emails)
-        .await?
-        .into_iter()
-        .collect();
-    let (skip, new): (Vec<_>, Vec<_>) = valid
-        .into_iter()
-        .partition(|(_, c)| existing.contains(&c.email));
-    for (row, c) in &skip {
-        report.warnings.push(format!(
-            "Row {row}: {} is already a customer and was skipped",
-            c.email
-        ));
+    Ok(ParsedFile { format, rows })
+}
+
+fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> ImportRow {
+    let get = |t: Target| columns.get(record, t).map(str::to_string);
+    let (mut first, mut last) = (get(Target::FirstName), get(Target::LastName));
+    if (first.is_none() || last.is_none())
+        && let Some(full) = get(Target::FullName)
+    {
+        let mut parts = full.splitn(2, char::is_whitespace);
+        let given = parts.next().map(str::trim).filter(|s| !s.is_empty());
+        let family = parts.next().map(str::trim).filter(|s| !s.is_empty());
+        if first.is_none() && last.is_none() {
+            first = given.map(str::to_string);
+            last = family.map(str::to_string);
+        } else if first.is_none() {
+            first = Some(full.clone());
+        } else {
+            last = Some(full.clone());
+        }
     }
-    report.skipped = report.error_rows + skip.len() as i64;
-    if dry_run {
-        report.created = new.len() as i64;
-        report.message = format!(
-            "Checked {} rows: {} would be created, {} skipped",
-            report.total_rows, report.created, report.skipped
-        );
-        return Ok(report);
-    }
-    let created = conn
-        .transaction::<_, AppError, _>(async |conn| {
-            let numbers = model::next_customer_numbers(conn, new.len()).await?;
-            let rows: Vec<NewCustomer> = new
-                .into_iter()
-                .zip(numbers)
-                .map(|((_, mut c), n)| {
-                    c.customer_number = n;
-                    c
-                })
-                .collect();
-            let mut inserted = 0;
-            for chunk in rows.chunks(1000) {
-                inserted += model::insert_customers_skipping_taken(conn, chunk)
-                    .await?
-                    .len();
+    // Spreadsheets keep a leading "+" by prefixing an apostrophe.
+    let phone = get(Target::Phone).map(|p| p.trim_start_matches('\'').to_string());
+    let mut errors = Vec::new();
+    let status = match get(Target::Status) {
+        None => None,
+        Some(s) => match s.to_ascii_lowercase().as_str() {
+            "active" | "inactive" | "suspended" => Some(CustomerStatus::parse(&s)),
+            _ => {
+                errors.push(RowProblem::new(
+                    "status",
+                    "Input should be 'active', 'inactive' or 'suspended'",
+                ));
+                None
             }
-            Ok(inserted as i64)
-        })
-        .await?;
-    report.created = created;
-    report.applied = true;
-    report.message = format!(
-        "Imported {} rows: {} created, {} skipped",
-        report.total_rows, created, report.skipped
-    );
-    Ok(report)
+        },
+    };
+    let email = get(Target::Email);
+    for (value, field) in [
+        (&email, "email"),
+        (&first, "first_name"),
+        (&last, "last_name"),
+    ] {
+        if value.is_none() {
+            errors.push(RowProblem::new(field, "Field required"));
+        }
+    }
+    let input = CustomerCreateInput {
+        email: email.clone().unwrap_or_default(),
+        first_name: first.clone().unwrap_or_default(),
+        last_name: last.clone().unwrap_or_default(),
+        company_name: get(Target::Company),
+        phone,
+        address_line1: get(Target::Line1),
+        address_line2: get(Target::Line2),
+        city: get(Target::City),
+        state: get(Target::State),
+        postal_code: get(Target::Zip),
+        country: get(Target::Country),
+        billing_address_line1: get(Target::BillingLine1),
+        billing_address_line2: get(Target::BillingLine2),
+        billing_city: get(Target::BillingCity),
+        billing_state: get(Target::BillingState),
+        billing_zip: get(Target::BillingZip),
+        billing_country: get(Target::BillingCountry),
+        shipping_address_line1: get(Target::ShippingLine1),
+        shipping_address_line2: get(Target::ShippingLine2),
+        shipping_city: get(Target::ShippingCity),
+        shipping_state: get(Target::ShippingState),
+        shipping_zip: get(Target::ShippingZip),
+        shipping_country: get(Target::ShippingCountry),
+        notes: get(Target::Notes),
+        status,
+    };
+    let checked = customer::validate_new(&input);
+    if let Err(problems) = &checked {
+        let missing: HashSet<&str> = [
+            (email.is_none(), "email"),
+            (first.is_none(), "first_name"),
+            (last.is_none(), "last_name"),
+        ]
+        .into_iter()
+        .filter_map(|(m, f)| m.then_some(f))
+        .collect();
+        for p in problems {
+            let field = p
+                .field
+                .as_deref()
+                .map(crate::rest::types::snake_case)
+                .unwrap_or_default();
+            if !missing.contains(field.as_str()) {
+                errors.push(RowProblem::new(&field, p.message.clone()));
+            }
+        }
+    }
+    let data = match &checked {
+        Ok(new) => data_of(new),
+        Err(_) => ImportData {
+            email: email.map(|e| e.to_lowercase()),
+            first_name: first,
+            last_name: last,
+            company_name: input.company_name.clone(),
+            phone: input.phone.clone(),
+            billing_address_line1: input.billing_address_line1.or(input.address_line1.clone()),
+            billing_address_line2: input.billing_address_line2.or(input.address_line2.clone()),
+            billing_city: input.billing_city.or(input.city.clone()),
+            billing_state: input.billing_state.or(input.state.clone()),
+            billing_zip: input.billing_zip.or(input.postal_code.clone()),
+            billing_country: input.billing_country.or(input.country.clone()),
+            shipping_address_line1: input.shipping_address_line1.or(input.address_line1),
+            shipping_address_line2: input.shipping_address_line2.or(input.address_line2),
+            shipping_city: input.shipping_city.or(input.city),
+            shipping_state: input.shipping_state.or(input.state),
+            shipping_zip: input.shipping_zip.or(input.postal_code),
+            shipping_country: input.shipping_country.or(input.country),
+            notes: input.notes,
+            status: status.map(|s| s.as_str().to_string()),
+        },
+    };
+    let new = match checked {
+        Ok(new) if errors.is_empty() => Some(new),
+        _ => None,
+    };
+    ImportRow {
+        row_number,
+        data,
+        errors,
+        imported: false,
+        new,
+    }
+}
+
+fn data_of(new: &NewCustomer) -> ImportData {
+    ImportData {
+        email: Some(new.email.clone()),
+        first_name: Some(new.first_name.clone()),
+        last_name: Some(new.last_name.clone()),
+        company_name: new.company_name.clone(),
+        phone: new.phone.clone(),
+        billing_address_line1: new.billing_address_line1.clone(),
+        billing_address_line2: new.billing_address_line2.clone(),
+        billing_city: new.billing_city.clone(),
+        billing_state: new.billing_state.clone(),
+        billing_zip: new.billing_zip.clone(),
+        billing_country: new.billing_country.clone(),
+        shipping_address_line1: new.shipping_address_line1.clone(),
+        shipping_address_line2: new.shipping_address_line2.clone(),
+        shipping_city: new.shipping_city.clone(),
+        shipping_state: new.shipping_state.clone(),
+        shipping_zip: new.shipping_zip.clone(),
+        shipping_country: new.shipping_country.clone(),
+        notes: new.notes.clone(),
+        status: Some(new.status.clone()),
+    }
+}
+
+// ----------------------------------------------------------------------------- importing
+
+/// Previews (`dry_run`) or imports a customer CSV file.
+///
+/// Rows whose e-mail a customer already has are refused (`Email already registered`).
+/// Without `dry_run`, all valid rows are inserted in one transaction (multi-row inserts of
+/// 1,000); a row that loses a race with a concurrent create of the same e-mail is refused the
+/// same way. A database failure rolls everything back and is returned as the error: a file is
+/// never half-imported.
+pub async fn import_customers(
+    conn: &mut AsyncPgConnection,
+    csv_bytes: &[u8],
+    dry_run: bool,
+) -> AppResult<ImportReport> {
+    let mut file = parse(csv_bytes)?;
+    refuse_existing(conn, &mut file).await?;
+    if dry_run {
+        return Ok(file.report(false));
+    }
+    let pending: Vec<usize> = file
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.new.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    if !pending.is_empty() {
+        let rows = &file.rows;
+        let inserted: HashSet<String> = conn
+            .transaction::<_, AppError, _>(async |conn| {
+                let numbers = model::next_customer_numbers(conn, pending.len()).await?;
+                let batch: Vec<NewCustomer> = pending
+                    .iter()
+                    .zip(numbers)
+                    .filter_map(|(&i, number)| {
+                        rows[i].new.as_ref().map(|new| NewCustomer {
+                            customer_number: number,
+                            ..new.clone()
+                        })
+                    })
+                    .collect();
+                let mut inserted = HashSet::with_capacity(batch.len());
+                for chunk in batch.chunks(INSERT_CHUNK) {
+                    inserted.extend(model::insert_customers_skipping_taken(conn, chunk).await?);
+                }
+                Ok(inserted)
+            })
+            .await?;
+        for &i in &pending {
+            let row = &mut file.rows[i];
+            if row
+                .new
+                .as_ref()
+                .is_some_and(|n| inserted.contains(&n.email))
+            {
+                row.new = None;
+                row.imported = true;
+            } else {
+                row.refuse(RowProblem::new(
+                    "email",
+                    format!("{} (added meanwhile)", customer::email_taken().message),
+                ));
+            }
+        }
+    }
+    Ok(file.report(true))
+}
+
+/// Refuses the rows whose e-mail a customer already has.
+async fn refuse_existing(conn: &mut AsyncPgConnection, file: &mut ParsedFile) -> AppResult<()> {
+    let emails: Vec<String> = file
+        .rows
+        .iter()
+        .filter_map(|r| r.new.as_ref().map(|n| n.email.clone()))
+        .collect();
+    let mut existing = HashSet::new();
+    for chunk in emails.chunks(LOOKUP_CHUNK) {
+        existing.extend(model::existing_customer_emails(conn, chunk).await?);
+    }
+    for row in &mut file.rows {
+        if row
+            .new
+            .as_ref()
+            .is_some_and(|n| existing.contains(&n.email))
+        {
+            row.refuse(RowProblem::new("email", customer::email_taken().message));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(csv: &str) -> ParsedFile {
+        parse(csv.as_bytes()).expect("parses")
+    }
+
+    fn texts(row: &ImportRow) -> Vec<String> {
+        row.errors.iter().map(RowProblem::text).collect()
+    }
+
+    #[test]
+    fn the_template_imports_cleanly() {
+        let report = rows(&template());
+        assert_eq!(report.format, ImportFormat::Generic);
+        assert_eq!(report.rows.len(), 1);
+        assert_eq!(report.valid_rows(), 1, "{:?}", report.rows[0].errors);
+        let data = &report.rows[0].data;
+        assert_eq!(data.email.as_deref(), Some("jane.doe@example.com"));
+        assert_eq!(data.shipping_zip.as_deref(), Some("62701"));
+        assert_eq!(data.billing_city.as_deref(), Some("Springfield"));
+        assert_eq!(data.status.as_deref(), Some("active"));
+        assert_eq!(report.rows[0].row_number, 2);
+    }
+
+    #[test]
+    fn a_bom_and_spreadsheet_headers_are_understood() {
+        let csv = "\u{feff}First Name;Last Name;E-mail;Zip\nAda;Lovelace;ADA@example.com;W1\n";
+        let report = rows(csv);
+        assert_eq!(report.valid_rows(), 1, "{:?}", report.rows[0].errors);
+        let d = &report.rows[0].data;
+        assert_eq!(d.first_name.as_deref(), Some("Ada"));
+        assert_eq!(d.email.as_deref(), Some("ada@example.com"));
+        assert_eq!(d.billing_zip.as_deref(), Some("W1"));
+        assert_eq!(d.shipping_zip.as_deref(), Some("W1"));
+        let report = rows("Given Name,Family Name,Email Address\nGrace,Hopper,g@example.com\n");
+        assert_eq!(report.valid_rows(), 1);
+    }
+
+    #[test]
+    fn windows_1252_files_are_read() {
+        let bytes = b"first_name,last_name,email\nJos\xe9,M\x9arquez,jose@example.com\n";
+        let report = parse(bytes).expect("parses");
+        assert_eq!(report.rows[0].data.first_name.as_deref(), Some("José"));
+        assert_eq!(report.rows[0].data.last_name.as_deref(), Some("Mšrquez"));
+    }
+
+    #[test]
+    fn a_shopify_export_is_recognised_and_mapped() {
+        let csv = "Customer ID,First Name,Last Name,Email,Accepts Email Marketing,Default Address Company,Default Address Address1,Default Address Address2,Default Address City,Default Address Province Code,Default Address Country Code,Default Address Zip,Default Address Phone,Phone,Accepts SMS Marketing,Total Spent,Total Orders,Note,Tax Exempt,Tags\n\
+                   '7001,Ada,Lovelace,ada@example.com,yes,Engines Ltd,1 Analytical Row,,London,LND,GB,W1,,'+441234567,no,10.00,1,VIP,no,\n";
+        let report = rows(csv);
+        assert_eq!(report.format, ImportFormat::Shopify);
+        assert_eq!(report.valid_rows(), 1, "{:?}", report.rows[0].errors);
+        let d = &report.rows[0].data;
+        assert_eq!(d.company_name.as_deref(), Some("Engines Ltd"));
+        assert_eq!(d.billing_address_line1.as_deref(), Some("1 Analytical Row"));
+        assert_eq!(d.shipping_state.as_deref(), Some("LND"));
+        assert_eq!(d.billing_country.as_deref(), Some("GB"));
+        assert_eq!(d.phone.as_deref(), Some("+441234567"));
+        assert_eq!(d.notes.as_deref(), Some("VIP"));
+
+        let classic = "First Name,Last Name,Email,Company,Address1,Address2,City,Province,Province Code,Country,Country Code,Zip,Phone,Accepts Marketing,Total Spent,Total Orders,Tags,Note,Tax Exempt\n\
+                       Grace,Hopper,grace@example.com,,1 Navy Yard,,Arlington,Virginia,VA,United States,US,22202,,no,0,0,,,no\n";
+        let report = rows(classic);
+        assert_eq!(report.format, ImportFormat::Shopify);
+        assert_eq!(
+            report.rows[0].data.billing_state.as_deref(),
+            Some("Virginia")
+        );
+    }
+
+    #[test]
+    fn order_exports_split_names_and_keep_one_customer_per_email() {
+        let csv = "Sale Date,Order ID,Buyer Name,Buyer Email,Ship Name,Ship Address1,Ship City,Ship State,Ship Zipcode,Ship Country\n\
+                   01/02/26,1,Ada King Lovelace,ada@example.com,Ada Lovelace,1 Row,London,,W1,UK\n\
+                   01/03/26,2,Ada King Lovelace,ADA@example.com,Ada Lovelace,1 Row,London,,W1,UK\n\
+                   01/03/26,3,Cher,cher@example.com,Cher,2 Row,LA,CA,90001,US\n";
+        let report = rows(csv);
+        assert_eq!(report.format, ImportFormat::Etsy);
+        let d = &report.rows[0].data;
+        assert_eq!(d.first_name.as_deref(), Some("Ada"));
+        assert_eq!(d.last_name.as_deref(), Some("King Lovelace"));
+        assert_eq!(d.shipping_city.as_deref(), Some("London"));
+        assert_eq!(d.billing_city, None);
+        assert!(texts(&report.rows[1])[0].contains("Duplicate of row 2"));
+        assert_eq!(texts(&report.rows[2]), ["last_name: Field required"]);
+        assert_eq!(report.valid_rows(), 1);
+    }
+
+    #[test]
+    fn rows_report_every_problem_with_their_line() {
+        let csv = "email,first_name,last_name,status,phone\n\
+                   ,Ada,Lovelace,,\n\
+                   \n\
+                   bad-address,,Hopper,retired,\n\
+                   ok@example.com,Ok,Person,inactive,\n";
+        let report = rows(csv);
+        assert_eq!(report.rows.len(), 3);
+        assert_eq!(report.rows[0].row_number, 2);
+        assert_eq!(texts(&report.rows[0]), ["email: Field required"]);
+        assert_eq!(report.rows[1].row_number, 4);
+        let errors = &texts(&report.rows[1]);
+        assert!(
+            errors.iter().any(|e| e.starts_with("status:")),
+            "{errors:?}"
+        );
+        assert!(errors.contains(&"first_name: Field required".to_string()));
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.starts_with("email: value is not a valid email address"))
+        );
+        assert_eq!(report.rows[2].data.status.as_deref(), Some("inactive"));
+        assert_eq!(report.valid_rows(), 1);
+        let shared = report.report(false);
+        assert_eq!(
+            (shared.total_rows, shared.valid_rows, shared.error_rows),
+            (3, 1, 2)
+        );
+        assert_eq!(shared.errors[0].row, 2);
+        assert_eq!(shared.errors[0].field.as_deref(), Some("email"));
+        assert_eq!(shared.rows[2].data.0["status"], "inactive");
+        assert!(!shared.applied);
+    }
+
+    #[test]
+    fn row_numbers_are_file_lines_with_crlf_blank_lines_and_quoted_line_breaks() {
+        let csv = "email,first_name,last_name,notes\r\n\r\na@example.com,A,B,\"two\r\nlines\"\r\nb@example.com,C,,\r\n";
+        let report = rows(csv);
+        let lines: Vec<i64> = report.rows.iter().map(|r| r.row_number).collect();
+        assert_eq!(lines, [3, 5]);
+        assert_eq!(report.rows[0].data.notes.as_deref(), Some("two\r\nlines"));
+        assert_eq!(report.report(false).errors[0].row, 5);
+    }
+
+    #[test]
+    fn files_without_the_needed_columns_are_refused() {
+        let e = parse(b"name,phone\nAda,1\n").expect_err("no email");
+        assert_eq!(e.fields[0].field, "file");
+        let e = parse(b"email,phone\na@example.com,1\n").expect_err("no names");
+        assert!(e.fields[0].message.contains("name columns"));
+        assert!(parse(b"\xEF\xBB\xBF  \n").is_err());
+    }
+
+    #[test]
+    fn woocommerce_and_amazon_are_recognised() {
+        let woo = "Email,Billing First Name,Billing Last Name,Billing Company,Billing Address 1,Billing City,Billing Postcode,Billing Country,Billing Phone,Shipping Address 1,Shipping City,Shipping Postcode\n\
+                   w@example.com,Wo,Commerce,,1 Billing St,Bill,111,US,555,2 Ship St,Ship,222\n";
+        let report = rows(woo);
+        assert_eq!(report.format, ImportFormat::Woocommerce);
+        let d = &report.rows[0].data;
+        assert_eq!(d.billing_address_line1.as_deref(), Some("1 Billing St"));
+        assert_eq!(d.shipping_address_line1.as_deref(), Some("2 Ship St"));
+        assert_eq!(d.phone.as_deref(), Some("555"));
+        let amazon = "Buyer Email,Buyer Name,Ship To Address,Ship To City,Ship To State,Ship To Zip,Ship To Country\n\
+                      a@example.com,Ann Buyer,3 Box Rd,Seattle,WA,98101,US\n";
+        let report = rows(amazon);
+        assert_eq!(report.format, ImportFormat::Amazon);
+        assert_eq!(report.rows[0].data.last_name.as_deref(), Some("Buyer"));
+    }
+
+    #[test]
+    fn amazon_ship_to_columns_are_recognised() {
+        let amazon = "Email,Buyer Name,Ship To Address,Ship To City,Ship To State,Ship To Zip,Ship To Country\n\
+                      a@example.com,Ann Buyer,3 Box Rd,Seattle,WA,98101,US\n";
+        let report = rows(amazon);
+        assert_eq!(report.format, ImportFormat::Amazon);
+        assert_eq!(report.rows[0].data.shipping_zip.as_deref(), Some("98101"));
+    }
 }

@@ -17,7 +17,7 @@ pub const ROUTES: &[Route] = &[
         op!("vendors_list.graphql", "vendor"),
         "vendors",
     )
-    .summary("Vendors by name (`search`, `active_only`, `limit`, `offset`)"),
+    .summary("Vendors by name (`search`, `active_only`, `limit` up to 500, `offset`)"),
     Route::post(
         "/vendors/",
         op!("vendor_create.graphql", "vendor"),
@@ -51,14 +51,14 @@ pub const ROUTES: &[Route] = &[
         "customers.nodes",
     )
     .access(Admin)
-    .summary("Customers (`search`, `status`, `include_inactive`, `skip`, `limit`)"),
+    .summary("Customers, newest first (`search`, `status`, `include_inactive`, `skip`, `limit` up to 200)"),
     Route::get(
         "/admin/customers/search",
         op!("customers_search.graphql"),
-        "customers.nodes",
+        "customerSearch",
     )
     .access(Admin)
-    .summary("Quick customer search (`q`, `limit`)"),
+    .summary("Quick search of active customers (`q`, `limit`)"),
     Route::get(
         "/admin/customers/import/template",
         op!("customer_import_template.graphql"),

@@ -16,7 +16,8 @@ use crate::partners::model::{self, NewVendor, VendorChanges, VendorRow};
 /// A new vendor.
 #[derive(Debug, Clone, Default, InputObject)]
 pub struct VendorCreateInput {
-    /// Code; `VND-NNN` from a sequence when omitted or blank. Unique ignoring case.
+    /// Code (stored in upper case); `VND-NNN` from a sequence when omitted or blank. Unique
+    /// ignoring case.
     pub code: Option<String>,
     /// Name (required).
     pub name: String,
@@ -49,7 +50,7 @@ pub struct VendorCreateInput {
     pub account_number: Option<String>,
     /// The vendor's tax id.
     pub tax_id: Option<String>,
-    /// Usual days from order to receipt (0 or more).
+    /// Usual days from order to receipt (0 to 3650).
     pub lead_time_days: Option<i32>,
     /// Rating from 1 (poor) to 5 (excellent).
     pub rating: Option<i32>,
@@ -95,7 +96,7 @@ pub struct VendorUpdateInput {
     pub account_number: MaybeUndefined<String>,
     /// New tax id.
     pub tax_id: MaybeUndefined<String>,
-    /// New lead time in days (0 or more).
+    /// New lead time in days (0 to 3650).
     pub lead_time_days: MaybeUndefined<i32>,
     /// New rating (1..5).
     pub rating: MaybeUndefined<i32>,
@@ -104,6 +105,9 @@ pub struct VendorUpdateInput {
     /// New active flag.
     pub is_active: Option<bool>,
 }
+
+/// Longest lead time accepted (ten years).
+pub const MAX_LEAD_TIME_DAYS: i32 = 3650;
 
 fn code_taken(code: &str) -> UserError {
     UserError::new(
@@ -120,7 +124,9 @@ fn not_found() -> AppError {
 /// Checks a new vendor; the code is left empty when it is to be generated.
 pub fn validate_new(input: &VendorCreateInput) -> Result<NewVendor, Vec<UserError>> {
     let mut c = Checker::new();
-    let code = c.optional("code", input.code.as_deref(), CODE_MAX);
+    let code = c
+        .optional("code", input.code.as_deref(), CODE_MAX)
+        .map(|s| s.to_uppercase());
     let address = c.optional("address", input.address.as_deref(), TEXT_MAX);
     let new = NewVendor {
         code: code.unwrap_or_default(),
@@ -140,7 +146,7 @@ pub fn validate_new(input: &VendorCreateInput) -> Result<NewVendor, Vec<UserErro
         payment_terms: c.optional("paymentTerms", input.payment_terms.as_deref(), PLACE_MAX),
         account_number: c.optional("accountNumber", input.account_number.as_deref(), PLACE_MAX),
         tax_id: c.optional("taxId", input.tax_id.as_deref(), CODE_MAX),
-        lead_time_days: c.range("leadTimeDays", input.lead_time_days, 0, i32::MAX),
+        lead_time_days: c.range("leadTimeDays", input.lead_time_days, 0, MAX_LEAD_TIME_DAYS),
         rating: c.range("rating", input.rating, 1, 5),
         notes: c.optional("notes", input.notes.as_deref(), TEXT_MAX),
         is_active: input.is_active.unwrap_or(true),
@@ -157,7 +163,9 @@ pub fn validate_changes(input: &VendorUpdateInput) -> Result<VendorChanges, Vec<
         None => address,
     };
     let changes = VendorChanges {
-        code: c.patch_required("code", &input.code, CODE_MAX),
+        code: c
+            .patch_required("code", &input.code, CODE_MAX)
+            .map(|s| s.to_uppercase()),
         name: c.patch_required("name", &input.name, NAME_MAX),
         contact_name: c.patch("contactName", &input.contact_name, NAME_MAX),
         email: c.patch_email("email", &input.email),
@@ -172,7 +180,7 @@ pub fn validate_changes(input: &VendorUpdateInput) -> Result<VendorChanges, Vec<
         payment_terms: c.patch("paymentTerms", &input.payment_terms, PLACE_MAX),
         account_number: c.patch("accountNumber", &input.account_number, PLACE_MAX),
         tax_id: c.patch("taxId", &input.tax_id, CODE_MAX),
-        lead_time_days: c.patch_range("leadTimeDays", &input.lead_time_days, 0, i32::MAX),
+        lead_time_days: c.patch_range("leadTimeDays", &input.lead_time_days, 0, MAX_LEAD_TIME_DAYS),
         rating: c.patch_range("rating", &input.rating, 1, 5),
         notes: c.patch("notes", &input.notes, TEXT_MAX),
         is_active: input.is_active,
@@ -247,8 +255,8 @@ pub struct VendorRemoval {
     pub message: String,
     /// True when the row is gone; false when it was deactivated instead.
     pub deleted: bool,
-    /// The vendor after deactivation (None when deleted).
-    pub vendor: Option<VendorRow>,
+    /// The vendor as it was (deleted) or after deactivation.
+    pub vendor: VendorRow,
     /// Its purchase orders.
     pub purchase_order_count: i64,
 }
@@ -272,7 +280,7 @@ pub async fn remove(conn: &mut AsyncPgConnection, id: i64) -> AppResult<VendorRe
             Ok(VendorRemoval {
                 message: format!("Vendor {} deactivated (has {count} POs)", vendor.code),
                 deleted: false,
-                vendor: Some(after),
+                vendor: after,
                 purchase_order_count: count,
             })
         } else {
@@ -280,7 +288,7 @@ pub async fn remove(conn: &mut AsyncPgConnection, id: i64) -> AppResult<VendorRe
             Ok(VendorRemoval {
                 message: format!("Vendor {} deleted", vendor.code),
                 deleted: true,
-                vendor: None,
+                vendor,
                 purchase_order_count: 0,
             })
         }
