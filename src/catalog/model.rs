@@ -229,15 +229,7 @@ pub struct ItemFilter {
     pub active: Option<bool>,
 }
 
-/// Escapes `%`, `_` and `\` for ILIKE.
-pub fn like_pattern(text: &str) -> String {
-    format!(
-        "%{}%",
-        text.replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_")
-    )
-}
+pub use crate::db::like_pattern;
 
 /// One page of items (by SKU) and the total.
 pub async fn list(

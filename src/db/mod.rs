@@ -98,3 +98,22 @@ fn build_pool_with(
 pub fn is_empty_update(e: &diesel::result::Error) -> bool {
     matches!(e, diesel::result::Error::QueryBuilderError(b) if b.to_string().contains("no changes"))
 }
+
+/// `%text%` for ILIKE, with `%`, `_` and `\` escaped so they match themselves (the one
+/// search-pattern helper of every list).
+pub fn like_pattern(text: &str) -> String {
+    format!(
+        "%{}%",
+        text.replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn like_patterns_match_wildcards_literally() {
+        assert_eq!(super::like_pattern("50%_off\\"), "%50\\%\\_off\\\\%");
+    }
+}

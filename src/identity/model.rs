@@ -224,12 +224,7 @@ pub async fn list(
             .map(str::trim)
             .filter(|s| !s.is_empty())
         {
-            let pattern = format!(
-                "%{}%",
-                s.replace('\\', "\\\\")
-                    .replace('%', "\\%")
-                    .replace('_', "\\_")
-            );
+            let pattern = crate::db::like_pattern(s);
             q = q.filter(
                 users::email
                     .ilike(pattern.clone())

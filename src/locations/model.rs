@@ -6,7 +6,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Text};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
-use crate::catalog::model::like_pattern;
+use crate::db::like_pattern;
 use crate::db::schema::locations;
 use crate::error::{AppError, AppResult};
 

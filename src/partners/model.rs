@@ -20,15 +20,7 @@ diesel::define_sql_function! {
     fn lower(x: Text) -> Text;
 }
 
-/// `%text%` for ILIKE, with `%`, `_` and `\` escaped so they match themselves.
-pub fn like_pattern(text: &str) -> String {
-    format!(
-        "%{}%",
-        text.replace('\\', "\\\\")
-            .replace('%', "\\%")
-            .replace('_', "\\_")
-    )
-}
+pub use crate::db::like_pattern;
 
 fn search_term(search: Option<&str>) -> Option<String> {
     search

@@ -6,7 +6,7 @@ use diesel::sql_types::{BigInt, Bool, Text};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 
-use crate::catalog::model::like_pattern;
+use crate::db::like_pattern;
 use crate::db::schema::printers;
 use crate::error::{AppError, AppResult};
 

@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{Bool, Text};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
-use crate::catalog::model::like_pattern;
+use crate::db::like_pattern;
 use crate::db::schema::scrap_reasons;
 use crate::error::{AppError, AppResult};
 
