@@ -1,9 +1,9 @@
-// Browser tests that need no API: the SPA served by a plain static server
-// whose /api answers 502 (run.mjs), or the real server when STRATA_E2E_BASE_URL
-// is set (then the API-dependent assertions are in api.test.mjs).
+// Browser tests that need no API: frontend/dist on a plain static server whose
+// /api answers 502 (run.mjs starts it), i.e. what the SPA does while the back end
+// is down. The flows against the real server are in api.test.mjs.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HAS_API, TABLET, launch, newPage, screenshot } from './lib/browser.mjs';
+import { HAS_STATIC, STATIC_URL, TABLET, launch, newPage, screenshot } from './lib/browser.mjs';
 
 const OPERATOR = {
   id: 7,
@@ -17,7 +17,7 @@ const ADMIN = { ...OPERATOR, id: 1, email: 'ada@example.com', first_name: 'Ada',
 
 let browser;
 before(async () => {
-  if (HAS_API) return;
+  if (!HAS_STATIC) return;
   browser = await launch();
 });
 after(async () => {
@@ -25,7 +25,7 @@ after(async () => {
 });
 
 async function withPage(name, opts, fn) {
-  const { context, page, errors } = await newPage(browser, opts);
+  const { context, page, errors } = await newPage(browser, { ...opts, baseURL: STATIC_URL });
   try {
     await fn(page);
     assert.deepEqual(errors, [], 'no uncaught errors in the page');
@@ -35,7 +35,7 @@ async function withPage(name, opts, fn) {
   }
 }
 
-const staticOnly = { skip: HAS_API && 'runs against the static server only (the API answers here)' };
+const staticOnly = { skip: !HAS_STATIC && 'needs E2E_STATIC_URL (run the browser tests with `npm run e2e`)' };
 
 describe('without an API', () => {
   test('sign-in page shows that the server cannot be reached', staticOnly, async () => {

@@ -20,22 +20,25 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** The app under test: the real server when STRATA_E2E_BASE_URL is set, else the static server run.mjs started. */
-export const BASE_URL = (process.env.STRATA_E2E_BASE_URL || process.env.E2E_STATIC_URL || '').replace(/\/+$/, '');
-export const HAS_API = Boolean(process.env.STRATA_E2E_BASE_URL);
+/** The real server (SPA and API on one port), when STRATA_E2E_BASE_URL is set. */
+export const API_URL = (process.env.STRATA_E2E_BASE_URL || '').replace(/\/+$/, '');
+export const HAS_API = Boolean(API_URL);
+/** frontend/dist on a plain static server with no back end (run.mjs starts it). */
+export const STATIC_URL = (process.env.E2E_STATIC_URL || '').replace(/\/+$/, '');
+export const HAS_STATIC = Boolean(STATIC_URL);
 
 export async function launch() {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH} (apt-get install chromium)`);
-  if (!BASE_URL) throw new Error('No base URL: run the browser tests with `npm run e2e`.');
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
 export const DESKTOP = { width: 1366, height: 860 };
 export const TABLET = { width: 768, height: 1024 };
 
-/** A fresh context (own cookies and storage) with a page on it; console errors are collected. */
-export async function newPage(browser, { viewport = DESKTOP, storage } = {}) {
-  const context = await browser.newContext({ viewport, baseURL: BASE_URL, locale: 'en-US', timezoneId: 'UTC' });
+/** A fresh context (own cookies and storage) with a page on it; uncaught page errors are collected. */
+export async function newPage(browser, { baseURL, viewport = DESKTOP, storage } = {}) {
+  if (!baseURL) throw new Error('No base URL: run the browser tests with `npm run e2e`.');
+  const context = await browser.newContext({ viewport, baseURL, locale: 'en-US', timezoneId: 'UTC' });
   if (storage) {
     await context.addInitScript((entries) => {
       if (window.sessionStorage.getItem('__e2e_seeded')) return;

@@ -37,6 +37,7 @@ import type {
   SeedExampleDataResponse,
   SetupStatus,
   TeamUser,
+  TeamUserCreate,
   TeamUserListQuery,
   UserResponse,
   VendorList,
@@ -170,6 +171,7 @@ export const settingsApi = {
 export const usersApi = {
   list: async (q: TeamUserListQuery, signal?: AbortSignal) =>
     asArray(await api.get<TeamUser[] | { items: TeamUser[] }>('/admin/users/', { ...q }, signal)),
+  create: (body: TeamUserCreate) => api.post<TeamUser>('/admin/users/', body),
 };
 
 export const auditApi = {

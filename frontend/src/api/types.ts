@@ -449,6 +449,15 @@ export interface TeamUser {
   updated_at?: IsoDateTime;
 }
 
+/** POST /admin/users/ (CONTRACT 5.15). */
+export interface TeamUserCreate {
+  email: string;
+  password: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  account_type: 'admin' | 'operator';
+}
+
 export interface TeamUserListQuery {
   skip?: number;
   limit?: number;

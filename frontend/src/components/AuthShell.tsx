@@ -10,6 +10,8 @@ interface AuthShellProps {
   children: ReactNode;
   footer?: ReactNode;
   wide?: boolean;
+  /** A status icon above the title (result pages). */
+  icon?: ReactNode;
 }
 
 const POINTS = [
@@ -20,7 +22,7 @@ const POINTS = [
 ];
 
 /** Public pages (sign-in, password reset, setup): brand panel beside a focused card. */
-export function AuthShell({ title, subtitle, children, footer, wide }: AuthShellProps) {
+export function AuthShell({ title, subtitle, children, footer, wide, icon }: AuthShellProps) {
   useDocumentTitle(title);
   return (
     <div className="auth">
@@ -49,7 +51,14 @@ export function AuthShell({ title, subtitle, children, footer, wide }: AuthShell
             <LogoMark size={30} />
             <span>Strata</span>
           </Link>
-          <h1 className="auth__title">{title}</h1>
+          {icon ? (
+            <div className="auth__head">
+              {icon}
+              <h1 className="auth__title">{title}</h1>
+            </div>
+          ) : (
+            <h1 className="auth__title">{title}</h1>
+          )}
           {subtitle && <p className="auth__subtitle">{subtitle}</p>}
           {children}
         </div>

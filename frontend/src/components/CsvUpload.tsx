@@ -179,15 +179,18 @@ export function ImportSummary({ counts, errors }: { counts: ImportCount[]; error
     <div className="import-summary" data-testid="import-summary" role="status">
       <dl className="stat-row">
         {shown.map((c) => (
-          <div key={c.label} className={`stat stat--${c.tone ?? 'neutral'}`}>
+          // A tone only colours a count that is there: a zero stays neutral.
+          <div key={c.label} className={`stat stat--${c.tone && Number(c.value) > 0 ? c.tone : 'neutral'}`}>
             <dt>{c.label}</dt>
             <dd>{c.value}</dd>
           </div>
         ))}
-        <div className={`stat stat--${errs.length ? 'danger' : 'neutral'}`}>
-          <dt>Errors</dt>
-          <dd>{errs.length}</dd>
-        </div>
+        {errors && (
+          <div className={`stat stat--${errs.length ? 'danger' : 'neutral'}`}>
+            <dt>Errors</dt>
+            <dd>{errs.length}</dd>
+          </div>
+        )}
       </dl>
       {errs.length > 0 && (
         <details className="import-errors" open={errs.length <= 5}>

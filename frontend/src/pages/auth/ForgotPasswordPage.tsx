@@ -56,11 +56,16 @@ export function ForgotPasswordPage() {
   if (result) {
     const link = result.reset_url ? resetLinkPath(result.reset_url) : null;
     return (
-      <AuthShell title="Check your request" footer={back}>
-        <div className="result-panel" data-testid="reset-requested">
+      <AuthShell
+        title="Check your request"
+        footer={back}
+        icon={
           <div className="result-panel__icon" aria-hidden="true">
             {link ? <KeyRound size={22} /> : <MailCheck size={22} />}
           </div>
+        }
+      >
+        <div className="result-panel" data-testid="reset-requested">
           <p className="result-panel__text" role="status">
             {result.message || GENERIC_RESET_MESSAGE}
           </p>

@@ -39,11 +39,15 @@ export function PasswordResetDecisionPage() {
 
   if (result) {
     return (
-      <AuthShell title={approve ? 'Reset approved' : 'Reset denied'}>
-        <div className="result-panel" data-testid="decision-done">
+      <AuthShell
+        title={approve ? 'Reset approved' : 'Reset denied'}
+        icon={
           <div className={`result-panel__icon${approve ? ' result-panel__icon--success' : ''}`} aria-hidden="true">
             {approve ? <CheckCircle2 size={22} /> : <XCircle size={22} />}
           </div>
+        }
+      >
+        <div className="result-panel" data-testid="decision-done">
           <p className="result-panel__text" role="status">
             {result.message}
           </p>

@@ -46,11 +46,13 @@ export function ResetPasswordPage() {
       <AuthShell
         title={status.error ? 'We couldn’t check this link' : pending ? 'Waiting for approval' : 'This link can’t be used'}
         footer={back}
-      >
-        <div className="result-panel" data-testid="reset-unavailable">
+        icon={
           <div className={`result-panel__icon${pending || status.error ? '' : ' result-panel__icon--danger'}`} aria-hidden="true">
             {status.error ? <CloudOff size={22} /> : pending ? <Clock size={22} /> : <ShieldX size={22} />}
           </div>
+        }
+      >
+        <div className="result-panel" data-testid="reset-unavailable">
           <p className="result-panel__text" role="alert">
             {status.data?.message ?? errorMessage(status.error)}
           </p>

@@ -78,7 +78,7 @@ export function ItemImportModal({ open, onClose }: { open: boolean; onClose: () 
               { label: 'Updated', value: result.updated },
               { label: 'Skipped', value: result.skipped, tone: 'warning' },
             ]}
-            errors={result.errors}
+            errors={result.errors ?? []}
           />
         )}
       </div>

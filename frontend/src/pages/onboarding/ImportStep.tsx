@@ -65,7 +65,7 @@ export function ImportStep<R>({ intro, columns, templateColumns, templateName, u
       )}
       {uploading && <UploadProgress fraction={progress} />}
       <FormError message={error} />
-      {result && <ImportSummary counts={result.counts} errors={result.errors} />}
+      {result && <ImportSummary counts={result.counts} errors={result.errors ?? []} />}
       <div className="wizard__actions">
         {onBack ? (
           <Button variant="ghost" onClick={onBack} disabled={uploading}>

@@ -296,7 +296,12 @@ function ExampleDataStep({ onNext }: { onNext: (o: 'done' | 'skipped', note?: st
         <span />
         <div className="wizard__actions-right">
           {result ? (
-            <Button variant="primary" onClick={() => onNext('done', `Example data loaded`)}>
+            <Button
+              variant="primary"
+              onClick={() =>
+                onNext('done', `${result.items_created} sample item${result.items_created === 1 ? '' : 's'} loaded`)
+              }
+            >
               Continue
             </Button>
           ) : (

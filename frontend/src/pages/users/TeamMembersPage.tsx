@@ -1,13 +1,16 @@
+import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { UserCog } from 'lucide-react';
+import { UserCog, UserPlus } from 'lucide-react';
 import { usersApi } from '../../api/endpoints';
 import type { TeamUser, TeamUserListQuery } from '../../api/types';
+import { Button } from '../../components/Button';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatDateTime, humanize } from '../../lib/format';
 import { useTableState } from '../../lib/useTableState';
 import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
+import { AddMemberModal } from './AddMemberModal';
 
 const columns: Column<TeamUser>[] = [
   {
@@ -29,6 +32,7 @@ const columns: Column<TeamUser>[] = [
 
 export function TeamMembersPage() {
   const table = useTableState(['role', 'status']);
+  const [adding, setAdding] = useState(false);
   const rawRole = table.filters.role;
   const role = rawRole === 'admin' || rawRole === 'operator' ? rawRole : undefined;
   const includeInactive = table.filters.status === 'all';
@@ -42,7 +46,15 @@ export function TeamMembersPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Team Members" description="The administrators and operators who use Strata." />
+      <PageHeader
+        title="Team Members"
+        description="The administrators and operators who use Strata."
+        actions={
+          <Button variant="primary" icon={<UserPlus size={16} />} onClick={() => setAdding(true)}>
+            Add member
+          </Button>
+        }
+      />
       <DataTable
         caption="Team members"
         columns={columns}
@@ -76,6 +88,7 @@ export function TeamMembersPage() {
         onRetry={() => void list.refetch()}
         empty={{ icon: <UserCog size={22} />, title: 'No team members', description: 'Administrators and operators you add appear here.' }}
       />
+      <AddMemberModal open={adding} onClose={() => setAdding(false)} />
     </div>
   );
 }
