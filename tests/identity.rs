@@ -422,7 +422,14 @@ async fn concurrent_setup_creates_exactly_one_admin() {
     assert!(
         statuses
             .iter()
-            .all(|s| *s == StatusCode::OK || *s == StatusCode::FORBIDDEN),
+            // The losers are refused (403), or, on a loaded machine, told the database is
+            // busy (503: the test pool is small); none of them creates anything.
+            .all(|s| [
+                StatusCode::OK,
+                StatusCode::FORBIDDEN,
+                StatusCode::SERVICE_UNAVAILABLE
+            ]
+            .contains(s)),
         "{statuses:?}"
     );
     assert_eq!(sql_count(&app, "SELECT count(*) FROM users").await, 1);
