@@ -5,103 +5,15 @@
 
 mod common;
 
-use axum::body::Body;
-use axum::http::{Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use common::{TestApp, TestResponse};
-
-async fn admin(app: &TestApp) -> String {
-    let res = app
-        .send_json(
-            Method::POST,
-            "/api/v1/setup/initial-admin",
-            &json!({"email": "ada@example.com", "password": "Admin-pass1!", "full_name": "Ada"}),
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
-    res.json()["access_token"]
-        .as_str()
-        .expect("token")
-        .to_string()
-}
-
-async fn operator(app: &TestApp, admin: &str) -> String {
-    let res = call(
-        app,
-        Method::POST,
-        "/api/v1/admin/users/",
-        Some(json!({"email": "op@example.com", "password": "Operator-pass1!", "account_type": "operator"})),
-        admin,
-    )
-    .await;
-    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
-    let res = app
-        .send_json(
-            Method::POST,
-            "/api/v1/auth/login",
-            &json!({"username": "op@example.com", "password": "Operator-pass1!"}),
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
-    res.json()["access_token"]
-        .as_str()
-        .expect("token")
-        .to_string()
-}
-
-async fn call(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    body: Option<Value>,
-    token: &str,
-) -> TestResponse {
-    let b = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("authorization", format!("Bearer {token}"));
-    let req = match body {
-        Some(v) => b
-            .header("content-type", "application/json")
-            .body(Body::from(v.to_string())),
-        None => b.body(Body::empty()),
-    }
-    .expect("request");
-    app.request(req).await
-}
-
-async fn gql(app: &TestApp, token: &str, query: &str, variables: Value) -> Value {
-    let res = call(
-        app,
-        Method::POST,
-        "/graphql",
-        Some(json!({"query": query, "variables": variables})),
-        token,
-    )
-    .await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
-    res.json()
-}
+use common::TestApp;
+use common::api::{admin, app, call, gql, operator};
 
 /// The whole table as JSON text, to prove a refused request changed nothing.
 async fn table(app: &TestApp) -> String {
-    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(conn);
-    client
-        .query_one(
-            "SELECT coalesce(json_agg(t ORDER BY t.id)::text, '[]') FROM scrap_reasons t",
-            &[],
-        )
-        .await
-        .expect("dump")
-        .get::<_, String>(0)
-}
-
-async fn app() -> TestApp {
-    TestApp::spawn_with(&[("AUTH_MODE", "header")]).await
+    common::api::table_json(app, "scrap_reasons").await
 }
 
 const SEEDED: [&str; 14] = [

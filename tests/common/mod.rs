@@ -9,6 +9,7 @@
 
 #![allow(dead_code)]
 
+pub mod api;
 pub mod smtp;
 
 use std::net::SocketAddr;
