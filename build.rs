@@ -31,9 +31,35 @@ fn main() {
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     }
+    // The build date the service reports (`/system/version`); SOURCE_DATE_EPOCH keeps
+    // reproducible builds reproducible.
+    let now = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0)
+        });
+    println!("cargo:rustc-env=STRATA_BUILD_DATE={}", civil_date(now / 86_400));
     let out = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     let _ = fs::write(
         Path::new(&out).join("migrations.digest"),
         format!("{hash:016x}"),
     );
+}
+
+/// `YYYY-MM-DD` of a day count since 1970-01-01 (Howard Hinnant's civil-from-days).
+fn civil_date(days: u64) -> String {
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
 }

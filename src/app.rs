@@ -22,7 +22,7 @@ use crate::auth::tokens::TokenKeys;
 use crate::config::Config;
 use crate::db::DbPool;
 use crate::error::AppError;
-use crate::graphql::{AppSchema, SchemaData, build_schema};
+use crate::graphql::{AppSchema, SchemaData, build_schema, build_trusted_schema};
 use crate::http::client_ip::TrustedProxies;
 use crate::http::{ClientIp, RequestId, request_context, security_headers};
 use crate::mail::Mailer;
@@ -34,8 +34,13 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// The database pool.
     pub pool: DbPool,
-    /// The GraphQL schema (also run by the REST facade).
+    /// The GraphQL schema `/graphql` serves (full validation and limits on every request).
     pub schema: AppSchema,
+    /// The same schema as the REST facade runs it: only stored operations, validated once at
+    /// start-up.
+    pub rest_schema: AppSchema,
+    /// The token signing keys (the facade checks a route's access before reading its body).
+    pub token_keys: TokenKeys,
     /// The in-process rate limits (shared with the schema's resolvers).
     pub rate_limits: Arc<RateLimits>,
 }
@@ -45,36 +50,32 @@ impl AppState {
     pub fn new(config: Config, pool: DbPool) -> AppState {
         let config = Arc::new(config);
         let rate_limits = Arc::new(RateLimits::default());
-        let schema = build_schema(Some(SchemaData {
+        let token_keys = TokenKeys::new(config.secret_key.expose());
+        let data = SchemaData {
             pool: pool.clone(),
             config: config.clone(),
-            token_keys: TokenKeys::new(config.secret_key.expose()),
+            token_keys: token_keys.clone(),
             mailer: Mailer::from_config(&config.smtp),
             rate_limits: rate_limits.clone(),
-        }));
+        };
         AppState {
+            schema: build_schema(Some(data.clone())),
+            rest_schema: build_trusted_schema(Some(data)),
+            token_keys,
             config,
             pool,
-            schema,
             rate_limits,
         }
     }
 }
 
-/// The full router with every middleware layer.
-pub fn router(state: AppState) -> Router {
+/// The full router with every middleware layer. Fails (and so does start-up) when a stored
+/// REST operation is broken, naming the route.
+pub fn router(state: AppState) -> anyhow::Result<Router> {
     let config = state.config.clone();
     let production = config.is_production();
 
-    let api = match crate::rest::router(&state.schema, &config) {
-        Ok(routes) => routes,
-        Err(e) => {
-            // The route table is checked by the test suite; this only guards a broken build.
-            tracing::error!(error = %e, "the REST route table is invalid; /api/v1 answers 404");
-            Router::new()
-        }
-    }
-    .fallback(api_not_found);
+    let api = crate::rest::router(&config)?.fallback(api_not_found);
 
     // Bodies are bounded: `/graphql` and every facade route by MAX_BODY_BYTES, the facade's
     // upload routes by MAX_UPLOAD_BYTES (the facade sets its limits per route).
@@ -96,7 +97,7 @@ pub fn router(state: AppState) -> Router {
     let trusted = TrustedProxies(config.trusted_proxies.clone());
     // A panic anywhere below (a bug, or one in a dependency) still answers: a 500 in the
     // one error shape, never a dropped connection.
-    app.layer(tower_http::catch_panic::CatchPanicLayer::custom(
+    Ok(app.layer(tower_http::catch_panic::CatchPanicLayer::custom(
         |_: Box<dyn std::any::Any + Send + 'static>| {
             AppError::internal("a request handler panicked").into_response()
         },
@@ -113,7 +114,7 @@ pub fn router(state: AppState) -> Router {
         },
     ))
     .layer(Extension(trusted))
-    .layer(middleware::from_fn(request_context::request_context))
+    .layer(middleware::from_fn(request_context::request_context)))
 }
 
 /// Exact origins from `ALLOWED_ORIGINS`, with credentials. A development-only `*` mirrors the
@@ -221,7 +222,7 @@ async fn graphql(
     );
     let meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
     let request = crate::graphql::per_request(request.data(request_id).data(meta), &state.pool);
-    state.schema.execute(request).await.into()
+    crate::graphql::execute(&state.schema, request).await.into()
 }
 
 /// Binds the listener and serves until SIGTERM or Ctrl-C; in-flight requests finish first.
@@ -240,7 +241,7 @@ pub async fn serve_on(
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let app = router(state);
+    let app = router(state)?;
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),

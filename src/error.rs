@@ -26,6 +26,8 @@ pub enum ErrorCode {
     Conflict,
     /// The body is larger than allowed: 413.
     PayloadTooLarge,
+    /// The body's `Content-Type` is not one the route reads: 415.
+    UnsupportedMediaType,
     /// Too many requests: 429.
     RateLimited,
     /// A dependency (the database) is down: 503.
@@ -36,7 +38,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, for the mapping tests and documentation.
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 11] = [
         ErrorCode::Unauthenticated,
         ErrorCode::Forbidden,
         ErrorCode::NotFound,
@@ -44,6 +46,7 @@ impl ErrorCode {
         ErrorCode::BadUserInput,
         ErrorCode::Conflict,
         ErrorCode::PayloadTooLarge,
+        ErrorCode::UnsupportedMediaType,
         ErrorCode::RateLimited,
         ErrorCode::Unavailable,
         ErrorCode::Internal,
@@ -59,6 +62,7 @@ impl ErrorCode {
             ErrorCode::BadUserInput => "BAD_USER_INPUT",
             ErrorCode::Conflict => "CONFLICT",
             ErrorCode::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            ErrorCode::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
             ErrorCode::RateLimited => "RATE_LIMITED",
             ErrorCode::Unavailable => "UNAVAILABLE",
             ErrorCode::Internal => "INTERNAL_SERVER_ERROR",
@@ -83,6 +87,7 @@ impl ErrorCode {
             ErrorCode::BadUserInput => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::Conflict => StatusCode::CONFLICT,
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,

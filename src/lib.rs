@@ -4,6 +4,7 @@
 //! generated from stored operations on it. See `ARCHITECTURE.md` for the map.
 
 pub mod app;
+pub mod areas;
 pub mod audit;
 pub mod auth;
 pub mod catalog;
@@ -22,7 +23,11 @@ pub mod printers;
 pub mod rest;
 pub mod scrap_reasons;
 pub mod settings;
+pub mod system;
 pub mod telemetry;
 
 /// The service version reported by `/health` and GraphQL.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The day this binary was built (`YYYY-MM-DD`, UTC), reported by `/system/version`.
+pub const BUILD_DATE: &str = env!("STRATA_BUILD_DATE");

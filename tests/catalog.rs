@@ -790,7 +790,7 @@ async fn a_list_costs_the_same_number_of_statements_whatever_its_size() {
     let pool = strata::db::build_pool_counting(&config.database, counter.clone()).expect("pool");
     let state = strata::app::AppState::new(config, pool);
     let app = TestApp {
-        router: strata::app::router(state.clone()),
+        router: strata::app::router(state.clone()).expect("the route table is valid"),
         state,
         db,
         peer: "127.0.0.1:40000".parse().expect("addr"),

@@ -17,16 +17,25 @@ pub enum Access {
     Admin,
 }
 
+impl Access {
+    /// Whether `viewer` may call something with this access (401/403 when not).
+    pub fn allows(self, viewer: &crate::auth::Viewer) -> Result<(), AppError> {
+        if self == Access::Public {
+            return Ok(());
+        }
+        let user = viewer.require_user()?;
+        if self == Access::Admin && !user.is_admin() {
+            return Err(AppError::forbidden("Admin access required"));
+        }
+        Ok(())
+    }
+}
+
 impl Guard for Access {
     async fn check(&self, ctx: &Context<'_>) -> async_graphql::Result<()> {
         if *self == Access::Public {
             return Ok(());
         }
-        let viewer = viewer(ctx).await?;
-        let user = viewer.require_user()?;
-        if *self == Access::Admin && !user.is_admin() {
-            return Err(AppError::forbidden("Admin access required").into());
-        }
-        Ok(())
+        Ok(self.allows(&viewer(ctx).await?)?)
     }
 }

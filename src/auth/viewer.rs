@@ -125,6 +125,19 @@ pub async fn viewer(ctx: &Context<'_>) -> AppResult<Viewer> {
         .cloned()
 }
 
+/// Resolves (once) the viewer of a request outside GraphQL: the REST facade checks a route's
+/// declared access before it reads the body, and the resolvers then reuse the same viewer.
+pub async fn resolve_meta(
+    meta: &RequestMeta,
+    keys: &TokenKeys,
+    pool: &DbPool,
+) -> AppResult<Viewer> {
+    meta.viewer
+        .get_or_try_init(|| resolve(meta, keys, pool))
+        .await
+        .cloned()
+}
+
 /// The authenticated, active user of the current operation (401/403 otherwise).
 pub async fn current_user(ctx: &Context<'_>) -> AppResult<CurrentUser> {
     viewer(ctx).await?.require_user().cloned()

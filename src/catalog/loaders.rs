@@ -64,3 +64,20 @@ pub type CategoryTree = async_graphql::dataloader::DataLoader<
 /// The per-request item-files loader.
 pub type ItemFiles =
     async_graphql::dataloader::DataLoader<ItemFilesLoader, async_graphql::dataloader::HashMapCache>;
+
+/// Attaches the catalog's loaders to one request, each with a cache that lives as long as
+/// the request (so a key is loaded at most once per request and nothing stale outlives it).
+pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::Request {
+    use async_graphql::dataloader::{DataLoader, HashMapCache};
+    request
+        .data(DataLoader::with_cache(
+            CategoryTreeLoader { pool: pool.clone() },
+            tokio::spawn,
+            HashMapCache::default(),
+        ))
+        .data(DataLoader::with_cache(
+            ItemFilesLoader { pool: pool.clone() },
+            tokio::spawn,
+            HashMapCache::default(),
+        ))
+}

@@ -297,6 +297,19 @@ diesel::joinable!(password_reset_requests -> users (user_id));
 diesel::joinable!(items -> item_categories (category_id));
 diesel::joinable!(item_files -> items (item_id));
 
+diesel::table! {
+    idempotency_keys (user_id, key) {
+        user_id -> Int8,
+        key -> Text,
+        request_fingerprint -> Text,
+        status -> Nullable<Int2>,
+        content_type -> Nullable<Text>,
+        response_body -> Nullable<Bytea>,
+        location -> Nullable<Text>,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     service_metadata,
     users,
@@ -313,4 +326,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     printers,
     scrap_reasons,
     company_settings,
+    idempotency_keys,
 );

@@ -1,39 +1,14 @@
 //! Gives every GraphQL error an `extensions.code` in one place.
 //!
 //! Resolvers return [`AppError`] with `?`; async-graphql keeps it as the error's source, and
-//! this extension turns it into `code` (and `fields`, `retryAfter`). Errors async-graphql
+//! [`classify`] (run on every response by `crate::graphql::execute`) turns it into `code` (and `fields`, `retryAfter`). Errors async-graphql
 //! raises itself (syntax, validation, variable coercion, limits) are the client's fault:
 //! `BAD_USER_INPUT`. Anything else that escaped a resolver is a bug: its message is replaced
 //! and the original is logged with the request id.
 
-use std::sync::Arc;
-
-use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextRequest};
-use async_graphql::{Response, ServerError};
+use async_graphql::ServerError;
 
 use crate::error::{AppError, ErrorCode};
-
-/// The extension factory registered on the schema.
-pub struct ErrorCodes;
-
-impl ExtensionFactory for ErrorCodes {
-    fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(ErrorCodesExtension)
-    }
-}
-
-struct ErrorCodesExtension;
-
-#[async_trait::async_trait]
-impl Extension for ErrorCodesExtension {
-    async fn request(&self, ctx: &ExtensionContext<'_>, next: NextRequest<'_>) -> Response {
-        let mut response = next.run(ctx).await;
-        for error in &mut response.errors {
-            classify(error);
-        }
-        response
-    }
-}
 
 /// Sets the code of one error (idempotent: an error that has a code keeps it).
 pub fn classify(error: &mut ServerError) {

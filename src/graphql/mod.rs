@@ -1,63 +1,39 @@
-//! The one GraphQL schema: the Query (and later Mutation) roots merged from every business
-//! area, with depth and complexity limits on from day one.
+//! The one GraphQL schema: the Query and Mutation roots merged from every business area
+//! (registered in [`crate::areas`]), with depth and complexity limits on from day one.
 //!
-//! REST routes run operations against this same schema in-process, so a rule enforced here
-//! holds for both APIs.
+//! Two instances of the same schema run in a process. `/graphql` executes what clients send,
+//! with full validation and the limits. The REST facade executes only its stored operations,
+//! which are parsed and validated once at start-up ([`validate_stored`]); its instance skips
+//! the per-request validation rules and the limits. Both see the same types, resolvers,
+//! guards and data, so a rule enforced here holds for both APIs.
+//!
+//! No async-graphql extension is registered: any extension makes async-graphql resolve every
+//! field through its slow path (a registry lookup and a hook chain per field). Errors get
+//! their `extensions.code` after execution instead ([`execute`]).
 
 pub mod context;
 pub mod errors;
 pub mod pagination;
 pub mod scalars;
-mod system;
 pub mod user_error;
-
-use async_graphql::dataloader::DataLoader;
-use async_graphql::{EmptySubscription, MergedObject, Schema};
 
 use std::sync::Arc;
 
-use crate::audit::graphql::AuditQuery;
+use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextExecute};
+use async_graphql::{EmptySubscription, Schema, ValidationMode};
+
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::tokens::TokenKeys;
 use crate::config::Config;
 use crate::db::DbPool;
-use crate::identity::graphql::{IdentityMutation, IdentityQuery};
 use crate::mail::Mailer;
 
-pub use system::SystemQuery;
+pub use crate::areas::{MutationRoot, QueryRoot};
 
 /// Deepest selection nesting a query may have.
 pub const MAX_DEPTH: usize = 16;
 /// Largest total complexity (roughly, fields times list multipliers) a query may have.
 pub const MAX_COMPLEXITY: usize = 2_000;
-
-/// The Query root: one field group per business area.
-#[derive(MergedObject, Default)]
-#[graphql(name = "Query")]
-pub struct QueryRoot(
-    SystemQuery,
-    IdentityQuery,
-    AuditQuery,
-    crate::catalog::graphql::CatalogQuery,
-    crate::partners::graphql::PartnersQuery,
-    crate::locations::graphql::LocationsQuery,
-    crate::printers::graphql::PrintersQuery,
-    crate::scrap_reasons::graphql::ScrapReasonsQuery,
-    crate::settings::graphql::SettingsQuery,
-);
-
-/// The Mutation root: one field group per business area.
-#[derive(MergedObject, Default)]
-#[graphql(name = "Mutation")]
-pub struct MutationRoot(
-    IdentityMutation,
-    crate::catalog::graphql::CatalogMutation,
-    crate::partners::graphql::PartnersMutation,
-    crate::locations::graphql::LocationsMutation,
-    crate::printers::graphql::PrintersMutation,
-    crate::scrap_reasons::graphql::ScrapReasonsMutation,
-    crate::settings::graphql::SettingsMutation,
-);
 
 /// The schema type shared by `/graphql` and the REST facade.
 pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
@@ -77,18 +53,14 @@ pub struct SchemaData {
     pub rate_limits: Arc<RateLimits>,
 }
 
-/// Builds the schema with its shared data. Per-request data (the request's metadata and
-/// its viewer) is attached to each request by `/graphql` and the REST facade.
-pub fn build_schema(data: Option<SchemaData>) -> AppSchema {
+type Builder = async_graphql::SchemaBuilder<QueryRoot, MutationRoot, EmptySubscription>;
+
+fn builder(data: Option<SchemaData>) -> Builder {
     let mut builder = Schema::build(
         QueryRoot::default(),
         MutationRoot::default(),
         EmptySubscription,
-    )
-    .limit_depth(MAX_DEPTH)
-    .limit_complexity(MAX_COMPLEXITY)
-    .limit_recursive_depth(32)
-    .extension(errors::ErrorCodes);
+    );
     if let Some(d) = data {
         builder = builder
             .data(d.pool)
@@ -97,25 +69,87 @@ pub fn build_schema(data: Option<SchemaData>) -> AppSchema {
             .data(d.mailer)
             .data(d.rate_limits);
     }
-    builder.finish()
+    builder
 }
 
-/// Attaches what lives for one request: the DataLoaders (with a per-request cache, so a
-/// key is loaded at most once per request and nothing stale outlives it). `/graphql` and
-/// the REST facade both call this.
+/// The schema `/graphql` serves: every request is parsed, validated and costed.
+pub fn build_schema(data: Option<SchemaData>) -> AppSchema {
+    builder(data)
+        .limit_depth(MAX_DEPTH)
+        .limit_complexity(MAX_COMPLEXITY)
+        .limit_recursive_depth(32)
+        .finish()
+}
+
+/// The schema the REST facade runs its stored operations on. They were validated against
+/// [`build_schema`]'s rules at start-up, so each request only runs the cheap checks
+/// (`ValidationMode::Fast`) and no limits: the resolvers still bound every page size.
+pub fn build_trusted_schema(data: Option<SchemaData>) -> AppSchema {
+    builder(data)
+        .validation_mode(ValidationMode::Fast)
+        .finish()
+}
+
+/// Runs a request and gives every error its `extensions.code` (see [`errors::classify`]).
+pub async fn execute(schema: &AppSchema, request: async_graphql::Request) -> async_graphql::Response {
+    let mut response = schema.execute(request).await;
+    for error in &mut response.errors {
+        errors::classify(error);
+    }
+    response
+}
+
+/// Attaches what lives for one request: every area's DataLoaders (each with a per-request
+/// cache, so a key is loaded at most once per request and nothing stale outlives it).
+/// `/graphql` and the REST facade both call this.
 pub fn per_request(request: async_graphql::Request, pool: &DbPool) -> async_graphql::Request {
-    use async_graphql::dataloader::HashMapCache;
-    request
-        .data(DataLoader::with_cache(
-            crate::catalog::loaders::CategoryTreeLoader { pool: pool.clone() },
-            tokio::spawn,
-            HashMapCache::default(),
-        ))
-        .data(DataLoader::with_cache(
-            crate::catalog::loaders::ItemFilesLoader { pool: pool.clone() },
-            tokio::spawn,
-            HashMapCache::default(),
-        ))
+    crate::areas::loaders(request, pool)
+}
+
+/// Validates a stored operation against the full rules and limits of `/graphql`, without
+/// running any resolver: the errors, if any (an empty list means it is valid).
+pub async fn validate_stored(schema: &AppSchema, document: &str) -> Vec<String> {
+    let response = schema.execute(async_graphql::Request::new(document)).await;
+    response
+        .errors
+        .into_iter()
+        .filter(|e| e.message != DRY_RUN)
+        .map(|e| e.message)
+        .collect()
+}
+
+/// A schema that parses and validates (all rules, all limits) but never executes: the check
+/// every stored operation passes at start-up.
+pub fn build_validation_schema() -> AppSchema {
+    builder(None)
+        .limit_depth(MAX_DEPTH)
+        .limit_complexity(MAX_COMPLEXITY)
+        .limit_recursive_depth(32)
+        .extension(DryRun)
+        .finish()
+}
+
+const DRY_RUN: &str = "validated; not executed";
+
+/// Stops a request after validation.
+struct DryRun;
+
+impl ExtensionFactory for DryRun {
+    fn create(&self) -> Arc<dyn Extension> {
+        Arc::new(DryRun)
+    }
+}
+
+#[async_trait::async_trait]
+impl Extension for DryRun {
+    async fn execute(
+        &self,
+        _ctx: &ExtensionContext<'_>,
+        _operation_name: Option<&str>,
+        _next: NextExecute<'_>,
+    ) -> async_graphql::Response {
+        async_graphql::Response::from_errors(vec![async_graphql::ServerError::new(DRY_RUN, None)])
+    }
 }
 
 /// The SDL that `strata schema` prints and `schema.graphql` holds.

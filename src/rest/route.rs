@@ -47,6 +47,20 @@ pub enum Body {
     Multipart,
 }
 
+/// A list route's streamed export (`?format=csv` or `?format=ndjson`): every matching row,
+/// read page by page through the same operation, written as it arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Export {
+    /// The key of the rows array in the response body (`""` when the body is the array).
+    pub rows: &'static str,
+    /// The variable that takes the page size.
+    pub limit: &'static str,
+    /// The variable that takes the rows to skip.
+    pub offset: &'static str,
+    /// The largest page the operation accepts.
+    pub page_size: i64,
+}
+
 /// One route: method, canonical path and the original's aliases, the stored operation, how
 /// the request binds to its variables, where the response body is in `data`, and the
 /// success status.
@@ -86,6 +100,22 @@ pub struct Route {
     /// When set, the response value is a string sent as-is with this content type (a CSV
     /// template, say) instead of JSON.
     pub raw: Option<&'static str>,
+    /// Request headers bound to variables (`("Idempotency-Key", "idempotencyKey")`).
+    pub headers: &'static [(&'static str, &'static str)],
+    /// Writes repeated with the same `Idempotency-Key` by the same user within 24 hours
+    /// answer the first result (200) and change nothing.
+    pub idempotent: bool,
+    /// A `Location` header for a 201, with `{field}`s filled from the response body
+    /// (`/api/v1/items/{id}`).
+    pub location: Option<&'static str>,
+    /// The route also reads `application/x-www-form-urlencoded` bodies (login); every other
+    /// body route reads JSON only (415 otherwise).
+    pub accepts_form: bool,
+    /// The response value describes a stored file (`filename`, `content_type`,
+    /// `storage_key`), sent as the file's bytes with `Content-Disposition`.
+    pub download: bool,
+    /// The list's streamed export, when it has one.
+    pub export: Option<Export>,
 }
 
 impl Route {
@@ -109,6 +139,12 @@ impl Route {
             flatten: &[],
             rate_limit: None,
             raw: None,
+            headers: &[],
+            accepts_form: false,
+            idempotent: false,
+            location: None,
+            download: false,
+            export: None,
         }
     }
 
@@ -194,6 +230,43 @@ impl Route {
     /// Sends the (string) response value as-is with `content_type`.
     pub const fn raw(mut self, content_type: &'static str) -> Route {
         self.raw = Some(content_type);
+        self
+    }
+
+    /// Binds request headers to variables.
+    pub const fn headers(mut self, headers: &'static [(&'static str, &'static str)]) -> Route {
+        self.headers = headers;
+        self
+    }
+
+    /// Also reads form-encoded bodies.
+    pub const fn accepts_form(mut self) -> Route {
+        self.accepts_form = true;
+        self
+    }
+
+    /// Honours `Idempotency-Key`: a repeat by the same user within 24 hours answers the first
+    /// result and changes nothing.
+    pub const fn idempotent(mut self) -> Route {
+        self.idempotent = true;
+        self
+    }
+
+    /// Answers a 201 with this `Location` (`{field}`s come from the response body).
+    pub const fn location(mut self, template: &'static str) -> Route {
+        self.location = Some(template);
+        self
+    }
+
+    /// Sends the stored file the response value describes.
+    pub const fn download(mut self) -> Route {
+        self.download = true;
+        self
+    }
+
+    /// Offers `?format=csv|ndjson`, streaming every matching row.
+    pub const fn export(mut self, export: Export) -> Route {
+        self.export = Some(export);
         self
     }
 

@@ -20,11 +20,23 @@ pub struct InputField {
     pub has_default: bool,
 }
 
-/// The input objects and enums of the schema.
+/// One field of an output object.
+#[derive(Debug, Clone)]
+pub struct OutputField {
+    /// The camelCase name.
+    pub name: String,
+    /// Its type.
+    pub ty: Type,
+    /// Its documentation.
+    pub description: Option<String>,
+}
+
+/// The input objects, output objects and enums of the schema.
 #[derive(Debug, Default)]
 pub struct TypeInfo {
     inputs: HashMap<String, Vec<InputField>>,
     enums: HashMap<String, Vec<String>>,
+    objects: HashMap<String, Vec<OutputField>>,
 }
 
 /// Where a value came from: strings from a URL or form need parsing, JSON is typed.
@@ -59,6 +71,18 @@ impl TypeInfo {
                         .collect();
                     info.inputs.insert(name, fields);
                 }
+                TypeKind::Object(obj) => {
+                    let fields = obj
+                        .fields
+                        .into_iter()
+                        .map(|f| OutputField {
+                            name: f.node.name.node.to_string(),
+                            ty: f.node.ty.node,
+                            description: f.node.description.map(|d| d.node),
+                        })
+                        .collect();
+                    info.objects.insert(name, fields);
+                }
                 TypeKind::Enum(e) => {
                     let values = e
                         .values
@@ -76,6 +100,25 @@ impl TypeInfo {
     /// The fields of an input object type.
     pub fn input_fields(&self, name: &str) -> Option<&[InputField]> {
         self.inputs.get(name).map(Vec::as_slice)
+    }
+
+    /// The fields of an output object type.
+    pub fn object_fields(&self, name: &str) -> Option<&[OutputField]> {
+        self.objects.get(name).map(Vec::as_slice)
+    }
+
+    /// The named type (lists and non-null unwrapped) of `object.field`.
+    pub fn field_type(&self, object: &str, field: &str) -> Option<&str> {
+        self.object_fields(object)?
+            .iter()
+            .find(|f| f.name == field)
+            .map(|f| named_type(&f.ty))
+    }
+
+    /// Whether an object type has a field of this name.
+    pub fn has_field(&self, object: &str, field: &str) -> bool {
+        self.object_fields(object)
+            .is_some_and(|fields| fields.iter().any(|f| f.name == field))
     }
 
     /// The values of an enum type.
@@ -229,6 +272,14 @@ impl TypeInfo {
             }
         }
         out
+    }
+}
+
+/// The named type under any list and non-null wrappers.
+pub fn named_type(ty: &Type) -> &str {
+    match &ty.base {
+        BaseType::Named(name) => name.as_str(),
+        BaseType::List(inner) => named_type(inner),
     }
 }
 

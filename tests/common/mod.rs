@@ -225,7 +225,7 @@ impl TestApp {
         let pool = strata::db::build_pool(&config.database).expect("pool");
         let state = AppState::new(config, pool);
         TestApp {
-            router: router(state.clone()),
+            router: router(state.clone()).expect("the route table is valid"),
             state,
             db,
             peer: "127.0.0.1:40000".parse().expect("socket address"),

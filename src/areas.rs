@@ -1,0 +1,62 @@
+//! The one list of business areas. Each line registers an area's GraphQL field groups, its
+//! REST routes (`<area>::rest::ROUTES`, tagged with the area's name in the OpenAPI document)
+//! and, where it has them, its per-request DataLoaders. The schema core (`crate::graphql`) and
+//! the REST engine (`crate::rest`) read this list and import no area themselves: a new area is
+//! one line here.
+
+use async_graphql::MergedObject;
+
+use crate::db::DbPool;
+use crate::rest::Route;
+
+/// A route and the area that declares it.
+#[derive(Debug, Clone, Copy)]
+pub struct AreaRoute {
+    /// The area's name (its module), the route's OpenAPI tag.
+    pub area: &'static str,
+    /// The declaration.
+    pub route: Route,
+}
+
+macro_rules! areas {
+    ($($area:ident: query $query:ident $(, mutation $mutation:ident)? $(, loaders $loaders:path)?;)*) => {
+        /// The Query root: one field group per business area.
+        #[derive(MergedObject, Default)]
+        #[graphql(name = "Query")]
+        pub struct QueryRoot($(crate::$area::graphql::$query),*);
+
+        /// The Mutation root: one field group per business area that changes data.
+        #[derive(MergedObject, Default)]
+        #[graphql(name = "Mutation")]
+        pub struct MutationRoot($($(crate::$area::graphql::$mutation,)?)*);
+
+        /// Every REST route of every area, in registry order.
+        pub fn routes() -> Vec<AreaRoute> {
+            let mut all = Vec::new();
+            $(all.extend(crate::$area::rest::ROUTES.iter().map(|route| AreaRoute {
+                area: stringify!($area),
+                route: *route,
+            }));)*
+            all
+        }
+
+        /// Attaches every area's per-request DataLoaders to a GraphQL request.
+        pub fn loaders(request: async_graphql::Request, pool: &DbPool) -> async_graphql::Request {
+            let _ = pool;
+            $($(let request = $loaders(request, pool);)?)*
+            request
+        }
+    };
+}
+
+areas! {
+    system: query SystemQuery;
+    identity: query IdentityQuery, mutation IdentityMutation;
+    audit: query AuditQuery;
+    catalog: query CatalogQuery, mutation CatalogMutation, loaders crate::catalog::loaders::attach;
+    partners: query PartnersQuery, mutation PartnersMutation;
+    locations: query LocationsQuery, mutation LocationsMutation;
+    printers: query PrintersQuery, mutation PrintersMutation;
+    scrap_reasons: query ScrapReasonsQuery, mutation ScrapReasonsMutation;
+    settings: query SettingsQuery, mutation SettingsMutation;
+}
