@@ -42,7 +42,10 @@ fn main() {
                 .map(|d| d.as_secs())
                 .unwrap_or(0)
         });
-    println!("cargo:rustc-env=STRATA_BUILD_DATE={}", civil_date(now / 86_400));
+    println!(
+        "cargo:rustc-env=STRATA_BUILD_DATE={}",
+        civil_date(now / 86_400)
+    );
     let out = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     let _ = fs::write(
         Path::new(&out).join("migrations.digest"),

@@ -97,24 +97,25 @@ pub fn router(state: AppState) -> anyhow::Result<Router> {
     let trusted = TrustedProxies(config.trusted_proxies.clone());
     // A panic anywhere below (a bug, or one in a dependency) still answers: a 500 in the
     // one error shape, never a dropped connection.
-    Ok(app.layer(tower_http::catch_panic::CatchPanicLayer::custom(
-        |_: Box<dyn std::any::Any + Send + 'static>| {
-            AppError::internal("a request handler panicked").into_response()
-        },
-    ))
-    .layer(TimeoutLayer::with_status_code(
-        StatusCode::SERVICE_UNAVAILABLE,
-        config.request_timeout,
-    ))
-    .layer(cors_layer(&config))
-    .layer(middleware::map_response(
-        move |mut response: Response| async move {
-            security_headers::apply(response.headers_mut(), production);
-            response
-        },
-    ))
-    .layer(Extension(trusted))
-    .layer(middleware::from_fn(request_context::request_context)))
+    Ok(app
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send + 'static>| {
+                AppError::internal("a request handler panicked").into_response()
+            },
+        ))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            config.request_timeout,
+        ))
+        .layer(cors_layer(&config))
+        .layer(middleware::map_response(
+            move |mut response: Response| async move {
+                security_headers::apply(response.headers_mut(), production);
+                response
+            },
+        ))
+        .layer(Extension(trusted))
+        .layer(middleware::from_fn(request_context::request_context)))
 }
 
 /// Exact origins from `ALLOWED_ORIGINS`, with credentials. A development-only `*` mirrors the

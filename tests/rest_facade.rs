@@ -190,7 +190,7 @@ async fn execute_anonymously(
             },
         );
     }
-    app.state.schema.execute(request).await
+    strata::graphql::execute(&app.state.schema, request).await
 }
 
 #[tokio::test]
@@ -870,7 +870,15 @@ fn every_alias_gets_an_operation_id_of_its_own() {
     )
     .aliases(&["/old/things/{id}", "/older/things/{id}/"])
     .summary("A thing");
-    let compiled = strata::rest::compile(&[route]).expect("compiles");
+    let area_route = strata::areas::AreaRoute {
+        area: "things",
+        route,
+    };
+    let compiled: Vec<std::sync::Arc<_>> = strata::rest::compile(&[area_route], &types())
+        .expect("compiles")
+        .into_iter()
+        .map(std::sync::Arc::new)
+        .collect();
     let doc = strata::rest::openapi::document(&compiled, &types());
     let mut ids = BTreeSet::new();
     for (path, item) in doc["paths"].as_object().expect("paths") {

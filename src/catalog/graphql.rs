@@ -388,11 +388,17 @@ pub struct ItemFile {
     pub sha256: String,
     /// When it was uploaded.
     pub created_at: Timestamp,
+    /// Where to fetch the bytes: `/api/v1/items/{item_id}/files/{id}/download`.
+    pub download_url: String,
+    /// Where the bytes are kept under the uploads directory (what the download route reads).
+    pub storage_key: String,
 }
 
 impl From<model::ItemFileRow> for ItemFile {
     fn from(f: model::ItemFileRow) -> Self {
         ItemFile {
+            download_url: format!("/api/v1/items/{}/files/{}/download", f.item_id, f.id),
+            storage_key: f.stored_name,
             id: f.id,
             item_id: f.item_id,
             filename: f.original_name,
@@ -484,6 +490,22 @@ impl CatalogQuery {
             .await?
             .map(Item::from)
             .ok_or_else(|| AppError::not_found("Item not found"))
+    }
+
+    /// One file of an item.
+    #[graphql(guard = "Access::User")]
+    async fn item_file(
+        &self,
+        ctx: &Context<'_>,
+        item_id: i64,
+        file_id: i64,
+    ) -> AppResult<ItemFile> {
+        model::files_of(&mut *context::conn(ctx).await?, &[item_id])
+            .await?
+            .into_iter()
+            .find(|f| f.id == file_id)
+            .map(ItemFile::from)
+            .ok_or_else(|| AppError::not_found("File not found"))
     }
 
     /// One item by SKU (any case).

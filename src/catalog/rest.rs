@@ -2,7 +2,15 @@
 //! only.
 
 use crate::auth::Access::Admin;
-use crate::rest::{Body, Route};
+use crate::rest::{Body, Export, Route};
+
+/// Item lists export page by page (`?format=csv|ndjson`).
+const ITEM_EXPORT: Export = Export {
+    rows: "items",
+    limit: "limit",
+    offset: "offset",
+    page_size: 250,
+};
 
 /// A stored operation with the fragments it uses.
 macro_rules! op {
@@ -14,10 +22,13 @@ macro_rules! op {
 /// The routes.
 pub const ROUTES: &[Route] = &[
     Route::get("/items", op!("items_list.graphql", "item_list"), "items")
+        .export(ITEM_EXPORT)
         .summary("Items by SKU (`search` SKU/name/UPC, `item_type`, `procurement_type`, `category_id` with descendants, `active_only`, `limit`, `offset`)"),
     Route::post("/items", op!("item_create.graphql", "item", "item_list"), "itemCreate.item")
         .body(Body::Input("input"))
         .status(201)
+        .location("/api/v1/items/{id}")
+        .idempotent()
         .summary("Create an item (blank SKU: generated)"),
     Route::get("/items/sku/{sku}", op!("item_by_sku.graphql", "item", "item_list"), "itemBySku")
         .summary("One item by SKU"),
@@ -58,6 +69,9 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Multipart)
         .status(201)
         .summary("Attach a file (3MF, STL, OBJ, STEP, G-code, PNG, JPEG, PDF; multipart `file`)"),
+    Route::get("/items/{id}/files/{file_id}/download", op!("item_file_download.graphql"), "itemFile")
+        .download()
+        .summary("The file's bytes, with its content type and name (`Content-Disposition: attachment`)"),
     Route::delete("/items/{id}/files/{file_id}", op!("item_file_delete.graphql"), "itemFileDelete")
         .summary("Remove a file from an item"),
     Route::get("/products", op!("products_list.graphql"), "items")

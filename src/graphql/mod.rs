@@ -85,13 +85,14 @@ pub fn build_schema(data: Option<SchemaData>) -> AppSchema {
 /// [`build_schema`]'s rules at start-up, so each request only runs the cheap checks
 /// (`ValidationMode::Fast`) and no limits: the resolvers still bound every page size.
 pub fn build_trusted_schema(data: Option<SchemaData>) -> AppSchema {
-    builder(data)
-        .validation_mode(ValidationMode::Fast)
-        .finish()
+    builder(data).validation_mode(ValidationMode::Fast).finish()
 }
 
 /// Runs a request and gives every error its `extensions.code` (see [`errors::classify`]).
-pub async fn execute(schema: &AppSchema, request: async_graphql::Request) -> async_graphql::Response {
+pub async fn execute(
+    schema: &AppSchema,
+    request: async_graphql::Request,
+) -> async_graphql::Response {
     let mut response = schema.execute(request).await;
     for error in &mut response.errors {
         errors::classify(error);

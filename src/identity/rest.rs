@@ -39,6 +39,7 @@ pub const ROUTES: &[Route] = &[
     .summary("Create the first admin and sign in (3 a minute per client)"),
     Route::post("/auth/login", op!("login.graphql"), "login")
         .body(Body::Fields)
+        .accepts_form()
         .access(Public)
         .omit_nulls()
         .summary("Sign in (form-encoded or JSON `username` and `password`)"),

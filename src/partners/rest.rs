@@ -1,7 +1,7 @@
 //! REST routes of vendors (CONTRACT 5.14) and customers (CONTRACT 5.5): declarations only.
 
 use crate::auth::Access::Admin;
-use crate::rest::{Body, Route};
+use crate::rest::{Body, Export, Route};
 
 /// A stored operation with the fragments it uses.
 macro_rules! op {
@@ -25,6 +25,8 @@ pub const ROUTES: &[Route] = &[
     )
     .body(Body::Input("input"))
     .status(201)
+    .location("/api/v1/vendors/{id}")
+    .idempotent()
     .summary("Create a vendor (blank code: `VND-NNN`)"),
     Route::get(
         "/vendors/{id}",
@@ -51,6 +53,12 @@ pub const ROUTES: &[Route] = &[
         "customers.nodes",
     )
     .access(Admin)
+    .export(Export {
+        rows: "",
+        limit: "limit",
+        offset: "skip",
+        page_size: 200,
+    })
     .summary("Customers, newest first (`search`, `status`, `include_inactive`, `skip`, `limit` up to 200)"),
     Route::get(
         "/admin/customers/search",
@@ -90,6 +98,8 @@ pub const ROUTES: &[Route] = &[
     )
     .body(Body::Input("input"))
     .status(201)
+    .location("/api/v1/admin/customers/{id}")
+    .idempotent()
     .access(Admin)
     .summary("Create a customer"),
     Route::get(

@@ -130,7 +130,11 @@ pub fn is_upload(ty: &async_graphql::parser::types::Type) -> bool {
 }
 
 /// The decoded body: JSON (any value) or form fields.
-fn read_body(route: &CompiledRoute, headers: &HeaderMap, body: &Bytes) -> Result<Option<Value>, Vec<FieldError>> {
+fn read_body(
+    route: &CompiledRoute,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<Option<Value>, Vec<FieldError>> {
     match route.route.body {
         Body::None => Ok(None),
         _ if body.iter().all(u8::is_ascii_whitespace) => Ok(Some(Value::Object(Map::new()))),
@@ -138,9 +142,14 @@ fn read_body(route: &CompiledRoute, headers: &HeaderMap, body: &Bytes) -> Result
         _ if body_type(headers) == Some(BodyType::Form) => {
             Ok(Some(Value::Object(form_to_map(body))))
         }
-        _ => serde_json::from_slice::<Value>(body).map(Some).map_err(|e| {
-            vec![FieldError::new("body", format!("JSON decode error: {e}")).with_kind("json_invalid")]
-        }),
+        _ => serde_json::from_slice::<Value>(body)
+            .map(Some)
+            .map_err(|e| {
+                vec![
+                    FieldError::new("body", format!("JSON decode error: {e}"))
+                        .with_kind("json_invalid"),
+                ]
+            }),
     }
 }
 
@@ -178,13 +187,12 @@ pub fn bind(
     }
 
     let body_value = read_body(route, headers, body)?;
-    let body_source = if route.route.body == Body::Multipart
-        || body_type(headers) == Some(BodyType::Form)
-    {
-        Source::Text
-    } else {
-        Source::Json
-    };
+    let body_source =
+        if route.route.body == Body::Multipart || body_type(headers) == Some(BodyType::Form) {
+            Source::Text
+        } else {
+            Source::Json
+        };
     // Named fields (`Body::Fields`, multipart) need an object; `Body::Input` takes any value
     // its variable's type accepts (an object, or an array for list inputs).
     let body_object = match (&body_value, route.route.body) {
@@ -230,7 +238,8 @@ pub fn bind(
                 .and_then(|v| v.to_str().ok())
                 .map(|v| Value::String(v.to_string()));
             let field = format!("header.{}", header_name.to_ascii_lowercase());
-            if let Some(c) = types.coerce(given.as_ref(), &var.ty, Source::Text, &field, &mut errors)
+            if let Some(c) =
+                types.coerce(given.as_ref(), &var.ty, Source::Text, &field, &mut errors)
             {
                 out.insert(var.name.clone(), c);
             }
@@ -270,6 +279,12 @@ pub fn bind(
     if errors.is_empty() {
         Ok(out)
     } else {
+        // A whole-body input that is not even the right kind of value is the body's fault.
+        for e in &mut errors {
+            if e.field.is_empty() {
+                e.field = "body".into();
+            }
+        }
         Err(errors)
     }
 }

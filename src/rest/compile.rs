@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use async_graphql::parser::types::{
-    DocumentOperations, ExecutableDocument, FragmentDefinition, OperationDefinition,
-    OperationType, Selection, SelectionSet, Type,
+    DocumentOperations, ExecutableDocument, FragmentDefinition, OperationDefinition, OperationType,
+    Selection, SelectionSet, Type,
 };
 use async_graphql::{Name, Positioned};
 use futures_util::FutureExt;
@@ -65,12 +65,7 @@ impl CompiledRoute {
         match self.route.body {
             Body::Fields | Body::Multipart => name,
             Body::Input(input) if input == variable => String::new(),
-            _ if self
-                .route
-                .headers
-                .iter()
-                .any(|(_, var)| *var == variable) =>
-            {
+            _ if self.route.headers.iter().any(|(_, var)| *var == variable) => {
                 format!("header.{name}")
             }
             _ => format!("query.{name}"),
@@ -145,7 +140,19 @@ pub(crate) fn selected_fields<'a>(
 /// Parses and analyses every route's operation (no validation against the schema: see
 /// [`validate`]). The error names the route.
 pub fn compile(routes: &[AreaRoute], types: &TypeInfo) -> anyhow::Result<Vec<CompiledRoute>> {
-    routes.iter().map(|r| compile_one(r, types)).collect()
+    let mut compiled = Vec::with_capacity(routes.len());
+    let mut failures = Vec::new();
+    for route in routes {
+        match compile_one(route, types) {
+            Ok(c) => compiled.push(c),
+            Err(e) => failures.push(e.to_string()),
+        }
+    }
+    if failures.is_empty() {
+        Ok(compiled)
+    } else {
+        anyhow::bail!("invalid REST routes:\n{}", failures.join("\n"))
+    }
 }
 
 fn route_name(route: &Route) -> String {
@@ -174,10 +181,15 @@ fn compile_one(area_route: &AreaRoute, types: &TypeInfo) -> anyhow::Result<Compi
     let Some(root_key) = response_path.first() else {
         anyhow::bail!("{name}: the route names no response field");
     };
-    let root = op.selection_set.node.items.iter().find_map(|s| match &s.node {
-        Selection::Field(f) if f.node.response_key().node.as_str() == root_key => Some(&f.node),
-        _ => None,
-    });
+    let root = op
+        .selection_set
+        .node
+        .items
+        .iter()
+        .find_map(|s| match &s.node {
+            Selection::Field(f) if f.node.response_key().node.as_str() == root_key => Some(&f.node),
+            _ => None,
+        });
     let Some(root) = root else {
         anyhow::bail!("{name}: the operation selects no root field `{root_key}`");
     };

@@ -52,7 +52,9 @@ pub async fn send(uploads_dir: &Path, value: &ConstValue) -> Result<Response, Ap
         .components()
         .any(|c| !matches!(c, Component::Normal(_)))
     {
-        return Err(AppError::internal("a stored file key left the uploads directory"));
+        return Err(AppError::internal(
+            "a stored file key left the uploads directory",
+        ));
     }
     let path = uploads_dir.join(relative);
     let file = match tokio::fs::File::open(&path).await {
@@ -89,6 +91,8 @@ mod tests {
             super::content_disposition("bracket \"v2\".stl"),
             "attachment; filename=\"bracket _v2_.stl\"; filename*=UTF-8''bracket%20%22v2%22%2Estl"
         );
-        assert!(super::content_disposition("käse.3mf").starts_with("attachment; filename=\"k_se.3mf\""));
+        assert!(
+            super::content_disposition("käse.3mf").starts_with("attachment; filename=\"k_se.3mf\"")
+        );
     }
 }

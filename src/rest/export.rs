@@ -87,7 +87,11 @@ fn cell(value: &ConstValue) -> String {
 }
 
 /// Writes one page; the CSV header is written before the first row.
-fn encode(format: Format, rows: &[ConstValue], header: &mut Option<Vec<String>>) -> Result<Bytes, AppError> {
+fn encode(
+    format: Format,
+    rows: &[ConstValue],
+    header: &mut Option<Vec<String>>,
+) -> Result<Bytes, AppError> {
     let mut out = Vec::with_capacity(rows.len() * 256);
     match format {
         Format::Ndjson => {
@@ -99,7 +103,9 @@ fn encode(format: Format, rows: &[ConstValue], header: &mut Option<Vec<String>>)
         Format::Csv => {
             let mut writer = csv::Writer::from_writer(&mut out);
             for row in rows {
-                let ConstValue::Object(obj) = row else { continue };
+                let ConstValue::Object(obj) = row else {
+                    continue;
+                };
                 let columns = match header {
                     Some(columns) => columns,
                     None => {
@@ -140,7 +146,15 @@ pub async fn stream(
         vars.insert(export.offset.to_string(), Value::from(offset));
         vars
     };
-    let first = execute(&schema, Some(&pool), &route, page(0), meta.clone(), Vec::new()).await;
+    let first = execute(
+        &schema,
+        Some(&pool),
+        &route,
+        page(0),
+        meta.clone(),
+        Vec::new(),
+    )
+    .await;
     let first_rows = rows_of(&route, shape(&route, first.data, &first.errors)?);
     let mut header = None;
     let first_chunk = encode(format, &first_rows, &mut header)?;
@@ -163,9 +177,15 @@ pub async fn stream(
             }
             let mut offset = export.page_size;
             loop {
-                let response =
-                    execute(&schema, Some(&pool), &route, page(offset), meta.clone(), Vec::new())
-                        .await;
+                let response = execute(
+                    &schema,
+                    Some(&pool),
+                    &route,
+                    page(offset),
+                    meta.clone(),
+                    Vec::new(),
+                )
+                .await;
                 let rows = match shape(&route, response.data, &response.errors) {
                     Ok(value) => rows_of(&route, value),
                     Err(e) => {

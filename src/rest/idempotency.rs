@@ -134,8 +134,8 @@ pub async fn claim(pool: &DbPool, user_id: i64, key: &str, fingerprint: &str) ->
                 "A request with this Idempotency-Key is still being processed",
             ));
         };
-        let original = StatusCode::from_u16(u16::try_from(status).unwrap_or(200))
-            .unwrap_or(StatusCode::OK);
+        let original =
+            StatusCode::from_u16(u16::try_from(status).unwrap_or(200)).unwrap_or(StatusCode::OK);
         let mut headers = HeaderMap::new();
         if let Some(v) = location.and_then(|l| HeaderValue::from_str(&l).ok()) {
             headers.insert(header::LOCATION, v);
@@ -154,7 +154,9 @@ pub async fn claim(pool: &DbPool, user_id: i64, key: &str, fingerprint: &str) ->
         return Ok(Claim::Replay(Answer {
             status,
             body: Bytes::from(body.unwrap_or_default()),
-            content_type: if content_type.as_deref() == Some("application/json") || content_type.is_none() {
+            content_type: if content_type.as_deref() == Some("application/json")
+                || content_type.is_none()
+            {
                 "application/json"
             } else {
                 "text/plain; charset=utf-8"
@@ -195,9 +197,13 @@ pub async fn finish(pool: &DbPool, user_id: i64, key: &str, answer: &Answer) -> 
 pub async fn release(pool: &DbPool, user_id: i64, key: &str) {
     let result = async {
         let mut conn = pool.get().await?;
-        diesel::delete(keys::table.find((user_id, key)).filter(keys::status.is_null()))
-            .execute(&mut conn)
-            .await?;
+        diesel::delete(
+            keys::table
+                .find((user_id, key))
+                .filter(keys::status.is_null()),
+        )
+        .execute(&mut conn)
+        .await?;
         Ok::<_, AppError>(())
     }
     .await;

@@ -43,7 +43,10 @@ use types::{TypeInfo, snake_case};
 
 /// Every route of the service, area by area (from the registry in [`crate::areas`]).
 pub fn routes() -> Vec<Route> {
-    crate::areas::routes().into_iter().map(|r| r.route).collect()
+    crate::areas::routes()
+        .into_iter()
+        .map(|r| r.route)
+        .collect()
 }
 
 /// The route table: every declared route compiled and validated, and the schema's types.
@@ -358,7 +361,9 @@ pub async fn run_route(
     match respond::shape(route, response.data, &response.errors)
         .and_then(|value| respond::answer(route, &value))
     {
-        Ok(answer) => respond::with_resolver_headers(answer, &response.http_headers).into_response(),
+        Ok(answer) => {
+            respond::with_resolver_headers(answer, &response.http_headers).into_response()
+        }
         Err(e) => e.into_response(),
     }
 }

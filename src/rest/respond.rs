@@ -94,9 +94,9 @@ pub fn shape(
     }
     for segment in segments {
         value = match value {
-            ConstValue::Object(mut map) => {
-                map.shift_remove(segment.as_str()).unwrap_or(ConstValue::Null)
-            }
+            ConstValue::Object(mut map) => map
+                .shift_remove(segment.as_str())
+                .unwrap_or(ConstValue::Null),
             _ => ConstValue::Null,
         };
     }
@@ -253,4 +253,3 @@ fn user_errors_to_app_error(errors: &[ConstValue]) -> AppError {
         None => AppError::internal("a mutation reported malformed userErrors"),
     }
 }
-

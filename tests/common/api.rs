@@ -99,3 +99,56 @@ pub async fn table_json(app: &TestApp, table: &str) -> String {
 pub async fn app() -> TestApp {
     TestApp::spawn_with(&[("AUTH_MODE", "header")]).await
 }
+
+/// A multipart upload of one file (as `file`) plus text fields.
+pub async fn upload(
+    app: &TestApp,
+    path: &str,
+    token: &str,
+    filename: &str,
+    content: &[u8],
+    fields: &[(&str, &str)],
+) -> TestResponse {
+    let boundary = "strata-test-boundary";
+    let mut body = Vec::new();
+    for (k, v) in fields {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
+                .as_bytes(),
+        );
+    }
+    body.extend_from_slice(
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{filename}\"\r\nContent-Type: application/octet-stream\r\n\r\n").as_bytes(),
+    );
+    body.extend_from_slice(content);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    app.request(
+        Request::builder()
+            .method(Method::POST)
+            .uri(path)
+            .header("authorization", format!("Bearer {token}"))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .body(Body::from(body))
+            .expect("request"),
+    )
+    .await
+}
+
+/// A request with any headers and a raw body.
+pub async fn raw(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> TestResponse {
+    let mut b = Request::builder().method(method).uri(path);
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    app.request(b.body(Body::from(body.to_string())).expect("request"))
+        .await
+}
