@@ -36,6 +36,7 @@ const PUBLIC: &[&str] = &[
     // Query
     "version",
     "tier",
+    "system",
     "setupStatus",
     "passwordResetStatus",
     // Mutation

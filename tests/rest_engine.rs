@@ -31,9 +31,8 @@ fn a_broken_stored_operation_stops_start_up_naming_the_route() {
         "query B($id: Int!) { item(id: $id) { nope } }",
         "item",
     );
-    let error = compile_and_validate(&[area(broken)], &types())
-        .err()
-        .expect("an unknown field is refused");
+    let error =
+        compile_and_validate(&[area(broken)], &types()).expect_err("an unknown field is refused");
     let text = format!("{error:#}");
     assert!(text.contains("GET /broken/{id}"), "{text}");
     assert!(text.contains("nope"), "{text}");
@@ -41,9 +40,7 @@ fn a_broken_stored_operation_stops_start_up_naming_the_route() {
     let unparsable = Route::get("/worse", "query {", "x");
     let text = format!(
         "{:#}",
-        compile_and_validate(&[area(unparsable)], &types())
-            .err()
-            .expect("a syntax error is refused")
+        compile_and_validate(&[area(unparsable)], &types()).expect_err("a syntax error is refused")
     );
     assert!(
         text.contains("GET /worse") && text.contains("does not parse"),
@@ -59,9 +56,7 @@ fn a_broken_stored_operation_stops_start_up_naming_the_route() {
     .body(Body::Input("input"));
     let text = format!(
         "{:#}",
-        compile(&[area(silent)], &types())
-            .err()
-            .expect("a mutation without userErrors is refused")
+        compile(&[area(silent)], &types()).expect_err("a mutation without userErrors is refused")
     );
     assert!(
         text.contains("POST /printers-silent") && text.contains("userErrors"),

@@ -4,18 +4,25 @@ use async_graphql::{Context, Object, SimpleObject};
 
 use crate::auth::Access;
 
-/// The running service.
+/// The running service, as anyone may see it (like `/health`).
 #[derive(Debug, Clone, SimpleObject)]
-pub struct SystemFacts {
+pub struct SystemVersion {
+    /// The service version, as in `/health`.
+    pub version: &'static str,
+    /// The day this binary was built (`YYYY-MM-DD`, UTC).
+    pub build_date: &'static str,
+}
+
+/// The running service, for signed-in users.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct SystemInfo {
     /// The service version, as in `/health`.
     pub version: &'static str,
     /// The day this binary was built (`YYYY-MM-DD`, UTC).
     pub build_date: &'static str,
     /// The edition tier (`community` for the open-source edition).
-    #[graphql(guard = "Access::User")]
     pub tier: String,
     /// `development` or `production`.
-    #[graphql(guard = "Access::User")]
     pub environment: String,
 }
 
@@ -37,11 +44,19 @@ impl SystemQuery {
             .unwrap_or_else(|| "community".into())
     }
 
-    /// The running service: version and build date for anyone (like `/health`), edition and
-    /// environment for signed-in users.
-    async fn system(&self, ctx: &Context<'_>) -> SystemFacts {
+    /// The service's version and build date (public, like `/health`).
+    async fn system(&self) -> SystemVersion {
+        SystemVersion {
+            version: crate::VERSION,
+            build_date: crate::BUILD_DATE,
+        }
+    }
+
+    /// The service's version, build, edition and environment.
+    #[graphql(guard = "Access::User")]
+    async fn system_info(&self, ctx: &Context<'_>) -> SystemInfo {
         let config = ctx.data_opt::<std::sync::Arc<crate::config::Config>>();
-        SystemFacts {
+        SystemInfo {
             version: crate::VERSION,
             build_date: crate::BUILD_DATE,
             tier: config

@@ -8,7 +8,7 @@ pub const ROUTES: &[Route] = &[
     Route::get("/system/version", include_str!("rest/version.graphql"), "system")
         .access(Public)
         .summary("The service version and build date, `{version, build_date}` (the SPA footer; public like `/health`)"),
-    Route::get("/system/info", include_str!("rest/info.graphql"), "system")
+    Route::get("/system/info", include_str!("rest/info.graphql"), "systemInfo")
         .access(User)
         .summary("The service version, build date, edition tier and environment"),
 ];
