@@ -253,3 +253,30 @@ async fn production_without_mail_warns_on_health_but_stays_healthy() {
     let body = dev.get("/health").await.json();
     assert!(body["checks"].get("mail").is_none(), "{body}");
 }
+
+#[tokio::test]
+async fn required_starttls_sends_nothing_to_a_server_without_it() {
+    // The test server offers no STARTTLS. With `starttls` required (the default for any
+    // host but loopback) the mailer must not fall back to plain text: nothing is accepted
+    // and the job keeps the reason for the next attempt.
+    let smtp = SmtpServer::start().await;
+    let mut vars = smtp.vars();
+    vars.push(("AUTH_MODE".into(), "header".into()));
+    vars.push(("SMTP_SECURITY".into(), "starttls".into()));
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let app = TestApp::spawn_with(&vars).await;
+    common::api::admin(&app).await;
+    let _worker = worker(&app, fast_options());
+    timed_reset_request(&app, ADMIN_EMAIL, 1).await;
+
+    let refused = "SELECT count(*) AS n FROM jobs WHERE kind = 'send_mail' \
+                   AND attempts >= 1 AND last_error ILIKE '%tls%'";
+    for _ in 0..100 {
+        if count(&app, refused).await == 1 {
+            assert!(smtp.mails().is_empty(), "mail went out in the clear");
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the send was not refused for want of STARTTLS");
+}
