@@ -1,4 +1,4 @@
-//! ERRORTRACK_DSN: a 5xx is reported to a Sentry-protocol endpoint (here a tiny HTTP server
+//! ERRORTRACK_DSN: a 5xx (and a panic) is reported to a Sentry-protocol endpoint (here a tiny HTTP server
 //! in the test) with the request id, and without the request's body or credentials.
 
 mod common;
@@ -103,24 +103,39 @@ async fn a_server_error_reaches_the_error_tracker_with_its_request_id() {
     );
     assert_eq!(res.headers["x-request-id"], "trace-me-42");
 
-    let mut event = None;
-    for _ in 0..100 {
-        event = seen
-            .lock()
-            .expect("lock")
-            .iter()
-            .find(|e| e.contains("trace-me-42"))
-            .cloned();
-        if event.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let event = event.unwrap_or_else(|| panic!("no event with the request id: {:?}", seen.lock()));
+    let event = wait_for_event(&seen, "trace-me-42").await;
     assert!(event.starts_with("POST /api/42/envelope/"), "{event}");
     assert!(event.contains("\"request_id\":\"trace-me-42\""), "{event}");
     assert!(event.contains("users"), "the cause is reported: {event}");
     for secret in ["Sup3r-Secret-Pw!", "very-secret-bearer"] {
         assert!(!event.contains(secret), "{secret} leaked: {event}");
     }
+
+    // A panic is reported too (the client's panic integration), with the scope's request id.
+    let panicked = std::thread::spawn(|| {
+        let hub = Arc::new(sentry::Hub::new_from_top(sentry::Hub::main()));
+        sentry::Hub::run(hub, || {
+            sentry::configure_scope(|scope| scope.set_tag("request_id", "panic-req-7"));
+            panic!("a handler bug");
+        })
+    })
+    .join();
+    assert!(panicked.is_err());
+    let event = wait_for_event(&seen, "panic-req-7").await;
+    assert!(event.contains("a handler bug"), "{event}");
+}
+
+async fn wait_for_event(seen: &Arc<Mutex<Vec<String>>>, needle: &str) -> String {
+    for _ in 0..100 {
+        if let Some(e) = seen
+            .lock()
+            .expect("lock")
+            .iter()
+            .find(|e| e.contains(needle))
+        {
+            return e.clone();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no event with {needle}: {:?}", seen.lock());
 }
