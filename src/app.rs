@@ -115,6 +115,9 @@ pub fn router(state: AppState) -> anyhow::Result<Router> {
             },
         ))
         .layer(Extension(trusted))
+        .layer(middleware::from_fn(crate::error::tracking::tag_request))
+        .layer(sentry::integrations::tower::SentryHttpLayer::new())
+        .layer(sentry::integrations::tower::NewSentryLayer::<Request>::new_from_top())
         .layer(middleware::from_fn(request_context::request_context)))
 }
 

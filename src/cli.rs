@@ -93,6 +93,8 @@ pub fn main() -> ExitCode {
         }
     };
     crate::telemetry::init(config.log_level, config.log_format);
+    // Before the runtime starts (the sentry client's advice); flushes queued events on exit.
+    let _error_tracking = crate::error::tracking::init(&config);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -151,7 +153,15 @@ async fn run(command: Command, mut config: Config) -> anyhow::Result<()> {
             }
             let pool = crate::db::build_pool(&config.database)?;
             let state = crate::app::AppState::new(config, pool);
-            crate::app::serve(state).await
+            if let Some(warning) = crate::mail::production_warning(&state.config) {
+                tracing::warn!("SECURITY WARNING: {warning}");
+            }
+            // The job worker (outgoing mail and other background work) runs beside the
+            // server and stops after it, letting its current job finish.
+            let worker = crate::jobs::start_for(&state, crate::jobs::WorkerOptions::default());
+            let served = crate::app::serve(state).await;
+            worker.shutdown().await;
+            served
         }
         Command::Migrate { action } => match action.unwrap_or(MigrateAction::Run) {
             MigrateAction::Run => {

@@ -151,12 +151,68 @@ pub struct SmtpConfig {
     pub from_name: Option<String>,
     /// Who approves password resets.
     pub admin_approval_email: Option<String>,
+    /// `SMTP_SECURITY` as given (`None`: derived from the port and host, see
+    /// [`SmtpConfig::security`]).
+    pub security: Option<SmtpSecurity>,
+}
+
+/// How the SMTP connection is protected (`SMTP_SECURITY`). There is no opportunistic mode:
+/// a server (or an attacker in the path) that does not offer STARTTLS must not be able to
+/// make Strata send credentials and reset links in the clear.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SmtpSecurity {
+    /// Plain connection upgraded with STARTTLS; the upgrade is required (port 587).
+    StartTls,
+    /// TLS from the first byte (port 465).
+    Tls,
+    /// No encryption: only for a loopback relay or test server, or when explicitly chosen
+    /// outside production.
+    None,
+}
+
+impl SmtpSecurity {
+    /// The `SMTP_SECURITY` spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SmtpSecurity::StartTls => "starttls",
+            SmtpSecurity::Tls => "tls",
+            SmtpSecurity::None => "none",
+        }
+    }
+}
+
+/// True for `localhost` and loopback addresses: the only hosts mail may go to in the clear
+/// without an explicit `SMTP_SECURITY=none`.
+pub fn is_loopback_host(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<IpAddr>()
+            .map(|ip| ip.is_loopback())
+            .unwrap_or(false)
 }
 
 impl SmtpConfig {
     /// Spec 3.2: mail is configured exactly when `SMTP_USER` and `SMTP_PASSWORD` are both set.
     pub fn is_configured(&self) -> bool {
         self.user.is_some() && self.password.is_some()
+    }
+
+    /// The mail server host (`localhost` when not set).
+    pub fn host_or_default(&self) -> &str {
+        self.host.as_deref().unwrap_or("localhost")
+    }
+
+    /// The effective protection: `SMTP_SECURITY` when set; otherwise implicit TLS on port
+    /// 465, plain for a loopback host (a local relay or test server), and required STARTTLS
+    /// everywhere else. Production refuses `none` for a non-loopback host at start-up.
+    pub fn security(&self) -> SmtpSecurity {
+        match self.security {
+            Some(chosen) => chosen,
+            None if self.port == Some(465) => SmtpSecurity::Tls,
+            None if is_loopback_host(self.host_or_default()) => SmtpSecurity::None,
+            None => SmtpSecurity::StartTls,
+        }
     }
 }
 
@@ -400,6 +456,7 @@ impl Config {
             ("SMTP_FROM_EMAIL", opt(&self.smtp.from_email)),
             ("SMTP_FROM_NAME", opt(&self.smtp.from_name)),
             ("ADMIN_APPROVAL_EMAIL", opt(&self.smtp.admin_approval_email)),
+            ("SMTP_SECURITY", self.smtp.security().as_str().to_string()),
             ("HOST", self.host.to_string()),
             ("PORT", self.port.to_string()),
             (
@@ -567,7 +624,39 @@ impl Reader<'_> {
             from_email: self.get("SMTP_FROM_EMAIL"),
             from_name: self.get("SMTP_FROM_NAME"),
             admin_approval_email: self.get("ADMIN_APPROVAL_EMAIL"),
+            security: self.get("SMTP_SECURITY").map(|_| {
+                self.choice(
+                    "SMTP_SECURITY",
+                    SmtpSecurity::StartTls,
+                    &[
+                        ("starttls", SmtpSecurity::StartTls),
+                        ("tls", SmtpSecurity::Tls),
+                        ("none", SmtpSecurity::None),
+                    ],
+                    "starttls, tls, none",
+                )
+            }),
         };
+        if production
+            && smtp.is_configured()
+            && smtp.security() == SmtpSecurity::None
+            && !is_loopback_host(smtp.host_or_default())
+        {
+            self.problem(
+                "SMTP_SECURITY",
+                "`none` would send mail credentials and reset links in the clear; production allows it only for a loopback host (use starttls or tls)",
+            );
+        }
+        let errortrack_dsn = self.get("ERRORTRACK_DSN");
+        if let Some(dsn) = &errortrack_dsn
+            && dsn.parse::<sentry::types::Dsn>().is_err()
+        {
+            self.problem(
+                "ERRORTRACK_DSN",
+                "is not a Sentry-protocol DSN (https://KEY@HOST/PROJECT_ID)",
+            );
+        }
+        let errortrack_dsn = errortrack_dsn.map(Secret::new);
         let host = match self.get("HOST") {
             None => IpAddr::from([0, 0, 0, 0]),
             Some(raw) => raw.parse().unwrap_or_else(|_| {
@@ -619,7 +708,7 @@ impl Reader<'_> {
             log_level,
             log_format,
             tier: self.get("TIER").unwrap_or_else(|| "community".into()),
-            errortrack_dsn: self.get("ERRORTRACK_DSN").map(Secret::new),
+            errortrack_dsn,
             kvstore_url: self.get("KVSTORE_URL").map(Secret::new),
             auth_mode,
             smtp,
@@ -972,6 +1061,77 @@ mod tests {
             assert!(!text.contains(secret), "{secret} leaked");
         }
         assert!(!format!("{c:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn smtp_security_never_downgrades_silently() {
+        let mail = |extra: &[(&str, &str)]| {
+            let mut vars = vec![("SMTP_USER", "mailer"), ("SMTP_PASSWORD", "mail-pass")];
+            vars.extend_from_slice(extra);
+            parse(&vars).expect("valid").smtp.security()
+        };
+        // Submission port with credentials: STARTTLS is required, not opportunistic.
+        assert_eq!(
+            mail(&[("SMTP_HOST", "smtp.example.com"), ("SMTP_PORT", "587")]),
+            SmtpSecurity::StartTls
+        );
+        assert_eq!(
+            mail(&[("SMTP_HOST", "smtp.example.com")]),
+            SmtpSecurity::StartTls
+        );
+        assert_eq!(
+            mail(&[("SMTP_HOST", "smtp.example.com"), ("SMTP_PORT", "465")]),
+            SmtpSecurity::Tls
+        );
+        // Plain only towards a loopback relay or test server, or when asked for.
+        assert_eq!(
+            mail(&[("SMTP_HOST", "127.0.0.1"), ("SMTP_PORT", "2525")]),
+            SmtpSecurity::None
+        );
+        assert_eq!(mail(&[("SMTP_HOST", "::1")]), SmtpSecurity::None);
+        assert_eq!(
+            mail(&[]),
+            SmtpSecurity::None,
+            "the default host is localhost"
+        );
+        assert_eq!(
+            mail(&[("SMTP_HOST", "mail.internal"), ("SMTP_SECURITY", "NONE")]),
+            SmtpSecurity::None
+        );
+        assert_eq!(
+            mail(&[("SMTP_HOST", "127.0.0.1"), ("SMTP_SECURITY", "starttls")]),
+            SmtpSecurity::StartTls
+        );
+        let err = parse(&[("SMTP_SECURITY", "maybe")]).expect_err("unknown mode");
+        assert!(
+            err.to_string()
+                .contains("SMTP_SECURITY: `maybe` is not allowed; use one of starttls, tls, none")
+        );
+    }
+
+    #[test]
+    fn production_refuses_plain_smtp_except_on_loopback() {
+        let production = |extra: &[(&str, &str)]| {
+            let mut vars = vec![
+                ("ENVIRONMENT", "production"),
+                ("SECRET_KEY", KEY),
+                ("DB_PASSWORD", "Str0ng-and-long"),
+                ("ALLOWED_ORIGINS", "https://erp.example.com"),
+                ("SMTP_USER", "mailer"),
+                ("SMTP_PASSWORD", "mail-pass"),
+            ];
+            vars.extend_from_slice(extra);
+            parse(&vars)
+        };
+        let err = production(&[("SMTP_HOST", "smtp.example.com"), ("SMTP_SECURITY", "none")])
+            .expect_err("plain mail over the network");
+        assert_eq!(err.0.len(), 1);
+        assert!(err.mentions("SMTP_SECURITY"));
+        production(&[("SMTP_HOST", "localhost"), ("SMTP_SECURITY", "none")])
+            .expect("a loopback relay may be plain");
+        let ok = production(&[("SMTP_HOST", "smtp.example.com"), ("SMTP_PORT", "587")])
+            .expect("STARTTLS by default");
+        assert_eq!(ok.smtp.security(), SmtpSecurity::StartTls);
     }
 
     #[test]

@@ -9,6 +9,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
+pub mod tracking;
+
 /// The closed set of error kinds. `as_str` is the GraphQL `extensions.code`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
@@ -204,6 +206,7 @@ impl AppError {
     /// never sent to the client.
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(error = %cause, "internal error");
+        tracking::capture_server_error("internal", &cause);
         Self::new(
             ErrorCode::Internal,
             "An unexpected error occurred. Please try again later.",
@@ -291,6 +294,11 @@ impl From<crate::db::PoolError> for AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.code.status();
+        // Internal errors were reported where they arose (with their cause); the other
+        // 5xx (a dependency down) are reported as they leave.
+        if status.is_server_error() && self.code != ErrorCode::Internal {
+            tracking::capture_server_error(self.code.as_str(), &self.message);
+        }
         let mut response = (status, axum::Json(self.rest_body())).into_response();
         let headers = response.headers_mut();
         if let Some(secs) = self.retry_after

@@ -1,4 +1,5 @@
-//! `GET /health` (spec 1.2): 200 when the database answers, 503 when it does not. Always
+//! `GET /health` (spec 1.2): 200 when the database answers, 503 when it does not. A
+//! production server without mail also shows a `checks.mail` warning, which does not count. Always
 //! answers within about two seconds, and recovers by itself when the database comes back
 //! (a fresh connection is opened for each check while the old ones are broken).
 
@@ -31,6 +32,10 @@ pub struct HealthBody {
 pub struct Checks {
     /// `ok` or `failed`.
     pub database: &'static str,
+    /// `warning: ...` in production without mail (a warning never fails the check);
+    /// absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mail: Option<String>,
 }
 
 /// Runs `SELECT 1` on a pooled connection, bounded by [`CHECK_TIMEOUT`].
@@ -61,6 +66,8 @@ pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<HealthBo
             status: if ok { "healthy" } else { "unhealthy" },
             checks: Checks {
                 database: if ok { "ok" } else { "failed" },
+                mail: crate::mail::production_warning(&state.config)
+                    .map(|w| format!("warning: {w}")),
             },
             version: crate::VERSION,
         }),

@@ -1,8 +1,10 @@
-//! Outgoing mail over SMTP (lettre, async). STARTTLS is used whenever the server offers it.
+//! Outgoing mail over SMTP (lettre, async), protected as `SMTP_SECURITY` says (see
+//! [`SmtpSecurity`]): required STARTTLS or implicit TLS, never a silent fall-back to plain
+//! text; plain only towards a loopback server or when explicitly chosen.
 //!
-//! Mail counts as configured when `SMTP_USER` and `SMTP_PASSWORD` are set (spec 3.2). A send
-//! that fails is reported to the caller, which keeps its request retryable; it is never a
-//! silent loss and never a 500.
+//! Mail counts as configured when `SMTP_USER` and `SMTP_PASSWORD` are set (spec 3.2).
+//! Requests never send mail themselves: they enqueue a [`SendMail`] job (see `crate::jobs`)
+//! in the same transaction as their business rows, and the worker sends it with retries.
 
 use std::time::Duration;
 
@@ -12,10 +14,10 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
-use crate::config::SmtpConfig;
+use crate::config::{SmtpConfig, SmtpSecurity};
 
-/// One message to send.
-#[derive(Debug, Clone)]
+/// One message to send (also the payload of the [`SendMail`] job).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct OutgoingMail {
     /// Recipient address.
     pub to: String,
@@ -62,15 +64,28 @@ impl Mailer {
         if !config.is_configured() {
             return Mailer::disabled();
         }
-        let host = config.host.clone().unwrap_or_else(|| "localhost".into());
-        let port = config.port.unwrap_or(587);
-        let tls = match TlsParameters::new(host.clone()) {
-            Ok(params) => Tls::Opportunistic(params),
+        let host = config.host_or_default().to_string();
+        let security = config.security();
+        let port = config.port.unwrap_or(match security {
+            SmtpSecurity::Tls => 465,
+            SmtpSecurity::StartTls | SmtpSecurity::None => 587,
+        });
+        let tls = match transport_tls(security, &host) {
+            Ok(tls) => tls,
             Err(e) => {
-                tracing::warn!(error = %e, "cannot set up TLS for SMTP; sending without it");
-                Tls::None
+                // Refusing to send beats sending credentials in the clear: every send fails
+                // (and is retried and logged) until the setting is fixed.
+                tracing::error!(error = %e, "cannot set up TLS for SMTP; mail will not be sent");
+                return Mailer {
+                    transport: None,
+                    from: None,
+                    admin_approval_email: config.admin_approval_email.clone(),
+                };
             }
         };
+        if security == SmtpSecurity::None {
+            tracing::warn!(host = %host, "SMTP without TLS (SMTP_SECURITY=none or a loopback host)");
+        }
         let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host)
             .port(port)
             .tls(tls)
@@ -104,7 +119,7 @@ impl Mailer {
         }
     }
 
-    /// True when mail is configured.
+    /// True when mail is configured (and its transport could be set up).
     pub fn is_configured(&self) -> bool {
         self.transport.is_some()
     }
@@ -144,5 +159,65 @@ impl Mailer {
                 Err(MailError::Delivery(e.to_string()))
             }
         }
+    }
+}
+
+/// The warning for a production server without mail (spec 5.7: password resets are then
+/// approved automatically and the link is returned to whoever asks), or `None`.
+pub fn production_warning(config: &crate::config::Config) -> Option<&'static str> {
+    (config.is_production() && !config.smtp.is_configured()).then_some(
+        "mail is not configured (SMTP_USER, SMTP_PASSWORD): password resets are approved automatically and the reset link is returned to the requester",
+    )
+}
+
+/// The lettre TLS mode for a security setting: `Required` for STARTTLS (the exchange stops
+/// when the server does not offer it), `Wrapper` for implicit TLS, `None` only when chosen.
+pub fn transport_tls(
+    security: SmtpSecurity,
+    host: &str,
+) -> Result<Tls, lettre::transport::smtp::Error> {
+    Ok(match security {
+        SmtpSecurity::StartTls => Tls::Required(TlsParameters::new(host.to_string())?),
+        SmtpSecurity::Tls => Tls::Wrapper(TlsParameters::new(host.to_string())?),
+        SmtpSecurity::None => Tls::None,
+    })
+}
+
+/// The job that sends one message. Retried with backoff when the server refuses or is down.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct SendMail(pub OutgoingMail);
+
+#[async_trait::async_trait]
+impl crate::jobs::Job for SendMail {
+    const KIND: &'static str = "send_mail";
+
+    async fn run(self, ctx: &crate::jobs::JobContext) -> Result<(), crate::jobs::JobError> {
+        match ctx.mailer.send(self.0).await {
+            Ok(()) => Ok(()),
+            // A broken address or sender never gets better: stop retrying.
+            Err(e @ MailError::Invalid(_)) => Err(crate::jobs::JobError::permanent(e)),
+            Err(e) => Err(crate::jobs::JobError::retry(e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn starttls_is_required_and_never_opportunistic() {
+        assert!(matches!(
+            transport_tls(SmtpSecurity::StartTls, "smtp.example.com"),
+            Ok(Tls::Required(_))
+        ));
+        assert!(matches!(
+            transport_tls(SmtpSecurity::Tls, "smtp.example.com"),
+            Ok(Tls::Wrapper(_))
+        ));
+        assert!(matches!(
+            transport_tls(SmtpSecurity::None, "127.0.0.1"),
+            Ok(Tls::None)
+        ));
     }
 }

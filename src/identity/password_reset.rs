@@ -16,7 +16,7 @@ use crate::error::{AppError, AppResult};
 use crate::graphql::user_error::{UserError, UserErrorCode};
 use crate::identity::model::{self, UserRow};
 use crate::identity::{Deps, Email, sessions};
-use crate::mail::OutgoingMail;
+use crate::mail::{OutgoingMail, SendMail};
 
 /// The one answer to every reset request (anti-enumeration, spec 5.8).
 pub const GENERIC_MESSAGE: &str =
@@ -71,31 +71,81 @@ fn token_prefix(token: &str) -> String {
 
 /// Handles `passwordResetRequest`. The caller has counted the rate limit and parsed the
 /// address.
+///
+/// With mail configured the answer must not reveal whether the account exists, not even
+/// through its timing: the request does the same constant work for every address (it
+/// enqueues one [`ResetRequested`] job) and the worker looks the account up, records the
+/// request and e-mails the approver. Without mail (spec 5.7) the link is in the response
+/// for an existing account, which reveals it anyway; that path stays synchronous.
 pub async fn request(d: &Deps<'_>, email: &Email) -> AppResult<RequestOutcome> {
     let generic = RequestOutcome {
         message: GENERIC_MESSAGE.into(),
         ..Default::default()
     };
     let mut conn = d.conn().await?;
-    let user = match model::find_by_email(&mut conn, email.as_str()).await? {
-        Some(u) if u.is_active() => u,
-        other => {
-            d.audit(
-                AuditEvent::new("password_reset_requested", Outcome::Failure)
-                    .email(email.as_str())
-                    .details(serde_json::json!({
-                        "reason": if other.is_some() { "inactive account" } else { "unknown account" }
-                    })),
-            )
-            .await;
-            return Ok(generic);
-        }
-    };
     if d.mailer.is_configured() {
-        request_with_mail(d, &mut conn, &user).await?;
-        Ok(generic)
-    } else {
-        auto_approve(d, &mut conn, &user).await
+        crate::jobs::enqueue(
+            &mut conn,
+            &ResetRequested {
+                email: email.as_str().to_string(),
+                client_ip: d.client_ip().to_string(),
+            },
+        )
+        .await?;
+        return Ok(generic);
+    }
+    match model::find_by_email(&mut conn, email.as_str()).await? {
+        Some(user) if user.is_active() => auto_approve(d, &mut conn, &user).await,
+        other => {
+            audit_unusable_account(d, email.as_str(), other.is_some(), None).await;
+            Ok(generic)
+        }
+    }
+}
+
+async fn audit_unusable_account(
+    d: &Deps<'_>,
+    email: &str,
+    inactive: bool,
+    client_ip: Option<&str>,
+) {
+    d.audit(
+        AuditEvent::new("password_reset_requested", Outcome::Failure)
+            .email(email)
+            .details(serde_json::json!({
+                "reason": if inactive { "inactive account" } else { "unknown account" },
+                "client_ip": client_ip,
+            })),
+    )
+    .await;
+}
+
+/// The background half of a reset request with mail configured (see [`request`]).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct ResetRequested {
+    /// The address as the requester typed it (already validated).
+    pub email: String,
+    /// Who asked, for the audit log (the worker has no request of its own).
+    pub client_ip: String,
+}
+
+#[async_trait::async_trait]
+impl crate::jobs::Job for ResetRequested {
+    const KIND: &'static str = "password_reset_requested";
+
+    async fn run(self, ctx: &crate::jobs::JobContext) -> Result<(), crate::jobs::JobError> {
+        let d = ctx.identity_deps();
+        let mut conn = d.conn().await?;
+        match model::find_by_email(&mut conn, &self.email).await? {
+            Some(user) if user.is_active() => {
+                request_with_mail(&d, &mut conn, &user, &self.client_ip).await?;
+            }
+            other => {
+                audit_unusable_account(&d, &self.email, other.is_some(), Some(&self.client_ip))
+                    .await;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -103,6 +153,7 @@ async fn request_with_mail(
     d: &Deps<'_>,
     conn: &mut AsyncPgConnection,
     user: &UserRow,
+    client_ip: &str,
 ) -> AppResult<()> {
     let pending: i64 = prr::table
         .filter(prr::user_id.eq(user.id))
@@ -115,7 +166,10 @@ async fn request_with_mail(
         d.audit(
             AuditEvent::new("password_reset_requested", Outcome::Denied)
                 .user(user.id, &user.email)
-                .details(serde_json::json!({ "reason": "a request is already pending" })),
+                .details(serde_json::json!({
+                    "reason": "a request is already pending",
+                    "client_ip": client_ip,
+                })),
         )
         .await;
         return Ok(());
@@ -129,7 +183,7 @@ async fn request_with_mail(
     };
     let approval_token = random_token();
     let frontend = d.config.frontend_url.clone();
-    let mail = OutgoingMail {
+    let mail = SendMail(OutgoingMail {
         to: admin_email,
         subject: "Password reset request needs your approval".into(),
         body: format!(
@@ -140,13 +194,12 @@ async fn request_with_mail(
             name = user.full_name(),
             email = user.email,
         ),
-    };
-    // The row and the e-mail go together: when the e-mail cannot be sent the row is rolled
-    // back, so the user's next request tries again instead of finding a "pending" request
-    // that no admin ever saw.
-    let mailer = d.mailer;
+    });
+    // The row and the e-mail job commit together: no pending request that no admin will
+    // ever hear of, and no e-mail about a request that does not exist. The worker retries
+    // the e-mail until the server takes it.
     let user_id = user.id;
-    let result = conn
+    let id = conn
         .transaction::<_, AppError, _>(async move |conn| {
             let id: i64 = diesel::insert_into(prr::table)
                 .values(&NewReset {
@@ -160,39 +213,25 @@ async fn request_with_mail(
                 .returning(prr::id)
                 .get_result(conn)
                 .await?;
-            mailer
-                .send(mail)
-                .await
-                .map_err(|e| AppError::unavailable(format!("approval e-mail not sent: {e}")))?;
+            crate::jobs::enqueue(conn, &mail).await?;
+            // "Notified" now means "the approval e-mail is queued durably".
             diesel::update(prr::table.find(id))
                 .set(prr::admin_notified_at.eq(diesel::dsl::now))
                 .execute(conn)
                 .await?;
             Ok(id)
         })
-        .await;
-    match result {
-        Ok(id) => {
-            d.audit(
-                AuditEvent::new("password_reset_requested", Outcome::Success)
-                    .user(user.id, &user.email)
-                    .details(
-                        serde_json::json!({ "request_id": id, "approval": "e-mailed to admin" }),
-                    ),
-            )
-            .await;
-        }
-        Err(e) => {
-            // Same answer to the caller (no enumeration); the failure is logged and audited.
-            tracing::error!(error = %e.message, user_id = user.id, "password reset request not recorded: the approval e-mail failed");
-            d.audit(
-                AuditEvent::new("password_reset_requested", Outcome::Failure)
-                    .user(user.id, &user.email)
-                    .details(serde_json::json!({ "reason": "approval e-mail could not be sent" })),
-            )
-            .await;
-        }
-    }
+        .await?;
+    d.audit(
+        AuditEvent::new("password_reset_requested", Outcome::Success)
+            .user(user.id, &user.email)
+            .details(serde_json::json!({
+                "request_id": id,
+                "approval": "e-mailed to admin",
+                "client_ip": client_ip,
+            })),
+    )
+    .await;
     Ok(())
 }
 
@@ -291,8 +330,8 @@ async fn find_for_review(
         .ok_or_else(|| AppError::not_found("Password reset request not found"))
 }
 
-/// Approves a pending request: mints the reset link (valid 1 hour) and e-mails it to the
-/// user. When the e-mail cannot be sent nothing changes and the admin can retry.
+/// Approves a pending request: mints the reset link (valid 1 hour) and queues the e-mail
+/// that brings it to the user, in one transaction.
 pub async fn approve(d: &Deps<'_>, approval_token: &str) -> AppResult<ReviewOutcome> {
     let mut conn = d.conn().await?;
     let token = random_token();
@@ -323,20 +362,19 @@ pub async fn approve(d: &Deps<'_>, approval_token: &str) -> AppResult<ReviewOutc
                     .execute(conn)
                     .await?;
                 if mailer.is_configured() {
-                    mailer
-                        .send(OutgoingMail {
+                    // Queued with the approval: both happen or neither does.
+                    crate::jobs::enqueue(
+                        conn,
+                        &SendMail(OutgoingMail {
                             to: user.email.clone(),
                             subject: "Your password reset was approved".into(),
                             body: format!(
                                 "Your request to reset your Strata password was approved.\n\n\
                                  Set a new password here (the link works for 1 hour):\n{frontend}/reset-password/{token}\n"
                             ),
-                        })
-                        .await
-                        .map_err(|e| {
-                            tracing::error!(error = %e, "reset link e-mail failed; approval rolled back");
-                            AppError::unavailable("The e-mail to the user could not be sent. Nothing was changed; please try again.")
-                        })?;
+                        }),
+                    )
+                    .await?;
                 } else {
                     tracing::warn!(user_id = user.id, "password reset approved but mail is not configured: the user cannot receive the link");
                 }
@@ -412,18 +450,18 @@ pub async fn deny(
         let why = reason
             .map(|r| format!("\nReason given: {r}\n"))
             .unwrap_or_default();
-        // The denial stands whether or not the notice arrives; a failed notice is logged.
-        let _ = d
-            .mailer
-            .send(OutgoingMail {
+        notify(
+            d,
+            OutgoingMail {
                 to: user.email.clone(),
                 subject: "Your password reset request was denied".into(),
                 body: format!(
                     "An administrator denied your request to reset your Strata password.\n{why}\n\
                      If you still need access, contact your administrator.\n"
                 ),
-            })
-            .await;
+            },
+        )
+        .await;
     }
     d.audit(
         AuditEvent::new("password_reset_denied", Outcome::Success)
@@ -562,16 +600,29 @@ pub async fn complete(
     )
     .await;
     if d.mailer.is_configured() {
-        let _ = d
-            .mailer
-            .send(OutgoingMail {
+        notify(
+            d,
+            OutgoingMail {
                 to: user.email.clone(),
                 subject: "Your password was changed".into(),
                 body: "Your Strata password was just reset and every session was signed out.\n\
                        If this was not you, contact your administrator at once.\n"
                     .into(),
-            })
-            .await;
+            },
+        )
+        .await;
     }
     Ok(Ok(()))
+}
+
+/// Queues a notice that follows a change already committed: the change stands whether or
+/// not the notice can be queued, so a failure is only logged.
+async fn notify(d: &Deps<'_>, mail: OutgoingMail) {
+    let queued = match d.conn().await {
+        Ok(mut conn) => crate::jobs::enqueue(&mut conn, &SendMail(mail)).await,
+        Err(e) => Err(e),
+    };
+    if let Err(e) = queued {
+        tracing::error!(error = %e.message, "notice e-mail not queued");
+    }
 }

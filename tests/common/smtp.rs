@@ -1,7 +1,7 @@
 //! A small real SMTP server for tests: speaks ESMTP over TCP on 127.0.0.1 (EHLO, AUTH PLAIN
 //! and LOGIN, MAIL, RCPT, DATA, RSET, NOOP, QUIT), checks the credentials and keeps every
-//! message it accepts. It advertises no STARTTLS, so the mailer's opportunistic TLS sends in
-//! the clear.
+//! message it accepts. It advertises no STARTTLS; it listens on loopback, where the mailer
+//! may send in the clear. It can be told to be slow or to refuse the first messages.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -26,6 +26,15 @@ impl Mail {
     }
 }
 
+/// How the server misbehaves (the default: it does not).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Behaviour {
+    /// Pause before the greeting of every session (a slow server).
+    pub delay: Duration,
+    /// Refuse this many messages at DATA with a temporary error (451) before accepting.
+    pub refuse_first: usize,
+}
+
 /// The running server.
 pub struct SmtpServer {
     /// Its port.
@@ -41,15 +50,23 @@ pub const SMTP_PASSWORD: &str = "smtp-secret";
 impl SmtpServer {
     /// Starts the server on a free port.
     pub async fn start() -> SmtpServer {
+        Self::start_with(Behaviour::default()).await
+    }
+
+    /// Starts a server that behaves as told.
+    pub async fn start_with(behaviour: Behaviour) -> SmtpServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind smtp");
         let port = listener.local_addr().expect("addr").port();
         let mails = Arc::new(Mutex::new(Vec::new()));
         let store = mails.clone();
+        let refusals = Arc::new(Mutex::new(behaviour.refuse_first));
         tokio::spawn(async move {
             while let Ok((socket, _)) = listener.accept().await {
                 let store = store.clone();
+                let refusals = refusals.clone();
                 tokio::spawn(async move {
-                    let _ = session(socket, store).await;
+                    tokio::time::sleep(behaviour.delay).await;
+                    let _ = session(socket, store, refusals).await;
                 });
             }
         });
@@ -75,7 +92,13 @@ impl SmtpServer {
 
     /// Waits (up to 5 s) until `n` messages have arrived.
     pub async fn wait_for(&self, n: usize) -> Vec<Mail> {
-        for _ in 0..100 {
+        self.wait_for_within(n, Duration::from_secs(5)).await
+    }
+
+    /// Waits up to `limit` until `n` messages have arrived.
+    pub async fn wait_for_within(&self, n: usize, limit: Duration) -> Vec<Mail> {
+        let rounds = (limit.as_millis() / 50).max(1);
+        for _ in 0..rounds {
             let mails = self.mails();
             if mails.len() >= n {
                 return mails;
@@ -89,6 +112,7 @@ impl SmtpServer {
 async fn session(
     socket: tokio::net::TcpStream,
     store: Arc<Mutex<Vec<Mail>>>,
+    refusals: Arc<Mutex<usize>>,
 ) -> std::io::Result<()> {
     let (read, mut write) = socket.into_split();
     let mut lines = BufReader::new(read);
@@ -176,11 +200,22 @@ async fn session(
                         .unwrap_or(&line),
                 );
             }
-            store.lock().expect("lock").push(Mail {
-                to: std::mem::take(&mut to),
-                data,
-            });
-            "250 OK: queued\r\n".into()
+            let refuse = {
+                let mut left = refusals.lock().expect("lock");
+                let refuse = *left > 0;
+                *left = left.saturating_sub(1);
+                refuse
+            };
+            if refuse {
+                to.clear();
+                "451 Temporary failure, try again later\r\n".into()
+            } else {
+                store.lock().expect("lock").push(Mail {
+                    to: std::mem::take(&mut to),
+                    data,
+                });
+                "250 OK: queued\r\n".into()
+            }
         } else if upper == "RSET" {
             to.clear();
             "250 OK\r\n".into()
