@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { ArrowLeft, KeyRound, MailCheck } from 'lucide-react';
 import { authApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
-import type { PasswordResetRequestResponse } from '../../api/types';
+import type { PasswordResetRequestResponse } from '../../api/model';
 import { AuthShell } from '../../components/AuthShell';
 import { Button } from '../../components/Button';
 import { FormError, TextField } from '../../components/Field';

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { CheckCircle2, ShieldCheck, ShieldX, XCircle } from 'lucide-react';
 import { authApi } from '../../api/endpoints';
 import { errorMessage } from '../../api/errors';
-import type { PasswordResetApprovalResponse } from '../../api/types';
+import type { PasswordResetApprovalResponse } from '../../api/model';
 import { AuthShell } from '../../components/AuthShell';
 import { Button } from '../../components/Button';
 import { FormError, TextAreaField } from '../../components/Field';

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { settingsApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
-import type { CompanySettings, CompanySettingsPatch } from '../../api/types';
+import type { CompanySettings, CompanySettingsPatch } from '../../api/model';
 import { Button } from '../../components/Button';
 import { CheckboxField, FormError, TextAreaField, TextField } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
@@ -89,7 +89,7 @@ function toPatch(v: Values): CompanySettingsPatch {
     company_country: text(v.company_country),
     tax_enabled: v.tax_enabled,
     tax_name: text(v.tax_name),
-    tax_rate_percent: v.tax_rate_percent.trim() ? Number(v.tax_rate_percent) : null,
+    tax_rate_percent: text(v.tax_rate_percent),
     tax_registration_number: text(v.tax_registration_number),
     default_quote_validity_days: int(v.default_quote_validity_days) ?? undefined,
     quote_terms: text(v.quote_terms),

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { usersApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
-import type { TeamUserCreate } from '../../api/types';
+import type { TeamUserCreate } from '../../api/model';
 import { Button } from '../../components/Button';
 import { FormError, SelectField, TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
