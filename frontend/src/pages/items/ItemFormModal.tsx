@@ -4,9 +4,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Download } from 'lucide-react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
+import { api } from '../../api/client';
+import { apiBaseUrl } from '../../api/config';
 import { itemsApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
 import type { Item, ItemCreateInput, ItemFile, ItemUpdateInput } from '../../api/model';
+import { getAccessToken } from '../../auth/storage';
 import { Button } from '../../components/Button';
 import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
@@ -230,8 +233,21 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
   );
 }
 
+/** Fetches a download with the session's token and hands it to the browser under `filename`. */
+async function saveDownload(url: string, filename: string): Promise<void> {
+  const data = await api.blob(url);
+  const href = URL.createObjectURL(data);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = filename;
+  a.click();
+  // Give the browser a moment to start the download before the URL goes away.
+  window.setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
 /** The item's files, each with a link that downloads it (the server names the file). */
 function ItemFiles({ files }: { files: ItemFile[] }) {
+  const toast = useToast();
   return (
     <fieldset className="fieldset">
       <legend>Files</legend>
@@ -244,7 +260,18 @@ function ItemFiles({ files }: { files: ItemFile[] }) {
               <span className="cell-strong">{f.filename}</span>
               <span className="muted">{formatBytes(f.size_bytes)}</span>
               {f.download_url ? (
-                <a className="btn btn--sm btn--secondary" href={f.download_url} download={f.filename} aria-label={`Download ${f.filename}`}>
+                <a
+                  className="btn btn--sm btn--secondary"
+                  href={`${apiBaseUrl()}${f.download_url}`}
+                  download={f.filename}
+                  aria-label={`Download ${f.filename}`}
+                  onClick={(e) => {
+                    // Header mode: a plain link would not carry the bearer token, so fetch it.
+                    if (!getAccessToken()) return;
+                    e.preventDefault();
+                    void saveDownload(f.download_url ?? '', f.filename).catch((err: unknown) => toast.error('The file was not downloaded', errorMessage(err)));
+                  }}
+                >
                   <Download size={14} aria-hidden="true" />
                   <span className="btn__label">Download</span>
                 </a>
