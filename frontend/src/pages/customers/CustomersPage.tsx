@@ -23,8 +23,8 @@ const columns: Column<CustomerListRow>[] = [
   { key: 'customer_number', header: 'Number', shrink: true, sortable: true, render: (r) => <span className="mono">{r.customer_number ?? '—'}</span> },
   { key: 'company_name', header: 'Company', hideOnTablet: true, sortable: true, render: (r) => r.company_name ?? '—' },
   { key: 'phone', header: 'Phone', shrink: true, hideOnTablet: true, render: (r) => r.phone ?? '—' },
-  { key: 'order_count', header: 'Orders', align: 'right', shrink: true, sortable: true, render: (r) => <span className="num">{r.order_count}</span> },
-  { key: 'total_spent', header: 'Total spent', align: 'right', shrink: true, sortable: true, render: (r) => <span className="num">{formatMoney(r.total_spent)}</span> },
+  { key: 'order_count', header: 'Orders', align: 'right', shrink: true, render: (r) => <span className="num">{r.order_count}</span> },
+  { key: 'total_spent', header: 'Total spent', align: 'right', shrink: true, render: (r) => <span className="num">{formatMoney(r.total_spent)}</span> },
   { key: 'last_order_date', header: 'Last order', shrink: true, hideOnTablet: true, render: (r) => formatDateTime(r.last_order_date) },
   { key: 'status', header: 'Status', shrink: true, render: (r) => <Badge tone={r.status === 'active' ? 'success' : 'neutral'}>{humanize(r.status)}</Badge> },
 ];

@@ -110,7 +110,6 @@ export function ItemsPage() {
       header: 'On hand',
       align: 'right',
       shrink: true,
-      sortable: true,
       render: (r) => (
         <span className={`num${r.needs_reorder ? ' text-warning' : ''}`} title={r.needs_reorder ? 'Below reorder point' : undefined}>
           {formatQty(r.on_hand_qty)}

@@ -45,7 +45,7 @@ const vendorColumns: Column<VendorListRow>[] = [
   { key: 'email', header: 'Email', hideOnTablet: true, render: (r) => r.email ?? '—' },
   { key: 'phone', header: 'Phone', shrink: true, render: (r) => r.phone ?? '—' },
   { key: 'where', header: 'Location', hideOnTablet: true, render: (r) => [r.city, r.state].filter(Boolean).join(', ') || '—' },
-  { key: 'po_count', header: 'POs', align: 'right', shrink: true, sortable: true, render: (r) => <span className="num">{r.po_count}</span> },
+  { key: 'po_count', header: 'POs', align: 'right', shrink: true, render: (r) => <span className="num">{r.po_count}</span> },
   { key: 'is_active', header: 'Status', shrink: true, render: (r) => (r.is_active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>) },
 ];
 
