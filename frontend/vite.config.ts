@@ -24,5 +24,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Whole-app tests (router, query client, user-event) take seconds on a busy 2-core machine.
+    testTimeout: 20_000,
   },
 });

@@ -178,18 +178,15 @@ describe('with the real API', () => {
     assert.equal(status.status, 200);
     assert.equal(status.body.needs_setup, true, 'the database is fresh (scripts/test-frontend creates one per run)');
 
-    // Which imports the server has today. Missing ones must show the server's answer plainly.
+    // The import routes of steps 3 and 4 exist and must work (a 404 fails the test).
+    // Steps 5 and 6 import orders and inventory, areas the server does not have yet: those
+    // two steps are NOT exercised here (the wizard's own "Skip this step" is used); import
+    // them for real once the orders and inventory areas exist.
     const importRoutes = {
       3: '/items/import',
       4: '/admin/customers/import',
-      5: '/admin/orders/import',
-      6: '/admin/import/inventory',
     };
-    const available = {};
-    for (const [n, path] of Object.entries(importRoutes)) {
-      const probe = await fetch(`${API_URL}/api/v1${path}`, { method: 'POST' });
-      available[n] = probe.status !== 404;
-    }
+    const notExercised = [5, 6];
 
     const files = {
       3: await csv('products.csv', [
@@ -203,19 +200,10 @@ describe('with the real API', () => {
         'grace@navylabs.example.com,Grace,Hopper,Navy Labs,555-0100',
         'alan@example.com,Alan,Turing,,',
       ]),
-      5: await csv('orders.csv', [
-        'Order ID,Customer Email,Customer Name,Product SKU,Quantity,Unit Price,Shipping Cost,Tax Amount',
-        'WEB-1001,grace@navylabs.example.com,Grace Hopper,DESK-ORG-01,2,14.99,4.50,0',
-        'WEB-1001,grace@navylabs.example.com,Grace Hopper,CLIP-10PK,1,5.99,0,0',
-        'WEB-1002,new.buyer@example.com,New Buyer,CLIP-10PK,3,5.99,0,0',
-      ]),
-      6: await csv('inventory.csv', ['SKU,Location,Quantity', 'DESK-ORG-01,MAIN,12', 'INS-M3,MAIN,500']),
     };
     const expected = {
       3: { stat: 'Created', min: 3 },
       4: { stat: 'Imported', min: 2 },
-      5: { stat: 'Orders created', min: 2 },
-      6: { stat: null, min: 0 },
     };
 
     await withPage('onboarding-dashboard', {}, async (page, context) => {
@@ -253,21 +241,14 @@ describe('with the real API', () => {
       await screenshot(page, 'onboarding-2-example-data');
       await page.getByRole('button', { name: 'Continue' }).click();
 
-      // 3-6: CSV imports; the ones the server does not have yet show its answer and are skipped.
-      for (const n of [3, 4, 5, 6]) {
+      // 3-4: CSV imports for real.
+      for (const n of [3, 4]) {
         await page.getByText(`Step ${n} of 7`).waitFor();
         await page.locator('input[type="file"]').setInputFiles(files[n]);
         await page.getByTestId('csv-preview').waitFor();
         const answered = page.waitForResponse((r) => apiPath(r) === `/api/v1${importRoutes[n]}`);
         await page.getByRole('button', { name: 'Import file' }).click();
         const res = await answered;
-        if (!available[n]) {
-          assert.equal(res.status(), 404, `step ${n}: the import route is missing`);
-          await page.getByText('This import is not available on the server yet (404 Not Found).').waitFor();
-          await screenshot(page, `onboarding-${n}-not-available`);
-          await page.getByRole('button', { name: 'Skip this step' }).click();
-          continue;
-        }
         assert.equal(res.status(), 200, `step ${n}: ${importRoutes[n]} answered ${res.status()} ${await res.text()}`);
         const summary = page.getByTestId('import-summary');
         await summary.waitFor();
@@ -281,6 +262,11 @@ describe('with the real API', () => {
         if (await rowErrors.count()) assert.equal(await rowErrors.innerText(), '0', `step ${n}: no row errors`);
         await page.getByRole('button', { name: 'Continue' }).click();
       }
+      // 5-6: orders and inventory do not exist on the server yet: not exercised (see above).
+      for (const n of notExercised) {
+        await page.getByText(`Step ${n} of 7`).waitFor();
+        await page.getByRole('button', { name: 'Skip this step' }).click();
+      }
 
       // 7: the summary, then the dashboard.
       const complete = page.getByTestId('onboarding-complete');
@@ -288,7 +274,7 @@ describe('with the real API', () => {
       const titles = { 3: 'Import products', 4: 'Import customers', 5: 'Import orders', 6: 'Import inventory' };
       for (const n of [3, 4, 5, 6]) {
         const line = await complete.locator('li', { hasText: titles[n] }).innerText();
-        assert.equal(/Skipped/.test(line), !available[n], `step ${n} summary: ${line}`);
+        assert.equal(/Skipped/.test(line), notExercised.includes(n), `step ${n} summary: ${line}`);
       }
       await screenshot(page, 'onboarding-7-complete');
       await page.getByRole('button', { name: 'Go to the dashboard' }).click();
@@ -520,11 +506,7 @@ describe('with the real API', () => {
     });
   });
 
-  test('items: create, validate, edit, upload, search, page size, filter, delete', needsApi, async (t) => {
-    if ((await api('/items?limit=1')).status === 404) {
-      t.skip('GET /api/v1/items answers 404: the items API is not on this server yet');
-      return;
-    }
+  test('items: create, validate, edit, upload, search, page size, filter, delete', needsApi, async () => {
     const run = RUN.toUpperCase();
     const sku = `E2E-${run}-NEW`;
     const bulk = [`SKU,Name,Description,Item Type,Unit,Standard Cost,Selling Price`];
@@ -617,6 +599,116 @@ describe('with the real API', () => {
       await page.getByText('No results match').waitFor();
       await page.getByRole('combobox', { name: 'Status' }).selectOption('all');
       await page.getByRole('row', { name: new RegExp(sku) }).getByText('Inactive', { exact: true }).last().waitFor();
+    });
+  });
+
+  // Needs `sort_by`/`sort_order` on GET /items (issue 10, back end in progress): fails until then.
+  test('items: sorting is done by the server, across pages', needsApi, async () => {
+    const run = RUN.toUpperCase();
+    const prefix = `SRT-${run}`;
+    // 30 items whose names are not in SKU order (name number = 7·i mod 31, a permutation of
+    // 1..30), so an order by name is visible on any page and differs from the default by SKU.
+    const pad = (n) => String(n).padStart(2, '0');
+    const items = Array.from({ length: 30 }, (_, k) => {
+      const i = k + 1;
+      return { sku: `${prefix}-${pad(i)}`, name: `Sorted ${run} ${pad((7 * i) % 31)}` };
+    });
+
+    await withPage('items-server-sort', {}, async (page) => {
+      await signIn(page, admin.email, admin.password);
+      for (const it of items) {
+        const created = await pageApi(page, '/items', { method: 'POST', json: { ...it, item_type: 'component', unit: 'EA' } });
+        assert.equal(created.status, 201, `create ${it.sku}: ${JSON.stringify(created.body)}`);
+      }
+
+      await page.goto(`/admin/items?q=${encodeURIComponent(prefix)}`);
+      await page.locator('.datatable__count', { hasText: '1–25 of 30' }).waitFor();
+
+      // Name ascending, then descending: each a request to the server, each from page 1.
+      const sortRequest = (order) =>
+        page.waitForResponse((r) => {
+          if (apiPath(r) !== '/api/v1/items') return false;
+          const q = new URL(r.url()).searchParams;
+          return q.get('sort_by') === 'name' && q.get('sort_order') === order && q.get('offset') === '0';
+        });
+      let answered = sortRequest('asc');
+      await page.getByRole('button', { name: /^Name/ }).click();
+      assert.equal((await answered).status(), 200, 'GET /items?sort_by=name&sort_order=asc answers 200');
+      answered = sortRequest('desc');
+      await page.getByRole('button', { name: /^Name/ }).click();
+      const desc = await answered;
+      assert.equal(desc.status(), 200, `GET /items?sort_by=name&sort_order=desc: ${await desc.text()}`);
+      await page.getByRole('columnheader', { name: /Name/ }).and(page.locator('[aria-sort="descending"]')).waitFor();
+
+      // Page 2 holds the five smallest names, largest first: 05, 04, 03, 02, 01.
+      const page2 = page.waitForResponse((r) => apiPath(r) === '/api/v1/items' && new URL(r.url()).searchParams.get('offset') === '25');
+      await page.getByRole('button', { name: 'Next page' }).click();
+      const second = await page2;
+      const q = new URL(second.url()).searchParams;
+      assert.equal(q.get('sort_by'), 'name');
+      assert.equal(q.get('sort_order'), 'desc');
+      await page.locator('.datatable__count', { hasText: '26–30 of 30' }).waitFor();
+      const names = await page.locator('tbody tr .cell-strong').allInnerTexts();
+      assert.deepEqual(
+        names,
+        ['05', '04', '03', '02', '01'].map((n) => `Sorted ${run} ${n}`),
+        'page 2 of the name-descending order',
+      );
+      assert.match(page.url(), /sort=-name/);
+      assert.match(page.url(), /page=2/);
+      await screenshot(page, 'items-sorted-by-name-desc-page-2');
+    });
+  });
+
+  // Needs `download_url` on item files and GET /items/{id}/files/{file_id}/download (issue 10,
+  // back end in progress): fails until then.
+  test('items: a file attached to an item downloads from the item dialog with its bytes', needsApi, async () => {
+    const sku = `DL-${RUN.toUpperCase()}`;
+    const stl = `solid bracket-${RUN}\n  facet normal 0 0 1\n    outer loop\n      vertex 0 0 0\n      vertex 1 0 0\n      vertex 0 1 0\n    endloop\n  endfacet\nendsolid bracket-${RUN}\n`;
+
+    await withPage('items-file-download', {}, async (page) => {
+      await signIn(page, admin.email, admin.password);
+      const created = await pageApi(page, '/items', { method: 'POST', json: { sku, name: 'Download bracket', item_type: 'component' } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.id;
+      // Multipart upload from inside the page (its session cookie).
+      const uploaded = await page.evaluate(
+        async ([itemId, text]) => {
+          const fd = new FormData();
+          fd.append('file', new Blob([text], { type: 'model/stl' }), 'bracket.stl');
+          const res = await fetch(`/api/v1/items/${itemId}/files`, { method: 'POST', body: fd, credentials: 'include' });
+          return { status: res.status, body: await res.json().catch(() => null) };
+        },
+        [id, stl],
+      );
+      assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
+      const listed = await pageApi(page, `/items/${id}`);
+      const file = listed.body?.files?.find((f) => f.filename === 'bracket.stl');
+      assert.ok(file, `the item lists its file: ${JSON.stringify(listed.body?.files)}`);
+      assert.equal(file.download_url, `/api/v1/items/${id}/files/${file.id}/download`, 'download_url of the file row');
+
+      await page.goto(`/admin/items?q=${encodeURIComponent(sku)}`);
+      await page.getByRole('row', { name: new RegExp(sku) }).click();
+      const dialog = page.getByRole('dialog');
+      const link = dialog.getByRole('link', { name: 'Download bracket.stl' });
+      await link.waitFor();
+      await screenshot(page, 'items-file-download-link');
+      const downloading = page.waitForEvent('download');
+      await link.click();
+      const download = await downloading;
+      assert.equal(download.suggestedFilename(), 'bracket.stl');
+      const chunks = [];
+      for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+      assert.equal(Buffer.concat(chunks).toString('utf8'), stl, 'the downloaded bytes are the uploaded ones');
+
+      // Served as an attachment under its name.
+      const headers = await page.evaluate(async (url) => {
+        const res = await fetch(url, { credentials: 'include' });
+        return { status: res.status, disposition: res.headers.get('content-disposition') };
+      }, file.download_url);
+      assert.equal(headers.status, 200);
+      assert.match(headers.disposition ?? '', /attachment/i);
+      assert.match(headers.disposition ?? '', /bracket\.stl/);
     });
   });
 

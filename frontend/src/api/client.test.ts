@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUrl, createApiClient } from './client';
 import { ApiError } from './errors';
 import { clearSession, getAccessToken, getRefreshToken, saveTokens, saveUser } from '../auth/storage';
-import type { UserResponse } from './types';
+import type { UserResponse } from './model';
 
 const USER = { id: 1, email: 'ada@example.com', account_type: 'admin' } as UserResponse;
 

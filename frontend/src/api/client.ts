@@ -175,9 +175,33 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return res.body as T;
   }
 
+  /**
+   * A file the API serves as a download (`download_url` of an item file), as a Blob; with
+   * the bearer token in header mode and one renewal on a 401, like every other request.
+   * `url` may carry the /api/v1 prefix.
+   */
+  async function blob(url: string): Promise<Blob> {
+    const path = url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url;
+    const get = async () => {
+      try {
+        return await doFetch(buildUrl(getBase(), path), { headers: { Authorization: `Bearer ${getAccessToken() ?? ''}` }, credentials: 'include' });
+      } catch (err) {
+        throw networkError(err);
+      }
+    };
+    let res = await get();
+    if (res.status === 401 && hasSession() && (await refreshSession())) res = await get();
+    if (!res.ok) {
+      const text = await res.text().catch(() => '');
+      throw parseErrorBody(res.status, parseText(text, res.headers.get('content-type')));
+    }
+    return res.blob();
+  }
+
   return {
     request,
     refreshSession,
+    blob,
     get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>(path, { query, signal }),
     post: <T>(path: string, json?: unknown, opts: RequestOptions = {}) =>
       request<T>(path, { ...opts, method: 'POST', json: json ?? opts.json }),

@@ -1,7 +1,8 @@
 /**
  * One function per REST call the SPA makes. Paths are relative to /api/v1 and
  * follow the spec (section 4) where it names one, the original's otherwise
- * (CONTRACT "Spec paths" table); the server answers both spellings.
+ * (CONTRACT "Spec paths" table); the server answers both spellings. Each call has one
+ * known answer shape (CONTRACT 5, the OpenAPI document): see model.ts.
  */
 import { api, type RequestOptions } from './client';
 import type {
@@ -10,23 +11,27 @@ import type {
   CompanySettings,
   CompanySettingsPatch,
   CustomerImportResult,
+  CustomerList,
   CustomerListQuery,
-  CustomerListRow,
   DashboardSummary,
   InitialAdminRequest,
   InitialAdminResponse,
   InventoryImportResult,
   Item,
+  ItemCreateInput,
+  ItemDeleteResponse,
   ItemImportResult,
-  ItemInput,
   ItemList,
   ItemListQuery,
-  Location,
+  ItemUpdateInput,
+  LocationList,
+  LocationListQuery,
   LoginResponse,
-  MessageResponse,
+  LogoutResponse,
   OrderImportResult,
   PasswordResetApprovalResponse,
   PasswordResetCompleteRequest,
+  PasswordResetCompleteResponse,
   PasswordResetRequestResponse,
   PasswordResetStatus,
   PrinterList,
@@ -36,29 +41,17 @@ import type {
   ScrapReasonList,
   SeedExampleDataResponse,
   SetupStatus,
-  TeamUser,
+  SortParams,
   TeamUserCreate,
+  TeamUserCreateResponse,
+  TeamUserList,
   TeamUserListQuery,
   UserResponse,
   VendorList,
   VendorListQuery,
-} from './types';
+} from './model';
 
 type Upload = Pick<RequestOptions, 'onUploadProgress' | 'signal'>;
-
-/** Lists come bare or wrapped (CONTRACT 0 "no uniform envelope"): accept both. */
-export function asArray<T>(data: T[] | { items?: T[] } | null | undefined): T[] {
-  if (Array.isArray(data)) return data;
-  return data?.items ?? [];
-}
-
-/** `{total, items}` from `{total, items}`, `{items, pagination:{total}}` or a bare array. */
-export function asItemPage<T>(data: unknown): { total: number; items: T[] } {
-  if (Array.isArray(data)) return { total: data.length, items: data as T[] };
-  const d = (data ?? {}) as { items?: T[]; total?: number; pagination?: { total?: number } };
-  const items = d.items ?? [];
-  return { total: d.total ?? d.pagination?.total ?? items.length, items };
-}
 
 function fileForm(file: File): FormData {
   const fd = new FormData();
@@ -84,7 +77,7 @@ export const authApi = {
     }),
   me: (signal?: AbortSignal) => api.get<UserResponse>('/auth/me', undefined, signal),
   logout: (refreshToken: string | null) =>
-    api.request<MessageResponse>('/auth/logout', {
+    api.request<LogoutResponse>('/auth/logout', {
       method: 'POST',
       json: refreshToken ? { refresh_token: refreshToken } : {},
       noRefresh: true,
@@ -98,7 +91,7 @@ export const authApi = {
   passwordResetStatus: (token: string) =>
     api.request<PasswordResetStatus>(`/auth/password-reset/status/${encodeURIComponent(token)}`, { noRefresh: true }),
   completePasswordReset: (body: PasswordResetCompleteRequest) =>
-    api.request<MessageResponse>('/auth/password-reset/complete', { method: 'POST', json: body, noRefresh: true }),
+    api.request<PasswordResetCompleteResponse>('/auth/password-reset/complete', { method: 'POST', json: body, noRefresh: true }),
   approvePasswordReset: (approvalToken: string) =>
     api.request<PasswordResetApprovalResponse>('/auth/password-reset/approve', {
       method: 'POST',
@@ -115,12 +108,11 @@ export const authApi = {
 
 // ---------------------------------------------------------------- items
 export const itemsApi = {
-  list: async (q: ItemListQuery, signal?: AbortSignal): Promise<ItemList> =>
-    asItemPage<ItemList['items'][number]>(await api.get<unknown>('/items', { ...q }, signal)),
+  list: (q: ItemListQuery, signal?: AbortSignal) => api.get<ItemList>('/items', { ...q }, signal),
   get: (id: number) => api.get<Item>(`/items/${id}`),
-  create: (body: ItemInput) => api.post<Item>('/items', body),
-  update: (id: number, body: ItemInput) => api.patch<Item>(`/items/${id}`, body),
-  remove: (id: number) => api.del<MessageResponse>(`/items/${id}`),
+  create: (body: ItemCreateInput) => api.post<Item>('/items', body),
+  update: (id: number, body: ItemUpdateInput) => api.patch<Item>(`/items/${id}`, body),
+  remove: (id: number) => api.del<ItemDeleteResponse>(`/items/${id}`),
   importCsv: (file: File, opts: Upload = {}) =>
     api.request<ItemImportResult>('/items/import', { method: 'POST', formData: fileForm(file), ...opts }),
 };
@@ -142,8 +134,8 @@ export const importApi = {
 
 // ---------------------------------------------------------------- master data
 export const customersApi = {
-  list: async (q: CustomerListQuery, signal?: AbortSignal) =>
-    asArray(await api.get<CustomerListRow[] | { items: CustomerListRow[] }>('/admin/customers/', { ...q }, signal)),
+  /** A bare array (CONTRACT 5.5): the page has no total. */
+  list: (q: CustomerListQuery, signal?: AbortSignal) => api.get<CustomerList>('/admin/customers/', { ...q }, signal),
 };
 
 export const vendorsApi = {
@@ -151,8 +143,8 @@ export const vendorsApi = {
 };
 
 export const locationsApi = {
-  list: (includeInactive = false, signal?: AbortSignal) =>
-    api.get<Location[] | { items: Location[] }>('/admin/locations/', { include_inactive: includeInactive }, signal).then(asArray),
+  /** A bare array (CONTRACT 5.9). */
+  list: (q: LocationListQuery, signal?: AbortSignal) => api.get<LocationList>('/admin/locations', { ...q }, signal),
 };
 
 export const printersApi = {
@@ -160,7 +152,8 @@ export const printersApi = {
 };
 
 export const scrapReasonsApi = {
-  list: (signal?: AbortSignal) => api.get<ScrapReasonList>('/scrap-reasons/', undefined, signal),
+  /** Every active reason at once (no paging), in the order asked for. */
+  list: (sort: SortParams, signal?: AbortSignal) => api.get<ScrapReasonList>('/scrap-reasons/', { ...sort }, signal),
 };
 
 export const settingsApi = {
@@ -169,9 +162,9 @@ export const settingsApi = {
 };
 
 export const usersApi = {
-  list: async (q: TeamUserListQuery, signal?: AbortSignal) =>
-    asArray(await api.get<TeamUser[] | { items: TeamUser[] }>('/admin/users/', { ...q }, signal)),
-  create: (body: TeamUserCreate) => api.post<TeamUser>('/admin/users/', body),
+  /** A bare array (CONTRACT 5.15). */
+  list: (q: TeamUserListQuery, signal?: AbortSignal) => api.get<TeamUserList>('/admin/users/', { ...q }, signal),
+  create: (body: TeamUserCreate) => api.post<TeamUserCreateResponse>('/admin/users/', body),
 };
 
 export const auditApi = {

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { ApiError } from '../api/errors';
 import { authApi } from '../api/endpoints';
-import type { UserResponse } from '../api/types';
+import type { UserResponse } from '../api/model';
 import {
   clearSession,
   getRefreshToken,

@@ -1,4 +1,4 @@
-import type { UserResponse } from '../api/types';
+import type { UserResponse } from '../api/model';
 
 export type Role = 'admin' | 'operator';
 

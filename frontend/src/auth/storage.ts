@@ -1,4 +1,4 @@
-import type { UserResponse } from '../api/types';
+import type { UserResponse } from '../api/model';
 
 /**
  * Browser storage of the session (CONTRACT 7):

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type DragEvent } from 'react';
 import { Download, FileSpreadsheet, UploadCloud, X } from 'lucide-react';
 import { previewCsv, templateHref, type CsvPreview } from '../lib/csv';
 import { formatBytes, formatImportError } from '../lib/format';
-import type { ImportRowError } from '../api/types';
+import type { ImportRowError } from '../api/model';
 
 const PREVIEW_BYTES = 512 * 1024;
 

@@ -10,8 +10,8 @@ interface Row {
   price: number;
 }
 const columns: Column<Row>[] = [
-  { key: 'sku', header: 'SKU', sortValue: (r) => r.sku },
-  { key: 'price', header: 'Price', sortValue: (r) => r.price, align: 'right' },
+  { key: 'sku', header: 'SKU', sortable: true },
+  { key: 'price', header: 'Price', align: 'right' },
 ];
 const rows: Row[] = [
   { id: 1, sku: 'B-2', price: 5 },
@@ -106,12 +106,15 @@ describe('DataTable', () => {
     }
   });
 
-  it('sorts the loaded rows on header click (client sort)', async () => {
-    const h = setup({ clientSort: true, sort: { key: 'sku', dir: 'asc' } });
+  it('asks the server for a new order on a header click and keeps the rows as they came', async () => {
+    const h = setup({ sort: { key: 'sku', dir: 'asc' } });
+    // The server's order stays: no sorting of the page on screen.
     const cells = screen.getAllByRole('row').slice(1).map((r) => r.textContent);
-    expect(cells[0]).toContain('A-1');
+    expect(cells[0]).toContain('B-2');
     expect(screen.getByRole('columnheader', { name: /SKU/ })).toHaveAttribute('aria-sort', 'ascending');
     await userEvent.click(screen.getByRole('button', { name: /SKU/ }));
     expect(h.onSortChange).toHaveBeenCalledWith({ key: 'sku', dir: 'desc' });
+    // Only columns the server can sort by offer a sort button.
+    expect(screen.queryByRole('button', { name: /Price/ })).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, Search, SearchX, X } from 'lucide-react';
 import { PAGE_SIZES, type SortState } from '../lib/useTableState';
 import { useDebouncedValue } from '../lib/useDebounce';
@@ -9,9 +9,10 @@ export interface Column<T> {
   key: string;
   header: string;
   render?: (row: T) => ReactNode;
-  /** Value used for client-side sorting; enables sorting on the column. */
-  sortValue?: (row: T) => string | number | null | undefined;
-  /** Server-side sortable (the parent passes `sort` to the API). */
+  /**
+   * Sortable on the server: a header click asks for `sort_by=<key>` (so `key` is the REST
+   * field name) and `sort_order`, and goes back to the first page.
+   */
   sortable?: boolean;
   align?: 'left' | 'right' | 'center';
   width?: string;
@@ -35,8 +36,6 @@ export interface DataTableProps<T> {
   pageSizes?: readonly number[];
   sort?: SortState | null;
   onSortChange?: (sort: SortState | null) => void;
-  /** Sort the loaded rows in the browser (for APIs without a sort parameter). */
-  clientSort?: boolean;
   search?: string;
   onSearchChange?: (value: string) => void;
   searchPlaceholder?: string;
@@ -59,23 +58,6 @@ function cellClass<T>(c: Column<T>): string | undefined {
   return [c.align ? `align-${c.align}` : '', c.hideOnTablet ? 'hide-tablet' : '', c.shrink ? 'shrink' : ''].filter(Boolean).join(' ') || undefined;
 }
 
-function compare(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined || a === '') return 1;
-  if (b === null || b === undefined || b === '') return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
-}
-
-/** Sort rows by a column's sortValue (for lists the server returns whole, sort before paging). */
-export function sortRows<T>(rows: T[] | undefined, columns: Column<T>[], sort: SortState | null | undefined): T[] | undefined {
-  if (!rows || !sort) return rows;
-  const getter = columns.find((c) => c.key === sort.key)?.sortValue;
-  if (!getter) return rows;
-  const copy = [...rows].sort((a, b) => compare(getter(a), getter(b)));
-  return sort.dir === 'desc' ? copy.reverse() : copy;
-}
-
 export function DataTable<T>({
   caption,
   columns,
@@ -89,7 +71,6 @@ export function DataTable<T>({
   pageSizes = PAGE_SIZES,
   sort,
   onSortChange,
-  clientSort,
   search,
   onSearchChange,
   searchPlaceholder = 'Search…',
@@ -119,9 +100,7 @@ export function DataTable<T>({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- react to the debounced text only
   }, [debounced]);
 
-  const sortedRows = useMemo(() => (clientSort ? sortRows(rows, columns, sort) : rows), [rows, clientSort, sort, columns]);
-
-  const isSortable = (c: Column<T>) => Boolean(onSortChange && (c.sortable || (clientSort && c.sortValue)));
+  const isSortable = (c: Column<T>) => Boolean(onSortChange && c.sortable);
   const toggleSort = (c: Column<T>) => {
     if (!onSortChange) return;
     if (sort?.key !== c.key) onSortChange({ key: c.key, dir: 'asc' });
@@ -269,7 +248,7 @@ export function DataTable<T>({
                   </tr>
                 ))}
               {!showSkeleton &&
-                sortedRows?.map((row) => (
+                rows?.map((row) => (
                   <tr
                     key={rowKey(row)}
                     className={onRowClick ? 'is-clickable' : undefined}

@@ -5,6 +5,7 @@ import {
   type InputHTMLAttributes,
   type ReactElement,
   type ReactNode,
+  type Ref,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react';
@@ -63,7 +64,8 @@ export function Field({ label, hint, error, required, after, className, children
   );
 }
 
-type InputProps = InputHTMLAttributes<HTMLInputElement>;
+/** `ref` passes through to the element (React 19), so `register()` of react-hook-form spreads in. */
+type InputProps = InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
 
 export function TextField({
   label,
@@ -86,7 +88,7 @@ export function TextAreaField({
   error,
   className,
   ...area
-}: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: ReactNode; hint?: ReactNode; error?: string | null }) {
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { ref?: Ref<HTMLTextAreaElement>; label: ReactNode; hint?: ReactNode; error?: string | null }) {
   return (
     <Field label={label} hint={hint} error={error} required={area.required} className={className} id={area.id}>
       <textarea className="input input--area" rows={3} {...area} />
@@ -108,6 +110,7 @@ export function SelectField({
   className,
   ...select
 }: SelectHTMLAttributes<HTMLSelectElement> & {
+  ref?: Ref<HTMLSelectElement>;
   label: ReactNode;
   hint?: ReactNode;
   error?: string | null;

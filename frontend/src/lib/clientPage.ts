@@ -1,4 +1,4 @@
-/** One page of an array the server returns whole (locations, scrap reasons). */
+/** One page of an array the server returns whole (scrap reasons). */
 export function clientPage<T>(rows: T[] | undefined, page: number, pageSize: number): T[] | undefined {
   if (!rows) return undefined;
   const start = (page - 1) * pageSize;

@@ -1,4 +1,4 @@
-import type { Decimal, ImportRowError } from '../api/types';
+import type { Decimal, ImportRowError } from '../api/model';
 
 export function toNumber(v: Decimal | null | undefined): number | null {
   if (v === null || v === undefined || v === '') return null;

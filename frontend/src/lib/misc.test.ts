@@ -58,14 +58,3 @@ describe('email check', () => {
     expect(emailProblem('')).toMatch(/Enter your email/);
   });
 });
-
-describe('list envelopes', async () => {
-  const { asArray, asItemPage } = await import('../api/endpoints');
-  it('accepts bare arrays and wrapped lists', () => {
-    expect(asArray([1, 2])).toEqual([1, 2]);
-    expect(asArray({ items: [3] })).toEqual([3]);
-    expect(asItemPage({ total: 9, items: [1] })).toEqual({ total: 9, items: [1] });
-    expect(asItemPage({ items: [1], pagination: { total: 4 } })).toEqual({ total: 4, items: [1] });
-    expect(asItemPage([1, 2])).toEqual({ total: 2, items: [1, 2] });
-  });
-});

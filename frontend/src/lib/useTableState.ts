@@ -67,7 +67,8 @@ export function useTableState(filterKeys: readonly string[] = [], defaults: { pa
     setPage: (page: number) => update({ page: page <= 1 ? null : page }, false),
     setPageSize: (size: number) => update({ size: size === defaultSize ? null : size }),
     setSearch: (q: string) => update({ q }),
-    setSort: (sort: SortState | null) => update({ sort: sort ? `${sort.dir === 'desc' ? '-' : ''}${sort.key}` : null }, false),
+    // A new order starts again at the first page (the server sorts all rows, not the page on screen).
+    setSort: (sort: SortState | null) => update({ sort: sort ? `${sort.dir === 'desc' ? '-' : ''}${sort.key}` : null }),
     setFilter: (key: string, value: string) => update({ [key]: value }),
     clearAll: () => {
       const cleared: Record<string, null> = { q: null };

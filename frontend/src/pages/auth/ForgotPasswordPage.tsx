@@ -1,13 +1,30 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, KeyRound, MailCheck } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { authApi } from '../../api/endpoints';
-import { ApiError, errorMessage } from '../../api/errors';
-import type { PasswordResetRequestResponse } from '../../api/types';
+import { ApiError } from '../../api/errors';
+import type { PasswordResetRequestResponse, RequestBody } from '../../api/model';
 import { AuthShell } from '../../components/AuthShell';
 import { Button } from '../../components/Button';
 import { FormError, TextField } from '../../components/Field';
+import { applyServerErrors } from '../../lib/forms';
 import { emailProblem } from '../../lib/validation';
+
+/** The request form; its output is the generated body of POST /auth/password-reset/request. */
+export const resetRequestSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      const problem = emailProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+}) satisfies z.ZodType<RequestBody<'/auth/password-reset/request', 'post'>, unknown>;
+
+type ResetRequestValues = z.input<typeof resetRequestSchema>;
 
 export const GENERIC_RESET_MESSAGE =
   'If an account exists with this email, a password reset request has been submitted for review.';
@@ -24,28 +41,25 @@ export function resetLinkPath(resetUrl: string): string {
 }
 
 export function ForgotPasswordPage() {
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
   const [result, setResult] = useState<PasswordResetRequestResponse | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ResetRequestValues>({ resolver: zodResolver(resetRequestSchema), defaultValues: { email: '' } });
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const problem = emailProblem(email);
-    setError(problem);
+  const onSubmit = handleSubmit(async ({ email }) => {
     setFormError(null);
-    if (problem) return;
-    setSubmitting(true);
     try {
-      setResult(await authApi.requestPasswordReset(email.trim()));
+      setResult(await authApi.requestPasswordReset(email));
     } catch (err) {
-      if (err instanceof ApiError && err.fieldErrors.email) setError(err.fieldErrors.email);
-      else setFormError(errorMessage(err));
-    } finally {
-      setSubmitting(false);
+      const message = applyServerErrors(err, setError, ['email']);
+      // A field error on the address speaks for itself; anything else goes above the form.
+      if (!(err instanceof ApiError && err.fieldErrors.email)) setFormError(message);
     }
-  };
+  });
 
   const back = (
     <Link to="/admin/login" className="link link--muted">
@@ -103,20 +117,18 @@ export function ForgotPasswordPage() {
       footer={back}
     >
       <FormError message={formError} />
-      <form className="form" onSubmit={onSubmit} noValidate aria-label="Request a password reset">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Request a password reset">
         <TextField
           label="Email"
-          name="email"
+          {...register('email')}
           type="email"
           autoComplete="email"
           inputMode="email"
           autoFocus
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={error}
+          error={errors.email?.message}
           required
         />
-        <Button type="submit" variant="primary" size="lg" block loading={submitting}>
+        <Button type="submit" variant="primary" size="lg" block loading={isSubmitting}>
           Request reset
         </Button>
       </form>

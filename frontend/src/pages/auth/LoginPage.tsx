@@ -1,15 +1,28 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { SIGNED_OUT_FLAG } from '../../auth/storage';
 import { useQuery } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { CloudOff } from 'lucide-react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { setupApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
+import type { RequestBody } from '../../api/model';
 import { useAuth } from '../../auth/AuthContext';
 import { AuthShell } from '../../components/AuthShell';
 import { Button } from '../../components/Button';
 import { FormError, TextField } from '../../components/Field';
+import { applyServerErrors } from '../../lib/forms';
 import { PasswordField } from '../../components/PasswordField';
+
+/** The sign-in form; its output is the generated body of POST /auth/login (sent form-encoded). */
+export const loginSchema = z.object({
+  username: z.string().trim().min(1, 'Enter your email address.'),
+  password: z.string().min(1, 'Enter your password.'),
+}) satisfies z.ZodType<RequestBody<'/auth/login', 'post'>, unknown>;
+
+type LoginValues = z.input<typeof loginSchema>;
 
 interface LoginState {
   from?: string;
@@ -32,9 +45,13 @@ export function LoginPage() {
     return flagged;
   });
 
-  const [email, setEmail] = useState(state.email ?? '');
-  const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { username: state.email ?? '', password: '' } });
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
@@ -46,26 +63,22 @@ export function LoginPage() {
 
   if (user && !submitting) return <Navigate to={state.from ?? '/admin'} replace />;
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const errs: Record<string, string> = {};
-    const emailErr = email.trim() ? null : 'Enter your email address.';
-    if (emailErr) errs.username = emailErr;
-    if (!password) errs.password = 'Enter your password.';
-    setFieldErrors(errs);
+  const onSubmit = handleSubmit(async ({ username, password }) => {
     setFormError(null);
-    if (Object.keys(errs).length) return;
-
     setSubmitting(true);
     try {
-      await login(email.trim(), password);
+      await login(username, password);
       navigate(state.from && state.from.startsWith('/admin') ? state.from : '/admin', { replace: true });
     } catch (err) {
       setSubmitting(false);
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setFieldErrors(err.fieldErrors);
+      // The server may name the address `email` rather than the form's `username`.
+      if (err instanceof ApiError && err.fieldErrors.email && !err.fieldErrors.username) {
+        setError('username', { type: 'server', message: err.fieldErrors.email });
+      }
+      applyServerErrors(err, setError, ['username', 'password']);
       setFormError(errorMessage(err));
     }
-  };
+  });
 
   const unreachable = status.error instanceof ApiError ? status.error.isUnreachable : Boolean(status.error);
 
@@ -103,27 +116,21 @@ export function LoginPage() {
         </div>
       )}
       <FormError message={formError} />
-      <form className="form" onSubmit={onSubmit} noValidate aria-label="Sign in">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Sign in">
         <TextField
           label="Email"
-          name="username"
+          {...register('username')}
           type="email"
           autoComplete="username"
           inputMode="email"
           autoFocus
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={fieldErrors.username ?? fieldErrors.email}
+          error={errors.username?.message}
           required
         />
-        <PasswordField
-          label="Password"
+        <Controller
+          control={control}
           name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={fieldErrors.password}
-          required
+          render={({ field }) => <PasswordField label="Password" autoComplete="current-password" {...field} error={errors.password?.message} required />}
         />
         <div className="form__row form__row--end">
           <Link to="/forgot-password" className="link">

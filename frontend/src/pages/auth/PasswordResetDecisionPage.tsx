@@ -1,41 +1,52 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, ShieldCheck, ShieldX, XCircle } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { authApi } from '../../api/endpoints';
-import { errorMessage } from '../../api/errors';
-import type { PasswordResetApprovalResponse } from '../../api/types';
+import type { PasswordResetApprovalResponse, RequestBody } from '../../api/model';
 import { AuthShell } from '../../components/AuthShell';
 import { Button } from '../../components/Button';
 import { FormError, TextAreaField } from '../../components/Field';
+import { applyServerErrors } from '../../lib/forms';
 import { NotFoundPage } from '../NotFoundPage';
+
+/** The deny form (approving has no fields); with the link's token it is the body of POST /auth/password-reset/deny. */
+export const denySchema = z.object({
+  reason: z
+    .string()
+    .trim()
+    .max(500, 'Use at most 500 characters.')
+    .transform((v) => v || null),
+}) satisfies z.ZodType<Omit<RequestBody<'/auth/password-reset/deny', 'post'>, 'approval_token'>, unknown>;
+
+type DenyValues = z.input<typeof denySchema>;
+type DenyOutput = z.output<typeof denySchema>;
 
 /** `/admin/password-reset/:action/:token`, opened from the approval e-mail (CONTRACT 3, NEW POST form). */
 export function PasswordResetDecisionPage() {
   const { action = '', token = '' } = useParams();
-  const [reason, setReason] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
   const [result, setResult] = useState<PasswordResetApprovalResponse | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<DenyValues, unknown, DenyOutput>({ resolver: zodResolver(denySchema), defaultValues: { reason: '' } });
 
   if (action !== 'approve' && action !== 'deny') return <NotFoundPage />;
   const approve = action === 'approve';
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    setSubmitting(true);
-    setError(null);
+  const onSubmit = handleSubmit(async ({ reason }) => {
+    setFormError(null);
     try {
-      setResult(
-        approve
-          ? await authApi.approvePasswordReset(token)
-          : await authApi.denyPasswordReset(token, reason.trim() ? reason.trim() : null),
-      );
+      setResult(approve ? await authApi.approvePasswordReset(token) : await authApi.denyPasswordReset(token, reason));
     } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setSubmitting(false);
+      setFormError(applyServerErrors(err, setError, ['reason']));
     }
-  };
+  });
 
   if (result) {
     return (
@@ -77,19 +88,18 @@ export function PasswordResetDecisionPage() {
         {approve ? <ShieldCheck size={20} /> : <ShieldX size={20} />}
         <span>{approve ? 'Approve this request only if you know who asked.' : 'Denying does not change the password.'}</span>
       </div>
-      <FormError message={error} />
-      <form className="form" onSubmit={onSubmit} aria-label={approve ? 'Approve reset' : 'Deny reset'}>
+      <FormError message={formError} />
+      <form className="form" onSubmit={(e) => void onSubmit(e)} aria-label={approve ? 'Approve reset' : 'Deny reset'}>
         {!approve && (
           <TextAreaField
             label="Reason (optional)"
-            name="reason"
+            {...register('reason')}
             maxLength={500}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
+            error={errors.reason?.message}
             hint="Shown to the user in the denial email."
           />
         )}
-        <Button type="submit" variant={approve ? 'primary' : 'danger'} size="lg" block loading={submitting}>
+        <Button type="submit" variant={approve ? 'primary' : 'danger'} size="lg" block loading={isSubmitting}>
           {approve ? 'Approve reset' : 'Deny reset'}
         </Button>
       </form>

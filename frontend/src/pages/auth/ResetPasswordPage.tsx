@@ -1,24 +1,49 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, Clock, CloudOff, ShieldX } from 'lucide-react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { authApi } from '../../api/endpoints';
-import { ApiError, errorMessage } from '../../api/errors';
+import { errorMessage } from '../../api/errors';
+import type { RequestBody } from '../../api/model';
 import { AuthShell } from '../../components/AuthShell';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/Field';
 import { PasswordField } from '../../components/PasswordField';
 import { PageSpinner } from '../../components/Spinner';
+import { applyServerErrors } from '../../lib/forms';
 import { checkPassword } from '../../lib/passwordRules';
+
+/** The new-password form; with the link's token its output is the body of POST /auth/password-reset/complete. */
+export const newPasswordSchema = z
+  .object({
+    new_password: z.string().refine((v) => checkPassword(v).valid, 'Your password doesn’t meet all the requirements below.'),
+    confirm: z.string(),
+  })
+  .refine((v) => v.confirm === v.new_password, { path: ['confirm'], message: 'The passwords don’t match.' })
+  .transform(({ new_password }) => ({ new_password })) satisfies z.ZodType<
+  Omit<RequestBody<'/auth/password-reset/complete', 'post'>, 'token'>,
+  unknown
+>;
+
+type NewPasswordValues = z.input<typeof newPasswordSchema>;
+type NewPasswordOutput = z.output<typeof newPasswordSchema>;
 
 export function ResetPasswordPage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const {
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<NewPasswordValues, unknown, NewPasswordOutput>({
+    resolver: zodResolver(newPasswordSchema),
+    defaultValues: { new_password: '', confirm: '' },
+  });
 
   const status = useQuery({
     queryKey: ['password-reset', 'status', token],
@@ -71,50 +96,36 @@ export function ResetPasswordPage() {
     );
   }
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const errs: Record<string, string> = {};
-    if (!checkPassword(password).valid) errs.new_password = 'Your password doesn’t meet all the requirements below.';
-    if (confirm !== password) errs.confirm = 'The passwords don’t match.';
-    setErrors(errs);
+  const onSubmit = handleSubmit(async ({ new_password }) => {
     setFormError(null);
-    if (Object.keys(errs).length) return;
-    setSubmitting(true);
     try {
-      await authApi.completePasswordReset({ token, new_password: password });
+      await authApi.completePasswordReset({ token, new_password });
       navigate('/admin/login', { replace: true, state: { passwordReset: true } });
     } catch (err) {
-      setSubmitting(false);
-      if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
+      applyServerErrors(err, setError, ['new_password', 'confirm']);
       setFormError(errorMessage(err));
     }
-  };
+  });
 
   return (
     <AuthShell title="Choose a new password" subtitle="After this, you’ll be signed out everywhere else." footer={back}>
       <FormError message={formError} />
-      <form className="form" onSubmit={onSubmit} noValidate aria-label="Choose a new password">
-        <PasswordField
-          label="New password"
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Choose a new password">
+        <Controller
+          control={control}
           name="new_password"
-          autoComplete="new-password"
-          autoFocus
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.new_password}
-          showRules
-          required
+          render={({ field }) => (
+            <PasswordField label="New password" autoComplete="new-password" autoFocus {...field} error={errors.new_password?.message} showRules required />
+          )}
         />
-        <PasswordField
-          label="Confirm new password"
+        <Controller
+          control={control}
           name="confirm"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          error={errors.confirm}
-          required
+          render={({ field }) => (
+            <PasswordField label="Confirm new password" autoComplete="new-password" {...field} error={errors.confirm?.message} required />
+          )}
         />
-        <Button type="submit" variant="primary" size="lg" block loading={submitting}>
+        <Button type="submit" variant="primary" size="lg" block loading={isSubmitting}>
           Set new password
         </Button>
       </form>

@@ -1,35 +1,71 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Download } from 'lucide-react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { api } from '../../api/client';
+import { apiBaseUrl } from '../../api/config';
 import { itemsApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
-import type { Item, ItemInput } from '../../api/types';
+import type { Item, ItemCreateInput, ItemFile, ItemUpdateInput } from '../../api/model';
+import { getAccessToken } from '../../auth/storage';
 import { Button } from '../../components/Button';
 import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
-import { ITEM_TYPES, ITEM_TYPES_FOR_FORM, PROCUREMENT_TYPES, UNITS } from './itemOptions';
+import { formatBytes } from '../../lib/format';
+import { applyServerErrors } from '../../lib/forms';
+import { ITEM_TYPE_VALUES, ITEM_TYPES, ITEM_TYPES_FOR_FORM, PROCUREMENT_TYPES, UNITS } from './itemOptions';
 
-interface FormValues {
-  sku: string;
-  name: string;
-  description: string;
-  item_type: string;
-  procurement_type: string;
-  unit: string;
-  standard_cost: string;
-  average_cost: string;
-  last_cost: string;
-  selling_price: string;
-  reorder_point: string;
-  reorder_qty: string;
-  lead_time_days: string;
-  upc: string;
-  is_active: boolean;
-  has_bom: boolean;
-}
+const DECIMAL_MESSAGE = 'Enter a number of 0 or more, like 12.50.';
+/** A decimal typed as text: blank is null, anything else must be a plain non-negative number. */
+const decimal = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || /^\d+(\.\d+)?$/.test(v), DECIMAL_MESSAGE)
+  .transform((v) => v || null);
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => v || null);
 
-const EMPTY: FormValues = {
+/**
+ * The item form: what the fields hold (text, as typed) and what the API receives. The
+ * output is checked against the generated request bodies of POST /items and PATCH
+ * /items/{id}, so a renamed or retyped API field breaks the type-check here.
+ */
+export const itemFormSchema = z.object({
+  sku: z
+    .string()
+    .trim()
+    .min(1, 'Enter a SKU.')
+    .max(50, 'Use at most 50 characters.')
+    .transform((v) => v.toUpperCase()),
+  name: z.string().trim().min(1, 'Enter a name.').max(255, 'Use at most 255 characters.'),
+  description: optionalText,
+  item_type: z.enum(ITEM_TYPE_VALUES, { error: 'Choose a type.' }),
+  procurement_type: z.enum(['', 'make', 'buy', 'make_or_buy']).transform((v) => (v === '' ? null : v)),
+  unit: z.string().min(1, 'Choose a unit.'),
+  standard_cost: decimal,
+  selling_price: decimal,
+  reorder_point: decimal,
+  reorder_qty: decimal,
+  lead_time_days: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^\d+$/.test(v), 'Enter a whole number of days.')
+    .transform((v) => (v ? Number.parseInt(v, 10) : null)),
+  upc: optionalText,
+  is_active: z.boolean(),
+}) satisfies z.ZodType<ItemCreateInput & ItemUpdateInput, unknown>;
+
+export type ItemFormValues = z.input<typeof itemFormSchema>;
+type ItemFormOutput = z.output<typeof itemFormSchema>;
+const FIELDS = Object.keys(itemFormSchema.shape) as (keyof ItemFormValues)[];
+
+const EMPTY: ItemFormValues = {
   sku: '',
   name: '',
   description: '',
@@ -37,77 +73,31 @@ const EMPTY: FormValues = {
   procurement_type: 'buy',
   unit: 'EA',
   standard_cost: '',
-  average_cost: '',
-  last_cost: '',
   selling_price: '',
   reorder_point: '',
   reorder_qty: '',
   lead_time_days: '',
   upc: '',
   is_active: true,
-  has_bom: false,
 };
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
-function fromItem(item: Item): FormValues {
+function fromItem(item: Item): ItemFormValues {
   return {
     sku: item.sku,
     name: item.name,
     description: str(item.description),
     item_type: item.item_type,
-    procurement_type: str(item.procurement_type),
+    procurement_type: item.procurement_type ?? '',
     unit: item.unit || 'EA',
     standard_cost: str(item.standard_cost),
-    average_cost: str(item.average_cost),
-    last_cost: str(item.last_cost),
     selling_price: str(item.selling_price),
     reorder_point: str(item.reorder_point),
     reorder_qty: str(item.reorder_qty),
     lead_time_days: str(item.lead_time_days),
     upc: str(item.upc),
     is_active: item.active,
-    has_bom: Boolean(item.has_bom),
-  };
-}
-
-const DECIMALS = ['standard_cost', 'average_cost', 'last_cost', 'selling_price', 'reorder_point', 'reorder_qty'] as const;
-
-export function validateItem(v: FormValues): Record<string, string> {
-  const errs: Record<string, string> = {};
-  if (!v.sku.trim()) errs.sku = 'Enter a SKU.';
-  else if (v.sku.trim().length > 50) errs.sku = 'Use at most 50 characters.';
-  if (!v.name.trim()) errs.name = 'Enter a name.';
-  else if (v.name.trim().length > 255) errs.name = 'Use at most 255 characters.';
-  if (!v.item_type) errs.item_type = 'Choose a type.';
-  if (!v.unit) errs.unit = 'Choose a unit.';
-  for (const k of DECIMALS) {
-    const raw = v[k].trim();
-    if (raw && !/^\d+(\.\d+)?$/.test(raw)) errs[k] = 'Enter a number of 0 or more, like 12.50.';
-  }
-  if (v.lead_time_days.trim() && !/^\d+$/.test(v.lead_time_days.trim())) errs.lead_time_days = 'Enter a whole number of days.';
-  return errs;
-}
-
-function toInput(v: FormValues): ItemInput {
-  const dec = (s: string) => (s.trim() ? s.trim() : null);
-  return {
-    sku: v.sku.trim().toUpperCase(),
-    name: v.name.trim(),
-    description: v.description.trim() || null,
-    item_type: v.item_type,
-    procurement_type: v.procurement_type || null,
-    unit: v.unit,
-    standard_cost: dec(v.standard_cost),
-    average_cost: dec(v.average_cost),
-    last_cost: dec(v.last_cost),
-    selling_price: dec(v.selling_price),
-    reorder_point: dec(v.reorder_point),
-    reorder_qty: dec(v.reorder_qty),
-    lead_time_days: v.lead_time_days.trim() ? Number.parseInt(v.lead_time_days, 10) : null,
-    upc: v.upc.trim() || null,
-    is_active: v.is_active,
-    has_bom: v.has_bom,
   };
 }
 
@@ -152,88 +142,85 @@ export function ItemFormModal({ open, itemId, onClose }: ItemFormModalProps) {
 function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [values, setValues] = useState<FormValues>(() => (item ? fromItem(item) : EMPTY));
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    formState: { errors },
+  } = useForm<ItemFormValues, unknown, ItemFormOutput>({
+    resolver: zodResolver(itemFormSchema),
+    defaultValues: item ? fromItem(item) : EMPTY,
+  });
 
   const save = useMutation({
-    mutationFn: (input: ItemInput) => (item ? itemsApi.update(item.id, input) : itemsApi.create(input)),
+    mutationFn: (input: ItemFormOutput) => (item ? itemsApi.update(item.id, input) : itemsApi.create(input)),
     onSuccess: async (saved) => {
       await queryClient.invalidateQueries({ queryKey: ['items'] });
-      toast.success(item ? 'Item saved' : 'Item created', `${saved?.sku ?? values.sku} · ${saved?.name ?? values.name}`);
+      toast.success(item ? 'Item saved' : 'Item created', `${saved.sku} · ${saved.name}`);
       onClose();
     },
     onError: (err) => {
-      if (err instanceof ApiError) {
-        const fe = { ...err.fieldErrors };
-        if (/sku/i.test(err.message) && !fe.sku && (err.status === 400 || err.status === 409)) fe.sku = err.message;
-        setErrors(fe);
-        setFormError(Object.keys(fe).length ? 'Please correct the highlighted fields.' : err.message);
-      } else setFormError(errorMessage(err));
+      // A taken SKU is a 400 with a sentence, not a 422 naming the field: show it on the field.
+      if (err instanceof ApiError && (err.status === 400 || err.status === 409) && /sku/i.test(err.message) && !err.fieldErrors.sku) {
+        setError('sku', { type: 'server', message: err.message }, { shouldFocus: true });
+        setFormError('Please correct the highlighted fields.');
+        return;
+      }
+      setFormError(applyServerErrors(err, setError, FIELDS));
     },
   });
 
-  const set =
-    <K extends keyof FormValues>(k: K) =>
-    (e: { target: { value: string; checked?: boolean; type?: string } }) => {
-      const value = (e.target.type === 'checkbox' ? e.target.checked : e.target.value) as FormValues[K];
-      setValues((v) => ({ ...v, [k]: value }));
-      if (errors[k]) setErrors((prev) => ({ ...prev, [k]: '' }));
-    };
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const errs = validateItem(values);
-    setErrors(errs);
-    setFormError(null);
-    if (Object.keys(errs).length) {
-      document.querySelector<HTMLElement>(`.modal [name="${Object.keys(errs)[0]}"]`)?.focus();
-      return;
-    }
-    save.mutate(toInput(values));
-  };
-
-  const typeOptions = ITEM_TYPES_FOR_FORM.some((t) => t.value === values.item_type)
+  const itemType = useWatch({ control, name: 'item_type' });
+  const typeOptions = ITEM_TYPES_FOR_FORM.some((t) => t.value === itemType)
     ? ITEM_TYPES_FOR_FORM
-    : [...ITEM_TYPES_FOR_FORM, ...ITEM_TYPES.filter((t) => t.value === values.item_type)];
+    : [...ITEM_TYPES_FOR_FORM, ...ITEM_TYPES.filter((t) => t.value === itemType)];
+  const onSubmit = handleSubmit((input) => {
+    setFormError(null);
+    save.mutate(input);
+  });
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate aria-label={item ? 'Edit item' : 'New item'}>
+    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={item ? 'Edit item' : 'New item'}>
       <FormError message={formError} />
       <div className="form__grid">
-        <TextField label="SKU" name="sku" value={values.sku} onChange={set('sku')} error={errors.sku} required maxLength={50} autoComplete="off" className="field--mono" />
-        <TextField label="Name" name="name" value={values.name} onChange={set('name')} error={errors.name} required maxLength={255} autoComplete="off" />
+        <TextField label="SKU" {...register('sku')} error={errors.sku?.message} required maxLength={50} autoComplete="off" className="field--mono" />
+        <TextField label="Name" {...register('name')} error={errors.name?.message} required maxLength={255} autoComplete="off" />
       </div>
-      <TextAreaField label="Description" name="description" value={values.description} onChange={set('description')} error={errors.description} />
+      <TextAreaField label="Description" {...register('description')} error={errors.description?.message} />
       <div className="form__grid form__grid--3">
-        <SelectField label="Type" name="item_type" value={values.item_type} onChange={set('item_type')} options={typeOptions} error={errors.item_type} required />
-        <SelectField label="Procurement" name="procurement_type" value={values.procurement_type} onChange={set('procurement_type')} options={PROCUREMENT_TYPES} placeholder="Not set" error={errors.procurement_type} />
-        <SelectField label="Unit" name="unit" value={values.unit} onChange={set('unit')} options={UNITS} error={errors.unit} required />
+        <SelectField label="Type" {...register('item_type')} options={typeOptions} error={errors.item_type?.message} required />
+        <SelectField label="Procurement" {...register('procurement_type')} options={PROCUREMENT_TYPES} placeholder="Not set" error={errors.procurement_type?.message} />
+        <SelectField label="Unit" {...register('unit')} options={UNITS} error={errors.unit?.message} required />
       </div>
       <fieldset className="fieldset">
-        <legend>Costs and price</legend>
-        <div className="form__grid form__grid--4">
-          <TextField label="Standard cost" name="standard_cost" inputMode="decimal" value={values.standard_cost} onChange={set('standard_cost')} error={errors.standard_cost} />
-          <TextField label="Average cost" name="average_cost" inputMode="decimal" value={values.average_cost} onChange={set('average_cost')} error={errors.average_cost} />
-          <TextField label="Last cost" name="last_cost" inputMode="decimal" value={values.last_cost} onChange={set('last_cost')} error={errors.last_cost} />
-          <TextField label="Selling price" name="selling_price" inputMode="decimal" value={values.selling_price} onChange={set('selling_price')} error={errors.selling_price} />
+        <legend>Cost and price</legend>
+        <div className="form__grid">
+          <TextField label="Standard cost" inputMode="decimal" {...register('standard_cost')} error={errors.standard_cost?.message} />
+          <TextField label="Selling price" inputMode="decimal" {...register('selling_price')} error={errors.selling_price?.message} />
         </div>
+        {item && (
+          <p className="field__hint">
+            Average cost {str(item.average_cost) || '—'} · last cost {str(item.last_cost) || '—'} (kept by the server from receipts).
+          </p>
+        )}
       </fieldset>
       <fieldset className="fieldset">
         <legend>Replenishment</legend>
         <div className="form__grid form__grid--3">
-          <TextField label="Reorder point" name="reorder_point" inputMode="decimal" value={values.reorder_point} onChange={set('reorder_point')} error={errors.reorder_point} />
-          <TextField label="Reorder quantity" name="reorder_qty" inputMode="decimal" value={values.reorder_qty} onChange={set('reorder_qty')} error={errors.reorder_qty} />
-          <TextField label="Lead time (days)" name="lead_time_days" inputMode="numeric" value={values.lead_time_days} onChange={set('lead_time_days')} error={errors.lead_time_days} />
+          <TextField label="Reorder point" inputMode="decimal" {...register('reorder_point')} error={errors.reorder_point?.message} />
+          <TextField label="Reorder quantity" inputMode="decimal" {...register('reorder_qty')} error={errors.reorder_qty?.message} />
+          <TextField label="Lead time (days)" inputMode="numeric" {...register('lead_time_days')} error={errors.lead_time_days?.message} />
         </div>
       </fieldset>
       <div className="form__grid">
-        <TextField label="UPC / barcode" name="upc" value={values.upc} onChange={set('upc')} error={errors.upc} autoComplete="off" />
+        <TextField label="UPC / barcode" {...register('upc')} error={errors.upc?.message} autoComplete="off" />
         <div className="form__checks">
-          <CheckboxField label="Active" name="is_active" checked={values.is_active} onChange={set('is_active')} hint="Inactive items are hidden from lists and can’t be ordered." />
-          <CheckboxField label="Has a bill of materials" name="has_bom" checked={values.has_bom} onChange={set('has_bom')} />
+          <CheckboxField label="Active" {...register('is_active')} hint="Inactive items are hidden from lists and can’t be ordered." />
         </div>
       </div>
+      {item && <ItemFiles files={item.files ?? []} />}
       <div className="modal__footer modal__footer--inline">
         <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
           Cancel
@@ -243,5 +230,58 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
         </Button>
       </div>
     </form>
+  );
+}
+
+/** Fetches a download with the session's token and hands it to the browser under `filename`. */
+async function saveDownload(url: string, filename: string): Promise<void> {
+  const data = await api.blob(url);
+  const href = URL.createObjectURL(data);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = filename;
+  a.click();
+  // Give the browser a moment to start the download before the URL goes away.
+  window.setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+/** The item's files, each with a link that downloads it (the server names the file). */
+function ItemFiles({ files }: { files: ItemFile[] }) {
+  const toast = useToast();
+  return (
+    <fieldset className="fieldset">
+      <legend>Files</legend>
+      {files.length === 0 ? (
+        <p className="muted">No files attached.</p>
+      ) : (
+        <ul className="file-list" aria-label="Item files">
+          {files.map((f) => (
+            <li key={f.id} className="file-list__row">
+              <span className="cell-strong">{f.filename}</span>
+              <span className="muted">{formatBytes(f.size_bytes)}</span>
+              {f.download_url ? (
+                <a
+                  className="btn btn--sm btn--secondary"
+                  href={`${apiBaseUrl()}${f.download_url}`}
+                  download={f.filename}
+                  aria-label={`Download ${f.filename}`}
+                  onClick={(e) => {
+                    // Header mode: a plain link would not carry the bearer token, so fetch it.
+                    if (!getAccessToken()) return;
+                    e.preventDefault();
+                    void saveDownload(f.download_url ?? '', f.filename).catch((err: unknown) => toast.error('The file was not downloaded', errorMessage(err)));
+                  }}
+                >
+                  <Download size={14} aria-hidden="true" />
+                  <span className="btn__label">Download</span>
+                </a>
+              ) : (
+                <span className="muted">Download not available</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </fieldset>
   );
 }

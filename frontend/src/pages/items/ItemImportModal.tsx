@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { itemsApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
-import type { ItemImportResult } from '../../api/types';
+import type { ItemImportResult } from '../../api/model';
 import { Button } from '../../components/Button';
 import { CsvPicker, ImportSummary, UploadProgress } from '../../components/CsvUpload';
 import { FormError } from '../../components/Field';

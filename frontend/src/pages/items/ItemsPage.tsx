@@ -1,25 +1,43 @@
 import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Package, Pencil, Plus, Trash2, Upload } from 'lucide-react';
 import { itemsApi } from '../../api/endpoints';
 import { errorMessage } from '../../api/errors';
-import type { ItemListRow } from '../../api/types';
+import type { ItemList, ItemListRow } from '../../api/model';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { useToast } from '../../components/Toast';
-import { formatMoney, formatQty, toNumber } from '../../lib/format';
-import { useTableState } from '../../lib/useTableState';
-import { ITEM_TYPE_TONE, ITEM_TYPES, itemTypeLabel } from './itemOptions';
+import { formatMoney, formatQty } from '../../lib/format';
+import { useServerList } from '../../lib/useServerList';
+import { isItemType, ITEM_TYPE_TONE, ITEM_TYPES, itemTypeLabel } from './itemOptions';
 import { ItemFormModal } from './ItemFormModal';
 import { ItemImportModal } from './ItemImportModal';
 
 const FILTERS = ['type', 'status'] as const;
 
 export function ItemsPage() {
-  const table = useTableState(FILTERS);
+  const list = useServerList({
+    area: 'items',
+    filters: FILTERS,
+    fetch: (r, signal) =>
+      itemsApi.list(
+        {
+          limit: r.limit,
+          offset: r.offset,
+          search: r.search,
+          item_type: isItemType(r.filters.type) ? r.filters.type : undefined,
+          active_only: r.filters.status !== 'all',
+          sort_by: r.sort_by,
+          sort_order: r.sort_order,
+        },
+        signal,
+      ),
+    select: (data: ItemList) => ({ rows: data.items, total: data.total }),
+  });
+  const { table } = list;
   const queryClient = useQueryClient();
   const toast = useToast();
   const [editing, setEditing] = useState<number | null | 'new'>(null);
@@ -28,18 +46,6 @@ export function ItemsPage() {
 
   const itemType = table.filters.type ?? '';
   const showInactive = table.filters.status === 'all';
-  const query = {
-    limit: table.pageSize,
-    offset: table.offset,
-    search: table.search || undefined,
-    item_type: itemType || undefined,
-    active_only: !showInactive,
-  };
-  const items = useQuery({
-    queryKey: ['items', 'list', query],
-    queryFn: ({ signal }) => itemsApi.list(query, signal),
-    placeholderData: keepPreviousData,
-  });
 
   const remove = useMutation({
     mutationFn: (row: ItemListRow) => itemsApi.remove(row.id),
@@ -55,11 +61,11 @@ export function ItemsPage() {
   });
 
   const columns: Column<ItemListRow>[] = [
-    { key: 'sku', header: 'SKU', shrink: true, sortValue: (r) => r.sku, render: (r) => <span className="mono">{r.sku}</span> },
+    { key: 'sku', header: 'SKU', shrink: true, sortable: true, render: (r) => <span className="mono">{r.sku}</span> },
     {
       key: 'name',
       header: 'Name',
-      sortValue: (r) => r.name,
+      sortable: true,
       render: (r) => (
         <div className="cell-stack">
           <span className="cell-inline">
@@ -78,17 +84,17 @@ export function ItemsPage() {
       key: 'item_type',
       header: 'Type',
       shrink: true,
-      sortValue: (r) => itemTypeLabel(r.item_type),
+      sortable: true,
       render: (r) => <Badge tone={ITEM_TYPE_TONE[r.item_type] ?? 'neutral'}>{itemTypeLabel(r.item_type)}</Badge>,
     },
-    { key: 'unit', header: 'Unit', shrink: true, hideOnTablet: true, render: (r) => <span className="muted">{r.unit}</span> },
+    { key: 'unit', header: 'Unit', shrink: true, sortable: true, hideOnTablet: true, render: (r) => <span className="muted">{r.unit}</span> },
     {
       key: 'standard_cost',
       header: 'Std cost',
       align: 'right',
       shrink: true,
       hideOnTablet: true,
-      sortValue: (r) => toNumber(r.standard_cost),
+      sortable: true,
       render: (r) => <span className="num">{formatMoney(r.standard_cost)}</span>,
     },
     {
@@ -96,7 +102,7 @@ export function ItemsPage() {
       header: 'Price',
       align: 'right',
       shrink: true,
-      sortValue: (r) => toNumber(r.selling_price),
+      sortable: true,
       render: (r) => <span className="num">{formatMoney(r.selling_price)}</span>,
     },
     {
@@ -104,7 +110,6 @@ export function ItemsPage() {
       header: 'On hand',
       align: 'right',
       shrink: true,
-      sortValue: (r) => toNumber(r.on_hand_qty),
       render: (r) => (
         <span className={`num${r.needs_reorder ? ' text-warning' : ''}`} title={r.needs_reorder ? 'Below reorder point' : undefined}>
           {formatQty(r.on_hand_qty)}
@@ -144,8 +149,6 @@ export function ItemsPage() {
     },
   ];
 
-  const filtered = Boolean(table.search || itemType || showInactive);
-
   return (
     <div className="page">
       <PageHeader
@@ -165,18 +168,8 @@ export function ItemsPage() {
       <DataTable
         caption="Items"
         columns={columns}
-        rows={items.data?.items}
+        {...list.tableProps}
         rowKey={(r) => r.id}
-        total={items.data?.total}
-        page={table.page}
-        pageSize={table.pageSize}
-        onPageChange={table.setPage}
-        onPageSizeChange={table.setPageSize}
-        sort={table.sort}
-        onSortChange={table.setSort}
-        clientSort
-        search={table.search}
-        onSearchChange={table.setSearch}
         searchPlaceholder="Search by SKU, name or UPC"
         searchLabel="Search items"
         filters={
@@ -211,12 +204,6 @@ export function ItemsPage() {
             </label>
           </>
         }
-        filtered={filtered}
-        onClearFilters={table.clearAll}
-        loading={items.isPending}
-        fetching={items.isFetching}
-        error={items.error}
-        onRetry={() => void items.refetch()}
         empty={{
           icon: <Package size={22} />,
           title: 'No items yet',

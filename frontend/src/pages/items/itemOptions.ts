@@ -1,6 +1,19 @@
+import type { ItemType, ProcurementType } from '../../api/model';
 import type { Option } from '../../components/Field';
 
-export const ITEM_TYPES: Option[] = [
+/** Every item type the API knows (checked against the generated schema). */
+export const ITEM_TYPE_VALUES = [
+  'finished_good',
+  'component',
+  'material',
+  'consumable',
+  'supply',
+  'service',
+  'packaging',
+] as const satisfies readonly ItemType[];
+
+/** The item types, labelled. */
+export const ITEM_TYPES: (Option & { value: ItemType })[] = [
   { value: 'finished_good', label: 'Finished good' },
   { value: 'component', label: 'Component' },
   { value: 'material', label: 'Material' },
@@ -15,7 +28,7 @@ export const ITEM_TYPES_FOR_FORM = ITEM_TYPES.filter((t) =>
   ['finished_good', 'component', 'material', 'consumable'].includes(t.value),
 );
 
-export const PROCUREMENT_TYPES: Option[] = [
+export const PROCUREMENT_TYPES: (Option & { value: ProcurementType })[] = [
   { value: 'make', label: 'Make' },
   { value: 'buy', label: 'Buy' },
 ];
@@ -49,3 +62,11 @@ export const ITEM_TYPE_TONE: Record<string, 'info' | 'success' | 'warning' | 'ne
   component: 'info',
   material: 'warning',
 };
+
+export function isItemType(value: string | null | undefined): value is ItemType {
+  return ITEM_TYPES.some((t) => t.value === value);
+}
+
+export function isProcurementType(value: string | null | undefined): value is ProcurementType {
+  return value === 'make' || value === 'buy' || value === 'make_or_buy';
+}

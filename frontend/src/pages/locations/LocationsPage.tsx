@@ -1,30 +1,41 @@
-import { useQuery } from '@tanstack/react-query';
 import { MapPin } from 'lucide-react';
 import { locationsApi } from '../../api/endpoints';
-import type { Location } from '../../api/types';
-import { DataTable, sortRows, type Column } from '../../components/DataTable';
+import type { Location, LocationList } from '../../api/model';
+import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
-import { clientPage, matches } from '../../lib/clientPage';
 import { humanize } from '../../lib/format';
-import { useTableState } from '../../lib/useTableState';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
+import { useServerList } from '../../lib/useServerList';
+import { NotYetAvailable } from '../NotYetAvailable';
 
 export function LocationsPage() {
-  const table = useTableState(['status']);
-  const includeInactive = table.filters.status === 'all';
-  const list = useQuery({
-    queryKey: ['locations', 'list', includeInactive],
-    queryFn: ({ signal }) => locationsApi.list(includeInactive, signal),
+  const list = useServerList({
+    area: 'locations',
+    filters: ['status'],
+    fetch: (r, signal) =>
+      locationsApi.list(
+        {
+          limit: r.limit,
+          offset: r.offset,
+          search: r.search,
+          include_inactive: r.filters.status === 'all',
+          sort_by: r.sort_by,
+          sort_order: r.sort_order,
+        },
+        signal,
+      ),
+    // A bare array: no total, so the pager offers "next" while pages are full.
+    select: (rows: LocationList) => ({ rows }),
   });
-  if (isMissingRoute(list.error)) return <NotYetAvailable area="locations" />;
+  const includeInactive = list.table.filters.status === 'all';
+  if (list.missing) return <NotYetAvailable area="locations" />;
 
-  const byId = new Map((list.data ?? []).map((l) => [l.id, l]));
-  const filtered = list.data?.filter((l) => matches(table.search, l.code, l.name, l.type));
+  // Parents on the same page are shown by name, others by id.
+  const byId = new Map((list.query.data?.rows ?? []).map((l) => [l.id, l]));
   const columns: Column<Location>[] = [
-    { key: 'code', header: 'Code', shrink: true, sortValue: (r) => r.code, render: (r) => <span className="mono">{r.code}</span> },
-    { key: 'name', header: 'Name', sortValue: (r) => r.name, render: (r) => <span className="cell-strong">{r.name}</span> },
-    { key: 'type', header: 'Type', shrink: true, sortValue: (r) => r.type, render: (r) => <Badge tone="info">{humanize(r.type)}</Badge> },
+    { key: 'code', header: 'Code', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
+    { key: 'name', header: 'Name', sortable: true, render: (r) => <span className="cell-strong">{r.name}</span> },
+    { key: 'type', header: 'Type', shrink: true, sortable: true, render: (r) => <Badge tone="info">{humanize(r.type)}</Badge> },
     { key: 'parent', header: 'Inside', render: (r) => (r.parent_id ? (byId.get(r.parent_id)?.name ?? `#${r.parent_id}`) : '—') },
     { key: 'active', header: 'Status', shrink: true, render: (r) => (r.active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>) },
   ];
@@ -35,32 +46,21 @@ export function LocationsPage() {
       <DataTable
         caption="Locations"
         columns={columns}
-        rows={clientPage(sortRows(filtered, columns, table.sort), table.page, table.pageSize)}
-        total={filtered?.length}
+        {...list.tableProps}
         rowKey={(r) => r.id}
-        page={table.page}
-        pageSize={table.pageSize}
-        onPageChange={table.setPage}
-        onPageSizeChange={table.setPageSize}
-        sort={table.sort}
-        onSortChange={table.setSort}
-        clientSort
-        search={table.search}
-        onSearchChange={table.setSearch}
         searchPlaceholder="Search code, name or type"
         searchLabel="Search locations"
         filters={
-          <select className="input input--select" aria-label="Status" value={includeInactive ? 'all' : ''} onChange={(e) => table.setFilter('status', e.target.value)}>
+          <select
+            className="input input--select"
+            aria-label="Status"
+            value={includeInactive ? 'all' : ''}
+            onChange={(e) => list.table.setFilter('status', e.target.value)}
+          >
             <option value="">Active only</option>
             <option value="all">Active and inactive</option>
           </select>
         }
-        filtered={Boolean(table.search || includeInactive)}
-        onClearFilters={table.clearAll}
-        loading={list.isPending}
-        fetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         empty={{ icon: <MapPin size={22} />, title: 'No locations yet', description: 'A MAIN warehouse is created when stock first arrives.' }}
       />
     </div>

@@ -1,93 +1,86 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { setupApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
+import type { InitialAdminRequest } from '../../api/model';
 import { useAuth } from '../../auth/AuthContext';
 import { Button } from '../../components/Button';
 import { FormError, TextField } from '../../components/Field';
 import { PasswordField } from '../../components/PasswordField';
+import { applyServerErrors } from '../../lib/forms';
 import { checkPassword } from '../../lib/passwordRules';
 import { emailProblem } from '../../lib/validation';
 
-interface Values {
-  email: string;
-  full_name: string;
-  company_name: string;
-  password: string;
-  confirm: string;
-}
+/** Step 1 of the wizard; its output is the generated body of POST /setup/initial-admin. */
+export const accountSchema = z
+  .object({
+    full_name: z.string().trim().min(1, 'Enter your name.').max(100, 'Use at most 100 characters.'),
+    email: z
+      .string()
+      .trim()
+      .superRefine((v, ctx) => {
+        const problem = emailProblem(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    company_name: z.string().trim().max(100, 'Use at most 100 characters.'),
+    password: z.string().refine((v) => checkPassword(v).valid, 'Your password doesn’t meet all the requirements below.'),
+    confirm: z.string().min(1, 'Enter the password again.'),
+  })
+  .refine((v) => !v.confirm || v.confirm === v.password, { path: ['confirm'], message: 'The passwords don’t match.' })
+  .transform(({ confirm: _confirm, ...body }) => body) satisfies z.ZodType<InitialAdminRequest, unknown>;
 
-export function validateAccount(v: Values): Record<string, string> {
-  const errs: Record<string, string> = {};
-  const emailErr = emailProblem(v.email);
-  if (emailErr) errs.email = emailErr;
-  if (!v.full_name.trim()) errs.full_name = 'Enter your name.';
-  else if (v.full_name.trim().length > 100) errs.full_name = 'Use at most 100 characters.';
-  if (v.company_name.trim().length > 100) errs.company_name = 'Use at most 100 characters.';
-  if (!checkPassword(v.password).valid) errs.password = 'Your password doesn’t meet all the requirements below.';
-  if (!v.confirm) errs.confirm = 'Enter the password again.';
-  else if (v.confirm !== v.password) errs.confirm = 'The passwords don’t match.';
-  return errs;
-}
+type AccountValues = z.input<typeof accountSchema>;
+type AccountOutput = z.output<typeof accountSchema>;
+const FIELDS: (keyof AccountValues)[] = ['full_name', 'email', 'company_name', 'password', 'confirm'];
 
 export function AccountStep({ onDone }: { onDone: (note: string) => void }) {
   const { adoptSession } = useAuth();
-  const [values, setValues] = useState<Values>({ email: '', full_name: '', company_name: '', password: '', confirm: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [setupClosed, setSetupClosed] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<AccountValues, unknown, AccountOutput>({
+    resolver: zodResolver(accountSchema),
+    defaultValues: { email: '', full_name: '', company_name: '', password: '', confirm: '' },
+  });
 
-  const set = (k: keyof Values) => (e: { target: { value: string } }) => {
-    setValues((v) => ({ ...v, [k]: e.target.value }));
-    if (errors[k]) setErrors((prev) => ({ ...prev, [k]: '' }));
-  };
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const errs = validateAccount(values);
-    setErrors(errs);
+  const onSubmit = handleSubmit(async (body) => {
     setFormError(null);
-    if (Object.keys(errs).length) {
-      const first = Object.keys(errs)[0];
-      document.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-      return;
-    }
-    setSubmitting(true);
+    let res;
     try {
-      const res = await setupApi.initialAdmin({
-        email: values.email.trim(),
-        password: values.password,
-        full_name: values.full_name.trim(),
-        company_name: values.company_name.trim(),
-      });
-      try {
-        await adoptSession({ access_token: res.access_token, refresh_token: res.refresh_token });
-      } catch (err) {
-        setFormError(`Your account was created, but signing you in failed: ${errorMessage(err)} Sign in to continue.`);
-        setSetupClosed(true);
-        setSubmitting(false);
+      res = await setupApi.initialAdmin(body);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403) setSetupClosed(true);
+      if (err instanceof ApiError && err.status === 404) {
+        setFormError('The server does not offer first-run setup yet (404). Try again once it is up to date.');
         return;
       }
-      onDone(`Administrator ${values.email.trim()} created`);
-    } catch (err) {
-      setSubmitting(false);
-      if (err instanceof ApiError) {
-        if (err.status === 403) setSetupClosed(true);
-        const fe = { ...err.fieldErrors };
-        if (fe.new_password && !fe.password) fe.password = fe.new_password;
-        setErrors(fe);
-        if (err.status === 404) {
-          setFormError('The server does not offer first-run setup yet (404). Try again once it is up to date.');
-          return;
-        }
+      // The server calls the password `new_password` in some answers.
+      if (err instanceof ApiError && err.fieldErrors.new_password && !err.fieldErrors.password) {
+        setError('password', { type: 'server', message: err.fieldErrors.new_password }, { shouldFocus: true });
       }
-      setFormError(errorMessage(err));
+      setFormError(applyServerErrors(err, setError, FIELDS));
+      return;
     }
-  };
+    try {
+      await adoptSession({ access_token: res.access_token, refresh_token: res.refresh_token });
+    } catch (err) {
+      setFormError(`Your account was created, but signing you in failed: ${errorMessage(err)} Sign in to continue.`);
+      setSetupClosed(true);
+      return;
+    }
+    onDone(`Administrator ${body.email} created`);
+  });
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate aria-label="Create your account">
+    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Create your account">
       <FormError message={formError} />
       {setupClosed && (
         <p className="small">
@@ -99,60 +92,47 @@ export function AccountStep({ onDone }: { onDone: (note: string) => void }) {
       <div className="form__grid">
         <TextField
           label="Full name"
-          name="full_name"
+          {...register('full_name')}
           autoComplete="name"
           autoFocus
-          value={values.full_name}
-          onChange={set('full_name')}
-          error={errors.full_name}
+          error={errors.full_name?.message}
           required
         />
         <TextField
           label="Work email"
-          name="email"
+          {...register('email')}
           type="email"
           inputMode="email"
           autoComplete="email"
-          value={values.email}
-          onChange={set('email')}
-          error={errors.email}
+          error={errors.email?.message}
           hint="You’ll sign in with this address."
           required
         />
       </div>
       <TextField
         label="Company name"
-        name="company_name"
+        {...register('company_name')}
         autoComplete="organization"
-        value={values.company_name}
-        onChange={set('company_name')}
-        error={errors.company_name}
+        error={errors.company_name?.message}
         hint="Optional. Shown on quotes and documents; you can change it later in Settings."
       />
       <div className="form__stack">
-        <PasswordField
-          label="Password"
+        <Controller
+          control={control}
           name="password"
-          autoComplete="new-password"
-          value={values.password}
-          onChange={set('password')}
-          error={errors.password}
-          showRules
-          required
+          render={({ field }) => (
+            <PasswordField label="Password" autoComplete="new-password" {...field} error={errors.password?.message} showRules required />
+          )}
         />
-        <PasswordField
-          label="Confirm password"
+        <Controller
+          control={control}
           name="confirm"
-          autoComplete="new-password"
-          value={values.confirm}
-          onChange={set('confirm')}
-          error={errors.confirm}
-          required
+          render={({ field }) => <PasswordField label="Confirm password" autoComplete="new-password" {...field} error={errors.confirm?.message} required />}
         />
       </div>
       <div className="wizard__actions">
         <span />
-        <Button type="submit" variant="primary" size="lg" loading={submitting} disabled={setupClosed}>
+        <Button type="submit" variant="primary" size="lg" loading={isSubmitting} disabled={setupClosed}>
           Create account
         </Button>
       </div>

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { ApiError, errorMessage } from '../../api/errors';
-import type { ImportRowError } from '../../api/types';
+import type { ImportRowError } from '../../api/model';
 import type { RequestOptions } from '../../api/client';
 import { Button } from '../../components/Button';
 import { CsvPicker, ImportSummary, UploadProgress, type ImportCount } from '../../components/CsvUpload';

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Check, CloudOff, Database, PartyPopper } from 'lucide-react';
 import { importApi, itemsApi, setupApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
-import type { SeedExampleDataResponse } from '../../api/types';
+import type { SeedExampleDataResponse } from '../../api/model';
 import { useAuth } from '../../auth/AuthContext';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/Field';

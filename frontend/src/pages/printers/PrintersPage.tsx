@@ -1,13 +1,15 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Printer as PrinterIcon } from 'lucide-react';
 import { printersApi } from '../../api/endpoints';
-import type { Printer } from '../../api/types';
+import type { Printer, PrinterList, PrinterListQuery } from '../../api/model';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatDateTime, humanize } from '../../lib/format';
-import { useTableState } from '../../lib/useTableState';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
+import { useServerList } from '../../lib/useServerList';
+import { NotYetAvailable } from '../NotYetAvailable';
+
+type PrinterStatus = NonNullable<PrinterListQuery['status']>;
+type PrinterBrand = NonNullable<PrinterListQuery['brand']>;
 
 const STATUS_TONE: Record<string, 'success' | 'info' | 'warning' | 'danger' | 'neutral'> = {
   idle: 'success',
@@ -17,8 +19,8 @@ const STATUS_TONE: Record<string, 'success' | 'info' | 'warning' | 'danger' | 'n
   error: 'danger',
   offline: 'neutral',
 };
-const STATUSES = ['idle', 'printing', 'paused', 'error', 'maintenance', 'offline'];
-const BRANDS: Record<string, string> = {
+const STATUSES: PrinterStatus[] = ['idle', 'printing', 'paused', 'error', 'maintenance', 'offline'];
+const BRANDS: Record<PrinterBrand, string> = {
   bambulab: 'Bambu Lab',
   klipper: 'Klipper',
   octoprint: 'OctoPrint',
@@ -26,41 +28,48 @@ const BRANDS: Record<string, string> = {
   creality: 'Creality',
   generic: 'Generic',
 };
+const BRAND_VALUES = Object.keys(BRANDS) as PrinterBrand[];
 
 const columns: Column<Printer>[] = [
-  { key: 'code', header: 'Code', shrink: true, sortValue: (r) => r.code, render: (r) => <span className="mono">{r.code}</span> },
+  { key: 'code', header: 'Code', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
   {
     key: 'name',
     header: 'Printer',
-    sortValue: (r) => r.name,
+    sortable: true,
     render: (r) => (
       <div className="cell-stack">
         <span className="cell-strong">{r.name}</span>
-        <span className="cell-sub">{[BRANDS[r.brand] ?? r.brand, r.model].filter(Boolean).join(' · ')}</span>
+        <span className="cell-sub">{[BRANDS[r.brand as PrinterBrand] ?? r.brand, r.model].filter(Boolean).join(' · ')}</span>
       </div>
     ),
   },
-  { key: 'status', header: 'Status', shrink: true, sortValue: (r) => r.status, render: (r) => <Badge tone={STATUS_TONE[r.status] ?? 'neutral'}>{humanize(r.status)}</Badge> },
+  { key: 'status', header: 'Status', shrink: true, sortable: true, render: (r) => <Badge tone={STATUS_TONE[r.status] ?? 'neutral'}>{humanize(r.status)}</Badge> },
   { key: 'location', header: 'Location', hideOnTablet: true, render: (r) => r.location ?? '—' },
   { key: 'ip_address', header: 'Address', shrink: true, hideOnTablet: true, render: (r) => <span className="mono">{r.ip_address ?? '—'}</span> },
   { key: 'last_seen', header: 'Last seen', shrink: true, render: (r) => formatDateTime(r.last_seen) },
 ];
 
 export function PrintersPage() {
-  const table = useTableState(['status', 'brand']);
-  const query = {
-    page: table.page,
-    page_size: table.pageSize,
-    search: table.search || undefined,
-    status: table.filters.status || undefined,
-    brand: table.filters.brand || undefined,
-  };
-  const list = useQuery({
-    queryKey: ['printers', 'list', query],
-    queryFn: ({ signal }) => printersApi.list(query, signal),
-    placeholderData: keepPreviousData,
+  const list = useServerList({
+    area: 'printers',
+    filters: ['status', 'brand'],
+    fetch: (r, signal) =>
+      printersApi.list(
+        {
+          page: r.page,
+          page_size: r.limit,
+          search: r.search,
+          status: STATUSES.find((s) => s === r.filters.status),
+          brand: BRAND_VALUES.find((b) => b === r.filters.brand),
+          sort_by: r.sort_by,
+          sort_order: r.sort_order,
+        },
+        signal,
+      ),
+    select: (data: PrinterList) => ({ rows: data.items, total: data.total }),
   });
-  if (isMissingRoute(list.error)) return <NotYetAvailable area="printers" />;
+  const { table } = list;
+  if (list.missing) return <NotYetAvailable area="printers" />;
 
   return (
     <div className="page">
@@ -68,18 +77,8 @@ export function PrintersPage() {
       <DataTable
         caption="Printers"
         columns={columns}
-        rows={list.data?.items}
-        total={list.data?.total}
+        {...list.tableProps}
         rowKey={(r) => r.id}
-        page={table.page}
-        pageSize={table.pageSize}
-        onPageChange={table.setPage}
-        onPageSizeChange={table.setPageSize}
-        sort={table.sort}
-        onSortChange={table.setSort}
-        clientSort
-        search={table.search}
-        onSearchChange={table.setSearch}
         searchPlaceholder="Search code, name or model"
         searchLabel="Search printers"
         filters={
@@ -102,12 +101,6 @@ export function PrintersPage() {
             </select>
           </>
         }
-        filtered={Boolean(table.search || table.filters.status || table.filters.brand)}
-        onClearFilters={table.clearAll}
-        loading={list.isPending}
-        fetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         empty={{ icon: <PrinterIcon size={22} />, title: 'No printers yet', description: 'Printers you add appear here with their live status.' }}
       />
     </div>

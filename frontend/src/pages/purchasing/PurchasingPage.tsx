@@ -1,14 +1,13 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { NavLink, useSearchParams } from 'react-router';
 import { ShoppingBag, Store } from 'lucide-react';
 import { purchaseOrdersApi, vendorsApi } from '../../api/endpoints';
-import type { PurchaseOrderRow, VendorListRow } from '../../api/types';
+import type { PurchaseOrderList, PurchaseOrderRow, VendorList, VendorListRow } from '../../api/model';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
-import { formatMoney, humanize, toNumber } from '../../lib/format';
-import { useTableState } from '../../lib/useTableState';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
+import { formatMoney, humanize } from '../../lib/format';
+import { useServerList } from '../../lib/useServerList';
+import { NotYetAvailable } from '../NotYetAvailable';
 
 const PO_TONE: Record<string, 'neutral' | 'info' | 'warning' | 'success' | 'danger'> = {
   draft: 'neutral',
@@ -21,21 +20,21 @@ const PO_TONE: Record<string, 'neutral' | 'info' | 'warning' | 'success' | 'dang
 const PO_STATUSES = ['draft', 'ordered', 'shipped', 'received', 'closed', 'cancelled'];
 
 const poColumns: Column<PurchaseOrderRow>[] = [
-  { key: 'po_number', header: 'PO', shrink: true, sortValue: (r) => r.po_number, render: (r) => <span className="mono">{r.po_number}</span> },
-  { key: 'vendor_name', header: 'Vendor', sortValue: (r) => r.vendor_name, render: (r) => <span className="cell-strong">{r.vendor_name}</span> },
-  { key: 'status', header: 'Status', shrink: true, sortValue: (r) => r.status, render: (r) => <Badge tone={PO_TONE[r.status] ?? 'neutral'}>{humanize(r.status)}</Badge> },
-  { key: 'order_date', header: 'Ordered', shrink: true, sortValue: (r) => r.order_date, render: (r) => r.order_date ?? '—' },
-  { key: 'expected_date', header: 'Expected', shrink: true, hideOnTablet: true, sortValue: (r) => r.expected_date, render: (r) => r.expected_date ?? '—' },
+  { key: 'po_number', header: 'PO', shrink: true, sortable: true, render: (r) => <span className="mono">{r.po_number}</span> },
+  { key: 'vendor_name', header: 'Vendor', sortable: true, render: (r) => <span className="cell-strong">{r.vendor_name}</span> },
+  { key: 'status', header: 'Status', shrink: true, sortable: true, render: (r) => <Badge tone={PO_TONE[r.status] ?? 'neutral'}>{humanize(r.status)}</Badge> },
+  { key: 'order_date', header: 'Ordered', shrink: true, sortable: true, render: (r) => r.order_date ?? '—' },
+  { key: 'expected_date', header: 'Expected', shrink: true, hideOnTablet: true, sortable: true, render: (r) => r.expected_date ?? '—' },
   { key: 'line_count', header: 'Lines', align: 'right', shrink: true, hideOnTablet: true, render: (r) => <span className="num">{r.line_count}</span> },
-  { key: 'total_amount', header: 'Total', align: 'right', shrink: true, sortValue: (r) => toNumber(r.total_amount), render: (r) => <span className="num">{formatMoney(r.total_amount)}</span> },
+  { key: 'total_amount', header: 'Total', align: 'right', shrink: true, sortable: true, render: (r) => <span className="num">{formatMoney(r.total_amount)}</span> },
 ];
 
 const vendorColumns: Column<VendorListRow>[] = [
-  { key: 'code', header: 'Code', shrink: true, sortValue: (r) => r.code, render: (r) => <span className="mono">{r.code}</span> },
+  { key: 'code', header: 'Code', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
   {
     key: 'name',
     header: 'Vendor',
-    sortValue: (r) => r.name,
+    sortable: true,
     render: (r) => (
       <div className="cell-stack">
         <span className="cell-strong">{r.name}</span>
@@ -46,35 +45,29 @@ const vendorColumns: Column<VendorListRow>[] = [
   { key: 'email', header: 'Email', hideOnTablet: true, render: (r) => r.email ?? '—' },
   { key: 'phone', header: 'Phone', shrink: true, render: (r) => r.phone ?? '—' },
   { key: 'where', header: 'Location', hideOnTablet: true, render: (r) => [r.city, r.state].filter(Boolean).join(', ') || '—' },
-  { key: 'po_count', header: 'POs', align: 'right', shrink: true, sortValue: (r) => r.po_count, render: (r) => <span className="num">{r.po_count}</span> },
+  { key: 'po_count', header: 'POs', align: 'right', shrink: true, render: (r) => <span className="num">{r.po_count}</span> },
   { key: 'is_active', header: 'Status', shrink: true, render: (r) => (r.is_active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>) },
 ];
 
 function PurchaseOrders() {
-  const table = useTableState(['status']);
-  const query = { offset: table.offset, limit: table.pageSize, search: table.search || undefined, status: table.filters.status || undefined };
-  const list = useQuery({
-    queryKey: ['purchase-orders', 'list', query],
-    queryFn: ({ signal }) => purchaseOrdersApi.list(query, signal),
-    placeholderData: keepPreviousData,
+  const list = useServerList({
+    area: 'purchase-orders',
+    filters: ['status'],
+    fetch: (r, signal) =>
+      purchaseOrdersApi.list(
+        { offset: r.offset, limit: r.limit, search: r.search, status: r.filters.status || undefined, sort_by: r.sort_by, sort_order: r.sort_order },
+        signal,
+      ),
+    select: (data: PurchaseOrderList) => ({ rows: data.items, total: data.pagination.total }),
   });
-  if (isMissingRoute(list.error)) return <NotYetAvailable area="purchasing" embedded />;
+  const { table } = list;
+  if (list.missing) return <NotYetAvailable area="purchasing" embedded />;
   return (
     <DataTable
       caption="Purchase orders"
       columns={poColumns}
-      rows={list.data?.items}
-      total={list.data?.pagination.total}
+      {...list.tableProps}
       rowKey={(r) => r.id}
-      page={table.page}
-      pageSize={table.pageSize}
-      onPageChange={table.setPage}
-      onPageSizeChange={table.setPageSize}
-      sort={table.sort}
-      onSortChange={table.setSort}
-      clientSort
-      search={table.search}
-      onSearchChange={table.setSearch}
       searchPlaceholder="Search by PO number"
       searchLabel="Search purchase orders"
       filters={
@@ -87,43 +80,31 @@ function PurchaseOrders() {
           ))}
         </select>
       }
-      filtered={Boolean(table.search || table.filters.status)}
-      onClearFilters={table.clearAll}
-      loading={list.isPending}
-      fetching={list.isFetching}
-      error={list.error}
-      onRetry={() => void list.refetch()}
       empty={{ icon: <ShoppingBag size={22} />, title: 'No purchase orders yet', description: 'Purchase orders you raise appear here.' }}
     />
   );
 }
 
 function Vendors() {
-  const table = useTableState(['status']);
-  const includeInactive = table.filters.status === 'all';
-  const query = { offset: table.offset, limit: table.pageSize, search: table.search || undefined, active_only: !includeInactive };
-  const list = useQuery({
-    queryKey: ['vendors', 'list', query],
-    queryFn: ({ signal }) => vendorsApi.list(query, signal),
-    placeholderData: keepPreviousData,
+  const list = useServerList({
+    area: 'vendors',
+    filters: ['status'],
+    fetch: (r, signal) =>
+      vendorsApi.list(
+        { offset: r.offset, limit: r.limit, search: r.search, active_only: r.filters.status !== 'all', sort_by: r.sort_by, sort_order: r.sort_order },
+        signal,
+      ),
+    select: (data: VendorList) => ({ rows: data.items, total: data.pagination.total }),
   });
-  if (isMissingRoute(list.error)) return <NotYetAvailable area="purchasing" embedded />;
+  const { table } = list;
+  const includeInactive = table.filters.status === 'all';
+  if (list.missing) return <NotYetAvailable area="purchasing" embedded />;
   return (
     <DataTable
       caption="Vendors"
       columns={vendorColumns}
-      rows={list.data?.items}
-      total={list.data?.pagination.total}
+      {...list.tableProps}
       rowKey={(r) => r.id}
-      page={table.page}
-      pageSize={table.pageSize}
-      onPageChange={table.setPage}
-      onPageSizeChange={table.setPageSize}
-      sort={table.sort}
-      onSortChange={table.setSort}
-      clientSort
-      search={table.search}
-      onSearchChange={table.setSearch}
       searchPlaceholder="Search vendors"
       searchLabel="Search vendors"
       filters={
@@ -132,12 +113,6 @@ function Vendors() {
           <option value="all">Active and inactive</option>
         </select>
       }
-      filtered={Boolean(table.search || includeInactive)}
-      onClearFilters={table.clearAll}
-      loading={list.isPending}
-      fetching={list.isFetching}
-      error={list.error}
-      onRetry={() => void list.refetch()}
       empty={{ icon: <Store size={22} />, title: 'No vendors yet', description: 'The suppliers you buy from appear here.' }}
     />
   );

@@ -1,23 +1,29 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Recycle } from 'lucide-react';
 import { scrapReasonsApi } from '../../api/endpoints';
-import type { ScrapReason } from '../../api/types';
-import { DataTable, sortRows, type Column } from '../../components/DataTable';
+import type { ScrapReason } from '../../api/model';
+import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { clientPage, matches } from '../../lib/clientPage';
 import { useTableState } from '../../lib/useTableState';
 import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 
 const columns: Column<ScrapReason>[] = [
-  { key: 'sequence', header: '#', shrink: true, align: 'right', sortValue: (r) => r.sequence, render: (r) => <span className="num muted">{r.sequence}</span> },
-  { key: 'code', header: 'Code', shrink: true, sortValue: (r) => r.code, render: (r) => <span className="mono">{r.code}</span> },
-  { key: 'name', header: 'Name', sortValue: (r) => r.name, render: (r) => <span className="cell-strong">{r.name}</span> },
+  { key: 'sequence', header: '#', shrink: true, align: 'right', sortable: true, render: (r) => <span className="num muted">{r.sequence}</span> },
+  { key: 'code', header: 'Code', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
+  { key: 'name', header: 'Name', sortable: true, render: (r) => <span className="cell-strong">{r.name}</span> },
   { key: 'description', header: 'Description', render: (r) => <span className="muted">{r.description ?? '—'}</span> },
 ];
 
 export function ScrapReasonsPage() {
   const table = useTableState();
-  const list = useQuery({ queryKey: ['scrap-reasons'], queryFn: ({ signal }) => scrapReasonsApi.list(signal) });
+  // The route answers the whole (short) list, sorted on the server; search and pages are local.
+  const sort = { sort_by: table.sort?.key, sort_order: table.sort?.dir };
+  const list = useQuery({
+    queryKey: ['scrap-reasons', 'list', sort],
+    queryFn: ({ signal }) => scrapReasonsApi.list(sort, signal),
+    placeholderData: keepPreviousData,
+  });
   if (isMissingRoute(list.error)) return <NotYetAvailable area="scrap-reasons" />;
   const rows = list.data?.details.filter((r) => matches(table.search, r.code, r.name, r.description));
   return (
@@ -26,7 +32,7 @@ export function ScrapReasonsPage() {
       <DataTable
         caption="Scrap reasons"
         columns={columns}
-        rows={clientPage(sortRows(rows, columns, table.sort ?? { key: 'sequence', dir: 'asc' }), table.page, table.pageSize)}
+        rows={clientPage(rows, table.page, table.pageSize)}
         total={rows?.length}
         rowKey={(r) => r.id}
         page={table.page}
@@ -35,7 +41,6 @@ export function ScrapReasonsPage() {
         onPageSizeChange={table.setPageSize}
         sort={table.sort}
         onSortChange={table.setSort}
-        clientSort
         search={table.search}
         onSearchChange={table.setSearch}
         searchLabel="Search scrap reasons"

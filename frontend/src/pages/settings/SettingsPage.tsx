@@ -1,41 +1,67 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { settingsApi } from '../../api/endpoints';
-import { ApiError, errorMessage } from '../../api/errors';
-import type { CompanySettings, CompanySettingsPatch } from '../../api/types';
+import type { CompanySettings, CompanySettingsPatch } from '../../api/model';
 import { Button } from '../../components/Button';
 import { CheckboxField, FormError, TextAreaField, TextField } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
+import { applyServerErrors } from '../../lib/forms';
 import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 
-type Values = Record<
-  | 'company_name'
-  | 'company_email'
-  | 'company_phone'
-  | 'company_website'
-  | 'company_address_line1'
-  | 'company_address_line2'
-  | 'company_city'
-  | 'company_state'
-  | 'company_zip'
-  | 'company_country'
-  | 'tax_name'
-  | 'tax_rate_percent'
-  | 'tax_registration_number'
-  | 'default_quote_validity_days'
-  | 'quote_terms'
-  | 'quote_footer'
-  | 'timezone'
-  | 'business_hours_start'
-  | 'business_hours_end',
-  string
-> & { tax_enabled: boolean };
+/** Text as typed; blank is null. */
+const text = z
+  .string()
+  .trim()
+  .transform((v) => v || null);
+/** A whole number within bounds, typed as text; blank is null. */
+const wholeNumber = (min: number, max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === '' || (/^\d+$/.test(v) && Number(v) >= min && Number(v) <= max), message)
+    .transform((v) => (v ? Number.parseInt(v, 10) : null));
+
+/** The settings form; its output is the generated body of PATCH /settings/. */
+export const settingsSchema = z.object({
+  company_name: text,
+  company_email: text,
+  company_phone: text,
+  company_website: text,
+  company_address_line1: text,
+  company_address_line2: text,
+  company_city: text,
+  company_state: text,
+  company_zip: text,
+  company_country: text,
+  tax_enabled: z.boolean(),
+  tax_name: text,
+  tax_rate_percent: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || (/^\d+(\.\d+)?$/.test(v) && Number(v) <= 100), 'Enter a percentage from 0 to 100.')
+    .transform((v) => v || null),
+  tax_registration_number: text,
+  // Blank leaves the server's value as it is (the field cannot be cleared).
+  default_quote_validity_days: wholeNumber(1, 365, 'Enter 1 to 365 days.').transform((v) => v ?? undefined),
+  quote_terms: text,
+  quote_footer: text,
+  timezone: text,
+  business_hours_start: wholeNumber(0, 23, 'Enter an hour from 0 to 23.'),
+  business_hours_end: wholeNumber(0, 23, 'Enter an hour from 0 to 23.'),
+}) satisfies z.ZodType<CompanySettingsPatch, unknown>;
+
+type SettingsValues = z.input<typeof settingsSchema>;
+type SettingsOutput = z.output<typeof settingsSchema>;
+const FIELDS = Object.keys(settingsSchema.shape) as (keyof SettingsValues)[];
 
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
-function fromSettings(c: CompanySettings): Values {
+function fromSettings(c: CompanySettings): SettingsValues {
   return {
     company_name: s(c.company_name),
     company_email: s(c.company_email),
@@ -57,46 +83,6 @@ function fromSettings(c: CompanySettings): Values {
     timezone: s(c.timezone),
     business_hours_start: s(c.business_hours_start),
     business_hours_end: s(c.business_hours_end),
-  };
-}
-
-function validate(v: Values): Record<string, string> {
-  const e: Record<string, string> = {};
-  const pct = Number(v.tax_rate_percent);
-  if (v.tax_rate_percent.trim() && (!Number.isFinite(pct) || pct < 0 || pct > 100)) e.tax_rate_percent = 'Enter a percentage from 0 to 100.';
-  for (const k of ['business_hours_start', 'business_hours_end'] as const) {
-    const n = Number(v[k]);
-    if (v[k].trim() && (!Number.isInteger(n) || n < 0 || n > 23)) e[k] = 'Enter an hour from 0 to 23.';
-  }
-  const days = Number(v.default_quote_validity_days);
-  if (v.default_quote_validity_days.trim() && (!Number.isInteger(days) || days < 1 || days > 365)) e.default_quote_validity_days = 'Enter 1 to 365 days.';
-  return e;
-}
-
-function toPatch(v: Values): CompanySettingsPatch {
-  const text = (x: string) => (x.trim() ? x.trim() : null);
-  const int = (x: string) => (x.trim() ? Number.parseInt(x, 10) : null);
-  return {
-    company_name: text(v.company_name),
-    company_email: text(v.company_email),
-    company_phone: text(v.company_phone),
-    company_website: text(v.company_website),
-    company_address_line1: text(v.company_address_line1),
-    company_address_line2: text(v.company_address_line2),
-    company_city: text(v.company_city),
-    company_state: text(v.company_state),
-    company_zip: text(v.company_zip),
-    company_country: text(v.company_country),
-    tax_enabled: v.tax_enabled,
-    tax_name: text(v.tax_name),
-    tax_rate_percent: v.tax_rate_percent.trim() ? Number(v.tax_rate_percent) : null,
-    tax_registration_number: text(v.tax_registration_number),
-    default_quote_validity_days: int(v.default_quote_validity_days) ?? undefined,
-    quote_terms: text(v.quote_terms),
-    quote_footer: text(v.quote_footer),
-    timezone: text(v.timezone),
-    business_hours_start: int(v.business_hours_start),
-    business_hours_end: int(v.business_hours_end),
   };
 }
 
@@ -126,40 +112,34 @@ export function SettingsPage() {
 function SettingsForm({ initial }: { initial: CompanySettings }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [values, setValues] = useState<Values>(() => fromSettings(initial));
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<SettingsValues, unknown, SettingsOutput>({ resolver: zodResolver(settingsSchema), defaultValues: fromSettings(initial) });
 
   const save = useMutation({
-    mutationFn: (patch: CompanySettingsPatch) => settingsApi.patch(patch),
+    mutationFn: (patch: SettingsOutput) => settingsApi.patch(patch),
     onSuccess: (saved) => {
       queryClient.setQueryData(['settings'], saved);
       toast.success('Settings saved');
     },
-    onError: (err) => {
-      if (err instanceof ApiError) setErrors(err.fieldErrors);
-      setFormError(errorMessage(err));
-    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, FIELDS)),
   });
 
-  const set = (k: keyof Values) => (e: { target: { value: string; checked?: boolean; type?: string } }) =>
-    setValues((v) => ({ ...v, [k]: e.target.type === 'checkbox' ? Boolean(e.target.checked) : e.target.value }));
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const errs = validate(values);
-    setErrors(errs);
+  const onSubmit = handleSubmit((patch) => {
     setFormError(null);
-    if (Object.keys(errs).length) return;
-    save.mutate(toPatch(values));
-  };
+    save.mutate(patch);
+  });
 
-  const f = (k: keyof Omit<Values, 'tax_enabled'>, label: string, extra: Record<string, unknown> = {}) => (
-    <TextField label={label} name={k} value={values[k]} onChange={set(k)} error={errors[k]} {...extra} />
+  const f = (k: Exclude<keyof SettingsValues, 'tax_enabled'>, label: string, extra: Record<string, unknown> = {}) => (
+    <TextField label={label} {...register(k)} error={errors[k]?.message} {...extra} />
   );
 
   return (
-    <form className="settings" onSubmit={onSubmit} noValidate aria-label="Company settings">
+    <form className="settings" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Company settings">
       <FormError message={formError} />
       <section className="card settings-card">
         <header className="settings-card__head">
@@ -190,15 +170,15 @@ function SettingsForm({ initial }: { initial: CompanySettings }) {
           <h2 className="card__title">Tax and quotes</h2>
         </header>
         <div className="form">
-          <CheckboxField label="Charge sales tax" name="tax_enabled" checked={values.tax_enabled} onChange={set('tax_enabled')} />
+          <CheckboxField label="Charge sales tax" {...register('tax_enabled')} />
           <div className="form__grid form__grid--3">
             {f('tax_name', 'Tax name', { placeholder: 'Sales tax' })}
             {f('tax_rate_percent', 'Tax rate (%)', { inputMode: 'decimal' })}
             {f('tax_registration_number', 'Registration number')}
           </div>
           {f('default_quote_validity_days', 'Quotes are valid for (days)', { inputMode: 'numeric' })}
-          <TextAreaField label="Quote terms" name="quote_terms" value={values.quote_terms} onChange={set('quote_terms')} error={errors.quote_terms} />
-          <TextAreaField label="Quote footer" name="quote_footer" value={values.quote_footer} onChange={set('quote_footer')} error={errors.quote_footer} />
+          <TextAreaField label="Quote terms" {...register('quote_terms')} error={errors.quote_terms?.message} />
+          <TextAreaField label="Quote footer" {...register('quote_footer')} error={errors.quote_footer?.message} />
         </div>
       </section>
       <section className="card settings-card">

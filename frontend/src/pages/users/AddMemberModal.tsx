@@ -1,48 +1,50 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { usersApi } from '../../api/endpoints';
-import { ApiError, errorMessage } from '../../api/errors';
-import type { TeamUserCreate } from '../../api/types';
+import { ApiError } from '../../api/errors';
+import type { TeamUserCreate } from '../../api/model';
 import { Button } from '../../components/Button';
 import { FormError, SelectField, TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { PasswordField } from '../../components/PasswordField';
 import { useToast } from '../../components/Toast';
+import { applyServerErrors } from '../../lib/forms';
 import { checkPassword } from '../../lib/passwordRules';
 import { emailProblem } from '../../lib/validation';
-
-interface Values {
-  first_name: string;
-  last_name: string;
-  email: string;
-  account_type: 'admin' | 'operator';
-  password: string;
-}
-
-const EMPTY: Values = { first_name: '', last_name: '', email: '', account_type: 'operator', password: '' };
 
 export const ROLE_OPTIONS = [
   { value: 'operator', label: 'Operator — day-to-day work, no admin sections' },
   { value: 'admin', label: 'Administrator — everything, including team and settings' },
 ] as const;
 
-export function validateMember(v: Values): Record<string, string> {
-  const errs: Record<string, string> = {};
-  const email = emailProblem(v.email);
-  if (email) errs.email = email === 'Enter your email address.' ? 'Enter their email address.' : email;
-  if (!checkPassword(v.password).valid) errs.password = 'The password doesn’t meet all the requirements below.';
-  return errs;
-}
+const optionalName = z
+  .string()
+  .trim()
+  .max(100, 'Use at most 100 characters.')
+  .transform((v) => v || null);
 
-/** Server answers to field errors: 422 `details.errors`, or a 400 `detail` that names a field. */
-function serverFieldErrors(err: ApiError): Record<string, string> {
-  const fe = { ...err.fieldErrors };
-  if (err.status === 400 && !Object.keys(fe).length) {
-    if (/email/i.test(err.message)) fe.email = err.message;
-    else if (/password/i.test(err.message)) fe.password = err.message;
-  }
-  return fe;
-}
+/** The add-member form; its output is the generated body of POST /admin/users/. */
+export const memberSchema = z.object({
+  first_name: optionalName,
+  last_name: optionalName,
+  email: z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      const problem = emailProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem === 'Enter your email address.' ? 'Enter their email address.' : problem });
+    }),
+  account_type: z.enum(['operator', 'admin']),
+  password: z.string().refine((v) => checkPassword(v).valid, 'The password doesn’t meet all the requirements below.'),
+}) satisfies z.ZodType<TeamUserCreate, unknown>;
+
+type MemberValues = z.input<typeof memberSchema>;
+type MemberOutput = z.output<typeof memberSchema>;
+const FIELDS = Object.keys(memberSchema.shape) as (keyof MemberValues)[];
+const EMPTY: MemberValues = { first_name: '', last_name: '', email: '', account_type: 'operator', password: '' };
 
 /** Admins add administrators and operators (POST /admin/users/, CONTRACT 5.15). */
 export function AddMemberModal({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -61,60 +63,58 @@ export function AddMemberModal({ open, onClose }: { open: boolean; onClose: () =
 function AddMemberForm({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<MemberValues, unknown, MemberOutput>({ resolver: zodResolver(memberSchema), defaultValues: EMPTY });
 
   const create = useMutation({
-    mutationFn: (body: TeamUserCreate) => usersApi.create(body),
-    onSuccess: async (user) => {
+    mutationFn: (body: MemberOutput) => usersApi.create(body),
+    onSuccess: async (user, body) => {
       await queryClient.invalidateQueries({ queryKey: ['users'] });
-      const name = user?.full_name || [values.first_name, values.last_name].filter(Boolean).join(' ') || values.email;
-      toast.success('Team member added', `${name} can now sign in as ${values.account_type === 'admin' ? 'an administrator' : 'an operator'}.`);
+      const name = user.full_name || [body.first_name, body.last_name].filter(Boolean).join(' ') || body.email;
+      toast.success('Team member added', `${name} can now sign in as ${body.account_type === 'admin' ? 'an administrator' : 'an operator'}.`);
       onClose();
     },
     onError: (err) => {
-      if (err instanceof ApiError) {
-        const fe = serverFieldErrors(err);
-        setErrors(fe);
-        setFormError(Object.keys(fe).length ? null : err.message);
-      } else setFormError(errorMessage(err));
+      // A taken address is a 400 sentence, not a 422 naming the field: put it on the field it names.
+      if (err instanceof ApiError && err.status === 400 && !Object.keys(err.fieldErrors).length) {
+        const field = /email/i.test(err.message) ? 'email' : /password/i.test(err.message) ? 'password' : null;
+        if (field) {
+          setError(field, { type: 'server', message: err.message }, { shouldFocus: true });
+          setFormError(null);
+          return;
+        }
+      }
+      setFormError(applyServerErrors(err, setError, FIELDS));
     },
   });
 
-  const set = (k: keyof Values) => (e: { target: { value: string } }) => {
-    setValues((v) => ({ ...v, [k]: e.target.value }));
-    if (errors[k]) setErrors((prev) => ({ ...prev, [k]: '' }));
-  };
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const errs = validateMember(values);
-    setErrors(errs);
+  const onSubmit = handleSubmit((body) => {
     setFormError(null);
-    if (Object.keys(errs).length) {
-      document.querySelector<HTMLElement>(`.modal [name="${Object.keys(errs)[0]}"]`)?.focus();
-      return;
-    }
-    create.mutate({
-      email: values.email.trim(),
-      password: values.password,
-      first_name: values.first_name.trim() || null,
-      last_name: values.last_name.trim() || null,
-      account_type: values.account_type,
-    });
-  };
+    create.mutate(body);
+  });
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate aria-label="Add a team member">
+    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Add a team member">
       <FormError message={formError} />
       <div className="form__grid">
-        <TextField label="First name" name="first_name" value={values.first_name} onChange={set('first_name')} error={errors.first_name} autoComplete="off" maxLength={100} />
-        <TextField label="Last name" name="last_name" value={values.last_name} onChange={set('last_name')} error={errors.last_name} autoComplete="off" maxLength={100} />
+        <TextField label="First name" {...register('first_name')} error={errors.first_name?.message} autoComplete="off" maxLength={100} />
+        <TextField label="Last name" {...register('last_name')} error={errors.last_name?.message} autoComplete="off" maxLength={100} />
       </div>
-      <TextField label="Email" name="email" type="email" inputMode="email" value={values.email} onChange={set('email')} error={errors.email} autoComplete="off" required />
-      <SelectField label="Role" name="account_type" value={values.account_type} onChange={set('account_type')} options={ROLE_OPTIONS} error={errors.account_type} required />
-      <PasswordField label="Temporary password" name="password" autoComplete="new-password" value={values.password} onChange={set('password')} error={errors.password} showRules required />
+      <TextField label="Email" type="email" inputMode="email" {...register('email')} error={errors.email?.message} autoComplete="off" required />
+      <SelectField label="Role" {...register('account_type')} options={ROLE_OPTIONS} error={errors.account_type?.message} required />
+      <Controller
+        control={control}
+        name="password"
+        render={({ field }) => (
+          <PasswordField label="Temporary password" autoComplete="new-password" {...field} error={errors.password?.message} showRules required />
+        )}
+      />
       <div className="modal__footer modal__footer--inline">
         <Button variant="secondary" onClick={onClose} disabled={create.isPending}>
           Cancel

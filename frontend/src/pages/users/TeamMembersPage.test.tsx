@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { AppProviders, AppRoutes, createQueryClient } from '../../App';
-import { validateMember } from './AddMemberModal';
+import { memberSchema } from './AddMemberModal';
 
 const admin = {
   id: 1,
@@ -33,15 +33,25 @@ afterEach(() => {
   localStorage.clear();
 });
 
-describe('validateMember', () => {
-  it('asks for an address and a password that meets the rules', () => {
+describe('memberSchema', () => {
+  const messages = (v: unknown) => {
+    const r = memberSchema.safeParse(v);
+    return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+  };
+  it('asks for an address and a password that meets the rules, and gives the API body', () => {
     const base = { first_name: '', last_name: '', account_type: 'operator' as const };
-    expect(validateMember({ ...base, email: '', password: '' })).toEqual({
+    expect(messages({ ...base, email: '', password: '' })).toEqual({
       email: 'Enter their email address.',
       password: 'The password doesn’t meet all the requirements below.',
     });
-    expect(validateMember({ ...base, email: 'ops@shop.local', password: 'Operat0r!pass' }).email).toMatch(/\.local are reserved/);
-    expect(validateMember({ ...base, email: 'ops@example.com', password: 'Operat0r!pass' })).toEqual({});
+    expect(messages({ ...base, email: 'ops@shop.local', password: 'Operat0r!pass' }).email).toMatch(/\.local are reserved/);
+    expect(memberSchema.parse({ ...base, first_name: ' Olivia ', email: ' ops@example.com ', password: 'Operat0r!pass' })).toEqual({
+      first_name: 'Olivia',
+      last_name: null,
+      email: 'ops@example.com',
+      account_type: 'operator',
+      password: 'Operat0r!pass',
+    });
   });
 });
 

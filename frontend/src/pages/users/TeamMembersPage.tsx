@@ -1,22 +1,21 @@
 import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { UserCog, UserPlus } from 'lucide-react';
 import { usersApi } from '../../api/endpoints';
-import type { TeamUser, TeamUserListQuery } from '../../api/types';
+import type { TeamUser, TeamUserList } from '../../api/model';
 import { Button } from '../../components/Button';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatDateTime, humanize } from '../../lib/format';
-import { useTableState } from '../../lib/useTableState';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
+import { useServerList } from '../../lib/useServerList';
+import { NotYetAvailable } from '../NotYetAvailable';
 import { AddMemberModal } from './AddMemberModal';
 
 const columns: Column<TeamUser>[] = [
   {
-    key: 'name',
+    key: 'full_name',
     header: 'Member',
-    sortValue: (r) => r.full_name ?? r.email,
+    sortable: true,
     render: (r) => (
       <div className="cell-stack">
         <span className="cell-strong">{r.full_name || [r.first_name, r.last_name].filter(Boolean).join(' ') || r.email}</span>
@@ -24,25 +23,41 @@ const columns: Column<TeamUser>[] = [
       </div>
     ),
   },
-  { key: 'account_type', header: 'Role', shrink: true, sortValue: (r) => r.account_type, render: (r) => <Badge tone={r.account_type === 'admin' ? 'info' : 'neutral'}>{r.account_type === 'admin' ? 'Administrator' : 'Operator'}</Badge> },
+  { key: 'account_type', header: 'Role', shrink: true, sortable: true, render: (r) => <Badge tone={r.account_type === 'admin' ? 'info' : 'neutral'}>{r.account_type === 'admin' ? 'Administrator' : 'Operator'}</Badge> },
   { key: 'status', header: 'Status', shrink: true, render: (r) => <Badge tone={r.status === 'active' ? 'success' : r.status === 'suspended' ? 'danger' : 'neutral'}>{humanize(r.status)}</Badge> },
-  { key: 'last_login_at', header: 'Last sign-in', shrink: true, sortValue: (r) => r.last_login_at, render: (r) => formatDateTime(r.last_login_at) },
-  { key: 'created_at', header: 'Added', shrink: true, hideOnTablet: true, sortValue: (r) => r.created_at, render: (r) => formatDateTime(r.created_at) },
+  { key: 'last_login_at', header: 'Last sign-in', shrink: true, sortable: true, render: (r) => formatDateTime(r.last_login_at) },
+  { key: 'created_at', header: 'Added', shrink: true, hideOnTablet: true, sortable: true, render: (r) => formatDateTime(r.created_at) },
 ];
 
+function asRole(value: string | undefined): 'admin' | 'operator' | undefined {
+  return value === 'admin' || value === 'operator' ? value : undefined;
+}
+
 export function TeamMembersPage() {
-  const table = useTableState(['role', 'status']);
   const [adding, setAdding] = useState(false);
-  const rawRole = table.filters.role;
-  const role = rawRole === 'admin' || rawRole === 'operator' ? rawRole : undefined;
-  const includeInactive = table.filters.status === 'all';
-  const query: TeamUserListQuery = { skip: table.offset, limit: table.pageSize, account_type: role, include_inactive: includeInactive };
-  const list = useQuery({
-    queryKey: ['users', 'list', query],
-    queryFn: ({ signal }) => usersApi.list(query, signal),
-    placeholderData: keepPreviousData,
+  const list = useServerList({
+    area: 'users',
+    filters: ['role', 'status'],
+    fetch: (r, signal) =>
+      usersApi.list(
+        {
+          skip: r.offset,
+          limit: r.limit,
+          search: r.search,
+          account_type: asRole(r.filters.role),
+          include_inactive: r.filters.status === 'all',
+          sort_by: r.sort_by,
+          sort_order: r.sort_order,
+        },
+        signal,
+      ),
+    // A bare array: no total, so the pager offers "next" while pages are full.
+    select: (rows: TeamUserList) => ({ rows }),
   });
-  if (isMissingRoute(list.error)) return <NotYetAvailable area="users" />;
+  const { table } = list;
+  const role = asRole(table.filters.role);
+  const includeInactive = table.filters.status === 'all';
+  if (list.missing) return <NotYetAvailable area="users" />;
 
   return (
     <div className="page">
@@ -58,15 +73,10 @@ export function TeamMembersPage() {
       <DataTable
         caption="Team members"
         columns={columns}
-        rows={list.data}
+        {...list.tableProps}
         rowKey={(r) => r.id}
-        page={table.page}
-        pageSize={table.pageSize}
-        onPageChange={table.setPage}
-        onPageSizeChange={table.setPageSize}
-        sort={table.sort}
-        onSortChange={table.setSort}
-        clientSort
+        searchPlaceholder="Search name or email"
+        searchLabel="Search team members"
         filters={
           <>
             <select className="input input--select" aria-label="Role" value={role ?? ''} onChange={(e) => table.setFilter('role', e.target.value)}>
@@ -80,12 +90,6 @@ export function TeamMembersPage() {
             </select>
           </>
         }
-        filtered={Boolean(role || includeInactive)}
-        onClearFilters={table.clearAll}
-        loading={list.isPending}
-        fetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         empty={{ icon: <UserCog size={22} />, title: 'No team members', description: 'Administrators and operators you add appear here.' }}
       />
       <AddMemberModal open={adding} onClose={() => setAdding(false)} />
