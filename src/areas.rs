@@ -2,7 +2,9 @@
 //! REST routes (`<area>::rest::ROUTES`, tagged with the area's name in the OpenAPI document)
 //! and, where it has them, its per-request DataLoaders. The schema core (`crate::graphql`) and
 //! the REST engine (`crate::rest`) read this list and import no area themselves: a new area is
-//! one line here.
+//! one line here. An area with several field groups lists them with `&`
+//! (`query CatalogQuery & CatalogStatsQuery`); each must be reachable as
+//! `crate::<area>::graphql::<Group>`.
 
 use async_graphql::MergedObject;
 
@@ -19,16 +21,16 @@ pub struct AreaRoute {
 }
 
 macro_rules! areas {
-    ($($area:ident: query $query:ident $(, mutation $mutation:ident)? $(, loaders $loaders:path)?;)*) => {
-        /// The Query root: one field group per business area.
+    ($($area:ident: query $($query:ident)&+ $(, mutation $($mutation:ident)&+)? $(, loaders $loaders:path)?;)*) => {
+        /// The Query root: the field groups of every business area.
         #[derive(MergedObject, Default)]
         #[graphql(name = "Query")]
-        pub struct QueryRoot($(crate::$area::graphql::$query),*);
+        pub struct QueryRoot($($(crate::$area::graphql::$query,)+)*);
 
-        /// The Mutation root: one field group per business area that changes data.
+        /// The Mutation root: the field groups of every business area that changes data.
         #[derive(MergedObject, Default)]
         #[graphql(name = "Mutation")]
-        pub struct MutationRoot($($(crate::$area::graphql::$mutation,)?)*);
+        pub struct MutationRoot($($($(crate::$area::graphql::$mutation,)+)?)*);
 
         /// Every REST route of every area, in registry order.
         pub fn routes() -> Vec<AreaRoute> {
