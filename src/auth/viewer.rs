@@ -14,7 +14,7 @@ use tokio::sync::OnceCell;
 
 use crate::auth::tokens::{TokenKeys, TokenType};
 use crate::db::DbPool;
-use crate::db::schema::users;
+use crate::db::schema::{refresh_tokens, users};
 use crate::error::{AppError, AppResult};
 
 /// Facts about the HTTP request an operation runs for (attached by `/graphql` and the REST
@@ -140,9 +140,23 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
     let Ok(user_id) = claims.sub.parse::<i64>() else {
         return Ok(Viewer::Invalid);
     };
+    let Some(session_id) = claims.sid else {
+        return Ok(Viewer::Invalid);
+    };
     let mut conn = pool.get().await?;
+    // One statement: the user, and whether the token's session is still live (a logout or
+    // a password reset revokes every refresh token of the family; an access token outlives
+    // its session by no more than this query).
+    let live_session = diesel::dsl::exists(
+        refresh_tokens::table
+            .filter(refresh_tokens::family_id.eq(session_id))
+            .filter(refresh_tokens::user_id.eq(users::id))
+            .filter(refresh_tokens::revoked.eq(false))
+            .filter(refresh_tokens::expires_at.gt(diesel::dsl::now)),
+    );
     let row: Option<(i64, String, String, String, i32)> = users::table
         .find(user_id)
+        .filter(live_session)
         .select((
             users::id,
             users::email,
