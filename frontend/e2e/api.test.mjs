@@ -63,7 +63,11 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 /** A call to the server from the test itself (no browser). */
 async function api(path, init = {}) {
-  const res = await fetch(`${API_URL}/api/v1${path}`, init);
+  // A browser sends its Origin with every unsafe request; the server refuses cookie-
+  // authenticated ones without an allowed Origin (CSRF, issue 11), so this does too.
+  const method = (init.method ?? 'GET').toUpperCase();
+  const headers = method === 'GET' || method === 'HEAD' ? init.headers : { Origin: new URL(API_URL).origin, ...init.headers };
+  const res = await fetch(`${API_URL}/api/v1${path}`, { ...init, headers });
   const text = await res.text();
   let body;
   try {
