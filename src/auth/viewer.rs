@@ -154,21 +154,25 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
             .filter(refresh_tokens::revoked.eq(false))
             .filter(refresh_tokens::expires_at.gt(diesel::dsl::now)),
     );
-    let row: Option<(i64, String, String, String, i32)> = users::table
+    let row: Option<(i64, String, String, String, i32, bool)> = users::table
         .find(user_id)
-        .filter(live_session)
         .select((
             users::id,
             users::email,
             users::account_type,
             users::status,
             users::session_version,
+            live_session,
         ))
         .first(&mut conn)
         .await
         .optional()?;
     Ok(match row {
-        Some((id, email, account_type, status, version)) if version == claims.sv => {
+        // An inactive account keeps its own answer (403 "User account is inactive") even
+        // though deactivation also ended its sessions.
+        Some((id, email, account_type, status, version, live))
+            if version == claims.sv && (live || status != "active") =>
+        {
             Viewer::User(CurrentUser {
                 id,
                 email,
