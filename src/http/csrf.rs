@@ -129,13 +129,28 @@ fn normalise(origin: &str) -> String {
 }
 
 /// True when `origin` (`scheme://host[:port]`) names the host the request was sent to.
+/// When `Host` carries no port (nginx forwards `$host`, which drops it), the origin's port
+/// is not compared: cookies are shared by every port of a host anyway.
 fn same_host(origin: &str, headers: &HeaderMap) -> bool {
     let Some(host) = header_text(headers, header::HOST.as_str()) else {
         return false;
     };
-    origin
-        .split_once("://")
-        .is_some_and(|(_, authority)| authority.eq_ignore_ascii_case(host))
+    let Some((_, authority)) = origin.split_once("://") else {
+        return false;
+    };
+    if authority.eq_ignore_ascii_case(host) {
+        return true;
+    }
+    let has_port = |h: &str| {
+        h.rsplit_once(':')
+            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+            && !h.ends_with(']')
+    };
+    !has_port(host)
+        && has_port(authority)
+        && authority
+            .rsplit_once(':')
+            .is_some_and(|(name, _)| name.eq_ignore_ascii_case(host))
 }
 
 #[cfg(test)]
@@ -191,6 +206,28 @@ mod tests {
                 ("origin", "http://strata.local:8000"),
                 ("host", "strata.local:8000")
             ])
+        ));
+        let from = |origin: &'static str, host: &'static str| {
+            headers(&[cookie, ("origin", origin), ("host", host)])
+        };
+        assert!(
+            p.permits(
+                &post,
+                path,
+                &from("http://strata.local:8080", "strata.local")
+            ),
+            "a proxy that forwards the host without its port"
+        );
+        assert!(!p.permits(&post, path, &from("http://evil.local:8080", "strata.local")));
+        assert!(!p.permits(
+            &post,
+            path,
+            &from("http://strata.local:8080", "strata.local:8000")
+        ));
+        assert!(!p.permits(
+            &post,
+            path,
+            &from("http://evil.strata.local", "strata.local")
         ));
         assert!(
             p.permits(&post, "/graphql", &headers(&[("cookie", "refresh_token=")])),
