@@ -490,7 +490,8 @@ impl IdentityMutation {
     }
 
     /// Exchanges a refresh token (the `refresh_token` cookie first, else the argument) for a
-    /// new pair; the old one dies. A token presented after it was rotated revokes the whole
+    /// new pair; the old one dies. Presented again within 10 seconds (two tabs refreshing at
+    /// once) it returns the same new refresh token; presented later, it revokes the whole
     /// session family.
     #[graphql(guard = "Access::Public")]
     async fn refresh_session(

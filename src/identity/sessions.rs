@@ -1,7 +1,10 @@
 //! Sessions: a login issues an access JWT and a refresh JWT; the refresh token is stored
-//! hashed and rotated on every use. All tokens of one login share a family: presenting a
-//! token that was already rotated means it leaked, so the whole family is revoked and the
-//! event is audited.
+//! hashed and rotated on every use. All tokens of one login share a family, which is the
+//! session: its id travels in every token (`sid`), and the viewer accepts an access token
+//! only while its family has a live refresh token, so logout (or a password reset) ends
+//! the access tokens at once. A rotated token presented again within [`ROTATION_GRACE`]
+//! (two tabs refreshing together) gets the same successor; after that it means the token
+//! leaked, so the whole family is revoked and the event is audited.
 
 use async_graphql::Context;
 use chrono::{DateTime, Utc};
