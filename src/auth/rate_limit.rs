@@ -13,11 +13,12 @@
 //! In-memory state is per process: with several API replicas each enforces its own limit.
 //! The key-value store (`KVSTORE_URL`) is where shared limits go when Strata runs multi-node.
 
+use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
-use std::sync::{Arc, Weak};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
 
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -123,18 +124,42 @@ impl AttemptQuota {
     }
 }
 
+/// The sign-in generation of each (account, address) pair (see [`LoginThrottle`]).
+struct Generations {
+    current: Mutex<HashMap<(String, IpAddr), (u32, Instant)>>,
+    /// How long until a generation's quota has fully replenished.
+    ttl: Duration,
+}
+
+impl Prune for Generations {
+    fn prune(&self) {
+        if let Ok(mut map) = self.current.lock() {
+            map.retain(|_, (_, at)| at.elapsed() < self.ttl);
+            map.shrink_to_fit();
+        }
+    }
+}
+
 /// The sign-in throttle. Every attempt is counted before the password is checked, against
 /// three keys:
 ///
 /// - (account, address): a handful of attempts, then one every few minutes. This is what
-///   stops a guesser, and it never touches the owner signing in from elsewhere.
+///   stops a guesser, and it never touches the owner signing in from elsewhere. A
+///   successful sign-in renews the pair's budget, so the owner's own sign-ins never use it
+///   up.
 /// - address: a few dozen attempts (an office behind one NAT signs in from one address),
 ///   which stops one address from spraying many accounts.
 /// - account: a much higher ceiling, reached only by a guesser spread over many addresses;
 ///   past it every attempt waits its turn (seconds, not a lockout), so the owner is slowed,
 ///   never locked out.
 pub struct LoginThrottle {
-    by_account_and_address: Arc<DefaultKeyedRateLimiter<(String, IpAddr)>>,
+    /// Keyed by (account, address, generation): a successful sign-in starts a new
+    /// generation, so the owner's own sign-ins never use up their budget.
+    by_account_and_address: Arc<DefaultKeyedRateLimiter<(String, IpAddr, u32)>>,
+    /// The current generation of each (account, address) that signed in successfully, and
+    /// when; only real sign-ins create entries, and they are dropped once a generation's
+    /// quota has fully replenished (then generation 0 is as fresh as any).
+    generations: Arc<Generations>,
     by_address: Arc<DefaultKeyedRateLimiter<IpAddr>>,
     by_account: Arc<DefaultKeyedRateLimiter<String>>,
 }
@@ -158,10 +183,11 @@ impl Default for LoginQuotas {
                 burst: 5,
                 period: Duration::from_secs(180),
             },
-            // 30 attempts, then one every 30 seconds.
+            // 60 attempts, then one every 10 seconds (successful sign-ins count too: an
+            // office behind one NAT signs in from one address).
             per_address: AttemptQuota {
-                burst: 30,
-                period: Duration::from_secs(30),
+                burst: 60,
+                period: Duration::from_secs(10),
             },
             // 100 attempts, then one every 6 seconds (10 a minute across all addresses).
             per_account: AttemptQuota {
@@ -179,6 +205,13 @@ impl LoginThrottle {
             by_account_and_address: Arc::new(RateLimiter::keyed(
                 quotas.per_account_and_address.quota(),
             )),
+            generations: Arc::new(Generations {
+                current: Mutex::default(),
+                ttl: quotas
+                    .per_account_and_address
+                    .period
+                    .saturating_mul(quotas.per_account_and_address.burst.max(1)),
+            }),
             by_address: Arc::new(RateLimiter::keyed(quotas.per_address.quota())),
             by_account: Arc::new(RateLimiter::keyed(quotas.per_account.quota())),
         }
@@ -192,19 +225,41 @@ impl LoginThrottle {
     pub fn attempt(&self, account: &str, ip: IpAddr) -> Result<(), u64> {
         let address = address_key(ip);
         seconds_until(&self.by_address, &address)?;
+        let generation = self.generation(account, address);
         seconds_until(
             &self.by_account_and_address,
-            &(account.to_string(), address),
+            &(account.to_string(), address, generation),
         )?;
         seconds_until(&self.by_account, &account.to_string())
     }
 
+    /// Records a successful sign-in: the (account, address) pair starts with a full budget
+    /// again. The per-address and per-account limits are not reset.
+    pub fn succeeded(&self, account: &str, ip: IpAddr) {
+        if let Ok(mut map) = self.generations.current.lock() {
+            let entry = map
+                .entry((account.to_string(), address_key(ip)))
+                .or_insert((0, Instant::now()));
+            *entry = (entry.0.wrapping_add(1), Instant::now());
+        }
+    }
+
+    fn generation(&self, account: &str, address: IpAddr) -> u32 {
+        self.generations
+            .current
+            .lock()
+            .ok()
+            .and_then(|map| map.get(&(account.to_string(), address)).map(|g| g.0))
+            .unwrap_or(0)
+    }
+
     fn prunables(&self) -> Vec<Weak<dyn Prune>> {
-        let a: Weak<DefaultKeyedRateLimiter<(String, IpAddr)>> =
+        let a: Weak<DefaultKeyedRateLimiter<(String, IpAddr, u32)>> =
             Arc::downgrade(&self.by_account_and_address);
         let b: Weak<DefaultKeyedRateLimiter<IpAddr>> = Arc::downgrade(&self.by_address);
         let c: Weak<DefaultKeyedRateLimiter<String>> = Arc::downgrade(&self.by_account);
-        vec![a, b, c]
+        let d: Weak<Generations> = Arc::downgrade(&self.generations);
+        vec![a, b, c, d]
     }
 
     /// How many keys the throttle currently holds (all three limiters).
@@ -371,6 +426,26 @@ mod tests {
             "the owner elsewhere is not"
         );
         assert!(t.attempt("b@x", attacker).is_ok(), "another account is not");
+    }
+
+    #[test]
+    fn a_successful_sign_in_renews_only_its_own_pair() {
+        let t = LoginThrottle::new(small());
+        let office: IpAddr = "192.0.2.50".parse().expect("ip");
+        assert!(t.attempt("a@x", office).is_ok());
+        assert!(t.attempt("a@x", office).is_ok());
+        t.succeeded("a@x", office);
+        assert!(
+            t.attempt("a@x", office).is_ok(),
+            "a fresh budget after signing in"
+        );
+        assert!(t.attempt("a@x", office).is_ok());
+        assert!(t.attempt("a@x", office).is_err());
+        t.succeeded("b@x", office);
+        assert!(
+            t.attempt("a@x", office).is_err(),
+            "another account's success is not ours"
+        );
     }
 
     #[test]

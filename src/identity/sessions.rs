@@ -512,6 +512,7 @@ pub async fn authenticate(
         .await;
         return Err(AppError::forbidden("User account is inactive"));
     }
+    d.limits.login.succeeded(&account_key, d.client_ip());
     d.audit(AuditEvent::new("login", Outcome::Success).user(user.id, user.email.clone()))
         .await;
     Ok(user)
