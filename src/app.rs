@@ -107,6 +107,10 @@ pub fn router(state: AppState) -> anyhow::Result<Router> {
             StatusCode::SERVICE_UNAVAILABLE,
             config.request_timeout,
         ))
+        .layer(middleware::from_fn_with_state(
+            crate::http::csrf::CsrfPolicy::from_config(&config),
+            crate::http::csrf::guard,
+        ))
         .layer(cors_layer(&config))
         .layer(middleware::map_response(
             move |mut response: Response| async move {

@@ -376,6 +376,28 @@ impl Harness {
         }
     }
 
+    /// The access token of a new session of the given user.
+    async fn fresh_session(&self, email: &str, password: &str) -> String {
+        let body = json!({"username": email, "password": password}).to_string();
+        let mut req = Request::builder()
+            .method(HttpMethod::POST)
+            .uri("/api/v1/auth/login")
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .expect("request");
+        // From an address of its own, like every request: the sign-in throttle counts per
+        // account and address.
+        let n = self.next_ip.fetch_add(1, Ordering::Relaxed);
+        let peer = SocketAddr::from(([198, 18 + (n >> 16) as u8, (n >> 8) as u8, n as u8], 40000));
+        req.extensions_mut().insert(ConnectInfo(peer));
+        let res = self.app.request(req).await;
+        assert_eq!(res.status, StatusCode::OK, "fresh session: {}", res.text());
+        res.json()["access_token"]
+            .as_str()
+            .expect("access_token")
+            .to_string()
+    }
+
     /// Sends a request from a fresh client address (198.18.0.0/15, the benchmarking range).
     async fn send(
         &self,
@@ -393,8 +415,21 @@ impl Harness {
         )
         .parse()
         .expect("peer address");
+        // Logout ends the session of the token it is sent with (issue 11), so a signed-in
+        // caller logs out of a session of its own, and the harness's sessions live on.
+        let ends_session = uri.contains("/auth/logout")
+            || body
+                .as_ref()
+                .is_some_and(|(_, bytes)| String::from_utf8_lossy(bytes).contains("logout"));
+        let token = match (who, ends_session) {
+            (Who::Admin, true) => Some(self.fresh_session(ADMIN_EMAIL, ADMIN_PASSWORD).await),
+            (Who::Operator, true) => {
+                Some(self.fresh_session(OPERATOR_EMAIL, OPERATOR_PASSWORD).await)
+            }
+            _ => self.token(who).map(str::to_string),
+        };
         let mut b = Request::builder().method(method).uri(uri);
-        if let Some(t) = self.token(who) {
+        if let Some(t) = token {
             b = b.header("authorization", format!("Bearer {t}"));
         }
         let mut req = match body {

@@ -34,7 +34,11 @@ async fn call(
         b = b.header("authorization", format!("Bearer {t}"));
     }
     if let Some(c) = cookie {
-        b = b.header("cookie", c);
+        // A browser sends its Origin with every unsafe request; cookie-authenticated ones
+        // without an allowed Origin are refused (CSRF).
+        b = b
+            .header("cookie", c)
+            .header("origin", "http://localhost:5173");
     }
     b = b.header("user-agent", "identity-tests/1.0");
     let req = match body {
@@ -609,8 +613,14 @@ async fn login_refresh_rotation_and_reuse_detection() {
         StatusCode::OK
     );
 
-    // Presenting the rotated token again: 401, and the whole family is revoked (the new
-    // refresh token dies too), and the event is audited.
+    // Presenting the rotated token again after the grace window (simulated by moving the
+    // rotation back in time): 401, and the whole family is revoked (the new refresh token
+    // dies too), and the event is audited.
+    sql_exec(
+        &app,
+        "UPDATE refresh_tokens SET revoked_at = revoked_at - interval '1 minute' WHERE replaced_by_id IS NOT NULL",
+    )
+    .await;
     let reuse = app
         .send_json(
             Method::POST,
@@ -693,7 +703,12 @@ async fn cookie_sessions_refresh_from_the_cookie_and_logout_clears_them() {
     );
     let jar2 = cookies(&refreshed);
     assert!(jar2.contains("access_token=") && jar2.contains("refresh_token="));
-    // The first cookie's refresh token was rotated away.
+    // The first cookie's refresh token was rotated away (and the grace window has passed).
+    sql_exec(
+        &app,
+        "UPDATE refresh_tokens SET revoked_at = revoked_at - interval '1 minute' WHERE replaced_by_id IS NOT NULL",
+    )
+    .await;
     let stale = call(
         &app,
         Method::POST,

@@ -844,7 +844,12 @@ async fn cookies_set_by_resolvers_reach_the_rest_response() {
         .send(
             Method::POST,
             "/api/v1/auth/logout",
-            &[("cookie", pair), ("content-type", "application/json")],
+            // The Origin a browser sends: a cookie-authenticated POST needs one (CSRF).
+            &[
+                ("cookie", pair),
+                ("content-type", "application/json"),
+                ("origin", "http://localhost:5173"),
+            ],
             Some("{}"),
         )
         .await;

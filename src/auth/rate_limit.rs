@@ -1,13 +1,23 @@
-//! Rate limits keyed by client address (governor's GCRA, in memory), and the failed-login
-//! throttle per address and per account.
+//! Rate limits keyed by client address (governor's GCRA, in memory), and the sign-in
+//! throttle per (account, address), per address and per account.
+//!
+//! Every limit counts first and lets the request through after (governor's check is one
+//! atomic step per key), so parallel requests cannot all pass a check made before their
+//! failures were recorded. IPv6 clients are keyed by their /64 network: one host usually
+//! owns a whole /64 and could otherwise rotate addresses at will.
+//!
+//! Keyed state is pruned on a timer ([`RateLimiter::retain_recent`] drops keys whose state
+//! is indistinguishable from a fresh one), so a spray of distinct keys costs memory only for
+//! as long as the keys matter, and never resets the throttle of another key.
 //!
 //! In-memory state is per process: with several API replicas each enforces its own limit.
 //! The key-value store (`KVSTORE_URL`) is where shared limits go when Strata runs multi-node.
 
-use std::collections::{HashMap, VecDeque};
-use std::net::IpAddr;
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use governor::clock::{Clock, DefaultClock};
@@ -15,10 +25,59 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::error::AppError;
 
-/// One "N requests per minute per client IP" limit.
+/// How often keyed limiter state is pruned.
+const PRUNE_EVERY: Duration = Duration::from_secs(60);
+
+/// Longest account key kept (an e-mail address is at most 254 characters).
+const MAX_ACCOUNT_KEY_BYTES: usize = 320;
+
+/// The key a client address is counted under: IPv4 (and IPv4-mapped IPv6) as it is, other
+/// IPv6 addresses by their /64 network.
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
+/// The key an account is counted under: its e-mail as the login lookup sees it.
+pub fn account_key(email: &str) -> String {
+    let key = email.trim().to_lowercase();
+    key[..key.floor_char_boundary(MAX_ACCOUNT_KEY_BYTES)].to_string()
+}
+
+fn seconds_until<K: Hash + Eq + Clone>(
+    limiter: &DefaultKeyedRateLimiter<K>,
+    key: &K,
+) -> Result<(), u64> {
+    limiter.check_key(key).map_err(|not_until| {
+        let wait = not_until.wait_time_from(DefaultClock::default().now());
+        (wait.as_secs_f64().ceil() as u64).max(1)
+    })
+}
+
+/// Something whose keyed state can be pruned.
+trait Prune: Send + Sync {
+    fn prune(&self);
+}
+
+impl<K: Hash + Eq + Clone + Send + Sync> Prune for DefaultKeyedRateLimiter<K> {
+    fn prune(&self) {
+        self.retain_recent();
+        self.shrink_to_fit();
+    }
+}
+
+/// One "N requests per minute per client address" limit.
 pub struct PerMinuteLimit {
     per_minute: u32,
-    limiter: DefaultKeyedRateLimiter<IpAddr>,
+    limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
 }
 
 impl PerMinuteLimit {
@@ -27,77 +86,185 @@ impl PerMinuteLimit {
         let n = NonZeroU32::new(per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
         PerMinuteLimit {
             per_minute: n.get(),
-            limiter: RateLimiter::keyed(Quota::per_minute(n)),
+            limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(n))),
         }
     }
 
     /// Counts one request from `ip`; over the limit, the contract's 429 with `Retry-After`.
     pub fn check(&self, ip: IpAddr) -> Result<(), AppError> {
-        self.limiter.check_key(&ip).map_err(|not_until| {
-            let wait = not_until.wait_time_from(DefaultClock::default().now());
+        seconds_until(&self.limiter, &address_key(ip)).map_err(|wait| {
             AppError::rate_limited(
                 format!("Rate limit exceeded: {} per 1 minute", self.per_minute),
-                wait.as_secs_f64().ceil() as u64,
+                wait,
             )
         })
     }
+
+    fn prunable(&self) -> Weak<dyn Prune> {
+        let weak: Weak<DefaultKeyedRateLimiter<IpAddr>> = Arc::downgrade(&self.limiter);
+        weak
+    }
 }
 
-/// Counts failed logins in a sliding window, by key (an address or an e-mail).
-pub struct FailureThrottle {
-    max_failures: usize,
-    window: Duration,
-    failures: Mutex<HashMap<String, VecDeque<Instant>>>,
+/// A GCRA quota: `burst` at once, then one more every `period`.
+#[derive(Debug, Clone, Copy)]
+pub struct AttemptQuota {
+    /// Attempts allowed at once.
+    pub burst: u32,
+    /// One more attempt is allowed each period.
+    pub period: Duration,
 }
 
-impl FailureThrottle {
-    /// At most `max_failures` failures per `window` for each key.
-    pub fn new(max_failures: usize, window: Duration) -> FailureThrottle {
-        FailureThrottle {
-            max_failures,
-            window,
-            failures: Mutex::new(HashMap::new()),
+impl AttemptQuota {
+    fn quota(self) -> Quota {
+        let burst = NonZeroU32::new(self.burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        Quota::with_period(self.period.max(Duration::from_millis(1)))
+            .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
+            .allow_burst(burst)
+    }
+}
+
+/// The sign-in generation of each (account, address) pair (see [`LoginThrottle`]).
+struct Generations {
+    current: Mutex<HashMap<(String, IpAddr), (u32, Instant)>>,
+    /// How long until a generation's quota has fully replenished.
+    ttl: Duration,
+}
+
+impl Prune for Generations {
+    fn prune(&self) {
+        if let Ok(mut map) = self.current.lock() {
+            map.retain(|_, (_, at)| at.elapsed() < self.ttl);
+            map.shrink_to_fit();
+        }
+    }
+}
+
+/// The sign-in throttle. Every attempt is counted before the password is checked, against
+/// three keys:
+///
+/// - (account, address): a handful of attempts, then one every few minutes. This is what
+///   stops a guesser, and it never touches the owner signing in from elsewhere. A
+///   successful sign-in renews the pair's budget, so the owner's own sign-ins never use it
+///   up.
+/// - address: a few dozen attempts (an office behind one NAT signs in from one address),
+///   which stops one address from spraying many accounts.
+/// - account: a much higher ceiling, reached only by a guesser spread over many addresses;
+///   past it every attempt waits its turn (seconds, not a lockout), so the owner is slowed,
+///   never locked out.
+pub struct LoginThrottle {
+    /// Keyed by (account, address, generation): a successful sign-in starts a new
+    /// generation, so the owner's own sign-ins never use up their budget.
+    by_account_and_address: Arc<DefaultKeyedRateLimiter<(String, IpAddr, u32)>>,
+    /// The current generation of each (account, address) that signed in successfully, and
+    /// when; only real sign-ins create entries, and they are dropped once a generation's
+    /// quota has fully replenished (then generation 0 is as fresh as any).
+    generations: Arc<Generations>,
+    by_address: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    by_account: Arc<DefaultKeyedRateLimiter<String>>,
+}
+
+/// The quotas of the sign-in throttle.
+#[derive(Debug, Clone, Copy)]
+pub struct LoginQuotas {
+    /// Per (account, address).
+    pub per_account_and_address: AttemptQuota,
+    /// Per address.
+    pub per_address: AttemptQuota,
+    /// Per account, from every address together.
+    pub per_account: AttemptQuota,
+}
+
+impl Default for LoginQuotas {
+    fn default() -> Self {
+        LoginQuotas {
+            // 5 attempts, then one every 3 minutes (5 per 15 minutes).
+            per_account_and_address: AttemptQuota {
+                burst: 5,
+                period: Duration::from_secs(180),
+            },
+            // 60 attempts, then one every 10 seconds (successful sign-ins count too: an
+            // office behind one NAT signs in from one address).
+            per_address: AttemptQuota {
+                burst: 60,
+                period: Duration::from_secs(10),
+            },
+            // 100 attempts, then one every 6 seconds (10 a minute across all addresses).
+            per_account: AttemptQuota {
+                burst: 100,
+                period: Duration::from_secs(6),
+            },
+        }
+    }
+}
+
+impl LoginThrottle {
+    /// A throttle with `quotas`.
+    pub fn new(quotas: LoginQuotas) -> LoginThrottle {
+        LoginThrottle {
+            by_account_and_address: Arc::new(RateLimiter::keyed(
+                quotas.per_account_and_address.quota(),
+            )),
+            generations: Arc::new(Generations {
+                current: Mutex::default(),
+                ttl: quotas
+                    .per_account_and_address
+                    .period
+                    .saturating_mul(quotas.per_account_and_address.burst.max(1)),
+            }),
+            by_address: Arc::new(RateLimiter::keyed(quotas.per_address.quota())),
+            by_account: Arc::new(RateLimiter::keyed(quotas.per_account.quota())),
         }
     }
 
-    /// Seconds until `key` may try again, when it is blocked now.
-    pub fn blocked_for(&self, key: &str) -> Option<u64> {
-        let now = Instant::now();
-        let mut map = self.failures.lock().ok()?;
-        let entries = map.get_mut(key)?;
-        while entries
-            .front()
-            .is_some_and(|t| now.duration_since(*t) > self.window)
-        {
-            entries.pop_front();
-        }
-        if entries.len() >= self.max_failures {
-            let oldest = *entries.front()?;
-            let wait = self.window.saturating_sub(now.duration_since(oldest));
-            Some(wait.as_secs().max(1))
-        } else {
-            None
+    /// Counts one sign-in attempt for `account` from `ip`. `Err(seconds)` when a limit is
+    /// reached: the attempt must not reach the password check.
+    ///
+    /// The address is counted first, so one address spraying accounts spends only its own
+    /// budget and creates no per-account state past it.
+    pub fn attempt(&self, account: &str, ip: IpAddr) -> Result<(), u64> {
+        let address = address_key(ip);
+        seconds_until(&self.by_address, &address)?;
+        let generation = self.generation(account, address);
+        seconds_until(
+            &self.by_account_and_address,
+            &(account.to_string(), address, generation),
+        )?;
+        seconds_until(&self.by_account, &account.to_string())
+    }
+
+    /// Records a successful sign-in: the (account, address) pair starts with a full budget
+    /// again. The per-address and per-account limits are not reset.
+    pub fn succeeded(&self, account: &str, ip: IpAddr) {
+        if let Ok(mut map) = self.generations.current.lock() {
+            let entry = map
+                .entry((account.to_string(), address_key(ip)))
+                .or_insert((0, Instant::now()));
+            *entry = (entry.0.wrapping_add(1), Instant::now());
         }
     }
 
-    /// Records a failure for `key`.
-    pub fn record_failure(&self, key: &str) {
-        if let Ok(mut map) = self.failures.lock() {
-            // Bound memory under a spray of distinct keys.
-            if map.len() > 100_000 {
-                map.clear();
-            }
-            map.entry(key.to_string())
-                .or_default()
-                .push_back(Instant::now());
-        }
+    fn generation(&self, account: &str, address: IpAddr) -> u32 {
+        self.generations
+            .current
+            .lock()
+            .ok()
+            .and_then(|map| map.get(&(account.to_string(), address)).map(|g| g.0))
+            .unwrap_or(0)
     }
 
-    /// Forgets the failures of `key` (after a successful login).
-    pub fn clear(&self, key: &str) {
-        if let Ok(mut map) = self.failures.lock() {
-            map.remove(key);
-        }
+    fn prunables(&self) -> Vec<Weak<dyn Prune>> {
+        let a: Weak<DefaultKeyedRateLimiter<(String, IpAddr, u32)>> =
+            Arc::downgrade(&self.by_account_and_address);
+        let b: Weak<DefaultKeyedRateLimiter<IpAddr>> = Arc::downgrade(&self.by_address);
+        let c: Weak<DefaultKeyedRateLimiter<String>> = Arc::downgrade(&self.by_account);
+        let d: Weak<Generations> = Arc::downgrade(&self.generations);
+        vec![a, b, c, d]
+    }
+
+    /// How many keys the throttle currently holds (all three limiters).
+    pub fn tracked_keys(&self) -> usize {
+        self.by_account_and_address.len() + self.by_address.len() + self.by_account.len()
     }
 }
 
@@ -111,13 +278,24 @@ pub struct RateLimits {
     pub reset_review: PerMinuteLimit,
     /// Token refresh: 10 a minute per address.
     pub refresh: PerMinuteLimit,
-    /// Failed logins per address: 10 in 15 minutes.
-    pub login_failures_by_ip: FailureThrottle,
-    /// Failed logins per account: 5 in 15 minutes.
-    pub login_failures_by_account: FailureThrottle,
+    /// Sign-in attempts.
+    pub login: LoginThrottle,
 }
 
 impl RateLimits {
+    /// Limits with the given sign-in quotas (the per-minute limits are fixed by the spec).
+    pub fn with_login_quotas(quotas: LoginQuotas) -> RateLimits {
+        let limits = RateLimits {
+            initial_admin: PerMinuteLimit::new(3),
+            reset_request: PerMinuteLimit::new(3),
+            reset_review: PerMinuteLimit::new(10),
+            refresh: PerMinuteLimit::new(10),
+            login: LoginThrottle::new(quotas),
+        };
+        limits.spawn_pruner();
+        limits
+    }
+
     /// A per-minute limit by its name (what REST route declarations refer to).
     pub fn named(&self, name: &str) -> Option<&PerMinuteLimit> {
         match name {
@@ -128,18 +306,53 @@ impl RateLimits {
             _ => None,
         }
     }
+
+    /// Drops stale keys now (the timer does this every minute).
+    pub fn prune(&self) {
+        for limiter in self.prunables().iter().filter_map(Weak::upgrade) {
+            limiter.prune();
+        }
+    }
+
+    fn prunables(&self) -> Vec<Weak<dyn Prune>> {
+        let mut all = vec![
+            self.initial_admin.prunable(),
+            self.reset_request.prunable(),
+            self.reset_review.prunable(),
+            self.refresh.prunable(),
+        ];
+        all.extend(self.login.prunables());
+        all
+    }
+
+    /// Prunes every limiter each minute on the current Tokio runtime (none outside one). The
+    /// task holds weak references only and ends when the limits are dropped.
+    fn spawn_pruner(&self) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let limiters = self.prunables();
+        runtime.spawn(async move {
+            let mut tick = tokio::time::interval(PRUNE_EVERY);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                let live: Vec<Arc<dyn Prune>> = limiters.iter().filter_map(Weak::upgrade).collect();
+                if live.len() < limiters.len() {
+                    return;
+                }
+                for limiter in live {
+                    limiter.prune();
+                }
+            }
+        });
+    }
 }
 
 impl Default for RateLimits {
     fn default() -> Self {
-        RateLimits {
-            initial_admin: PerMinuteLimit::new(3),
-            reset_request: PerMinuteLimit::new(3),
-            reset_review: PerMinuteLimit::new(10),
-            refresh: PerMinuteLimit::new(10),
-            login_failures_by_ip: FailureThrottle::new(10, Duration::from_secs(15 * 60)),
-            login_failures_by_account: FailureThrottle::new(5, Duration::from_secs(15 * 60)),
-        }
+        RateLimits::with_login_quotas(LoginQuotas::default())
     }
 }
 
@@ -164,14 +377,106 @@ mod tests {
     }
 
     #[test]
-    fn failure_throttle_blocks_after_the_limit_and_clears() {
-        let t = FailureThrottle::new(2, Duration::from_secs(60));
-        assert!(t.blocked_for("a").is_none());
-        t.record_failure("a");
-        t.record_failure("a");
-        assert!(t.blocked_for("a").is_some());
-        assert!(t.blocked_for("b").is_none());
-        t.clear("a");
-        assert!(t.blocked_for("a").is_none());
+    fn ipv6_is_keyed_by_its_64_network() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().expect("ip");
+        let b: IpAddr = "2001:db8:1:2:bbbb::9".parse().expect("ip");
+        let other: IpAddr = "2001:db8:1:3::1".parse().expect("ip");
+        assert_eq!(address_key(a), address_key(b));
+        assert_ne!(address_key(a), address_key(other));
+        let mapped: IpAddr = "::ffff:192.0.2.7".parse().expect("ip");
+        assert_eq!(
+            address_key(mapped),
+            "192.0.2.7".parse::<IpAddr>().expect("ip")
+        );
+
+        let limit = PerMinuteLimit::new(1);
+        assert!(limit.check(a).is_ok());
+        assert!(limit.check(b).is_err(), "same /64, same budget");
+        assert!(limit.check(other).is_ok());
+    }
+
+    fn small() -> LoginQuotas {
+        LoginQuotas {
+            per_account_and_address: AttemptQuota {
+                burst: 2,
+                period: Duration::from_secs(600),
+            },
+            per_address: AttemptQuota {
+                burst: 5,
+                period: Duration::from_secs(600),
+            },
+            per_account: AttemptQuota {
+                burst: 4,
+                period: Duration::from_secs(600),
+            },
+        }
+    }
+
+    #[test]
+    fn login_throttle_is_per_account_and_address_first() {
+        let t = LoginThrottle::new(small());
+        let attacker: IpAddr = "198.51.100.1".parse().expect("ip");
+        let owner: IpAddr = "203.0.113.5".parse().expect("ip");
+        assert!(t.attempt("a@x", attacker).is_ok());
+        assert!(t.attempt("a@x", attacker).is_ok());
+        let wait = t.attempt("a@x", attacker).expect_err("third is throttled");
+        assert!(wait >= 1);
+        assert!(
+            t.attempt("a@x", owner).is_ok(),
+            "the owner elsewhere is not"
+        );
+        assert!(t.attempt("b@x", attacker).is_ok(), "another account is not");
+    }
+
+    #[test]
+    fn a_successful_sign_in_renews_only_its_own_pair() {
+        let t = LoginThrottle::new(small());
+        let office: IpAddr = "192.0.2.50".parse().expect("ip");
+        assert!(t.attempt("a@x", office).is_ok());
+        assert!(t.attempt("a@x", office).is_ok());
+        t.succeeded("a@x", office);
+        assert!(
+            t.attempt("a@x", office).is_ok(),
+            "a fresh budget after signing in"
+        );
+        assert!(t.attempt("a@x", office).is_ok());
+        assert!(t.attempt("a@x", office).is_err());
+        t.succeeded("b@x", office);
+        assert!(
+            t.attempt("a@x", office).is_err(),
+            "another account's success is not ours"
+        );
+    }
+
+    #[test]
+    fn a_key_spray_never_resets_another_key() {
+        let t = LoginThrottle::new(small());
+        let attacker: IpAddr = "198.51.100.1".parse().expect("ip");
+        assert!(t.attempt("victim@x", attacker).is_ok());
+        assert!(t.attempt("victim@x", attacker).is_ok());
+        for i in 0..2000u32 {
+            let ip = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + i));
+            let _ = t.attempt(&format!("spray{i}@x"), ip);
+        }
+        assert!(
+            t.tracked_keys() > 2000,
+            "every sprayed key is tracked, none evicted"
+        );
+        for limiter in t.prunables().iter().filter_map(Weak::upgrade) {
+            limiter.prune();
+        }
+        assert!(
+            t.attempt("victim@x", attacker).is_err(),
+            "still throttled after the spray and a prune"
+        );
+    }
+
+    #[test]
+    fn the_account_ceiling_catches_a_distributed_guesser() {
+        let t = LoginThrottle::new(small());
+        for i in 0..4u8 {
+            assert!(t.attempt("a@x", IpAddr::from([192, 0, 2, i])).is_ok());
+        }
+        assert!(t.attempt("a@x", IpAddr::from([192, 0, 2, 99])).is_err());
     }
 }

@@ -39,6 +39,10 @@ pub struct Claims {
     /// The user's session version when issued; a password reset bumps it, which ends every
     /// session at once, access tokens included.
     pub sv: i32,
+    /// The session (refresh-token family) the token belongs to; logging out revokes the
+    /// family, which ends its access tokens too. Tokens without one are refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<uuid::Uuid>,
 }
 
 /// Signs and checks tokens with the configured `SECRET_KEY`.
@@ -46,6 +50,8 @@ pub struct Claims {
 pub struct TokenKeys {
     encoding: EncodingKey,
     decoding: DecodingKey,
+    /// The raw key, for deriving successor token ids (HMAC-SHA256).
+    secret: std::sync::Arc<[u8]>,
 }
 
 impl TokenKeys {
@@ -55,27 +61,64 @@ impl TokenKeys {
         TokenKeys {
             encoding: EncodingKey::from_secret(&bytes),
             decoding: DecodingKey::from_secret(&bytes),
+            secret: bytes.into(),
         }
     }
 
-    /// Issues a token of `token_type` for `user_id`, valid for `ttl`.
+    /// Issues a token of `token_type` for `user_id` in session `session_id`, valid for `ttl`.
     pub fn issue(
         &self,
         user_id: i64,
         session_version: i32,
+        session_id: uuid::Uuid,
         token_type: TokenType,
         ttl: chrono::Duration,
     ) -> AppResult<String> {
         let now = chrono::Utc::now();
-        let claims = Claims {
+        self.encode(&Claims {
             sub: user_id.to_string(),
             token_type,
             exp: (now + ttl).timestamp(),
             iat: now.timestamp(),
             jti: uuid::Uuid::new_v4().to_string(),
             sv: session_version,
-        };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            sid: Some(session_id),
+        })
+    }
+
+    /// The refresh token that replaces `predecessor`, issued at `issued_at` (whole seconds
+    /// since the epoch). Deterministic: the same predecessor and instant always give the
+    /// same token (its id is an HMAC of the predecessor under the secret), so two callers
+    /// racing with one refresh token can both be handed the one successor.
+    pub fn successor_refresh(
+        &self,
+        raw_predecessor: &str,
+        user_id: i64,
+        session_version: i32,
+        session_id: uuid::Uuid,
+        issued_at: i64,
+    ) -> AppResult<String> {
+        use hmac::Mac;
+        let mut mac =
+            hmac::Hmac::<Sha256>::new_from_slice(&self.secret).map_err(AppError::internal)?;
+        mac.update(b"strata-refresh-successor\0");
+        mac.update(raw_predecessor.as_bytes());
+        let digest = mac.finalize().into_bytes();
+        let mut id = [0u8; 16];
+        id.copy_from_slice(&digest[..16]);
+        self.encode(&Claims {
+            sub: user_id.to_string(),
+            token_type: TokenType::Refresh,
+            exp: issued_at + REFRESH_TOKEN_TTL.num_seconds(),
+            iat: issued_at,
+            jti: uuid::Builder::from_random_bytes(id).into_uuid().to_string(),
+            sv: session_version,
+            sid: Some(session_id),
+        })
+    }
+
+    fn encode(&self, claims: &Claims) -> AppResult<String> {
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding)
             .map_err(AppError::internal)
     }
 
@@ -110,11 +153,13 @@ mod tests {
     #[test]
     fn issue_and_verify() {
         let keys = TokenKeys::new(KEY);
+        let sid = uuid::Uuid::new_v4();
         let t = keys
-            .issue(7, 0, TokenType::Access, chrono::Duration::minutes(5))
+            .issue(7, 0, sid, TokenType::Access, chrono::Duration::minutes(5))
             .expect("issue");
         let c = keys.verify(&t, TokenType::Access).expect("valid");
         assert_eq!(c.sub, "7");
+        assert_eq!(c.sid, Some(sid));
         assert!(uuid::Uuid::parse_str(&c.jti).is_ok());
         assert!(keys.verify(&t, TokenType::Refresh).is_none(), "wrong kind");
         assert!(
@@ -123,9 +168,35 @@ mod tests {
                 .is_none()
         );
         let expired = keys
-            .issue(7, 0, TokenType::Access, chrono::Duration::seconds(-5))
+            .issue(7, 0, sid, TokenType::Access, chrono::Duration::seconds(-5))
             .expect("issue");
         assert!(keys.verify(&expired, TokenType::Access).is_none());
+    }
+
+    #[test]
+    fn successors_are_deterministic_per_predecessor() {
+        let keys = TokenKeys::new(KEY);
+        let sid = uuid::Uuid::new_v4();
+        let raw = keys
+            .issue(7, 0, sid, TokenType::Refresh, chrono::Duration::minutes(5))
+            .expect("issue");
+        let claims = keys.verify(&raw, TokenType::Refresh).expect("valid");
+        let now = chrono::Utc::now().timestamp();
+        let a = keys.successor_refresh(&raw, 7, 0, sid, now).expect("a");
+        let b = keys.successor_refresh(&raw, 7, 0, sid, now).expect("b");
+        assert_eq!(a, b);
+        let next = keys
+            .verify(&a, TokenType::Refresh)
+            .expect("valid successor");
+        assert_eq!(next.sid, Some(sid));
+        assert_ne!(next.jti, claims.jti);
+        let other = keys
+            .issue(7, 0, sid, TokenType::Refresh, chrono::Duration::minutes(5))
+            .expect("issue");
+        assert_ne!(
+            keys.successor_refresh(&other, 7, 0, sid, now).expect("c"),
+            a
+        );
     }
 
     #[test]

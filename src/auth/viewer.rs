@@ -14,7 +14,7 @@ use tokio::sync::OnceCell;
 
 use crate::auth::tokens::{TokenKeys, TokenType};
 use crate::db::DbPool;
-use crate::db::schema::users;
+use crate::db::schema::{refresh_tokens, users};
 use crate::error::{AppError, AppResult};
 
 /// Facts about the HTTP request an operation runs for (attached by `/graphql` and the REST
@@ -153,8 +153,21 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
     let Ok(user_id) = claims.sub.parse::<i64>() else {
         return Ok(Viewer::Invalid);
     };
+    let Some(session_id) = claims.sid else {
+        return Ok(Viewer::Invalid);
+    };
     let mut conn = pool.get().await?;
-    let row: Option<(i64, String, String, String, i32)> = users::table
+    // One statement: the user, and whether the token's session is still live (a logout or
+    // a password reset revokes every refresh token of the family; an access token outlives
+    // its session by no more than this query).
+    let live_session = diesel::dsl::exists(
+        refresh_tokens::table
+            .filter(refresh_tokens::family_id.eq(session_id))
+            .filter(refresh_tokens::user_id.eq(users::id))
+            .filter(refresh_tokens::revoked.eq(false))
+            .filter(refresh_tokens::expires_at.gt(diesel::dsl::now)),
+    );
+    let row: Option<(i64, String, String, String, i32, bool)> = users::table
         .find(user_id)
         .select((
             users::id,
@@ -162,12 +175,17 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
             users::account_type,
             users::status,
             users::session_version,
+            live_session,
         ))
         .first(&mut conn)
         .await
         .optional()?;
     Ok(match row {
-        Some((id, email, account_type, status, version)) if version == claims.sv => {
+        // An inactive account keeps its own answer (403 "User account is inactive") even
+        // though deactivation also ended its sessions.
+        Some((id, email, account_type, status, version, live))
+            if version == claims.sv && (live || status != "active") =>
+        {
             Viewer::User(CurrentUser {
                 id,
                 email,

@@ -434,7 +434,8 @@ impl IdentityMutation {
             Ok(u) => u,
             Err(e) => return Ok(invalid_email(vec![e])),
         };
-        let pair = sessions::start(&mut *d.conn().await?, d.keys, d.config, &user, d.meta).await?;
+        let (pair, session_id) =
+            sessions::start(&mut *d.conn().await?, d.keys, d.config, &user, d.meta).await?;
         let mut payload = AuthPayload {
             message: Some("Admin account created successfully! Welcome to Strata.".into()),
             email: Some(user.email.clone()),
@@ -446,6 +447,7 @@ impl IdentityMutation {
             payload.setup_token = Some(d.keys.issue(
                 user.id,
                 user.session_version,
+                session_id,
                 crate::auth::tokens::TokenType::Access,
                 chrono::Duration::minutes(5),
             )?);
@@ -469,7 +471,8 @@ impl IdentityMutation {
     ) -> AppResult<AuthPayload> {
         let d = Deps::from_ctx(ctx)?;
         let user = sessions::authenticate(&d, &email, &password).await?;
-        let pair = sessions::start(&mut *d.conn().await?, d.keys, d.config, &user, d.meta).await?;
+        let (pair, _) =
+            sessions::start(&mut *d.conn().await?, d.keys, d.config, &user, d.meta).await?;
         let mut payload = AuthPayload {
             message: Some("Login successful".into()),
             ..Default::default()
@@ -487,7 +490,8 @@ impl IdentityMutation {
     }
 
     /// Exchanges a refresh token (the `refresh_token` cookie first, else the argument) for a
-    /// new pair; the old one dies. A token presented after it was rotated revokes the whole
+    /// new pair; the old one dies. Presented again within 10 seconds (two tabs refreshing at
+    /// once) it returns the same new refresh token; presented later, it revokes the whole
     /// session family.
     #[graphql(guard = "Access::Public")]
     async fn refresh_session(
@@ -521,8 +525,9 @@ impl IdentityMutation {
         Ok(payload)
     }
 
-    /// Ends the session: revokes its refresh token (cookie or argument) and clears the
-    /// cookies. Always succeeds.
+    /// Ends the session: revokes its whole token family, found from the refresh token
+    /// (cookie or argument) and from the access token (bearer header or cookie), so the
+    /// session's access tokens stop working at once; clears the cookies. Always succeeds.
     #[graphql(guard = "Access::Public")]
     async fn logout(
         &self,
@@ -530,14 +535,17 @@ impl IdentityMutation {
         refresh_token: Option<String>,
     ) -> AppResult<MessagePayload> {
         let d = Deps::from_ctx(ctx)?;
-        let raw = d
+        let refresh = d
             .meta
             .and_then(|m| m.cookies.get("refresh_token").cloned())
             .filter(|t| !t.is_empty())
             .or(refresh_token);
-        if let Some(raw) = raw {
+        let access = d.meta.and_then(|m| m.access_token());
+        if refresh.is_some() || access.is_some() {
             let mut conn = d.conn().await?;
-            if let Some(user_id) = sessions::revoke(&mut conn, &raw).await? {
+            let ended =
+                sessions::end_sessions(&mut conn, d.keys, refresh.as_deref(), access).await?;
+            for user_id in ended {
                 let email = model::find(&mut conn, user_id)
                     .await?
                     .map(|u| u.email)

@@ -1,7 +1,10 @@
 //! Sessions: a login issues an access JWT and a refresh JWT; the refresh token is stored
-//! hashed and rotated on every use. All tokens of one login share a family: presenting a
-//! token that was already rotated means it leaked, so the whole family is revoked and the
-//! event is audited.
+//! hashed and rotated on every use. All tokens of one login share a family, which is the
+//! session: its id travels in every token (`sid`), and the viewer accepts an access token
+//! only while its family has a live refresh token, so logout (or a password reset) ends
+//! the access tokens at once. A rotated token presented again within [`ROTATION_GRACE`]
+//! (two tabs refreshing together) gets the same successor; after that it means the token
+//! leaked, so the whole family is revoked and the event is audited.
 
 use async_graphql::Context;
 use chrono::{DateTime, Utc};
@@ -28,6 +31,11 @@ pub struct TokenPair {
     pub refresh_token: String,
 }
 
+/// How long a rotated refresh token is still accepted: two tabs (or a retry after a lost
+/// response) refreshing with one token within this window both get the same successor. Only
+/// a use after it counts as reuse and revokes the family.
+pub const ROTATION_GRACE: chrono::Duration = chrono::Duration::seconds(10);
+
 #[derive(Insertable)]
 #[diesel(table_name = refresh_tokens)]
 struct NewRefreshToken<'a> {
@@ -47,34 +55,31 @@ struct RefreshRow {
     family_id: uuid::Uuid,
     expires_at: DateTime<Utc>,
     revoked: bool,
+    revoked_at: Option<DateTime<Utc>>,
     replaced_by_id: Option<i64>,
 }
 
-/// Issues a pair for `user` in `family` and stores the refresh token's hash.
-async fn issue(
+fn access_ttl(config: &Config) -> chrono::Duration {
+    chrono::Duration::from_std(config.access_token_ttl)
+        .unwrap_or_else(|_| chrono::Duration::minutes(30))
+}
+
+/// Stores the hash of a refresh token of `family_id`; returns its row id.
+async fn store_refresh(
     conn: &mut AsyncPgConnection,
-    keys: &TokenKeys,
-    config: &Config,
-    user: &UserRow,
+    user_id: i64,
+    raw: &str,
     family_id: uuid::Uuid,
+    expires_at: DateTime<Utc>,
     meta: Option<&RequestMeta>,
-) -> AppResult<(TokenPair, i64)> {
-    let access_ttl = chrono::Duration::from_std(config.access_token_ttl)
-        .unwrap_or_else(|_| chrono::Duration::minutes(30));
-    let access_token = keys.issue(user.id, user.session_version, TokenType::Access, access_ttl)?;
-    let refresh_token = keys.issue(
-        user.id,
-        user.session_version,
-        TokenType::Refresh,
-        REFRESH_TOKEN_TTL,
-    )?;
-    let hash = sha256_hex(&refresh_token);
-    let id: i64 = diesel::insert_into(refresh_tokens::table)
+) -> AppResult<i64> {
+    let hash = sha256_hex(raw);
+    Ok(diesel::insert_into(refresh_tokens::table)
         .values(&NewRefreshToken {
-            user_id: user.id,
+            user_id,
             token_hash: &hash,
             family_id,
-            expires_at: Utc::now() + REFRESH_TOKEN_TTL,
+            expires_at,
             user_agent: meta
                 .and_then(|m| m.user_agent.as_deref())
                 .map(|ua| &ua[..ua.floor_char_boundary(512)]),
@@ -82,25 +87,18 @@ async fn issue(
         })
         .returning(refresh_tokens::id)
         .get_result(conn)
-        .await?;
-    Ok((
-        TokenPair {
-            access_token,
-            refresh_token,
-        },
-        id,
-    ))
+        .await?)
 }
 
 /// Starts a new session (a new family) for `user`: records the login and drops the user's
-/// expired tokens.
+/// expired tokens. Returns the pair and the session id.
 pub async fn start(
     conn: &mut AsyncPgConnection,
     keys: &TokenKeys,
     config: &Config,
     user: &UserRow,
     meta: Option<&RequestMeta>,
-) -> AppResult<TokenPair> {
+) -> AppResult<(TokenPair, uuid::Uuid)> {
     diesel::delete(
         refresh_tokens::table
             .filter(refresh_tokens::user_id.eq(user.id))
@@ -109,8 +107,37 @@ pub async fn start(
     .execute(conn)
     .await?;
     model::touch_last_login(conn, user.id).await?;
-    let (pair, _) = issue(conn, keys, config, user, uuid::Uuid::new_v4(), meta).await?;
-    Ok(pair)
+    let session_id = uuid::Uuid::new_v4();
+    let access_token = keys.issue(
+        user.id,
+        user.session_version,
+        session_id,
+        TokenType::Access,
+        access_ttl(config),
+    )?;
+    let refresh_token = keys.issue(
+        user.id,
+        user.session_version,
+        session_id,
+        TokenType::Refresh,
+        REFRESH_TOKEN_TTL,
+    )?;
+    store_refresh(
+        conn,
+        user.id,
+        &refresh_token,
+        session_id,
+        Utc::now() + REFRESH_TOKEN_TTL,
+        meta,
+    )
+    .await?;
+    Ok((
+        TokenPair {
+            access_token,
+            refresh_token,
+        },
+        session_id,
+    ))
 }
 
 /// Why a refresh was refused (all answer 401 `Invalid refresh token`).
@@ -120,7 +147,9 @@ enum Refused {
 }
 
 /// Rotates a refresh token: the presented token dies and a new pair of the same family is
-/// issued. A token that was already rotated revokes its family.
+/// issued. The successor is derived from the presented token and the rotation instant, so
+/// presenting the same token again within [`ROTATION_GRACE`] returns the same successor
+/// (while it is still live). A rotated token presented after that revokes its family.
 pub async fn rotate(
     conn: &mut AsyncPgConnection,
     keys: &TokenKeys,
@@ -134,6 +163,8 @@ pub async fn rotate(
     let hash = sha256_hex(raw);
     let outcome = conn
         .transaction::<_, AppError, _>(async move |conn| {
+            // Locks the row: a concurrent rotation of the same token waits here and then
+            // sees it rotated (the grace path).
             let row: Option<RefreshRow> = refresh_tokens::table
                 .filter(refresh_tokens::token_hash.eq(&hash))
                 .select(RefreshRow::as_select())
@@ -147,19 +178,25 @@ pub async fn rotate(
             if row.user_id.to_string() != claims.sub {
                 return Ok(Err(Refused::Invalid));
             }
+            let now = Utc::now();
             if row.revoked {
-                if row.replaced_by_id.is_some() {
-                    diesel::update(
-                        refresh_tokens::table
-                            .filter(refresh_tokens::family_id.eq(row.family_id))
-                            .filter(refresh_tokens::revoked.eq(false)),
+                if let (Some(successor_id), Some(rotated_at)) = (row.replaced_by_id, row.revoked_at)
+                    && now < rotated_at + ROTATION_GRACE
+                    && let Some(pair) = successor_within_grace(
+                        conn,
+                        keys,
+                        config,
+                        raw,
+                        &row,
+                        successor_id,
+                        rotated_at,
                     )
-                    .set((
-                        refresh_tokens::revoked.eq(true),
-                        refresh_tokens::revoked_at.eq(diesel::dsl::now),
-                    ))
-                    .execute(conn)
-                    .await?;
+                    .await?
+                {
+                    return Ok(Ok(pair));
+                }
+                if row.replaced_by_id.is_some() {
+                    revoke_family(conn, row.family_id).await?;
                     return Ok(Err(Refused::Reused {
                         user_id: row.user_id,
                         family_id: row.family_id,
@@ -167,7 +204,7 @@ pub async fn rotate(
                 }
                 return Ok(Err(Refused::Invalid));
             }
-            if row.expires_at <= Utc::now() {
+            if row.expires_at <= now {
                 return Ok(Err(Refused::Invalid));
             }
             let Some(user) = model::find(conn, row.user_id).await? else {
@@ -176,16 +213,47 @@ pub async fn rotate(
             if !user.is_active() || user.session_version != claims.sv {
                 return Ok(Err(Refused::Invalid));
             }
-            let (pair, new_id) = issue(conn, keys, config, &user, row.family_id, meta).await?;
+            // Whole seconds: the JWT's `iat` and the stored `revoked_at` must agree exactly so
+            // that the grace path derives the very same successor.
+            let rotated_at = DateTime::<Utc>::from_timestamp(now.timestamp(), 0).unwrap_or(now);
+            let refresh_token = keys.successor_refresh(
+                raw,
+                user.id,
+                user.session_version,
+                row.family_id,
+                rotated_at.timestamp(),
+            )?;
+            let new_id = store_refresh(
+                conn,
+                user.id,
+                &refresh_token,
+                row.family_id,
+                rotated_at + REFRESH_TOKEN_TTL,
+                meta,
+            )
+            .await?;
             diesel::update(refresh_tokens::table.find(row.id))
                 .set((
                     refresh_tokens::revoked.eq(true),
-                    refresh_tokens::revoked_at.eq(diesel::dsl::now),
+                    refresh_tokens::revoked_at.eq(Some(rotated_at)),
                     refresh_tokens::replaced_by_id.eq(Some(new_id)),
                 ))
                 .execute(conn)
                 .await?;
-            Ok(Ok((user, pair)))
+            let access_token = keys.issue(
+                user.id,
+                user.session_version,
+                row.family_id,
+                TokenType::Access,
+                access_ttl(config),
+            )?;
+            Ok(Ok((
+                user,
+                TokenPair {
+                    access_token,
+                    refresh_token,
+                },
+            )))
         })
         .await?;
     match outcome {
@@ -210,22 +278,121 @@ pub async fn rotate(
     }
 }
 
-/// Revokes one refresh token (logout); returns its user when it was live.
-pub async fn revoke(conn: &mut AsyncPgConnection, raw: &str) -> AppResult<Option<i64>> {
-    let user: Option<i64> = diesel::update(
+/// The pair for a token presented again within the grace window: the same successor
+/// refresh token (re-derived, and only while that row is still live) and a fresh access
+/// token. `None` when the successor is gone (rotated on, or revoked): then it is reuse.
+async fn successor_within_grace(
+    conn: &mut AsyncPgConnection,
+    keys: &TokenKeys,
+    config: &Config,
+    raw: &str,
+    row: &RefreshRow,
+    successor_id: i64,
+    rotated_at: DateTime<Utc>,
+) -> AppResult<Option<(UserRow, TokenPair)>> {
+    let Some(user) = model::find(conn, row.user_id).await? else {
+        return Ok(None);
+    };
+    if !user.is_active() {
+        return Ok(None);
+    }
+    let refresh_token = keys.successor_refresh(
+        raw,
+        user.id,
+        user.session_version,
+        row.family_id,
+        rotated_at.timestamp(),
+    )?;
+    let live: bool = diesel::select(diesel::dsl::exists(
         refresh_tokens::table
-            .filter(refresh_tokens::token_hash.eq(sha256_hex(raw)))
+            .find(successor_id)
+            .filter(refresh_tokens::token_hash.eq(sha256_hex(&refresh_token)))
+            .filter(refresh_tokens::revoked.eq(false))
+            .filter(refresh_tokens::expires_at.gt(diesel::dsl::now)),
+    ))
+    .get_result(conn)
+    .await?;
+    if !live {
+        return Ok(None);
+    }
+    let access_token = keys.issue(
+        user.id,
+        user.session_version,
+        row.family_id,
+        TokenType::Access,
+        access_ttl(config),
+    )?;
+    Ok(Some((
+        user,
+        TokenPair {
+            access_token,
+            refresh_token,
+        },
+    )))
+}
+
+/// Revokes every live refresh token of a session family; the family's access tokens stop
+/// working at once (the viewer checks the family). Returns how many tokens were live.
+async fn revoke_family(conn: &mut AsyncPgConnection, family_id: uuid::Uuid) -> AppResult<usize> {
+    Ok(diesel::update(
+        refresh_tokens::table
+            .filter(refresh_tokens::family_id.eq(family_id))
             .filter(refresh_tokens::revoked.eq(false)),
     )
     .set((
         refresh_tokens::revoked.eq(true),
         refresh_tokens::revoked_at.eq(diesel::dsl::now),
     ))
-    .returning(refresh_tokens::user_id)
-    .get_result(conn)
-    .await
-    .optional()?;
-    Ok(user)
+    .execute(conn)
+    .await?)
+}
+
+/// Ends sessions (logout): the family of the presented refresh token, and the session an
+/// access token names. Either credential alone ends its whole session, so a client that
+/// only sends its bearer token leaves no refresh token alive. Returns the user of each
+/// session that was live.
+pub async fn end_sessions(
+    conn: &mut AsyncPgConnection,
+    keys: &TokenKeys,
+    refresh_raw: Option<&str>,
+    access_raw: Option<&str>,
+) -> AppResult<Vec<i64>> {
+    let mut families: Vec<(i64, uuid::Uuid)> = Vec::new();
+    if let Some(raw) = refresh_raw {
+        let found: Option<(i64, uuid::Uuid)> = refresh_tokens::table
+            .filter(refresh_tokens::token_hash.eq(sha256_hex(raw)))
+            .select((refresh_tokens::user_id, refresh_tokens::family_id))
+            .first(conn)
+            .await
+            .optional()?;
+        families.extend(found);
+    }
+    if let Some(claims) = access_raw.and_then(|raw| keys.verify(raw, TokenType::Access))
+        && let (Ok(user_id), Some(sid)) = (claims.sub.parse::<i64>(), claims.sid)
+    {
+        families.push((user_id, sid));
+    }
+    families.sort_unstable();
+    families.dedup();
+    let mut ended = Vec::new();
+    for (user_id, family_id) in families {
+        let revoked = diesel::update(
+            refresh_tokens::table
+                .filter(refresh_tokens::family_id.eq(family_id))
+                .filter(refresh_tokens::user_id.eq(user_id))
+                .filter(refresh_tokens::revoked.eq(false)),
+        )
+        .set((
+            refresh_tokens::revoked.eq(true),
+            refresh_tokens::revoked_at.eq(diesel::dsl::now),
+        ))
+        .execute(conn)
+        .await?;
+        if revoked > 0 {
+            ended.push(user_id);
+        }
+    }
+    Ok(ended)
 }
 
 /// Revokes every live refresh token of a user (password reset, deactivation).
@@ -294,22 +461,18 @@ pub fn cookie_mode(config: &Config) -> bool {
 /// The one message of every failed sign-in (unknown e-mail or wrong password).
 pub const BAD_CREDENTIALS: &str = "Incorrect email or password";
 
-/// Checks e-mail and password. Unknown e-mails cost the same argon2 work as known ones;
-/// failures are counted per client address and per account, and over the threshold the
-/// caller gets a 429 until the window passes. Inactive accounts are refused after the
-/// password check (CONTRACT 1.2).
+/// Checks e-mail and password. Every attempt is counted before the password is checked
+/// (per account and address, per address, per account: see
+/// [`LoginThrottle`](crate::auth::rate_limit::LoginThrottle)); over a limit the caller gets
+/// a 429 with `Retry-After` and no argon2 work is done. Unknown e-mails cost the same argon2
+/// work as known ones. Inactive accounts are refused after the password check (CONTRACT 1.2).
 pub async fn authenticate(
     d: &crate::identity::Deps<'_>,
     email: &str,
     password: &str,
 ) -> AppResult<UserRow> {
-    let account_key = email.trim().to_lowercase();
-    let ip_key = d.client_ip().to_string();
-    let throttles = [
-        (&d.limits.login_failures_by_ip, ip_key.as_str()),
-        (&d.limits.login_failures_by_account, account_key.as_str()),
-    ];
-    if let Some(wait) = throttles.iter().filter_map(|(t, k)| t.blocked_for(k)).max() {
+    let account_key = crate::auth::rate_limit::account_key(email);
+    if let Err(wait) = d.limits.login.attempt(&account_key, d.client_ip()) {
         d.audit(
             AuditEvent::new("login_throttled", Outcome::Denied)
                 .email(account_key.clone())
@@ -324,13 +487,10 @@ pub async fn authenticate(
     let user = model::find_by_email(&mut *d.conn().await?, &account_key).await?;
     let ok =
         crate::auth::password::verify(password, user.as_ref().map(|u| u.password_hash.as_str()))
-            .await;
+            .await?;
     let user = match (ok, user) {
         (true, Some(user)) => user,
         (_, user) => {
-            for (t, k) in &throttles {
-                t.record_failure(k);
-            }
             let mut event =
                 AuditEvent::new("login_failed", Outcome::Failure).email(account_key.clone());
             if let Some(u) = &user {
@@ -352,7 +512,7 @@ pub async fn authenticate(
         .await;
         return Err(AppError::forbidden("User account is inactive"));
     }
-    d.limits.login_failures_by_account.clear(&account_key);
+    d.limits.login.succeeded(&account_key, d.client_ip());
     d.audit(AuditEvent::new("login", Outcome::Success).user(user.id, user.email.clone()))
         .await;
     Ok(user)
