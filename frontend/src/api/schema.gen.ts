@@ -60,7 +60,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_admin_customers_"];
+        get: operations["get_customers"];
         put?: never;
         /**
          * Create a customer
@@ -112,7 +112,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_admin_customers_"];
+        post: operations["create_customer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -151,7 +151,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_admin_customers_import"];
+        post: operations["create_customer_import"];
         delete?: never;
         options?: never;
         head?: never;
@@ -190,7 +190,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_admin_customers_import_preview"];
+        post: operations["create_customer_import_preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -214,7 +214,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_admin_customers_import_template"];
+        get: operations["list_customer_import_template"];
         put?: never;
         post?: never;
         delete?: never;
@@ -246,7 +246,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_admin_customers_search"];
+        get: operations["list_customer_search"];
         put?: never;
         post?: never;
         delete?: never;
@@ -309,7 +309,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_admin_customers__id_"];
+        get: operations["get_customer"];
         put?: never;
         post?: never;
         /**
@@ -325,7 +325,7 @@ export interface paths {
          *     }
          *     ```
          */
-        delete: operations["delete_admin_customers__id_"];
+        delete: operations["delete_customer"];
         options?: never;
         head?: never;
         /**
@@ -378,7 +378,7 @@ export interface paths {
          *     }
          *     ```
          */
-        patch: operations["patch_admin_customers__id_"];
+        patch: operations["update_customer"];
         trace?: never;
     };
     "/admin/locations": {
@@ -409,7 +409,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_admin_locations"];
+        get: operations["get_locations"];
         put?: never;
         /**
          * Create a location (`type` defaults to warehouse; a duplicate code is 400)
@@ -433,7 +433,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_admin_locations"];
+        post: operations["create_location"];
         delete?: never;
         options?: never;
         head?: never;
@@ -466,7 +466,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_admin_locations__id_"];
+        get: operations["get_location"];
         /**
          * Change a location (a parent that would close a cycle is refused)
          * @description Access: admins only. Runs the stored GraphQL operation:
@@ -489,7 +489,7 @@ export interface paths {
          *     }
          *     ```
          */
-        put: operations["put_admin_locations__id_"];
+        put: operations["update_location"];
         post?: never;
         /**
          * Delete a location; the main warehouse and locations in use are deactivated instead, one holding stock is refused
@@ -505,7 +505,7 @@ export interface paths {
          *     }
          *     ```
          */
-        delete: operations["delete_admin_locations__id_"];
+        delete: operations["delete_location"];
         options?: never;
         head?: never;
         patch?: never;
@@ -537,7 +537,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_admin_uom_"];
+        get: operations["list_units_of_measure"];
         put?: never;
         post?: never;
         delete?: never;
@@ -581,7 +581,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_admin_users_"];
+        get: operations["get_team_members"];
         put?: never;
         /**
          * Create a team member
@@ -612,7 +612,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_admin_users_"];
+        post: operations["create_team_member"];
         delete?: never;
         options?: never;
         head?: never;
@@ -641,7 +641,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_admin_users_stats_summary"];
+        get: operations["list_team_stats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -683,7 +683,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_admin_users__id_"];
+        get: operations["get_team_member"];
         put?: never;
         post?: never;
         /**
@@ -715,7 +715,7 @@ export interface paths {
          *     }
          *     ```
          */
-        delete: operations["delete_admin_users__id_"];
+        delete: operations["delete_team_member_deactivate"];
         options?: never;
         head?: never;
         /**
@@ -747,7 +747,7 @@ export interface paths {
          *     }
          *     ```
          */
-        patch: operations["patch_admin_users__id_"];
+        patch: operations["update_team_member"];
         trace?: never;
     };
     "/admin/users/{id}/reactivate": {
@@ -788,7 +788,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_admin_users__id__reactivate"];
+        post: operations["create_team_member_reactivate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -817,7 +817,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_admin_users__id__reset_password"];
+        post: operations["create_team_member_reset_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -845,6 +845,7 @@ export interface paths {
          *         refresh_token: refreshToken
          *         token_type: tokenType
          *         user { ...UserResponse }
+         *         userErrors { field code message }
          *       }
          *     }
          *
@@ -865,7 +866,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_auth_login"];
+        post: operations["create_login"];
         delete?: never;
         options?: never;
         head?: never;
@@ -889,11 +890,12 @@ export interface paths {
          *     mutation Logout($refreshToken: String) {
          *       logout(refreshToken: $refreshToken) {
          *         message
+         *         userErrors { field code message }
          *       }
          *     }
          *     ```
          */
-        post: operations["post_auth_logout"];
+        post: operations["create_logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -933,7 +935,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_auth_me"];
+        get: operations["list_me"];
         put?: never;
         post?: never;
         delete?: never;
@@ -966,7 +968,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_auth_password_reset_approve"];
+        post: operations["create_password_reset_approve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -995,7 +997,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_auth_password_reset_approve__approval_token_"];
+        get: operations["get_password_reset_approve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1026,7 +1028,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_auth_password_reset_complete"];
+        post: operations["create_password_reset_complete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1057,7 +1059,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_auth_password_reset_deny"];
+        post: operations["create_password_reset_deny"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1086,7 +1088,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_auth_password_reset_deny__approval_token_"];
+        get: operations["get_password_reset_deny"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1120,7 +1122,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_auth_password_reset_request"];
+        post: operations["create_password_reset_request"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1148,7 +1150,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_auth_password_reset_status__token_"];
+        get: operations["get_password_reset_status"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1177,11 +1179,12 @@ export interface paths {
          *         access_token: accessToken
          *         refresh_token: refreshToken
          *         token_type: tokenType
+         *         userErrors { field code message }
          *       }
          *     }
          *     ```
          */
-        post: operations["post_auth_refresh"];
+        post: operations["create_refresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1231,7 +1234,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_items"];
+        get: operations["list_items"];
         put?: never;
         /**
          * Create an item (blank SKU: generated)
@@ -1266,7 +1269,7 @@ export interface paths {
          *       is_active: active
          *       has_bom: hasBom
          *       allocated_qty: allocatedQty
-         *       files { id filename content_type: contentType size_bytes: sizeBytes sha256 created_at: createdAt }
+         *       files { id filename content_type: contentType size_bytes: sizeBytes sha256 created_at: createdAt download_url: downloadUrl }
          *       created_at: createdAt
          *       updated_at: updatedAt
          *     }
@@ -1295,7 +1298,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_items"];
+        post: operations["create_item"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1331,7 +1334,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_items_categories"];
+        get: operations["list_item_categories"];
         put?: never;
         /**
          * Create an item category
@@ -1358,7 +1361,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_items_categories"];
+        post: operations["create_item_category"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1398,7 +1401,7 @@ export interface paths {
          *     }
          *     ```
          */
-        put: operations["put_items_categories__id_"];
+        put: operations["update_item_category_2"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1428,7 +1431,7 @@ export interface paths {
          *     }
          *     ```
          */
-        patch: operations["patch_items_categories__id_"];
+        patch: operations["update_item_category"];
         trace?: never;
     };
     "/items/import": {
@@ -1464,7 +1467,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_items_import"];
+        post: operations["create_item_import"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1504,7 +1507,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_items_import_preview"];
+        post: operations["create_item_import_preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1528,7 +1531,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_items_import_template"];
+        get: operations["list_item_import_template"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1574,7 +1577,7 @@ export interface paths {
          *       is_active: active
          *       has_bom: hasBom
          *       allocated_qty: allocatedQty
-         *       files { id filename content_type: contentType size_bytes: sizeBytes sha256 created_at: createdAt }
+         *       files { id filename content_type: contentType size_bytes: sizeBytes sha256 created_at: createdAt download_url: downloadUrl }
          *       created_at: createdAt
          *       updated_at: updatedAt
          *     }
@@ -1603,7 +1606,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_items_sku__sku_"];
+        get: operations["get_item_by_sku"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1649,7 +1652,7 @@ export interface paths {
          *       is_active: active
          *       has_bom: hasBom
          *       allocated_qty: allocatedQty
-         *       files { id filename content_type: contentType size_bytes: sizeBytes sha256 created_at: createdAt }
+         *       files { id filename content_type: contentType size_bytes: sizeBytes sha256 created_at: createdAt download_url: downloadUrl }
          *       created_at: createdAt
          *       updated_at: updatedAt
          *     }
@@ -1678,7 +1681,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_items__id_"];
+        get: operations["get_item"];
         put?: never;
         post?: never;
         /**
@@ -1694,7 +1697,7 @@ export interface paths {
          *     }
          *     ```
          */
-        delete: operations["delete_items__id_"];
+        delete: operations["delete_item"];
         options?: never;
         head?: never;
         /**
@@ -1730,7 +1733,7 @@ export interface paths {
          *       is_active: active
          *       has_bom: hasBom
          *       allocated_qty: allocatedQty
-         *       files { id filename content_type: contentType size_bytes: sizeBytes sha256 created_at: createdAt }
+         *       files { id filename content_type: contentType size_bytes: sizeBytes sha256 created_at: createdAt download_url: downloadUrl }
          *       created_at: createdAt
          *       updated_at: updatedAt
          *     }
@@ -1759,7 +1762,7 @@ export interface paths {
          *     }
          *     ```
          */
-        patch: operations["patch_items__id_"];
+        patch: operations["update_item"];
         trace?: never;
     };
     "/items/{id}/files": {
@@ -1786,10 +1789,11 @@ export interface paths {
          *       size_bytes: sizeBytes
          *       sha256
          *       created_at: createdAt
+         *       download_url: downloadUrl
          *     }
          *     ```
          */
-        get: operations["get_items__id__files"];
+        get: operations["get_item_files"];
         put?: never;
         /**
          * Attach a file (3MF, STL, OBJ, STEP, G-code, PNG, JPEG, PDF; multipart `file`)
@@ -1812,10 +1816,11 @@ export interface paths {
          *       size_bytes: sizeBytes
          *       sha256
          *       created_at: createdAt
+         *       download_url: downloadUrl
          *     }
          *     ```
          */
-        post: operations["post_items__id__files"];
+        post: operations["create_item_file_upload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1845,7 +1850,37 @@ export interface paths {
          *     }
          *     ```
          */
-        delete: operations["delete_items__id__files__file_id_"];
+        delete: operations["delete_item_file"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/items/{id}/files/{file_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The file's bytes, with its content type and name (`Content-Disposition: attachment`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ItemFileDownload($id: Int!, $fileId: Int!) {
+         *       itemFile(itemId: $id, fileId: $fileId) {
+         *         filename
+         *         content_type: contentType
+         *         storage_key: storageKey
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_item_file_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1898,7 +1933,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_printers_"];
+        get: operations["list_printers"];
         put?: never;
         /**
          * Add a printer (`code`, `name` and `model` required; a duplicate code is 400)
@@ -1937,7 +1972,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_printers_"];
+        post: operations["create_printer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1961,7 +1996,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_printers_generate_code"];
+        get: operations["list_printer_code_suggestion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2011,7 +2046,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_printers__id_"];
+        get: operations["get_printer"];
         /**
          * Change a printer
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
@@ -2049,7 +2084,7 @@ export interface paths {
          *     }
          *     ```
          */
-        put: operations["put_printers__id_"];
+        put: operations["update_printer"];
         post?: never;
         /**
          * Delete (deactivate) a printer
@@ -2064,7 +2099,7 @@ export interface paths {
          *     }
          *     ```
          */
-        delete: operations["delete_printers__id_"];
+        delete: operations["delete_printer"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2120,7 +2155,7 @@ export interface paths {
          *     }
          *     ```
          */
-        patch: operations["patch_printers__id__status"];
+        patch: operations["update_printer_update_status"];
         trace?: never;
     };
     "/production-orders/scrap-reasons": {
@@ -2135,14 +2170,14 @@ export interface paths {
          * @deprecated
          * @description Alias of `/scrap-reasons/`.
          */
-        get: operations["get_production_orders_scrap_reasons_alias"];
+        get: operations["list_scrap_reasons_alias"];
         put?: never;
         /**
          * Add a scrap reason (`code` 1-50, `name` 1-100; a duplicate code is 400)
          * @deprecated
          * @description Alias of `/scrap-reasons/`.
          */
-        post: operations["post_production_orders_scrap_reasons_alias"];
+        post: operations["create_scrap_reason_alias"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2161,7 +2196,7 @@ export interface paths {
          * @deprecated
          * @description Alias of `/scrap-reasons/all`.
          */
-        get: operations["get_production_orders_scrap_reasons_all_alias"];
+        get: operations["get_all_scrap_reasons_alias"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2183,14 +2218,14 @@ export interface paths {
          * @deprecated
          * @description Alias of `/scrap-reasons/{id}`.
          */
-        put: operations["put_production_orders_scrap_reasons__id__alias"];
+        put: operations["update_scrap_reason_alias"];
         post?: never;
         /**
          * Deactivate a scrap reason
          * @deprecated
          * @description Alias of `/scrap-reasons/{id}`.
          */
-        delete: operations["delete_production_orders_scrap_reasons__id__alias"];
+        delete: operations["delete_scrap_reason_alias"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2231,7 +2266,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_products"];
+        get: operations["list_products"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2261,7 +2296,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_scrap_reasons_"];
+        get: operations["list_scrap_reasons"];
         put?: never;
         /**
          * Add a scrap reason (`code` 1-50, `name` 1-100; a duplicate code is 400)
@@ -2285,7 +2320,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_scrap_reasons_"];
+        post: operations["create_scrap_reason"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2320,7 +2355,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_scrap_reasons_all"];
+        get: operations["get_all_scrap_reasons"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2359,7 +2394,7 @@ export interface paths {
          *     }
          *     ```
          */
-        put: operations["put_scrap_reasons__id_"];
+        put: operations["update_scrap_reason"];
         post?: never;
         /**
          * Deactivate a scrap reason
@@ -2374,7 +2409,7 @@ export interface paths {
          *     }
          *     ```
          */
-        delete: operations["delete_scrap_reasons__id_"];
+        delete: operations["delete_scrap_reason"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2412,7 +2447,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_security_audit_log_"];
+        get: operations["list_security_audit_log"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2469,7 +2504,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_settings_"];
+        get: operations["list_company_settings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2519,7 +2554,7 @@ export interface paths {
          *     }
          *     ```
          */
-        patch: operations["patch_settings_"];
+        patch: operations["update_company_settings"];
         trace?: never;
     };
     "/settings/company": {
@@ -2534,7 +2569,7 @@ export interface paths {
          * @deprecated
          * @description Alias of `/settings/`.
          */
-        get: operations["get_settings_company_alias"];
+        get: operations["list_company_settings_alias"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2545,7 +2580,7 @@ export interface paths {
          * @deprecated
          * @description Alias of `/settings/`.
          */
-        patch: operations["patch_settings_company_alias"];
+        patch: operations["update_company_settings_alias"];
         trace?: never;
     };
     "/setup/initial-admin": {
@@ -2575,7 +2610,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_setup_initial_admin"];
+        post: operations["create_setup_initial_admin"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2610,7 +2645,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_setup_seed_example_data"];
+        post: operations["create_seed_example_data"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2637,7 +2672,67 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_setup_status"];
+        get: operations["list_setup_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service version, build date, edition tier and environment
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SystemInfo {
+         *       systemInfo {
+         *         version
+         *         build_date: buildDate
+         *         tier
+         *         environment
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_system_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service version and build date, `{version, build_date}` (the SPA footer; public like `/health`)
+         * @description Access: public. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SystemVersion {
+         *       system {
+         *         version
+         *         build_date: buildDate
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_system_version"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2693,7 +2788,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_vendors_"];
+        get: operations["list_vendors"];
         put?: never;
         /**
          * Create a vendor (blank code: `VND-NNN`)
@@ -2735,7 +2830,7 @@ export interface paths {
          *     }
          *     ```
          */
-        post: operations["post_vendors_"];
+        post: operations["create_vendor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2786,7 +2881,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_vendors__id_"];
+        get: operations["get_vendor"];
         /**
          * Change a vendor
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
@@ -2827,7 +2922,7 @@ export interface paths {
          *     }
          *     ```
          */
-        put: operations["put_vendors__id_"];
+        put: operations["update_vendor"];
         post?: never;
         /**
          * Delete a vendor (one with purchase orders is deactivated)
@@ -2842,7 +2937,7 @@ export interface paths {
          *     }
          *     ```
          */
-        delete: operations["delete_vendors__id_"];
+        delete: operations["delete_vendor"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2851,7 +2946,26 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description Most errors: `{"detail": "..."}`. */
+        Error: {
+            detail: string;
+        };
+        /** @description 422: which fields failed and why (CONTRACT 8). */
+        ValidationError: {
+            /** @constant */
+            error: "VALIDATION_ERROR";
+            message: string;
+            details: {
+                errors?: {
+                    field: string;
+                    message: string;
+                    type: string;
+                }[];
+            };
+            timestamp?: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -2860,7 +2974,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    get_admin_customers_: {
+    get_customers: {
         parameters: {
             query?: {
                 limit?: number | null;
@@ -2868,6 +2982,8 @@ export interface operations {
                 search?: string | null;
                 status?: ("active" | "inactive" | "suspended") | null;
                 include_inactive?: boolean | null;
+                /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
+                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path?: never;
@@ -2880,35 +2996,158 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Number (`CUST-000001`). */
+                        customer_number: string;
+                        /** @description E-mail (lower case, unique ignoring case). */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string;
+                        /** @description Family name. */
+                        last_name: string;
+                        /** @description Given and family name. */
+                        full_name: string;
+                        /** @description Company. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Whether the customer may be sold to.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Billing street address. */
+                        billing_address_line1: string | null;
+                        /** @description Billing second line. */
+                        billing_address_line2: string | null;
+                        /** @description Billing city. */
+                        billing_city: string | null;
+                        /** @description Billing state. */
+                        billing_state: string | null;
+                        /** @description Billing postal code. */
+                        billing_zip: string | null;
+                        /** @description Billing country. */
+                        billing_country: string | null;
+                        /** @description Billing street address. */
+                        address_line1: string | null;
+                        /** @description Billing second line. */
+                        address_line2: string | null;
+                        /** @description Billing city. */
+                        city: string | null;
+                        /** @description Billing state. */
+                        state: string | null;
+                        /** @description Billing postal code. */
+                        postal_code: string | null;
+                        /** @description Billing country. */
+                        country: string | null;
+                        /** @description Shipping street address. */
+                        shipping_address_line1: string | null;
+                        /** @description Shipping second line. */
+                        shipping_address_line2: string | null;
+                        /** @description Shipping city. */
+                        shipping_city: string | null;
+                        /** @description Shipping state. */
+                        shipping_state: string | null;
+                        /** @description Shipping postal code. */
+                        shipping_zip: string | null;
+                        /** @description Shipping country. */
+                        shipping_country: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Sales orders placed (0 until sales exists). */
+                        order_count: number;
+                        /** @description Quotes (0 until sales exists). */
+                        quote_count: number;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the order totals.
+                         */
+                        total_spent: string;
+                        /** @description When the latest order was placed. */
+                        last_order_date: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    }[];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_admin_customers_: {
+    create_customer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2944,119 +3183,493 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The new resource */
+                    Location?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Number (`CUST-000001`). */
+                        customer_number: string;
+                        /** @description E-mail (lower case, unique ignoring case). */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string;
+                        /** @description Family name. */
+                        last_name: string;
+                        /** @description Given and family name. */
+                        full_name: string;
+                        /** @description Company. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Whether the customer may be sold to.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Billing street address. */
+                        billing_address_line1: string | null;
+                        /** @description Billing second line. */
+                        billing_address_line2: string | null;
+                        /** @description Billing city. */
+                        billing_city: string | null;
+                        /** @description Billing state. */
+                        billing_state: string | null;
+                        /** @description Billing postal code. */
+                        billing_zip: string | null;
+                        /** @description Billing country. */
+                        billing_country: string | null;
+                        /** @description Billing street address. */
+                        address_line1: string | null;
+                        /** @description Billing second line. */
+                        address_line2: string | null;
+                        /** @description Billing city. */
+                        city: string | null;
+                        /** @description Billing state. */
+                        state: string | null;
+                        /** @description Billing postal code. */
+                        postal_code: string | null;
+                        /** @description Billing country. */
+                        country: string | null;
+                        /** @description Shipping street address. */
+                        shipping_address_line1: string | null;
+                        /** @description Shipping second line. */
+                        shipping_address_line2: string | null;
+                        /** @description Shipping city. */
+                        shipping_city: string | null;
+                        /** @description Shipping state. */
+                        shipping_state: string | null;
+                        /** @description Shipping postal code. */
+                        shipping_zip: string | null;
+                        /** @description Shipping country. */
+                        shipping_country: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Sales orders placed (0 until sales exists). */
+                        order_count: number;
+                        /** @description Quotes (0 until sales exists). */
+                        quote_count: number;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the order totals.
+                         */
+                        total_spent: string;
+                        /** @description When the latest order was placed. */
+                        last_order_date: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_admin_customers_import: {
+    create_customer_import: {
         parameters: {
-            query: {
-                file: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Data rows in the file. */
+                        total_rows: number;
+                        /** @description Rows that passed the checks. */
+                        valid_rows: number;
+                        /** @description Rows with errors (skipped). */
+                        error_rows: number;
+                        /** @description Items created. */
+                        imported: number;
+                        /** @description Rows skipped (errors, blank rows, existing SKUs without `updateExisting`). */
+                        skipped: number;
+                        /** @description Row problems (the first 200). */
+                        errors: {
+                            /** @description The row number in the file (the header is row 1). */
+                            row: number;
+                            /** @description The column at fault, when one is. */
+                            field: string | null;
+                            /** @description What is wrong. */
+                            reason: string;
+                        }[];
+                        /** @description Things worth knowing that did not stop a row. */
+                        warnings: string[];
+                        /** @description The first 100 rows as read. */
+                        rows: {
+                            /** @description The row number in the file. */
+                            row_number: number;
+                            /** @description The recognised values. */
+                            data: unknown;
+                            /** @description Problems with the row. */
+                            errors: string[];
+                            /** @description True when the row can be imported. */
+                            valid: boolean;
+                        }[];
+                        /** @description True when the file has more rows than the preview shows. */
+                        truncated: boolean;
+                        /** @description Which export format the headers look like. */
+                        detected_format: string;
+                        /** @description False for a dry run: nothing was written. */
+                        applied: boolean;
+                        /** @description A one-line summary. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_admin_customers_import_preview: {
+    create_customer_import_preview: {
         parameters: {
-            query: {
-                file: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Data rows in the file. */
+                        total_rows: number;
+                        /** @description Rows that passed the checks. */
+                        valid_rows: number;
+                        /** @description Rows with errors (skipped). */
+                        error_rows: number;
+                        /** @description Items created. */
+                        imported: number;
+                        /** @description Rows skipped (errors, blank rows, existing SKUs without `updateExisting`). */
+                        skipped: number;
+                        /** @description Row problems (the first 200). */
+                        errors: {
+                            /** @description The row number in the file (the header is row 1). */
+                            row: number;
+                            /** @description The column at fault, when one is. */
+                            field: string | null;
+                            /** @description What is wrong. */
+                            reason: string;
+                        }[];
+                        /** @description Things worth knowing that did not stop a row. */
+                        warnings: string[];
+                        /** @description The first 100 rows as read. */
+                        rows: {
+                            /** @description The row number in the file. */
+                            row_number: number;
+                            /** @description The recognised values. */
+                            data: unknown;
+                            /** @description Problems with the row. */
+                            errors: string[];
+                            /** @description True when the row can be imported. */
+                            valid: boolean;
+                        }[];
+                        /** @description True when the file has more rows than the preview shows. */
+                        truncated: boolean;
+                        /** @description Which export format the headers look like. */
+                        detected_format: string;
+                        /** @description False for a dry run: nothing was written. */
+                        applied: boolean;
+                        /** @description A one-line summary. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_admin_customers_import_template: {
+    list_customer_import_template: {
         parameters: {
             query?: never;
             header?: never;
@@ -3070,32 +3683,69 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_admin_customers_search: {
+    list_customer_search: {
         parameters: {
             query: {
                 q: string;
@@ -3112,32 +3762,80 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Number (`CUST-000001`). */
+                        customer_number: string;
+                        /** @description E-mail (lower case, unique ignoring case). */
+                        email: string;
+                        /** @description Given and family name. */
+                        full_name: string;
+                        /** @description Company. */
+                        company_name: string | null;
+                    }[];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_admin_customers__id_: {
+    get_customer: {
         parameters: {
             query?: never;
             header?: never;
@@ -3153,32 +3851,150 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Number (`CUST-000001`). */
+                        customer_number: string;
+                        /** @description E-mail (lower case, unique ignoring case). */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string;
+                        /** @description Family name. */
+                        last_name: string;
+                        /** @description Given and family name. */
+                        full_name: string;
+                        /** @description Company. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Whether the customer may be sold to.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Billing street address. */
+                        billing_address_line1: string | null;
+                        /** @description Billing second line. */
+                        billing_address_line2: string | null;
+                        /** @description Billing city. */
+                        billing_city: string | null;
+                        /** @description Billing state. */
+                        billing_state: string | null;
+                        /** @description Billing postal code. */
+                        billing_zip: string | null;
+                        /** @description Billing country. */
+                        billing_country: string | null;
+                        /** @description Billing street address. */
+                        address_line1: string | null;
+                        /** @description Billing second line. */
+                        address_line2: string | null;
+                        /** @description Billing city. */
+                        city: string | null;
+                        /** @description Billing state. */
+                        state: string | null;
+                        /** @description Billing postal code. */
+                        postal_code: string | null;
+                        /** @description Billing country. */
+                        country: string | null;
+                        /** @description Shipping street address. */
+                        shipping_address_line1: string | null;
+                        /** @description Shipping second line. */
+                        shipping_address_line2: string | null;
+                        /** @description Shipping city. */
+                        shipping_city: string | null;
+                        /** @description Shipping state. */
+                        shipping_state: string | null;
+                        /** @description Shipping postal code. */
+                        shipping_zip: string | null;
+                        /** @description Shipping country. */
+                        shipping_country: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Sales orders placed (0 until sales exists). */
+                        order_count: number;
+                        /** @description Quotes (0 until sales exists). */
+                        quote_count: number;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the order totals.
+                         */
+                        total_spent: string;
+                        /** @description When the latest order was placed. */
+                        last_order_date: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    delete_admin_customers__id_: {
+    delete_customer: {
         parameters: {
             query?: never;
             header?: never;
@@ -3189,37 +4005,90 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Done (no body) */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    patch_admin_customers__id_: {
+    update_customer: {
         parameters: {
             query?: never;
             header?: never;
@@ -3265,32 +4134,186 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Number (`CUST-000001`). */
+                        customer_number: string;
+                        /** @description E-mail (lower case, unique ignoring case). */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string;
+                        /** @description Family name. */
+                        last_name: string;
+                        /** @description Given and family name. */
+                        full_name: string;
+                        /** @description Company. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Whether the customer may be sold to.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Billing street address. */
+                        billing_address_line1: string | null;
+                        /** @description Billing second line. */
+                        billing_address_line2: string | null;
+                        /** @description Billing city. */
+                        billing_city: string | null;
+                        /** @description Billing state. */
+                        billing_state: string | null;
+                        /** @description Billing postal code. */
+                        billing_zip: string | null;
+                        /** @description Billing country. */
+                        billing_country: string | null;
+                        /** @description Billing street address. */
+                        address_line1: string | null;
+                        /** @description Billing second line. */
+                        address_line2: string | null;
+                        /** @description Billing city. */
+                        city: string | null;
+                        /** @description Billing state. */
+                        state: string | null;
+                        /** @description Billing postal code. */
+                        postal_code: string | null;
+                        /** @description Billing country. */
+                        country: string | null;
+                        /** @description Shipping street address. */
+                        shipping_address_line1: string | null;
+                        /** @description Shipping second line. */
+                        shipping_address_line2: string | null;
+                        /** @description Shipping city. */
+                        shipping_city: string | null;
+                        /** @description Shipping state. */
+                        shipping_state: string | null;
+                        /** @description Shipping postal code. */
+                        shipping_zip: string | null;
+                        /** @description Shipping country. */
+                        shipping_country: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Sales orders placed (0 until sales exists). */
+                        order_count: number;
+                        /** @description Quotes (0 until sales exists). */
+                        quote_count: number;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the order totals.
+                         */
+                        total_spent: string;
+                        /** @description When the latest order was placed. */
+                        last_order_date: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_admin_locations: {
+    get_locations: {
         parameters: {
             query?: {
                 include_inactive?: boolean | null;
@@ -3311,32 +4334,82 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case), e.g. `MAIN`, `A-01`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description The kind of place: warehouse (default), shelf, bin, ... (lower case, an open set). */
+                        type: string;
+                        /** @description The location this one is inside of. */
+                        parent_id: number | null;
+                        /** @description Active (deleting a location that is in use deactivates it). */
+                        active: boolean;
+                    }[];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_admin_locations: {
+    create_location: {
         parameters: {
             query?: never;
             header?: never;
@@ -3360,32 +4433,109 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case), e.g. `MAIN`, `A-01`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description The kind of place: warehouse (default), shelf, bin, ... (lower case, an open set). */
+                        type: string;
+                        /** @description The location this one is inside of. */
+                        parent_id: number | null;
+                        /** @description Active (deleting a location that is in use deactivates it). */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_admin_locations__id_: {
+    get_location: {
         parameters: {
             query?: never;
             header?: never;
@@ -3401,32 +4551,82 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case), e.g. `MAIN`, `A-01`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description The kind of place: warehouse (default), shelf, bin, ... (lower case, an open set). */
+                        type: string;
+                        /** @description The location this one is inside of. */
+                        parent_id: number | null;
+                        /** @description Active (deleting a location that is in use deactivates it). */
+                        active: boolean;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    put_admin_locations__id_: {
+    update_location: {
         parameters: {
             query?: never;
             header?: never;
@@ -3452,32 +4652,118 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case), e.g. `MAIN`, `A-01`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description The kind of place: warehouse (default), shelf, bin, ... (lower case, an open set). */
+                        type: string;
+                        /** @description The location this one is inside of. */
+                        parent_id: number | null;
+                        /** @description Active (deleting a location that is in use deactivates it). */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    delete_admin_locations__id_: {
+    delete_location: {
         parameters: {
             query?: never;
             header?: never;
@@ -3493,32 +4779,92 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string | null;
+                        /** @description True when the row is gone; false when it was deactivated because it is in use. */
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_admin_uom_: {
+    list_units_of_measure: {
         parameters: {
             query?: never;
             header?: never;
@@ -3532,32 +4878,89 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (EA, G, KG, ...). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Symbol. */
+                        symbol: string;
+                        /** @description quantity, weight, length, time or volume. */
+                        uom_class: string;
+                        /** @description The base unit of its class (null for a base unit). */
+                        base_unit_code: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Multiply by this to convert to the base unit.
+                         */
+                        to_base_factor: string;
+                        /** @description Active. */
+                        active: boolean;
+                    }[];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_admin_users_: {
+    get_team_members: {
         parameters: {
             query?: {
                 limit?: number | null;
@@ -3577,32 +4980,108 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description E-mail (lower case); the sign-in name. */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string | null;
+                        /** @description Family name. */
+                        last_name: string | null;
+                        /** @description Given and family name together. */
+                        full_name: string;
+                        /** @description Company, when given at setup. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Role.
+                         * @enum {string}
+                         */
+                        account_type: "admin" | "operator";
+                        /**
+                         * @description Whether the account may sign in.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Whether the e-mail address is verified. */
+                        email_verified: boolean;
+                        /** @description Last successful sign-in. */
+                        last_login_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    }[];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_admin_users_: {
+    create_team_member: {
         parameters: {
             query?: never;
             header?: never;
@@ -3627,32 +5106,135 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description E-mail (lower case); the sign-in name. */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string | null;
+                        /** @description Family name. */
+                        last_name: string | null;
+                        /** @description Given and family name together. */
+                        full_name: string;
+                        /** @description Company, when given at setup. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Role.
+                         * @enum {string}
+                         */
+                        account_type: "admin" | "operator";
+                        /**
+                         * @description Whether the account may sign in.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Whether the e-mail address is verified. */
+                        email_verified: boolean;
+                        /** @description Last successful sign-in. */
+                        last_login_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_admin_users_stats_summary: {
+    list_team_stats: {
         parameters: {
             query?: never;
             header?: never;
@@ -3666,32 +5248,78 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Active admins. */
+                        active_admins: number;
+                        /** @description Active operators. */
+                        active_operators: number;
+                        /** @description Inactive or suspended accounts. */
+                        inactive_users: number;
+                        /** @description Active accounts. */
+                        total_active: number;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_admin_users__id_: {
+    get_team_member: {
         parameters: {
             query?: never;
             header?: never;
@@ -3707,32 +5335,108 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description E-mail (lower case); the sign-in name. */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string | null;
+                        /** @description Family name. */
+                        last_name: string | null;
+                        /** @description Given and family name together. */
+                        full_name: string;
+                        /** @description Company, when given at setup. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Role.
+                         * @enum {string}
+                         */
+                        account_type: "admin" | "operator";
+                        /**
+                         * @description Whether the account may sign in.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Whether the e-mail address is verified. */
+                        email_verified: boolean;
+                        /** @description Last successful sign-in. */
+                        last_login_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    delete_admin_users__id_: {
+    delete_team_member_deactivate: {
         parameters: {
             query?: never;
             header?: never;
@@ -3748,32 +5452,126 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description E-mail (lower case); the sign-in name. */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string | null;
+                        /** @description Family name. */
+                        last_name: string | null;
+                        /** @description Given and family name together. */
+                        full_name: string;
+                        /** @description Company, when given at setup. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Role.
+                         * @enum {string}
+                         */
+                        account_type: "admin" | "operator";
+                        /**
+                         * @description Whether the account may sign in.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Whether the e-mail address is verified. */
+                        email_verified: boolean;
+                        /** @description Last successful sign-in. */
+                        last_login_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    patch_admin_users__id_: {
+    update_team_member: {
         parameters: {
             query?: never;
             header?: never;
@@ -3799,32 +5597,144 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description E-mail (lower case); the sign-in name. */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string | null;
+                        /** @description Family name. */
+                        last_name: string | null;
+                        /** @description Given and family name together. */
+                        full_name: string;
+                        /** @description Company, when given at setup. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Role.
+                         * @enum {string}
+                         */
+                        account_type: "admin" | "operator";
+                        /**
+                         * @description Whether the account may sign in.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Whether the e-mail address is verified. */
+                        email_verified: boolean;
+                        /** @description Last successful sign-in. */
+                        last_login_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_admin_users__id__reactivate: {
+    create_team_member_reactivate: {
         parameters: {
             query?: never;
             header?: never;
@@ -3840,32 +5750,126 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description E-mail (lower case); the sign-in name. */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string | null;
+                        /** @description Family name. */
+                        last_name: string | null;
+                        /** @description Given and family name together. */
+                        full_name: string;
+                        /** @description Company, when given at setup. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Role.
+                         * @enum {string}
+                         */
+                        account_type: "admin" | "operator";
+                        /**
+                         * @description Whether the account may sign in.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Whether the e-mail address is verified. */
+                        email_verified: boolean;
+                        /** @description Last successful sign-in. */
+                        last_login_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_admin_users__id__reset_password: {
+    create_team_member_reset_password: {
         parameters: {
             query?: never;
             header?: never;
@@ -3887,32 +5891,108 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_auth_login: {
+    create_login: {
         parameters: {
             query?: never;
             header?: never;
@@ -3925,6 +6005,10 @@ export interface operations {
                     username: string;
                     password: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    username: string;
+                    password: string;
+                };
             };
         };
         responses: {
@@ -3933,32 +6017,128 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message?: string | null;
+                        /** @description The access token (header mode). */
+                        access_token?: string | null;
+                        /** @description The refresh token (header mode). */
+                        refresh_token?: string | null;
+                        /** @description `bearer` (tokens in this payload) or `cookie` (tokens in cookies). */
+                        token_type: string;
+                        /** @description The signed-in user. */
+                        user?: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description E-mail (lower case); the sign-in name. */
+                            email: string;
+                            /** @description Given name. */
+                            first_name: string | null;
+                            /** @description Family name. */
+                            last_name: string | null;
+                            /** @description Given and family name together. */
+                            full_name: string;
+                            /** @description Company, when given at setup. */
+                            company_name: string | null;
+                            /** @description Phone. */
+                            phone: string | null;
+                            /**
+                             * @description Role.
+                             * @enum {string}
+                             */
+                            account_type: "admin" | "operator";
+                            /**
+                             * @description Whether the account may sign in.
+                             * @enum {string}
+                             */
+                            status: "active" | "inactive" | "suspended";
+                            /** @description Whether the e-mail address is verified. */
+                            email_verified: boolean;
+                            /** @description Last successful sign-in. */
+                            last_login_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Last changed.
+                             */
+                            updated_at: string;
+                        } | null;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description A business rule refused the request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_auth_logout: {
+    create_logout: {
         parameters: {
             query?: never;
             header?: never;
@@ -3978,32 +6158,81 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string | null;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description A business rule refused the request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_auth_me: {
+    list_me: {
         parameters: {
             query?: never;
             header?: never;
@@ -4017,32 +6246,108 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description E-mail (lower case); the sign-in name. */
+                        email: string;
+                        /** @description Given name. */
+                        first_name: string | null;
+                        /** @description Family name. */
+                        last_name: string | null;
+                        /** @description Given and family name together. */
+                        full_name: string;
+                        /** @description Company, when given at setup. */
+                        company_name: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /**
+                         * @description Role.
+                         * @enum {string}
+                         */
+                        account_type: "admin" | "operator";
+                        /**
+                         * @description Whether the account may sign in.
+                         * @enum {string}
+                         */
+                        status: "active" | "inactive" | "suspended";
+                        /** @description Whether the e-mail address is verified. */
+                        email_verified: boolean;
+                        /** @description Last successful sign-in. */
+                        last_login_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_auth_password_reset_approve: {
+    create_password_reset_approve: {
         parameters: {
             query?: never;
             header?: never;
@@ -4062,32 +6367,85 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string;
+                        /** @description The requesting user's e-mail. */
+                        user_email: string;
+                        /** @description `approved` or `denied`. */
+                        status: string;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description A business rule refused the request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_auth_password_reset_approve__approval_token_: {
+    get_password_reset_approve: {
         parameters: {
             query?: never;
             header?: never;
@@ -4103,32 +6461,76 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string;
+                        /** @description The requesting user's e-mail. */
+                        user_email: string;
+                        /** @description `approved` or `denied`. */
+                        status: string;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description A business rule refused the request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_auth_password_reset_complete: {
+    create_password_reset_complete: {
         parameters: {
             query?: never;
             header?: never;
@@ -4149,32 +6551,81 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string | null;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description A business rule refused the request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_auth_password_reset_deny: {
+    create_password_reset_deny: {
         parameters: {
             query?: never;
             header?: never;
@@ -4195,32 +6646,85 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string;
+                        /** @description The requesting user's e-mail. */
+                        user_email: string;
+                        /** @description `approved` or `denied`. */
+                        status: string;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description A business rule refused the request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_auth_password_reset_deny__approval_token_: {
+    get_password_reset_deny: {
         parameters: {
             query?: {
                 reason?: string | null;
@@ -4238,32 +6742,76 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string;
+                        /** @description The requesting user's e-mail. */
+                        user_email: string;
+                        /** @description `approved` or `denied`. */
+                        status: string;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description A business rule refused the request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_auth_password_reset_request: {
+    create_password_reset_request: {
         parameters: {
             query?: never;
             header?: never;
@@ -4283,32 +6831,87 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description The generic message. */
+                        message: string;
+                        /** @description Only without mail, for an existing account: the request id. */
+                        request_id: number | null;
+                        /** @description Only without mail, for an existing account: the reset token. */
+                        reset_token: string | null;
+                        /** @description Only without mail, for an existing account: `/reset-password/<token>`. */
+                        reset_url: string | null;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description A business rule refused the request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_auth_password_reset_status__token_: {
+    get_password_reset_status: {
         parameters: {
             query?: never;
             header?: never;
@@ -4324,32 +6927,61 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The link's state.
+                         * @enum {string}
+                         */
+                        status: "invalid" | "pending" | "denied" | "completed" | "expired" | "approved";
+                        /** @description What to tell the person. */
+                        message: string;
+                        /** @description True when a new password may be set now. */
+                        can_reset: boolean;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
-                content?: never;
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_auth_refresh: {
+    create_refresh: {
         parameters: {
             query?: never;
             header?: never;
@@ -4369,32 +7001,87 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message?: string | null;
+                        /** @description The access token (header mode). */
+                        access_token?: string | null;
+                        /** @description The refresh token (header mode). */
+                        refresh_token?: string | null;
+                        /** @description `bearer` (tokens in this payload) or `cookie` (tokens in cookies). */
+                        token_type: string;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description A business rule refused the request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_items: {
+    list_items: {
         parameters: {
             query?: {
                 limit?: number | null;
@@ -4404,6 +7091,8 @@ export interface operations {
                 procurement_type?: ("buy" | "make" | "make_or_buy") | null;
                 category_id?: number | null;
                 active_only?: boolean | null;
+                /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
+                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path?: never;
@@ -4416,35 +7105,139 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Stock keeping unit (upper case, unique ignoring case). */
+                            sku: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Description. */
+                            description: string | null;
+                            /**
+                             * @description What the item is.
+                             * @enum {string}
+                             */
+                            item_type: "finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging";
+                            /**
+                             * @description How it is obtained.
+                             * @enum {string}
+                             */
+                            procurement_type: "buy" | "make" | "make_or_buy";
+                            /** @description Category id. */
+                            category_id: number | null;
+                            /** @description The category's name. */
+                            category_name: string | null;
+                            /** @description Stocking unit (a unit-of-measure code). */
+                            unit: string;
+                            /** @description Purchase unit. */
+                            purchase_uom: string;
+                            /** @description Standard cost per stocking unit. */
+                            standard_cost: string | null;
+                            /** @description Moving average cost. */
+                            average_cost: string | null;
+                            /** @description Selling price. */
+                            selling_price: string | null;
+                            /** @description Active (deleting an item deactivates it). */
+                            active: boolean;
+                            /**
+                             * Format: decimal
+                             * @description Quantity on hand over all locations (inventory arrives with the inventory module;
+                             *     until then zero).
+                             */
+                            on_hand_qty: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand minus allocated.
+                             */
+                            available_qty: string;
+                            /** @description Reorder point. */
+                            reorder_point: string | null;
+                            /**
+                             * @description Whether stock is kept.
+                             * @enum {string}
+                             */
+                            stocking_policy: "on_demand" | "stocked";
+                            /** @description True when available stock is at or below the reorder point of a stocked item. */
+                            needs_reorder: boolean;
+                            /** @description UPC / barcode. */
+                            upc: string | null;
+                        }[];
+                    };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_items: {
+    create_item: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4484,37 +7277,244 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Stock keeping unit (upper case, unique ignoring case). */
+                        sku: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /**
+                         * @description What the item is.
+                         * @enum {string}
+                         */
+                        item_type: "finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging";
+                        /**
+                         * @description How it is obtained.
+                         * @enum {string}
+                         */
+                        procurement_type: "buy" | "make" | "make_or_buy";
+                        /** @description Category id. */
+                        category_id: number | null;
+                        /** @description The category's name. */
+                        category_name: string | null;
+                        /** @description Stocking unit (a unit-of-measure code). */
+                        unit: string;
+                        /** @description Purchase unit. */
+                        purchase_uom: string;
+                        /** @description Standard cost per stocking unit. */
+                        standard_cost: string | null;
+                        /** @description Moving average cost. */
+                        average_cost: string | null;
+                        /** @description Selling price. */
+                        selling_price: string | null;
+                        /** @description Active (deleting an item deactivates it). */
+                        active: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Quantity on hand over all locations (inventory arrives with the inventory module;
+                         *     until then zero).
+                         */
+                        on_hand_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand minus allocated.
+                         */
+                        available_qty: string;
+                        /** @description Reorder point. */
+                        reorder_point: string | null;
+                        /**
+                         * @description Whether stock is kept.
+                         * @enum {string}
+                         */
+                        stocking_policy: "on_demand" | "stocked";
+                        /** @description True when available stock is at or below the reorder point of a stocked item. */
+                        needs_reorder: boolean;
+                        /** @description UPC / barcode. */
+                        upc: string | null;
+                        /** @description The category's path from the root, e.g. `Filament > PLA`. */
+                        category_path: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Stocking units per purchase unit (1000 for materials bought in KG, stocked in G).
+                         */
+                        purchase_factor: string;
+                        /**
+                         * @description How cost is computed.
+                         * @enum {string}
+                         */
+                        cost_method: "average" | "fifo" | "standard";
+                        /** @description Last purchase cost. */
+                        last_cost: string | null;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Lead time in days. */
+                        lead_time_days: number | null;
+                        /** @description Minimum order quantity. */
+                        min_order_qty: string | null;
+                        /** @description Reorder quantity. */
+                        reorder_qty: string | null;
+                        /** @description The SKU in a previous system. */
+                        legacy_sku: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
+                        /** @description Whether it is a raw material. */
+                        is_raw_material: boolean;
+                        /** @description Whether lots are tracked. */
+                        track_lots: boolean;
+                        /** @description Whether serial numbers are tracked. */
+                        track_serials: boolean;
+                        /** @description Active (deleting an item deactivates it). */
+                        is_active: boolean;
+                        /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                        has_bom: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Files attached to the item (3MF, STL...). */
+                        files: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The name it was uploaded with. */
+                            filename: string;
+                            /** @description Detected content type. */
+                            content_type: string;
+                            /** @description Size in bytes. */
+                            size_bytes: number;
+                            /** @description SHA-256 of the content (hex). */
+                            sha256: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was uploaded.
+                             */
+                            created_at: string;
+                            /** @description Where to fetch the bytes: `/api/v1/items/{item_id}/files/{id}/download`. */
+                            download_url: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_items_categories: {
+    list_item_categories: {
         parameters: {
             query?: {
                 include_inactive?: boolean | null;
@@ -4530,32 +7530,88 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Short code (unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Parent category. */
+                        parent_id: number | null;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Order among siblings. */
+                        sort_order: number;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description Path from the root, e.g. `Filament > PLA`. */
+                        path: string;
+                        /** @description Depth in the tree (0 for a root). */
+                        depth: number;
+                    }[];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_items_categories: {
+    create_item_category: {
         parameters: {
             query?: never;
             header?: never;
@@ -4580,32 +7636,115 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Short code (unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Parent category. */
+                        parent_id: number | null;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Order among siblings. */
+                        sort_order: number;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description Path from the root, e.g. `Filament > PLA`. */
+                        path: string;
+                        /** @description Depth in the tree (0 for a root). */
+                        depth: number;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    put_items_categories__id_: {
+    update_item_category_2: {
         parameters: {
             query?: never;
             header?: never;
@@ -4632,32 +7771,124 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Short code (unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Parent category. */
+                        parent_id: number | null;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Order among siblings. */
+                        sort_order: number;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description Path from the root, e.g. `Filament > PLA`. */
+                        path: string;
+                        /** @description Depth in the tree (0 for a root). */
+                        depth: number;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    patch_items_categories__id_: {
+    update_item_category: {
         parameters: {
             query?: never;
             header?: never;
@@ -4684,118 +7915,434 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Short code (unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Parent category. */
+                        parent_id: number | null;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Order among siblings. */
+                        sort_order: number;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description Path from the root, e.g. `Filament > PLA`. */
+                        path: string;
+                        /** @description Depth in the tree (0 for a root). */
+                        depth: number;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_items_import: {
+    create_item_import: {
         parameters: {
-            query: {
-                file: string;
-                update_existing?: boolean | null;
-                default_item_type?: ("finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging") | null;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    update_existing?: boolean | null;
+                    default_item_type?: ("finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging") | null;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Data rows in the file. */
+                        total_rows: number;
+                        /** @description Rows that passed the checks. */
+                        valid_rows: number;
+                        /** @description Rows with errors (skipped). */
+                        error_rows: number;
+                        /** @description Items created. */
+                        created: number;
+                        /** @description Items updated. */
+                        updated: number;
+                        /** @description Rows skipped (errors, blank rows, existing SKUs without `updateExisting`). */
+                        skipped: number;
+                        /** @description Row problems (the first 200). */
+                        errors: {
+                            /** @description The row number in the file (the header is row 1). */
+                            row: number;
+                            /** @description The column at fault, when one is. */
+                            field: string | null;
+                            /** @description What is wrong. */
+                            reason: string;
+                        }[];
+                        /** @description Things worth knowing that did not stop a row. */
+                        warnings: string[];
+                        /** @description The first 100 rows as read. */
+                        rows: {
+                            /** @description The row number in the file. */
+                            row_number: number;
+                            /** @description The recognised values. */
+                            data: unknown;
+                            /** @description Problems with the row. */
+                            errors: string[];
+                            /** @description True when the row can be imported. */
+                            valid: boolean;
+                        }[];
+                        /** @description True when the file has more rows than the preview shows. */
+                        truncated: boolean;
+                        /** @description Which export format the headers look like. */
+                        detected_format: string;
+                        /** @description False for a dry run: nothing was written. */
+                        applied: boolean;
+                        /** @description A one-line summary. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_items_import_preview: {
+    create_item_import_preview: {
         parameters: {
-            query: {
-                file: string;
-                update_existing?: boolean | null;
-                default_item_type?: ("finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging") | null;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    update_existing?: boolean | null;
+                    default_item_type?: ("finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging") | null;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Data rows in the file. */
+                        total_rows: number;
+                        /** @description Rows that passed the checks. */
+                        valid_rows: number;
+                        /** @description Rows with errors (skipped). */
+                        error_rows: number;
+                        /** @description Items created. */
+                        created: number;
+                        /** @description Items updated. */
+                        updated: number;
+                        /** @description Rows skipped (errors, blank rows, existing SKUs without `updateExisting`). */
+                        skipped: number;
+                        /** @description Row problems (the first 200). */
+                        errors: {
+                            /** @description The row number in the file (the header is row 1). */
+                            row: number;
+                            /** @description The column at fault, when one is. */
+                            field: string | null;
+                            /** @description What is wrong. */
+                            reason: string;
+                        }[];
+                        /** @description Things worth knowing that did not stop a row. */
+                        warnings: string[];
+                        /** @description The first 100 rows as read. */
+                        rows: {
+                            /** @description The row number in the file. */
+                            row_number: number;
+                            /** @description The recognised values. */
+                            data: unknown;
+                            /** @description Problems with the row. */
+                            errors: string[];
+                            /** @description True when the row can be imported. */
+                            valid: boolean;
+                        }[];
+                        /** @description True when the file has more rows than the preview shows. */
+                        truncated: boolean;
+                        /** @description Which export format the headers look like. */
+                        detected_format: string;
+                        /** @description False for a dry run: nothing was written. */
+                        applied: boolean;
+                        /** @description A one-line summary. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_items_import_template: {
+    list_item_import_template: {
         parameters: {
             query?: never;
             header?: never;
@@ -4809,32 +8356,69 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_items_sku__sku_: {
+    get_item_by_sku: {
         parameters: {
             query?: never;
             header?: never;
@@ -4850,32 +8434,203 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Stock keeping unit (upper case, unique ignoring case). */
+                        sku: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /**
+                         * @description What the item is.
+                         * @enum {string}
+                         */
+                        item_type: "finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging";
+                        /**
+                         * @description How it is obtained.
+                         * @enum {string}
+                         */
+                        procurement_type: "buy" | "make" | "make_or_buy";
+                        /** @description Category id. */
+                        category_id: number | null;
+                        /** @description The category's name. */
+                        category_name: string | null;
+                        /** @description Stocking unit (a unit-of-measure code). */
+                        unit: string;
+                        /** @description Purchase unit. */
+                        purchase_uom: string;
+                        /** @description Standard cost per stocking unit. */
+                        standard_cost: string | null;
+                        /** @description Moving average cost. */
+                        average_cost: string | null;
+                        /** @description Selling price. */
+                        selling_price: string | null;
+                        /** @description Active (deleting an item deactivates it). */
+                        active: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Quantity on hand over all locations (inventory arrives with the inventory module;
+                         *     until then zero).
+                         */
+                        on_hand_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand minus allocated.
+                         */
+                        available_qty: string;
+                        /** @description Reorder point. */
+                        reorder_point: string | null;
+                        /**
+                         * @description Whether stock is kept.
+                         * @enum {string}
+                         */
+                        stocking_policy: "on_demand" | "stocked";
+                        /** @description True when available stock is at or below the reorder point of a stocked item. */
+                        needs_reorder: boolean;
+                        /** @description UPC / barcode. */
+                        upc: string | null;
+                        /** @description The category's path from the root, e.g. `Filament > PLA`. */
+                        category_path: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Stocking units per purchase unit (1000 for materials bought in KG, stocked in G).
+                         */
+                        purchase_factor: string;
+                        /**
+                         * @description How cost is computed.
+                         * @enum {string}
+                         */
+                        cost_method: "average" | "fifo" | "standard";
+                        /** @description Last purchase cost. */
+                        last_cost: string | null;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Lead time in days. */
+                        lead_time_days: number | null;
+                        /** @description Minimum order quantity. */
+                        min_order_qty: string | null;
+                        /** @description Reorder quantity. */
+                        reorder_qty: string | null;
+                        /** @description The SKU in a previous system. */
+                        legacy_sku: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
+                        /** @description Whether it is a raw material. */
+                        is_raw_material: boolean;
+                        /** @description Whether lots are tracked. */
+                        track_lots: boolean;
+                        /** @description Whether serial numbers are tracked. */
+                        track_serials: boolean;
+                        /** @description Active (deleting an item deactivates it). */
+                        is_active: boolean;
+                        /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                        has_bom: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Files attached to the item (3MF, STL...). */
+                        files: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The name it was uploaded with. */
+                            filename: string;
+                            /** @description Detected content type. */
+                            content_type: string;
+                            /** @description Size in bytes. */
+                            size_bytes: number;
+                            /** @description SHA-256 of the content (hex). */
+                            sha256: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was uploaded.
+                             */
+                            created_at: string;
+                            /** @description Where to fetch the bytes: `/api/v1/items/{item_id}/files/{id}/download`. */
+                            download_url: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_items__id_: {
+    get_item: {
         parameters: {
             query?: never;
             header?: never;
@@ -4891,32 +8646,203 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Stock keeping unit (upper case, unique ignoring case). */
+                        sku: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /**
+                         * @description What the item is.
+                         * @enum {string}
+                         */
+                        item_type: "finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging";
+                        /**
+                         * @description How it is obtained.
+                         * @enum {string}
+                         */
+                        procurement_type: "buy" | "make" | "make_or_buy";
+                        /** @description Category id. */
+                        category_id: number | null;
+                        /** @description The category's name. */
+                        category_name: string | null;
+                        /** @description Stocking unit (a unit-of-measure code). */
+                        unit: string;
+                        /** @description Purchase unit. */
+                        purchase_uom: string;
+                        /** @description Standard cost per stocking unit. */
+                        standard_cost: string | null;
+                        /** @description Moving average cost. */
+                        average_cost: string | null;
+                        /** @description Selling price. */
+                        selling_price: string | null;
+                        /** @description Active (deleting an item deactivates it). */
+                        active: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Quantity on hand over all locations (inventory arrives with the inventory module;
+                         *     until then zero).
+                         */
+                        on_hand_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand minus allocated.
+                         */
+                        available_qty: string;
+                        /** @description Reorder point. */
+                        reorder_point: string | null;
+                        /**
+                         * @description Whether stock is kept.
+                         * @enum {string}
+                         */
+                        stocking_policy: "on_demand" | "stocked";
+                        /** @description True when available stock is at or below the reorder point of a stocked item. */
+                        needs_reorder: boolean;
+                        /** @description UPC / barcode. */
+                        upc: string | null;
+                        /** @description The category's path from the root, e.g. `Filament > PLA`. */
+                        category_path: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Stocking units per purchase unit (1000 for materials bought in KG, stocked in G).
+                         */
+                        purchase_factor: string;
+                        /**
+                         * @description How cost is computed.
+                         * @enum {string}
+                         */
+                        cost_method: "average" | "fifo" | "standard";
+                        /** @description Last purchase cost. */
+                        last_cost: string | null;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Lead time in days. */
+                        lead_time_days: number | null;
+                        /** @description Minimum order quantity. */
+                        min_order_qty: string | null;
+                        /** @description Reorder quantity. */
+                        reorder_qty: string | null;
+                        /** @description The SKU in a previous system. */
+                        legacy_sku: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
+                        /** @description Whether it is a raw material. */
+                        is_raw_material: boolean;
+                        /** @description Whether lots are tracked. */
+                        track_lots: boolean;
+                        /** @description Whether serial numbers are tracked. */
+                        track_serials: boolean;
+                        /** @description Active (deleting an item deactivates it). */
+                        is_active: boolean;
+                        /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                        has_bom: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Files attached to the item (3MF, STL...). */
+                        files: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The name it was uploaded with. */
+                            filename: string;
+                            /** @description Detected content type. */
+                            content_type: string;
+                            /** @description Size in bytes. */
+                            size_bytes: number;
+                            /** @description SHA-256 of the content (hex). */
+                            sha256: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was uploaded.
+                             */
+                            created_at: string;
+                            /** @description Where to fetch the bytes: `/api/v1/items/{item_id}/files/{id}/download`. */
+                            download_url: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    delete_items__id_: {
+    delete_item: {
         parameters: {
             query?: never;
             header?: never;
@@ -4932,32 +8858,90 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened (delete). */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    patch_items__id_: {
+    update_item: {
         parameters: {
             query?: never;
             header?: never;
@@ -5007,32 +8991,239 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Stock keeping unit (upper case, unique ignoring case). */
+                        sku: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /**
+                         * @description What the item is.
+                         * @enum {string}
+                         */
+                        item_type: "finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging";
+                        /**
+                         * @description How it is obtained.
+                         * @enum {string}
+                         */
+                        procurement_type: "buy" | "make" | "make_or_buy";
+                        /** @description Category id. */
+                        category_id: number | null;
+                        /** @description The category's name. */
+                        category_name: string | null;
+                        /** @description Stocking unit (a unit-of-measure code). */
+                        unit: string;
+                        /** @description Purchase unit. */
+                        purchase_uom: string;
+                        /** @description Standard cost per stocking unit. */
+                        standard_cost: string | null;
+                        /** @description Moving average cost. */
+                        average_cost: string | null;
+                        /** @description Selling price. */
+                        selling_price: string | null;
+                        /** @description Active (deleting an item deactivates it). */
+                        active: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Quantity on hand over all locations (inventory arrives with the inventory module;
+                         *     until then zero).
+                         */
+                        on_hand_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand minus allocated.
+                         */
+                        available_qty: string;
+                        /** @description Reorder point. */
+                        reorder_point: string | null;
+                        /**
+                         * @description Whether stock is kept.
+                         * @enum {string}
+                         */
+                        stocking_policy: "on_demand" | "stocked";
+                        /** @description True when available stock is at or below the reorder point of a stocked item. */
+                        needs_reorder: boolean;
+                        /** @description UPC / barcode. */
+                        upc: string | null;
+                        /** @description The category's path from the root, e.g. `Filament > PLA`. */
+                        category_path: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Stocking units per purchase unit (1000 for materials bought in KG, stocked in G).
+                         */
+                        purchase_factor: string;
+                        /**
+                         * @description How cost is computed.
+                         * @enum {string}
+                         */
+                        cost_method: "average" | "fifo" | "standard";
+                        /** @description Last purchase cost. */
+                        last_cost: string | null;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Lead time in days. */
+                        lead_time_days: number | null;
+                        /** @description Minimum order quantity. */
+                        min_order_qty: string | null;
+                        /** @description Reorder quantity. */
+                        reorder_qty: string | null;
+                        /** @description The SKU in a previous system. */
+                        legacy_sku: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
+                        /** @description Whether it is a raw material. */
+                        is_raw_material: boolean;
+                        /** @description Whether lots are tracked. */
+                        track_lots: boolean;
+                        /** @description Whether serial numbers are tracked. */
+                        track_serials: boolean;
+                        /** @description Active (deleting an item deactivates it). */
+                        is_active: boolean;
+                        /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                        has_bom: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Files attached to the item (3MF, STL...). */
+                        files: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The name it was uploaded with. */
+                            filename: string;
+                            /** @description Detected content type. */
+                            content_type: string;
+                            /** @description Size in bytes. */
+                            size_bytes: number;
+                            /** @description SHA-256 of the content (hex). */
+                            sha256: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was uploaded.
+                             */
+                            created_at: string;
+                            /** @description Where to fetch the bytes: `/api/v1/items/{item_id}/files/{id}/download`. */
+                            download_url: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_items__id__files: {
+    get_item_files: {
         parameters: {
             query?: never;
             header?: never;
@@ -5048,75 +9239,230 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description The name it was uploaded with. */
+                        filename: string;
+                        /** @description Detected content type. */
+                        content_type: string;
+                        /** @description Size in bytes. */
+                        size_bytes: number;
+                        /** @description SHA-256 of the content (hex). */
+                        sha256: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was uploaded.
+                         */
+                        created_at: string;
+                        /** @description Where to fetch the bytes: `/api/v1/items/{item_id}/files/{id}/download`. */
+                        download_url: string;
+                    }[];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_items__id__files: {
+    create_item_file_upload: {
         parameters: {
-            query: {
-                file: string;
-            };
+            query?: never;
             header?: never;
             path: {
                 id: number;
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description The name it was uploaded with. */
+                        filename: string;
+                        /** @description Detected content type. */
+                        content_type: string;
+                        /** @description Size in bytes. */
+                        size_bytes: number;
+                        /** @description SHA-256 of the content (hex). */
+                        sha256: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was uploaded.
+                         */
+                        created_at: string;
+                        /** @description Where to fetch the bytes: `/api/v1/items/{item_id}/files/{id}/download`. */
+                        download_url: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    delete_items__id__files__file_id_: {
+    delete_item_file: {
         parameters: {
             query?: never;
             header?: never;
@@ -5133,32 +9479,169 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_printers_: {
+    list_item_file_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                file_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_printers: {
         parameters: {
             query?: {
                 search?: string | null;
@@ -5179,32 +9662,138 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description The printers of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (upper case, unique ignoring case), e.g. `PRT-001`. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Model, e.g. `X1 Carbon`. */
+                            model: string;
+                            /**
+                             * @description Brand.
+                             * @enum {string}
+                             */
+                            brand: "bambulab" | "klipper" | "octoprint" | "prusa" | "creality" | "generic";
+                            /** @description Serial number. */
+                            serial_number: string | null;
+                            /** @description IP address or host name. */
+                            ip_address: string | null;
+                            /** @description MQTT topic (Bambu Lab). */
+                            mqtt_topic: string | null;
+                            /** @description Where it stands (free text, e.g. `Rack 2, shelf 3`). */
+                            location: string | null;
+                            /** @description The work center it belongs to. */
+                            work_center_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Active (deleting a printer deactivates it). */
+                            active: boolean;
+                            /**
+                             * @description What it is doing.
+                             * @enum {string}
+                             */
+                            status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                            /** @description How to reach it (a JSON object: access codes, API keys, ports...). */
+                            connection_config: unknown;
+                            /** @description What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`). */
+                            capabilities: unknown;
+                            /** @description When it was last heard from. */
+                            last_seen: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                            /** @description True unless the status is offline. */
+                            is_online: boolean;
+                            /**
+                             * @description Whether the capabilities list an automatic material system (`has_ams`, `ams`,
+                             *     `ams_slots` or `ams_units`).
+                             */
+                            has_ams: boolean;
+                            /** @description Whether the capabilities list a camera (`has_camera` or `camera`). */
+                            has_camera: boolean;
+                        }[];
+                        /** @description How many printers match, over all pages. */
+                        total: number;
+                        /** @description The page number (1-based). */
+                        page: number;
+                        /** @description The page size. */
+                        page_size: number;
+                        /** @description How many pages there are (at least 1). */
+                        total_pages: number;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_printers_: {
+    create_printer: {
         parameters: {
             query?: never;
             header?: never;
@@ -5237,32 +9826,154 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case), e.g. `PRT-001`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Model, e.g. `X1 Carbon`. */
+                        model: string;
+                        /**
+                         * @description Brand.
+                         * @enum {string}
+                         */
+                        brand: "bambulab" | "klipper" | "octoprint" | "prusa" | "creality" | "generic";
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description IP address or host name. */
+                        ip_address: string | null;
+                        /** @description MQTT topic (Bambu Lab). */
+                        mqtt_topic: string | null;
+                        /** @description Where it stands (free text, e.g. `Rack 2, shelf 3`). */
+                        location: string | null;
+                        /** @description The work center it belongs to. */
+                        work_center_id: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Active (deleting a printer deactivates it). */
+                        active: boolean;
+                        /**
+                         * @description What it is doing.
+                         * @enum {string}
+                         */
+                        status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        /** @description How to reach it (a JSON object: access codes, API keys, ports...). */
+                        connection_config: unknown;
+                        /** @description What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`). */
+                        capabilities: unknown;
+                        /** @description When it was last heard from. */
+                        last_seen: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description True unless the status is offline. */
+                        is_online: boolean;
+                        /**
+                         * @description Whether the capabilities list an automatic material system (`has_ams`, `ams`,
+                         *     `ams_slots` or `ams_units`).
+                         */
+                        has_ams: boolean;
+                        /** @description Whether the capabilities list a camera (`has_camera` or `camera`). */
+                        has_camera: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_printers_generate_code: {
+    list_printer_code_suggestion: {
         parameters: {
             query?: {
                 prefix?: string | null;
@@ -5278,32 +9989,72 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description The next free code after the highest one with this prefix, e.g. `PRT-004`. */
+                        code: string;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_printers__id_: {
+    get_printer: {
         parameters: {
             query?: never;
             header?: never;
@@ -5319,32 +10070,127 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case), e.g. `PRT-001`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Model, e.g. `X1 Carbon`. */
+                        model: string;
+                        /**
+                         * @description Brand.
+                         * @enum {string}
+                         */
+                        brand: "bambulab" | "klipper" | "octoprint" | "prusa" | "creality" | "generic";
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description IP address or host name. */
+                        ip_address: string | null;
+                        /** @description MQTT topic (Bambu Lab). */
+                        mqtt_topic: string | null;
+                        /** @description Where it stands (free text, e.g. `Rack 2, shelf 3`). */
+                        location: string | null;
+                        /** @description The work center it belongs to. */
+                        work_center_id: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Active (deleting a printer deactivates it). */
+                        active: boolean;
+                        /**
+                         * @description What it is doing.
+                         * @enum {string}
+                         */
+                        status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        /** @description How to reach it (a JSON object: access codes, API keys, ports...). */
+                        connection_config: unknown;
+                        /** @description What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`). */
+                        capabilities: unknown;
+                        /** @description When it was last heard from. */
+                        last_seen: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description True unless the status is offline. */
+                        is_online: boolean;
+                        /**
+                         * @description Whether the capabilities list an automatic material system (`has_ams`, `ams`,
+                         *     `ams_slots` or `ams_units`).
+                         */
+                        has_ams: boolean;
+                        /** @description Whether the capabilities list a camera (`has_camera` or `camera`). */
+                        has_camera: boolean;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    put_printers__id_: {
+    update_printer: {
         parameters: {
             query?: never;
             header?: never;
@@ -5379,32 +10225,163 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case), e.g. `PRT-001`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Model, e.g. `X1 Carbon`. */
+                        model: string;
+                        /**
+                         * @description Brand.
+                         * @enum {string}
+                         */
+                        brand: "bambulab" | "klipper" | "octoprint" | "prusa" | "creality" | "generic";
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description IP address or host name. */
+                        ip_address: string | null;
+                        /** @description MQTT topic (Bambu Lab). */
+                        mqtt_topic: string | null;
+                        /** @description Where it stands (free text, e.g. `Rack 2, shelf 3`). */
+                        location: string | null;
+                        /** @description The work center it belongs to. */
+                        work_center_id: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Active (deleting a printer deactivates it). */
+                        active: boolean;
+                        /**
+                         * @description What it is doing.
+                         * @enum {string}
+                         */
+                        status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        /** @description How to reach it (a JSON object: access codes, API keys, ports...). */
+                        connection_config: unknown;
+                        /** @description What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`). */
+                        capabilities: unknown;
+                        /** @description When it was last heard from. */
+                        last_seen: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description True unless the status is offline. */
+                        is_online: boolean;
+                        /**
+                         * @description Whether the capabilities list an automatic material system (`has_ams`, `ams`,
+                         *     `ams_slots` or `ams_units`).
+                         */
+                        has_ams: boolean;
+                        /** @description Whether the capabilities list a camera (`has_camera` or `camera`). */
+                        has_camera: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    delete_printers__id_: {
+    delete_printer: {
         parameters: {
             query?: never;
             header?: never;
@@ -5420,32 +10397,90 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened (delete). */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    patch_printers__id__status: {
+    update_printer_update_status: {
         parameters: {
             query?: never;
             header?: never;
@@ -5468,32 +10503,163 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case), e.g. `PRT-001`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Model, e.g. `X1 Carbon`. */
+                        model: string;
+                        /**
+                         * @description Brand.
+                         * @enum {string}
+                         */
+                        brand: "bambulab" | "klipper" | "octoprint" | "prusa" | "creality" | "generic";
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description IP address or host name. */
+                        ip_address: string | null;
+                        /** @description MQTT topic (Bambu Lab). */
+                        mqtt_topic: string | null;
+                        /** @description Where it stands (free text, e.g. `Rack 2, shelf 3`). */
+                        location: string | null;
+                        /** @description The work center it belongs to. */
+                        work_center_id: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Active (deleting a printer deactivates it). */
+                        active: boolean;
+                        /**
+                         * @description What it is doing.
+                         * @enum {string}
+                         */
+                        status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        /** @description How to reach it (a JSON object: access codes, API keys, ports...). */
+                        connection_config: unknown;
+                        /** @description What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`). */
+                        capabilities: unknown;
+                        /** @description When it was last heard from. */
+                        last_seen: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description True unless the status is offline. */
+                        is_online: boolean;
+                        /**
+                         * @description Whether the capabilities list an automatic material system (`has_ams`, `ams`,
+                         *     `ams_slots` or `ams_units`).
+                         */
+                        has_ams: boolean;
+                        /** @description Whether the capabilities list a camera (`has_camera` or `camera`). */
+                        has_camera: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_production_orders_scrap_reasons_alias: {
+    list_scrap_reasons_alias: {
         parameters: {
             query?: never;
             header?: never;
@@ -5507,32 +10673,90 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description The codes of this page, in order. */
+                        reasons: string[];
+                        /** @description The reasons of this page. */
+                        details: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`; scrap records keep it. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Description. */
+                            description: string | null;
+                            /** @description Display order (lowest first). */
+                            sequence: number;
+                        }[];
+                        /**
+                         * @description A JSON object from each code of this page to its description (its name when it has
+                         *     none).
+                         */
+                        descriptions: unknown;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_production_orders_scrap_reasons_alias: {
+    create_scrap_reason_alias: {
         parameters: {
             query?: never;
             header?: never;
@@ -5555,32 +10779,109 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`; scrap records keep it. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Display order (lowest first). */
+                        sequence: number;
+                        /** @description Active (deleting a reason deactivates it; inactive reasons are not offered). */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_production_orders_scrap_reasons_all_alias: {
+    get_all_scrap_reasons_alias: {
         parameters: {
             query?: never;
             header?: never;
@@ -5594,32 +10895,82 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`; scrap records keep it. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Display order (lowest first). */
+                        sequence: number;
+                        /** @description Active (deleting a reason deactivates it; inactive reasons are not offered). */
+                        active: boolean;
+                    }[];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    put_production_orders_scrap_reasons__id__alias: {
+    update_scrap_reason_alias: {
         parameters: {
             query?: never;
             header?: never;
@@ -5644,32 +10995,118 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`; scrap records keep it. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Display order (lowest first). */
+                        sequence: number;
+                        /** @description Active (deleting a reason deactivates it; inactive reasons are not offered). */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    delete_production_orders_scrap_reasons__id__alias: {
+    delete_scrap_reason_alias: {
         parameters: {
             query?: never;
             header?: never;
@@ -5685,32 +11122,90 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened (delete). */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_products: {
+    list_products: {
         parameters: {
             query?: {
                 limit?: number | null;
@@ -5731,32 +11226,106 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Stock keeping unit (upper case, unique ignoring case). */
+                            sku: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Description. */
+                            description: string | null;
+                            /** @description The category's name. */
+                            category: string | null;
+                            /** @description Stocking unit (a unit-of-measure code). */
+                            unit: string;
+                            /** @description Standard cost per stocking unit. */
+                            cost: string | null;
+                            /** @description Selling price. */
+                            selling_price: string | null;
+                            /** @description Weight in ounces. */
+                            weight: string | null;
+                            /** @description Whether it is a raw material. */
+                            is_raw_material: boolean;
+                            /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                            has_bom: boolean;
+                            /** @description Active (deleting an item deactivates it). */
+                            active: boolean;
+                            /** @description Picture URL. */
+                            image_url: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_scrap_reasons_: {
+    list_scrap_reasons: {
         parameters: {
             query?: never;
             header?: never;
@@ -5770,32 +11339,90 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description The codes of this page, in order. */
+                        reasons: string[];
+                        /** @description The reasons of this page. */
+                        details: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`; scrap records keep it. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Description. */
+                            description: string | null;
+                            /** @description Display order (lowest first). */
+                            sequence: number;
+                        }[];
+                        /**
+                         * @description A JSON object from each code of this page to its description (its name when it has
+                         *     none).
+                         */
+                        descriptions: unknown;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_scrap_reasons_: {
+    create_scrap_reason: {
         parameters: {
             query?: never;
             header?: never;
@@ -5818,32 +11445,109 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`; scrap records keep it. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Display order (lowest first). */
+                        sequence: number;
+                        /** @description Active (deleting a reason deactivates it; inactive reasons are not offered). */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_scrap_reasons_all: {
+    get_all_scrap_reasons: {
         parameters: {
             query?: never;
             header?: never;
@@ -5857,32 +11561,82 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`; scrap records keep it. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Display order (lowest first). */
+                        sequence: number;
+                        /** @description Active (deleting a reason deactivates it; inactive reasons are not offered). */
+                        active: boolean;
+                    }[];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    put_scrap_reasons__id_: {
+    update_scrap_reason: {
         parameters: {
             query?: never;
             header?: never;
@@ -5907,32 +11661,118 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`; scrap records keep it. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Display order (lowest first). */
+                        sequence: number;
+                        /** @description Active (deleting a reason deactivates it; inactive reasons are not offered). */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    delete_scrap_reasons__id_: {
+    delete_scrap_reason: {
         parameters: {
             query?: never;
             header?: never;
@@ -5948,32 +11788,90 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened (delete). */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_security_audit_log_: {
+    list_security_audit_log: {
         parameters: {
             query?: {
                 limit?: number | null;
@@ -5994,32 +11892,105 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description What happened (`login`, `login_failed`, `refresh_token_reuse`, ...). */
+                            event_type: string;
+                            /**
+                             * @description How it ended.
+                             * @enum {string}
+                             */
+                            outcome: "success" | "failure" | "denied";
+                            /** @description The user concerned. */
+                            user_id: number | null;
+                            /** @description That user's e-mail at the time. */
+                            user_email: string | null;
+                            /** @description Client address. */
+                            ip_address: string | null;
+                            /** @description Client user agent. */
+                            user_agent: string | null;
+                            /** @description The request id (matches the logs). */
+                            request_id: string | null;
+                            /** @description Extra facts. */
+                            details: unknown;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The page size asked for. */
+                        limit: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_settings_: {
+    list_company_settings: {
         parameters: {
             query?: never;
             header?: never;
@@ -6033,32 +12004,132 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Always 1 (there is one set of settings). */
+                        id: number;
+                        /** @description Company name. */
+                        company_name: string | null;
+                        /** @description Address, first line. */
+                        company_address_line1: string | null;
+                        /** @description Address, second line. */
+                        company_address_line2: string | null;
+                        /** @description City. */
+                        company_city: string | null;
+                        /** @description State or region. */
+                        company_state: string | null;
+                        /** @description Postal code. */
+                        company_zip: string | null;
+                        /** @description Country. */
+                        company_country: string | null;
+                        /** @description Phone. */
+                        company_phone: string | null;
+                        /** @description E-mail (lower case). */
+                        company_email: string | null;
+                        /** @description Website. */
+                        company_website: string | null;
+                        /** @description Whether a logo is stored (logo upload is not offered yet, so false until it is). */
+                        has_logo: boolean;
+                        /** @description The stored logo's file name. */
+                        logo_filename: string | null;
+                        /** @description Whether sales tax is charged. */
+                        tax_enabled: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate as a fraction (`0.0825` for 8.25 %).
+                         */
+                        tax_rate: string;
+                        /** @description Tax rate in percent (8.25), as a number. */
+                        tax_rate_percent: number;
+                        /** @description Tax name (`Sales tax`, `VAT`...). */
+                        tax_name: string | null;
+                        /** @description Tax registration number. */
+                        tax_registration_number: string | null;
+                        /** @description Days a new quote stays valid (default 30). */
+                        default_quote_validity_days: number;
+                        /** @description Terms printed on quotes. */
+                        quote_terms: string | null;
+                        /** @description Footer printed on quotes. */
+                        quote_footer: string | null;
+                        /** @description IANA time zone, e.g. `America/Chicago`. */
+                        timezone: string;
+                        /** @description Opening hour (0-23). */
+                        business_hours_start: number;
+                        /** @description Closing hour (0-23). */
+                        business_hours_end: number;
+                        /** @description Working days a week. */
+                        business_days_per_week: number;
+                        /** @description Working days, `0` (Monday) to `6` (Sunday), comma separated (default `0,1,2,3,4`). */
+                        business_work_days: string;
+                        /** @description Whether stock may go below zero (such movements are then flagged for review). */
+                        allow_negative_inventory: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    patch_settings_: {
+    update_company_settings: {
         parameters: {
             query?: never;
             header?: never;
@@ -6100,32 +12171,159 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Always 1 (there is one set of settings). */
+                        id: number;
+                        /** @description Company name. */
+                        company_name: string | null;
+                        /** @description Address, first line. */
+                        company_address_line1: string | null;
+                        /** @description Address, second line. */
+                        company_address_line2: string | null;
+                        /** @description City. */
+                        company_city: string | null;
+                        /** @description State or region. */
+                        company_state: string | null;
+                        /** @description Postal code. */
+                        company_zip: string | null;
+                        /** @description Country. */
+                        company_country: string | null;
+                        /** @description Phone. */
+                        company_phone: string | null;
+                        /** @description E-mail (lower case). */
+                        company_email: string | null;
+                        /** @description Website. */
+                        company_website: string | null;
+                        /** @description Whether a logo is stored (logo upload is not offered yet, so false until it is). */
+                        has_logo: boolean;
+                        /** @description The stored logo's file name. */
+                        logo_filename: string | null;
+                        /** @description Whether sales tax is charged. */
+                        tax_enabled: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate as a fraction (`0.0825` for 8.25 %).
+                         */
+                        tax_rate: string;
+                        /** @description Tax rate in percent (8.25), as a number. */
+                        tax_rate_percent: number;
+                        /** @description Tax name (`Sales tax`, `VAT`...). */
+                        tax_name: string | null;
+                        /** @description Tax registration number. */
+                        tax_registration_number: string | null;
+                        /** @description Days a new quote stays valid (default 30). */
+                        default_quote_validity_days: number;
+                        /** @description Terms printed on quotes. */
+                        quote_terms: string | null;
+                        /** @description Footer printed on quotes. */
+                        quote_footer: string | null;
+                        /** @description IANA time zone, e.g. `America/Chicago`. */
+                        timezone: string;
+                        /** @description Opening hour (0-23). */
+                        business_hours_start: number;
+                        /** @description Closing hour (0-23). */
+                        business_hours_end: number;
+                        /** @description Working days a week. */
+                        business_days_per_week: number;
+                        /** @description Working days, `0` (Monday) to `6` (Sunday), comma separated (default `0,1,2,3,4`). */
+                        business_work_days: string;
+                        /** @description Whether stock may go below zero (such movements are then flagged for review). */
+                        allow_negative_inventory: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_settings_company_alias: {
+    list_company_settings_alias: {
         parameters: {
             query?: never;
             header?: never;
@@ -6139,32 +12337,132 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Always 1 (there is one set of settings). */
+                        id: number;
+                        /** @description Company name. */
+                        company_name: string | null;
+                        /** @description Address, first line. */
+                        company_address_line1: string | null;
+                        /** @description Address, second line. */
+                        company_address_line2: string | null;
+                        /** @description City. */
+                        company_city: string | null;
+                        /** @description State or region. */
+                        company_state: string | null;
+                        /** @description Postal code. */
+                        company_zip: string | null;
+                        /** @description Country. */
+                        company_country: string | null;
+                        /** @description Phone. */
+                        company_phone: string | null;
+                        /** @description E-mail (lower case). */
+                        company_email: string | null;
+                        /** @description Website. */
+                        company_website: string | null;
+                        /** @description Whether a logo is stored (logo upload is not offered yet, so false until it is). */
+                        has_logo: boolean;
+                        /** @description The stored logo's file name. */
+                        logo_filename: string | null;
+                        /** @description Whether sales tax is charged. */
+                        tax_enabled: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate as a fraction (`0.0825` for 8.25 %).
+                         */
+                        tax_rate: string;
+                        /** @description Tax rate in percent (8.25), as a number. */
+                        tax_rate_percent: number;
+                        /** @description Tax name (`Sales tax`, `VAT`...). */
+                        tax_name: string | null;
+                        /** @description Tax registration number. */
+                        tax_registration_number: string | null;
+                        /** @description Days a new quote stays valid (default 30). */
+                        default_quote_validity_days: number;
+                        /** @description Terms printed on quotes. */
+                        quote_terms: string | null;
+                        /** @description Footer printed on quotes. */
+                        quote_footer: string | null;
+                        /** @description IANA time zone, e.g. `America/Chicago`. */
+                        timezone: string;
+                        /** @description Opening hour (0-23). */
+                        business_hours_start: number;
+                        /** @description Closing hour (0-23). */
+                        business_hours_end: number;
+                        /** @description Working days a week. */
+                        business_days_per_week: number;
+                        /** @description Working days, `0` (Monday) to `6` (Sunday), comma separated (default `0,1,2,3,4`). */
+                        business_work_days: string;
+                        /** @description Whether stock may go below zero (such movements are then flagged for review). */
+                        allow_negative_inventory: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    patch_settings_company_alias: {
+    update_company_settings_alias: {
         parameters: {
             query?: never;
             header?: never;
@@ -6206,32 +12504,159 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Always 1 (there is one set of settings). */
+                        id: number;
+                        /** @description Company name. */
+                        company_name: string | null;
+                        /** @description Address, first line. */
+                        company_address_line1: string | null;
+                        /** @description Address, second line. */
+                        company_address_line2: string | null;
+                        /** @description City. */
+                        company_city: string | null;
+                        /** @description State or region. */
+                        company_state: string | null;
+                        /** @description Postal code. */
+                        company_zip: string | null;
+                        /** @description Country. */
+                        company_country: string | null;
+                        /** @description Phone. */
+                        company_phone: string | null;
+                        /** @description E-mail (lower case). */
+                        company_email: string | null;
+                        /** @description Website. */
+                        company_website: string | null;
+                        /** @description Whether a logo is stored (logo upload is not offered yet, so false until it is). */
+                        has_logo: boolean;
+                        /** @description The stored logo's file name. */
+                        logo_filename: string | null;
+                        /** @description Whether sales tax is charged. */
+                        tax_enabled: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate as a fraction (`0.0825` for 8.25 %).
+                         */
+                        tax_rate: string;
+                        /** @description Tax rate in percent (8.25), as a number. */
+                        tax_rate_percent: number;
+                        /** @description Tax name (`Sales tax`, `VAT`...). */
+                        tax_name: string | null;
+                        /** @description Tax registration number. */
+                        tax_registration_number: string | null;
+                        /** @description Days a new quote stays valid (default 30). */
+                        default_quote_validity_days: number;
+                        /** @description Terms printed on quotes. */
+                        quote_terms: string | null;
+                        /** @description Footer printed on quotes. */
+                        quote_footer: string | null;
+                        /** @description IANA time zone, e.g. `America/Chicago`. */
+                        timezone: string;
+                        /** @description Opening hour (0-23). */
+                        business_hours_start: number;
+                        /** @description Closing hour (0-23). */
+                        business_hours_end: number;
+                        /** @description Working days a week. */
+                        business_days_per_week: number;
+                        /** @description Working days, `0` (Monday) to `6` (Sunday), comma separated (default `0,1,2,3,4`). */
+                        business_work_days: string;
+                        /** @description Whether stock may go below zero (such movements are then flagged for review). */
+                        allow_negative_inventory: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_setup_initial_admin: {
+    create_setup_initial_admin: {
         parameters: {
             query?: never;
             header?: never;
@@ -6254,32 +12679,94 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message?: string | null;
+                        /** @description Setup only: the admin's e-mail. */
+                        email?: string | null;
+                        /** @description The access token (header mode). */
+                        access_token?: string | null;
+                        /** @description The refresh token (header mode). */
+                        refresh_token?: string | null;
+                        /**
+                         * @description Setup only, cookie mode: a short-lived (5 minute) access token for the onboarding
+                         *     wizard's own calls.
+                         */
+                        setup_token?: string | null;
+                        /** @description `bearer` (tokens in this payload) or `cookie` (tokens in cookies). */
+                        token_type: string;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description A business rule refused the request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
-            /** @description Not allowed */
-            403: {
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_setup_seed_example_data: {
+    create_seed_example_data: {
         parameters: {
             query?: never;
             header?: never;
@@ -6293,32 +12780,95 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Summary. */
+                        message: string;
+                        /** @description Items created. */
+                        items_created: number;
+                        /** @description Items that already existed. */
+                        items_skipped: number;
+                        /** @description Material items created. */
+                        materials_created: number;
+                        /** @description Material colors created (one material item per color). */
+                        colors_created: number;
+                        /** @description Material-color links created (kept for the original's shape; always 0). */
+                        links_created: number;
+                        /** @description Material products created. */
+                        material_products_created: number;
+                        /** @description Units of measure created (the migration seeds all 16; 0 here). */
+                        uoms_created: number;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_setup_status: {
+    list_setup_status: {
         parameters: {
             query?: never;
             header?: never;
@@ -6332,32 +12882,204 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description True exactly when no user exists. */
+                        needs_setup: boolean;
+                        /** @description What to tell the person at the screen. */
+                        message: string;
+                    };
+                };
             };
-            /** @description Not authenticated */
-            401: {
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
-                content?: never;
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_vendors_: {
+    list_system_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The service version, as in `/health`. */
+                        version: string;
+                        /** @description The day this binary was built (`YYYY-MM-DD`, UTC). */
+                        build_date: string;
+                        /** @description The edition tier (`community` for the open-source edition). */
+                        tier: string;
+                        /** @description `development` or `production`. */
+                        environment: string;
+                    };
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_system_version: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The service version, as in `/health`. */
+                        version: string;
+                        /** @description The day this binary was built (`YYYY-MM-DD`, UTC). */
+                        build_date: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_vendors: {
         parameters: {
             query?: {
                 limit?: number | null;
@@ -6376,35 +13098,150 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (`VND-001` unless typed; upper case, unique ignoring case). */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Contact person. */
+                            contact_name: string | null;
+                            /** @description E-mail (lower case). */
+                            email: string | null;
+                            /** @description Phone. */
+                            phone: string | null;
+                            /** @description Web site. */
+                            website: string | null;
+                            /**
+                             * @description The whole address as one text: street lines, then `city, state postal code`, then
+                             *     country, one per line (spec 2.5's `address`).
+                             */
+                            address: string | null;
+                            /** @description Street address. */
+                            address_line1: string | null;
+                            /** @description Second address line. */
+                            address_line2: string | null;
+                            /** @description City. */
+                            city: string | null;
+                            /** @description State or province. */
+                            state: string | null;
+                            /** @description Postal code. */
+                            postal_code: string | null;
+                            /** @description Country. */
+                            country: string | null;
+                            /** @description Payment terms, free text such as `Net 30`. */
+                            payment_terms: string | null;
+                            /** @description Our account number with the vendor. */
+                            account_number: string | null;
+                            /** @description The vendor's tax id. */
+                            tax_id: string | null;
+                            /** @description Usual days from order to receipt. */
+                            lead_time_days: number | null;
+                            /** @description Rating from 1 (poor) to 5 (excellent). */
+                            rating: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Whether new purchase orders may use it. */
+                            is_active: boolean;
+                            /** @description Purchase orders placed with the vendor (0 until purchasing exists). */
+                            po_count: number;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Last changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /**
+                         * PageInfo
+                         * @description Where this page sits.
+                         */
+                        pagination: {
+                            /** @description How many rows match, over all pages. */
+                            total: number;
+                            /** @description Rows skipped before this page. */
+                            offset: number;
+                            /** @description The page size asked for. */
+                            limit: number;
+                            /** @description How many rows this page holds. */
+                            returned: number;
+                        };
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    post_vendors_: {
+    create_vendor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6435,37 +13272,168 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (`VND-001` unless typed; upper case, unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Contact person. */
+                        contact_name: string | null;
+                        /** @description E-mail (lower case). */
+                        email: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /** @description Web site. */
+                        website: string | null;
+                        /**
+                         * @description The whole address as one text: street lines, then `city, state postal code`, then
+                         *     country, one per line (spec 2.5's `address`).
+                         */
+                        address: string | null;
+                        /** @description Street address. */
+                        address_line1: string | null;
+                        /** @description Second address line. */
+                        address_line2: string | null;
+                        /** @description City. */
+                        city: string | null;
+                        /** @description State or province. */
+                        state: string | null;
+                        /** @description Postal code. */
+                        postal_code: string | null;
+                        /** @description Country. */
+                        country: string | null;
+                        /** @description Payment terms, free text such as `Net 30`. */
+                        payment_terms: string | null;
+                        /** @description Our account number with the vendor. */
+                        account_number: string | null;
+                        /** @description The vendor's tax id. */
+                        tax_id: string | null;
+                        /** @description Usual days from order to receipt. */
+                        lead_time_days: number | null;
+                        /** @description Rating from 1 (poor) to 5 (excellent). */
+                        rating: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Whether new purchase orders may use it. */
+                        is_active: boolean;
+                        /** @description Purchase orders placed with the vendor (0 until purchasing exists). */
+                        po_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    get_vendors__id_: {
+    get_vendor: {
         parameters: {
             query?: never;
             header?: never;
@@ -6481,32 +13449,127 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (`VND-001` unless typed; upper case, unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Contact person. */
+                        contact_name: string | null;
+                        /** @description E-mail (lower case). */
+                        email: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /** @description Web site. */
+                        website: string | null;
+                        /**
+                         * @description The whole address as one text: street lines, then `city, state postal code`, then
+                         *     country, one per line (spec 2.5's `address`).
+                         */
+                        address: string | null;
+                        /** @description Street address. */
+                        address_line1: string | null;
+                        /** @description Second address line. */
+                        address_line2: string | null;
+                        /** @description City. */
+                        city: string | null;
+                        /** @description State or province. */
+                        state: string | null;
+                        /** @description Postal code. */
+                        postal_code: string | null;
+                        /** @description Country. */
+                        country: string | null;
+                        /** @description Payment terms, free text such as `Net 30`. */
+                        payment_terms: string | null;
+                        /** @description Our account number with the vendor. */
+                        account_number: string | null;
+                        /** @description The vendor's tax id. */
+                        tax_id: string | null;
+                        /** @description Usual days from order to receipt. */
+                        lead_time_days: number | null;
+                        /** @description Rating from 1 (poor) to 5 (excellent). */
+                        rating: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Whether new purchase orders may use it. */
+                        is_active: boolean;
+                        /** @description Purchase orders placed with the vendor (0 until purchasing exists). */
+                        po_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    put_vendors__id_: {
+    update_vendor: {
         parameters: {
             query?: never;
             header?: never;
@@ -6547,32 +13610,163 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (`VND-001` unless typed; upper case, unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Contact person. */
+                        contact_name: string | null;
+                        /** @description E-mail (lower case). */
+                        email: string | null;
+                        /** @description Phone. */
+                        phone: string | null;
+                        /** @description Web site. */
+                        website: string | null;
+                        /**
+                         * @description The whole address as one text: street lines, then `city, state postal code`, then
+                         *     country, one per line (spec 2.5's `address`).
+                         */
+                        address: string | null;
+                        /** @description Street address. */
+                        address_line1: string | null;
+                        /** @description Second address line. */
+                        address_line2: string | null;
+                        /** @description City. */
+                        city: string | null;
+                        /** @description State or province. */
+                        state: string | null;
+                        /** @description Postal code. */
+                        postal_code: string | null;
+                        /** @description Country. */
+                        country: string | null;
+                        /** @description Payment terms, free text such as `Net 30`. */
+                        payment_terms: string | null;
+                        /** @description Our account number with the vendor. */
+                        account_number: string | null;
+                        /** @description The vendor's tax id. */
+                        tax_id: string | null;
+                        /** @description Usual days from order to receipt. */
+                        lead_time_days: number | null;
+                        /** @description Rating from 1 (poor) to 5 (excellent). */
+                        rating: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Whether new purchase orders may use it. */
+                        is_active: boolean;
+                        /** @description Purchase orders placed with the vendor (0 until purchasing exists). */
+                        po_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Last changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
-    delete_vendors__id_: {
+    delete_vendor: {
         parameters: {
             query?: never;
             header?: never;
@@ -6588,28 +13782,86 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description What happened (delete: `Vendor VND-001 deleted` or `... deactivated (has N POs)`). */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not authenticated */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Not allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Request validation failed */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };

@@ -70,7 +70,7 @@ export function AccountStep({ onDone }: { onDone: (note: string) => void }) {
       return;
     }
     try {
-      await adoptSession({ access_token: res.access_token, refresh_token: res.refresh_token });
+      await adoptSession({ access_token: res.access_token ?? undefined, refresh_token: res.refresh_token ?? undefined });
     } catch (err) {
       setFormError(`Your account was created, but signing you in failed: ${errorMessage(err)} Sign in to continue.`);
       setSetupClosed(true);
