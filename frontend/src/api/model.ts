@@ -2,12 +2,9 @@
  * The SPA's names for the REST shapes under /api/v1, derived from the generated
  * `schema.gen.ts` (`npm run gen:api` from tests/snapshots/openapi.json).
  *
- * Requests and query parameters come from the document. Responses come from the
- * document as soon as it describes them: `Documented<Path, Method, Fallback>` picks the
- * JSON body of the operation's 200/201 answer and only falls back to the hand-written
- * type while the document has no schema for it. The fallbacks all live in the section
- * "until the OpenAPI document describes this response" below, so they can be deleted
- * once the snapshot is regenerated with response schemas.
+ * Requests, query parameters and responses all come from the document: `Api<Path,
+ * Method>` is the JSON body of the operation's 200/201 answer. Only routes the server does
+ * not have yet keep hand-written types (their section below).
  *
  * Decimal fields (money, quantities) are JSON strings such as "19.99".
  */
@@ -27,10 +24,8 @@ type SuccessResponse<O> = O extends { responses: infer R }
       : never
   : never;
 
-/** The JSON body of an operation's success answer, or `Fallback` while the document lacks it. */
-export type Documented<P extends Path, M extends Method, Fallback> = [JsonContent<SuccessResponse<Operation<P, M>>>] extends [never]
-  ? Fallback
-  : JsonContent<SuccessResponse<Operation<P, M>>>;
+/** The JSON body of an operation's success answer, as the document describes it. */
+export type Api<P extends Path, M extends Method> = JsonContent<SuccessResponse<Operation<P, M>>>;
 
 /** The JSON request body of an operation. */
 export type RequestBody<P extends Path, M extends Method> =
@@ -76,40 +71,40 @@ export type ProcurementType = NonNullable<ItemCreateInput['procurement_type']>;
 
 // ---------------------------------------------------------------- responses
 
-export type SetupStatus = Documented<'/setup/status', 'get', SetupStatusFallback>;
-export type InitialAdminResponse = Documented<'/setup/initial-admin', 'post', InitialAdminResponseFallback>;
-export type SeedExampleDataResponse = Documented<'/setup/seed-example-data', 'post', SeedExampleDataResponseFallback>;
-export type UserResponse = Documented<'/auth/me', 'get', UserResponseFallback>;
-export type LoginResponse = Documented<'/auth/login', 'post', TokenPairFallback | CookieLoginResponseFallback>;
-export type LogoutResponse = Documented<'/auth/logout', 'post', MessageResponse>;
-export type PasswordResetRequestResponse = Documented<'/auth/password-reset/request', 'post', PasswordResetRequestResponseFallback>;
-export type PasswordResetStatus = Documented<'/auth/password-reset/status/{token}', 'get', PasswordResetStatusFallback>;
-export type PasswordResetCompleteResponse = Documented<'/auth/password-reset/complete', 'post', MessageResponse>;
-export type PasswordResetApprovalResponse = Documented<'/auth/password-reset/approve', 'post', PasswordResetApprovalResponseFallback>;
+export type SetupStatus = Api<'/setup/status', 'get'>;
+export type InitialAdminResponse = Api<'/setup/initial-admin', 'post'>;
+export type SeedExampleDataResponse = Api<'/setup/seed-example-data', 'post'>;
+export type UserResponse = Api<'/auth/me', 'get'>;
+export type LoginResponse = Api<'/auth/login', 'post'>;
+export type LogoutResponse = Api<'/auth/logout', 'post'>;
+export type PasswordResetRequestResponse = Api<'/auth/password-reset/request', 'post'>;
+export type PasswordResetStatus = Api<'/auth/password-reset/status/{token}', 'get'>;
+export type PasswordResetCompleteResponse = Api<'/auth/password-reset/complete', 'post'>;
+export type PasswordResetApprovalResponse = Api<'/auth/password-reset/approve', 'post'>;
 
-export type ItemList = Documented<'/items', 'get', ItemListFallback>;
+export type ItemList = Api<'/items', 'get'>;
 export type ItemListRow = ItemList['items'][number];
-export type Item = Documented<'/items/{id}', 'get', ItemFallback>;
+export type Item = Api<'/items/{id}', 'get'>;
 export type ItemFile = NonNullable<Item['files']>[number];
-export type ItemDeleteResponse = Documented<'/items/{id}', 'delete', MessageResponse>;
-export type ItemImportResult = Documented<'/items/import', 'post', ImportReportFallback>;
-export type CustomerImportResult = Documented<'/admin/customers/import', 'post', CustomerImportResultFallback>;
+export type ItemDeleteResponse = Api<'/items/{id}', 'delete'>;
+export type ItemImportResult = Api<'/items/import', 'post'>;
+export type CustomerImportResult = Api<'/admin/customers/import', 'post'>;
 
-export type CustomerList = Documented<'/admin/customers/', 'get', CustomerListRowFallback[]>;
+export type CustomerList = Api<'/admin/customers/', 'get'>;
 export type CustomerListRow = CustomerList[number];
-export type VendorList = Documented<'/vendors/', 'get', VendorListFallback>;
+export type VendorList = Api<'/vendors/', 'get'>;
 export type VendorListRow = VendorList['items'][number];
-export type LocationList = Documented<'/admin/locations', 'get', LocationFallback[]>;
+export type LocationList = Api<'/admin/locations', 'get'>;
 export type Location = LocationList[number];
-export type PrinterList = Documented<'/printers/', 'get', PrinterListFallback>;
+export type PrinterList = Api<'/printers/', 'get'>;
 export type Printer = PrinterList['items'][number];
-export type ScrapReasonList = Documented<'/scrap-reasons/', 'get', ScrapReasonListFallback>;
+export type ScrapReasonList = Api<'/scrap-reasons/', 'get'>;
 export type ScrapReason = ScrapReasonList['details'][number];
-export type CompanySettings = Documented<'/settings/', 'get', CompanySettingsFallback>;
-export type TeamUserList = Documented<'/admin/users/', 'get', TeamUserFallback[]>;
+export type CompanySettings = Api<'/settings/', 'get'>;
+export type TeamUserList = Api<'/admin/users/', 'get'>;
 export type TeamUser = TeamUserList[number];
-export type TeamUserCreateResponse = Documented<'/admin/users/', 'post', TeamUserFallback>;
-export type AuditLogPage = Documented<'/security/audit-log/', 'get', AuditLogPageFallback>;
+export type TeamUserCreateResponse = Api<'/admin/users/', 'post'>;
+export type AuditLogPage = Api<'/security/audit-log/', 'get'>;
 export type AuditLogEntry = AuditLogPage['items'][number];
 
 export type AccountType = 'admin' | 'operator' | 'customer';
@@ -169,7 +164,8 @@ export interface PurchaseOrderRow {
 
 export interface PurchaseOrderList {
   items: PurchaseOrderRow[];
-  pagination: Pagination;
+  /** The same envelope as the vendor list. */
+  pagination: VendorList['pagination'];
 }
 
 export type PurchaseOrderListQuery = SortParams & {
@@ -179,330 +175,3 @@ export type PurchaseOrderListQuery = SortParams & {
   vendor_id?: number;
   search?: string;
 };
-
-// ================================================================ until the OpenAPI document describes this response
-// Every type below is a fallback for `Documented<…>` above, written from CONTRACT.md and
-// the stored operations. Delete each once the regenerated schema.gen.ts describes it.
-
-// until the OpenAPI document describes this response
-interface SetupStatusFallback {
-  needs_setup: boolean;
-  message?: string;
-}
-
-// until the OpenAPI document describes this response
-/** Header mode returns `access_token`; cookie mode returns `setup_token` and sets the cookie. */
-interface InitialAdminResponseFallback {
-  message: string;
-  email: string;
-  access_token?: string;
-  refresh_token?: string;
-  setup_token?: string;
-  token_type: 'bearer' | 'cookie' | string;
-}
-
-// until the OpenAPI document describes this response
-interface SeedExampleDataResponseFallback {
-  message: string;
-  items_created?: number;
-  items_skipped?: number;
-  materials_created?: number;
-  colors_created?: number;
-  links_created?: number;
-  material_products_created?: number;
-  uoms_created?: number;
-}
-
-// until the OpenAPI document describes this response
-interface UserResponseFallback {
-  id: number;
-  customer_number?: string | null;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  company_name?: string | null;
-  phone?: string | null;
-  status: UserStatus | string;
-  account_type: AccountType | string;
-  email_verified?: boolean;
-  created_at: IsoDateTime;
-  last_login_at: IsoDateTime | null;
-}
-
-// until the OpenAPI document describes this response
-/** AUTH_MODE=header: tokens in the body. */
-interface TokenPairFallback {
-  access_token: string;
-  refresh_token: string;
-  token_type: 'bearer';
-}
-
-// until the OpenAPI document describes this response
-/** AUTH_MODE=cookie: the user in the body, tokens in httpOnly cookies. */
-interface CookieLoginResponseFallback {
-  message: string;
-  user: UserResponseFallback;
-  token_type: 'cookie';
-}
-
-// until the OpenAPI document describes this response
-interface PasswordResetRequestResponseFallback {
-  message: string;
-  request_id?: number | null;
-  reset_token?: string | null;
-  reset_url?: string | null;
-}
-
-// until the OpenAPI document describes this response
-interface PasswordResetStatusFallback {
-  status: 'invalid' | 'pending' | 'denied' | 'completed' | 'expired' | 'approved' | 'unknown' | string;
-  message: string;
-  can_reset: boolean;
-}
-
-// until the OpenAPI document describes this response
-interface PasswordResetApprovalResponseFallback {
-  message: string;
-  user_email: string;
-  status: 'approved' | 'denied' | string;
-}
-
-// until the OpenAPI document describes this response
-interface ItemListRowFallback {
-  id: number;
-  sku: string;
-  name: string;
-  description: string | null;
-  item_type: ItemType;
-  procurement_type: ProcurementType | null;
-  category_id: number | null;
-  category_name: string | null;
-  unit: string;
-  purchase_uom: string | null;
-  standard_cost: Decimal | null;
-  average_cost: Decimal | null;
-  selling_price: Decimal | null;
-  active: boolean;
-  on_hand_qty: Decimal | null;
-  available_qty: Decimal | null;
-  reorder_point: Decimal | null;
-  stocking_policy: string | null;
-  needs_reorder: boolean;
-  upc: string | null;
-}
-
-// until the OpenAPI document describes this response
-interface ItemListFallback {
-  total: number;
-  items: ItemListRowFallback[];
-}
-
-// until the OpenAPI document describes this response
-interface ItemFileFallback {
-  id: number;
-  filename: string;
-  content_type: string;
-  size_bytes: number;
-  sha256: string;
-  created_at: IsoDateTime;
-  /** `/api/v1/items/{id}/files/{file_id}/download` (served with Content-Disposition). */
-  download_url?: string;
-}
-
-// until the OpenAPI document describes this response
-interface ItemFallback extends ItemListRowFallback {
-  category_path: string | null;
-  last_cost: Decimal | null;
-  lead_time_days: number | null;
-  reorder_qty: Decimal | null;
-  is_active: boolean;
-  has_bom: boolean;
-  files: ItemFileFallback[];
-  created_at: IsoDateTime;
-  updated_at: IsoDateTime;
-}
-
-// until the OpenAPI document describes this response
-/** POST /items/import (CONTRACT 5.11). */
-interface ImportReportFallback {
-  total_rows?: number;
-  created: number;
-  updated?: number;
-  skipped?: number;
-  errors?: ImportRowError[];
-  warnings?: unknown[];
-}
-
-// until the OpenAPI document describes this response
-interface CustomerImportResultFallback {
-  imported: number;
-  skipped: number;
-  errors?: ImportRowError[];
-  message?: string;
-}
-
-// until the OpenAPI document describes this response
-interface CustomerListRowFallback {
-  id: number;
-  customer_number: string | null;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  company_name: string | null;
-  phone: string | null;
-  status: string;
-  full_name: string | null;
-  shipping_address_line1: string | null;
-  shipping_city: string | null;
-  shipping_state: string | null;
-  shipping_zip: string | null;
-  order_count: number;
-  total_spent: Decimal;
-  last_order_date: IsoDateTime | null;
-  created_at: IsoDateTime;
-}
-
-// until the OpenAPI document describes this response
-interface Pagination {
-  total: number;
-  offset: number;
-  limit: number;
-  returned: number;
-}
-
-// until the OpenAPI document describes this response
-interface VendorListFallback {
-  items: {
-    id: number;
-    code: string;
-    name: string;
-    contact_name: string | null;
-    email: string | null;
-    phone: string | null;
-    city: string | null;
-    state: string | null;
-    payment_terms: string | null;
-    is_active: boolean;
-    po_count: number;
-  }[];
-  pagination: Pagination;
-}
-
-// until the OpenAPI document describes this response
-interface LocationFallback {
-  id: number;
-  code: string;
-  name: string;
-  type: string;
-  parent_id: number | null;
-  active: boolean;
-}
-
-// until the OpenAPI document describes this response
-interface PrinterListFallback {
-  items: {
-    id: number;
-    code: string;
-    name: string;
-    model: string;
-    brand: 'bambulab' | 'klipper' | 'octoprint' | 'prusa' | 'creality' | 'generic' | string;
-    serial_number: string | null;
-    ip_address: string | null;
-    mqtt_topic: string | null;
-    location: string | null;
-    work_center_id: number | null;
-    notes: string | null;
-    active: boolean;
-    status: 'offline' | 'idle' | 'printing' | 'paused' | 'error' | 'maintenance' | string;
-    connection_config: Record<string, unknown>;
-    capabilities: Record<string, unknown>;
-    last_seen: IsoDateTime | null;
-    created_at: IsoDateTime;
-    updated_at: IsoDateTime;
-    is_online: boolean;
-    has_ams: boolean;
-    has_camera: boolean;
-  }[];
-  total: number;
-  page: number;
-  page_size: number;
-  total_pages: number;
-}
-
-// until the OpenAPI document describes this response
-interface ScrapReasonListFallback {
-  reasons: string[];
-  details: {
-    id: number;
-    code: string;
-    name: string;
-    description: string | null;
-    sequence: number;
-    active?: boolean;
-  }[];
-  descriptions: Record<string, string>;
-}
-
-// until the OpenAPI document describes this response
-interface CompanySettingsFallback {
-  id: number;
-  company_name: string | null;
-  company_address_line1: string | null;
-  company_address_line2: string | null;
-  company_city: string | null;
-  company_state: string | null;
-  company_zip: string | null;
-  company_country: string | null;
-  company_phone: string | null;
-  company_email: string | null;
-  company_website: string | null;
-  has_logo: boolean;
-  logo_filename: string | null;
-  tax_enabled: boolean;
-  tax_rate: Decimal | null;
-  tax_rate_percent: number | null;
-  tax_name: string | null;
-  tax_registration_number: string | null;
-  default_quote_validity_days: number;
-  quote_terms: string | null;
-  quote_footer: string | null;
-  timezone: string | null;
-  business_hours_start: number | null;
-  business_hours_end: number | null;
-  business_days_per_week: number | null;
-  business_work_days: string | null;
-  updated_at: IsoDateTime | null;
-}
-
-// until the OpenAPI document describes this response
-interface TeamUserFallback {
-  id: number;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  full_name: string | null;
-  account_type: 'admin' | 'operator' | string;
-  status: UserStatus | string;
-  last_login_at: IsoDateTime | null;
-  created_at: IsoDateTime;
-  updated_at?: IsoDateTime;
-}
-
-// until the OpenAPI document describes this response
-interface AuditLogPageFallback {
-  items: {
-    id: number;
-    event_type: string;
-    outcome: string;
-    user_id: number | null;
-    user_email: string | null;
-    ip_address: string | null;
-    user_agent: string | null;
-    request_id: string | null;
-    details: unknown;
-    created_at: IsoDateTime;
-  }[];
-  total: number;
-  limit: number;
-  offset: number;
-}
