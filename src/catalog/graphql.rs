@@ -167,6 +167,29 @@ pub struct Item {
     pub created_at: Timestamp,
     /// Changed.
     pub updated_at: Timestamp,
+    /// Relations read in the item's own statement (the loaders answer the rest).
+    #[graphql(skip)]
+    pub extras: model::ItemExtras,
+}
+
+impl Item {
+    /// An item with the relations its statement brought along.
+    pub fn with_extras((row, extras): (ItemRow, model::ItemExtras)) -> Item {
+        Item {
+            extras,
+            ..Item::from(row)
+        }
+    }
+}
+
+/// The relations of an item the current field's selection shows.
+fn item_includes(field: async_graphql::SelectionField<'_>) -> model::ItemIncludes {
+    model::ItemIncludes {
+        category: ["categoryName", "categoryPath"]
+            .iter()
+            .any(|f| field.selection_set().any(|s| s.name() == *f)),
+        files: field.selection_set().any(|s| s.name() == "files"),
+    }
 }
 
 impl From<ItemRow> for Item {
@@ -205,6 +228,7 @@ impl From<ItemRow> for Item {
             active: r.active,
             created_at: Timestamp(r.created_at),
             updated_at: Timestamp(r.updated_at),
+            extras: model::ItemExtras::default(),
         }
     }
 }
@@ -232,6 +256,9 @@ impl Item {
 
     /// The category's name.
     async fn category_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        if let Some((name, _)) = &self.extras.category {
+            return Ok(name.clone());
+        }
         let Some(id) = self.category_id else {
             return Ok(None);
         };
@@ -244,6 +271,9 @@ impl Item {
 
     /// The category's path from the root, e.g. `Filament > PLA`.
     async fn category_path(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        if let Some((_, path)) = &self.extras.category {
+            return Ok(path.clone());
+        }
         let Some(id) = self.category_id else {
             return Ok(None);
         };
@@ -252,6 +282,9 @@ impl Item {
 
     /// Files attached to the item (3MF, STL...).
     async fn files(&self, ctx: &Context<'_>) -> AppResult<Vec<ItemFile>> {
+        if let Some(files) = &self.extras.files {
+            return Ok(files.iter().cloned().map(ItemFile::from).collect());
+        }
         let loader = ctx
             .data::<ItemFiles>()
             .map_err(|e| AppError::internal(e.message))?;
@@ -404,6 +437,9 @@ impl From<model::ItemFileRow> for ItemFile {
     }
 }
 
+/// The largest page of items (CONTRACT 5.6: `limit` up to 2000).
+pub const MAX_ITEM_PAGE: i64 = 2000;
+
 crate::connection!(
     /// A page of items.
     ItemConnection,
@@ -422,7 +458,7 @@ impl CatalogQuery {
     async fn items(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-250, default 50).")] first: Option<i64>,
+        #[graphql(desc = "Page size (1-2000, default 50).")] first: Option<i64>,
         #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
         #[graphql(desc = "SKU, name or UPC contains this (case-insensitive).")] search: Option<
             String,
@@ -435,55 +471,68 @@ impl CatalogQuery {
             default_with = "Some(true)"
         )]
         active_only: Option<bool>,
+        #[graphql(desc = "Sort column (default sku); ties are broken by id.")] sort_by: Option<
+            model::ItemSort,
+        >,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<
+            crate::db::paging::SortOrder,
+        >,
     ) -> AppResult<ItemConnection> {
-        let page = Page::new(first, offset)?;
-        let category_ids = match category_id {
-            Some(id) => Some(model::with_descendants(&all_categories(ctx).await?, id)),
-            None => None,
-        };
+        let page = Page::with_max(first, offset, MAX_ITEM_PAGE)?;
         let filter = ItemFilter {
             search,
             item_type: item_type.map(|t| t.as_str().into()),
             procurement_type: procurement_type.map(|t| t.as_str().into()),
-            category_ids,
+            category_tree: category_id,
             active: active_only,
+            sort_by,
+            sort_order,
         };
+        // The page, its total and the relations the operation shows come from one statement.
+        let include = ctx
+            .look_ahead()
+            .selection_fields()
+            .into_iter()
+            .flat_map(|f| {
+                f.selection_set()
+                    .filter(|s| s.name() == "nodes")
+                    .collect::<Vec<_>>()
+            })
+            .map(item_includes)
+            .fold(model::ItemIncludes::default(), |a, b| model::ItemIncludes {
+                category: a.category || b.category,
+                files: a.files || b.files,
+            });
         let (rows, total) = model::list(
             &mut *context::conn(ctx).await?,
             &filter,
+            include,
             page.limit,
             page.offset,
         )
         .await?;
-        // Fill the per-request loaders for every row at once now, so each node's `files` and
-        // category are cache hits however the resolvers interleave.
-        let nodes = ctx.look_ahead().field("nodes");
-        if nodes.field("files").exists() {
-            let loader = ctx
-                .data::<ItemFiles>()
-                .map_err(|e| AppError::internal(e.message))?;
-            loader.load_many(rows.iter().map(|r| r.id)).await?;
-        }
-        if ["category", "categoryName", "categoryPath"]
-            .iter()
-            .any(|f| nodes.field(f).exists())
-        {
-            all_categories(ctx).await?;
-        }
         Ok(ItemConnection {
             total_count: total,
-            nodes: rows.into_iter().map(Item::from).collect(),
+            nodes: rows.into_iter().map(Item::with_extras).collect(),
             page_info: page.info(total),
         })
     }
 
-    /// One item by id.
+    /// One item by id (with its category and files in the same statement when asked for).
     #[graphql(guard = "Access::User")]
     async fn item(&self, ctx: &Context<'_>, id: i64) -> AppResult<Item> {
-        model::find(&mut *context::conn(ctx).await?, id)
-            .await?
-            .map(Item::from)
-            .ok_or_else(|| AppError::not_found("Item not found"))
+        let include = ctx
+            .look_ahead()
+            .selection_fields()
+            .into_iter()
+            .map(item_includes)
+            .fold(model::ItemIncludes::default(), |a, b| model::ItemIncludes {
+                category: a.category || b.category,
+                files: a.files || b.files,
+            });
+        Ok(Item::with_extras(
+            model::find_with(&mut *context::conn(ctx).await?, id, include).await?,
+        ))
     }
 
     /// One item by SKU (any case).

@@ -48,17 +48,29 @@ where
 /// query types stay concrete, so the resolvers' futures stay `Send` without trait gymnastics.
 #[macro_export]
 macro_rules! load_page {
-    ($conn:expr, $build:expr, $limit:expr, $offset:expr) => {{
+    ($conn:expr, $build:expr, $limit:expr, $offset:expr) => {
+        $crate::load_page!($conn, $build, $limit, $offset, |row| row)
+    };
+    // `split` turns a loaded row into `(row, total)` when the count is not the second of a
+    // pair (diesel cannot nest `as_select()` in a tuple of tuples).
+    ($conn:expr, $build:expr, $limit:expr, $offset:expr, $split:expr) => {{
         let build = $build;
         let (limit, offset): (i64, i64) = ($limit, $offset);
         let rows: Vec<(_, i64)> =
             ::diesel_async::RunQueryDsl::load(build().limit(limit).offset(offset), &mut *$conn)
-                .await?;
+                .await?
+                .into_iter()
+                .map($split)
+                .collect();
         let total = match <[_]>::first(&rows) {
             Some((_, total)) => *total,
             None if offset > 0 => {
                 let first: Vec<(_, i64)> =
-                    ::diesel_async::RunQueryDsl::load(build().limit(1), &mut *$conn).await?;
+                    ::diesel_async::RunQueryDsl::load(build().limit(1), &mut *$conn)
+                        .await?
+                        .into_iter()
+                        .map($split)
+                        .collect();
                 $crate::db::paging::total_of(&first)
             }
             None => 0,
