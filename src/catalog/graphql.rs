@@ -11,6 +11,7 @@ use crate::catalog::model::{
     self, CategoryRow, CategoryValues, ItemFilter, ItemRow, ItemValues, UomRow,
 };
 use crate::catalog::{files, import, items};
+use crate::db::paging::SortOrder;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::pagination::Page;
@@ -437,6 +438,32 @@ impl From<model::ItemFileRow> for ItemFile {
     }
 }
 
+crate::text_enum! {
+    /// The columns item categories can be sorted by (default `path`).
+    pub enum CategorySort {
+        /// The path from the root (`Filament > PLA`).
+        Path,
+        /// Code.
+        Code,
+        /// Name.
+        Name,
+        /// Display order.
+        SortOrder,
+    }
+}
+
+crate::text_enum! {
+    /// The columns units of measure can be sorted by (default `uom_class`, then code).
+    pub enum UomSort {
+        /// Class (quantity, weight...).
+        UomClass,
+        /// Code.
+        Code,
+        /// Name.
+        Name,
+    }
+}
+
 /// The largest page of items (CONTRACT 5.6: `limit` up to 2000).
 pub const MAX_ITEM_PAGE: i64 = 2000;
 
@@ -474,9 +501,7 @@ impl CatalogQuery {
         #[graphql(desc = "Sort column (default sku); ties are broken by id.")] sort_by: Option<
             model::ItemSort,
         >,
-        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<
-            crate::db::paging::SortOrder,
-        >,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<SortOrder>,
     ) -> AppResult<ItemConnection> {
         let page = Page::with_max(first, offset, MAX_ITEM_PAGE)?;
         let filter = ItemFilter {
@@ -550,6 +575,10 @@ impl CatalogQuery {
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "Include inactive categories.", default = false)] include_inactive: bool,
+        #[graphql(desc = "Sort column (default path); ties are broken by id.")] sort_by: Option<
+            CategorySort,
+        >,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<SortOrder>,
     ) -> AppResult<Vec<ItemCategory>> {
         let all = all_categories(ctx).await?;
         let mut out: Vec<ItemCategory> = all
@@ -557,18 +586,50 @@ impl CatalogQuery {
             .filter(|c| include_inactive || c.active)
             .map(|c| ItemCategory::new(c, &all))
             .collect();
-        out.sort_by(|a, b| a.path.cmp(&b.path));
+        // The tree is small and paths are computed, so it is sorted here, not in SQL.
+        out.sort_by(|a, b| {
+            let by = match sort_by.unwrap_or(CategorySort::Path) {
+                CategorySort::Path => a.path.cmp(&b.path),
+                CategorySort::Code => a.code.cmp(&b.code),
+                CategorySort::Name => a.name.cmp(&b.name),
+                CategorySort::SortOrder => a.sort_order.cmp(&b.sort_order),
+            }
+            .then(a.id.cmp(&b.id));
+            match sort_order.unwrap_or(SortOrder::Asc) {
+                SortOrder::Asc => by,
+                SortOrder::Desc => by.reverse(),
+            }
+        });
         Ok(out)
     }
 
     /// Every unit of measure.
     #[graphql(guard = "Access::User")]
-    async fn units_of_measure(&self, ctx: &Context<'_>) -> AppResult<Vec<UnitOfMeasure>> {
-        Ok(model::units(&mut *context::conn(ctx).await?)
+    async fn units_of_measure(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Sort column (default uom_class, then code).")] sort_by: Option<UomSort>,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<SortOrder>,
+    ) -> AppResult<Vec<UnitOfMeasure>> {
+        let mut out: Vec<UnitOfMeasure> = model::units(&mut *context::conn(ctx).await?)
             .await?
             .into_iter()
             .map(UnitOfMeasure::from)
-            .collect())
+            .collect();
+        // Sixteen rows: sorted here; codes are unique, so they break ties.
+        out.sort_by(|a, b| {
+            let by = match sort_by.unwrap_or(UomSort::UomClass) {
+                UomSort::UomClass => a.uom_class.cmp(&b.uom_class),
+                UomSort::Code => std::cmp::Ordering::Equal,
+                UomSort::Name => a.name.cmp(&b.name),
+            }
+            .then(a.code.cmp(&b.code));
+            match sort_order.unwrap_or(SortOrder::Asc) {
+                SortOrder::Asc => by,
+                SortOrder::Desc => by.reverse(),
+            }
+        });
+        Ok(out)
     }
 
     /// The CSV template of the product import (header and one example row).
