@@ -295,6 +295,8 @@ const CATEGORY_PATH_SQL: &str = "(WITH RECURSIVE up(id, parent_id, name, depth) 
 const FILES_SQL: &str = "(SELECT COALESCE(jsonb_agg(to_jsonb(f) ORDER BY f.id), '[]'::jsonb) \
      FROM item_files f WHERE f.item_id = items.id)";
 
+type TextColumn = diesel::expression::SqlLiteral<Nullable<Text>>;
+type JsonColumn = diesel::expression::SqlLiteral<Nullable<Jsonb>>;
 type ItemWithExtras = (
     ItemRow,
     Option<String>,
@@ -304,13 +306,7 @@ type ItemWithExtras = (
 
 /// The row plus the relation columns `include` asks for (NULL for the others, so the
 /// statement has one shape).
-fn with_extras(
-    include: ItemIncludes,
-) -> (
-    diesel::expression::SqlLiteral<Nullable<Text>>,
-    diesel::expression::SqlLiteral<Nullable<Text>>,
-    diesel::expression::SqlLiteral<Nullable<Jsonb>>,
-) {
+fn with_extras(include: ItemIncludes) -> (TextColumn, TextColumn, JsonColumn) {
     let pick = |wanted: bool, sql: &'static str| if wanted { sql } else { "NULL" };
     (
         diesel::dsl::sql(pick(include.category, CATEGORY_NAME_SQL)),

@@ -347,6 +347,7 @@ impl IdentityQuery {
     }
 
     /// Staff accounts, newest first.
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::Admin")]
     async fn team_members(
         &self,

@@ -344,6 +344,7 @@ pub struct PartnersQuery;
 #[Object]
 impl PartnersQuery {
     /// Vendors by name (any signed-in user).
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::User")]
     async fn vendors(
         &self,
@@ -389,6 +390,7 @@ impl PartnersQuery {
     }
 
     /// Customers, newest first (admins).
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::Admin")]
     async fn customers(
         &self,
@@ -431,6 +433,7 @@ impl PartnersQuery {
 
     /// Quick look-up of active customers for pickers (admins): the same match as the list's
     /// `search`, newest first. A blank `q` finds nothing.
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::Admin")]
     async fn customer_search(
         &self,

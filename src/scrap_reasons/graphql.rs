@@ -80,6 +80,7 @@ pub struct ScrapReasonsQuery;
 #[Object]
 impl ScrapReasonsQuery {
     /// Scrap reasons in display order (sequence, then code).
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::User")]
     async fn scrap_reasons(
         &self,
