@@ -16,7 +16,7 @@ use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::pagination::Page;
 use crate::graphql::scalars::{Decimal, Timestamp};
-use crate::graphql::user_error::{UserError, UserErrorCode};
+use crate::graphql::user_error::UserError;
 
 macro_rules! string_enum {
     ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
@@ -1068,95 +1068,22 @@ async fn category_save(
     input: ItemCategoryInput,
 ) -> AppResult<ItemCategoryPayload> {
     let mut conn = context::conn(ctx).await?;
-    let all = model::categories(&mut conn).await?;
-    if let Some(id) = id
-        && !all.iter().any(|c| c.id == id)
-    {
-        return Err(AppError::not_found("Category not found"));
-    }
-    let fail = |field: &str, code: UserErrorCode, message: String| {
-        Ok(ItemCategoryPayload {
-            category: None,
-            user_errors: vec![UserError::new(field, code, message)],
-        })
-    };
-    let name = input.name.map(|n| n.trim().to_string());
-    if id.is_none() && name.as_deref().is_none_or(str::is_empty) {
-        return fail("name", UserErrorCode::Invalid, "Field required".into());
-    }
-    if name.as_deref().is_some_and(str::is_empty) {
-        return fail(
-            "name",
-            UserErrorCode::Invalid,
-            "String should have at least 1 character".into(),
-        );
-    }
-    let code = input
-        .code
-        .map(|c| c.trim().to_uppercase())
-        .filter(|c| !c.is_empty())
-        .or_else(|| {
-            id.is_none().then(|| {
-                name.clone()
-                    .unwrap_or_default()
-                    .to_uppercase()
-                    .replace(' ', "_")
-            })
-        });
-    if let Some(code) = &code
-        && all
-            .iter()
-            .any(|c| c.code.eq_ignore_ascii_case(code) && Some(c.id) != id)
-    {
-        return fail(
-            "code",
-            UserErrorCode::Taken,
-            format!("Category code '{code}' already exists"),
-        );
-    }
-    let parent = match input.parent_id {
-        MaybeUndefined::Value(p) => {
-            if !all.iter().any(|c| c.id == p) {
-                return fail(
-                    "parentId",
-                    UserErrorCode::Invalid,
-                    format!("Category {p} does not exist"),
-                );
-            }
-            if id.is_some_and(|me| p == me || model::would_cycle(&all, me, p)) {
-                return fail(
-                    "parentId",
-                    UserErrorCode::NotAllowed,
-                    "A category cannot be placed under itself or one of its descendants".into(),
-                );
-            }
-            Some(Some(p))
-        }
-        MaybeUndefined::Null => Some(None),
-        MaybeUndefined::Undefined => None,
-    };
     let values = CategoryValues {
-        code,
-        name,
-        parent_id: parent,
+        code: input.code,
+        name: input.name,
+        parent_id: change(input.parent_id),
         description: change(input.description),
         sort_order: input.sort_order,
         active: input.active,
     };
-    let row = match id {
-        Some(id) => model::update_category(&mut conn, id, &values).await,
-        None => model::insert_category(&mut conn, &values).await,
-    };
-    let row = match row {
-        Ok(r) => r,
-        Err(e) if e.code == crate::error::ErrorCode::Conflict => {
-            return fail(
-                "code",
-                UserErrorCode::Taken,
-                "Category code already exists".into(),
-            );
+    let row = match crate::catalog::rules::save_category(&mut conn, id, values).await? {
+        Ok(row) => row,
+        Err(user_errors) => {
+            return Ok(ItemCategoryPayload {
+                category: None,
+                user_errors,
+            });
         }
-        Err(e) => return Err(e),
     };
     let all = model::categories(&mut conn).await?;
     Ok(ItemCategoryPayload {

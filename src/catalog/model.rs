@@ -598,11 +598,6 @@ pub fn with_descendants(all: &[CategoryRow], root: i64) -> Vec<i64> {
     out
 }
 
-/// True when making `parent` the parent of `id` would close a cycle.
-pub fn would_cycle(all: &[CategoryRow], id: i64, parent: i64) -> bool {
-    with_descendants(all, id).contains(&parent)
-}
-
 /// `Filament > PLA`: the names from the root down.
 pub fn path(all: &[CategoryRow], id: i64) -> String {
     let mut names = Vec::new();
