@@ -15,6 +15,7 @@ pub mod graphql;
 pub mod health;
 pub mod http;
 pub mod identity;
+pub mod import;
 pub mod locations;
 pub mod mail;
 pub mod partners;

@@ -974,3 +974,30 @@ async fn without_credentials_a_protected_route_is_401_before_the_body_is_read() 
     assert_eq!(res.json(), json!({"detail": "Method Not Allowed"}));
     assert_eq!(app.get("/api/v1/docs/").await.status, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn an_items_csv_in_windows_1252_with_semicolons_imports_through_the_shared_engine() {
+    let app = header_app().await;
+    let t = admin(&app).await;
+    // Excel on Windows: cp1252 bytes (é = 0xE9, € = 0x80), `;` separators, CRLF, and a
+    // row whose quote is left open (a row error, never an item whose name spans lines).
+    let csv: &[u8] =
+        b"SKU;Name;Price\r\nEU-1;Caf\xe9 mug \x80;12.50\r\nEU-2;\"Open quote;3\r\nEU-3;Plain;4\r\n";
+    let res = upload(&app, "/api/v1/items/import", &t, "items.csv", csv, &[]).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let report = res.json();
+    let item = call(&app, Method::GET, "/api/v1/items/sku/EU-1", None, &t).await;
+    assert_eq!(item.status, StatusCode::OK, "{report}");
+    assert_eq!(item.json()["name"], "Café mug €");
+    let errors = report["errors"].as_array().cloned().unwrap_or_default();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e["row"] == 3 && e["reason"].as_str().unwrap_or_default().contains("quote")),
+        "{report}"
+    );
+    assert_eq!(
+        count(&app, "SELECT count(*) FROM items WHERE name LIKE '%\n%'").await,
+        0
+    );
+}

@@ -276,52 +276,8 @@ fn file_error(message: impl Into<String>) -> AppError {
 
 // ------------------------------------------------------------------------ reading text
 
-/// Windows-1252 characters for the bytes 0x80..=0x9F (Excel's "CSV" on Windows); other
-/// non-ASCII bytes are Latin-1.
-const CP1252_HIGH: [char; 32] = [
-    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
-    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
-];
-
-/// The file as text: UTF-8 (a byte-order mark is dropped), else Windows-1252.
-pub fn decode(bytes: &[u8]) -> String {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
-        Err(_) => bytes
-            .iter()
-            .map(|&b| match b {
-                0x80..=0x9F => CP1252_HIGH[usize::from(b - 0x80)],
-                _ => char::from(b),
-            })
-            .collect(),
-    }
-}
-
-/// The separator, judged by the header line: comma, semicolon (European spreadsheets) or
-/// tab.
-fn delimiter(text: &str) -> u8 {
-    let header = text.lines().next().unwrap_or_default();
-    let count = |c: char| header.matches(c).count();
-    let (commas, semis, tabs) = (count(','), count(';'), count('\t'));
-    if tabs > commas && tabs >= semis {
-        b'\t'
-    } else if semis > commas {
-        b';'
-    } else {
-        b','
-    }
-}
-
-/// A header reduced to lower-case letters and digits: `E-mail` and `Email` read the same,
-/// as do `First Name`, `first_name` and `FirstName`.
-fn compact(header: &str) -> String {
-    header
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
-}
+pub use crate::import::decode;
+use crate::import::normalize_header as compact;
 
 // ----------------------------------------------------------------------- header aliases
 
@@ -708,11 +664,7 @@ pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
     if text.trim().is_empty() {
         return Err(file_error("The file is empty"));
     }
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter(&text))
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+    let mut reader = crate::import::reader(&text);
     let headers: Vec<String> = reader
         .headers()
         .map_err(|e| file_error(format!("The header row cannot be read: {e}")))?
