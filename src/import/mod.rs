@@ -81,9 +81,14 @@ impl<'t> Lines<'t> {
     /// The line a record starts on (blank lines before it skipped, as the reader skips
     /// them); `fallback` when the record has no position.
     pub fn line_of(&self, record: &csv::StringRecord, fallback: i64) -> i64 {
-        let Some(mut at) = record.position().map(csv::Position::byte) else {
-            return fallback;
-        };
+        record
+            .position()
+            .map_or(fallback, |p| self.line_at(p.byte()))
+    }
+
+    /// The line of the record starting at byte offset `byte`.
+    pub fn line_at(&self, byte: u64) -> i64 {
+        let mut at = byte;
         while usize::try_from(at)
             .ok()
             .and_then(|i| self.text.get(i))

@@ -618,43 +618,7 @@ fn detect(headers: &[String]) -> ImportFormat {
 
 // ------------------------------------------------------------------------------ parsing
 
-/// Line numbers by byte offset (the reader's own line count skips blank lines and counts
-/// `\r\n` oddly, and people look rows up by line in an editor or a spreadsheet).
-struct Lines<'t> {
-    text: &'t [u8],
-    /// Offsets of every `\n`.
-    breaks: Vec<u64>,
-}
-
-impl<'t> Lines<'t> {
-    fn of(text: &'t str) -> Lines<'t> {
-        let breaks = text
-            .bytes()
-            .enumerate()
-            .filter(|(_, b)| *b == b'\n')
-            .map(|(i, _)| i as u64)
-            .collect();
-        Lines {
-            text: text.as_bytes(),
-            breaks,
-        }
-    }
-
-    /// The 1-based line of the first character of the record starting at `byte` (blank
-    /// lines before it are skipped, as the reader skips them).
-    fn line_of(&self, byte: u64) -> i64 {
-        let mut at = byte;
-        while usize::try_from(at)
-            .ok()
-            .and_then(|i| self.text.get(i))
-            .is_some_and(|b| matches!(b, b'\r' | b'\n'))
-        {
-            at += 1;
-        }
-        let before = self.breaks.partition_point(|&b| b < at);
-        i64::try_from(before).unwrap_or(i64::MAX - 1) + 1
-    }
-}
+use crate::import::Lines;
 
 /// Reads and checks a file without touching the database: the report's rows carry every
 /// problem that can be seen in the file itself (duplicates within the file included).
@@ -694,7 +658,7 @@ pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
             Err(e) => {
                 let line = e
                     .position()
-                    .map(|p| lines.line_of(p.byte()))
+                    .map(|p| lines.line_at(p.byte()))
                     .unwrap_or_default();
                 rows.push(ImportRow {
                     row_number: line,
@@ -716,7 +680,7 @@ pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
         }
         let line = record
             .position()
-            .map(|p| lines.line_of(p.byte()))
+            .map(|p| lines.line_at(p.byte()))
             .unwrap_or_default();
         let mut row = read_row(&columns, &record, line);
         if let Some(new) = &row.new {
