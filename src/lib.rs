@@ -16,6 +16,7 @@ pub mod graphql;
 pub mod health;
 pub mod http;
 pub mod identity;
+pub mod import;
 pub mod jobs;
 pub mod locations;
 pub mod mail;

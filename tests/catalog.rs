@@ -786,6 +786,9 @@ async fn a_list_costs_the_same_number_of_statements_whatever_its_size() {
     let db = common::TestDatabase::migrated().await;
     let mut vars = common::test_vars(&db.url);
     vars.push(("AUTH_MODE".into(), "header".into()));
+    let uploads =
+        std::env::temp_dir().join(format!("strata-uploads-{}", uuid::Uuid::new_v4().simple()));
+    vars.push(("UPLOADS_DIR".into(), uploads.to_string_lossy().into_owned()));
     let config = strata::config::Config::from_vars(vars).expect("config");
     let counter = Arc::new(AtomicU64::new(0));
     let pool = strata::db::build_pool_counting(&config.database, counter.clone()).expect("pool");
@@ -857,6 +860,91 @@ async fn a_list_costs_the_same_number_of_statements_whatever_its_size() {
         "the statement count grows with the page size"
     );
     assert!(counts[1] <= 6, "{counts:?}");
+
+    // The benchmarked REST reads: one item is the viewer and the row (its category name, path
+    // and files come along in the row's statement); a page of 50 is the viewer and the page
+    // (its total from COUNT(*) OVER()), flat in page size.
+    let id = call(&app, Method::GET, "/api/v1/items?limit=1", None, &t)
+        .await
+        .json()["items"][0]["id"]
+        .clone();
+    let file = upload(
+        &app,
+        &format!("/api/v1/items/{id}/files"),
+        &t,
+        "part.stl",
+        b"solid part\nendsolid part\n",
+        &[],
+    )
+    .await;
+    assert_eq!(file.status, StatusCode::CREATED, "{}", file.text());
+    let before = counter.load(Ordering::SeqCst);
+    let one = call(&app, Method::GET, &format!("/api/v1/items/{id}"), None, &t).await;
+    let one_cost = counter.load(Ordering::SeqCst) - before;
+    assert_eq!(one.status, StatusCode::OK, "{}", one.text());
+    let one = one.json();
+    assert_eq!(one["category_name"], "Toys");
+    assert_eq!(one["category_path"], "Toys");
+    assert_eq!(one["files"].as_array().map(Vec::len), Some(1), "{one}");
+    assert!(
+        one_cost <= 2,
+        "GET /items/{{id}} cost {one_cost} statements"
+    );
+    for limit in [5, 50] {
+        let before = counter.load(Ordering::SeqCst);
+        let page = call(
+            &app,
+            Method::GET,
+            &format!("/api/v1/items?limit={limit}"),
+            None,
+            &t,
+        )
+        .await;
+        let cost = counter.load(Ordering::SeqCst) - before;
+        assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+        assert_eq!(page.json()["total"], 40);
+        assert!(cost <= 3, "GET /items?limit={limit} cost {cost} statements");
+    }
+    // Sorting: any listed column, either way; unknown columns are a 422 naming the parameter.
+    let desc = call(
+        &app,
+        Method::GET,
+        "/api/v1/items?sort_by=sku&sort_order=desc&limit=2",
+        None,
+        &t,
+    )
+    .await
+    .json();
+    assert_eq!(desc["items"][0]["sku"], "T-39", "{desc}");
+    assert_eq!(desc["items"][1]["sku"], "T-38", "{desc}");
+    let products = call(
+        &app,
+        Method::GET,
+        "/api/v1/products?sort_by=created_at&sort_order=desc&limit=1",
+        None,
+        &t,
+    )
+    .await
+    .json();
+    assert_eq!(products["items"][0]["sku"], "T-39", "{products}");
+    let bad = call(&app, Method::GET, "/api/v1/items?sort_by=colour", None, &t).await;
+    assert_eq!(
+        bad.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        bad.text()
+    );
+    assert!(bad.text().contains("query.sort_by"), "{}", bad.text());
+    // CONTRACT 5.6: up to 2000 a page.
+    let big = call(&app, Method::GET, "/api/v1/items?limit=2000", None, &t).await;
+    assert_eq!(big.status, StatusCode::OK, "{}", big.text());
+    let too_big = call(&app, Method::GET, "/api/v1/items?limit=2001", None, &t).await;
+    assert_eq!(
+        too_big.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        too_big.text()
+    );
 }
 
 #[tokio::test]
@@ -886,4 +974,31 @@ async fn without_credentials_a_protected_route_is_401_before_the_body_is_read() 
     assert_eq!(res.status, StatusCode::METHOD_NOT_ALLOWED);
     assert_eq!(res.json(), json!({"detail": "Method Not Allowed"}));
     assert_eq!(app.get("/api/v1/docs/").await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn an_items_csv_in_windows_1252_with_semicolons_imports_through_the_shared_engine() {
+    let app = header_app().await;
+    let t = admin(&app).await;
+    // Excel on Windows: cp1252 bytes (é = 0xE9, € = 0x80), `;` separators, CRLF, and a
+    // row whose quote is left open (a row error, never an item whose name spans lines).
+    let csv: &[u8] =
+        b"SKU;Name;Price\r\nEU-1;Caf\xe9 mug \x80;12.50\r\nEU-2;\"Open quote;3\r\nEU-3;Plain;4\r\n";
+    let res = upload(&app, "/api/v1/items/import", &t, "items.csv", csv, &[]).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let report = res.json();
+    let item = call(&app, Method::GET, "/api/v1/items/sku/EU-1", None, &t).await;
+    assert_eq!(item.status, StatusCode::OK, "{report}");
+    assert_eq!(item.json()["name"], "Café mug €");
+    let errors = report["errors"].as_array().cloned().unwrap_or_default();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e["row"] == 3 && e["reason"].as_str().unwrap_or_default().contains("quote")),
+        "{report}"
+    );
+    assert_eq!(
+        count(&app, "SELECT count(*) FROM items WHERE name LIKE '%\n%'").await,
+        0
+    );
 }

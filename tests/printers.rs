@@ -671,3 +671,86 @@ async fn printers_through_graphql() {
         json!({"code": "BL-005", "prefix": "BL"})
     );
 }
+
+#[tokio::test]
+async fn printers_sort_by_any_listed_column_with_ties_broken_by_id() {
+    let app = app().await;
+    let t = admin(&app).await;
+    for (code, name) in [
+        ("PRT-001", "Charlie"),
+        ("PRT-002", "Alpha"),
+        ("PRT-003", "Bravo"),
+        ("PRT-004", "Bravo"),
+    ] {
+        create(
+            &app,
+            &t,
+            json!({"code": code, "name": name, "model": "MK4"}),
+        )
+        .await;
+    }
+    let list = |query: &'static str| {
+        let app = &app;
+        let t = &t;
+        async move {
+            let res = call(
+                app,
+                Method::GET,
+                &format!("/api/v1/printers/{query}"),
+                None,
+                t,
+            )
+            .await;
+            assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+            res.json()
+        }
+    };
+    // The default order is unchanged: by code.
+    assert_eq!(
+        codes(&list("").await),
+        ["PRT-001", "PRT-002", "PRT-003", "PRT-004"]
+    );
+    assert_eq!(
+        codes(&list("?sort_by=code&sort_order=desc").await),
+        ["PRT-004", "PRT-003", "PRT-002", "PRT-001"]
+    );
+    // Equal names keep a stable order (id), in both directions, across pages.
+    let by_name = list("?sort_by=name").await;
+    assert_eq!(
+        codes(&by_name),
+        ["PRT-002", "PRT-003", "PRT-004", "PRT-001"]
+    );
+    let second = list("?sort_by=name&page=2&page_size=2").await;
+    assert_eq!(codes(&second), ["PRT-004", "PRT-001"]);
+    assert_eq!(second["total"], 4);
+    assert_eq!(
+        codes(&list("?sort_by=name&sort_order=desc").await),
+        ["PRT-001", "PRT-004", "PRT-003", "PRT-002"]
+    );
+    // A page past the end still knows the total.
+    let past = list("?page=5&page_size=2").await;
+    assert_eq!(past["total"], 4);
+    assert_eq!(codes(&past), Vec::<&str>::new());
+
+    // An unknown column or direction is a 422 naming the parameter.
+    for (query, field) in [
+        ("?sort_by=colour", "query.sort_by"),
+        ("?sort_order=up", "query.sort_order"),
+    ] {
+        let res = call(
+            &app,
+            Method::GET,
+            &format!("/api/v1/printers/{query}"),
+            None,
+            &t,
+        )
+        .await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            res.text()
+        );
+        assert!(res.text().contains(field), "{}", res.text());
+    }
+}

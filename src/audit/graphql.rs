@@ -91,6 +91,10 @@ impl AuditQuery {
         #[graphql(desc = "Only events about this user.")] user_id: Option<i64>,
         #[graphql(desc = "Only events at or after this instant.")] since: Option<Timestamp>,
         #[graphql(desc = "Only events before this instant.")] until: Option<Timestamp>,
+        #[graphql(desc = "Sort column (default created_at, newest first); ties are broken by id.")]
+        sort_by: Option<model::AuditSort>,
+        #[graphql(desc = "Sort direction (default desc for created_at, else asc).")]
+        sort_order: Option<crate::db::paging::SortOrder>,
     ) -> AppResult<AuditEntryConnection> {
         let page = Page::new(first, offset)?;
         let filter = AuditFilter {
@@ -98,6 +102,8 @@ impl AuditQuery {
             user_id,
             since: since.map(|t| t.0),
             until: until.map(|t| t.0),
+            sort_by,
+            sort_order,
         };
         let (rows, total) = model::list(
             &mut *context::conn(ctx).await?,

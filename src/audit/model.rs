@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::auth::RequestMeta;
 use crate::db::DbPool;
+use crate::db::paging::{self, SortOrder};
 use crate::db::schema::security_audit_log;
 use crate::error::AppResult;
 
@@ -171,6 +172,26 @@ pub struct AuditFilter {
     pub since: Option<DateTime<Utc>>,
     /// Only events before this time.
     pub until: Option<DateTime<Utc>>,
+    /// Sort column (default created_at, newest first).
+    pub sort_by: Option<AuditSort>,
+    /// Sort direction.
+    pub sort_order: Option<SortOrder>,
+}
+
+crate::text_enum! {
+    /// The columns audit events can be sorted by (default `created_at`, newest first).
+    pub enum AuditSort {
+        /// When it happened.
+        CreatedAt,
+        /// Kind of event.
+        EventType,
+        /// Outcome.
+        Outcome,
+        /// The user's e-mail.
+        UserEmail,
+        /// Client address.
+        IpAddress,
+    }
 }
 
 /// One page of events, newest first, and the total matching the filter.
@@ -181,7 +202,9 @@ pub async fn list(
     offset: i64,
 ) -> AppResult<(Vec<AuditRow>, i64)> {
     let build = || {
-        let mut q = security_audit_log::table.into_boxed();
+        let mut q = security_audit_log::table
+            .select((AuditRow::as_select(), paging::total_count()))
+            .into_boxed();
         if let Some(t) = &filter.event_type {
             q = q.filter(security_audit_log::event_type.eq(t.clone()));
         }
@@ -194,18 +217,19 @@ pub async fn list(
         if let Some(u) = filter.until {
             q = q.filter(security_audit_log::created_at.lt(u));
         }
-        q
+        let (sort, default_order) = match filter.sort_by {
+            Some(sort) => (sort, SortOrder::Asc),
+            None => (AuditSort::CreatedAt, SortOrder::Desc),
+        };
+        let order = filter.sort_order.unwrap_or(default_order);
+        let id = security_audit_log::id;
+        match sort {
+            AuditSort::CreatedAt => paging::sorted(q, security_audit_log::created_at, id, order),
+            AuditSort::EventType => paging::sorted(q, security_audit_log::event_type, id, order),
+            AuditSort::Outcome => paging::sorted(q, security_audit_log::outcome, id, order),
+            AuditSort::UserEmail => paging::sorted(q, security_audit_log::user_email, id, order),
+            AuditSort::IpAddress => paging::sorted(q, security_audit_log::ip_address, id, order),
+        }
     };
-    let total: i64 = build().count().get_result(conn).await?;
-    let rows = build()
-        .order((
-            security_audit_log::created_at.desc(),
-            security_audit_log::id.desc(),
-        ))
-        .limit(limit)
-        .offset(offset)
-        .select(AuditRow::as_select())
-        .load(conn)
-        .await?;
-    Ok((rows, total))
+    crate::load_page!(conn, build, limit, offset)
 }

@@ -11,11 +11,12 @@ use crate::catalog::model::{
     self, CategoryRow, CategoryValues, ItemFilter, ItemRow, ItemValues, UomRow,
 };
 use crate::catalog::{files, import, items};
+use crate::db::paging::SortOrder;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::pagination::Page;
 use crate::graphql::scalars::{Decimal, Timestamp};
-use crate::graphql::user_error::{UserError, UserErrorCode};
+use crate::graphql::user_error::UserError;
 
 macro_rules! string_enum {
     ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
@@ -167,6 +168,29 @@ pub struct Item {
     pub created_at: Timestamp,
     /// Changed.
     pub updated_at: Timestamp,
+    /// Relations read in the item's own statement (the loaders answer the rest).
+    #[graphql(skip)]
+    pub extras: model::ItemExtras,
+}
+
+impl Item {
+    /// An item with the relations its statement brought along.
+    pub fn with_extras((row, extras): (ItemRow, model::ItemExtras)) -> Item {
+        Item {
+            extras,
+            ..Item::from(row)
+        }
+    }
+}
+
+/// The relations of an item the current field's selection shows.
+fn item_includes(field: async_graphql::SelectionField<'_>) -> model::ItemIncludes {
+    model::ItemIncludes {
+        category: ["categoryName", "categoryPath"]
+            .iter()
+            .any(|f| field.selection_set().any(|s| s.name() == *f)),
+        files: field.selection_set().any(|s| s.name() == "files"),
+    }
 }
 
 impl From<ItemRow> for Item {
@@ -205,6 +229,7 @@ impl From<ItemRow> for Item {
             active: r.active,
             created_at: Timestamp(r.created_at),
             updated_at: Timestamp(r.updated_at),
+            extras: model::ItemExtras::default(),
         }
     }
 }
@@ -232,6 +257,9 @@ impl Item {
 
     /// The category's name.
     async fn category_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        if let Some((name, _)) = &self.extras.category {
+            return Ok(name.clone());
+        }
         let Some(id) = self.category_id else {
             return Ok(None);
         };
@@ -244,6 +272,9 @@ impl Item {
 
     /// The category's path from the root, e.g. `Filament > PLA`.
     async fn category_path(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        if let Some((_, path)) = &self.extras.category {
+            return Ok(path.clone());
+        }
         let Some(id) = self.category_id else {
             return Ok(None);
         };
@@ -252,6 +283,9 @@ impl Item {
 
     /// Files attached to the item (3MF, STL...).
     async fn files(&self, ctx: &Context<'_>) -> AppResult<Vec<ItemFile>> {
+        if let Some(files) = &self.extras.files {
+            return Ok(files.iter().cloned().map(ItemFile::from).collect());
+        }
         let loader = ctx
             .data::<ItemFiles>()
             .map_err(|e| AppError::internal(e.message))?;
@@ -410,6 +444,35 @@ impl From<model::ItemFileRow> for ItemFile {
     }
 }
 
+crate::text_enum! {
+    /// The columns item categories can be sorted by (default `path`).
+    pub enum CategorySort {
+        /// The path from the root (`Filament > PLA`).
+        Path,
+        /// Code.
+        Code,
+        /// Name.
+        Name,
+        /// Display order.
+        SortOrder,
+    }
+}
+
+crate::text_enum! {
+    /// The columns units of measure can be sorted by (default `uom_class`, then code).
+    pub enum UomSort {
+        /// Class (quantity, weight...).
+        UomClass,
+        /// Code.
+        Code,
+        /// Name.
+        Name,
+    }
+}
+
+/// The largest page of items (CONTRACT 5.6: `limit` up to 2000).
+pub const MAX_ITEM_PAGE: i64 = 2000;
+
 crate::connection!(
     /// A page of items.
     ItemConnection,
@@ -428,7 +491,7 @@ impl CatalogQuery {
     async fn items(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-250, default 50).")] first: Option<i64>,
+        #[graphql(desc = "Page size (1-2000, default 50).")] first: Option<i64>,
         #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
         #[graphql(desc = "SKU, name or UPC contains this (case-insensitive).")] search: Option<
             String,
@@ -441,55 +504,66 @@ impl CatalogQuery {
             default_with = "Some(true)"
         )]
         active_only: Option<bool>,
+        #[graphql(desc = "Sort column (default sku); ties are broken by id.")] sort_by: Option<
+            model::ItemSort,
+        >,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<SortOrder>,
     ) -> AppResult<ItemConnection> {
-        let page = Page::new(first, offset)?;
-        let category_ids = match category_id {
-            Some(id) => Some(model::with_descendants(&all_categories(ctx).await?, id)),
-            None => None,
-        };
+        let page = Page::with_max(first, offset, MAX_ITEM_PAGE)?;
         let filter = ItemFilter {
             search,
             item_type: item_type.map(|t| t.as_str().into()),
             procurement_type: procurement_type.map(|t| t.as_str().into()),
-            category_ids,
+            category_tree: category_id,
             active: active_only,
+            sort_by,
+            sort_order,
         };
+        // The page, its total and the relations the operation shows come from one statement.
+        let include = ctx
+            .look_ahead()
+            .selection_fields()
+            .into_iter()
+            .flat_map(|f| {
+                f.selection_set()
+                    .filter(|s| s.name() == "nodes")
+                    .collect::<Vec<_>>()
+            })
+            .map(item_includes)
+            .fold(model::ItemIncludes::default(), |a, b| model::ItemIncludes {
+                category: a.category || b.category,
+                files: a.files || b.files,
+            });
         let (rows, total) = model::list(
             &mut *context::conn(ctx).await?,
             &filter,
+            include,
             page.limit,
             page.offset,
         )
         .await?;
-        // Fill the per-request loaders for every row at once now, so each node's `files` and
-        // category are cache hits however the resolvers interleave.
-        let nodes = ctx.look_ahead().field("nodes");
-        if nodes.field("files").exists() {
-            let loader = ctx
-                .data::<ItemFiles>()
-                .map_err(|e| AppError::internal(e.message))?;
-            loader.load_many(rows.iter().map(|r| r.id)).await?;
-        }
-        if ["category", "categoryName", "categoryPath"]
-            .iter()
-            .any(|f| nodes.field(f).exists())
-        {
-            all_categories(ctx).await?;
-        }
         Ok(ItemConnection {
             total_count: total,
-            nodes: rows.into_iter().map(Item::from).collect(),
+            nodes: rows.into_iter().map(Item::with_extras).collect(),
             page_info: page.info(total),
         })
     }
 
-    /// One item by id.
+    /// One item by id (with its category and files in the same statement when asked for).
     #[graphql(guard = "Access::User")]
     async fn item(&self, ctx: &Context<'_>, id: i64) -> AppResult<Item> {
-        model::find(&mut *context::conn(ctx).await?, id)
-            .await?
-            .map(Item::from)
-            .ok_or_else(|| AppError::not_found("Item not found"))
+        let include = ctx
+            .look_ahead()
+            .selection_fields()
+            .into_iter()
+            .map(item_includes)
+            .fold(model::ItemIncludes::default(), |a, b| model::ItemIncludes {
+                category: a.category || b.category,
+                files: a.files || b.files,
+            });
+        Ok(Item::with_extras(
+            model::find_with(&mut *context::conn(ctx).await?, id, include).await?,
+        ))
     }
 
     /// One file of an item.
@@ -523,6 +597,10 @@ impl CatalogQuery {
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "Include inactive categories.", default = false)] include_inactive: bool,
+        #[graphql(desc = "Sort column (default path); ties are broken by id.")] sort_by: Option<
+            CategorySort,
+        >,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<SortOrder>,
     ) -> AppResult<Vec<ItemCategory>> {
         let all = all_categories(ctx).await?;
         let mut out: Vec<ItemCategory> = all
@@ -530,18 +608,50 @@ impl CatalogQuery {
             .filter(|c| include_inactive || c.active)
             .map(|c| ItemCategory::new(c, &all))
             .collect();
-        out.sort_by(|a, b| a.path.cmp(&b.path));
+        // The tree is small and paths are computed, so it is sorted here, not in SQL.
+        out.sort_by(|a, b| {
+            let by = match sort_by.unwrap_or(CategorySort::Path) {
+                CategorySort::Path => a.path.cmp(&b.path),
+                CategorySort::Code => a.code.cmp(&b.code),
+                CategorySort::Name => a.name.cmp(&b.name),
+                CategorySort::SortOrder => a.sort_order.cmp(&b.sort_order),
+            }
+            .then(a.id.cmp(&b.id));
+            match sort_order.unwrap_or(SortOrder::Asc) {
+                SortOrder::Asc => by,
+                SortOrder::Desc => by.reverse(),
+            }
+        });
         Ok(out)
     }
 
     /// Every unit of measure.
     #[graphql(guard = "Access::User")]
-    async fn units_of_measure(&self, ctx: &Context<'_>) -> AppResult<Vec<UnitOfMeasure>> {
-        Ok(model::units(&mut *context::conn(ctx).await?)
+    async fn units_of_measure(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Sort column (default uom_class, then code).")] sort_by: Option<UomSort>,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<SortOrder>,
+    ) -> AppResult<Vec<UnitOfMeasure>> {
+        let mut out: Vec<UnitOfMeasure> = model::units(&mut *context::conn(ctx).await?)
             .await?
             .into_iter()
             .map(UnitOfMeasure::from)
-            .collect())
+            .collect();
+        // Sixteen rows: sorted here; codes are unique, so they break ties.
+        out.sort_by(|a, b| {
+            let by = match sort_by.unwrap_or(UomSort::UomClass) {
+                UomSort::UomClass => a.uom_class.cmp(&b.uom_class),
+                UomSort::Code => std::cmp::Ordering::Equal,
+                UomSort::Name => a.name.cmp(&b.name),
+            }
+            .then(a.code.cmp(&b.code));
+            match sort_order.unwrap_or(SortOrder::Asc) {
+                SortOrder::Asc => by,
+                SortOrder::Desc => by.reverse(),
+            }
+        });
+        Ok(out)
     }
 
     /// The CSV template of the product import (header and one example row).
@@ -980,95 +1090,22 @@ async fn category_save(
     input: ItemCategoryInput,
 ) -> AppResult<ItemCategoryPayload> {
     let mut conn = context::conn(ctx).await?;
-    let all = model::categories(&mut conn).await?;
-    if let Some(id) = id
-        && !all.iter().any(|c| c.id == id)
-    {
-        return Err(AppError::not_found("Category not found"));
-    }
-    let fail = |field: &str, code: UserErrorCode, message: String| {
-        Ok(ItemCategoryPayload {
-            category: None,
-            user_errors: vec![UserError::new(field, code, message)],
-        })
-    };
-    let name = input.name.map(|n| n.trim().to_string());
-    if id.is_none() && name.as_deref().is_none_or(str::is_empty) {
-        return fail("name", UserErrorCode::Invalid, "Field required".into());
-    }
-    if name.as_deref().is_some_and(str::is_empty) {
-        return fail(
-            "name",
-            UserErrorCode::Invalid,
-            "String should have at least 1 character".into(),
-        );
-    }
-    let code = input
-        .code
-        .map(|c| c.trim().to_uppercase())
-        .filter(|c| !c.is_empty())
-        .or_else(|| {
-            id.is_none().then(|| {
-                name.clone()
-                    .unwrap_or_default()
-                    .to_uppercase()
-                    .replace(' ', "_")
-            })
-        });
-    if let Some(code) = &code
-        && all
-            .iter()
-            .any(|c| c.code.eq_ignore_ascii_case(code) && Some(c.id) != id)
-    {
-        return fail(
-            "code",
-            UserErrorCode::Taken,
-            format!("Category code '{code}' already exists"),
-        );
-    }
-    let parent = match input.parent_id {
-        MaybeUndefined::Value(p) => {
-            if !all.iter().any(|c| c.id == p) {
-                return fail(
-                    "parentId",
-                    UserErrorCode::Invalid,
-                    format!("Category {p} does not exist"),
-                );
-            }
-            if id.is_some_and(|me| p == me || model::would_cycle(&all, me, p)) {
-                return fail(
-                    "parentId",
-                    UserErrorCode::NotAllowed,
-                    "A category cannot be placed under itself or one of its descendants".into(),
-                );
-            }
-            Some(Some(p))
-        }
-        MaybeUndefined::Null => Some(None),
-        MaybeUndefined::Undefined => None,
-    };
     let values = CategoryValues {
-        code,
-        name,
-        parent_id: parent,
+        code: input.code,
+        name: input.name,
+        parent_id: change(input.parent_id),
         description: change(input.description),
         sort_order: input.sort_order,
         active: input.active,
     };
-    let row = match id {
-        Some(id) => model::update_category(&mut conn, id, &values).await,
-        None => model::insert_category(&mut conn, &values).await,
-    };
-    let row = match row {
-        Ok(r) => r,
-        Err(e) if e.code == crate::error::ErrorCode::Conflict => {
-            return fail(
-                "code",
-                UserErrorCode::Taken,
-                "Category code already exists".into(),
-            );
+    let row = match crate::catalog::rules::save_category(&mut conn, id, values).await? {
+        Ok(row) => row,
+        Err(user_errors) => {
+            return Ok(ItemCategoryPayload {
+                category: None,
+                user_errors,
+            });
         }
-        Err(e) => return Err(e),
     };
     let all = model::categories(&mut conn).await?;
     Ok(ItemCategoryPayload {

@@ -100,12 +100,7 @@ enum Col {
 }
 
 fn normalise(header: &str) -> String {
-    header
-        .trim()
-        .to_ascii_lowercase()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect()
+    crate::import::normalize_header(header)
 }
 
 fn column(header: &str) -> Option<Col> {
@@ -200,19 +195,13 @@ pub async fn import_items(
     default_item_type: &str,
     dry_run: bool,
 ) -> AppResult<ImportReport> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(bytes);
+    // The shared engine: encoding, separator, line numbers, open quotes.
+    let text = crate::import::decode(bytes);
+    let mut reader = crate::import::reader(&text);
+    let lines = crate::import::Lines::of(&text);
     let headers: Vec<String> = reader
         .headers()
-        .map_err(|e| {
-            AppError::validation(vec![crate::error::FieldError::new(
-                "file",
-                format!("Not a readable CSV file: {e}"),
-            )])
-        })?
+        .map_err(|e| crate::import::file_error(format!("Not a readable CSV file: {e}")))?
         .iter()
         .map(str::to_string)
         .collect();
@@ -246,9 +235,12 @@ pub async fn import_items(
 
     let mut parsed: Vec<Parsed> = Vec::new();
     for (i, record) in reader.records().enumerate() {
-        let row = i as i64 + 2;
+        let mut row = i as i64 + 2;
         let record = match record {
-            Ok(r) => r,
+            Ok(r) => {
+                row = lines.line_of(&r, row);
+                r
+            }
             Err(e) => {
                 report.total_rows += 1;
                 push_error(&mut report, row, None, format!("Unreadable row: {e}"));
@@ -267,6 +259,16 @@ pub async fn import_items(
         }
         let get = |c: Col| fields.get(&c).map(String::as_str).filter(|v| !v.is_empty());
         let mut errors: Vec<(Option<&str>, String)> = Vec::new();
+        // A quote left open swallows the next lines: refuse the row rather than store an
+        // item whose SKU or name spans lines.
+        if [Col::Sku, Col::Name]
+            .iter()
+            .any(|c| get(*c).is_some_and(crate::import::spans_lines))
+        {
+            push_error(&mut report, row, None, crate::import::OPEN_QUOTE.into());
+            report.error_rows += 1;
+            continue;
+        }
         let sku = get(Col::Sku).map(str::to_uppercase);
         let name = get(Col::Name).map(str::to_string);
         if name.is_none() {

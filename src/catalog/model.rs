@@ -6,7 +6,9 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::db::schema::{item_categories, item_files, items, units_of_measure};
-use crate::error::AppResult;
+use diesel::sql_types::{Jsonb, Nullable, Text};
+
+use crate::error::{AppError, AppResult};
 
 /// A stored item.
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -214,6 +216,30 @@ impl ItemValues {
     }
 }
 
+crate::text_enum! {
+    /// The columns items can be sorted by (default `sku`).
+    pub enum ItemSort {
+        /// SKU.
+        Sku,
+        /// Name.
+        Name,
+        /// Item type.
+        ItemType,
+        /// Procurement type.
+        ProcurementType,
+        /// Stocking unit.
+        Unit,
+        /// Standard cost.
+        StandardCost,
+        /// Selling price.
+        SellingPrice,
+        /// Created.
+        CreatedAt,
+        /// Changed.
+        UpdatedAt,
+    }
+}
+
 /// How items are listed.
 #[derive(Debug, Clone, Default)]
 pub struct ItemFilter {
@@ -223,23 +249,111 @@ pub struct ItemFilter {
     pub item_type: Option<String>,
     /// Only this procurement type.
     pub procurement_type: Option<String>,
-    /// Only these categories (a category and its descendants).
-    pub category_ids: Option<Vec<i64>>,
+    /// Only this category and its descendants (found by a recursive query in the same
+    /// statement).
+    pub category_tree: Option<i64>,
     /// Only active (true), only inactive (false) or both (None).
     pub active: Option<bool>,
+    /// Sort column (default SKU).
+    pub sort_by: Option<ItemSort>,
+    /// Sort direction (default ascending).
+    pub sort_order: Option<crate::db::paging::SortOrder>,
 }
 
 pub use crate::db::like_pattern;
 
-/// One page of items (by SKU) and the total.
+/// Which relations an item read brings along in its own statement (what the GraphQL
+/// operation selects), so a read is one statement however many relations it shows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ItemIncludes {
+    /// The category's name and path.
+    pub category: bool,
+    /// The files.
+    pub files: bool,
+}
+
+/// The relations an item read brought along (`None`: not read, ask the loaders).
+#[derive(Debug, Clone, Default)]
+pub struct ItemExtras {
+    /// The category's name and its path from the root (`Filament > PLA`).
+    pub category: Option<(Option<String>, Option<String>)>,
+    /// The files, oldest first.
+    pub files: Option<Vec<ItemFileRow>>,
+}
+
+/// The category's name, by a correlated subquery.
+const CATEGORY_NAME_SQL: &str =
+    "(SELECT c.name FROM item_categories c WHERE c.id = items.category_id)";
+/// The category's path from the root, by a recursive query (64 levels at most, as the tree
+/// rules allow no cycles but a bound costs nothing).
+const CATEGORY_PATH_SQL: &str = "(WITH RECURSIVE up(id, parent_id, name, depth) AS (\
+     SELECT c.id, c.parent_id, c.name, 0 FROM item_categories c WHERE c.id = items.category_id \
+     UNION ALL SELECT p.id, p.parent_id, p.name, up.depth + 1 \
+     FROM item_categories p JOIN up ON p.id = up.parent_id WHERE up.depth < 64) \
+     SELECT string_agg(name, ' > ' ORDER BY depth DESC) FROM up)";
+/// The files as one JSON array.
+const FILES_SQL: &str = "(SELECT COALESCE(jsonb_agg(to_jsonb(f) ORDER BY f.id), '[]'::jsonb) \
+     FROM item_files f WHERE f.item_id = items.id)";
+
+type TextColumn = diesel::expression::SqlLiteral<Nullable<Text>>;
+type JsonColumn = diesel::expression::SqlLiteral<Nullable<Jsonb>>;
+type ItemWithExtras = (
+    ItemRow,
+    Option<String>,
+    Option<String>,
+    Option<serde_json::Value>,
+);
+
+/// The row plus the relation columns `include` asks for (NULL for the others, so the
+/// statement has one shape).
+fn with_extras(include: ItemIncludes) -> (TextColumn, TextColumn, JsonColumn) {
+    let pick = |wanted: bool, sql: &'static str| if wanted { sql } else { "NULL" };
+    (
+        diesel::dsl::sql(pick(include.category, CATEGORY_NAME_SQL)),
+        diesel::dsl::sql(pick(include.category, CATEGORY_PATH_SQL)),
+        diesel::dsl::sql(pick(include.files, FILES_SQL)),
+    )
+}
+
+fn split_extras(include: ItemIncludes, row: ItemWithExtras) -> AppResult<(ItemRow, ItemExtras)> {
+    let (item, name, path, files) = row;
+    let files = match files {
+        Some(json) if include.files => Some(
+            serde_json::from_value::<Vec<ItemFileRow>>(json)
+                .map_err(|e| AppError::internal(format!("item files: {e}")))?,
+        ),
+        _ => None,
+    };
+    Ok((
+        item,
+        ItemExtras {
+            category: include.category.then_some((name, path)),
+            files,
+        },
+    ))
+}
+
+/// One page of items (by SKU unless sorted otherwise) and the total, in one statement with
+/// the relations `include` asks for.
 pub async fn list(
     conn: &mut AsyncPgConnection,
     filter: &ItemFilter,
+    include: ItemIncludes,
     limit: i64,
     offset: i64,
-) -> AppResult<(Vec<ItemRow>, i64)> {
+) -> AppResult<(Vec<(ItemRow, ItemExtras)>, i64)> {
+    use crate::db::paging::{self, SortOrder};
     let build = || {
-        let mut q = items::table.into_boxed();
+        let (name, path, files) = with_extras(include);
+        let mut q = items::table
+            .select((
+                ItemRow::as_select(),
+                name,
+                path,
+                files,
+                paging::total_count(),
+            ))
+            .into_boxed();
         if let Some(s) = filter
             .search
             .as_deref()
@@ -260,23 +374,75 @@ pub async fn list(
         if let Some(t) = &filter.procurement_type {
             q = q.filter(items::procurement_type.eq(t.clone()));
         }
-        if let Some(ids) = &filter.category_ids {
-            q = q.filter(items::category_id.eq_any(ids.clone()));
+        if let Some(root) = filter.category_tree {
+            q = q.filter(
+                diesel::dsl::sql::<diesel::sql_types::Bool>(
+                    "items.category_id IN (WITH RECURSIVE tree(id) AS (\
+                     SELECT id FROM item_categories WHERE id = ",
+                )
+                .bind::<diesel::sql_types::BigInt, _>(root)
+                .sql(
+                    " UNION SELECT c.id FROM item_categories c JOIN tree ON c.parent_id = tree.id) \
+                     SELECT id FROM tree)",
+                ),
+            );
         }
         if let Some(a) = filter.active {
             q = q.filter(items::active.eq(a));
         }
-        q
+        let order = filter.sort_order.unwrap_or(SortOrder::Asc);
+        let id = items::id;
+        match filter.sort_by.unwrap_or(ItemSort::Sku) {
+            ItemSort::Sku => paging::sorted(q, items::sku, id, order),
+            ItemSort::Name => paging::sorted(q, items::name, id, order),
+            ItemSort::ItemType => paging::sorted(q, items::item_type, id, order),
+            ItemSort::ProcurementType => paging::sorted(q, items::procurement_type, id, order),
+            ItemSort::Unit => paging::sorted(q, items::unit, id, order),
+            ItemSort::StandardCost => paging::sorted(q, items::standard_cost, id, order),
+            ItemSort::SellingPrice => paging::sorted(q, items::selling_price, id, order),
+            ItemSort::CreatedAt => paging::sorted(q, items::created_at, id, order),
+            ItemSort::UpdatedAt => paging::sorted(q, items::updated_at, id, order),
+        }
     };
-    let total = build().count().get_result(conn).await?;
-    let rows = build()
-        .order(items::sku.asc())
-        .limit(limit)
-        .offset(offset)
-        .select(ItemRow::as_select())
-        .load(conn)
-        .await?;
+    let (rows, total) = crate::load_page!(conn, build, limit, offset, |(
+        item,
+        name,
+        path,
+        files,
+        total,
+    ): (
+        ItemRow,
+        Option<String>,
+        Option<String>,
+        Option<serde_json::Value>,
+        i64
+    )| (
+        (item, name, path, files),
+        total
+    ))?;
+    let rows = rows
+        .into_iter()
+        .map(|row| split_extras(include, row))
+        .collect::<AppResult<Vec<_>>>()?;
     Ok((rows, total))
+}
+
+/// The item with this id and the relations `include` asks for, in one statement.
+pub async fn find_with(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    include: ItemIncludes,
+) -> AppResult<(ItemRow, ItemExtras)> {
+    let (name, path, files) = with_extras(include);
+    let row: ItemWithExtras = crate::db::paging::find_or_404(
+        conn,
+        items::table
+            .find(id)
+            .select((ItemRow::as_select(), name, path, files)),
+        "Item not found",
+    )
+    .await?;
+    split_extras(include, row)
 }
 
 /// The item with this id.
@@ -432,11 +598,6 @@ pub fn with_descendants(all: &[CategoryRow], root: i64) -> Vec<i64> {
     out
 }
 
-/// True when making `parent` the parent of `id` would close a cycle.
-pub fn would_cycle(all: &[CategoryRow], id: i64, parent: i64) -> bool {
-    with_descendants(all, id).contains(&parent)
-}
-
 /// `Filament > PLA`: the names from the root down.
 pub fn path(all: &[CategoryRow], id: i64) -> String {
     let mut names = Vec::new();
@@ -526,8 +687,8 @@ pub async fn units(conn: &mut AsyncPgConnection) -> AppResult<Vec<UomRow>> {
         .await?)
 }
 
-/// A file attached to an item.
-#[derive(Debug, Clone, Queryable, Selectable)]
+/// A file attached to an item (also read from JSON when it comes along with its item).
+#[derive(Debug, Clone, Queryable, Selectable, serde::Deserialize)]
 #[diesel(table_name = item_files)]
 pub struct ItemFileRow {
     /// Id.

@@ -3,8 +3,12 @@
 //! Everything speaks the wire protocol through diesel-async and tokio-postgres, so the
 //! server needs no libpq at run time.
 
+pub mod forms;
 pub mod migrations;
+pub mod paging;
 pub mod schema;
+pub mod text;
+pub mod types;
 
 use std::time::Duration;
 

@@ -347,6 +347,7 @@ impl IdentityQuery {
     }
 
     /// Staff accounts, newest first.
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::Admin")]
     async fn team_members(
         &self,
@@ -357,6 +358,10 @@ impl IdentityQuery {
         #[graphql(desc = "Include inactive and suspended accounts.", default = false)]
         include_inactive: bool,
         #[graphql(desc = "Match e-mail or name.")] search: Option<String>,
+        #[graphql(desc = "Sort column (default created_at, newest first); ties are broken by id.")]
+        sort_by: Option<model::UserSort>,
+        #[graphql(desc = "Sort direction (default desc for created_at, else asc).")]
+        sort_order: Option<crate::db::paging::SortOrder>,
     ) -> AppResult<UserConnection> {
         let page = Page::new(first, offset)?;
         let d = Deps::from_ctx(ctx)?;
@@ -364,6 +369,8 @@ impl IdentityQuery {
             account_type: account_type.map(|a| a.as_str().to_string()),
             include_inactive,
             search,
+            sort_by,
+            sort_order,
         };
         let (rows, total) =
             model::list(&mut *d.conn().await?, &filter, page.limit, page.offset).await?;

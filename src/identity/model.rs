@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
+use crate::db::paging::{self, SortOrder};
 use crate::db::schema::users;
 use crate::error::AppResult;
 
@@ -201,6 +202,32 @@ pub struct UserFilter {
     pub include_inactive: bool,
     /// Match e-mail or name.
     pub search: Option<String>,
+    /// Sort column (default created_at, newest first).
+    pub sort_by: Option<UserSort>,
+    /// Sort direction.
+    pub sort_order: Option<SortOrder>,
+}
+
+crate::text_enum! {
+    /// The columns staff accounts can be sorted by (default `created_at`, newest first).
+    pub enum UserSort {
+        /// E-mail.
+        Email,
+        /// First name.
+        FirstName,
+        /// Last name.
+        LastName,
+        /// Role.
+        AccountType,
+        /// Status.
+        Status,
+        /// Last sign-in.
+        LastLoginAt,
+        /// Created.
+        CreatedAt,
+        /// Changed.
+        UpdatedAt,
+    }
 }
 
 /// One page of users (newest first) and the total.
@@ -211,7 +238,9 @@ pub async fn list(
     offset: i64,
 ) -> AppResult<(Vec<UserRow>, i64)> {
     let build = || {
-        let mut q = users::table.into_boxed();
+        let mut q = users::table
+            .select((UserRow::as_select(), paging::total_count()))
+            .into_boxed();
         if let Some(t) = &filter.account_type {
             q = q.filter(users::account_type.eq(t.clone()));
         }
@@ -232,17 +261,24 @@ pub async fn list(
                     .or(users::last_name.ilike(pattern)),
             );
         }
-        q
+        let (sort, default_order) = match filter.sort_by {
+            Some(sort) => (sort, SortOrder::Asc),
+            None => (UserSort::CreatedAt, SortOrder::Desc),
+        };
+        let order = filter.sort_order.unwrap_or(default_order);
+        let id = users::id;
+        match sort {
+            UserSort::Email => paging::sorted(q, users::email, id, order),
+            UserSort::FirstName => paging::sorted(q, users::first_name, id, order),
+            UserSort::LastName => paging::sorted(q, users::last_name, id, order),
+            UserSort::AccountType => paging::sorted(q, users::account_type, id, order),
+            UserSort::Status => paging::sorted(q, users::status, id, order),
+            UserSort::LastLoginAt => paging::sorted(q, users::last_login_at, id, order),
+            UserSort::CreatedAt => paging::sorted(q, users::created_at, id, order),
+            UserSort::UpdatedAt => paging::sorted(q, users::updated_at, id, order),
+        }
     };
-    let total = build().count().get_result(conn).await?;
-    let rows = build()
-        .order((users::created_at.desc(), users::id.desc()))
-        .limit(limit)
-        .offset(offset)
-        .select(UserRow::as_select())
-        .load(conn)
-        .await?;
-    Ok((rows, total))
+    crate::load_page!(conn, build, limit, offset)
 }
 
 /// Counts for the team summary: (active admins, active operators, inactive or suspended).

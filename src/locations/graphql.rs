@@ -80,6 +80,12 @@ impl LocationsQuery {
         kind: Option<String>,
         #[graphql(desc = "Only the direct sub-locations of this location.")] parent_id: Option<i64>,
         #[graphql(desc = "Include inactive locations.", default = false)] include_inactive: bool,
+        #[graphql(desc = "Sort column (default code); ties are broken by id.")] sort_by: Option<
+            model::LocationSort,
+        >,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<
+            crate::db::paging::SortOrder,
+        >,
     ) -> AppResult<LocationConnection> {
         let page = Page::with_max(first, offset, MAX_LOCATION_PAGE)?;
         let filter = LocationFilter {
@@ -87,6 +93,8 @@ impl LocationsQuery {
             kind: kind.map(|k| rules::normalize_kind(&k)),
             parent_id,
             include_inactive,
+            sort_by,
+            sort_order,
         };
         let (rows, total) = model::list(
             &mut *context::conn(ctx).await?,

@@ -7,6 +7,7 @@ use diesel::sql_types::{BigInt, Bool, Text};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::db::like_pattern;
+use crate::db::paging::{self, SortOrder};
 use crate::db::schema::locations;
 use crate::error::{AppError, AppResult};
 
@@ -63,6 +64,28 @@ pub struct LocationFilter {
     pub parent_id: Option<i64>,
     /// Inactive rows too.
     pub include_inactive: bool,
+    /// Sort column (default code).
+    pub sort_by: Option<LocationSort>,
+    /// Sort direction (default ascending).
+    pub sort_order: Option<SortOrder>,
+}
+
+crate::text_enum! {
+    /// The columns locations can be sorted by (default `code`).
+    pub enum LocationSort {
+        /// Code.
+        Code,
+        /// Name.
+        Name,
+        /// Kind of place.
+        Type,
+        /// Parent location.
+        ParentId,
+        /// Created.
+        CreatedAt,
+        /// Changed.
+        UpdatedAt,
+    }
 }
 
 /// One page of locations (by code) and the total.
@@ -73,7 +96,9 @@ pub async fn list(
     offset: i64,
 ) -> AppResult<(Vec<LocationRow>, i64)> {
     let build = || {
-        let mut q = locations::table.into_boxed();
+        let mut q = locations::table
+            .select((LocationRow::as_select(), paging::total_count()))
+            .into_boxed();
         if let Some(s) = filter
             .search
             .as_deref()
@@ -96,17 +121,18 @@ pub async fn list(
         if !filter.include_inactive {
             q = q.filter(locations::active.eq(true));
         }
-        q
+        let order = filter.sort_order.unwrap_or(SortOrder::Asc);
+        let id = locations::id;
+        match filter.sort_by.unwrap_or(LocationSort::Code) {
+            LocationSort::Code => paging::sorted(q, locations::code, id, order),
+            LocationSort::Name => paging::sorted(q, locations::name, id, order),
+            LocationSort::Type => paging::sorted(q, locations::kind, id, order),
+            LocationSort::ParentId => paging::sorted(q, locations::parent_id, id, order),
+            LocationSort::CreatedAt => paging::sorted(q, locations::created_at, id, order),
+            LocationSort::UpdatedAt => paging::sorted(q, locations::updated_at, id, order),
+        }
     };
-    let total = build().count().get_result(conn).await?;
-    let rows = build()
-        .order((locations::code.asc(), locations::id.asc()))
-        .limit(limit)
-        .offset(offset)
-        .select(LocationRow::as_select())
-        .load(conn)
-        .await?;
-    Ok((rows, total))
+    crate::load_page!(conn, build, limit, offset)
 }
 
 /// The location with this id.

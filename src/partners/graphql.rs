@@ -344,6 +344,7 @@ pub struct PartnersQuery;
 #[Object]
 impl PartnersQuery {
     /// Vendors by name (any signed-in user).
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::User")]
     async fn vendors(
         &self,
@@ -354,11 +355,19 @@ impl PartnersQuery {
             String,
         >,
         #[graphql(desc = "Only active vendors.", default = true)] active_only: bool,
+        #[graphql(desc = "Sort column (default name); ties are broken by id.")] sort_by: Option<
+            model::VendorSort,
+        >,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<
+            crate::db::paging::SortOrder,
+        >,
     ) -> AppResult<VendorConnection> {
         let page = Page::with_max(first, offset, MAX_VENDOR_PAGE)?;
         let filter = VendorFilter {
             search,
             active_only,
+            sort_by,
+            sort_order,
         };
         let mut conn = context::conn(ctx).await?;
         let (rows, total) =
@@ -381,6 +390,7 @@ impl PartnersQuery {
     }
 
     /// Customers, newest first (admins).
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::Admin")]
     async fn customers(
         &self,
@@ -398,12 +408,18 @@ impl PartnersQuery {
             default = false
         )]
         include_inactive: bool,
+        #[graphql(desc = "Sort column (default created_at); ties are broken by id.")]
+        sort_by: Option<model::CustomerSort>,
+        #[graphql(desc = "Sort direction (default desc for created_at, else asc).")]
+        sort_order: Option<crate::db::paging::SortOrder>,
     ) -> AppResult<CustomerConnection> {
         let page = Page::with_max(first, offset, MAX_CUSTOMER_PAGE)?;
         let filter = CustomerFilter {
             search,
             status: status.map(|s| s.as_str().to_string()),
             include_inactive,
+            sort_by,
+            sort_order,
         };
         let mut conn = context::conn(ctx).await?;
         let (rows, total) =
@@ -417,12 +433,17 @@ impl PartnersQuery {
 
     /// Quick look-up of active customers for pickers (admins): the same match as the list's
     /// `search`, newest first. A blank `q` finds nothing.
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::Admin")]
     async fn customer_search(
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "What to look for.")] q: String,
         #[graphql(desc = "How many (1-200).", default = 20)] first: i64,
+        #[graphql(desc = "Sort column (default created_at); ties are broken by id.")]
+        sort_by: Option<model::CustomerSort>,
+        #[graphql(desc = "Sort direction (default desc for created_at, else asc).")]
+        sort_order: Option<crate::db::paging::SortOrder>,
     ) -> AppResult<Vec<Customer>> {
         let page = Page::with_max(Some(first), None, MAX_CUSTOMER_PAGE)?;
         if q.trim().is_empty() {
@@ -432,6 +453,8 @@ impl PartnersQuery {
             search: Some(q),
             status: None,
             include_inactive: false,
+            sort_by,
+            sort_order,
         };
         let mut conn = context::conn(ctx).await?;
         let (rows, _) = model::list_customers(&mut conn, &filter, page.limit, 0).await?;

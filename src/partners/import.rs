@@ -276,52 +276,8 @@ fn file_error(message: impl Into<String>) -> AppError {
 
 // ------------------------------------------------------------------------ reading text
 
-/// Windows-1252 characters for the bytes 0x80..=0x9F (Excel's "CSV" on Windows); other
-/// non-ASCII bytes are Latin-1.
-const CP1252_HIGH: [char; 32] = [
-    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
-    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
-];
-
-/// The file as text: UTF-8 (a byte-order mark is dropped), else Windows-1252.
-pub fn decode(bytes: &[u8]) -> String {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
-        Err(_) => bytes
-            .iter()
-            .map(|&b| match b {
-                0x80..=0x9F => CP1252_HIGH[usize::from(b - 0x80)],
-                _ => char::from(b),
-            })
-            .collect(),
-    }
-}
-
-/// The separator, judged by the header line: comma, semicolon (European spreadsheets) or
-/// tab.
-fn delimiter(text: &str) -> u8 {
-    let header = text.lines().next().unwrap_or_default();
-    let count = |c: char| header.matches(c).count();
-    let (commas, semis, tabs) = (count(','), count(';'), count('\t'));
-    if tabs > commas && tabs >= semis {
-        b'\t'
-    } else if semis > commas {
-        b';'
-    } else {
-        b','
-    }
-}
-
-/// A header reduced to lower-case letters and digits: `E-mail` and `Email` read the same,
-/// as do `First Name`, `first_name` and `FirstName`.
-fn compact(header: &str) -> String {
-    header
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
-}
+pub use crate::import::decode;
+use crate::import::normalize_header as compact;
 
 // ----------------------------------------------------------------------- header aliases
 
@@ -662,43 +618,7 @@ fn detect(headers: &[String]) -> ImportFormat {
 
 // ------------------------------------------------------------------------------ parsing
 
-/// Line numbers by byte offset (the reader's own line count skips blank lines and counts
-/// `\r\n` oddly, and people look rows up by line in an editor or a spreadsheet).
-struct Lines<'t> {
-    text: &'t [u8],
-    /// Offsets of every `\n`.
-    breaks: Vec<u64>,
-}
-
-impl<'t> Lines<'t> {
-    fn of(text: &'t str) -> Lines<'t> {
-        let breaks = text
-            .bytes()
-            .enumerate()
-            .filter(|(_, b)| *b == b'\n')
-            .map(|(i, _)| i as u64)
-            .collect();
-        Lines {
-            text: text.as_bytes(),
-            breaks,
-        }
-    }
-
-    /// The 1-based line of the first character of the record starting at `byte` (blank
-    /// lines before it are skipped, as the reader skips them).
-    fn line_of(&self, byte: u64) -> i64 {
-        let mut at = byte;
-        while usize::try_from(at)
-            .ok()
-            .and_then(|i| self.text.get(i))
-            .is_some_and(|b| matches!(b, b'\r' | b'\n'))
-        {
-            at += 1;
-        }
-        let before = self.breaks.partition_point(|&b| b < at);
-        i64::try_from(before).unwrap_or(i64::MAX - 1) + 1
-    }
-}
+use crate::import::Lines;
 
 /// Reads and checks a file without touching the database: the report's rows carry every
 /// problem that can be seen in the file itself (duplicates within the file included).
@@ -708,11 +628,7 @@ pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
     if text.trim().is_empty() {
         return Err(file_error("The file is empty"));
     }
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter(&text))
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+    let mut reader = crate::import::reader(&text);
     let headers: Vec<String> = reader
         .headers()
         .map_err(|e| file_error(format!("The header row cannot be read: {e}")))?
@@ -742,7 +658,7 @@ pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
             Err(e) => {
                 let line = e
                     .position()
-                    .map(|p| lines.line_of(p.byte()))
+                    .map(|p| lines.line_at(p.byte()))
                     .unwrap_or_default();
                 rows.push(ImportRow {
                     row_number: line,
@@ -764,7 +680,7 @@ pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
         }
         let line = record
             .position()
-            .map(|p| lines.line_of(p.byte()))
+            .map(|p| lines.line_at(p.byte()))
             .unwrap_or_default();
         let mut row = read_row(&columns, &record, line);
         if let Some(new) = &row.new {

@@ -7,6 +7,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
+use crate::db::paging::{self, SortOrder};
 use crate::db::schema::{customers, vendors};
 use crate::error::AppResult;
 
@@ -219,6 +220,54 @@ impl VendorChanges {
     }
 }
 
+crate::text_enum! {
+    /// The columns vendors can be sorted by (default `name`).
+    pub enum VendorSort {
+        /// Code.
+        Code,
+        /// Name.
+        Name,
+        /// Contact.
+        ContactName,
+        /// E-mail.
+        Email,
+        /// City.
+        City,
+        /// Country.
+        Country,
+        /// Lead time.
+        LeadTimeDays,
+        /// Rating.
+        Rating,
+        /// Created.
+        CreatedAt,
+        /// Changed.
+        UpdatedAt,
+    }
+}
+
+crate::text_enum! {
+    /// The columns customers can be sorted by (default `created_at`, newest first).
+    pub enum CustomerSort {
+        /// Customer number.
+        CustomerNumber,
+        /// E-mail.
+        Email,
+        /// First name.
+        FirstName,
+        /// Last name.
+        LastName,
+        /// Company.
+        CompanyName,
+        /// Status.
+        Status,
+        /// Created.
+        CreatedAt,
+        /// Changed.
+        UpdatedAt,
+    }
+}
+
 /// Filters of the vendor list.
 #[derive(Debug, Clone, Default)]
 pub struct VendorFilter {
@@ -226,6 +275,10 @@ pub struct VendorFilter {
     pub search: Option<String>,
     /// Only active vendors.
     pub active_only: bool,
+    /// Sort column (default name).
+    pub sort_by: Option<VendorSort>,
+    /// Sort direction (default ascending).
+    pub sort_order: Option<SortOrder>,
 }
 
 /// One page of vendors (by name) and the total.
@@ -237,7 +290,9 @@ pub async fn list_vendors(
 ) -> AppResult<(Vec<VendorRow>, i64)> {
     let pattern = search_term(filter.search.as_deref());
     let build = || {
-        let mut q = vendors::table.into_boxed();
+        let mut q = vendors::table
+            .select((VendorRow::as_select(), paging::total_count()))
+            .into_boxed();
         if filter.active_only {
             q = q.filter(vendors::is_active.eq(true));
         }
@@ -250,17 +305,22 @@ pub async fn list_vendors(
                     .or(vendors::email.ilike(p.clone())),
             );
         }
-        q
+        let order = filter.sort_order.unwrap_or(SortOrder::Asc);
+        let id = vendors::id;
+        match filter.sort_by.unwrap_or(VendorSort::Name) {
+            VendorSort::Code => paging::sorted(q, vendors::code, id, order),
+            VendorSort::Name => paging::sorted(q, vendors::name, id, order),
+            VendorSort::ContactName => paging::sorted(q, vendors::contact_name, id, order),
+            VendorSort::Email => paging::sorted(q, vendors::email, id, order),
+            VendorSort::City => paging::sorted(q, vendors::city, id, order),
+            VendorSort::Country => paging::sorted(q, vendors::country, id, order),
+            VendorSort::LeadTimeDays => paging::sorted(q, vendors::lead_time_days, id, order),
+            VendorSort::Rating => paging::sorted(q, vendors::rating, id, order),
+            VendorSort::CreatedAt => paging::sorted(q, vendors::created_at, id, order),
+            VendorSort::UpdatedAt => paging::sorted(q, vendors::updated_at, id, order),
+        }
     };
-    let total = build().count().get_result(conn).await?;
-    let rows = build()
-        .order((vendors::name.asc(), vendors::id.asc()))
-        .limit(limit)
-        .offset(offset)
-        .select(VendorRow::as_select())
-        .load(conn)
-        .await?;
-    Ok((rows, total))
+    crate::load_page!(conn, build, limit, offset)
 }
 
 /// The vendor with this id.
@@ -565,6 +625,10 @@ pub struct CustomerFilter {
     pub status: Option<String>,
     /// Without a status filter: also inactive and suspended customers.
     pub include_inactive: bool,
+    /// Sort column (default created_at, newest first).
+    pub sort_by: Option<CustomerSort>,
+    /// Sort direction (ascending unless only the default column applies).
+    pub sort_order: Option<SortOrder>,
 }
 
 /// One page of customers (newest first) and the total.
@@ -576,7 +640,9 @@ pub async fn list_customers(
 ) -> AppResult<(Vec<CustomerRow>, i64)> {
     let pattern = search_term(filter.search.as_deref());
     let build = || {
-        let mut q = customers::table.into_boxed();
+        let mut q = customers::table
+            .select((CustomerRow::as_select(), paging::total_count()))
+            .into_boxed();
         match &filter.status {
             Some(s) => q = q.filter(customers::status.eq(s.clone())),
             None if !filter.include_inactive => q = q.filter(customers::status.eq("active")),
@@ -597,17 +663,27 @@ pub async fn list_customers(
                     .or(customers::phone.ilike(p.clone())),
             );
         }
-        q
+        // Newest first unless sorted otherwise.
+        let (sort, default_order) = match filter.sort_by {
+            Some(sort) => (sort, SortOrder::Asc),
+            None => (CustomerSort::CreatedAt, SortOrder::Desc),
+        };
+        let order = filter.sort_order.unwrap_or(default_order);
+        let id = customers::id;
+        match sort {
+            CustomerSort::CustomerNumber => {
+                paging::sorted(q, customers::customer_number, id, order)
+            }
+            CustomerSort::Email => paging::sorted(q, customers::email, id, order),
+            CustomerSort::FirstName => paging::sorted(q, customers::first_name, id, order),
+            CustomerSort::LastName => paging::sorted(q, customers::last_name, id, order),
+            CustomerSort::CompanyName => paging::sorted(q, customers::company_name, id, order),
+            CustomerSort::Status => paging::sorted(q, customers::status, id, order),
+            CustomerSort::CreatedAt => paging::sorted(q, customers::created_at, id, order),
+            CustomerSort::UpdatedAt => paging::sorted(q, customers::updated_at, id, order),
+        }
     };
-    let total = build().count().get_result(conn).await?;
-    let rows = build()
-        .order((customers::created_at.desc(), customers::id.desc()))
-        .limit(limit)
-        .offset(offset)
-        .select(CustomerRow::as_select())
-        .load(conn)
-        .await?;
-    Ok((rows, total))
+    crate::load_page!(conn, build, limit, offset)
 }
 
 /// The customer with this id.

@@ -1,183 +1,40 @@
 //! Printers in the schema (any signed-in user): the print farm's machines, their status and
-//! how to reach them.
+//! how to reach them. The object is the row ([`PrinterRow`]); this file adds its computed
+//! fields and the resolvers.
 
-use async_graphql::{Context, Enum, InputObject, Json, MaybeUndefined, Object, SimpleObject};
-use serde_json::Value;
+use async_graphql::{ComplexObject, Context, Object, SimpleObject};
 
 use crate::auth::Access;
-use crate::error::{AppError, AppResult};
+use crate::db::paging::SortOrder;
+use crate::error::{AppError, AppResult, FieldError};
 use crate::graphql::context;
 use crate::graphql::pagination::{DEFAULT_PAGE_SIZE, Page, PageInfo};
-use crate::graphql::scalars::Timestamp;
 use crate::graphql::user_error::UserError;
-use crate::printers::model::{self, PrinterFilter, PrinterRow, PrinterValues};
+use crate::printers::model::{
+    self, PrinterBrand, PrinterCreateInput, PrinterFilter, PrinterForm, PrinterRow, PrinterSort,
+    PrinterStatus, PrinterUpdateInput,
+};
 use crate::printers::rules;
 
 /// The largest page of printers (CONTRACT 5.13: `page_size` up to 200).
 pub const MAX_PRINTER_PAGE: i64 = 200;
 
-/// Who made the printer, which decides how Strata talks to it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[graphql(rename_items = "snake_case")]
-pub enum PrinterBrand {
-    /// Bambu Lab (MQTT, optional AMS).
-    Bambulab,
-    /// Klipper (Moonraker).
-    Klipper,
-    /// OctoPrint.
-    Octoprint,
-    /// Prusa (PrusaLink / Connect).
-    Prusa,
-    /// Creality.
-    Creality,
-    /// Anything else.
-    Generic,
-}
-
-impl PrinterBrand {
-    /// The stored text.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PrinterBrand::Bambulab => "bambulab",
-            PrinterBrand::Klipper => "klipper",
-            PrinterBrand::Octoprint => "octoprint",
-            PrinterBrand::Prusa => "prusa",
-            PrinterBrand::Creality => "creality",
-            PrinterBrand::Generic => "generic",
-        }
-    }
-
-    /// Reads the stored text (unknown values read as generic).
-    pub fn parse(text: &str) -> PrinterBrand {
-        match text {
-            "bambulab" => PrinterBrand::Bambulab,
-            "klipper" => PrinterBrand::Klipper,
-            "octoprint" => PrinterBrand::Octoprint,
-            "prusa" => PrinterBrand::Prusa,
-            "creality" => PrinterBrand::Creality,
-            _ => PrinterBrand::Generic,
-        }
-    }
-}
-
-/// What a printer is doing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[graphql(rename_items = "snake_case")]
-pub enum PrinterStatus {
-    /// Not reachable (the default).
-    Offline,
-    /// Ready for a job.
-    Idle,
-    /// Printing.
-    Printing,
-    /// A job is paused.
-    Paused,
-    /// Stopped with an error.
-    Error,
-    /// Taken out of service for maintenance.
-    Maintenance,
-}
-
-impl PrinterStatus {
-    /// The stored text.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PrinterStatus::Offline => "offline",
-            PrinterStatus::Idle => "idle",
-            PrinterStatus::Printing => "printing",
-            PrinterStatus::Paused => "paused",
-            PrinterStatus::Error => "error",
-            PrinterStatus::Maintenance => "maintenance",
-        }
-    }
-
-    /// Reads the stored text (unknown values read as offline).
-    pub fn parse(text: &str) -> PrinterStatus {
-        match text {
-            "idle" => PrinterStatus::Idle,
-            "printing" => PrinterStatus::Printing,
-            "paused" => PrinterStatus::Paused,
-            "error" => PrinterStatus::Error,
-            "maintenance" => PrinterStatus::Maintenance,
-            _ => PrinterStatus::Offline,
-        }
-    }
-}
-
-/// A 3D printer of the farm.
-#[derive(Debug, Clone, SimpleObject)]
-pub struct Printer {
-    /// Id.
-    pub id: i64,
-    /// Code (upper case, unique ignoring case), e.g. `PRT-001`.
-    pub code: String,
-    /// Name.
-    pub name: String,
-    /// Model, e.g. `X1 Carbon`.
-    pub model: String,
-    /// Brand.
-    pub brand: PrinterBrand,
-    /// Serial number.
-    pub serial_number: Option<String>,
-    /// IP address or host name.
-    pub ip_address: Option<String>,
-    /// MQTT topic (Bambu Lab).
-    pub mqtt_topic: Option<String>,
-    /// Where it stands (free text, e.g. `Rack 2, shelf 3`).
-    pub location: Option<String>,
-    /// The work center it belongs to.
-    pub work_center_id: Option<i64>,
-    /// Notes.
-    pub notes: Option<String>,
-    /// Active (deleting a printer deactivates it).
-    pub active: bool,
-    /// What it is doing.
-    pub status: PrinterStatus,
-    /// How to reach it (a JSON object: access codes, API keys, ports...).
-    pub connection_config: Json<Value>,
-    /// What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`).
-    pub capabilities: Json<Value>,
-    /// When it was last heard from.
-    pub last_seen: Option<Timestamp>,
-    /// Created.
-    pub created_at: Timestamp,
-    /// Changed.
-    pub updated_at: Timestamp,
+#[ComplexObject]
+impl PrinterRow {
     /// True unless the status is offline.
-    pub is_online: bool,
+    async fn is_online(&self) -> bool {
+        rules::is_online(self.status)
+    }
+
     /// Whether the capabilities list an automatic material system (`has_ams`, `ams`,
     /// `ams_slots` or `ams_units`).
-    pub has_ams: bool,
-    /// Whether the capabilities list a camera (`has_camera` or `camera`).
-    pub has_camera: bool,
-}
+    async fn has_ams(&self) -> bool {
+        rules::has_ams(&self.capabilities)
+    }
 
-impl From<PrinterRow> for Printer {
-    fn from(r: PrinterRow) -> Self {
-        let status = PrinterStatus::parse(&r.status);
-        Printer {
-            id: r.id,
-            is_online: status != PrinterStatus::Offline,
-            has_ams: rules::has_ams(&r.capabilities),
-            has_camera: rules::has_camera(&r.capabilities),
-            code: r.code,
-            name: r.name,
-            model: r.model,
-            brand: PrinterBrand::parse(&r.brand),
-            serial_number: r.serial_number,
-            ip_address: r.ip_address,
-            mqtt_topic: r.mqtt_topic,
-            location: r.location,
-            work_center_id: r.work_center_id,
-            notes: r.notes,
-            active: r.active,
-            status,
-            connection_config: Json(r.connection_config),
-            capabilities: Json(r.capabilities),
-            last_seen: r.last_seen.map(Timestamp),
-            created_at: Timestamp(r.created_at),
-            updated_at: Timestamp(r.updated_at),
-        }
+    /// Whether the capabilities list a camera (`has_camera` or `camera`).
+    async fn has_camera(&self) -> bool {
+        rules::has_camera(&self.capabilities)
     }
 }
 
@@ -187,7 +44,7 @@ pub struct PrinterConnection {
     /// How many printers match, over all pages.
     pub total_count: i64,
     /// The printers of this page.
-    pub nodes: Vec<Printer>,
+    pub nodes: Vec<PrinterRow>,
     /// Where this page sits.
     pub page_info: PageInfo,
     /// The page number (1-based).
@@ -213,7 +70,7 @@ pub struct PrintersQuery;
 
 #[Object]
 impl PrintersQuery {
-    /// Printers by code, with search and filters.
+    /// Printers (by code unless `sortBy` says otherwise), with search and filters.
     #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::User")]
     async fn printers(
@@ -233,21 +90,22 @@ impl PrintersQuery {
             default = true
         )]
         active_only: bool,
+        #[graphql(desc = "Sort column (default code); ties are broken by id.")] sort_by: Option<
+            PrinterSort,
+        >,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<SortOrder>,
     ) -> AppResult<PrinterConnection> {
         let offset = match (page, offset) {
             (Some(_), Some(_)) => {
-                return Err(AppError::validation(vec![crate::error::FieldError::new(
+                return Err(AppError::validation(vec![FieldError::new(
                     "page",
                     "Give either page or offset, not both",
                 )]));
             }
             (Some(p), None) if p < 1 => {
                 return Err(AppError::validation(vec![
-                    crate::error::FieldError::new(
-                        "page",
-                        "Input should be greater than or equal to 1",
-                    )
-                    .with_kind("greater_than_equal"),
+                    FieldError::new("page", "Input should be greater than or equal to 1")
+                        .with_kind("greater_than_equal"),
                 ]));
             }
             (Some(p), None) => Some((p - 1).saturating_mul(first.unwrap_or(DEFAULT_PAGE_SIZE))),
@@ -256,11 +114,13 @@ impl PrintersQuery {
         let page_req = Page::with_max(first, offset, MAX_PRINTER_PAGE)?;
         let filter = PrinterFilter {
             search,
-            brand: brand.map(|b| b.as_str().into()),
-            status: status.map(|s| s.as_str().into()),
+            brand,
+            status,
             active_only,
+            sort_by,
+            sort_order,
         };
-        let (rows, total) = model::list(
+        let (nodes, total) = model::list(
             &mut *context::conn(ctx).await?,
             &filter,
             page_req.limit,
@@ -269,7 +129,7 @@ impl PrintersQuery {
         .await?;
         Ok(PrinterConnection {
             total_count: total,
-            nodes: rows.into_iter().map(Printer::from).collect(),
+            nodes,
             page_info: page_req.info(total),
             page: page_req.offset / page_req.limit + 1,
             page_size: page_req.limit,
@@ -279,11 +139,8 @@ impl PrintersQuery {
 
     /// One printer by id.
     #[graphql(guard = "Access::User")]
-    async fn printer(&self, ctx: &Context<'_>, id: i64) -> AppResult<Printer> {
-        model::find(&mut *context::conn(ctx).await?, id)
-            .await?
-            .map(Printer::from)
-            .ok_or_else(|| AppError::not_found("Printer not found"))
+    async fn printer(&self, ctx: &Context<'_>, id: i64) -> AppResult<PrinterRow> {
+        model::find(&mut *context::conn(ctx).await?, id).await
     }
 
     /// The next free printer code for a prefix (`PRT` when none): a suggestion, nothing is
@@ -296,136 +153,10 @@ impl PrintersQuery {
             String,
         >,
     ) -> AppResult<PrinterCodeSuggestion> {
-        let prefix = rules::normalize_prefix(prefix.as_deref()).map_err(|e| {
-            AppError::validation(vec![crate::error::FieldError::new("prefix", e.message)])
-        })?;
+        let prefix = rules::normalize_prefix(prefix.as_deref())
+            .map_err(|e| AppError::validation(vec![FieldError::new("prefix", e.message)]))?;
         let code = rules::suggest_code(&mut *context::conn(ctx).await?, &prefix).await?;
         Ok(PrinterCodeSuggestion { code, prefix })
-    }
-}
-
-/// A new printer.
-#[derive(Debug, Clone, InputObject)]
-pub struct PrinterCreateInput {
-    /// Code (unique ignoring case; stored upper case).
-    pub code: String,
-    /// Name.
-    pub name: String,
-    /// Model.
-    pub model: String,
-    /// Brand (default generic).
-    pub brand: Option<PrinterBrand>,
-    /// Serial number.
-    pub serial_number: Option<String>,
-    /// IP address or host name.
-    pub ip_address: Option<String>,
-    /// MQTT topic.
-    pub mqtt_topic: Option<String>,
-    /// Where it stands.
-    pub location: Option<String>,
-    /// The work center it belongs to.
-    pub work_center_id: Option<i64>,
-    /// Notes.
-    pub notes: Option<String>,
-    /// Active (default true).
-    pub active: Option<bool>,
-    /// Status (default offline).
-    pub status: Option<PrinterStatus>,
-    /// How to reach it (a JSON object; default `{}`).
-    pub connection_config: Option<Json<Value>>,
-    /// What it can do (a JSON object; default `{}`).
-    pub capabilities: Option<Json<Value>>,
-}
-
-/// Changes to a printer: omitted fields keep their value, `null` clears a clearable one.
-#[derive(Debug, Clone, Default, InputObject)]
-pub struct PrinterUpdateInput {
-    /// Code.
-    pub code: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Model.
-    pub model: Option<String>,
-    /// Brand.
-    pub brand: Option<PrinterBrand>,
-    /// Serial number.
-    pub serial_number: MaybeUndefined<String>,
-    /// IP address or host name.
-    pub ip_address: MaybeUndefined<String>,
-    /// MQTT topic.
-    pub mqtt_topic: MaybeUndefined<String>,
-    /// Where it stands.
-    pub location: MaybeUndefined<String>,
-    /// The work center it belongs to.
-    pub work_center_id: MaybeUndefined<i64>,
-    /// Notes.
-    pub notes: MaybeUndefined<String>,
-    /// Active.
-    pub active: Option<bool>,
-    /// Status.
-    pub status: Option<PrinterStatus>,
-    /// How to reach it (a JSON object; replaces the whole object).
-    pub connection_config: Option<Json<Value>>,
-    /// What it can do (a JSON object; replaces the whole object).
-    pub capabilities: Option<Json<Value>>,
-}
-
-fn change<T>(v: MaybeUndefined<T>) -> Option<Option<T>> {
-    match v {
-        MaybeUndefined::Undefined => None,
-        MaybeUndefined::Null => Some(None),
-        MaybeUndefined::Value(x) => Some(Some(x)),
-    }
-}
-
-/// The time of a status report: any status but offline means the printer was just seen.
-fn seen(status: Option<PrinterStatus>) -> Option<Option<chrono::DateTime<chrono::Utc>>> {
-    status
-        .filter(|s| *s != PrinterStatus::Offline)
-        .map(|_| Some(chrono::Utc::now()))
-}
-
-impl PrinterCreateInput {
-    fn values(self) -> PrinterValues {
-        PrinterValues {
-            code: Some(self.code),
-            name: Some(self.name),
-            model: Some(self.model),
-            brand: self.brand.map(|b| b.as_str().into()),
-            serial_number: Some(self.serial_number),
-            ip_address: Some(self.ip_address),
-            mqtt_topic: Some(self.mqtt_topic),
-            location: Some(self.location),
-            notes: Some(self.notes),
-            status: self.status.map(|s| s.as_str().into()),
-            connection_config: self.connection_config.map(|j| j.0),
-            capabilities: self.capabilities.map(|j| j.0),
-            last_seen: seen(self.status),
-            active: self.active,
-            work_center_id: Some(self.work_center_id),
-        }
-    }
-}
-
-impl PrinterUpdateInput {
-    fn values(self) -> PrinterValues {
-        PrinterValues {
-            code: self.code,
-            name: self.name,
-            model: self.model,
-            brand: self.brand.map(|b| b.as_str().into()),
-            serial_number: change(self.serial_number),
-            ip_address: change(self.ip_address),
-            mqtt_topic: change(self.mqtt_topic),
-            location: change(self.location),
-            notes: change(self.notes),
-            status: self.status.map(|s| s.as_str().into()),
-            connection_config: self.connection_config.map(|j| j.0),
-            capabilities: self.capabilities.map(|j| j.0),
-            last_seen: seen(self.status),
-            active: self.active,
-            work_center_id: change(self.work_center_id),
-        }
     }
 }
 
@@ -433,23 +164,25 @@ impl PrinterUpdateInput {
 #[derive(Debug, Clone, Default, SimpleObject)]
 pub struct PrinterPayload {
     /// The printer after the change.
-    pub printer: Option<Printer>,
+    pub printer: Option<PrinterRow>,
     /// What happened (delete).
     pub message: Option<String>,
     /// Rule violations (nothing was changed when present).
     pub user_errors: Vec<UserError>,
 }
 
-fn payload(r: Result<PrinterRow, Vec<UserError>>) -> PrinterPayload {
-    match r {
-        Ok(row) => PrinterPayload {
-            printer: Some(row.into()),
-            ..Default::default()
-        },
-        Err(user_errors) => PrinterPayload {
-            user_errors,
-            ..Default::default()
-        },
+impl From<Result<PrinterRow, Vec<UserError>>> for PrinterPayload {
+    fn from(result: Result<PrinterRow, Vec<UserError>>) -> Self {
+        match result {
+            Ok(row) => PrinterPayload {
+                printer: Some(row),
+                ..Default::default()
+            },
+            Err(user_errors) => PrinterPayload {
+                user_errors,
+                ..Default::default()
+            },
+        }
     }
 }
 
@@ -467,7 +200,7 @@ impl PrintersMutation {
         input: PrinterCreateInput,
     ) -> AppResult<PrinterPayload> {
         let mut conn = context::conn(ctx).await?;
-        Ok(payload(rules::save(&mut conn, None, input.values()).await?))
+        Ok(rules::save(&mut conn, None, input.into()).await?.into())
     }
 
     /// Changes a printer.
@@ -479,9 +212,7 @@ impl PrintersMutation {
         input: PrinterUpdateInput,
     ) -> AppResult<PrinterPayload> {
         let mut conn = context::conn(ctx).await?;
-        Ok(payload(
-            rules::save(&mut conn, Some(id), input.values()).await?,
-        ))
+        Ok(rules::save(&mut conn, Some(id), input.into()).await?.into())
     }
 
     /// Sets what a printer is doing (any status but offline also marks it as just seen).
@@ -493,32 +224,26 @@ impl PrintersMutation {
         status: PrinterStatus,
     ) -> AppResult<PrinterPayload> {
         let mut conn = context::conn(ctx).await?;
-        let values = PrinterUpdateInput {
+        let form = PrinterForm {
             status: Some(status),
             ..Default::default()
-        }
-        .values();
-        Ok(payload(rules::save(&mut conn, Some(id), values).await?))
+        };
+        Ok(rules::save(&mut conn, Some(id), form).await?.into())
     }
 
     /// Deletes (deactivates) a printer; its history stays.
     #[graphql(guard = "Access::User")]
     async fn printer_delete(&self, ctx: &Context<'_>, id: i64) -> AppResult<PrinterPayload> {
         let mut conn = context::conn(ctx).await?;
-        let values = PrinterValues {
+        let form = PrinterForm {
             active: Some(false),
             ..Default::default()
         };
-        Ok(match rules::save(&mut conn, Some(id), values).await? {
-            Ok(row) => PrinterPayload {
-                message: Some(format!("Printer '{}' deactivated", row.code)),
-                printer: Some(row.into()),
-                user_errors: vec![],
-            },
-            Err(user_errors) => PrinterPayload {
-                user_errors,
-                ..Default::default()
-            },
-        })
+        let mut payload = PrinterPayload::from(rules::save(&mut conn, Some(id), form).await?);
+        payload.message = payload
+            .printer
+            .as_ref()
+            .map(|p| format!("Printer '{}' deactivated", p.code));
+        Ok(payload)
     }
 }

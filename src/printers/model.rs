@@ -1,92 +1,162 @@
-//! Printer rows and the queries on them.
+//! Printers: the row (which is also the GraphQL `Printer`), the one field list of the
+//! writable columns, the closed sets and the queries.
 
+use async_graphql::SimpleObject;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool, Text};
+use diesel::sql_types::{BigInt, Text};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
 
 use crate::db::like_pattern;
+use crate::db::paging::{self, SortOrder};
 use crate::db::schema::printers;
+use crate::db::text::code_matches;
 use crate::error::{AppError, AppResult};
+use crate::graphql::scalars::Timestamp;
 
-/// A stored printer.
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = printers)]
+crate::text_enum! {
+    /// Who made the printer, which decides how Strata talks to it.
+    pub enum PrinterBrand {
+        /// Bambu Lab (MQTT, optional AMS).
+        Bambulab,
+        /// Klipper (Moonraker).
+        Klipper,
+        /// OctoPrint.
+        Octoprint,
+        /// Prusa (PrusaLink / Connect).
+        Prusa,
+        /// Creality.
+        Creality,
+        /// Anything else.
+        Generic,
+    }
+}
+
+crate::text_enum! {
+    /// What a printer is doing.
+    pub enum PrinterStatus {
+        /// Not reachable (the default).
+        Offline,
+        /// Ready for a job.
+        Idle,
+        /// Printing.
+        Printing,
+        /// A job is paused.
+        Paused,
+        /// Stopped with an error.
+        Error,
+        /// Taken out of service for maintenance.
+        Maintenance,
+    }
+}
+
+crate::text_enum! {
+    /// The columns printers can be sorted by (default `code`).
+    pub enum PrinterSort {
+        /// Code.
+        Code,
+        /// Name.
+        Name,
+        /// Model.
+        Model,
+        /// Brand.
+        Brand,
+        /// Status.
+        Status,
+        /// Where it stands.
+        Location,
+        /// When it was last heard from.
+        LastSeen,
+        /// Created.
+        CreatedAt,
+        /// Changed.
+        UpdatedAt,
+    }
+}
+
+/// A 3D printer of the farm: the stored row, served as is (computed fields in
+/// `graphql.rs`).
+#[derive(Debug, Clone, Queryable, Selectable, SimpleObject)]
+#[diesel(table_name = printers, check_for_backend(diesel::pg::Pg))]
+#[graphql(name = "Printer", complex)]
 pub struct PrinterRow {
     /// Id.
     pub id: i64,
-    /// Code (upper case, unique ignoring case).
+    /// Code (upper case, unique ignoring case), e.g. `PRT-001`.
     pub code: String,
     /// Name.
     pub name: String,
     /// Model, e.g. `X1 Carbon`.
     pub model: String,
-    /// bambulab, klipper, octoprint, prusa, creality or generic.
-    pub brand: String,
+    /// Brand.
+    pub brand: PrinterBrand,
     /// Serial number.
     pub serial_number: Option<String>,
-    /// Network address.
+    /// IP address or host name.
     pub ip_address: Option<String>,
-    /// MQTT topic.
+    /// MQTT topic (Bambu Lab).
     pub mqtt_topic: Option<String>,
-    /// Where it stands (free text).
+    /// Where it stands (free text, e.g. `Rack 2, shelf 3`).
     pub location: Option<String>,
     /// Notes.
     pub notes: Option<String>,
-    /// offline, idle, printing, paused, error or maintenance.
-    pub status: String,
-    /// How to reach it (a JSON object).
+    /// What it is doing.
+    pub status: PrinterStatus,
+    /// How to reach it (a JSON object: access codes, API keys, ports...).
     pub connection_config: Value,
-    /// What it can do (a JSON object).
+    /// What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`).
     pub capabilities: Value,
     /// When it was last heard from.
-    pub last_seen: Option<DateTime<Utc>>,
+    pub last_seen: Option<Timestamp>,
     /// Active (deleting a printer deactivates it).
     pub active: bool,
     /// Created.
-    pub created_at: DateTime<Utc>,
+    pub created_at: Timestamp,
     /// Changed.
-    pub updated_at: DateTime<Utc>,
+    pub updated_at: Timestamp,
     /// The work center it belongs to.
     pub work_center_id: Option<i64>,
 }
 
-/// A printer's values: `None` leaves a column as it is (update) or at its default (insert);
-/// `Some(None)` clears a nullable column.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = printers)]
-pub struct PrinterValues {
-    /// Code.
-    pub code: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Model.
-    pub model: Option<String>,
-    /// Brand.
-    pub brand: Option<String>,
-    /// Serial number.
-    pub serial_number: Option<Option<String>>,
-    /// Network address.
-    pub ip_address: Option<Option<String>>,
-    /// MQTT topic.
-    pub mqtt_topic: Option<Option<String>>,
-    /// Where it stands.
-    pub location: Option<Option<String>>,
-    /// Notes.
-    pub notes: Option<Option<String>>,
-    /// Status.
-    pub status: Option<String>,
-    /// Connection settings.
-    pub connection_config: Option<Value>,
-    /// Capabilities.
-    pub capabilities: Option<Value>,
-    /// Last heard from.
-    pub last_seen: Option<Option<DateTime<Utc>>>,
-    /// Active.
-    pub active: Option<bool>,
-    /// Work center.
-    pub work_center_id: Option<Option<i64>>,
+crate::input_forms! {
+    table = printers;
+    /// A new printer.
+    create PrinterCreateInput;
+    /// Changes to a printer: omitted fields keep their value, `null` clears a clearable one.
+    update PrinterUpdateInput;
+    /// A printer's writable columns, checked by `rules::check_fields`.
+    form PrinterForm;
+    {
+        /// Code (unique ignoring case; stored upper case).
+        code: required String,
+        /// Name.
+        name: required String,
+        /// Model.
+        model: required String,
+        /// Brand (default generic).
+        brand: optional PrinterBrand,
+        /// Serial number.
+        serial_number: clearable String,
+        /// IP address or host name.
+        ip_address: clearable String,
+        /// MQTT topic.
+        mqtt_topic: clearable String,
+        /// Where it stands.
+        location: clearable String,
+        /// The work center it belongs to.
+        work_center_id: clearable i64,
+        /// Notes.
+        notes: clearable String,
+        /// Active (default true).
+        active: optional bool,
+        /// Status (default offline).
+        status: optional PrinterStatus,
+        /// How to reach it (a JSON object; default `{}`; replaces the whole object).
+        connection_config: optional Value,
+        /// What it can do (a JSON object; default `{}`; replaces the whole object).
+        capabilities: optional Value,
+    }
 }
 
 /// How printers are listed.
@@ -95,14 +165,18 @@ pub struct PrinterFilter {
     /// Code, name, model, serial number, address or location contains (case-insensitive).
     pub search: Option<String>,
     /// Only this brand.
-    pub brand: Option<String>,
+    pub brand: Option<PrinterBrand>,
     /// Only this status.
-    pub status: Option<String>,
+    pub status: Option<PrinterStatus>,
     /// Only active printers.
     pub active_only: bool,
+    /// Sort column (default code).
+    pub sort_by: Option<PrinterSort>,
+    /// Sort direction (default ascending).
+    pub sort_order: Option<SortOrder>,
 }
 
-/// One page of printers (by code) and the total.
+/// One page of printers and the total, in one statement.
 pub async fn list(
     conn: &mut AsyncPgConnection,
     filter: &PrinterFilter,
@@ -110,7 +184,9 @@ pub async fn list(
     offset: i64,
 ) -> AppResult<(Vec<PrinterRow>, i64)> {
     let build = || {
-        let mut q = printers::table.into_boxed();
+        let mut q = printers::table
+            .select((PrinterRow::as_select(), paging::total_count()))
+            .into_boxed();
         if let Some(s) = filter
             .search
             .as_deref()
@@ -128,36 +204,40 @@ pub async fn list(
                     .or(printers::location.ilike(p)),
             );
         }
-        if let Some(b) = &filter.brand {
-            q = q.filter(printers::brand.eq(b.clone()));
+        if let Some(b) = filter.brand {
+            q = q.filter(printers::brand.eq(b));
         }
-        if let Some(s) = &filter.status {
-            q = q.filter(printers::status.eq(s.clone()));
+        if let Some(s) = filter.status {
+            q = q.filter(printers::status.eq(s));
         }
         if filter.active_only {
             q = q.filter(printers::active.eq(true));
         }
-        q
+        let order = filter.sort_order.unwrap_or(SortOrder::Asc);
+        let id = printers::id;
+        match filter.sort_by.unwrap_or(PrinterSort::Code) {
+            PrinterSort::Code => paging::sorted(q, printers::code, id, order),
+            PrinterSort::Name => paging::sorted(q, printers::name, id, order),
+            PrinterSort::Model => paging::sorted(q, printers::model, id, order),
+            PrinterSort::Brand => paging::sorted(q, printers::brand, id, order),
+            PrinterSort::Status => paging::sorted(q, printers::status, id, order),
+            PrinterSort::Location => paging::sorted(q, printers::location, id, order),
+            PrinterSort::LastSeen => paging::sorted(q, printers::last_seen, id, order),
+            PrinterSort::CreatedAt => paging::sorted(q, printers::created_at, id, order),
+            PrinterSort::UpdatedAt => paging::sorted(q, printers::updated_at, id, order),
+        }
     };
-    let total = build().count().get_result(conn).await?;
-    let rows = build()
-        .order((printers::code.asc(), printers::id.asc()))
-        .limit(limit)
-        .offset(offset)
-        .select(PrinterRow::as_select())
-        .load(conn)
-        .await?;
-    Ok((rows, total))
+    crate::load_page!(conn, build, limit, offset)
 }
 
-/// The printer with this id.
-pub async fn find(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Option<PrinterRow>> {
-    Ok(printers::table
-        .find(id)
-        .select(PrinterRow::as_select())
-        .first(conn)
-        .await
-        .optional()?)
+/// The printer with this id, or a 404.
+pub async fn find(conn: &mut AsyncPgConnection, id: i64) -> AppResult<PrinterRow> {
+    paging::find_or_404(
+        conn,
+        printers::table.find(id).select(PrinterRow::as_select()),
+        "Printer not found",
+    )
+    .await
 }
 
 /// The printer with this code (any case).
@@ -166,59 +246,41 @@ pub async fn find_by_code(
     code: &str,
 ) -> AppResult<Option<PrinterRow>> {
     Ok(printers::table
-        .filter(
-            diesel::dsl::sql::<Bool>("upper(code) = upper(")
-                .bind::<Text, _>(code.trim().to_string())
-                .sql(")"),
-        )
+        .filter(code_matches(printers::code, code))
         .select(PrinterRow::as_select())
         .first(conn)
         .await
         .optional()?)
 }
 
-/// Inserts a printer.
-pub async fn insert(conn: &mut AsyncPgConnection, v: &PrinterValues) -> AppResult<PrinterRow> {
-    let empty = || Value::Object(Default::default());
+/// Inserts a checked printer; `last_seen` is set by the status rule.
+pub async fn insert(
+    conn: &mut AsyncPgConnection,
+    form: &PrinterForm,
+    last_seen: Option<DateTime<Utc>>,
+) -> AppResult<PrinterRow> {
     Ok(diesel::insert_into(printers::table)
-        .values((
-            printers::code.eq(v.code.clone().unwrap_or_default()),
-            printers::name.eq(v.name.clone().unwrap_or_default()),
-            printers::model.eq(v.model.clone().unwrap_or_default()),
-            printers::brand.eq(v.brand.clone().unwrap_or_else(|| "generic".into())),
-            printers::serial_number.eq(v.serial_number.clone().flatten()),
-            printers::ip_address.eq(v.ip_address.clone().flatten()),
-            printers::mqtt_topic.eq(v.mqtt_topic.clone().flatten()),
-            printers::location.eq(v.location.clone().flatten()),
-            printers::notes.eq(v.notes.clone().flatten()),
-            printers::status.eq(v.status.clone().unwrap_or_else(|| "offline".into())),
-            printers::connection_config.eq(v.connection_config.clone().unwrap_or_else(empty)),
-            printers::capabilities.eq(v.capabilities.clone().unwrap_or_else(empty)),
-            printers::last_seen.eq(v.last_seen.flatten()),
-            printers::active.eq(v.active.unwrap_or(true)),
-            printers::work_center_id.eq(v.work_center_id.flatten()),
-        ))
+        .values((form, printers::last_seen.eq(last_seen)))
         .returning(PrinterRow::as_returning())
         .get_result(conn)
         .await?)
 }
 
-/// Updates a printer (an empty change answers the row as it is).
+/// Updates a printer with a checked form (an empty change answers the row as it is).
 pub async fn update(
     conn: &mut AsyncPgConnection,
     id: i64,
-    v: &PrinterValues,
+    form: &PrinterForm,
+    last_seen: Option<DateTime<Utc>>,
 ) -> AppResult<PrinterRow> {
     let result = diesel::update(printers::table.find(id))
-        .set(v)
+        .set((form, last_seen.map(|seen| printers::last_seen.eq(seen))))
         .returning(PrinterRow::as_returning())
         .get_result(conn)
         .await;
     match result {
         Err(diesel::result::Error::NotFound) => Err(AppError::not_found("Printer not found")),
-        Err(e) if crate::db::is_empty_update(&e) => find(conn, id)
-            .await?
-            .ok_or_else(|| AppError::not_found("Printer not found")),
+        Err(e) if crate::db::is_empty_update(&e) => find(conn, id).await,
         other => Ok(other?),
     }
 }

@@ -2,12 +2,14 @@
 //! case; JSON objects for the connection settings and capabilities; a plausible network
 //! address; suggested codes.
 
+use chrono::{DateTime, Utc};
 use diesel_async::AsyncPgConnection;
 use serde_json::Value;
 
-use crate::error::{AppError, AppResult, ErrorCode};
+use crate::db::text;
+use crate::error::{AppResult, ErrorCode};
 use crate::graphql::user_error::{UserError, UserErrorCode};
-use crate::printers::model::{self, PrinterRow, PrinterValues};
+use crate::printers::model::{self, PrinterForm, PrinterRow, PrinterStatus};
 
 /// Longest code.
 pub const CODE_MAX: usize = 50;
@@ -26,49 +28,6 @@ pub const DEFAULT_PREFIX: &str = "PRT";
 
 fn invalid(field: &str, message: impl Into<String>) -> UserError {
     UserError::new(field, UserErrorCode::Invalid, message)
-}
-
-fn required_text(
-    errors: &mut Vec<UserError>,
-    field: &str,
-    value: &mut Option<String>,
-    creating: bool,
-    max: usize,
-) {
-    match value.as_mut() {
-        Some(text) => {
-            *text = text.trim().to_string();
-            if text.is_empty() {
-                errors.push(invalid(field, "String should have at least 1 character"));
-            } else if text.chars().count() > max {
-                errors.push(invalid(
-                    field,
-                    format!("String should have at most {max} characters"),
-                ));
-            }
-        }
-        None if creating => errors.push(invalid(field, "Field required")),
-        None => {}
-    }
-}
-
-/// Trims an optional text; blank becomes null.
-fn optional_text(
-    errors: &mut Vec<UserError>,
-    field: &str,
-    value: &mut Option<Option<String>>,
-    max: usize,
-) {
-    if let Some(Some(text)) = value {
-        let trimmed = text.trim();
-        if trimmed.chars().count() > max {
-            errors.push(invalid(
-                field,
-                format!("String should have at most {max} characters"),
-            ));
-        }
-        *value = Some((!trimmed.is_empty()).then(|| trimmed.to_string()));
-    }
 }
 
 /// True for an IPv4 or IPv6 address or a host name (`octopi.lan`, `printer-3`).
@@ -110,26 +69,20 @@ fn json_object(errors: &mut Vec<UserError>, field: &str, value: &Option<Value>) 
     }
 }
 
-/// Checks and normalises the values of a new (`creating`) or changed printer.
-pub fn check_fields(values: &mut PrinterValues, creating: bool) -> Vec<UserError> {
+/// Checks and normalises a new (`creating`) or changed printer.
+pub fn check_fields(form: &mut PrinterForm, creating: bool) -> Vec<UserError> {
     let mut errors = Vec::new();
-    required_text(&mut errors, "code", &mut values.code, creating, CODE_MAX);
-    if let Some(code) = values.code.as_mut() {
-        *code = code.to_uppercase();
-        if code.chars().any(char::is_control) {
-            errors.push(invalid("code", "Control characters are not allowed"));
-        }
-    }
-    required_text(&mut errors, "name", &mut values.name, creating, NAME_MAX);
-    required_text(&mut errors, "model", &mut values.model, creating, NAME_MAX);
-    optional_text(
+    text::required_code(&mut errors, "code", &mut form.code, creating, CODE_MAX);
+    text::required(&mut errors, "name", &mut form.name, creating, NAME_MAX);
+    text::required(&mut errors, "model", &mut form.model, creating, NAME_MAX);
+    text::clearable(
         &mut errors,
         "serialNumber",
-        &mut values.serial_number,
+        &mut form.serial_number,
         SERIAL_MAX,
     );
-    optional_text(&mut errors, "ipAddress", &mut values.ip_address, TEXT_MAX);
-    if let Some(Some(address)) = &values.ip_address
+    text::clearable(&mut errors, "ipAddress", &mut form.ip_address, TEXT_MAX);
+    if let Some(Some(address)) = &form.ip_address
         && !plausible_address(address)
     {
         errors.push(invalid(
@@ -137,15 +90,27 @@ pub fn check_fields(values: &mut PrinterValues, creating: bool) -> Vec<UserError
             "Input should be an IP address or a host name",
         ));
     }
-    optional_text(&mut errors, "mqttTopic", &mut values.mqtt_topic, TEXT_MAX);
-    optional_text(&mut errors, "location", &mut values.location, TEXT_MAX);
-    optional_text(&mut errors, "notes", &mut values.notes, NOTES_MAX);
-    json_object(&mut errors, "connectionConfig", &values.connection_config);
-    json_object(&mut errors, "capabilities", &values.capabilities);
-    if values.work_center_id.flatten().is_some_and(|w| w <= 0) {
+    text::clearable(&mut errors, "mqttTopic", &mut form.mqtt_topic, TEXT_MAX);
+    text::clearable(&mut errors, "location", &mut form.location, TEXT_MAX);
+    text::clearable(&mut errors, "notes", &mut form.notes, NOTES_MAX);
+    json_object(&mut errors, "connectionConfig", &form.connection_config);
+    json_object(&mut errors, "capabilities", &form.capabilities);
+    if form.work_center_id.flatten().is_some_and(|w| w <= 0) {
         errors.push(invalid("workCenterId", "Input should be greater than 0"));
     }
     errors
+}
+
+/// The time of a status report: any status but offline means the printer was just seen.
+pub fn seen_at(status: Option<PrinterStatus>) -> Option<DateTime<Utc>> {
+    status
+        .filter(|s| *s != PrinterStatus::Offline)
+        .map(|_| Utc::now())
+}
+
+/// True unless the printer is offline.
+pub fn is_online(status: PrinterStatus) -> bool {
+    status != PrinterStatus::Offline
 }
 
 fn taken(code: &str) -> UserError {
@@ -161,35 +126,32 @@ fn taken(code: &str) -> UserError {
 pub async fn save(
     conn: &mut AsyncPgConnection,
     id: Option<i64>,
-    mut values: PrinterValues,
+    mut form: PrinterForm,
 ) -> AppResult<Result<PrinterRow, Vec<UserError>>> {
     let existing = match id {
-        Some(id) => Some(
-            model::find(conn, id)
-                .await?
-                .ok_or_else(|| AppError::not_found("Printer not found"))?,
-        ),
+        Some(id) => Some(model::find(conn, id).await?),
         None => None,
     };
-    let errors = check_fields(&mut values, existing.is_none());
+    let errors = check_fields(&mut form, existing.is_none());
     if !errors.is_empty() {
         return Ok(Err(errors));
     }
-    if let Some(code) = &values.code
+    if let Some(code) = &form.code
         && let Some(other) = model::find_by_code(conn, code).await?
         && existing.as_ref().is_none_or(|e| e.id != other.id)
     {
         return Ok(Err(vec![taken(code)]));
     }
+    let seen = seen_at(form.status);
     let result = match &existing {
-        Some(e) => model::update(conn, e.id, &values).await,
-        None => model::insert(conn, &values).await,
+        Some(e) => model::update(conn, e.id, &form, seen).await,
+        None => model::insert(conn, &form, seen).await,
     };
     match result {
         Ok(row) => Ok(Ok(row)),
         // A concurrent insert of the same code lost the race to the unique index.
         Err(e) if e.code == ErrorCode::Conflict => {
-            Ok(Err(vec![taken(values.code.as_deref().unwrap_or_default())]))
+            Ok(Err(vec![taken(form.code.as_deref().unwrap_or_default())]))
         }
         Err(e) => Err(e),
     }

@@ -80,6 +80,7 @@ pub struct ScrapReasonsQuery;
 #[Object]
 impl ScrapReasonsQuery {
     /// Scrap reasons in display order (sequence, then code).
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::User")]
     async fn scrap_reasons(
         &self,
@@ -89,12 +90,19 @@ impl ScrapReasonsQuery {
         #[graphql(desc = "Code, name or description contains this (case-insensitive).")]
         search: Option<String>,
         #[graphql(desc = "Include inactive reasons.", default = false)] include_inactive: bool,
+        #[graphql(desc = "Sort column (default sequence, then code).")] sort_by: Option<
+            model::ScrapReasonSort,
+        >,
+        #[graphql(desc = "Sort direction (default asc).")] sort_order: Option<
+            crate::db::paging::SortOrder,
+        >,
     ) -> AppResult<ScrapReasonConnection> {
         let page = Page::new(first, offset)?;
         let (rows, total) = model::list(
             &mut *context::conn(ctx).await?,
             include_inactive,
             search.as_deref(),
+            (sort_by, sort_order),
             page.limit,
             page.offset,
         )

@@ -6,6 +6,7 @@ use diesel::sql_types::{Bool, Text};
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::db::like_pattern;
+use crate::db::paging::{self, SortOrder};
 use crate::db::schema::scrap_reasons;
 use crate::error::{AppError, AppResult};
 
@@ -48,16 +49,36 @@ pub struct ScrapReasonValues {
     pub active: Option<bool>,
 }
 
-/// Scrap reasons in display order (sequence, then code), one page, and the total.
+crate::text_enum! {
+    /// The columns scrap reasons can be sorted by (default `sequence`, the display order).
+    pub enum ScrapReasonSort {
+        /// Display order (then code).
+        Sequence,
+        /// Code.
+        Code,
+        /// Name.
+        Name,
+        /// Created.
+        CreatedAt,
+        /// Changed.
+        UpdatedAt,
+    }
+}
+
+/// Scrap reasons in display order (sequence, then code) unless sorted otherwise, one page,
+/// and the total, in one statement.
 pub async fn list(
     conn: &mut AsyncPgConnection,
     include_inactive: bool,
     search: Option<&str>,
+    sort: (Option<ScrapReasonSort>, Option<SortOrder>),
     limit: i64,
     offset: i64,
 ) -> AppResult<(Vec<ScrapReasonRow>, i64)> {
     let build = || {
-        let mut q = scrap_reasons::table.into_boxed();
+        let mut q = scrap_reasons::table
+            .select((ScrapReasonRow::as_select(), paging::total_count()))
+            .into_boxed();
         if !include_inactive {
             q = q.filter(scrap_reasons::active.eq(true));
         }
@@ -70,17 +91,20 @@ pub async fn list(
                     .or(scrap_reasons::description.ilike(p)),
             );
         }
-        q
+        let order = sort.1.unwrap_or(SortOrder::Asc);
+        let id = scrap_reasons::id;
+        match sort.0.unwrap_or(ScrapReasonSort::Sequence) {
+            // Codes are unique, so they break sequence ties stably.
+            ScrapReasonSort::Sequence => {
+                paging::sorted(q, scrap_reasons::sequence, scrap_reasons::code, order)
+            }
+            ScrapReasonSort::Code => paging::sorted(q, scrap_reasons::code, id, order),
+            ScrapReasonSort::Name => paging::sorted(q, scrap_reasons::name, id, order),
+            ScrapReasonSort::CreatedAt => paging::sorted(q, scrap_reasons::created_at, id, order),
+            ScrapReasonSort::UpdatedAt => paging::sorted(q, scrap_reasons::updated_at, id, order),
+        }
     };
-    let total = build().count().get_result(conn).await?;
-    let rows = build()
-        .order((scrap_reasons::sequence.asc(), scrap_reasons::code.asc()))
-        .limit(limit)
-        .offset(offset)
-        .select(ScrapReasonRow::as_select())
-        .load(conn)
-        .await?;
-    Ok((rows, total))
+    crate::load_page!(conn, build, limit, offset)
 }
 
 /// The scrap reason with this id.

@@ -1,0 +1,160 @@
+//! Catalog rules for item categories: required name, codes upper case and unique ignoring
+//! case (generated from the name when blank), and a tree without cycles. A change runs in one
+//! transaction holding the tree lock and the row lock, and the cycle check is a recursive
+//! query in that transaction (the locations treatment), so two concurrent moves cannot close
+//! a cycle that neither saw.
+
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Bool};
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+
+use crate::catalog::model::{self, CategoryRow, CategoryValues};
+use crate::db::schema::item_categories;
+use crate::db::text::{code_matches, normalize_code};
+use crate::error::{AppError, AppResult, ErrorCode};
+use crate::graphql::user_error::{UserError, UserErrorCode};
+
+fn fail(field: &str, code: UserErrorCode, message: impl Into<String>) -> Vec<UserError> {
+    vec![UserError::new(field, code, message)]
+}
+
+fn taken(code: &str) -> Vec<UserError> {
+    fail(
+        "code",
+        UserErrorCode::Taken,
+        format!("Category code '{code}' already exists"),
+    )
+}
+
+/// Checks and normalises a new (`creating`) or changed category's own fields.
+pub fn check_fields(values: &mut CategoryValues, creating: bool) -> Result<(), Vec<UserError>> {
+    values.name = values.name.take().map(|n| n.trim().to_string());
+    match values.name.as_deref() {
+        None if creating => return Err(fail("name", UserErrorCode::Invalid, "Field required")),
+        Some("") => {
+            return Err(fail(
+                "name",
+                UserErrorCode::Invalid,
+                "String should have at least 1 character",
+            ));
+        }
+        _ => {}
+    }
+    values.code = values
+        .code
+        .take()
+        .map(|c| normalize_code(&c))
+        .filter(|c| !c.is_empty())
+        .or_else(|| {
+            creating.then(|| {
+                normalize_code(values.name.as_deref().unwrap_or_default()).replace(' ', "_")
+            })
+        });
+    Ok(())
+}
+
+#[derive(QueryableByName)]
+struct Flag {
+    #[diesel(sql_type = Bool)]
+    flag: bool,
+}
+
+/// True when making `candidate` the parent of `id` would close a cycle (`candidate` is `id`
+/// or one of its descendants), walking up from the candidate.
+pub async fn would_cycle(conn: &mut AsyncPgConnection, id: i64, candidate: i64) -> AppResult<bool> {
+    if id == candidate {
+        return Ok(true);
+    }
+    // UNION (not UNION ALL) stops even on a damaged tree.
+    let found: Flag = diesel::sql_query(
+        "WITH RECURSIVE up(id, parent_id) AS ( \
+             SELECT id, parent_id FROM item_categories WHERE id = $1 \
+             UNION \
+             SELECT c.id, c.parent_id FROM item_categories c JOIN up ON c.id = up.parent_id \
+         ) SELECT EXISTS (SELECT 1 FROM up WHERE id = $2) AS flag",
+    )
+    .bind::<BigInt, _>(candidate)
+    .bind::<BigInt, _>(id)
+    .get_result(conn)
+    .await?;
+    Ok(found.flag)
+}
+
+/// Creates (`id` is `None`) or changes a category in one transaction. Rule violations come
+/// back as `Err` and nothing is written.
+pub async fn save_category(
+    conn: &mut AsyncPgConnection,
+    id: Option<i64>,
+    mut values: CategoryValues,
+) -> AppResult<Result<CategoryRow, Vec<UserError>>> {
+    if let Err(errors) = check_fields(&mut values, id.is_none()) {
+        return Ok(Err(errors));
+    }
+    let code = values.code.clone();
+    let result = conn
+        .transaction::<_, AppError, _>(async move |conn| {
+            diesel::sql_query(
+                "SELECT pg_advisory_xact_lock(hashtext('strata.item_categories.tree'))",
+            )
+            .execute(conn)
+            .await?;
+            if let Some(id) = id {
+                item_categories::table
+                    .find(id)
+                    .select(item_categories::id)
+                    .for_update()
+                    .first::<i64>(conn)
+                    .await
+                    .optional()?
+                    .ok_or_else(|| AppError::not_found("Category not found"))?;
+            }
+            if let Some(code) = &values.code {
+                let other: Option<i64> = item_categories::table
+                    .filter(code_matches(item_categories::code, code))
+                    .select(item_categories::id)
+                    .first(conn)
+                    .await
+                    .optional()?;
+                if other.is_some_and(|o| Some(o) != id) {
+                    return Ok(Err(taken(code)));
+                }
+            }
+            if let Some(Some(parent)) = values.parent_id {
+                let exists: Option<i64> = item_categories::table
+                    .find(parent)
+                    .select(item_categories::id)
+                    .first(conn)
+                    .await
+                    .optional()?;
+                if exists.is_none() {
+                    return Ok(Err(fail(
+                        "parentId",
+                        UserErrorCode::Invalid,
+                        format!("Category {parent} does not exist"),
+                    )));
+                }
+                if let Some(me) = id
+                    && would_cycle(conn, me, parent).await?
+                {
+                    return Ok(Err(fail(
+                        "parentId",
+                        UserErrorCode::NotAllowed,
+                        "A category cannot be placed under itself or one of its descendants",
+                    )));
+                }
+            }
+            let row = match id {
+                Some(id) => model::update_category(conn, id, &values).await?,
+                None => model::insert_category(conn, &values).await?,
+            };
+            Ok(Ok(row))
+        })
+        .await;
+    match result {
+        // A concurrent insert of the same code lost the race to the unique index.
+        Err(e) if e.code == ErrorCode::Conflict => {
+            Ok(Err(taken(code.as_deref().unwrap_or_default())))
+        }
+        other => other,
+    }
+}

@@ -1,0 +1,85 @@
+//! One field list per writable resource: [`input_forms!`](crate::input_forms) declares each
+//! column once and generates the GraphQL create input, the GraphQL update input, the diesel
+//! form (Insertable + AsChangeset) and the two conversions from input to form.
+
+use async_graphql::MaybeUndefined;
+
+/// A PATCH value for a clearable column: omitted keeps (`None`), `null` clears (`Some(None)`),
+/// a value sets (`Some(Some(v))`), which is what diesel's `AsChangeset` expects.
+pub fn patch<T>(value: MaybeUndefined<T>) -> Option<Option<T>> {
+    match value {
+        MaybeUndefined::Undefined => None,
+        MaybeUndefined::Null => Some(None),
+        MaybeUndefined::Value(v) => Some(Some(v)),
+    }
+}
+
+/// Declares the writable columns of a table once.
+///
+/// Each column is `name: kind Type` with `kind` one of
+/// - `required`: the create input needs it (`T`), the update input may omit it (`Option<T>`);
+/// - `optional`: a NOT NULL column with a database default: omitted means the default on
+///   create and "unchanged" on update;
+/// - `clearable`: a nullable column: `null` clears it on update (`MaybeUndefined<T>`).
+///
+/// The form is one struct for both statements: diesel's `Insertable` writes `DEFAULT` for a
+/// `None` (so database defaults stay in the migration) and `AsChangeset` leaves `None` columns
+/// as they are; `Some(None)` writes NULL in both. The area's `rules.rs` checks and normalises
+/// the form (required fields on create included), so rules see one shape.
+#[macro_export]
+macro_rules! input_forms {
+    (
+        table = $table:ident;
+        $(#[$cmeta:meta])* create $create:ident;
+        $(#[$umeta:meta])* update $update:ident;
+        $(#[$fmeta:meta])* form $form:ident;
+        { $( $(#[$attr:meta])* $field:ident : $kind:ident $ty:ty ),+ $(,)? }
+    ) => {
+        $(#[$cmeta])*
+        #[derive(Debug, Clone, ::async_graphql::InputObject)]
+        pub struct $create {
+            $( $(#[$attr])* pub $field: $crate::input_forms!(@create $kind $ty), )+
+        }
+
+        $(#[$umeta])*
+        #[derive(Debug, Clone, Default, ::async_graphql::InputObject)]
+        pub struct $update {
+            $( $(#[$attr])* pub $field: $crate::input_forms!(@update $kind $ty), )+
+        }
+
+        $(#[$fmeta])*
+        #[derive(Debug, Clone, Default, ::diesel::Insertable, ::diesel::AsChangeset)]
+        #[diesel(table_name = $table)]
+        pub struct $form {
+            // The outer `Option` is spelled out: diesel's derives recognise it by its tokens.
+            $( $(#[$attr])* pub $field: Option<$crate::input_forms!(@form $kind $ty)>, )+
+        }
+
+        impl From<$create> for $form {
+            fn from(input: $create) -> Self {
+                $form { $( $field: $crate::input_forms!(@from_create $kind input.$field), )+ }
+            }
+        }
+
+        impl From<$update> for $form {
+            fn from(input: $update) -> Self {
+                $form { $( $field: $crate::input_forms!(@from_update $kind input.$field), )+ }
+            }
+        }
+    };
+    (@create required $ty:ty) => { $ty };
+    (@create optional $ty:ty) => { Option<$ty> };
+    (@create clearable $ty:ty) => { Option<$ty> };
+    (@update required $ty:ty) => { Option<$ty> };
+    (@update optional $ty:ty) => { Option<$ty> };
+    (@update clearable $ty:ty) => { ::async_graphql::MaybeUndefined<$ty> };
+    (@form required $ty:ty) => { $ty };
+    (@form optional $ty:ty) => { $ty };
+    (@form clearable $ty:ty) => { Option<$ty> };
+    (@from_create required $v:expr) => { Some($v) };
+    (@from_create optional $v:expr) => { $v };
+    (@from_create clearable $v:expr) => { Some($v) };
+    (@from_update required $v:expr) => { $v };
+    (@from_update optional $v:expr) => { $v };
+    (@from_update clearable $v:expr) => { $crate::db::forms::patch($v) };
+}

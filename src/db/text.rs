@@ -1,0 +1,120 @@
+//! The text rules every area shares: trimming, blank-to-null, length limits and THE case
+//! rule for codes (stored upper case, compared with `upper()` on both sides).
+
+use diesel::expression::AsExpression;
+use diesel::sql_types::Text;
+
+use crate::graphql::user_error::{UserError, UserErrorCode};
+
+diesel::define_sql_function! {
+    /// PostgreSQL's `upper(text)`: how codes are compared (the unique indexes are on
+    /// `upper(code)`, so this comparison uses them).
+    fn upper(x: Text) -> Text;
+}
+
+/// A code as stored: trimmed and upper case.
+pub fn normalize_code(code: &str) -> String {
+    code.trim().to_uppercase()
+}
+
+/// `upper(column) = upper(code)`: the one way a code is looked up.
+pub fn code_matches<C>(column: C, code: &str) -> diesel::dsl::Eq<upper<C>, upper<String>>
+where
+    C: AsExpression<Text>,
+    upper<C>: diesel::Expression<SqlType = Text>,
+{
+    use diesel::ExpressionMethods;
+    upper(column).eq(upper(normalize_code(code)))
+}
+
+/// Trimmed text, `None` when blank.
+pub fn non_blank(text: Option<String>) -> Option<String> {
+    text.map(|t| t.trim().to_string()).filter(|t| !t.is_empty())
+}
+
+fn invalid(field: &str, message: impl Into<String>) -> UserError {
+    UserError::new(field, UserErrorCode::Invalid, message)
+}
+
+fn too_long(errors: &mut Vec<UserError>, field: &str, text: &str, max: usize) {
+    if text.chars().count() > max {
+        errors.push(invalid(
+            field,
+            format!("String should have at most {max} characters"),
+        ));
+    }
+}
+
+/// A required text of a form: trimmed; blank or too long is an error; missing is an error
+/// only when `creating` (an update leaves it as it is).
+pub fn required(
+    errors: &mut Vec<UserError>,
+    field: &str,
+    value: &mut Option<String>,
+    creating: bool,
+    max: usize,
+) {
+    match value.as_mut() {
+        Some(text) => {
+            *text = text.trim().to_string();
+            if text.is_empty() {
+                errors.push(invalid(field, "String should have at least 1 character"));
+            } else {
+                too_long(errors, field, text, max);
+            }
+        }
+        None if creating => errors.push(invalid(field, "Field required")),
+        None => {}
+    }
+}
+
+/// A required code: like [`required`], then upper case without control characters.
+pub fn required_code(
+    errors: &mut Vec<UserError>,
+    field: &str,
+    value: &mut Option<String>,
+    creating: bool,
+    max: usize,
+) {
+    required(errors, field, value, creating, max);
+    if let Some(code) = value.as_mut() {
+        *code = normalize_code(code);
+        if code.chars().any(char::is_control) {
+            errors.push(invalid(field, "Control characters are not allowed"));
+        }
+    }
+}
+
+/// A clearable text of a form: trimmed, blank becomes null, too long is an error.
+pub fn clearable(
+    errors: &mut Vec<UserError>,
+    field: &str,
+    value: &mut Option<Option<String>>,
+    max: usize,
+) {
+    if let Some(text) = value {
+        *text = non_blank(text.take());
+        if let Some(t) = text {
+            too_long(errors, field, t, max);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_are_trimmed_and_codes_upper_cased() {
+        let mut errors = vec![];
+        let mut code = Some("  prt-1 ".to_string());
+        required_code(&mut errors, "code", &mut code, true, 10);
+        assert_eq!(code.as_deref(), Some("PRT-1"));
+        let mut blank = Some(Some("   ".to_string()));
+        clearable(&mut errors, "notes", &mut blank, 10);
+        assert_eq!(blank, Some(None));
+        let mut missing = None;
+        required(&mut errors, "name", &mut missing, true, 10);
+        assert_eq!(errors.len(), 1);
+    }
+}
