@@ -58,6 +58,9 @@ export type ItemUpdateInput = RequestBody<'/items/{id}', 'patch'>;
 export type CompanySettingsPatch = RequestBody<'/settings/', 'patch'>;
 export type TeamUserCreate = RequestBody<'/admin/users/', 'post'>;
 
+/** The fields a list route sorts by (from the document's `sort_by` enum). */
+export type SortBy<Q> = Q extends { sort_by?: infer S } ? NonNullable<S> : never;
+
 export type ItemListQuery = ListQuery<'/items'>;
 export type CustomerListQuery = ListQuery<'/admin/customers/'>;
 export type VendorListQuery = ListQuery<'/vendors/'>;

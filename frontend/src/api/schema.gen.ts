@@ -16,8 +16,8 @@ export interface paths {
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query Customers($limit: Int = 50, $skip: Int = 0, $search: String, $status: CustomerStatus, $includeInactive: Boolean = false) {
-         *       customers(first: $limit, offset: $skip, search: $search, status: $status, includeInactive: $includeInactive) {
+         *     query Customers($limit: Int = 50, $skip: Int = 0, $search: String, $status: CustomerStatus, $includeInactive: Boolean = false, $sortBy: CustomerSort, $sortOrder: SortOrder) {
+         *       customers(first: $limit, offset: $skip, search: $search, status: $status, includeInactive: $includeInactive, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         nodes { ...CustomerFields }
          *       }
          *     }
@@ -235,8 +235,8 @@ export interface paths {
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query CustomerSearch($q: String!, $limit: Int = 20) {
-         *       customerSearch(q: $q, first: $limit) {
+         *     query CustomerSearch($q: String!, $limit: Int = 20, $sortBy: CustomerSort, $sortOrder: SortOrder) {
+         *       customerSearch(q: $q, first: $limit, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         id
          *         customer_number: customerNumber
          *         email
@@ -393,8 +393,8 @@ export interface paths {
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query Locations($includeInactive: Boolean = false, $search: String, $type: String, $parentId: Int, $limit: Int = 1000, $offset: Int = 0) {
-         *       locations(includeInactive: $includeInactive, search: $search, type: $type, parentId: $parentId, first: $limit, offset: $offset) {
+         *     query Locations($includeInactive: Boolean = false, $search: String, $type: String, $parentId: Int, $limit: Int = 1000, $offset: Int = 0, $sortBy: LocationSort, $sortOrder: SortOrder) {
+         *       locations(includeInactive: $includeInactive, search: $search, type: $type, parentId: $parentId, first: $limit, offset: $offset, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         nodes { ...LocationFields }
          *       }
          *     }
@@ -523,8 +523,8 @@ export interface paths {
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query UnitsOfMeasure {
-         *       unitsOfMeasure {
+         *     query UnitsOfMeasure($sortBy: UomSort, $sortOrder: SortOrder) {
+         *       unitsOfMeasure(sortBy: $sortBy, sortOrder: $sortOrder) {
          *         id
          *         code
          *         name
@@ -558,8 +558,8 @@ export interface paths {
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query TeamMembers($limit: Int = 50, $skip: Int = 0, $accountType: AccountType, $includeInactive: Boolean = false, $search: String) {
-         *       teamMembers(first: $limit, offset: $skip, accountType: $accountType, includeInactive: $includeInactive, search: $search) {
+         *     query TeamMembers($limit: Int = 50, $skip: Int = 0, $accountType: AccountType, $includeInactive: Boolean = false, $search: String, $sortBy: UserSort, $sortOrder: SortOrder) {
+         *       teamMembers(first: $limit, offset: $skip, accountType: $accountType, includeInactive: $includeInactive, search: $search, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         nodes { ...UserResponse }
          *       }
          *     }
@@ -1203,8 +1203,8 @@ export interface paths {
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query Items($limit: Int = 50, $offset: Int = 0, $search: String, $itemType: ItemType, $procurementType: ProcurementType, $categoryId: Int, $activeOnly: Boolean = true) {
-         *       items(first: $limit, offset: $offset, search: $search, itemType: $itemType, procurementType: $procurementType, categoryId: $categoryId, activeOnly: $activeOnly) {
+         *     query Items($limit: Int = 50, $offset: Int = 0, $search: String, $itemType: ItemType, $procurementType: ProcurementType, $categoryId: Int, $activeOnly: Boolean = true, $sortBy: ItemSort, $sortOrder: SortOrder) {
+         *       items(first: $limit, offset: $offset, search: $search, itemType: $itemType, procurementType: $procurementType, categoryId: $categoryId, activeOnly: $activeOnly, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         total: totalCount
          *         items: nodes { ...ItemListFields }
          *       }
@@ -1317,8 +1317,8 @@ export interface paths {
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query ItemCategories($includeInactive: Boolean = false) {
-         *       itemCategories(includeInactive: $includeInactive) { ...CategoryFields }
+         *     query ItemCategories($includeInactive: Boolean = false, $sortBy: CategorySort, $sortOrder: SortOrder) {
+         *       itemCategories(includeInactive: $includeInactive, sortBy: $sortBy, sortOrder: $sortOrder) { ...CategoryFields }
          *     }
          *
          *     fragment CategoryFields on ItemCategory {
@@ -1898,8 +1898,8 @@ export interface paths {
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query Printers($search: String, $brand: PrinterBrand, $status: PrinterStatus, $activeOnly: Boolean = true, $page: Int = 1, $pageSize: Int = 50) {
-         *       printers(search: $search, brand: $brand, status: $status, activeOnly: $activeOnly, page: $page, first: $pageSize) {
+         *     query Printers($search: String, $brand: PrinterBrand, $status: PrinterStatus, $activeOnly: Boolean = true, $page: Int = 1, $pageSize: Int = 50, $sortBy: PrinterSort, $sortOrder: SortOrder) {
+         *       printers(search: $search, brand: $brand, status: $status, activeOnly: $activeOnly, page: $page, first: $pageSize, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         items: nodes { ...PrinterFields }
          *         total: totalCount
          *         page
@@ -2243,8 +2243,8 @@ export interface paths {
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query Products($limit: Int = 50, $offset: Int = 0, $search: String, $procurementType: ProcurementType, $categoryId: Int, $activeOnly: Boolean = true) {
-         *       items(first: $limit, offset: $offset, search: $search, procurementType: $procurementType, categoryId: $categoryId, activeOnly: $activeOnly) {
+         *     query Products($limit: Int = 50, $offset: Int = 0, $search: String, $procurementType: ProcurementType, $categoryId: Int, $activeOnly: Boolean = true, $sortBy: ItemSort, $sortOrder: SortOrder) {
+         *       items(first: $limit, offset: $offset, search: $search, procurementType: $procurementType, categoryId: $categoryId, activeOnly: $activeOnly, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         total: totalCount
          *         items: nodes {
          *           id
@@ -2287,8 +2287,8 @@ export interface paths {
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query ScrapReasons {
-         *       scrapReasons(first: 250) {
+         *     query ScrapReasons($sortBy: ScrapReasonSort, $sortOrder: SortOrder) {
+         *       scrapReasons(first: 250, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         reasons: codes
          *         details: nodes { id code name description sequence }
          *         descriptions
@@ -2339,8 +2339,8 @@ export interface paths {
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query AllScrapReasons {
-         *       scrapReasons(first: 250, includeInactive: true) {
+         *     query AllScrapReasons($sortBy: ScrapReasonSort, $sortOrder: SortOrder) {
+         *       scrapReasons(first: 250, includeInactive: true, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         nodes { ...ScrapReasonFields }
          *       }
          *     }
@@ -2427,8 +2427,8 @@ export interface paths {
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query SecurityAuditLog($limit: Int = 50, $offset: Int = 0, $eventType: String, $userId: Int, $since: DateTime, $until: DateTime) {
-         *       securityAuditLog(first: $limit, offset: $offset, eventType: $eventType, userId: $userId, since: $since, until: $until) {
+         *     query SecurityAuditLog($limit: Int = 50, $offset: Int = 0, $eventType: String, $userId: Int, $since: DateTime, $until: DateTime, $sortBy: AuditSort, $sortOrder: SortOrder) {
+         *       securityAuditLog(first: $limit, offset: $offset, eventType: $eventType, userId: $userId, since: $since, until: $until, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         total: totalCount
          *         items: nodes {
          *           id
@@ -2753,8 +2753,8 @@ export interface paths {
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query Vendors($limit: Int = 50, $offset: Int = 0, $search: String, $activeOnly: Boolean = true) {
-         *       vendors(first: $limit, offset: $offset, search: $search, activeOnly: $activeOnly) {
+         *     query Vendors($limit: Int = 50, $offset: Int = 0, $search: String, $activeOnly: Boolean = true, $sortBy: VendorSort, $sortOrder: SortOrder) {
+         *       vendors(first: $limit, offset: $offset, search: $search, activeOnly: $activeOnly, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         items: nodes { ...VendorFields }
          *         pagination: pageInfo { total offset limit returned }
          *       }
@@ -2982,6 +2982,8 @@ export interface operations {
                 search?: string | null;
                 status?: ("active" | "inactive" | "suspended") | null;
                 include_inactive?: boolean | null;
+                sort_by?: ("customer_number" | "email" | "first_name" | "last_name" | "company_name" | "status" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
                 /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
                 format?: "json" | "csv" | "ndjson";
             };
@@ -3750,6 +3752,8 @@ export interface operations {
             query: {
                 q: string;
                 limit?: number | null;
+                sort_by?: ("customer_number" | "email" | "first_name" | "last_name" | "company_name" | "status" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
             };
             header?: never;
             path?: never;
@@ -4322,6 +4326,8 @@ export interface operations {
                 parent_id?: number | null;
                 limit?: number | null;
                 offset?: number | null;
+                sort_by?: ("code" | "name" | "type" | "parent_id" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
             };
             header?: never;
             path?: never;
@@ -4866,7 +4872,10 @@ export interface operations {
     };
     list_units_of_measure: {
         parameters: {
-            query?: never;
+            query?: {
+                sort_by?: ("uom_class" | "code" | "name") | null;
+                sort_order?: ("asc" | "desc") | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4968,6 +4977,8 @@ export interface operations {
                 account_type?: ("admin" | "operator") | null;
                 include_inactive?: boolean | null;
                 search?: string | null;
+                sort_by?: ("email" | "first_name" | "last_name" | "account_type" | "status" | "last_login_at" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
             };
             header?: never;
             path?: never;
@@ -7091,6 +7102,8 @@ export interface operations {
                 procurement_type?: ("buy" | "make" | "make_or_buy") | null;
                 category_id?: number | null;
                 active_only?: boolean | null;
+                sort_by?: ("sku" | "name" | "item_type" | "procurement_type" | "unit" | "standard_cost" | "selling_price" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
                 /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
                 format?: "json" | "csv" | "ndjson";
             };
@@ -7518,6 +7531,8 @@ export interface operations {
         parameters: {
             query?: {
                 include_inactive?: boolean | null;
+                sort_by?: ("path" | "code" | "name" | "sort_order") | null;
+                sort_order?: ("asc" | "desc") | null;
             };
             header?: never;
             path?: never;
@@ -9650,6 +9665,8 @@ export interface operations {
                 active_only?: boolean | null;
                 page?: number | null;
                 page_size?: number | null;
+                sort_by?: ("code" | "name" | "model" | "brand" | "status" | "location" | "last_seen" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
             };
             header?: never;
             path?: never;
@@ -10661,7 +10678,10 @@ export interface operations {
     };
     list_scrap_reasons_alias: {
         parameters: {
-            query?: never;
+            query?: {
+                sort_by?: ("sequence" | "code" | "name" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10883,7 +10903,10 @@ export interface operations {
     };
     get_all_scrap_reasons_alias: {
         parameters: {
-            query?: never;
+            query?: {
+                sort_by?: ("sequence" | "code" | "name" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11214,6 +11237,8 @@ export interface operations {
                 procurement_type?: ("buy" | "make" | "make_or_buy") | null;
                 category_id?: number | null;
                 active_only?: boolean | null;
+                sort_by?: ("sku" | "name" | "item_type" | "procurement_type" | "unit" | "standard_cost" | "selling_price" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
             };
             header?: never;
             path?: never;
@@ -11327,7 +11352,10 @@ export interface operations {
     };
     list_scrap_reasons: {
         parameters: {
-            query?: never;
+            query?: {
+                sort_by?: ("sequence" | "code" | "name" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11549,7 +11577,10 @@ export interface operations {
     };
     get_all_scrap_reasons: {
         parameters: {
-            query?: never;
+            query?: {
+                sort_by?: ("sequence" | "code" | "name" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11880,6 +11911,8 @@ export interface operations {
                 user_id?: number | null;
                 since?: string | null;
                 until?: string | null;
+                sort_by?: ("created_at" | "event_type" | "outcome" | "user_email" | "ip_address") | null;
+                sort_order?: ("asc" | "desc") | null;
             };
             header?: never;
             path?: never;
@@ -13086,6 +13119,8 @@ export interface operations {
                 offset?: number | null;
                 search?: string | null;
                 active_only?: boolean | null;
+                sort_by?: ("code" | "name" | "contact_name" | "email" | "city" | "country" | "lead_time_days" | "rating" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
             };
             header?: never;
             path?: never;

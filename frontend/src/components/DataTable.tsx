@@ -14,6 +14,9 @@ export interface Column<T> {
    * field name) and `sort_order`, and goes back to the first page.
    */
   sortable?: boolean;
+  /** The REST field the server sorts this column by, when it is not `key` (a full name
+   * column sorts by `last_name`). */
+  sortKey?: string;
   align?: 'left' | 'right' | 'center';
   width?: string;
   /** Hidden below 1024px to keep tablets readable. */
@@ -103,8 +106,9 @@ export function DataTable<T>({
   const isSortable = (c: Column<T>) => Boolean(onSortChange && c.sortable);
   const toggleSort = (c: Column<T>) => {
     if (!onSortChange) return;
-    if (sort?.key !== c.key) onSortChange({ key: c.key, dir: 'asc' });
-    else if (sort.dir === 'asc') onSortChange({ key: c.key, dir: 'desc' });
+    const key = c.sortKey ?? c.key;
+    if (sort?.key !== key) onSortChange({ key, dir: 'asc' });
+    else if (sort.dir === 'asc') onSortChange({ key, dir: 'desc' });
     else onSortChange(null);
   };
 
@@ -205,7 +209,7 @@ export function DataTable<T>({
             <thead>
               <tr>
                 {columns.map((c) => {
-                  const active = sort?.key === c.key;
+                  const active = sort?.key === (c.sortKey ?? c.key);
                   const ariaSort = active ? (sort?.dir === 'asc' ? 'ascending' : 'descending') : undefined;
                   return (
                     <th

@@ -88,3 +88,11 @@ export function useServerList<TData, TRow>({ area, filters = [], fetch, select, 
     },
   };
 }
+
+/**
+ * The sort a route accepts: `key` when it is one of the route's sortable fields (the
+ * generated types list them per route), else undefined (the server's own order).
+ */
+export function pickSort<K extends string>(allowed: readonly K[], key: string | undefined): K | undefined {
+  return allowed.find((k) => k === key);
+}

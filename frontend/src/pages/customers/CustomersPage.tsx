@@ -1,3 +1,5 @@
+import type { SortBy, CustomerListQuery } from '../../api/model';
+import { pickSort } from '../../lib/useServerList';
 import { Users } from 'lucide-react';
 import { customersApi } from '../../api/endpoints';
 import type { CustomerList, CustomerListRow } from '../../api/model';
@@ -8,9 +10,13 @@ import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
 
+/** What the server sorts this list by. */
+const SORTS = ['customer_number', 'email', 'first_name', 'last_name', 'company_name', 'status', 'created_at', 'updated_at'] as const satisfies readonly SortBy<CustomerListQuery>[];
+
 const columns: Column<CustomerListRow>[] = [
   {
     key: 'full_name',
+    sortKey: 'last_name',
     header: 'Customer',
     sortable: true,
     render: (r) => (
@@ -40,7 +46,7 @@ export function CustomersPage() {
           limit: r.limit,
           search: r.search,
           include_inactive: r.filters.status === 'all',
-          sort_by: r.sort_by,
+          sort_by: pickSort(SORTS, r.sort_by),
           sort_order: r.sort_order,
         },
         signal,

@@ -1,3 +1,5 @@
+import type { SortBy, ItemListQuery } from '../../api/model';
+import { pickSort } from '../../lib/useServerList';
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Package, Pencil, Plus, Trash2, Upload } from 'lucide-react';
@@ -16,6 +18,9 @@ import { isItemType, ITEM_TYPE_TONE, ITEM_TYPES, itemTypeLabel } from './itemOpt
 import { ItemFormModal } from './ItemFormModal';
 import { ItemImportModal } from './ItemImportModal';
 
+/** What the server sorts this list by. */
+const SORTS = ['sku', 'name', 'item_type', 'procurement_type', 'unit', 'standard_cost', 'selling_price', 'created_at', 'updated_at'] as const satisfies readonly SortBy<ItemListQuery>[];
+
 const FILTERS = ['type', 'status'] as const;
 
 export function ItemsPage() {
@@ -30,7 +35,7 @@ export function ItemsPage() {
           search: r.search,
           item_type: isItemType(r.filters.type) ? r.filters.type : undefined,
           active_only: r.filters.status !== 'all',
-          sort_by: r.sort_by,
+          sort_by: pickSort(SORTS, r.sort_by),
           sort_order: r.sort_order,
         },
         signal,

@@ -1,3 +1,5 @@
+import type { SortBy, LocationListQuery } from '../../api/model';
+import { pickSort } from '../../lib/useServerList';
 import { MapPin } from 'lucide-react';
 import { locationsApi } from '../../api/endpoints';
 import type { Location, LocationList } from '../../api/model';
@@ -7,6 +9,9 @@ import { Badge } from '../../components/States';
 import { humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
+
+/** What the server sorts this list by. */
+const SORTS = ['code', 'name', 'type', 'parent_id', 'created_at', 'updated_at'] as const satisfies readonly SortBy<LocationListQuery>[];
 
 export function LocationsPage() {
   const list = useServerList({
@@ -19,7 +24,7 @@ export function LocationsPage() {
           offset: r.offset,
           search: r.search,
           include_inactive: r.filters.status === 'all',
-          sort_by: r.sort_by,
+          sort_by: pickSort(SORTS, r.sort_by),
           sort_order: r.sort_order,
         },
         signal,

@@ -1,3 +1,5 @@
+import type { SortBy } from '../../api/model';
+import { pickSort } from '../../lib/useServerList';
 import { Printer as PrinterIcon } from 'lucide-react';
 import { printersApi } from '../../api/endpoints';
 import type { Printer, PrinterList, PrinterListQuery } from '../../api/model';
@@ -7,6 +9,9 @@ import { Badge } from '../../components/States';
 import { formatDateTime, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
+
+/** What the server sorts this list by. */
+const SORTS = ['code', 'name', 'model', 'brand', 'status', 'location', 'last_seen', 'created_at', 'updated_at'] as const satisfies readonly SortBy<PrinterListQuery>[];
 
 type PrinterStatus = NonNullable<PrinterListQuery['status']>;
 type PrinterBrand = NonNullable<PrinterListQuery['brand']>;
@@ -61,7 +66,7 @@ export function PrintersPage() {
           search: r.search,
           status: STATUSES.find((s) => s === r.filters.status),
           brand: BRAND_VALUES.find((b) => b === r.filters.brand),
-          sort_by: r.sort_by,
+          sort_by: pickSort(SORTS, r.sort_by),
           sort_order: r.sort_order,
         },
         signal,

@@ -1,3 +1,5 @@
+import type { SortBy, VendorListQuery } from '../../api/model';
+import { pickSort } from '../../lib/useServerList';
 import { NavLink, useSearchParams } from 'react-router';
 import { ShoppingBag, Store } from 'lucide-react';
 import { purchaseOrdersApi, vendorsApi } from '../../api/endpoints';
@@ -8,6 +10,9 @@ import { Badge } from '../../components/States';
 import { formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
+
+/** What the server sorts the vendor list by. */
+const VENDOR_SORTS = ['code', 'name', 'contact_name', 'email', 'city', 'country', 'lead_time_days', 'rating', 'created_at', 'updated_at'] as const satisfies readonly SortBy<VendorListQuery>[];
 
 const PO_TONE: Record<string, 'neutral' | 'info' | 'warning' | 'success' | 'danger'> = {
   draft: 'neutral',
@@ -91,7 +96,7 @@ function Vendors() {
     filters: ['status'],
     fetch: (r, signal) =>
       vendorsApi.list(
-        { offset: r.offset, limit: r.limit, search: r.search, active_only: r.filters.status !== 'all', sort_by: r.sort_by, sort_order: r.sort_order },
+        { offset: r.offset, limit: r.limit, search: r.search, active_only: r.filters.status !== 'all', sort_by: pickSort(VENDOR_SORTS, r.sort_by), sort_order: r.sort_order },
         signal,
       ),
     select: (data: VendorList) => ({ rows: data.items, total: data.pagination.total }),

@@ -1,3 +1,5 @@
+import type { SortBy, AuditLogQuery } from '../../api/model';
+import { pickSort } from '../../lib/useServerList';
 import { useEffect, useState } from 'react';
 import { ShieldCheck } from 'lucide-react';
 import { auditApi } from '../../api/endpoints';
@@ -9,6 +11,9 @@ import { formatDateTime, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { useDebouncedValue } from '../../lib/useDebounce';
 import { NotYetAvailable } from '../NotYetAvailable';
+
+/** What the server sorts this list by. */
+const SORTS = ['created_at', 'event_type', 'outcome', 'user_email', 'ip_address'] as const satisfies readonly SortBy<AuditLogQuery>[];
 
 const OUTCOME_TONE: Record<string, 'success' | 'danger' | 'warning' | 'neutral'> = {
   success: 'success',
@@ -39,7 +44,7 @@ export function SecurityAuditPage() {
           event_type: r.filters.event || undefined,
           since: r.filters.since || undefined,
           until: r.filters.until || undefined,
-          sort_by: r.sort_by,
+          sort_by: pickSort(SORTS, r.sort_by),
           sort_order: r.sort_order,
         },
         signal,

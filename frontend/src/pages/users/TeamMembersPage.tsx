@@ -1,3 +1,5 @@
+import type { SortBy, TeamUserListQuery } from '../../api/model';
+import { pickSort } from '../../lib/useServerList';
 import { useState } from 'react';
 import { UserCog, UserPlus } from 'lucide-react';
 import { usersApi } from '../../api/endpoints';
@@ -11,9 +13,13 @@ import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
 import { AddMemberModal } from './AddMemberModal';
 
+/** What the server sorts this list by. */
+const SORTS = ['email', 'first_name', 'last_name', 'status', 'account_type', 'last_login_at', 'created_at', 'updated_at'] as const satisfies readonly SortBy<TeamUserListQuery>[];
+
 const columns: Column<TeamUser>[] = [
   {
     key: 'full_name',
+    sortKey: 'last_name',
     header: 'Member',
     sortable: true,
     render: (r) => (
@@ -46,7 +52,7 @@ export function TeamMembersPage() {
           search: r.search,
           account_type: asRole(r.filters.role),
           include_inactive: r.filters.status === 'all',
-          sort_by: r.sort_by,
+          sort_by: pickSort(SORTS, r.sort_by),
           sort_order: r.sort_order,
         },
         signal,
