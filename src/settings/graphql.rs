@@ -251,3 +251,5 @@ impl SettingsMutation {
         )
     }
 }
+
+pub use super::logo::{SettingsLogoMutation, SettingsLogoQuery};

