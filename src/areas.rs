@@ -60,5 +60,5 @@ areas! {
     locations: query LocationsQuery, mutation LocationsMutation;
     printers: query PrintersQuery, mutation PrintersMutation;
     scrap_reasons: query ScrapReasonsQuery, mutation ScrapReasonsMutation;
-    settings: query SettingsQuery & SettingsLogoQuery, mutation SettingsMutation & SettingsLogoMutation;
+    settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

@@ -19,6 +19,22 @@ async fn table(app: &TestApp, name: &str) -> String {
     common::api::table_json(app, name).await
 }
 
+/// The key-value table (keyed by `key`, not `id`) as JSON text.
+async fn metadata(app: &TestApp) -> String {
+    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(conn);
+    client
+        .query_one(
+            "SELECT coalesce(json_agg(t ORDER BY t.key)::text, '[]') FROM service_metadata t",
+            &[],
+        )
+        .await
+        .expect("dump")
+        .get::<_, String>(0)
+}
+
 #[tokio::test]
 async fn the_company_logo_is_uploaded_served_and_removed() {
     let app = app().await;
@@ -165,4 +181,80 @@ async fn the_company_logo_is_uploaded_served_and_removed() {
     )
     .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn ai_settings_answer_the_disabled_state_and_only_admins_change_them() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+
+    let res = app.get("/api/v1/settings/ai").await;
+    assert_eq!(res.status, StatusCode::UNAUTHORIZED);
+    let res = call(&app, Method::GET, "/api/v1/settings/ai", None, &op).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(
+        res.json(),
+        json!({"enabled": false, "provider": null, "model": null, "ollama_url": null})
+    );
+
+    let before = metadata(&app).await;
+    let change = json!({"enabled": true, "provider": "ollama", "model": "llama3", "ollama_url": "http://localhost:11434"});
+    let res = call(
+        &app,
+        Method::PATCH,
+        "/api/v1/settings/ai",
+        Some(change.clone()),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+    // An unknown provider, enabling without one, a bad URL: 422 naming the field, no change.
+    for (bad, field) in [
+        (json!({"provider": "openai"}), "provider"),
+        (json!({"enabled": true}), "provider"),
+        (json!({"ollama_url": "ftp://x"}), "ollama_url"),
+        (json!({"model": "m".repeat(101)}), "model"),
+    ] {
+        let res = call(
+            &app,
+            Method::PATCH,
+            "/api/v1/settings/ai",
+            Some(bad.clone()),
+            &t,
+        )
+        .await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{bad}: {}",
+            res.text()
+        );
+        assert!(res.text().contains(field), "{bad}: {}", res.text());
+    }
+    assert_eq!(metadata(&app).await, before);
+
+    let res = call(
+        &app,
+        Method::PATCH,
+        "/api/v1/settings/ai",
+        Some(change.clone()),
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json(), change);
+    let res = call(&app, Method::GET, "/api/v1/settings/ai", None, &op).await;
+    assert_eq!(res.json(), change);
+    // Off again: the choice stays.
+    let res = call(
+        &app,
+        Method::PATCH,
+        "/api/v1/settings/ai",
+        Some(json!({"enabled": false})),
+        &t,
+    )
+    .await;
+    assert_eq!(res.json()["provider"], json!("ollama"));
+    assert_eq!(res.json()["enabled"], json!(false));
 }

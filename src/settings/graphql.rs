@@ -252,4 +252,5 @@ impl SettingsMutation {
     }
 }
 
+pub use super::ai::{SettingsAiMutation, SettingsAiQuery};
 pub use super::logo::{SettingsLogoMutation, SettingsLogoQuery};

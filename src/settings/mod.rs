@@ -4,6 +4,7 @@
 //! (`has_logo` is false). GraphQL fields in [`graphql`], rules in [`rules`], REST
 //! declarations in [`rest`].
 
+pub mod ai;
 pub mod graphql;
 pub mod logo;
 pub mod model;

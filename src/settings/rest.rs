@@ -35,4 +35,18 @@ pub const ROUTES: &[Route] = &[
     Route::delete("/settings/company/logo", op!("logo_delete.graphql"), "companyLogoDelete")
         .access(Admin)
         .summary("Remove the company logo (404 when none is stored); audited"),
+    Route::get(
+        "/settings/ai",
+        concat!(include_str!("rest/ai_get.graphql"), include_str!("rest/fragment_ai.graphql")),
+        "aiSettings",
+    )
+    .summary("The AI assistant settings (`enabled` false until an admin turns it on)"),
+    Route::patch(
+        "/settings/ai",
+        concat!(include_str!("rest/ai_update.graphql"), include_str!("rest/fragment_ai.graphql")),
+        "aiSettingsUpdate.settings",
+    )
+    .body(Body::Input("input"))
+    .access(Admin)
+    .summary("Change the AI assistant settings (`enabled`, `provider`, `model`, `ollama_url`); audited"),
 ];
