@@ -54,7 +54,7 @@ macro_rules! areas {
 areas! {
     system: query SystemQuery;
     identity: query IdentityQuery, mutation IdentityMutation;
-    audit: query AuditQuery;
+    audit: query AuditQuery & SecurityScanQuery;
     catalog: query CatalogQuery, mutation CatalogMutation, loaders crate::catalog::loaders::attach;
     partners: query PartnersQuery, mutation PartnersMutation;
     locations: query LocationsQuery, mutation LocationsMutation;

@@ -258,3 +258,154 @@ async fn ai_settings_answer_the_disabled_state_and_only_admins_change_them() {
     assert_eq!(res.json()["provider"], json!("ollama"));
     assert_eq!(res.json()["enabled"], json!(false));
 }
+
+#[tokio::test]
+async fn the_security_scan_reports_this_deployment_to_admins_only() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+
+    for path in [
+        "/api/v1/security/audit",
+        "/api/v1/security/audit/export?format=json",
+        "/api/v1/security/status",
+    ] {
+        assert_eq!(
+            app.get(path).await.status,
+            StatusCode::UNAUTHORIZED,
+            "{path}"
+        );
+        let res = call(&app, Method::GET, path, None, &op).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{path}");
+    }
+
+    let res = call(&app, Method::GET, "/api/v1/security/audit", None, &t).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let scan = res.json();
+    let keys: Vec<&str> = scan
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "audit_version",
+            "generated_at",
+            "filaops_version",
+            "environment",
+            "summary",
+            "checks",
+            "system_info"
+        ]
+    );
+    assert_eq!(scan["filaops_version"], json!(env!("CARGO_PKG_VERSION")));
+    assert_eq!(scan["environment"], json!("development"));
+    let checks = scan["checks"].as_array().expect("checks");
+    let ids: Vec<&str> = checks
+        .iter()
+        .map(|c| c["id"].as_str().expect("id"))
+        .collect();
+    for id in [
+        "secret_key",
+        "environment",
+        "https",
+        "cors_origins",
+        "mail",
+        "password_reset",
+        "trusted_proxies",
+        "rate_limiting",
+        "error_tracking",
+        "database",
+    ] {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+    for c in checks {
+        let keys: Vec<&str> = c
+            .as_object()
+            .expect("check")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "id",
+                "name",
+                "category",
+                "status",
+                "message",
+                "details",
+                "remediation"
+            ]
+        );
+        assert!(
+            ["critical", "warning", "info"].contains(&c["category"].as_str().expect("category"))
+        );
+        assert!(["pass", "fail", "warn", "info"].contains(&c["status"].as_str().expect("status")));
+    }
+    let by_id = |id: &str| checks.iter().find(|c| c["id"] == json!(id)).expect("check");
+    // The test deployment: development, database up, no error tracker.
+    assert_eq!(by_id("database")["status"], json!("pass"));
+    assert_eq!(by_id("environment")["status"], json!("warn"));
+    assert!(by_id("environment")["remediation"].is_string());
+    assert_eq!(by_id("error_tracking")["status"], json!("info"));
+    let summary = &scan["summary"];
+    assert_eq!(summary["total_checks"], json!(checks.len()));
+    let sum: i64 = ["passed", "failed", "warnings", "info"]
+        .iter()
+        .map(|k| summary[k].as_i64().expect("count"))
+        .sum();
+    assert_eq!(sum, checks.len() as i64);
+    assert!(
+        ["pass", "warn", "fail"].contains(&summary["overall_status"].as_str().expect("status"))
+    );
+    let info = &scan["system_info"];
+    assert!(
+        info["database"]
+            .as_str()
+            .expect("db")
+            .starts_with("PostgreSQL"),
+        "{info}"
+    );
+    assert_eq!(info["python_version"], json!(null));
+
+    // The export: the same report as a download.
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/security/audit/export?format=json",
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let disposition = res.header("content-disposition").expect("disposition");
+    assert!(
+        disposition.starts_with("attachment; filename=\"security-audit-"),
+        "{disposition}"
+    );
+    assert_eq!(
+        res.json()["checks"].as_array().expect("checks").len(),
+        checks.len()
+    );
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/security/audit/export?format=pdf",
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+
+    let res = call(&app, Method::GET, "/api/v1/security/status", None, &t).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json(), *summary);
+}

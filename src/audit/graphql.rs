@@ -113,3 +113,5 @@ impl AuditQuery {
         })
     }
 }
+
+pub use super::scan::SecurityScanQuery;
