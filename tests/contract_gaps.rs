@@ -409,3 +409,42 @@ async fn the_security_scan_reports_this_deployment_to_admins_only() {
     assert_eq!(res.status, StatusCode::OK, "{}", res.text());
     assert_eq!(res.json(), *summary);
 }
+
+#[tokio::test]
+async fn the_setup_wizard_saves_the_company_name() {
+    let app = app().await;
+    // Too long a company name: 422, no admin and no name saved.
+    let before = table(&app, "company_settings").await;
+    let res = app
+        .send_json(
+            Method::POST,
+            "/api/v1/setup/initial-admin",
+            &json!({"email": "ada@example.com", "password": "Admin-pass1!", "full_name": "Ada", "company_name": "x".repeat(101)}),
+        )
+        .await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+    assert_eq!(table(&app, "company_settings").await, before);
+    assert_eq!(table(&app, "users").await, "[]");
+
+    let res = app
+        .send_json(
+            Method::POST,
+            "/api/v1/setup/initial-admin",
+            &json!({"email": "ada@example.com", "password": "Admin-pass1!", "full_name": "Ada", "company_name": "  Acme Prints  "}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let t = res.json()["access_token"]
+        .as_str()
+        .expect("token")
+        .to_string();
+    let s = call(&app, Method::GET, "/api/v1/settings/company", None, &t)
+        .await
+        .json();
+    assert_eq!(s["company_name"], json!("Acme Prints"));
+}
