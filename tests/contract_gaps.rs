@@ -7,7 +7,7 @@
 mod common;
 
 use axum::http::{Method, StatusCode};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use common::TestApp;
 use common::api::{admin, app, call, operator, upload};
@@ -447,4 +447,263 @@ async fn the_setup_wizard_saves_the_company_name() {
         .await
         .json();
     assert_eq!(s["company_name"], json!("Acme Prints"));
+}
+
+/// Creates an item through REST and answers its id.
+async fn item(app: &TestApp, token: &str, body: Value) -> i64 {
+    let res = call(app, Method::POST, "/api/v1/items", Some(body), token).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    res.json()["id"].as_i64().expect("id")
+}
+
+async fn category(app: &TestApp, token: &str, code: &str, parent: Option<i64>) -> i64 {
+    let res = call(
+        app,
+        Method::POST,
+        "/api/v1/items/categories",
+        Some(json!({"code": code, "name": format!("Cat {code}"), "parent_id": parent})),
+        token,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    res.json()["id"].as_i64().expect("id")
+}
+
+#[tokio::test]
+async fn catalog_stats_low_stock_and_duplicates() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+
+    assert_eq!(
+        app.get("/api/v1/items/stats").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let res = call(&app, Method::GET, "/api/v1/items/stats", None, &op).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(
+        res.json(),
+        json!({"total_items": 0, "active_items": 0, "inactive_items": 0,
+               "by_type": {"finished_good": 0, "component": 0, "supply": 0, "service": 0, "material": 0, "packaging": 0},
+               "low_stock_count": 0, "category_count": 0})
+    );
+
+    let widget = item(
+        &app,
+        &op,
+        json!({"sku": "W-1", "name": "Widget", "item_type": "finished_good", "reorder_point": "5"}),
+    )
+    .await;
+    item(
+        &app,
+        &op,
+        json!({"sku": "S-1", "name": "Screw", "item_type": "component"}),
+    )
+    .await;
+    let gone = item(
+        &app,
+        &op,
+        json!({"sku": "S-2", "name": "Old screw", "item_type": "component"}),
+    )
+    .await;
+    let res = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/items/{gone}"),
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+
+    let stats = call(&app, Method::GET, "/api/v1/items/stats", None, &op)
+        .await
+        .json();
+    assert_eq!(stats["total_items"], json!(3));
+    assert_eq!(stats["active_items"], json!(2));
+    assert_eq!(stats["inactive_items"], json!(1));
+    assert_eq!(stats["by_type"]["finished_good"], json!(1));
+    assert_eq!(stats["by_type"]["component"], json!(1));
+    assert_eq!(stats["low_stock_count"], json!(1));
+
+    // Nothing is on hand yet, so the item with a reorder point is low.
+    let res = call(&app, Method::GET, "/api/v1/items/low-stock", None, &op).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let low = res.json();
+    assert_eq!(low.as_array().expect("rows").len(), 1, "{low}");
+    assert_eq!(low[0]["sku"], json!("W-1"));
+    assert_eq!(low[0]["on_hand_qty"], json!("0"));
+    assert_eq!(low[0]["shortfall"], low[0]["reorder_point"]);
+    assert_eq!(low[0]["shortfall"], json!("5.00"));
+
+    // Duplicate: generated SKU and copied name, or the ones given; a taken SKU is a 400.
+    let res = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/items/{widget}/duplicate"),
+        Some(json!({})),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    let copy = res.json();
+    assert_eq!(copy["name"], json!("Widget (Copy)"));
+    assert!(
+        copy["sku"].as_str().expect("sku").starts_with("FG-"),
+        "{copy}"
+    );
+    assert_eq!(copy["reorder_point"], json!("5.00"), "{copy}");
+    assert_ne!(copy["id"], json!(widget));
+    let res = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/items/{widget}/duplicate"),
+        Some(json!({"new_sku": "w-2", "new_name": "Widget two"})),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    assert_eq!(res.json()["sku"], json!("W-2"));
+    let before = table(&app, "items").await;
+    let res = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/items/{widget}/duplicate"),
+        Some(json!({"new_sku": "W-1"})),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.text());
+    assert!(res.text().contains("already exists"), "{}", res.text());
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/items/999999/duplicate",
+        Some(json!({})),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text());
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/items/abc/duplicate",
+        Some(json!({})),
+        &op,
+    )
+    .await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+    assert_eq!(table(&app, "items").await, before);
+    let res = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/items/{widget}/duplicate"),
+        Some(json!({})),
+        "",
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn the_category_tree_one_category_and_deleting_unused_ones() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    let root = category(&app, &t, "FIL", None).await;
+    let pla = category(&app, &t, "PLA", Some(root)).await;
+    let matte = category(&app, &t, "MATTE", Some(pla)).await;
+    let spare = category(&app, &t, "SPARE", None).await;
+
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/items/categories/tree",
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let tree = res.json();
+    let roots = tree.as_array().expect("roots");
+    assert_eq!(roots.len(), 2, "{tree}");
+    let fil = roots.iter().find(|n| n["id"] == json!(root)).expect("root");
+    assert_eq!(fil["children"][0]["id"], json!(pla));
+    assert_eq!(fil["children"][0]["children"][0]["id"], json!(matte));
+    assert_eq!(fil["children"][0]["children"][0]["children"], json!([]));
+
+    let res = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/items/categories/{matte}"),
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json()["path"], json!("Cat FIL > Cat PLA > Cat MATTE"));
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/items/categories/999999",
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+
+    // Delete: admins only; refused while a child or an item uses it.
+    item(
+        &app,
+        &op,
+        json!({"sku": "P-1", "name": "PLA black", "category_id": matte}),
+    )
+    .await;
+    let before = table(&app, "item_categories").await;
+    let res = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/items/categories/{spare}"),
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+    for (id, why) in [(pla, "sub-categor"), (matte, "item(s) use it")] {
+        let res = call(
+            &app,
+            Method::DELETE,
+            &format!("/api/v1/items/categories/{id}"),
+            None,
+            &t,
+        )
+        .await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.text());
+        assert!(res.text().contains(why), "{}", res.text());
+    }
+    assert_eq!(table(&app, "item_categories").await, before);
+    let res = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/items/categories/{spare}"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json()["message"], json!("Category SPARE deleted"));
+    let res = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/items/categories/{spare}"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
 }

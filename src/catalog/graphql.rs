@@ -1076,3 +1076,5 @@ async fn category_save(
         user_errors: vec![],
     })
 }
+
+pub use super::stats::{CatalogStatsMutation, CatalogStatsQuery};

@@ -10,3 +10,4 @@ pub mod items;
 pub mod loaders;
 pub mod model;
 pub mod rest;
+pub mod stats;
