@@ -55,7 +55,7 @@ areas! {
     system: query SystemQuery;
     identity: query IdentityQuery, mutation IdentityMutation;
     audit: query AuditQuery & SecurityScanQuery;
-    catalog: query CatalogQuery & CatalogStatsQuery, mutation CatalogMutation & CatalogStatsMutation, loaders crate::catalog::loaders::attach;
+    catalog: query CatalogQuery & CatalogStatsQuery & CatalogUomQuery, mutation CatalogMutation & CatalogStatsMutation, loaders crate::catalog::loaders::attach;
     partners: query PartnersQuery, mutation PartnersMutation;
     locations: query LocationsQuery, mutation LocationsMutation;
     printers: query PrintersQuery, mutation PrintersMutation;

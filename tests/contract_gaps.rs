@@ -707,3 +707,115 @@ async fn the_category_tree_one_category_and_deleting_unused_ones() {
     .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn units_by_class_by_code_and_converted() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+
+    let res = call(&app, Method::GET, "/api/v1/admin/uom/classes", None, &op).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let classes = res.json();
+    let weight = classes
+        .as_array()
+        .expect("classes")
+        .iter()
+        .find(|c| c["uom_class"] == json!("weight"))
+        .expect("weight");
+    assert_eq!(weight["base_unit"], json!("KG"));
+    assert!(
+        weight["units"]
+            .as_array()
+            .expect("units")
+            .contains(&json!("G"))
+    );
+
+    let res = call(&app, Method::GET, "/api/v1/admin/uom/lb", None, &op).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json()["code"], json!("LB"));
+    let res = call(&app, Method::GET, "/api/v1/admin/uom/XYZ", None, &op).await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/uom/convert",
+        Some(json!({"quantity": "1500", "from_unit": "G", "to_unit": "KG"})),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(
+        res.json()["converted_quantity"],
+        json!("1.5"),
+        "{}",
+        res.text()
+    );
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/uom/convert",
+        Some(json!({"quantity": 2, "from_unit": "kg", "to_unit": "lb"})),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert!(
+        res.json()["converted_quantity"]
+            .as_str()
+            .expect("qty")
+            .starts_with("4.409248"),
+        "{}",
+        res.text()
+    );
+    // Different classes: 400; unknown unit or a missing quantity: 422 naming the field.
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/uom/convert",
+        Some(json!({"quantity": 1, "from_unit": "G", "to_unit": "M"})),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.text());
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/uom/convert",
+        Some(json!({"quantity": 1, "from_unit": "G", "to_unit": "PARSEC"})),
+        &op,
+    )
+    .await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+    assert!(res.text().contains("to_unit"), "{}", res.text());
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/uom/convert",
+        Some(json!({"from_unit": "G", "to_unit": "KG"})),
+        &op,
+    )
+    .await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+    assert!(res.text().contains("quantity"), "{}", res.text());
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/uom/convert",
+        Some(json!({"quantity": 1, "from_unit": "G", "to_unit": "KG"})),
+        "",
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::UNAUTHORIZED);
+}

@@ -1078,3 +1078,4 @@ async fn category_save(
 }
 
 pub use super::stats::{CatalogStatsMutation, CatalogStatsQuery};
+pub use super::uom::CatalogUomQuery;

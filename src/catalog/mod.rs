@@ -11,3 +11,4 @@ pub mod loaders;
 pub mod model;
 pub mod rest;
 pub mod stats;
+pub mod uom;

@@ -97,4 +97,11 @@ pub const ROUTES: &[Route] = &[
         .status(201)
         .location("/api/v1/items/{id}")
         .summary("Copy an item (`new_sku`, `new_name` optional: generated SKU, name with ` (Copy)`)"),
+    Route::get("/admin/uom/classes", op!("uom_classes.graphql"), "unitClasses")
+        .summary("Unit classes with their base unit and unit codes"),
+    Route::get("/admin/uom/{code}", op!("uom_get.graphql"), "unitOfMeasure")
+        .summary("One unit of measure by code (any case)"),
+    Route::post("/admin/uom/convert", op!("uom_convert.graphql"), "convertUnits")
+        .body(Body::Fields)
+        .summary("Convert `quantity` from `from_unit` to `to_unit` (same class, else 400)"),
 ];
