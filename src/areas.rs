@@ -58,7 +58,7 @@ areas! {
     catalog: query CatalogQuery & CatalogStatsQuery & CatalogUomQuery, mutation CatalogMutation & CatalogStatsMutation, loaders crate::catalog::loaders::attach;
     partners: query PartnersQuery, mutation PartnersMutation;
     locations: query LocationsQuery, mutation LocationsMutation;
-    printers: query PrintersQuery, mutation PrintersMutation;
+    printers: query PrintersQuery & PrinterBrandsQuery, mutation PrintersMutation;
     scrap_reasons: query ScrapReasonsQuery, mutation ScrapReasonsMutation;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

@@ -819,3 +819,142 @@ async fn units_by_class_by_code_and_converted() {
     .await;
     assert_eq!(res.status, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn printer_brands_scrap_reason_spellings_and_every_team_user_route_answer() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+
+    let res = call(&app, Method::GET, "/api/v1/printers/brands/info", None, &op).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let brands = res.json();
+    let codes: Vec<&str> = brands
+        .as_array()
+        .expect("brands")
+        .iter()
+        .map(|b| b["code"].as_str().expect("code"))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "bambulab",
+            "klipper",
+            "octoprint",
+            "prusa",
+            "creality",
+            "generic"
+        ]
+    );
+    assert_eq!(brands[0]["protocol"], json!("mqtt"));
+    assert_eq!(brands[0]["supports_ams"], json!(true));
+    assert_eq!(
+        app.get("/api/v1/printers/brands/info").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // The original's scrap reason spellings.
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/production-orders/scrap-reasons",
+        Some(json!({"code": "warp", "name": "Warping"})),
+        &t,
+    )
+    .await;
+    assert!(res.status.is_success(), "{}", res.text());
+    let id = res.json()["id"].as_i64().expect("id");
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/production-orders/scrap-reasons/all",
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let res = call(
+        &app,
+        Method::PUT,
+        &format!("/api/v1/production-orders/scrap-reasons/{id}"),
+        Some(json!({"name": "Warped"})),
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let res = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/production-orders/scrap-reasons/{id}"),
+        None,
+        &t,
+    )
+    .await;
+    assert!(res.status.is_success(), "{}", res.text());
+
+    // Every /admin/users route of the original answers an admin (and refuses an operator).
+    let res = call(&app, Method::GET, "/api/v1/admin/users/", None, &t).await;
+    let users = res.json();
+    let op_id = users
+        .as_array()
+        .expect("users")
+        .iter()
+        .find(|u| u["email"] == json!("op@example.com"))
+        .expect("op")["id"]
+        .as_i64()
+        .expect("id");
+    let routes = [
+        (Method::GET, "/api/v1/admin/users/".to_string(), None),
+        (
+            Method::GET,
+            "/api/v1/admin/users/stats/summary".to_string(),
+            None,
+        ),
+        (Method::GET, format!("/api/v1/admin/users/{op_id}"), None),
+        (
+            Method::PATCH,
+            format!("/api/v1/admin/users/{op_id}"),
+            Some(json!({"first_name": "Otto"})),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/admin/users/{op_id}/reset-password"),
+            Some(json!({"new_password": "Operator-pass9!"})),
+        ),
+        (Method::DELETE, format!("/api/v1/admin/users/{op_id}"), None),
+        (
+            Method::POST,
+            format!("/api/v1/admin/users/{op_id}/reactivate"),
+            Some(json!({})),
+        ),
+        (
+            Method::POST,
+            "/api/v1/admin/users/".to_string(),
+            Some(
+                json!({"email": "bo@example.com", "password": "Operator-pass2!", "account_type": "operator"}),
+            ),
+        ),
+    ];
+    for (method, path, body) in routes {
+        let res = call(&app, method.clone(), &path, body, &t).await;
+        assert!(
+            res.status.is_success(),
+            "{method} {path}: {} {}",
+            res.status,
+            res.text()
+        );
+    }
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/users/stats/summary",
+        None,
+        &op,
+    )
+    .await;
+    assert!(
+        matches!(res.status, StatusCode::FORBIDDEN | StatusCode::UNAUTHORIZED),
+        "{}",
+        res.status
+    );
+}

@@ -522,3 +522,5 @@ impl PrintersMutation {
         })
     }
 }
+
+pub use super::brands::PrinterBrandsQuery;
