@@ -54,11 +54,11 @@ macro_rules! areas {
 areas! {
     system: query SystemQuery;
     identity: query IdentityQuery, mutation IdentityMutation;
-    audit: query AuditQuery;
-    catalog: query CatalogQuery, mutation CatalogMutation, loaders crate::catalog::loaders::attach;
+    audit: query AuditQuery & SecurityScanQuery;
+    catalog: query CatalogQuery & CatalogStatsQuery & CatalogUomQuery, mutation CatalogMutation & CatalogStatsMutation, loaders crate::catalog::loaders::attach;
     partners: query PartnersQuery, mutation PartnersMutation;
     locations: query LocationsQuery, mutation LocationsMutation;
-    printers: query PrintersQuery, mutation PrintersMutation;
+    printers: query PrintersQuery & PrinterBrandsQuery, mutation PrintersMutation;
     scrap_reasons: query ScrapReasonsQuery, mutation ScrapReasonsMutation;
-    settings: query SettingsQuery, mutation SettingsMutation;
+    settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

@@ -39,6 +39,8 @@ const PUBLIC: &[&str] = &[
     "system",
     "setupStatus",
     "passwordResetStatus",
+    // The company logo: shown on the login page and printed on quotes (CONTRACT 5.16).
+    "companyLogo",
     // Mutation
     "setupInitialAdmin",
     "login",

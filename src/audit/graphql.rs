@@ -119,3 +119,5 @@ impl AuditQuery {
         })
     }
 }
+
+pub use super::scan::SecurityScanQuery;

@@ -6,3 +6,4 @@ pub mod model;
 pub mod rest;
 
 pub use model::{AuditEvent, Outcome, record, record_in};
+pub mod scan;

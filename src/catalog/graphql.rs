@@ -1113,3 +1113,6 @@ async fn category_save(
         user_errors: vec![],
     })
 }
+
+pub use super::stats::{CatalogStatsMutation, CatalogStatsQuery};
+pub use super::uom::CatalogUomQuery;

@@ -11,3 +11,5 @@ pub mod loaders;
 pub mod model;
 pub mod rest;
 pub mod rules;
+pub mod stats;
+pub mod uom;

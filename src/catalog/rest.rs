@@ -81,4 +81,27 @@ pub const ROUTES: &[Route] = &[
     Route::post("/setup/seed-example-data", op!("seed_example_data.graphql"), "seedExampleData")
         .access(Admin)
         .summary("Load example data (fresh installations; running it twice changes nothing)"),
+    Route::get("/items/stats", op!("item_stats.graphql"), "itemStats")
+        .summary("Item counts: total, active, inactive, active per type, low stock, categories"),
+    Route::get("/items/low-stock", op!("low_stock.graphql"), "lowStockItems")
+        .summary("Active items at or below their reorder point (on hand is 0 until inventory exists)"),
+    Route::get("/items/categories/tree", op!("category_tree.graphql"), "itemCategoryTree")
+        .summary("The category tree, nested `children` (nine levels; `include_inactive`)"),
+    Route::get("/items/categories/{id}", op!("category_get.graphql", "category"), "itemCategory")
+        .summary("One item category with its path"),
+    Route::delete("/items/categories/{id}", op!("category_delete.graphql"), "itemCategoryDelete")
+        .access(Admin)
+        .summary("Delete an item category; refused (400) while items or sub-categories use it"),
+    Route::post("/items/{id}/duplicate", op!("item_duplicate.graphql", "item", "item_list"), "itemDuplicate.item")
+        .body(Body::Fields)
+        .status(201)
+        .location("/api/v1/items/{id}")
+        .summary("Copy an item (`new_sku`, `new_name` optional: generated SKU, name with ` (Copy)`)"),
+    Route::get("/admin/uom/classes", op!("uom_classes.graphql"), "unitClasses")
+        .summary("Unit classes with their base unit and unit codes"),
+    Route::get("/admin/uom/{code}", op!("uom_get.graphql"), "unitOfMeasure")
+        .summary("One unit of measure by code (any case)"),
+    Route::post("/admin/uom/convert", op!("uom_convert.graphql"), "convertUnits")
+        .body(Body::Fields)
+        .summary("Convert `quantity` from `from_unit` to `to_unit` (same class, else 400)"),
 ];

@@ -117,7 +117,7 @@ pub async fn create_initial_admin(
             if model::count(conn).await? > 0 {
                 return Err(AppError::forbidden(SETUP_COMPLETE));
             }
-            model::insert(
+            let user = model::insert(
                 conn,
                 &NewUser {
                     email: input.email.as_str(),
@@ -130,7 +130,21 @@ pub async fn create_initial_admin(
                     email_verified: true,
                 },
             )
-            .await
+            .await?;
+            // The wizard's company name is the company's name (CONTRACT 2), saved with the
+            // admin so a failed setup leaves neither behind.
+            if let Some(company) = input.company_name.as_deref() {
+                crate::settings::model::get_for_update(conn).await?;
+                crate::settings::model::update(
+                    conn,
+                    &crate::settings::model::SettingsChanges {
+                        company_name: Some(Some(company.to_owned())),
+                        ..Default::default()
+                    },
+                )
+                .await?;
+            }
+            Ok(user)
         })
         .await;
     match created {

@@ -247,3 +247,5 @@ impl PrintersMutation {
         Ok(payload)
     }
 }
+
+pub use super::brands::PrinterBrandsQuery;

@@ -20,6 +20,8 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Input("input"))
         .status(201)
         .summary("Add a printer (`code`, `name` and `model` required; a duplicate code is 400)"),
+    Route::get("/printers/brands/info", include_str!("rest/brands_info.graphql"), "printerBrands")
+        .summary("Facts per printer brand: protocol, default port, AMS and camera support, connection fields"),
     Route::get("/printers/generate-code", include_str!("rest/generate_code.graphql"), "printerCodeSuggestion")
         .summary("Suggest the next free code for a `prefix` (default PRT), e.g. `{\"code\": \"PRT-004\"}`"),
     Route::get("/printers/{id}", op!("printer_get.graphql"), "printer")

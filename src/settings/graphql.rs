@@ -38,7 +38,7 @@ pub struct CompanySettings {
     pub company_email: Option<String>,
     /// Website.
     pub company_website: Option<String>,
-    /// Whether a logo is stored (logo upload is not offered yet, so false until it is).
+    /// Whether a logo is stored (`/settings/company/logo`).
     pub has_logo: bool,
     /// The stored logo's file name.
     pub logo_filename: Option<String>,
@@ -251,3 +251,6 @@ impl SettingsMutation {
         )
     }
 }
+
+pub use super::ai::{SettingsAiMutation, SettingsAiQuery};
+pub use super::logo::{SettingsLogoMutation, SettingsLogoQuery};

@@ -1,10 +1,12 @@
 //! Company settings (CONTRACT 5.16): a singleton row (id 1) with the company's details,
 //! tax, quote defaults and working hours. Any signed-in user reads them; admins change them,
-//! and each change is recorded in the security audit log. Logo upload is not offered yet
-//! (`has_logo` is false). GraphQL fields in [`graphql`], rules in [`rules`], REST
+//! and each change is recorded in the security audit log. The logo lives in [`logo`], the AI
+//! assistant's settings in [`ai`]. GraphQL fields in [`graphql`], rules in [`rules`], REST
 //! declarations in [`rest`].
 
+pub mod ai;
 pub mod graphql;
+pub mod logo;
 pub mod model;
 pub mod rest;
 pub mod rules;

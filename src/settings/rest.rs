@@ -1,7 +1,7 @@
 //! REST routes of the company settings (CONTRACT 5.16): declarations only. The spec's path
 //! is `/settings/`; the original's `/settings/company` answers too.
 
-use crate::auth::Access::Admin;
+use crate::auth::Access::{Admin, Public};
 use crate::rest::{Body, Route};
 
 /// A stored operation with the settings fragment.
@@ -24,4 +24,29 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Input("input"))
         .access(Admin)
         .summary("Change the company settings (every field optional; tax as `tax_rate_percent` 0-100); audited"),
+    Route::get("/settings/company/logo", include_str!("rest/logo_get.graphql"), "companyLogo")
+        .download()
+        .access(Public)
+        .summary("The company logo's bytes with its content type (404 when none is stored)"),
+    Route::post("/settings/company/logo", op!("logo_upload.graphql"), "companyLogoUpload")
+        .body(Body::Multipart)
+        .access(Admin)
+        .summary("Store the company logo (multipart `file`, PNG or JPEG by content); audited"),
+    Route::delete("/settings/company/logo", op!("logo_delete.graphql"), "companyLogoDelete")
+        .access(Admin)
+        .summary("Remove the company logo (404 when none is stored); audited"),
+    Route::get(
+        "/settings/ai",
+        concat!(include_str!("rest/ai_get.graphql"), include_str!("rest/fragment_ai.graphql")),
+        "aiSettings",
+    )
+    .summary("The AI assistant settings (`enabled` false until an admin turns it on)"),
+    Route::patch(
+        "/settings/ai",
+        concat!(include_str!("rest/ai_update.graphql"), include_str!("rest/fragment_ai.graphql")),
+        "aiSettingsUpdate.settings",
+    )
+    .body(Body::Input("input"))
+    .access(Admin)
+    .summary("Change the AI assistant settings (`enabled`, `provider`, `model`, `ollama_url`); audited"),
 ];
