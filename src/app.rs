@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use async_graphql::http::GraphiQLSource;
-use async_graphql_axum::{GraphQLRequest, GraphQLResponse};
+use async_graphql_axum::GraphQLRequest;
 use axum::extract::{Extension, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -211,22 +211,22 @@ async fn graphiql() -> impl IntoResponse {
     )
 }
 
-/// `POST /graphql`: runs one operation with the request's context attached.
+/// `POST /graphql`: runs one operation with the request's context attached, after the
+/// checks of [`crate::http::graphql`].
 async fn graphql(
     State(state): State<AppState>,
     Extension(request_id): Extension<RequestId>,
     ClientIp(client_ip): ClientIp,
     headers: axum::http::HeaderMap,
     request: GraphQLRequest,
-) -> GraphQLResponse {
+) -> Response {
     let request = request.into_inner();
     tracing::debug!(
         operation = request.operation_name.as_deref().unwrap_or("anonymous"),
         "executing GraphQL operation"
     );
     let meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
-    let request = crate::graphql::per_request(request.data(request_id).data(meta), &state.pool);
-    crate::graphql::execute(&state.schema, request).await.into()
+    crate::http::graphql::serve(&state, &headers, meta, request.data(request_id)).await
 }
 
 /// Binds the listener and serves until SIGTERM or Ctrl-C; in-flight requests finish first.

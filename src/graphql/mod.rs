@@ -12,6 +12,7 @@
 //! their `extensions.code` after execution instead ([`execute`]).
 
 pub mod context;
+pub mod cost;
 pub mod errors;
 pub mod pagination;
 pub mod scalars;

@@ -2,6 +2,7 @@
 //! security headers, the client's address. Business modules never import axum; these do.
 
 pub mod client_ip;
+pub mod graphql;
 pub mod meta;
 pub mod request_context;
 pub mod security_headers;
