@@ -45,7 +45,12 @@ async fn unbounded_decimals_are_a_field_level_422_and_change_nothing() {
     // Within the scalar's bounds but beyond the column's (NUMERIC(14, 4)): still a 422.
     let body = json!({"sku": "DEC-2", "name": "Decimal", "item_type": "component", "standard_cost": "123456789012.1234"});
     let res = call(&app, Method::POST, "/api/v1/items", Some(body), &token).await;
-    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.text());
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
     assert_eq!(table_json(&app, "items").await, before);
     // Within the bounds it is stored.
     let body = json!({"sku": "DEC-3", "name": "Decimal", "item_type": "component", "standard_cost": "1234567890.1234"});
@@ -123,7 +128,8 @@ async fn the_item_search_uses_the_trigram_index_on_ten_thousand_rows() {
          ORDER BY sku LIMIT 50",
     )
     .await;
-    let indexes = plan("SELECT string_agg(indexname, ',') FROM pg_indexes WHERE tablename = 'items'").await;
+    let indexes =
+        plan("SELECT string_agg(indexname, ',') FROM pg_indexes WHERE tablename = 'items'").await;
     assert!(search.contains("items_sku_trgm"), "{search}\n{indexes}");
     assert!(!search.contains("Seq Scan"), "{search}");
     let exact = plan("EXPLAIN SELECT id FROM items WHERE sku = 'SKU-004242'").await;

@@ -223,3 +223,35 @@ async fn media_types_follow_graphql_over_http() {
         assert!(res.json()["errors"][0]["message"].is_string());
     }
 }
+
+#[tokio::test]
+async fn nul_characters_in_rest_input_are_a_field_level_422() {
+    let app = app().await;
+    let token = admin(&app).await;
+    let before = common::api::table_json(&app, "items").await;
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/items?search=a%00b",
+        None,
+        &token,
+    )
+    .await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+    assert!(res.text().contains("search"), "{}", res.text());
+    let body = json!({"sku": "NUL-1", "name": "a\u{0}b", "item_type": "component"});
+    let res = call(&app, Method::POST, "/api/v1/items", Some(body), &token).await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+    assert_eq!(res.json()["details"]["errors"][0]["field"], "name");
+    assert_eq!(common::api::table_json(&app, "items").await, before);
+}

@@ -16,6 +16,7 @@ pub mod cost;
 pub mod errors;
 pub mod pagination;
 pub mod scalars;
+pub mod text;
 pub mod user_error;
 
 use std::sync::Arc;
