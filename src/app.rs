@@ -75,13 +75,20 @@ pub fn router(state: AppState) -> anyhow::Result<Router> {
     let config = state.config.clone();
     let production = config.is_production();
 
-    let api = crate::rest::router(&config)?.fallback(api_not_found);
+    // Database-bound routes shed load beyond what the pool can serve (503 + Retry-After).
+    let overload = crate::http::overload::Overload::for_pool(config.database.max_connections());
+    let shed = middleware::from_fn_with_state(overload, crate::http::overload::limit);
+
+    let api = crate::rest::router(&config)?
+        .fallback(api_not_found)
+        .layer(shed.clone());
 
     // Bodies are bounded: `/graphql` and every facade route by MAX_BODY_BYTES, the facade's
     // upload routes by MAX_UPLOAD_BYTES (the facade sets its limits per route).
     let limited = Router::new()
         .route("/graphql", get(graphiql).post(graphql))
-        .layer(RequestBodyLimitLayer::new(config.max_body_bytes));
+        .layer(RequestBodyLimitLayer::new(config.max_body_bytes))
+        .layer(shed);
 
     let mut app = Router::new()
         .route("/health", get(crate::health::health))

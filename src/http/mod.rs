@@ -4,6 +4,7 @@
 pub mod client_ip;
 pub mod graphql;
 pub mod meta;
+pub mod overload;
 pub mod request_context;
 pub mod security_headers;
 
