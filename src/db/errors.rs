@@ -131,3 +131,61 @@ fn field_of(info: &(dyn DatabaseErrorInformation + Send + Sync)) -> Option<Strin
         .filter(|f| !f.is_empty())
         .map(str::to_string)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorCode;
+
+    fn db(kind: DatabaseErrorKind, message: &str) -> Error {
+        Error::DatabaseError(kind, Box::new(message.to_string()))
+    }
+
+    #[test]
+    fn every_outage_is_a_503_with_retry_after() {
+        for error in [
+            db(DatabaseErrorKind::UnableToSendCommand, "connection closed"),
+            db(
+                DatabaseErrorKind::ClosedConnection,
+                "server closed the connection unexpectedly",
+            ),
+            db(
+                DatabaseErrorKind::Unknown,
+                "terminating connection due to administrator command",
+            ),
+            db(
+                DatabaseErrorKind::Unknown,
+                "the database system is starting up",
+            ),
+            db(
+                DatabaseErrorKind::Unknown,
+                "canceling statement due to statement timeout",
+            ),
+            db(DatabaseErrorKind::Unknown, "connection reset by peer"),
+        ] {
+            let mapped = app_error(error);
+            assert_eq!(mapped.code, ErrorCode::Unavailable, "{}", mapped.message);
+            assert!(mapped.retry_after.is_some());
+        }
+    }
+
+    #[test]
+    fn data_errors_are_422_and_name_no_constraint() {
+        let mapped = app_error(db(DatabaseErrorKind::Unknown, "numeric field overflow"));
+        assert_eq!(mapped.code, ErrorCode::BadUserInput);
+        let mapped = app_error(db(
+            DatabaseErrorKind::ForeignKeyViolation,
+            "insert or update violates",
+        ));
+        assert_eq!(mapped.code, ErrorCode::BadUserInput);
+        let mapped = app_error(db(
+            DatabaseErrorKind::ForeignKeyViolation,
+            "update or delete on table \"item_categories\" violates foreign key constraint",
+        ));
+        assert_eq!(mapped.code, ErrorCode::Conflict);
+        assert!(!mapped.message.contains("constraint"));
+        let mapped = app_error(db(DatabaseErrorKind::UniqueViolation, "duplicate key"));
+        assert_eq!(mapped.code, ErrorCode::Conflict);
+        assert_eq!(mapped.message, "Already exists");
+    }
+}
