@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use async_graphql::http::GraphiQLSource;
-use async_graphql_axum::{GraphQLRequest, GraphQLResponse};
+use async_graphql_axum::GraphQLRequest;
 use axum::extract::{Extension, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -75,13 +75,20 @@ pub fn router(state: AppState) -> anyhow::Result<Router> {
     let config = state.config.clone();
     let production = config.is_production();
 
-    let api = crate::rest::router(&config)?.fallback(api_not_found);
+    // Database-bound routes shed load beyond what the pool can serve (503 + Retry-After).
+    let overload = crate::http::overload::Overload::for_pool(config.database.max_connections());
+    let shed = middleware::from_fn_with_state(overload, crate::http::overload::limit);
+
+    let api = crate::rest::router(&config)?
+        .fallback(api_not_found)
+        .layer(shed.clone());
 
     // Bodies are bounded: `/graphql` and every facade route by MAX_BODY_BYTES, the facade's
     // upload routes by MAX_UPLOAD_BYTES (the facade sets its limits per route).
     let limited = Router::new()
         .route("/graphql", get(graphiql).post(graphql))
-        .layer(RequestBodyLimitLayer::new(config.max_body_bytes));
+        .layer(RequestBodyLimitLayer::new(config.max_body_bytes))
+        .layer(shed);
 
     let mut app = Router::new()
         .route("/health", get(crate::health::health))
@@ -215,22 +222,22 @@ async fn graphiql() -> impl IntoResponse {
     )
 }
 
-/// `POST /graphql`: runs one operation with the request's context attached.
+/// `POST /graphql`: runs one operation with the request's context attached, after the
+/// checks of [`crate::http::graphql`].
 async fn graphql(
     State(state): State<AppState>,
     Extension(request_id): Extension<RequestId>,
     ClientIp(client_ip): ClientIp,
     headers: axum::http::HeaderMap,
     request: GraphQLRequest,
-) -> GraphQLResponse {
+) -> Response {
     let request = request.into_inner();
     tracing::debug!(
         operation = request.operation_name.as_deref().unwrap_or("anonymous"),
         "executing GraphQL operation"
     );
     let meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
-    let request = crate::graphql::per_request(request.data(request_id).data(meta), &state.pool);
-    crate::graphql::execute(&state.schema, request).await.into()
+    crate::http::graphql::serve(&state, &headers, meta, request.data(request_id)).await
 }
 
 /// Binds the listener and serves until SIGTERM or Ctrl-C; in-flight requests finish first.

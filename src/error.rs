@@ -140,6 +140,10 @@ pub struct AppError {
     pub retry_after: Option<u64>,
 }
 
+/// Seconds a client is told to wait after a 503 (a restarting database is usually back
+/// within a few seconds).
+pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 2;
+
 /// Shorthand for results of this crate.
 pub type AppResult<T> = Result<T, AppError>;
 
@@ -199,7 +203,10 @@ impl AppError {
 
     /// 503: the database (or another dependency) cannot be reached.
     pub fn unavailable(message: impl Into<String>) -> Self {
-        Self::new(ErrorCode::Unavailable, message)
+        AppError {
+            retry_after: Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            ..Self::new(ErrorCode::Unavailable, message)
+        }
     }
 
     /// A 500 error. The cause is logged here, with the request id of the current span, and
@@ -262,25 +269,7 @@ impl AppError {
 
 impl From<diesel::result::Error> for AppError {
     fn from(e: diesel::result::Error) -> Self {
-        use diesel::result::{DatabaseErrorKind, Error};
-        match e {
-            Error::NotFound => AppError::not_found("Not found"),
-            Error::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-                AppError::conflict(format!(
-                    "Already exists{}",
-                    info.constraint_name()
-                        .map(|c| format!(" ({c})"))
-                        .unwrap_or_default()
-                ))
-            }
-            Error::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => {
-                AppError::conflict("The record was changed by someone else; please retry")
-            }
-            Error::DatabaseError(DatabaseErrorKind::ClosedConnection, _) => {
-                AppError::unavailable("The database is unavailable")
-            }
-            other => AppError::internal(other),
-        }
+        crate::db::errors::app_error(e)
     }
 }
 

@@ -72,12 +72,12 @@ pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::
     request
         .data(DataLoader::with_cache(
             CategoryTreeLoader { pool: pool.clone() },
-            tokio::spawn,
+            crate::graphql::context::spawn_in_current_span,
             HashMapCache::default(),
         ))
         .data(DataLoader::with_cache(
             ItemFilesLoader { pool: pool.clone() },
-            tokio::spawn,
+            crate::graphql::context::spawn_in_current_span,
             HashMapCache::default(),
         ))
 }

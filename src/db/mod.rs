@@ -3,6 +3,7 @@
 //! Everything speaks the wire protocol through diesel-async and tokio-postgres, so the
 //! server needs no libpq at run time.
 
+pub mod errors;
 pub mod forms;
 pub mod migrations;
 pub mod paging;
@@ -29,12 +30,28 @@ pub type PoolError = deadpool::PoolError;
 /// that a dead database turns into a fast 503, never a hung request.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// Longest a single SQL statement may run before PostgreSQL cancels it (set per connection,
+/// at connect time, through the startup `options`: no extra round trip). Shorter than the
+/// default `REQUEST_TIMEOUT_SECONDS` (30), so a runaway query is cancelled in the database
+/// and answered as a 503 instead of running on after its request timed out.
+pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(25);
+
+/// `url` with the connection options every pooled connection runs with
+/// ([`STATEMENT_TIMEOUT`]).
+pub fn session_url(url: &str) -> String {
+    let separator = if url.contains('?') { '&' } else { '?' };
+    format!(
+        "{url}{separator}options=-c%20statement_timeout%3D{}",
+        STATEMENT_TIMEOUT.as_millis()
+    )
+}
+
 /// Builds the pool. No connection is opened until the first checkout.
 pub fn build_pool(config: &DatabaseConfig) -> anyhow::Result<DbPool> {
     build_pool_with(
         config,
         AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(
-            config.url.expose().to_string(),
+            session_url(config.url.expose()),
             manager_config(),
         ),
     )
@@ -87,7 +104,7 @@ pub fn build_pool_counting(
     build_pool_with(
         config,
         AsyncDieselConnectionManager::<AsyncPgConnection>::new_with_config(
-            config.url.expose().to_string(),
+            session_url(config.url.expose()),
             manager_config,
         ),
     )

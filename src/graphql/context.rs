@@ -62,3 +62,12 @@ pub fn client_ip(ctx: &Context<'_>) -> std::net::IpAddr {
         .map(|m| m.client_ip)
         .unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]))
 }
+
+/// The spawner every DataLoader is built with: the batch runs on its own task, inside the
+/// span of the request that asked for it, so its log lines (and the errors it maps) carry
+/// that request's id.
+pub fn spawn_in_current_span(
+    batch: futures_util::future::BoxFuture<'static, ()>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(tracing::Instrument::in_current_span(batch))
+}

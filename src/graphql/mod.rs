@@ -12,9 +12,11 @@
 //! their `extensions.code` after execution instead ([`execute`]).
 
 pub mod context;
+pub mod cost;
 pub mod errors;
 pub mod pagination;
 pub mod scalars;
+pub mod text;
 pub mod user_error;
 
 use std::sync::Arc;

@@ -38,7 +38,17 @@ impl From<DateTime<Utc>> for Timestamp {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Decimal(pub bigdecimal::BigDecimal);
 
-/// An exact decimal as a string, e.g. `"19.99"`; input also accepts a number.
+/// Most digits before the decimal point a `Decimal` input may have (the widest column,
+/// `NUMERIC(14, 2)`, holds 12).
+pub const DECIMAL_MAX_INTEGER_DIGITS: i64 = 12;
+/// Most digits after the decimal point a `Decimal` input may have (the finest column,
+/// conversion factors, holds 10; money columns round to their 2 or 4 places).
+pub const DECIMAL_MAX_FRACTION_DIGITS: i64 = 10;
+/// Longest decimal text read at all (so `1e999999999` is never expanded).
+const DECIMAL_MAX_TEXT: usize = 40;
+
+/// An exact decimal as a string, e.g. `"19.99"`; input also accepts a number. At most 12
+/// digits before the point and 10 after it.
 #[Scalar(name = "Decimal")]
 impl ScalarType for Decimal {
     fn parse(value: Value) -> InputValueResult<Self> {
@@ -47,14 +57,53 @@ impl ScalarType for Decimal {
             Value::Number(n) => n.to_string(),
             _ => return Err(InputValueError::expected_type(value)),
         };
-        text.parse::<bigdecimal::BigDecimal>()
+        parse_decimal(&text)
             .map(Decimal)
-            .map_err(|_| InputValueError::custom("Input should be a valid decimal"))
+            .map_err(InputValueError::custom)
     }
 
     fn to_value(&self) -> Value {
         Value::String(self.0.normalized().to_plain_string_min_scale(&self.0))
     }
+}
+
+/// Reads a decimal within the bounds every `Decimal` input has (at most
+/// [`DECIMAL_MAX_INTEGER_DIGITS`] digits before the point and
+/// [`DECIMAL_MAX_FRACTION_DIGITS`] after it, trailing zeros aside); the error is a message
+/// for the client. The REST facade checks its input with the same function.
+pub fn parse_decimal(text: &str) -> Result<bigdecimal::BigDecimal, String> {
+    let text = text.trim();
+    if text.len() > DECIMAL_MAX_TEXT {
+        return Err("Input should be a valid decimal".into());
+    }
+    let decimal = text
+        .parse::<bigdecimal::BigDecimal>()
+        .map_err(|_| "Input should be a valid decimal".to_string())?;
+    let (digits, scale) = decimal.as_bigint_and_exponent();
+    let total_digits = if digits == num_bigint_zero() {
+        1
+    } else {
+        digits.to_string().trim_start_matches('-').len() as i64
+    };
+    if total_digits - scale > DECIMAL_MAX_INTEGER_DIGITS {
+        return Err(format!(
+            "Input should have at most {DECIMAL_MAX_INTEGER_DIGITS} digits before the decimal point"
+        ));
+    }
+    if scale > DECIMAL_MAX_FRACTION_DIGITS {
+        let normalized = decimal.normalized();
+        if normalized.fractional_digit_count() > DECIMAL_MAX_FRACTION_DIGITS {
+            return Err(format!(
+                "Input should have at most {DECIMAL_MAX_FRACTION_DIGITS} decimal places"
+            ));
+        }
+        return Ok(normalized);
+    }
+    Ok(decimal)
+}
+
+fn num_bigint_zero() -> bigdecimal::num_bigint::BigInt {
+    bigdecimal::num_bigint::BigInt::from(0)
 }
 
 trait PlainString {

@@ -3,7 +3,9 @@
 
 pub mod client_ip;
 pub mod csrf;
+pub mod graphql;
 pub mod meta;
+pub mod overload;
 pub mod request_context;
 pub mod security_headers;
 

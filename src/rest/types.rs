@@ -231,15 +231,25 @@ impl TypeInfo {
                 ),
             },
             ("Boolean", _) => fail("Input should be a valid boolean".into(), "bool_type"),
+            // PostgreSQL cannot store a NUL character: refused here, naming the field.
+            ("String" | "ID", Value::String(s)) if s.contains('\0') => {
+                fail("Text must not contain a NUL character".into(), "string_nul")
+            }
             ("String", Value::String(_)) => Some(value.clone()),
             ("String", _) => fail("Input should be a valid string".into(), "string_type"),
             // Ids and decimals are written either way by clients; both mean the same.
-            ("Decimal", Value::String(s)) => match s.trim().parse::<bigdecimal::BigDecimal>() {
+            ("Decimal", Value::String(s)) => match crate::graphql::scalars::parse_decimal(s) {
                 Ok(_) => Some(value.clone()),
-                Err(_) => fail("Input should be a valid decimal".into(), "decimal_parsing"),
+                Err(message) => fail(message, "decimal_parsing"),
             },
+            ("Decimal", Value::Number(n)) => {
+                match crate::graphql::scalars::parse_decimal(&n.to_string()) {
+                    Ok(_) => Some(Value::String(n.to_string())),
+                    Err(message) => fail(message, "decimal_parsing"),
+                }
+            }
             ("ID", Value::String(_)) => Some(value.clone()),
-            ("ID" | "Decimal", Value::Number(n)) => Some(Value::String(n.to_string())),
+            ("ID", Value::Number(n)) => Some(Value::String(n.to_string())),
             ("ID", _) => fail("Input should be a valid string".into(), "string_type"),
             ("Decimal", _) => fail("Input should be a valid decimal".into(), "decimal_type"),
             // Other custom scalars check their own syntax in GraphQL; text is passed through.
