@@ -323,13 +323,14 @@ fn responses(route: &CompiledRoute, types: &TypeInfo) -> Value {
             error_response("A business rule refused the request", "Error"),
         );
     }
-    if r.access != Access::Public {
-        out.insert("401".into(), error_response("Not authenticated", "Error"));
-        out.insert("403".into(), error_response("Not allowed", "Error"));
-    }
-    if r.method == super::Method::Get || !route.path_params.is_empty() {
-        out.insert("404".into(), error_response("Not found", "Error"));
-    }
+    // Public routes answer these too: a failed sign-in or refresh is a 401, setup once a
+    // user exists a 403, an unknown reset token a 404.
+    out.insert(
+        "401".into(),
+        error_response("Not authenticated (or bad credentials)", "Error"),
+    );
+    out.insert("403".into(), error_response("Not allowed", "Error"));
+    out.insert("404".into(), error_response("Not found", "Error"));
     if route.operation_type == OperationType::Mutation {
         out.insert(
             "409".into(),

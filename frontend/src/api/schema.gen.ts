@@ -546,6 +546,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/uom/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unit classes with their base unit and unit codes
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query UnitClasses {
+         *       unitClasses {
+         *         uom_class: uomClass
+         *         base_unit: baseUnit
+         *         units
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_unit_classes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/uom/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert `quantity` from `from_unit` to `to_unit` (same class, else 400)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ConvertUnits($quantity: Decimal!, $fromUnit: String!, $toUnit: String!) {
+         *       convertUnits(quantity: $quantity, fromUnit: $fromUnit, toUnit: $toUnit) {
+         *         quantity
+         *         from_unit: fromUnit
+         *         to_unit: toUnit
+         *         converted_quantity: convertedQuantity
+         *         factor
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_convert_units"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/uom/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One unit of measure by code (any case)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query UnitOfMeasure($code: String!) {
+         *       unitOfMeasure(code: $code) {
+         *         id
+         *         code
+         *         name
+         *         symbol
+         *         uom_class: uomClass
+         *         base_unit_code: baseUnitCode
+         *         to_base_factor: toBaseFactor
+         *         active
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_unit_of_measure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users/": {
         parameters: {
             query?: never;
@@ -1368,6 +1465,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/items/categories/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The category tree, nested `children` (nine levels; `include_inactive`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ItemCategoryTree($includeInactive: Boolean = false) {
+         *       itemCategoryTree(includeInactive: $includeInactive) {
+         *         ...NodeFields
+         *         children {
+         *           ...NodeFields
+         *           children {
+         *             ...NodeFields
+         *             children {
+         *               ...NodeFields
+         *               children {
+         *                 ...NodeFields
+         *                 children {
+         *                   ...NodeFields
+         *                   children {
+         *                     ...NodeFields
+         *                     children {
+         *                       ...NodeFields
+         *                       children {
+         *                         ...NodeFields
+         *                       }
+         *                     }
+         *                   }
+         *                 }
+         *               }
+         *             }
+         *           }
+         *         }
+         *       }
+         *     }
+         *     fragment NodeFields on ItemCategoryNode {
+         *       id
+         *       code
+         *       name
+         *       parent_id: parentId
+         *       description
+         *       sort_order: sortOrder
+         *       active
+         *     }
+         *     ```
+         */
+        get: operations["list_item_category_tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/items/categories/{id}": {
         parameters: {
             query?: never;
@@ -1375,7 +1533,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One item category with its path
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ItemCategory($id: Int!) {
+         *       itemCategory(id: $id) { ...CategoryFields }
+         *     }
+         *
+         *     fragment CategoryFields on ItemCategory {
+         *       id
+         *       code
+         *       name
+         *       parent_id: parentId
+         *       description
+         *       sort_order: sortOrder
+         *       active
+         *       path
+         *       depth
+         *     }
+         *     ```
+         */
+        get: operations["get_item_category"];
         /**
          * Change an item category (cycles are refused)
          * @description Access: admins only. Runs the stored GraphQL operation:
@@ -1403,7 +1583,20 @@ export interface paths {
          */
         put: operations["update_item_category_2"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete an item category; refused (400) while items or sub-categories use it
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ItemCategoryDelete($id: Int!) {
+         *       itemCategoryDelete(id: $id) {
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_item_category"];
         options?: never;
         head?: never;
         /**
@@ -1540,6 +1733,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/items/low-stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active items at or below their reorder point (on hand is 0 until inventory exists)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query LowStockItems {
+         *       lowStockItems {
+         *         id
+         *         sku
+         *         name
+         *         item_type: itemType
+         *         unit
+         *         reorder_point: reorderPoint
+         *         on_hand_qty: onHandQty
+         *         shortfall
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_low_stock_items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/items/sku/{sku}": {
         parameters: {
             query?: never;
@@ -1607,6 +1835,46 @@ export interface paths {
          *     ```
          */
         get: operations["get_item_by_sku"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/items/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Item counts: total, active, inactive, active per type, low stock, categories
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ItemStats {
+         *       itemStats {
+         *         total_items: totalItems
+         *         active_items: activeItems
+         *         inactive_items: inactiveItems
+         *         by_type: byType {
+         *           finished_good: finishedGood
+         *           component
+         *           supply
+         *           service
+         *           material
+         *           packaging
+         *         }
+         *         low_stock_count: lowStockCount
+         *         category_count: categoryCount
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_item_stats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1763,6 +2031,84 @@ export interface paths {
          *     ```
          */
         patch: operations["update_item"];
+        trace?: never;
+    };
+    "/items/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy an item (`new_sku`, `new_name` optional: generated SKU, name with ` (Copy)`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ItemDuplicate($id: Int!, $newSku: String, $newName: String) {
+         *       itemDuplicate(id: $id, newSku: $newSku, newName: $newName) {
+         *         item { ...ItemFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment ItemFields on Item {
+         *       ...ItemListFields
+         *       category_path: categoryPath
+         *       purchase_factor: purchaseFactor
+         *       cost_method: costMethod
+         *       last_cost: lastCost
+         *       weight_oz: weightOz
+         *       length_in: lengthIn
+         *       width_in: widthIn
+         *       height_in: heightIn
+         *       lead_time_days: leadTimeDays
+         *       min_order_qty: minOrderQty
+         *       reorder_qty: reorderQty
+         *       legacy_sku: legacySku
+         *       image_url: imageUrl
+         *       is_raw_material: isRawMaterial
+         *       track_lots: trackLots
+         *       track_serials: trackSerials
+         *       is_active: active
+         *       has_bom: hasBom
+         *       allocated_qty: allocatedQty
+         *       files { id filename content_type: contentType size_bytes: sizeBytes sha256 created_at: createdAt download_url: downloadUrl }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *
+         *     fragment ItemListFields on Item {
+         *       id
+         *       sku
+         *       name
+         *       description
+         *       item_type: itemType
+         *       procurement_type: procurementType
+         *       category_id: categoryId
+         *       category_name: categoryName
+         *       unit
+         *       purchase_uom: purchaseUom
+         *       standard_cost: standardCost
+         *       average_cost: averageCost
+         *       selling_price: sellingPrice
+         *       active
+         *       on_hand_qty: onHandQty
+         *       available_qty: availableQty
+         *       reorder_point: reorderPoint
+         *       stocking_policy: stockingPolicy
+         *       needs_reorder: needsReorder
+         *       upc
+         *     }
+         *     ```
+         */
+        post: operations["create_item_duplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/items/{id}/files": {
@@ -1973,6 +2319,41 @@ export interface paths {
          *     ```
          */
         post: operations["create_printer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/printers/brands/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Facts per printer brand: protocol, default port, AMS and camera support, connection fields
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PrinterBrands {
+         *       printerBrands {
+         *         code
+         *         name
+         *         protocol
+         *         default_port: defaultPort
+         *         supports_ams: supportsAms
+         *         supports_camera: supportsCamera
+         *         connection_fields: connectionFields
+         *         description
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_printer_brands"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2415,6 +2796,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/security/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The configuration security scan of this deployment (CONTRACT 5.17)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SecurityScan {
+         *       securityScan { ...ScanFields }
+         *     }
+         *     fragment ScanFields on SecurityScan {
+         *       audit_version: auditVersion
+         *       generated_at: generatedAt
+         *       filaops_version: filaopsVersion
+         *       environment
+         *       summary { ...ScanSummaryFields }
+         *       checks { id name category status message details remediation }
+         *       system_info: systemInfo {
+         *         os
+         *         python_version: pythonVersion
+         *         database
+         *         reverse_proxy: reverseProxy
+         *       }
+         *     }
+         *     fragment ScanSummaryFields on SecuritySummary {
+         *       total_checks: totalChecks
+         *       passed
+         *       failed
+         *       warnings
+         *       info
+         *       overall_status: overallStatus
+         *     }
+         *     ```
+         */
+        get: operations["list_security_scan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/security/audit-log/": {
         parameters: {
             query?: never;
@@ -2448,6 +2877,90 @@ export interface paths {
          *     ```
          */
         get: operations["list_security_audit_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The security scan as a file (`format=json`, `Content-Disposition: attachment`)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SecurityScanExport($format: ScanExportFormat) {
+         *       securityScanExport(format: $format) { ...ScanFields }
+         *     }
+         *     fragment ScanFields on SecurityScan {
+         *       audit_version: auditVersion
+         *       generated_at: generatedAt
+         *       filaops_version: filaopsVersion
+         *       environment
+         *       summary { ...ScanSummaryFields }
+         *       checks { id name category status message details remediation }
+         *       system_info: systemInfo {
+         *         os
+         *         python_version: pythonVersion
+         *         database
+         *         reverse_proxy: reverseProxy
+         *       }
+         *     }
+         *     fragment ScanSummaryFields on SecuritySummary {
+         *       total_checks: totalChecks
+         *       passed
+         *       failed
+         *       warnings
+         *       info
+         *       overall_status: overallStatus
+         *     }
+         *     ```
+         */
+        get: operations["list_security_scan_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The security scan's summary (counts and overall status)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SecurityStatus {
+         *       securityScan {
+         *         summary { ...ScanSummaryFields }
+         *       }
+         *     }
+         *     fragment ScanSummaryFields on SecuritySummary {
+         *       total_checks: totalChecks
+         *       passed
+         *       failed
+         *       warnings
+         *       info
+         *       overall_status: overallStatus
+         *     }
+         *     ```
+         */
+        get: operations["get_security_status"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2557,6 +3070,57 @@ export interface paths {
         patch: operations["update_company_settings"];
         trace?: never;
     };
+    "/settings/ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The AI assistant settings (`enabled` false until an admin turns it on)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query AiSettings {
+         *       aiSettings { ...AiFields }
+         *     }
+         *     fragment AiFields on AiSettings {
+         *       enabled
+         *       provider
+         *       model
+         *       ollama_url: ollamaUrl
+         *     }
+         *     ```
+         */
+        get: operations["list_ai_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the AI assistant settings (`enabled`, `provider`, `model`, `ollama_url`); audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation AiSettingsUpdate($input: AiSettingsInput!) {
+         *       aiSettingsUpdate(input: $input) {
+         *         settings { ...AiFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment AiFields on AiSettings {
+         *       enabled
+         *       provider
+         *       model
+         *       ollama_url: ollamaUrl
+         *     }
+         *     ```
+         */
+        patch: operations["update_ai_settings"];
+        trace?: never;
+    };
     "/settings/company": {
         parameters: {
             query?: never;
@@ -2581,6 +3145,126 @@ export interface paths {
          * @description Alias of `/settings/`.
          */
         patch: operations["update_company_settings_alias"];
+        trace?: never;
+    };
+    "/settings/company/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company logo's bytes with its content type (404 when none is stored)
+         * @description Access: public. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query CompanyLogo {
+         *       companyLogo {
+         *         filename
+         *         content_type: contentType
+         *         storage_key: storageKey
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_company_logo"];
+        put?: never;
+        /**
+         * Store the company logo (multipart `file`, PNG or JPEG by content); audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation CompanyLogoUpload($file: Upload!) {
+         *       companyLogoUpload(file: $file) {
+         *         message
+         *         settings { ...SettingsFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment SettingsFields on CompanySettings {
+         *       id
+         *       company_name: companyName
+         *       company_address_line1: companyAddressLine1
+         *       company_address_line2: companyAddressLine2
+         *       company_city: companyCity
+         *       company_state: companyState
+         *       company_zip: companyZip
+         *       company_country: companyCountry
+         *       company_phone: companyPhone
+         *       company_email: companyEmail
+         *       company_website: companyWebsite
+         *       has_logo: hasLogo
+         *       logo_filename: logoFilename
+         *       tax_enabled: taxEnabled
+         *       tax_rate: taxRate
+         *       tax_rate_percent: taxRatePercent
+         *       tax_name: taxName
+         *       tax_registration_number: taxRegistrationNumber
+         *       default_quote_validity_days: defaultQuoteValidityDays
+         *       quote_terms: quoteTerms
+         *       quote_footer: quoteFooter
+         *       timezone
+         *       business_hours_start: businessHoursStart
+         *       business_hours_end: businessHoursEnd
+         *       business_days_per_week: businessDaysPerWeek
+         *       business_work_days: businessWorkDays
+         *       allow_negative_inventory: allowNegativeInventory
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_company_logo_upload"];
+        /**
+         * Remove the company logo (404 when none is stored); audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation CompanyLogoDelete {
+         *       companyLogoDelete {
+         *         message
+         *         settings { ...SettingsFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment SettingsFields on CompanySettings {
+         *       id
+         *       company_name: companyName
+         *       company_address_line1: companyAddressLine1
+         *       company_address_line2: companyAddressLine2
+         *       company_city: companyCity
+         *       company_state: companyState
+         *       company_zip: companyZip
+         *       company_country: companyCountry
+         *       company_phone: companyPhone
+         *       company_email: companyEmail
+         *       company_website: companyWebsite
+         *       has_logo: hasLogo
+         *       logo_filename: logoFilename
+         *       tax_enabled: taxEnabled
+         *       tax_rate: taxRate
+         *       tax_rate_percent: taxRatePercent
+         *       tax_name: taxName
+         *       tax_registration_number: taxRegistrationNumber
+         *       default_quote_validity_days: defaultQuoteValidityDays
+         *       quote_terms: quoteTerms
+         *       quote_footer: quoteFooter
+         *       timezone
+         *       business_hours_start: businessHoursStart
+         *       business_hours_end: businessHoursEnd
+         *       business_days_per_week: businessDaysPerWeek
+         *       business_work_days: businessWorkDays
+         *       allow_negative_inventory: allowNegativeInventory
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        delete: operations["delete_company_logo"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/setup/initial-admin": {
@@ -3085,7 +3769,7 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3293,7 +3977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3304,6 +3988,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3444,7 +4137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3455,6 +4148,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3595,7 +4297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3606,6 +4308,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3689,7 +4400,7 @@ export interface operations {
                     "text/csv; charset=utf-8": string;
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3781,7 +4492,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3940,7 +4651,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4025,7 +4736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4232,7 +4943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4357,7 +5068,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4465,7 +5176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4476,6 +5187,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4574,7 +5294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4684,7 +5404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4803,7 +5523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4911,7 +5631,311 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_unit_classes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description quantity, weight, length, time or volume. */
+                        uom_class: string;
+                        /** @description The class's base unit (factor 1). */
+                        base_unit: string | null;
+                        /** @description The codes of its units. */
+                        units: string[];
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_convert_units: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: decimal */
+                    quantity: string;
+                    from_unit: string;
+                    to_unit: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: decimal
+                         * @description The quantity given.
+                         */
+                        quantity: string;
+                        /** @description Its unit. */
+                        from_unit: string;
+                        /** @description The unit asked for. */
+                        to_unit: string;
+                        /**
+                         * Format: decimal
+                         * @description The quantity in `toUnit`.
+                         */
+                        converted_quantity: string;
+                        /**
+                         * Format: decimal
+                         * @description What one `fromUnit` is in `toUnit`.
+                         */
+                        factor: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_unit_of_measure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (EA, G, KG, ...). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Symbol. */
+                        symbol: string;
+                        /** @description quantity, weight, length, time or volume. */
+                        uom_class: string;
+                        /** @description The base unit of its class (null for a base unit). */
+                        base_unit_code: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Multiply by this to convert to the base unit.
+                         */
+                        to_base_factor: string;
+                        /** @description Active. */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5034,7 +6058,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5169,7 +6193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5180,6 +6204,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5272,7 +6305,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5389,7 +6422,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5515,7 +6548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5660,7 +6693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5813,7 +6846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5918,7 +6951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6091,6 +7124,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
                 headers: {
@@ -6178,6 +7238,33 @@ export interface operations {
             };
             /** @description A business rule refused the request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6300,7 +7387,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6391,6 +7478,33 @@ export interface operations {
             };
             /** @description A business rule refused the request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6492,6 +7606,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -6571,6 +7703,33 @@ export interface operations {
             };
             /** @description A business rule refused the request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6677,6 +7836,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
                 headers: {
@@ -6766,6 +7952,24 @@ export interface operations {
             };
             /** @description A business rule refused the request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6864,6 +8068,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
                 headers: {
@@ -6952,6 +8183,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -7027,6 +8276,33 @@ export interface operations {
             };
             /** @description A business rule refused the request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7186,7 +8462,7 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7451,7 +8727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7462,6 +8738,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7568,7 +8853,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7683,7 +8968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7694,6 +8979,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7721,6 +9015,283 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_item_category_tree: {
+        parameters: {
+            query?: {
+                include_inactive?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Short code. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Parent category. */
+                        parent_id: number | null;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Order among siblings. */
+                        sort_order: number;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description Sub-categories, in order. */
+                        children: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Short code. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Parent category. */
+                            parent_id: number | null;
+                            /** @description Description. */
+                            description: string | null;
+                            /** @description Order among siblings. */
+                            sort_order: number;
+                            /** @description Active. */
+                            active: boolean;
+                            /** @description Sub-categories, in order. */
+                            children: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description Short code. */
+                                code: string;
+                                /** @description Name. */
+                                name: string;
+                                /** @description Parent category. */
+                                parent_id: number | null;
+                                /** @description Description. */
+                                description: string | null;
+                                /** @description Order among siblings. */
+                                sort_order: number;
+                                /** @description Active. */
+                                active: boolean;
+                                /** @description Sub-categories, in order. */
+                                children: {
+                                    /** @description Id. */
+                                    id: number;
+                                    /** @description Short code. */
+                                    code: string;
+                                    /** @description Name. */
+                                    name: string;
+                                    /** @description Parent category. */
+                                    parent_id: number | null;
+                                    /** @description Description. */
+                                    description: string | null;
+                                    /** @description Order among siblings. */
+                                    sort_order: number;
+                                    /** @description Active. */
+                                    active: boolean;
+                                    /** @description Sub-categories, in order. */
+                                    children: {
+                                        /** @description Id. */
+                                        id: number;
+                                        /** @description Short code. */
+                                        code: string;
+                                        /** @description Name. */
+                                        name: string;
+                                        /** @description Parent category. */
+                                        parent_id: number | null;
+                                        /** @description Description. */
+                                        description: string | null;
+                                        /** @description Order among siblings. */
+                                        sort_order: number;
+                                        /** @description Active. */
+                                        active: boolean;
+                                        /** @description Sub-categories, in order. */
+                                        children: {
+                                            /** @description Id. */
+                                            id: number;
+                                            /** @description Short code. */
+                                            code: string;
+                                            /** @description Name. */
+                                            name: string;
+                                            /** @description Parent category. */
+                                            parent_id: number | null;
+                                            /** @description Description. */
+                                            description: string | null;
+                                            /** @description Order among siblings. */
+                                            sort_order: number;
+                                            /** @description Active. */
+                                            active: boolean;
+                                            /** @description Sub-categories, in order. */
+                                            children: Record<string, never>[];
+                                        }[];
+                                    }[];
+                                }[];
+                            }[];
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_item_category: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Short code (unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Parent category. */
+                        parent_id: number | null;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Order among siblings. */
+                        sort_order: number;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description Path from the root, e.g. `Filament > PLA`. */
+                        path: string;
+                        /** @description Depth in the tree (0 for a root). */
+                        depth: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7818,7 +9389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7865,6 +9436,105 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_item_category: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `Category X deleted`. */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7962,7 +9632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8126,7 +9796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8137,6 +9807,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8281,7 +9960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8292,6 +9971,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8375,7 +10063,109 @@ export interface operations {
                     "text/csv; charset=utf-8": string;
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_low_stock_items: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description SKU. */
+                        sku: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Type. */
+                        item_type: string;
+                        /** @description Stocking unit. */
+                        unit: string;
+                        /**
+                         * Format: decimal
+                         * @description The reorder point.
+                         */
+                        reorder_point: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand (0 until the inventory area exists).
+                         */
+                        on_hand_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description Reorder point minus on hand.
+                         */
+                        shortfall: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8587,7 +10377,112 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_item_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every item, active or not. */
+                        total_items: number;
+                        /** @description Active items. */
+                        active_items: number;
+                        /** @description Inactive (deleted) items. */
+                        inactive_items: number;
+                        /**
+                         * ItemTypeCounts
+                         * @description Active items per type.
+                         */
+                        by_type: {
+                            /** @description Finished goods. */
+                            finished_good: number;
+                            /** @description Components. */
+                            component: number;
+                            /** @description Supplies. */
+                            supply: number;
+                            /** @description Services. */
+                            service: number;
+                            /** @description Materials (filament). */
+                            material: number;
+                            /** @description Packaging. */
+                            packaging: number;
+                        };
+                        /** @description Active items at or below their reorder point. */
+                        low_stock_count: number;
+                        /** @description Active categories. */
+                        category_count: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8799,7 +10694,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8889,7 +10784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9153,7 +11048,264 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_item_duplicate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    new_sku?: string | null;
+                    new_name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Stock keeping unit (upper case, unique ignoring case). */
+                        sku: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /**
+                         * @description What the item is.
+                         * @enum {string}
+                         */
+                        item_type: "finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging";
+                        /**
+                         * @description How it is obtained.
+                         * @enum {string}
+                         */
+                        procurement_type: "buy" | "make" | "make_or_buy";
+                        /** @description Category id. */
+                        category_id: number | null;
+                        /** @description The category's name. */
+                        category_name: string | null;
+                        /** @description Stocking unit (a unit-of-measure code). */
+                        unit: string;
+                        /** @description Purchase unit. */
+                        purchase_uom: string;
+                        /** @description Standard cost per stocking unit. */
+                        standard_cost: string | null;
+                        /** @description Moving average cost. */
+                        average_cost: string | null;
+                        /** @description Selling price. */
+                        selling_price: string | null;
+                        /** @description Active (deleting an item deactivates it). */
+                        active: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Quantity on hand over all locations (inventory arrives with the inventory module;
+                         *     until then zero).
+                         */
+                        on_hand_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand minus allocated.
+                         */
+                        available_qty: string;
+                        /** @description Reorder point. */
+                        reorder_point: string | null;
+                        /**
+                         * @description Whether stock is kept.
+                         * @enum {string}
+                         */
+                        stocking_policy: "on_demand" | "stocked";
+                        /** @description True when available stock is at or below the reorder point of a stocked item. */
+                        needs_reorder: boolean;
+                        /** @description UPC / barcode. */
+                        upc: string | null;
+                        /** @description The category's path from the root, e.g. `Filament > PLA`. */
+                        category_path: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Stocking units per purchase unit (1000 for materials bought in KG, stocked in G).
+                         */
+                        purchase_factor: string;
+                        /**
+                         * @description How cost is computed.
+                         * @enum {string}
+                         */
+                        cost_method: "average" | "fifo" | "standard";
+                        /** @description Last purchase cost. */
+                        last_cost: string | null;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Lead time in days. */
+                        lead_time_days: number | null;
+                        /** @description Minimum order quantity. */
+                        min_order_qty: string | null;
+                        /** @description Reorder quantity. */
+                        reorder_qty: string | null;
+                        /** @description The SKU in a previous system. */
+                        legacy_sku: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
+                        /** @description Whether it is a raw material. */
+                        is_raw_material: boolean;
+                        /** @description Whether lots are tracked. */
+                        track_lots: boolean;
+                        /** @description Whether serial numbers are tracked. */
+                        track_serials: boolean;
+                        /** @description Active (deleting an item deactivates it). */
+                        is_active: boolean;
+                        /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                        has_bom: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Files attached to the item (3MF, STL...). */
+                        files: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The name it was uploaded with. */
+                            filename: string;
+                            /** @description Detected content type. */
+                            content_type: string;
+                            /** @description Size in bytes. */
+                            size_bytes: number;
+                            /** @description SHA-256 of the content (hex). */
+                            sha256: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was uploaded.
+                             */
+                            created_at: string;
+                            /** @description Where to fetch the bytes: `/api/v1/items/{item_id}/files/{id}/download`. */
+                            download_url: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9278,7 +11430,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9392,7 +11544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9510,7 +11662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9598,7 +11750,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9752,7 +11904,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9914,7 +12066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9925,6 +12077,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9990,6 +12151,102 @@ export interface operations {
             };
         };
     };
+    list_printer_brands: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The brand value used on printers.
+                         * @enum {string}
+                         */
+                        code: "bambulab" | "klipper" | "octoprint" | "prusa" | "creality" | "generic";
+                        /** @description Display name. */
+                        name: string;
+                        /** @description The protocol its printers speak on the network (`mqtt`, `http`; `none` for generic). */
+                        protocol: string;
+                        /** @description The usual port of that protocol on the printer, when there is one. */
+                        default_port: number | null;
+                        /** @description Whether its printers can carry an automatic material system. */
+                        supports_ams: boolean;
+                        /** @description Whether its printers usually have a camera reachable over the network. */
+                        supports_camera: boolean;
+                        /** @description The `connection_config` keys a printer of this brand needs. */
+                        connection_fields: string[];
+                        /** @description One line of guidance for the setup form. */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_printer_code_suggestion: {
         parameters: {
             query?: {
@@ -10013,7 +12270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10149,7 +12406,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10313,7 +12570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10430,7 +12687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10591,7 +12848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10718,7 +12975,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10825,7 +13082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10836,6 +13093,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10935,7 +13201,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11044,7 +13310,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11161,7 +13427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11292,7 +13558,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11392,7 +13658,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11499,7 +13765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11510,6 +13776,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11609,7 +13884,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11718,7 +13993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11835,7 +14110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11864,6 +14139,152 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_security_scan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The report format's version. */
+                        audit_version: string;
+                        /**
+                         * Format: date-time
+                         * @description When the scan ran.
+                         */
+                        generated_at: string;
+                        /** @description The Strata version (the original's key is kept). */
+                        filaops_version: string;
+                        /** @description `development` or `production`. */
+                        environment: string;
+                        /**
+                         * SecuritySummary
+                         * @description Counts.
+                         */
+                        summary: {
+                            /** @description Checks run. */
+                            total_checks: number;
+                            /** @description Passed. */
+                            passed: number;
+                            /** @description Failed. */
+                            failed: number;
+                            /** @description Warnings. */
+                            warnings: number;
+                            /** @description Informational. */
+                            info: number;
+                            /**
+                             * @description The verdict.
+                             * @enum {string}
+                             */
+                            overall_status: "pass" | "warn" | "fail";
+                        };
+                        /** @description Every check. */
+                        checks: {
+                            /** @description Stable identifier (`secret_key`, `https`, ...). */
+                            id: string;
+                            /** @description Title. */
+                            name: string;
+                            /**
+                             * @description How much it matters.
+                             * @enum {string}
+                             */
+                            category: "critical" | "warning" | "info";
+                            /**
+                             * @description The outcome.
+                             * @enum {string}
+                             */
+                            status: "pass" | "fail" | "warn" | "info";
+                            /** @description What was found. */
+                            message: string;
+                            /** @description More about what was found. */
+                            details: string | null;
+                            /** @description How to fix it, when it is not passing. */
+                            remediation: string | null;
+                        }[];
+                        /**
+                         * SecuritySystemInfo
+                         * @description What it ran on.
+                         */
+                        system_info: {
+                            /** @description Operating system and architecture. */
+                            os: string;
+                            /** @description Always null: Strata is not a Python service (the original's key is kept). */
+                            python_version: string | null;
+                            /** @description The database server's version. */
+                            database: string;
+                            /** @description The trusted reverse proxies, or `none configured`. */
+                            reverse_proxy: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11965,7 +14386,247 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_security_scan_export: {
+        parameters: {
+            query?: {
+                format?: "json" | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The report format's version. */
+                        audit_version: string;
+                        /**
+                         * Format: date-time
+                         * @description When the scan ran.
+                         */
+                        generated_at: string;
+                        /** @description The Strata version (the original's key is kept). */
+                        filaops_version: string;
+                        /** @description `development` or `production`. */
+                        environment: string;
+                        /**
+                         * SecuritySummary
+                         * @description Counts.
+                         */
+                        summary: {
+                            /** @description Checks run. */
+                            total_checks: number;
+                            /** @description Passed. */
+                            passed: number;
+                            /** @description Failed. */
+                            failed: number;
+                            /** @description Warnings. */
+                            warnings: number;
+                            /** @description Informational. */
+                            info: number;
+                            /**
+                             * @description The verdict.
+                             * @enum {string}
+                             */
+                            overall_status: "pass" | "warn" | "fail";
+                        };
+                        /** @description Every check. */
+                        checks: {
+                            /** @description Stable identifier (`secret_key`, `https`, ...). */
+                            id: string;
+                            /** @description Title. */
+                            name: string;
+                            /**
+                             * @description How much it matters.
+                             * @enum {string}
+                             */
+                            category: "critical" | "warning" | "info";
+                            /**
+                             * @description The outcome.
+                             * @enum {string}
+                             */
+                            status: "pass" | "fail" | "warn" | "info";
+                            /** @description What was found. */
+                            message: string;
+                            /** @description More about what was found. */
+                            details: string | null;
+                            /** @description How to fix it, when it is not passing. */
+                            remediation: string | null;
+                        }[];
+                        /**
+                         * SecuritySystemInfo
+                         * @description What it ran on.
+                         */
+                        system_info: {
+                            /** @description Operating system and architecture. */
+                            os: string;
+                            /** @description Always null: Strata is not a Python service (the original's key is kept). */
+                            python_version: string | null;
+                            /** @description The database server's version. */
+                            database: string;
+                            /** @description The trusted reverse proxies, or `none configured`. */
+                            reverse_proxy: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_security_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Checks run. */
+                        total_checks: number;
+                        /** @description Passed. */
+                        passed: number;
+                        /** @description Failed. */
+                        failed: number;
+                        /** @description Warnings. */
+                        warnings: number;
+                        /** @description Informational. */
+                        info: number;
+                        /**
+                         * @description The verdict.
+                         * @enum {string}
+                         */
+                        overall_status: "pass" | "warn" | "fail";
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12061,7 +14722,7 @@ export interface operations {
                         company_email: string | null;
                         /** @description Website. */
                         company_website: string | null;
-                        /** @description Whether a logo is stored (logo upload is not offered yet, so false until it is). */
+                        /** @description Whether a logo is stored (`/settings/company/logo`). */
                         has_logo: boolean;
                         /** @description The stored logo's file name. */
                         logo_filename: string | null;
@@ -12104,7 +14765,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12228,7 +14889,7 @@ export interface operations {
                         company_email: string | null;
                         /** @description Website. */
                         company_website: string | null;
-                        /** @description Whether a logo is stored (logo upload is not offered yet, so false until it is). */
+                        /** @description Whether a logo is stored (`/settings/company/logo`). */
                         has_logo: boolean;
                         /** @description The stored logo's file name. */
                         logo_filename: string | null;
@@ -12280,7 +14941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12291,6 +14952,230 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_ai_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the assistant is on (false until an admin turns it on). */
+                        enabled: boolean;
+                        /** @description The provider, when one is chosen. */
+                        provider: ("anthropic" | "ollama") | null;
+                        /** @description The model name (`claude-...`, `llama3`), when one is chosen. */
+                        model: string | null;
+                        /** @description The Ollama server's base URL (`http://localhost:11434`), for the Ollama provider. */
+                        ollama_url: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_ai_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean | null;
+                    provider?: ("anthropic" | "ollama") | null;
+                    model?: string | null;
+                    ollama_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the assistant is on (false until an admin turns it on). */
+                        enabled: boolean;
+                        /** @description The provider, when one is chosen. */
+                        provider: ("anthropic" | "ollama") | null;
+                        /** @description The model name (`claude-...`, `llama3`), when one is chosen. */
+                        model: string | null;
+                        /** @description The Ollama server's base URL (`http://localhost:11434`), for the Ollama provider. */
+                        ollama_url: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12394,7 +15279,7 @@ export interface operations {
                         company_email: string | null;
                         /** @description Website. */
                         company_website: string | null;
-                        /** @description Whether a logo is stored (logo upload is not offered yet, so false until it is). */
+                        /** @description Whether a logo is stored (`/settings/company/logo`). */
                         has_logo: boolean;
                         /** @description The stored logo's file name. */
                         logo_filename: string | null;
@@ -12437,7 +15322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12561,7 +15446,7 @@ export interface operations {
                         company_email: string | null;
                         /** @description Website. */
                         company_website: string | null;
-                        /** @description Whether a logo is stored (logo upload is not offered yet, so false until it is). */
+                        /** @description Whether a logo is stored (`/settings/company/logo`). */
                         has_logo: boolean;
                         /** @description The stored logo's file name. */
                         logo_filename: string | null;
@@ -12613,7 +15498,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12624,6 +15509,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12651,6 +15545,431 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_company_logo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_company_logo_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A short confirmation. */
+                        message: string | null;
+                        /** @description The settings after the change (`hasLogo`, `logoFilename`). */
+                        settings: {
+                            /** @description Always 1 (there is one set of settings). */
+                            id: number;
+                            /** @description Company name. */
+                            company_name: string | null;
+                            /** @description Address, first line. */
+                            company_address_line1: string | null;
+                            /** @description Address, second line. */
+                            company_address_line2: string | null;
+                            /** @description City. */
+                            company_city: string | null;
+                            /** @description State or region. */
+                            company_state: string | null;
+                            /** @description Postal code. */
+                            company_zip: string | null;
+                            /** @description Country. */
+                            company_country: string | null;
+                            /** @description Phone. */
+                            company_phone: string | null;
+                            /** @description E-mail (lower case). */
+                            company_email: string | null;
+                            /** @description Website. */
+                            company_website: string | null;
+                            /** @description Whether a logo is stored (`/settings/company/logo`). */
+                            has_logo: boolean;
+                            /** @description The stored logo's file name. */
+                            logo_filename: string | null;
+                            /** @description Whether sales tax is charged. */
+                            tax_enabled: boolean;
+                            /**
+                             * Format: decimal
+                             * @description Tax rate as a fraction (`0.0825` for 8.25 %).
+                             */
+                            tax_rate: string;
+                            /** @description Tax rate in percent (8.25), as a number. */
+                            tax_rate_percent: number;
+                            /** @description Tax name (`Sales tax`, `VAT`...). */
+                            tax_name: string | null;
+                            /** @description Tax registration number. */
+                            tax_registration_number: string | null;
+                            /** @description Days a new quote stays valid (default 30). */
+                            default_quote_validity_days: number;
+                            /** @description Terms printed on quotes. */
+                            quote_terms: string | null;
+                            /** @description Footer printed on quotes. */
+                            quote_footer: string | null;
+                            /** @description IANA time zone, e.g. `America/Chicago`. */
+                            timezone: string;
+                            /** @description Opening hour (0-23). */
+                            business_hours_start: number;
+                            /** @description Closing hour (0-23). */
+                            business_hours_end: number;
+                            /** @description Working days a week. */
+                            business_days_per_week: number;
+                            /** @description Working days, `0` (Monday) to `6` (Sunday), comma separated (default `0,1,2,3,4`). */
+                            business_work_days: string;
+                            /** @description Whether stock may go below zero (such movements are then flagged for review). */
+                            allow_negative_inventory: boolean;
+                            /**
+                             * Format: date-time
+                             * @description Last changed.
+                             */
+                            updated_at: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_company_logo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A short confirmation. */
+                        message: string | null;
+                        /** @description The settings after the change (`hasLogo`, `logoFilename`). */
+                        settings: {
+                            /** @description Always 1 (there is one set of settings). */
+                            id: number;
+                            /** @description Company name. */
+                            company_name: string | null;
+                            /** @description Address, first line. */
+                            company_address_line1: string | null;
+                            /** @description Address, second line. */
+                            company_address_line2: string | null;
+                            /** @description City. */
+                            company_city: string | null;
+                            /** @description State or region. */
+                            company_state: string | null;
+                            /** @description Postal code. */
+                            company_zip: string | null;
+                            /** @description Country. */
+                            company_country: string | null;
+                            /** @description Phone. */
+                            company_phone: string | null;
+                            /** @description E-mail (lower case). */
+                            company_email: string | null;
+                            /** @description Website. */
+                            company_website: string | null;
+                            /** @description Whether a logo is stored (`/settings/company/logo`). */
+                            has_logo: boolean;
+                            /** @description The stored logo's file name. */
+                            logo_filename: string | null;
+                            /** @description Whether sales tax is charged. */
+                            tax_enabled: boolean;
+                            /**
+                             * Format: decimal
+                             * @description Tax rate as a fraction (`0.0825` for 8.25 %).
+                             */
+                            tax_rate: string;
+                            /** @description Tax rate in percent (8.25), as a number. */
+                            tax_rate_percent: number;
+                            /** @description Tax name (`Sales tax`, `VAT`...). */
+                            tax_name: string | null;
+                            /** @description Tax registration number. */
+                            tax_registration_number: string | null;
+                            /** @description Days a new quote stays valid (default 30). */
+                            default_quote_validity_days: number;
+                            /** @description Terms printed on quotes. */
+                            quote_terms: string | null;
+                            /** @description Footer printed on quotes. */
+                            quote_footer: string | null;
+                            /** @description IANA time zone, e.g. `America/Chicago`. */
+                            timezone: string;
+                            /** @description Opening hour (0-23). */
+                            business_hours_start: number;
+                            /** @description Closing hour (0-23). */
+                            business_hours_end: number;
+                            /** @description Working days a week. */
+                            business_days_per_week: number;
+                            /** @description Working days, `0` (Monday) to `6` (Sunday), comma separated (default `0,1,2,3,4`). */
+                            business_work_days: string;
+                            /** @description Whether stock may go below zero (such movements are then flagged for review). */
+                            allow_negative_inventory: boolean;
+                            /**
+                             * Format: date-time
+                             * @description Last changed.
+                             */
+                            updated_at: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12734,6 +16053,33 @@ export interface operations {
             };
             /** @description A business rule refused the request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12843,7 +16189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12854,6 +16200,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12924,6 +16279,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -12991,7 +16364,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13070,6 +16443,24 @@ export interface operations {
                         /** @description The day this binary was built (`YYYY-MM-DD`, UTC). */
                         build_date: string;
                     };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found */
@@ -13212,7 +16603,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13392,7 +16783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13403,6 +16794,15 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13546,7 +16946,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13716,7 +17116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13833,7 +17233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not authenticated */
+            /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
                     [name: string]: unknown;
