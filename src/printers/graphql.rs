@@ -36,6 +36,19 @@ impl PrinterRow {
     async fn has_camera(&self) -> bool {
         rules::has_camera(&self.capabilities)
     }
+
+    /// How to reach it (a JSON object: access codes, API keys, ports...). These are secrets:
+    /// admins read them; for anyone else the field is null (operators may still set them).
+    async fn connection_config(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Option<async_graphql::Json<serde_json::Value>>> {
+        let viewer = crate::auth::viewer::viewer(ctx).await?;
+        Ok(Access::Admin
+            .allows(&viewer)
+            .is_ok()
+            .then(|| async_graphql::Json(self.connection_config.clone())))
+    }
 }
 
 /// A page of printers, with page-number fields for page-based screens.

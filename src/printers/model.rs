@@ -103,7 +103,9 @@ pub struct PrinterRow {
     pub notes: Option<String>,
     /// What it is doing.
     pub status: PrinterStatus,
-    /// How to reach it (a JSON object: access codes, API keys, ports...).
+    /// How to reach it (a JSON object: access codes, API keys, ports...). Served by the
+    /// `connectionConfig` resolver, which shows these secrets to admins only.
+    #[graphql(skip)]
     pub connection_config: Value,
     /// What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`).
     pub capabilities: Value,
