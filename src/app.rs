@@ -102,6 +102,7 @@ pub fn router(state: AppState) -> anyhow::Result<Router> {
     };
 
     let trusted = TrustedProxies(config.trusted_proxies.clone());
+    let tracking = config.errortrack_dsn.is_some();
     // A panic anywhere below (a bug, or one in a dependency) still answers: a 500 in the
     // one error shape, never a dropped connection.
     Ok(app
@@ -126,9 +127,16 @@ pub fn router(state: AppState) -> anyhow::Result<Router> {
             },
         ))
         .layer(Extension(trusted))
-        .layer(middleware::from_fn(crate::error::tracking::tag_request))
-        .layer(sentry::integrations::tower::SentryHttpLayer::new())
-        .layer(sentry::integrations::tower::NewSentryLayer::<Request>::new_from_top())
+        // Error tracking costs a hub per request: only when ERRORTRACK_DSN is set.
+        .layer(tower::util::option_layer(tracking.then(|| {
+            middleware::from_fn(crate::error::tracking::tag_request)
+        })))
+        .layer(tower::util::option_layer(
+            tracking.then(sentry::integrations::tower::SentryHttpLayer::new),
+        ))
+        .layer(tower::util::option_layer(tracking.then(
+            sentry::integrations::tower::NewSentryLayer::<Request>::new_from_top,
+        )))
         .layer(middleware::from_fn(request_context::request_context)))
 }
 

