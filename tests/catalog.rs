@@ -11,6 +11,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
+use common::api::upload;
 use common::{TestApp, TestResponse};
 
 async fn admin(app: &TestApp) -> String {
@@ -47,42 +48,6 @@ async fn call(
     }
     .expect("request");
     app.request(req).await
-}
-
-async fn upload(
-    app: &TestApp,
-    path: &str,
-    token: &str,
-    filename: &str,
-    content: &[u8],
-    fields: &[(&str, &str)],
-) -> TestResponse {
-    let boundary = "strata-test-boundary";
-    let mut body = Vec::new();
-    for (k, v) in fields {
-        body.extend_from_slice(
-            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
-                .as_bytes(),
-        );
-    }
-    body.extend_from_slice(
-        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{filename}\"\r\nContent-Type: application/octet-stream\r\n\r\n").as_bytes(),
-    );
-    body.extend_from_slice(content);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    app.request(
-        Request::builder()
-            .method(Method::POST)
-            .uri(path)
-            .header("authorization", format!("Bearer {token}"))
-            .header(
-                "content-type",
-                format!("multipart/form-data; boundary={boundary}"),
-            )
-            .body(Body::from(body))
-            .expect("request"),
-    )
-    .await
 }
 
 async fn count(app: &TestApp, sql: &str) -> i64 {
