@@ -512,3 +512,45 @@ async fn the_service_version_is_served() {
     let info = call(&app, Method::GET, "/api/v1/system/info/", None, &token).await;
     assert_eq!(info.json()["tier"], "community");
 }
+
+#[tokio::test]
+async fn codes_skus_and_names_refuse_control_and_text_direction_characters() {
+    let app = app().await;
+    let token = admin(&app).await;
+    let before = table_json(&app, "items").await;
+    for (body, field) in [
+        (
+            json!({"sku": "ABC\u{202E}123", "name": "Spoof", "item_type": "component", "unit": "EA"}),
+            "sku",
+        ),
+        (
+            json!({"name": "Tab\there", "item_type": "component", "unit": "EA"}),
+            "name",
+        ),
+    ] {
+        let res = call(&app, Method::POST, "/api/v1/items", Some(body), &token).await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            res.text()
+        );
+        assert_eq!(res.json()["details"]["errors"][0]["field"], field);
+    }
+    assert_eq!(table_json(&app, "items").await, before);
+    let printer = call(
+        &app,
+        Method::POST,
+        "/api/v1/printers/",
+        Some(json!({"code": "P\u{2066}1", "name": "Printer", "model": "X1"})),
+        &token,
+    )
+    .await;
+    assert_eq!(
+        printer.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        printer.text()
+    );
+    assert_eq!(printer.json()["details"]["errors"][0]["field"], "code");
+}

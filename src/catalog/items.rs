@@ -38,6 +38,12 @@ pub async fn check(
                 UserErrorCode::Invalid,
                 "String should have at least 1 character",
             ));
+        } else if crate::db::text::has_hidden_characters(name) {
+            errors.push(UserError::new(
+                "name",
+                UserErrorCode::Invalid,
+                "Must not contain control or text-direction characters",
+            ));
         } else if name.chars().count() > 255 {
             errors.push(UserError::new(
                 "name",
@@ -179,6 +185,13 @@ pub async fn check(
     match values.sku.as_mut() {
         Some(sku) if !sku.trim().is_empty() => {
             *sku = sku.trim().to_uppercase();
+            if crate::db::text::has_hidden_characters(sku) {
+                return Ok(vec![UserError::new(
+                    "sku",
+                    UserErrorCode::Invalid,
+                    "Must not contain control or text-direction characters",
+                )]);
+            }
             if sku.chars().count() > 50 {
                 return Ok(vec![UserError::new(
                     "sku",

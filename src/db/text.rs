@@ -45,6 +45,13 @@ fn too_long(errors: &mut Vec<UserError>, field: &str, text: &str, max: usize) {
     }
 }
 
+/// True when a text holds characters that must never be in a code, SKU or name: control
+/// characters, and the bidirectional controls that make a text display as something it is not.
+pub fn has_hidden_characters(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() || crate::graphql::text::is_bidi_control(c))
+}
+
 /// A required text of a form: trimmed; blank or too long is an error; missing is an error
 /// only when `creating` (an update leaves it as it is).
 pub fn required(
@@ -59,6 +66,11 @@ pub fn required(
             *text = text.trim().to_string();
             if text.is_empty() {
                 errors.push(invalid(field, "String should have at least 1 character"));
+            } else if has_hidden_characters(text) {
+                errors.push(invalid(
+                    field,
+                    "Must not contain control or text-direction characters",
+                ));
             } else {
                 too_long(errors, field, text, max);
             }
@@ -79,9 +91,6 @@ pub fn required_code(
     required(errors, field, value, creating, max);
     if let Some(code) = value.as_mut() {
         *code = normalize_code(code);
-        if code.chars().any(char::is_control) {
-            errors.push(invalid(field, "Control characters are not allowed"));
-        }
     }
 }
 

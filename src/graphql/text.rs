@@ -16,7 +16,7 @@ pub fn is_bidi_control(c: char) -> bool {
 /// Refuses control and bidirectional-override characters in a code, SKU or name, naming
 /// `field` (the REST name, e.g. `sku`).
 pub fn check_identifier_text(field: &str, value: &str) -> Result<(), FieldError> {
-    if value.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+    if crate::db::text::has_hidden_characters(value) {
         return Err(FieldError::new(
             field,
             "Must not contain control or text-direction characters",
