@@ -11867,8 +11867,11 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
-                            /** @description How to reach it (a JSON object: access codes, API keys, ports...). */
-                            connection_config: unknown;
+                            /**
+                             * @description How to reach it (a JSON object: access codes, API keys, ports...). These are secrets:
+                             *     admins read them; for anyone else the field is null (operators may still set them).
+                             */
+                            connection_config: unknown | null;
                             /** @description What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`). */
                             capabilities: unknown;
                             /** @description When it was last heard from. */
@@ -12029,8 +12032,11 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
-                        /** @description How to reach it (a JSON object: access codes, API keys, ports...). */
-                        connection_config: unknown;
+                        /**
+                         * @description How to reach it (a JSON object: access codes, API keys, ports...). These are secrets:
+                         *     admins read them; for anyone else the field is null (operators may still set them).
+                         */
+                        connection_config: unknown | null;
                         /** @description What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`). */
                         capabilities: unknown;
                         /** @description When it was last heard from. */
@@ -12378,8 +12384,11 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
-                        /** @description How to reach it (a JSON object: access codes, API keys, ports...). */
-                        connection_config: unknown;
+                        /**
+                         * @description How to reach it (a JSON object: access codes, API keys, ports...). These are secrets:
+                         *     admins read them; for anyone else the field is null (operators may still set them).
+                         */
+                        connection_config: unknown | null;
                         /** @description What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`). */
                         capabilities: unknown;
                         /** @description When it was last heard from. */
@@ -12533,8 +12542,11 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
-                        /** @description How to reach it (a JSON object: access codes, API keys, ports...). */
-                        connection_config: unknown;
+                        /**
+                         * @description How to reach it (a JSON object: access codes, API keys, ports...). These are secrets:
+                         *     admins read them; for anyone else the field is null (operators may still set them).
+                         */
+                        connection_config: unknown | null;
                         /** @description What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`). */
                         capabilities: unknown;
                         /** @description When it was last heard from. */
@@ -12811,8 +12823,11 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
-                        /** @description How to reach it (a JSON object: access codes, API keys, ports...). */
-                        connection_config: unknown;
+                        /**
+                         * @description How to reach it (a JSON object: access codes, API keys, ports...). These are secrets:
+                         *     admins read them; for anyone else the field is null (operators may still set them).
+                         */
+                        connection_config: unknown | null;
                         /** @description What it can do (a JSON object, e.g. `{"ams": true, "camera": true}`). */
                         capabilities: unknown;
                         /** @description When it was last heard from. */
