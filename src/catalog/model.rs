@@ -284,19 +284,15 @@ pub struct ItemExtras {
 /// The category's name, by a correlated subquery.
 const CATEGORY_NAME_SQL: &str =
     "(SELECT c.name FROM item_categories c WHERE c.id = items.category_id)";
-/// The category's path from the root, by a recursive query (64 levels at most, as the tree
-/// rules allow no cycles but a bound costs nothing).
-const CATEGORY_PATH_SQL: &str = "(WITH RECURSIVE up(id, parent_id, name, depth) AS (\
-     SELECT c.id, c.parent_id, c.name, 0 FROM item_categories c WHERE c.id = items.category_id \
-     UNION ALL SELECT p.id, p.parent_id, p.name, up.depth + 1 \
-     FROM item_categories p JOIN up ON p.id = up.parent_id WHERE up.depth < 64) \
-     SELECT string_agg(name, ' > ' ORDER BY depth DESC) FROM up)";
+/// The category's path from the root, kept on the category by triggers.
+const CATEGORY_PATH_SQL: &str =
+    "(SELECT c.path FROM item_categories c WHERE c.id = items.category_id)";
 /// The files as one JSON array.
 const FILES_SQL: &str = "(SELECT COALESCE(jsonb_agg(to_jsonb(f) ORDER BY f.id), '[]'::jsonb) \
      FROM item_files f WHERE f.item_id = items.id)";
 
-type TextColumn = diesel::expression::SqlLiteral<Nullable<Text>>;
-type JsonColumn = diesel::expression::SqlLiteral<Nullable<Jsonb>>;
+type TextColumn = crate::db::fragment::Fixed<Nullable<Text>>;
+type JsonColumn = crate::db::fragment::Fixed<Nullable<Jsonb>>;
 type ItemWithExtras = (
     ItemRow,
     Option<String>,
@@ -309,9 +305,9 @@ type ItemWithExtras = (
 fn with_extras(include: ItemIncludes) -> (TextColumn, TextColumn, JsonColumn) {
     let pick = |wanted: bool, sql: &'static str| if wanted { sql } else { "NULL" };
     (
-        diesel::dsl::sql(pick(include.category, CATEGORY_NAME_SQL)),
-        diesel::dsl::sql(pick(include.category, CATEGORY_PATH_SQL)),
-        diesel::dsl::sql(pick(include.files, FILES_SQL)),
+        crate::db::fragment::fixed(pick(include.category, CATEGORY_NAME_SQL)),
+        crate::db::fragment::fixed(pick(include.category, CATEGORY_PATH_SQL)),
+        crate::db::fragment::fixed(pick(include.files, FILES_SQL)),
     )
 }
 
@@ -368,17 +364,17 @@ pub async fn list(
             q = q.filter(items::procurement_type.eq(t.clone()));
         }
         if let Some(root) = filter.category_tree {
-            q = q.filter(
-                diesel::dsl::sql::<diesel::sql_types::Bool>(
-                    "items.category_id IN (WITH RECURSIVE tree(id) AS (\
+            q = q.filter(crate::db::fragment::fixed_bind::<
+                diesel::sql_types::Bool,
+                diesel::sql_types::BigInt,
+                _,
+            >(
+                "items.category_id IN (WITH RECURSIVE tree(id) AS (\
                      SELECT id FROM item_categories WHERE id = ",
-                )
-                .bind::<diesel::sql_types::BigInt, _>(root)
-                .sql(
-                    " UNION SELECT c.id FROM item_categories c JOIN tree ON c.parent_id = tree.id) \
+                root,
+                " UNION SELECT c.id FROM item_categories c JOIN tree ON c.parent_id = tree.id) \
                      SELECT id FROM tree)",
-                ),
-            );
+            ));
         }
         if let Some(a) = filter.active {
             q = q.filter(items::active.eq(a));

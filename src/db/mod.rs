@@ -5,6 +5,7 @@
 
 pub mod errors;
 pub mod forms;
+pub mod fragment;
 pub mod migrations;
 pub mod paging;
 pub mod schema;

@@ -3,7 +3,6 @@
 
 use diesel::ExpressionMethods;
 use diesel::expression::Expression;
-use diesel::expression::SqlLiteral;
 use diesel::helper_types::{Asc, Desc};
 use diesel::query_dsl::methods::{OrderDsl, ThenOrderDsl};
 use diesel::sql_types::BigInt;
@@ -24,8 +23,8 @@ crate::text_enum! {
 
 /// `COUNT(*) OVER()`: select it next to the rows so the page and its total come from one
 /// statement.
-pub fn total_count() -> SqlLiteral<BigInt> {
-    diesel::dsl::sql::<BigInt>("COUNT(*) OVER()")
+pub fn total_count() -> crate::db::fragment::Fixed<BigInt> {
+    crate::db::fragment::fixed("COUNT(*) OVER()")
 }
 
 /// Sorts by `column` in `order`, then by `id` the same way so equal values page stably.

@@ -101,6 +101,7 @@ diesel::table! {
         active -> Bool,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        path -> Nullable<Text>,
     }
 }
 

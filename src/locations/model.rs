@@ -165,11 +165,7 @@ pub async fn find_by_code(
     code: &str,
 ) -> AppResult<Option<LocationRow>> {
     Ok(locations::table
-        .filter(
-            diesel::dsl::sql::<Bool>("upper(code) = upper(")
-                .bind::<Text, _>(code.trim().to_string())
-                .sql(")"),
-        )
+        .filter(crate::db::text::code_matches(locations::code, code))
         .select(LocationRow::as_select())
         .first(conn)
         .await

@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{Bool, Text};
+
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::db::like_pattern;
@@ -123,11 +123,7 @@ pub async fn find_by_code(
     code: &str,
 ) -> AppResult<Option<ScrapReasonRow>> {
     Ok(scrap_reasons::table
-        .filter(
-            diesel::dsl::sql::<Bool>("lower(code) = lower(")
-                .bind::<Text, _>(code.trim().to_string())
-                .sql(")"),
-        )
+        .filter(crate::db::text::code_matches(scrap_reasons::code, code))
         .select(ScrapReasonRow::as_select())
         .first(conn)
         .await
