@@ -339,6 +339,13 @@ async fn items_create_list_search_filter_page_update_delete() {
     );
 }
 
+async fn item_path(app: &TestApp, t: &str, id: &serde_json::Value) -> serde_json::Value {
+    call(app, Method::GET, &format!("/api/v1/items/{id}"), None, t)
+        .await
+        .json()["category_path"]
+        .clone()
+}
+
 #[tokio::test]
 async fn categories_form_a_tree_and_filter_items_with_descendants() {
     let app = header_app().await;
@@ -433,6 +440,44 @@ async fn categories_form_a_tree_and_filter_items_with_descendants() {
     .await
     .json();
     assert_eq!(one["category_path"], "Filament > PLA > PLA Matte");
+    // The stored path follows renames and moves of any ancestor, down the whole subtree.
+    let item = under["items"][0]["id"].clone();
+    let renamed = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/v1/items/categories/{fil}"),
+        Some(json!({"name": "Filaments"})),
+        &t,
+    )
+    .await;
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.text());
+    assert_eq!(
+        item_path(&app, &t, &item).await,
+        "Filaments > PLA > PLA Matte"
+    );
+    let moved = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/v1/items/categories/{pla}"),
+        Some(json!({"parent_id": null})),
+        &t,
+    )
+    .await;
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.text());
+    assert_eq!(item_path(&app, &t, &item).await, "PLA > PLA Matte");
+    let back = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/v1/items/categories/{pla}"),
+        Some(json!({"parent_id": fil})),
+        &t,
+    )
+    .await;
+    assert_eq!(back.status, StatusCode::OK, "{}", back.text());
+    assert_eq!(
+        item_path(&app, &t, &item).await,
+        "Filaments > PLA > PLA Matte"
+    );
     let all = call(&app, Method::GET, "/api/v1/items/categories", None, &t)
         .await
         .json();

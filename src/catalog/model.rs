@@ -281,12 +281,11 @@ pub struct ItemExtras {
     pub files: Option<Vec<ItemFileRow>>,
 }
 
-/// The category's name, by a correlated subquery.
-const CATEGORY_NAME_SQL: &str =
-    "(SELECT c.name FROM item_categories c WHERE c.id = items.category_id)";
+/// The category's name, from the join of [`items_with_category`]. (A join, not a correlated
+/// subquery per column: on a page of 50 the subqueries cost PostgreSQL as much as the page.)
+const CATEGORY_NAME_SQL: &str = "item_categories.name";
 /// The category's path from the root, kept on the category by triggers.
-const CATEGORY_PATH_SQL: &str =
-    "(SELECT c.path FROM item_categories c WHERE c.id = items.category_id)";
+const CATEGORY_PATH_SQL: &str = "item_categories.path";
 /// The files as one JSON array.
 const FILES_SQL: &str = "(SELECT COALESCE(jsonb_agg(to_jsonb(f) ORDER BY f.id), '[]'::jsonb) \
      FROM item_files f WHERE f.item_id = items.id)";
@@ -299,6 +298,11 @@ type ItemWithExtras = (
     Option<String>,
     Option<serde_json::Value>,
 );
+
+/// Items with their category joined (PostgreSQL drops the join when nothing reads it).
+fn items_with_category() -> diesel::dsl::LeftJoin<items::table, item_categories::table> {
+    items::table.left_join(item_categories::table)
+}
 
 /// The row plus the relation columns `include` asks for (NULL for the others, so the
 /// statement has one shape).
@@ -342,7 +346,7 @@ pub async fn list(
 ) -> AppResult<(Vec<(ItemRow, ItemExtras)>, i64)> {
     use crate::db::paging::{self, SortOrder};
     let filtered = || {
-        let mut q = items::table.into_boxed();
+        let mut q = items_with_category().into_boxed();
         if let Some(s) = filter
             .search
             .as_deref()
@@ -419,9 +423,12 @@ pub async fn find_with(
     let (name, path, files) = with_extras(include);
     let row: ItemWithExtras = crate::db::paging::find_or_404(
         conn,
-        items::table
-            .find(id)
-            .select((ItemRow::as_select(), name, path, files)),
+        items_with_category().filter(items::id.eq(id)).select((
+            ItemRow::as_select(),
+            name,
+            path,
+            files,
+        )),
         "Item not found",
     )
     .await?;

@@ -113,3 +113,39 @@ impl<ST, BT, V, GB> ValidGrouping<GB> for FixedBind<ST, BT, V> {
 impl<QS, ST, BT, V> AppearsOnTable<QS> for FixedBind<ST, BT, V> where Self: Expression {}
 
 impl<QS, ST, BT, V> SelectableExpression<QS> for FixedBind<ST, BT, V> where Self: Expression {}
+
+#[cfg(test)]
+mod tests {
+    use diesel::pg::Pg;
+    use diesel::prelude::*;
+    use diesel::query_builder::QueryFragment;
+    use diesel::sql_types::{BigInt, Bool};
+
+    use super::{fixed, fixed_bind};
+    use crate::db::schema::items;
+
+    fn cacheable<Q: QueryFragment<Pg>>(query: &Q) -> bool {
+        query.is_safe_to_cache_prepared(&Pg).unwrap_or(false)
+    }
+
+    #[test]
+    fn statements_with_fixed_fragments_stay_cacheable() {
+        let page = items::table
+            .into_boxed::<Pg>()
+            .filter(fixed_bind::<Bool, BigInt, _>(
+                "items.category_id = ",
+                7_i64,
+                "",
+            ))
+            .select((items::id, fixed::<BigInt>("COUNT(*) OVER()")));
+        assert!(cacheable(&page));
+        assert_eq!(
+            diesel::debug_query::<Pg, _>(&page).to_string(),
+            "SELECT \"items\".\"id\", COUNT(*) OVER() FROM \"items\" \
+             WHERE items.category_id = $1 -- binds: [7]"
+        );
+        // What it replaces: diesel's literal SQL makes every statement a one-off.
+        let literal = items::table.select((items::id, diesel::dsl::sql::<BigInt>("1")));
+        assert!(!cacheable(&literal));
+    }
+}
