@@ -137,3 +137,42 @@ async fn customer_names_refuse_control_and_text_direction_characters() {
     }
     refused(&app, &t, "customers", &cases).await;
 }
+
+#[tokio::test]
+async fn location_codes_and_names_refuse_control_and_text_direction_characters() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let id = created_id(
+        call(
+            &app,
+            Method::POST,
+            "/api/v1/admin/locations",
+            Some(json!({"code": "SHELF-1", "name": "Shelf 1", "type": "shelf"})),
+            &t,
+        )
+        .await,
+    );
+    let mut cases = Vec::new();
+    for bad in HIDDEN {
+        let path = "/api/v1/admin/locations".to_string();
+        cases.push((
+            Method::POST,
+            path.clone(),
+            json!({"code": "X1", "name": format!("Bin{bad}1")}),
+            "name",
+        ));
+        cases.push((
+            Method::POST,
+            path,
+            json!({"code": format!("X{bad}1"), "name": "Bin 1"}),
+            "code",
+        ));
+        cases.push((
+            Method::PUT,
+            format!("/api/v1/admin/locations/{id}"),
+            json!({"name": format!("Shelf{bad}")}),
+            "name",
+        ));
+    }
+    refused(&app, &t, "locations", &cases).await;
+}
