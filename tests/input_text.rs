@@ -176,3 +176,49 @@ async fn location_codes_and_names_refuse_control_and_text_direction_characters()
     }
     refused(&app, &t, "locations", &cases).await;
 }
+
+#[tokio::test]
+async fn category_codes_and_names_refuse_control_and_text_direction_characters() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let id = created_id(
+        call(
+            &app,
+            Method::POST,
+            "/api/v1/items/categories",
+            Some(json!({"name": "Toys"})),
+            &t,
+        )
+        .await,
+    );
+    let mut cases = Vec::new();
+    for bad in HIDDEN {
+        let path = "/api/v1/items/categories".to_string();
+        // Without a code, the code comes from the name: the name is the field at fault.
+        cases.push((
+            Method::POST,
+            path.clone(),
+            json!({"name": format!("Home{bad}")}),
+            "name",
+        ));
+        cases.push((
+            Method::POST,
+            path,
+            json!({"name": "Home", "code": format!("HO{bad}ME")}),
+            "code",
+        ));
+        cases.push((
+            Method::PATCH,
+            format!("/api/v1/items/categories/{id}"),
+            json!({"name": format!("T{bad}oys")}),
+            "name",
+        ));
+        cases.push((
+            Method::PUT,
+            format!("/api/v1/items/categories/{id}"),
+            json!({"code": format!("TOYS{bad}")}),
+            "code",
+        ));
+    }
+    refused(&app, &t, "item_categories", &cases).await;
+}
