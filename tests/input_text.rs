@@ -222,3 +222,42 @@ async fn category_codes_and_names_refuse_control_and_text_direction_characters()
     }
     refused(&app, &t, "item_categories", &cases).await;
 }
+
+#[tokio::test]
+async fn scrap_reason_codes_and_names_refuse_control_and_text_direction_characters() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let id = created_id(
+        call(
+            &app,
+            Method::POST,
+            "/api/v1/scrap-reasons/",
+            Some(json!({"code": "warp", "name": "Warping"})),
+            &t,
+        )
+        .await,
+    );
+    let mut cases = Vec::new();
+    for bad in HIDDEN {
+        let path = "/api/v1/scrap-reasons/".to_string();
+        cases.push((
+            Method::POST,
+            path.clone(),
+            json!({"code": format!("shift{bad}"), "name": "Layer shift"}),
+            "code",
+        ));
+        cases.push((
+            Method::POST,
+            path,
+            json!({"code": "shift", "name": format!("Layer{bad}shift")}),
+            "name",
+        ));
+        cases.push((
+            Method::PUT,
+            format!("/api/v1/scrap-reasons/{id}"),
+            json!({"name": format!("{bad}Warping")}),
+            "name",
+        ));
+    }
+    refused(&app, &t, "scrap_reasons", &cases).await;
+}
