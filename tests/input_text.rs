@@ -8,7 +8,7 @@ mod common;
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use common::api::{admin, app, call, table_json};
+use common::api::{admin, app, call, table_json, upload};
 use common::{TestApp, TestResponse};
 
 /// Characters that must never be part of a code or a name: a right-to-left override, a
@@ -260,4 +260,124 @@ async fn scrap_reason_codes_and_names_refuse_control_and_text_direction_characte
         ));
     }
     refused(&app, &t, "scrap_reasons", &cases).await;
+}
+
+/// `(row, field)` of every row error of an import report.
+fn row_errors(report: &Value) -> Vec<(i64, String)> {
+    report["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            (
+                e["row"].as_i64().unwrap_or_default(),
+                e["field"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_nul_byte_in_an_item_import_is_a_row_error_and_nothing_else_is_lost() {
+    let app = app().await;
+    let t = admin(&app).await;
+    // A NUL in a SKU (looked up in the database), in a description (stored as is) and in a
+    // category (created on the fly); one clean row.
+    let csv = "SKU,Name,Description,Category\n\
+               NUL\u{0}1,Bad SKU,,\n\
+               OK-1,Good,Fine,Toys\n\
+               OK-2,Bad description,a\u{0}b,\n\
+               OK-3,Bad category,,To\u{0}ys\n";
+    let items = table_json(&app, "items").await;
+    let categories = table_json(&app, "item_categories").await;
+    for path in ["/api/v1/items/import/preview", "/api/v1/items/import"] {
+        let res = upload(&app, path, &t, "items.csv", csv.as_bytes(), &[]).await;
+        assert_eq!(res.status, StatusCode::OK, "{path}: {}", res.text());
+        let r = res.json();
+        assert_eq!(
+            (r["total_rows"].as_i64(), r["error_rows"].as_i64()),
+            (Some(4), Some(3)),
+            "{path}: {r}"
+        );
+        assert_eq!(
+            row_errors(&r),
+            [
+                (2, "SKU".to_string()),
+                (4, "Description".to_string()),
+                (5, "Category".to_string())
+            ],
+            "{path}: {r}"
+        );
+        if path.ends_with("preview") {
+            assert_eq!(
+                table_json(&app, "items").await,
+                items,
+                "a preview writes nothing"
+            );
+            assert_eq!(table_json(&app, "item_categories").await, categories);
+        } else {
+            assert_eq!(r["created"], 1, "{r}");
+        }
+    }
+    let all: Value = serde_json::from_str(&table_json(&app, "items").await).expect("json");
+    let skus: Vec<&str> = all
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter_map(|i| i["sku"].as_str())
+        .collect();
+    assert_eq!(skus, ["OK-1"], "{all}");
+}
+
+#[tokio::test]
+async fn a_nul_byte_in_a_customer_import_is_a_row_error_and_nothing_else_is_lost() {
+    let app = app().await;
+    let t = admin(&app).await;
+    // A NUL in the e-mail (looked up in the database), in the city (stored as is) and in a
+    // column the import does not read; one clean row.
+    let csv = "email,first_name,last_name,city,comment_ignored\n\
+               nul\u{0}@shop.test,Nul,Mail,,\n\
+               ok@shop.test,Ok,Row,Ghent,\n\
+               city@shop.test,Bad,City,Gh\u{0}ent,\n\
+               other@shop.test,Bad,Other,,x\u{0}\n";
+    let before = table_json(&app, "customers").await;
+    for path in [
+        "/api/v1/admin/customers/import/preview",
+        "/api/v1/admin/customers/import",
+    ] {
+        let res = upload(&app, path, &t, "customers.csv", csv.as_bytes(), &[]).await;
+        assert_eq!(res.status, StatusCode::OK, "{path}: {}", res.text());
+        let r = res.json();
+        assert_eq!(
+            (r["total_rows"].as_i64(), r["error_rows"].as_i64()),
+            (Some(4), Some(3)),
+            "{path}: {r}"
+        );
+        assert_eq!(
+            row_errors(&r),
+            [
+                (2, "email".to_string()),
+                (4, "city".to_string()),
+                (5, "comment_ignored".to_string())
+            ],
+            "{path}: {r}"
+        );
+        if path.ends_with("preview") {
+            assert_eq!(
+                table_json(&app, "customers").await,
+                before,
+                "a preview writes nothing"
+            );
+        } else {
+            assert_eq!(r["imported"], 1, "{r}");
+        }
+    }
+    let found: Value = serde_json::from_str(&table_json(&app, "customers").await).expect("json");
+    let emails: Vec<&str> = found
+        .as_array()
+        .expect("customers")
+        .iter()
+        .filter_map(|c| c["email"].as_str())
+        .collect();
+    assert_eq!(emails, ["ok@shop.test"], "{found}");
 }

@@ -251,6 +251,20 @@ pub async fn import_items(
             continue;
         }
         report.total_rows += 1;
+        // A NUL cannot be stored or looked up: the row is refused before anything else.
+        let nul = crate::import::nul_columns(&headers, &record);
+        if !nul.is_empty() {
+            for column in nul {
+                push_error(
+                    &mut report,
+                    row,
+                    Some(column),
+                    crate::import::NUL_CELL.into(),
+                );
+            }
+            report.error_rows += 1;
+            continue;
+        }
         let mut fields: HashMap<Col, String> = HashMap::new();
         for (value, col) in record.iter().zip(&mapping) {
             if let Some(c) = col {
