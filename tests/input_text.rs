@@ -381,3 +381,44 @@ async fn a_nul_byte_in_a_customer_import_is_a_row_error_and_nothing_else_is_lost
         .collect();
     assert_eq!(emails, ["ok@shop.test"], "{found}");
 }
+
+#[tokio::test]
+async fn an_item_import_refuses_text_direction_characters_as_items_made_by_hand_do() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let csv = "SKU,Name,Category\n\
+               ABC\u{202E}321,Spoofed SKU,\n\
+               OK-1,Good,Toys\n\
+               OK-2,Bad\u{2066}name,\n\
+               OK-3,Bad category,To\u{202E}ys\n";
+    let res = upload(
+        &app,
+        "/api/v1/items/import",
+        &t,
+        "items.csv",
+        csv.as_bytes(),
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let r = res.json();
+    assert_eq!(
+        row_errors(&r),
+        [
+            (2, "sku".to_string()),
+            (4, "name".to_string()),
+            (5, "category".to_string())
+        ],
+        "{r}"
+    );
+    assert_eq!(r["created"], 1, "{r}");
+    let categories: Value =
+        serde_json::from_str(&table_json(&app, "item_categories").await).expect("json");
+    let names: Vec<&str> = categories
+        .as_array()
+        .expect("categories")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(names, ["Toys"], "{categories}");
+}

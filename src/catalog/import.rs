@@ -288,6 +288,16 @@ pub async fn import_items(
         if name.is_none() {
             errors.push((Some("name"), "Name is required".into()));
         }
+        // The rule of items and categories made by hand (`db::text`).
+        for (field, col) in [
+            ("sku", Col::Sku),
+            ("name", Col::Name),
+            ("category", Col::Category),
+        ] {
+            if let Some(e) = get(col).and_then(|v| crate::db::text::hidden_characters(field, v)) {
+                errors.push((Some(field), e.message));
+            }
+        }
         if let Some(s) = &sku {
             if s.chars().count() > 50 {
                 errors.push((Some("sku"), "SKU is longer than 50 characters".into()));
