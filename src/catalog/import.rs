@@ -251,6 +251,20 @@ pub async fn import_items(
             continue;
         }
         report.total_rows += 1;
+        // A NUL cannot be stored or looked up: the row is refused before anything else.
+        let nul = crate::import::nul_columns(&headers, &record);
+        if !nul.is_empty() {
+            for column in nul {
+                push_error(
+                    &mut report,
+                    row,
+                    Some(column),
+                    crate::import::NUL_CELL.into(),
+                );
+            }
+            report.error_rows += 1;
+            continue;
+        }
         let mut fields: HashMap<Col, String> = HashMap::new();
         for (value, col) in record.iter().zip(&mapping) {
             if let Some(c) = col {
@@ -273,6 +287,16 @@ pub async fn import_items(
         let name = get(Col::Name).map(str::to_string);
         if name.is_none() {
             errors.push((Some("name"), "Name is required".into()));
+        }
+        // The rule of items and categories made by hand (`db::text`).
+        for (field, col) in [
+            ("sku", Col::Sku),
+            ("name", Col::Name),
+            ("category", Col::Category),
+        ] {
+            if let Some(e) = get(col).and_then(|v| crate::db::text::hidden_characters(field, v)) {
+                errors.push((Some(field), e.message));
+            }
         }
         if let Some(s) = &sku {
             if s.chars().count() > 50 {

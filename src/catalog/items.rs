@@ -38,12 +38,8 @@ pub async fn check(
                 UserErrorCode::Invalid,
                 "String should have at least 1 character",
             ));
-        } else if crate::db::text::has_hidden_characters(name) {
-            errors.push(UserError::new(
-                "name",
-                UserErrorCode::Invalid,
-                "Must not contain control or text-direction characters",
-            ));
+        } else if let Some(error) = crate::db::text::hidden_characters("name", name) {
+            errors.push(error);
         } else if name.chars().count() > 255 {
             errors.push(UserError::new(
                 "name",
@@ -185,12 +181,8 @@ pub async fn check(
     match values.sku.as_mut() {
         Some(sku) if !sku.trim().is_empty() => {
             *sku = sku.trim().to_uppercase();
-            if crate::db::text::has_hidden_characters(sku) {
-                return Ok(vec![UserError::new(
-                    "sku",
-                    UserErrorCode::Invalid,
-                    "Must not contain control or text-direction characters",
-                )]);
+            if let Some(error) = crate::db::text::hidden_characters("sku", sku) {
+                return Ok(vec![error]);
             }
             if sku.chars().count() > 50 {
                 return Ok(vec![UserError::new(

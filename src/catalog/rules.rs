@@ -1,8 +1,8 @@
 //! Catalog rules for item categories: required name, codes upper case and unique ignoring
-//! case (generated from the name when blank), and a tree without cycles. A change runs in one
-//! transaction holding the tree lock and the row lock, and the cycle check is a recursive
-//! query in that transaction (the locations treatment), so two concurrent moves cannot close
-//! a cycle that neither saw.
+//! case (generated from the name when blank), no control or text-direction characters in
+//! either, and a tree without cycles. A change runs in one transaction holding the tree lock
+//! and the row lock, and the cycle check is a recursive query in that transaction (the
+//! locations treatment), so two concurrent moves cannot close a cycle that neither saw.
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool};
@@ -10,7 +10,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::catalog::model::{self, CategoryRow, CategoryValues};
 use crate::db::schema::item_categories;
-use crate::db::text::{code_matches, normalize_code};
+use crate::db::text::{code_matches, hidden_characters, normalize_code};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::graphql::user_error::{UserError, UserErrorCode};
 
@@ -50,7 +50,17 @@ pub fn check_fields(values: &mut CategoryValues, creating: bool) -> Result<(), V
                 normalize_code(values.name.as_deref().unwrap_or_default()).replace(' ', "_")
             })
         });
-    Ok(())
+    // The name before the code: a code made from the name is the name's fault.
+    let errors: Vec<UserError> = [("name", &values.name), ("code", &values.code)]
+        .into_iter()
+        .find_map(|(field, text)| hidden_characters(field, text.as_deref()?))
+        .into_iter()
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
 #[derive(QueryableByName)]

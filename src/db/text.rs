@@ -52,8 +52,18 @@ pub fn has_hidden_characters(text: &str) -> bool {
         .any(|c| c.is_control() || crate::graphql::text::is_bidi_control(c))
 }
 
-/// A required text of a form: trimmed; blank or too long is an error; missing is an error
-/// only when `creating` (an update leaves it as it is).
+/// The message of [`hidden_characters`].
+pub const HIDDEN_CHARACTERS: &str = "Must not contain control or text-direction characters";
+
+/// The field error for a code or name that holds hidden characters
+/// ([`has_hidden_characters`]); `None` when the text is plain. Every area's rules call this
+/// for their codes and names.
+pub fn hidden_characters(field: &str, text: &str) -> Option<UserError> {
+    has_hidden_characters(text).then(|| invalid(field, HIDDEN_CHARACTERS))
+}
+
+/// A required text of a form: trimmed; blank, hidden characters or too long is an error;
+/// missing is an error only when `creating` (an update leaves it as it is).
 pub fn required(
     errors: &mut Vec<UserError>,
     field: &str,
@@ -66,11 +76,8 @@ pub fn required(
             *text = text.trim().to_string();
             if text.is_empty() {
                 errors.push(invalid(field, "String should have at least 1 character"));
-            } else if has_hidden_characters(text) {
-                errors.push(invalid(
-                    field,
-                    "Must not contain control or text-direction characters",
-                ));
+            } else if let Some(error) = hidden_characters(field, text) {
+                errors.push(error);
             } else {
                 too_long(errors, field, text, max);
             }
@@ -125,5 +132,25 @@ mod tests {
         let mut missing = None;
         required(&mut errors, "name", &mut missing, true, 10);
         assert_eq!(errors.len(), 1);
+    }
+
+    #[test]
+    fn control_and_text_direction_characters_are_hidden_characters() {
+        for bad in [
+            "a\u{0}",
+            "a\tb",
+            "\u{7f}",
+            "a\u{9b}",
+            "A\u{202A}",
+            "A\u{202E}1",
+            "\u{2066}x",
+            "x\u{2069}",
+        ] {
+            let error = hidden_characters("name", bad).expect(bad);
+            assert_eq!(error.field.as_deref(), Some("name"));
+        }
+        for good in ["PRT-001", "Über 1.75 mm", "ПЛА", "日本語", "a b"] {
+            assert!(hidden_characters("name", good).is_none(), "{good}");
+        }
     }
 }

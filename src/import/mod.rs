@@ -2,7 +2,8 @@
 //! materials later): how a file's bytes become records. UTF-8 with or without a byte-order
 //! mark, else Windows-1252 (Excel's "CSV" on Windows, decoded by `encoding_rs`); `,`, `;` or
 //! tab separators judged from the header line; headers compared in one loose form; rows
-//! numbered by the file line they start on; a quote left open across lines is a row error.
+//! numbered by the file line they start on; a quote left open across lines and a NUL in a
+//! cell are row errors.
 //! Each import maps header aliases to its own columns and checks its own rules; preview and
 //! import run the same code, and the import writes in one transaction.
 
@@ -111,6 +112,34 @@ pub fn spans_lines(value: &str) -> bool {
 pub const OPEN_QUOTE: &str =
     "A quote is left open here, so this value runs into the following lines; close the quote";
 
+/// The row error for a NUL character in a cell (see [`nul_columns`]).
+pub const NUL_CELL: &str =
+    "Contains a NUL character, which no text can hold; the file may be damaged or not a CSV file";
+
+/// The columns of a record whose value holds a NUL character, each named by its header as
+/// the file writes it (`column N` when it has none). No text column can store a NUL
+/// (PostgreSQL refuses it), so every import makes such a row a row error ([`NUL_CELL`]) before
+/// any other check or any database look-up: the row is never written and the rest of the
+/// file goes on.
+pub fn nul_columns(headers: &[String], record: &csv::StringRecord) -> Vec<String> {
+    record
+        .iter()
+        .enumerate()
+        .filter(|(_, value)| value.contains('\0'))
+        .map(|(i, _)| {
+            let header: String = headers
+                .get(i)
+                .map(|h| h.trim().chars().filter(|c| !c.is_control()).collect())
+                .unwrap_or_default();
+            if header.is_empty() {
+                format!("column {}", i + 1)
+            } else {
+                header
+            }
+        })
+        .collect()
+}
+
 /// A 422 on `file` (unreadable file, missing columns...).
 pub fn file_error(message: impl Into<String>) -> AppError {
     AppError::validation(vec![FieldError::new("file", message)])
@@ -136,5 +165,20 @@ mod tests {
             2
         );
         assert_eq!(normalize_header("E-mail Address"), "emailaddress");
+    }
+
+    #[test]
+    fn cells_with_a_nul_are_named_by_their_header() {
+        let mut r = reader("SKU,Name,\nA\u{0}1,ok,x\u{0},\u{0}\nB-1,fine,,\n");
+        let headers: Vec<String> = r
+            .headers()
+            .map(|h| h.iter().map(str::to_string).collect())
+            .unwrap_or_default();
+        let records: Vec<_> = r.records().filter_map(Result::ok).collect();
+        assert_eq!(
+            nul_columns(&headers, &records[0]),
+            ["SKU", "column 3", "column 4"]
+        );
+        assert!(nul_columns(&headers, &records[1]).is_empty());
     }
 }

@@ -1,10 +1,12 @@
-//! Location rules (CONTRACT 5.9): codes unique ignoring case, parents that exist and close no
-//! cycle, and a delete that never loses history: a location in use (or the main warehouse)
-//! is deactivated instead, and one holding stock is refused.
+//! Location rules (CONTRACT 5.9): codes unique ignoring case, codes and names without control
+//! or text-direction characters, parents that exist and close no cycle, and a delete that
+//! never loses history: a location in use (or the main warehouse) is deactivated instead, and
+//! one holding stock is refused.
 
 use bigdecimal::{BigDecimal, Zero};
 use diesel_async::{AsyncConnection, AsyncPgConnection};
 
+use crate::db::text;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::graphql::user_error::{UserError, UserErrorCode};
 use crate::locations::model::{self, LocationRow, LocationValues, MAIN_CODE};
@@ -47,8 +49,8 @@ fn check_fields(values: &mut LocationValues, creating: bool) -> Vec<UserError> {
                     "code",
                     format!("String should have at most {CODE_MAX} characters"),
                 ));
-            } else if code.chars().any(char::is_control) {
-                errors.push(invalid("code", "Control characters are not allowed"));
+            } else if let Some(error) = text::hidden_characters("code", code) {
+                errors.push(error);
             }
         }
         None if creating => errors.push(invalid("code", "Field required")),
@@ -59,6 +61,8 @@ fn check_fields(values: &mut LocationValues, creating: bool) -> Vec<UserError> {
             *name = name.trim().to_string();
             if name.is_empty() {
                 errors.push(invalid("name", "String should have at least 1 character"));
+            } else if let Some(error) = text::hidden_characters("name", name) {
+                errors.push(error);
             } else if name.chars().count() > NAME_MAX {
                 errors.push(invalid(
                     "name",

@@ -174,7 +174,7 @@ pub fn validate_new(input: &CustomerCreateInput) -> Result<NewCustomer, Vec<User
     let email = c.email("email", &input.email);
     let first_name = c.required("firstName", &input.first_name, PERSON_NAME_MAX);
     let last_name = c.required("lastName", &input.last_name, PERSON_NAME_MAX);
-    let company_name = c.optional("companyName", input.company_name.as_deref(), NAME_MAX);
+    let company_name = c.optional_name("companyName", input.company_name.as_deref(), NAME_MAX);
     let phone = c.optional("phone", input.phone.as_deref(), PHONE_MAX);
     let line1 = c.optional("addressLine1", input.address_line1.as_deref(), LINE_MAX);
     let line2 = c.optional("addressLine2", input.address_line2.as_deref(), LINE_MAX);
@@ -269,7 +269,7 @@ pub fn validate_changes(input: &CustomerUpdateInput) -> Result<CustomerChanges, 
     };
     let first_name = c.patch_required("firstName", &input.first_name, PERSON_NAME_MAX);
     let last_name = c.patch_required("lastName", &input.last_name, PERSON_NAME_MAX);
-    let company_name = c.patch("companyName", &input.company_name, NAME_MAX);
+    let company_name = c.patch_name("companyName", &input.company_name, NAME_MAX);
     let phone = c.patch("phone", &input.phone, PHONE_MAX);
     let line1 = c.patch("addressLine1", &input.address_line1, LINE_MAX);
     let line2 = c.patch("addressLine2", &input.address_line2, LINE_MAX);

@@ -1,5 +1,6 @@
 //! Field checks shared by vendors, customers and the customer import: trimming, blank to
-//! null, length limits, ranges and e-mail syntax, collected as `userErrors` (REST 422 with
+//! null, length limits, ranges, e-mail syntax and no control or text-direction characters in
+//! codes and names, collected as `userErrors` (REST 422 with
 //! the field list) so one request reports every problem at once.
 
 use async_graphql::MaybeUndefined;
@@ -88,12 +89,25 @@ impl Checker {
         }
     }
 
-    /// A required text: trimmed, not blank, at most `max` characters.
+    /// Refuses control and text-direction characters in a code or name (the one rule of
+    /// [`crate::db::text::hidden_characters`]).
+    fn plain(&mut self, field: &str, value: &str) -> bool {
+        match crate::db::text::hidden_characters(field, value) {
+            Some(error) => {
+                self.errors.push(error);
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// A required code or name: trimmed, not blank, no control or text-direction
+    /// characters, at most `max` characters.
     pub fn required(&mut self, field: &str, raw: &str, max: usize) -> String {
         let value = raw.trim();
         if value.is_empty() {
             self.invalid(field, "String should have at least 1 character");
-        } else {
+        } else if self.plain(field, value) {
             self.max(field, value, max);
         }
         value.to_string()
@@ -103,6 +117,16 @@ impl Checker {
     pub fn optional(&mut self, field: &str, raw: Option<&str>, max: usize) -> Option<String> {
         let value = clean(raw)?;
         self.max(field, &value, max);
+        Some(value)
+    }
+
+    /// An optional code or name: like [`Checker::optional`], and without control or
+    /// text-direction characters.
+    pub fn optional_name(&mut self, field: &str, raw: Option<&str>, max: usize) -> Option<String> {
+        let value = clean(raw)?;
+        if self.plain(field, &value) {
+            self.max(field, &value, max);
+        }
         Some(value)
     }
 
@@ -120,7 +144,22 @@ impl Checker {
         }
     }
 
-    /// A change to a required text: absent keeps it; null and blank are refused.
+    /// A change to an optional code or name: like [`Checker::patch`], checked as
+    /// [`Checker::optional_name`].
+    pub fn patch_name(
+        &mut self,
+        field: &str,
+        raw: &MaybeUndefined<String>,
+        max: usize,
+    ) -> Option<Option<String>> {
+        match raw {
+            MaybeUndefined::Undefined => None,
+            MaybeUndefined::Null => Some(None),
+            MaybeUndefined::Value(v) => Some(self.optional_name(field, Some(v), max)),
+        }
+    }
+
+    /// A change to a required code or name: absent keeps it; null and blank are refused.
     pub fn patch_required(
         &mut self,
         field: &str,
@@ -230,6 +269,17 @@ mod tests {
         );
         assert_eq!(c.patch("notes", &MaybeUndefined::Undefined, TEXT_MAX), None);
         c.patch_required("lastName", &MaybeUndefined::Null, NAME_MAX);
+        c.required("firstName", "Ann\u{202E}", NAME_MAX);
+        c.optional_name("companyName", Some("Acme\u{7}"), NAME_MAX);
+        c.patch_name(
+            "contactName",
+            &MaybeUndefined::Value("\u{2066}Jo".into()),
+            NAME_MAX,
+        );
+        assert_eq!(
+            c.optional("notes", Some("line 1\nline 2"), TEXT_MAX),
+            Some("line 1\nline 2".into())
+        );
         let errors = c.finish().expect_err("invalid");
         let fields: Vec<_> = errors.iter().filter_map(|e| e.field.clone()).collect();
         assert_eq!(
@@ -240,7 +290,10 @@ mod tests {
                 "rating",
                 "leadTimeDays",
                 "email",
-                "lastName"
+                "lastName",
+                "firstName",
+                "companyName",
+                "contactName"
             ]
         );
         assert_eq!(

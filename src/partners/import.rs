@@ -629,12 +629,13 @@ pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
         return Err(file_error("The file is empty"));
     }
     let mut reader = crate::import::reader(&text);
-    let headers: Vec<String> = reader
+    let written: Vec<String> = reader
         .headers()
         .map_err(|e| file_error(format!("The header row cannot be read: {e}")))?
         .iter()
-        .map(compact)
+        .map(str::to_string)
         .collect();
+    let headers: Vec<String> = written.iter().map(|h| compact(h)).collect();
     let columns = Columns::from_headers(&headers);
     if !columns.has(Target::Email) {
         return Err(file_error(
@@ -682,6 +683,21 @@ pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
             .position()
             .map(|p| lines.line_at(p.byte()))
             .unwrap_or_default();
+        // A NUL cannot be stored or looked up: the row is refused before anything else.
+        let nul = crate::import::nul_columns(&written, &record);
+        if !nul.is_empty() {
+            rows.push(ImportRow {
+                row_number: line,
+                data: ImportData::default(),
+                errors: nul
+                    .iter()
+                    .map(|column| RowProblem::new(column, crate::import::NUL_CELL))
+                    .collect(),
+                imported: false,
+                new: None,
+            });
+            continue;
+        }
         let mut row = read_row(&columns, &record, line);
         if let Some(new) = &row.new {
             match first_seen.get(&new.email) {

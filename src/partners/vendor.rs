@@ -125,13 +125,13 @@ fn not_found() -> AppError {
 pub fn validate_new(input: &VendorCreateInput) -> Result<NewVendor, Vec<UserError>> {
     let mut c = Checker::new();
     let code = c
-        .optional("code", input.code.as_deref(), CODE_MAX)
+        .optional_name("code", input.code.as_deref(), CODE_MAX)
         .map(|s| s.to_uppercase());
     let address = c.optional("address", input.address.as_deref(), TEXT_MAX);
     let new = NewVendor {
         code: code.unwrap_or_default(),
         name: c.required("name", &input.name, NAME_MAX),
-        contact_name: c.optional("contactName", input.contact_name.as_deref(), NAME_MAX),
+        contact_name: c.optional_name("contactName", input.contact_name.as_deref(), NAME_MAX),
         email: c.optional_email("email", input.email.as_deref()),
         phone: c.optional("phone", input.phone.as_deref(), PHONE_MAX),
         website: c.optional("website", input.website.as_deref(), URL_MAX),
@@ -167,7 +167,7 @@ pub fn validate_changes(input: &VendorUpdateInput) -> Result<VendorChanges, Vec<
             .patch_required("code", &input.code, CODE_MAX)
             .map(|s| s.to_uppercase()),
         name: c.patch_required("name", &input.name, NAME_MAX),
-        contact_name: c.patch("contactName", &input.contact_name, NAME_MAX),
+        contact_name: c.patch_name("contactName", &input.contact_name, NAME_MAX),
         email: c.patch_email("email", &input.email),
         phone: c.patch("phone", &input.phone, PHONE_MAX),
         website: c.patch("website", &input.website, URL_MAX),

@@ -12,13 +12,7 @@ use crate::graphql::pagination::{Page, PageInfo};
 use crate::graphql::scalars::Timestamp;
 use crate::graphql::user_error::{UserError, UserErrorCode};
 use crate::scrap_reasons::model::{self, ScrapReasonRow, ScrapReasonValues};
-
-/// Longest code.
-pub const CODE_MAX: usize = 50;
-/// Longest name.
-pub const NAME_MAX: usize = 100;
-/// Longest description.
-pub const DESCRIPTION_MAX: usize = 2_000;
+use crate::scrap_reasons::rules;
 
 /// Why produced parts were thrown away (bed adhesion, layer shift, ...).
 #[derive(Debug, Clone, SimpleObject)]
@@ -192,46 +186,12 @@ impl ScrapReasonPayload {
     }
 }
 
-fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
-
 fn taken(code: &str) -> UserError {
     UserError::new(
         "code",
         UserErrorCode::Taken,
         format!("Scrap reason code '{code}' already exists"),
     )
-}
-
-/// Trims and checks a required text of at most `max` characters.
-fn check_text(errors: &mut Vec<UserError>, field: &str, text: &mut String, max: usize) {
-    *text = text.trim().to_string();
-    if text.is_empty() {
-        errors.push(invalid(field, "String should have at least 1 character"));
-    } else if text.chars().count() > max {
-        errors.push(invalid(
-            field,
-            format!("String should have at most {max} characters"),
-        ));
-    }
-}
-
-/// Trims an optional description (blank becomes null) and checks its length.
-fn check_description(errors: &mut Vec<UserError>, description: Option<String>) -> Option<String> {
-    let text = description
-        .map(|d| d.trim().to_string())
-        .filter(|d| !d.is_empty());
-    if text
-        .as_ref()
-        .is_some_and(|d| d.chars().count() > DESCRIPTION_MAX)
-    {
-        errors.push(invalid(
-            "description",
-            format!("String should have at most {DESCRIPTION_MAX} characters"),
-        ));
-    }
-    text
 }
 
 /// Scrap reason mutations (admins).
@@ -248,14 +208,9 @@ impl ScrapReasonsMutation {
         input: ScrapReasonCreateInput,
     ) -> AppResult<ScrapReasonPayload> {
         let mut errors = Vec::new();
-        let mut code = input.code.to_lowercase();
-        check_text(&mut errors, "code", &mut code, CODE_MAX);
-        if code.chars().any(char::is_control) {
-            errors.push(invalid("code", "Control characters are not allowed"));
-        }
-        let mut name = input.name;
-        check_text(&mut errors, "name", &mut name, NAME_MAX);
-        let description = check_description(&mut errors, input.description);
+        let code = rules::check_code(&mut errors, &input.code);
+        let name = rules::check_name(&mut errors, &input.name);
+        let description = rules::check_description(&mut errors, input.description);
         if !errors.is_empty() {
             return Ok(ScrapReasonPayload::errors(errors));
         }
@@ -291,14 +246,11 @@ impl ScrapReasonsMutation {
         let mut conn = context::conn(ctx).await?;
         model::find(&mut conn, id).await?.ok_or_else(not_found)?;
         let mut errors = Vec::new();
-        let name = input.name.map(|mut n| {
-            check_text(&mut errors, "name", &mut n, NAME_MAX);
-            n
-        });
+        let name = input.name.map(|n| rules::check_name(&mut errors, &n));
         let description = match input.description {
             MaybeUndefined::Undefined => None,
             MaybeUndefined::Null => Some(None),
-            MaybeUndefined::Value(d) => Some(check_description(&mut errors, Some(d))),
+            MaybeUndefined::Value(d) => Some(rules::check_description(&mut errors, Some(d))),
         };
         if !errors.is_empty() {
             return Ok(ScrapReasonPayload::errors(errors));
