@@ -12,96 +12,91 @@ const ITEM_EXPORT: Export = Export {
     page_size: 250,
 };
 
-/// A stored operation with the fragments it uses.
-macro_rules! op {
-    ($file:literal $(, $fragment:literal)*) => {
-        concat!(include_str!(concat!("rest/", $file)) $(, include_str!(concat!("rest/fragment_", $fragment, ".graphql")))*)
-    };
-}
+use crate::stored_op;
 
 /// The routes.
 pub const ROUTES: &[Route] = &[
-    Route::get("/items", op!("items_list.graphql", "item_list"), "items")
+    Route::get("/items", stored_op!("items_list.graphql", "item_list"), "items")
         .export(ITEM_EXPORT)
         .summary("Items by SKU (`search` SKU/name/UPC, `item_type`, `procurement_type`, `category_id` with descendants, `active_only`, `limit`, `offset`)"),
-    Route::post("/items", op!("item_create.graphql", "item", "item_list"), "itemCreate.item")
+    Route::post("/items", stored_op!("item_create.graphql", "item", "item_list"), "itemCreate.item")
         .body(Body::Input("input"))
         .status(201)
         .location("/api/v1/items/{id}")
         .idempotent()
         .summary("Create an item (blank SKU: generated)"),
-    Route::get("/items/sku/{sku}", op!("item_by_sku.graphql", "item", "item_list"), "itemBySku")
+    Route::get("/items/sku/{sku}", stored_op!("item_by_sku.graphql", "item", "item_list"), "itemBySku")
         .summary("One item by SKU"),
-    Route::get("/items/categories", op!("categories_list.graphql", "category"), "itemCategories")
+    Route::get("/items/categories", stored_op!("categories_list.graphql", "category"), "itemCategories")
         .summary("Item categories (flat, with paths)"),
-    Route::post("/items/categories", op!("category_create.graphql", "category"), "itemCategoryCreate.category")
+    Route::post("/items/categories", stored_op!("category_create.graphql", "category"), "itemCategoryCreate.category")
         .body(Body::Input("input"))
         .status(201)
         .access(Admin)
         .summary("Create an item category"),
-    Route::patch("/items/categories/{id}", op!("category_update.graphql", "category"), "itemCategoryUpdate.category")
+    Route::patch("/items/categories/{id}", stored_op!("category_update.graphql", "category"), "itemCategoryUpdate.category")
         .body(Body::Input("input"))
         .access(Admin)
         .summary("Change an item category (cycles are refused)"),
-    Route::put("/items/categories/{id}", op!("category_update.graphql", "category"), "itemCategoryUpdate.category")
+    Route::put("/items/categories/{id}", stored_op!("category_update.graphql", "category"), "itemCategoryUpdate.category")
         .body(Body::Input("input"))
         .access(Admin)
         .summary("Change an item category (cycles are refused)"),
-    Route::get("/items/import/template", op!("import_template.graphql"), "itemImportTemplate")
+    Route::get("/items/import/template", stored_op!("import_template.graphql"), "itemImportTemplate")
         .raw("text/csv; charset=utf-8")
         .summary("The product CSV template"),
-    Route::post("/items/import/preview", op!("item_preview.graphql"), "itemImport")
+    Route::post("/items/import/preview", stored_op!("item_preview.graphql"), "itemImport")
         .body(Body::Multipart)
         .summary("Check a product CSV (multipart `file`) without importing"),
-    Route::post("/items/import", op!("item_import.graphql"), "itemImport")
+    Route::post("/items/import", stored_op!("item_import.graphql"), "itemImport")
         .body(Body::Multipart)
         .summary("Import a product CSV (multipart `file`; `update_existing`, `default_item_type`)"),
-    Route::get("/items/{id}", op!("item_get.graphql", "item", "item_list"), "item")
+    Route::get("/items/{id}", stored_op!("item_get.graphql", "item", "item_list"), "item")
         .summary("One item"),
-    Route::patch("/items/{id}", op!("item_update.graphql", "item", "item_list"), "itemUpdate.item")
+    Route::patch("/items/{id}", stored_op!("item_update.graphql", "item", "item_list"), "itemUpdate.item")
         .body(Body::Input("input"))
         .summary("Change an item"),
-    Route::delete("/items/{id}", op!("item_delete.graphql"), "itemDelete")
+    Route::delete("/items/{id}", stored_op!("item_delete.graphql"), "itemDelete")
         .summary("Delete (deactivate) an item; refused while stock or a BOM uses it"),
-    Route::get("/items/{id}/files", op!("item_files.graphql", "file"), "item.files")
+    Route::get("/items/{id}/files", stored_op!("item_files.graphql", "file"), "item.files")
         .summary("Files attached to an item"),
-    Route::post("/items/{id}/files", op!("item_file_upload.graphql", "file"), "itemFileUpload.file")
+    Route::post("/items/{id}/files", stored_op!("item_file_upload.graphql", "file"), "itemFileUpload.file")
         .body(Body::Multipart)
         .status(201)
         .summary("Attach a file (3MF, STL, OBJ, STEP, G-code, PNG, JPEG, PDF; multipart `file`)"),
-    Route::get("/items/{id}/files/{file_id}/download", op!("item_file_download.graphql"), "itemFile")
+    Route::get("/items/{id}/files/{file_id}/download", stored_op!("item_file_download.graphql"), "itemFile")
         .download()
         .summary("The file's bytes, with its content type and name (`Content-Disposition: attachment`)"),
-    Route::delete("/items/{id}/files/{file_id}", op!("item_file_delete.graphql"), "itemFileDelete")
+    Route::delete("/items/{id}/files/{file_id}", stored_op!("item_file_delete.graphql"), "itemFileDelete")
         .summary("Remove a file from an item"),
-    Route::get("/products", op!("products_list.graphql"), "items")
+    Route::get("/products", stored_op!("products_list.graphql"), "items")
         .summary("Items in the original's product shape (dropdowns)"),
-    Route::get("/admin/uom/", op!("uom_list.graphql"), "unitsOfMeasure")
+    Route::get("/admin/uom/", stored_op!("uom_list.graphql"), "unitsOfMeasure")
         .summary("Units of measure"),
-    Route::post("/setup/seed-example-data", op!("seed_example_data.graphql"), "seedExampleData")
+    Route::post("/setup/seed-example-data", stored_op!("seed_example_data.graphql"), "seedExampleData")
         .access(Admin)
         .summary("Load example data (fresh installations; running it twice changes nothing)"),
-    Route::get("/items/stats", op!("item_stats.graphql"), "itemStats")
+    Route::get("/items/stats", stored_op!("item_stats.graphql"), "itemStats")
         .summary("Item counts: total, active, inactive, active per type, low stock, categories"),
-    Route::get("/items/low-stock", op!("low_stock.graphql"), "lowStockItems")
+    Route::get("/items/low-stock", stored_op!("low_stock.graphql"), "lowStockItems")
         .summary("Active items at or below their reorder point (on hand is 0 until inventory exists)"),
-    Route::get("/items/categories/tree", op!("category_tree.graphql"), "itemCategoryTree")
+    Route::get("/items/categories/tree", stored_op!("category_tree.graphql"), "itemCategoryTree")
         .summary("The category tree, nested `children` (nine levels; `include_inactive`)"),
-    Route::get("/items/categories/{id}", op!("category_get.graphql", "category"), "itemCategory")
+    Route::get("/items/categories/{id}", stored_op!("category_get.graphql", "category"), "itemCategory")
         .summary("One item category with its path"),
-    Route::delete("/items/categories/{id}", op!("category_delete.graphql"), "itemCategoryDelete")
+    Route::delete("/items/categories/{id}", stored_op!("category_delete.graphql"), "itemCategoryDelete")
         .access(Admin)
         .summary("Delete an item category; refused (400) while items or sub-categories use it"),
-    Route::post("/items/{id}/duplicate", op!("item_duplicate.graphql", "item", "item_list"), "itemDuplicate.item")
+    Route::post("/items/{id}/duplicate", stored_op!("item_duplicate.graphql", "item", "item_list"), "itemDuplicate.item")
         .body(Body::Fields)
         .status(201)
         .location("/api/v1/items/{id}")
         .summary("Copy an item (`new_sku`, `new_name` optional: generated SKU, name with ` (Copy)`)"),
-    Route::get("/admin/uom/classes", op!("uom_classes.graphql"), "unitClasses")
+    Route::get("/admin/uom/classes", stored_op!("uom_classes.graphql"), "unitClasses")
         .summary("Unit classes with their base unit and unit codes"),
-    Route::get("/admin/uom/{code}", op!("uom_get.graphql"), "unitOfMeasure")
+    Route::get("/admin/uom/{code}", stored_op!("uom_get.graphql"), "unitOfMeasure")
         .summary("One unit of measure by code (any case)"),
-    Route::post("/admin/uom/convert", op!("uom_convert.graphql"), "convertUnits")
+    Route::post("/admin/uom/convert", stored_op!("uom_convert.graphql"), "convertUnits")
         .body(Body::Fields)
         .summary("Convert `quantity` from `from_unit` to `to_unit` (same class, else 400)"),
 ];

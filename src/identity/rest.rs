@@ -3,33 +3,20 @@
 use crate::auth::Access::{Admin, Public, User};
 use crate::rest::{Body, Route};
 
-macro_rules! op {
-    ($file:literal) => {
-        concat!(
-            include_str!(concat!("rest/", $file)),
-            include_str!("rest/user_fields.graphql")
-        )
-    };
-}
-
-macro_rules! op_plain {
-    ($file:literal) => {
-        include_str!(concat!("rest/", $file))
-    };
-}
+use crate::stored_op;
 
 /// The routes.
 pub const ROUTES: &[Route] = &[
     Route::get(
         "/setup/status",
-        op_plain!("setup_status.graphql"),
+        stored_op!("setup_status.graphql"),
         "setupStatus",
     )
     .access(Public)
     .summary("Whether the first-run wizard should run"),
     Route::post(
         "/setup/initial-admin",
-        op_plain!("setup_initial_admin.graphql"),
+        stored_op!("setup_initial_admin.graphql"),
         "setupInitialAdmin",
     )
     .body(Body::Input("input"))
@@ -37,7 +24,7 @@ pub const ROUTES: &[Route] = &[
     .access(Public)
     .omit_nulls()
     .summary("Create the first admin and sign in (3 a minute per client)"),
-    Route::post("/auth/login", op!("login.graphql"), "login")
+    Route::post("/auth/login", stored_op!("login.graphql", "user"), "login")
         .body(Body::Fields)
         .accepts_form()
         .access(Public)
@@ -45,7 +32,7 @@ pub const ROUTES: &[Route] = &[
         .summary("Sign in (form-encoded or JSON `username` and `password`)"),
     Route::post(
         "/auth/refresh",
-        op_plain!("refresh.graphql"),
+        stored_op!("refresh.graphql"),
         "refreshSession",
     )
     .body(Body::Fields)
@@ -53,16 +40,16 @@ pub const ROUTES: &[Route] = &[
     .access(Public)
     .omit_nulls()
     .summary("Rotate the refresh token (cookie first, else the body)"),
-    Route::post("/auth/logout", op_plain!("logout.graphql"), "logout")
+    Route::post("/auth/logout", stored_op!("logout.graphql"), "logout")
         .body(Body::Fields)
         .access(Public)
         .summary("End the session and clear the cookies"),
-    Route::get("/auth/me", op!("me.graphql"), "me")
+    Route::get("/auth/me", stored_op!("me.graphql", "user"), "me")
         .access(User)
         .summary("The signed-in user"),
     Route::post(
         "/auth/password-reset/request",
-        op_plain!("reset_request.graphql"),
+        stored_op!("reset_request.graphql"),
         "passwordResetRequest",
     )
     .body(Body::Fields)
@@ -71,7 +58,7 @@ pub const ROUTES: &[Route] = &[
     .summary("Ask for a password reset (same answer for every address)"),
     Route::get(
         "/auth/password-reset/approve/{approval_token}",
-        op_plain!("reset_approve.graphql"),
+        stored_op!("reset_approve.graphql"),
         "passwordResetApprove",
     )
     .rate_limit("reset_review")
@@ -79,7 +66,7 @@ pub const ROUTES: &[Route] = &[
     .summary("Approve a reset (link from the admin's e-mail)"),
     Route::post(
         "/auth/password-reset/approve",
-        op_plain!("reset_approve.graphql"),
+        stored_op!("reset_approve.graphql"),
         "passwordResetApprove",
     )
     .body(Body::Fields)
@@ -88,7 +75,7 @@ pub const ROUTES: &[Route] = &[
     .summary("Approve a reset"),
     Route::get(
         "/auth/password-reset/deny/{approval_token}",
-        op_plain!("reset_deny.graphql"),
+        stored_op!("reset_deny.graphql"),
         "passwordResetDeny",
     )
     .rate_limit("reset_review")
@@ -96,7 +83,7 @@ pub const ROUTES: &[Route] = &[
     .summary("Deny a reset (link from the admin's e-mail; `?reason=`)"),
     Route::post(
         "/auth/password-reset/deny",
-        op_plain!("reset_deny.graphql"),
+        stored_op!("reset_deny.graphql"),
         "passwordResetDeny",
     )
     .body(Body::Fields)
@@ -105,14 +92,14 @@ pub const ROUTES: &[Route] = &[
     .summary("Deny a reset"),
     Route::get(
         "/auth/password-reset/status/{token}",
-        op_plain!("reset_status.graphql"),
+        stored_op!("reset_status.graphql"),
         "passwordResetStatus",
     )
     .access(Public)
     .summary("What the holder of a reset link may do"),
     Route::post(
         "/auth/password-reset/complete",
-        op_plain!("reset_complete.graphql"),
+        stored_op!("reset_complete.graphql"),
         "passwordResetComplete",
     )
     .body(Body::Fields)
@@ -120,24 +107,28 @@ pub const ROUTES: &[Route] = &[
     .summary("Set a new password with an approved link"),
     Route::get(
         "/admin/users/",
-        op!("team_list.graphql"),
+        stored_op!("team_list.graphql", "user"),
         "teamMembers.nodes",
     )
     .access(Admin)
     .summary("Team members (`skip`, `limit`, `account_type`, `include_inactive`, `search`)"),
     Route::get(
         "/admin/users/stats/summary",
-        op_plain!("team_stats.graphql"),
+        stored_op!("team_stats.graphql"),
         "teamStats",
     )
     .access(Admin)
     .summary("Team head counts"),
-    Route::get("/admin/users/{id}", op!("team_get.graphql"), "teamMember")
-        .access(Admin)
-        .summary("One team member"),
+    Route::get(
+        "/admin/users/{id}",
+        stored_op!("team_get.graphql", "user"),
+        "teamMember",
+    )
+    .access(Admin)
+    .summary("One team member"),
     Route::post(
         "/admin/users/",
-        op!("team_create.graphql"),
+        stored_op!("team_create.graphql", "user"),
         "teamMemberCreate.user",
     )
     .body(Body::Input("input"))
@@ -146,7 +137,7 @@ pub const ROUTES: &[Route] = &[
     .summary("Create a team member"),
     Route::patch(
         "/admin/users/{id}",
-        op!("team_update.graphql"),
+        stored_op!("team_update.graphql", "user"),
         "teamMemberUpdate.user",
     )
     .body(Body::Input("input"))
@@ -154,21 +145,21 @@ pub const ROUTES: &[Route] = &[
     .summary("Change a team member"),
     Route::delete(
         "/admin/users/{id}",
-        op!("team_deactivate.graphql"),
+        stored_op!("team_deactivate.graphql", "user"),
         "teamMemberDeactivate.user",
     )
     .access(Admin)
     .summary("Deactivate a team member"),
     Route::post(
         "/admin/users/{id}/reactivate",
-        op!("team_reactivate.graphql"),
+        stored_op!("team_reactivate.graphql", "user"),
         "teamMemberReactivate.user",
     )
     .access(Admin)
     .summary("Reactivate a team member"),
     Route::post(
         "/admin/users/{id}/reset-password",
-        op_plain!("team_reset_password.graphql"),
+        stored_op!("team_reset_password.graphql"),
         "teamMemberResetPassword",
     )
     .body(Body::Fields)

@@ -3,30 +3,22 @@
 use crate::auth::Access::Admin;
 use crate::rest::{Body, Route};
 
-/// A stored operation with the location fragment.
-macro_rules! op {
-    ($file:literal) => {
-        concat!(
-            include_str!(concat!("rest/", $file)),
-            include_str!("rest/fragment_location.graphql")
-        )
-    };
-}
+use crate::stored_op;
 
 /// The routes.
 pub const ROUTES: &[Route] = &[
-    Route::get("/admin/locations", op!("locations_list.graphql"), "locations.nodes")
+    Route::get("/admin/locations", stored_op!("locations_list.graphql", "location"), "locations.nodes")
         .access(Admin)
         .summary("Locations by code, a bare array (`include_inactive`, `search`, `type`, `parent_id`, `limit` up to 1000, `offset`)"),
-    Route::post("/admin/locations", op!("location_create.graphql"), "locationCreate.location")
+    Route::post("/admin/locations", stored_op!("location_create.graphql", "location"), "locationCreate.location")
         .body(Body::Input("input"))
         .status(201)
         .access(Admin)
         .summary("Create a location (`type` defaults to warehouse; a duplicate code is 400)"),
-    Route::get("/admin/locations/{id}", op!("location_get.graphql"), "location")
+    Route::get("/admin/locations/{id}", stored_op!("location_get.graphql", "location"), "location")
         .access(Admin)
         .summary("One location"),
-    Route::put("/admin/locations/{id}", op!("location_update.graphql"), "locationUpdate.location")
+    Route::put("/admin/locations/{id}", stored_op!("location_update.graphql", "location"), "locationUpdate.location")
         .body(Body::Input("input"))
         .access(Admin)
         .summary("Change a location (a parent that would close a cycle is refused)"),

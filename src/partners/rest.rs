@@ -3,24 +3,19 @@
 use crate::auth::Access::Admin;
 use crate::rest::{Body, Export, Route};
 
-/// A stored operation with the fragments it uses.
-macro_rules! op {
-    ($file:literal $(, $fragment:literal)*) => {
-        concat!(include_str!(concat!("rest/", $file)) $(, include_str!(concat!("rest/fragment_", $fragment, ".graphql")))*)
-    };
-}
+use crate::stored_op;
 
 /// The routes.
 pub const ROUTES: &[Route] = &[
     Route::get(
         "/vendors/",
-        op!("vendors_list.graphql", "vendor"),
+        stored_op!("vendors_list.graphql", "vendor"),
         "vendors",
     )
     .summary("Vendors by name (`search`, `active_only`, `limit` up to 500, `offset`)"),
     Route::post(
         "/vendors/",
-        op!("vendor_create.graphql", "vendor"),
+        stored_op!("vendor_create.graphql", "vendor"),
         "vendorCreate.vendor",
     )
     .body(Body::Input("input"))
@@ -30,26 +25,26 @@ pub const ROUTES: &[Route] = &[
     .summary("Create a vendor (blank code: `VND-NNN`)"),
     Route::get(
         "/vendors/{id}",
-        op!("vendor_get.graphql", "vendor"),
+        stored_op!("vendor_get.graphql", "vendor"),
         "vendor",
     )
     .summary("One vendor"),
     Route::put(
         "/vendors/{id}",
-        op!("vendor_update.graphql", "vendor"),
+        stored_op!("vendor_update.graphql", "vendor"),
         "vendorUpdate.vendor",
     )
     .body(Body::Input("input"))
     .summary("Change a vendor"),
     Route::delete(
         "/vendors/{id}",
-        op!("vendor_delete.graphql"),
+        stored_op!("vendor_delete.graphql"),
         "vendorDelete",
     )
     .summary("Delete a vendor (one with purchase orders is deactivated)"),
     Route::get(
         "/admin/customers/",
-        op!("customers_list.graphql", "customer"),
+        stored_op!("customers_list.graphql", "customer"),
         "customers.nodes",
     )
     .access(Admin)
@@ -62,14 +57,14 @@ pub const ROUTES: &[Route] = &[
     .summary("Customers, newest first (`search`, `status`, `include_inactive`, `skip`, `limit` up to 200)"),
     Route::get(
         "/admin/customers/search",
-        op!("customers_search.graphql"),
+        stored_op!("customers_search.graphql"),
         "customerSearch",
     )
     .access(Admin)
     .summary("Quick search of active customers (`q`, `limit`)"),
     Route::get(
         "/admin/customers/import/template",
-        op!("customer_import_template.graphql"),
+        stored_op!("customer_import_template.graphql"),
         "customerImportTemplate",
     )
     .raw("text/csv; charset=utf-8")
@@ -77,7 +72,7 @@ pub const ROUTES: &[Route] = &[
     .summary("The customer CSV template"),
     Route::post(
         "/admin/customers/import/preview",
-        op!("customer_preview.graphql"),
+        stored_op!("customer_preview.graphql"),
         "customerImport",
     )
     .body(Body::Multipart)
@@ -85,7 +80,7 @@ pub const ROUTES: &[Route] = &[
     .summary("Check a customer CSV (multipart `file`) without importing"),
     Route::post(
         "/admin/customers/import",
-        op!("customer_import.graphql"),
+        stored_op!("customer_import.graphql"),
         "customerImport",
     )
     .body(Body::Multipart)
@@ -93,7 +88,7 @@ pub const ROUTES: &[Route] = &[
     .summary("Import a customer CSV (multipart `file`)"),
     Route::post(
         "/admin/customers/",
-        op!("customer_create.graphql", "customer"),
+        stored_op!("customer_create.graphql", "customer"),
         "customerCreate.customer",
     )
     .body(Body::Input("input"))
@@ -104,14 +99,14 @@ pub const ROUTES: &[Route] = &[
     .summary("Create a customer"),
     Route::get(
         "/admin/customers/{id}",
-        op!("customer_get.graphql", "customer"),
+        stored_op!("customer_get.graphql", "customer"),
         "customer",
     )
     .access(Admin)
     .summary("One customer"),
     Route::patch(
         "/admin/customers/{id}",
-        op!("customer_update.graphql", "customer"),
+        stored_op!("customer_update.graphql", "customer"),
         "customerUpdate.customer",
     )
     .body(Body::Input("input"))
@@ -119,7 +114,7 @@ pub const ROUTES: &[Route] = &[
     .summary("Change a customer"),
     Route::delete(
         "/admin/customers/{id}",
-        op!("customer_delete.graphql"),
+        stored_op!("customer_delete.graphql"),
         "customerDelete",
     )
     .status(204)

@@ -11,6 +11,23 @@
 //! ([`crate::error`]). Declared extras: idempotent writes, downloads, streamed exports.
 
 mod bind;
+
+/// A stored operation's text, compiled into the binary: the calling area's `rest/<file>`
+/// followed by each named fragment, `rest/fragment_<name>.graphql` (paths are relative to the
+/// area's `rest.rs`, where the macro is used).
+///
+/// ```ignore
+/// Route::get("/printers/", stored_op!("printers_list.graphql", "printer"), "printers")
+/// ```
+#[macro_export]
+macro_rules! stored_op {
+    ($file:literal $(, $fragment:literal)*) => {
+        concat!(
+            include_str!(concat!("rest/", $file))
+            $(, include_str!(concat!("rest/fragment_", $fragment, ".graphql")))*
+        )
+    };
+}
 mod compile;
 mod download;
 mod export;

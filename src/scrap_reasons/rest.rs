@@ -5,15 +5,7 @@
 use crate::auth::Access::Admin;
 use crate::rest::{Body, Route};
 
-/// A stored operation with the scrap reason fragment.
-macro_rules! op {
-    ($file:literal) => {
-        concat!(
-            include_str!(concat!("rest/", $file)),
-            include_str!("rest/fragment_scrap_reason.graphql")
-        )
-    };
-}
+use crate::stored_op;
 
 /// The routes.
 pub const ROUTES: &[Route] = &[
@@ -26,14 +18,14 @@ pub const ROUTES: &[Route] = &[
     .summary("Active scrap reasons as `{reasons, details, descriptions}`"),
     Route::get(
         "/scrap-reasons/all",
-        op!("scrap_reasons_all.graphql"),
+        stored_op!("scrap_reasons_all.graphql", "scrap_reason"),
         "scrapReasons.nodes",
     )
     .aliases(&["/production-orders/scrap-reasons/all"])
     .summary("Every scrap reason, inactive ones too (a bare array)"),
     Route::post(
         "/scrap-reasons/",
-        op!("scrap_reason_create.graphql"),
+        stored_op!("scrap_reason_create.graphql", "scrap_reason"),
         "scrapReasonCreate.scrapReason",
     )
     .aliases(&["/production-orders/scrap-reasons"])
@@ -43,7 +35,7 @@ pub const ROUTES: &[Route] = &[
     .summary("Add a scrap reason (`code` 1-50, `name` 1-100; a duplicate code is 400)"),
     Route::put(
         "/scrap-reasons/{id}",
-        op!("scrap_reason_update.graphql"),
+        stored_op!("scrap_reason_update.graphql", "scrap_reason"),
         "scrapReasonUpdate.scrapReason",
     )
     .aliases(&["/production-orders/scrap-reasons/{id}"])

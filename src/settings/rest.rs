@@ -4,22 +4,14 @@
 use crate::auth::Access::{Admin, Public};
 use crate::rest::{Body, Route};
 
-/// A stored operation with the settings fragment.
-macro_rules! op {
-    ($file:literal) => {
-        concat!(
-            include_str!(concat!("rest/", $file)),
-            include_str!("rest/fragment_settings.graphql")
-        )
-    };
-}
+use crate::stored_op;
 
 /// The routes.
 pub const ROUTES: &[Route] = &[
-    Route::get("/settings/", op!("settings_get.graphql"), "companySettings")
+    Route::get("/settings/", stored_op!("settings_get.graphql", "settings"), "companySettings")
         .aliases(&["/settings/company"])
         .summary("The company settings (tax rate as a fraction and as `tax_rate_percent`)"),
-    Route::patch("/settings/", op!("settings_update.graphql"), "companySettingsUpdate.settings")
+    Route::patch("/settings/", stored_op!("settings_update.graphql", "settings"), "companySettingsUpdate.settings")
         .aliases(&["/settings/company"])
         .body(Body::Input("input"))
         .access(Admin)
@@ -28,11 +20,11 @@ pub const ROUTES: &[Route] = &[
         .download()
         .access(Public)
         .summary("The company logo's bytes with its content type (404 when none is stored)"),
-    Route::post("/settings/company/logo", op!("logo_upload.graphql"), "companyLogoUpload")
+    Route::post("/settings/company/logo", stored_op!("logo_upload.graphql", "settings"), "companyLogoUpload")
         .body(Body::Multipart)
         .access(Admin)
         .summary("Store the company logo (multipart `file`, PNG or JPEG by content); audited"),
-    Route::delete("/settings/company/logo", op!("logo_delete.graphql"), "companyLogoDelete")
+    Route::delete("/settings/company/logo", stored_op!("logo_delete.graphql", "settings"), "companyLogoDelete")
         .access(Admin)
         .summary("Remove the company logo (404 when none is stored); audited"),
     Route::get(
