@@ -67,7 +67,45 @@ async fn every_line_of_a_request_carries_its_request_id() {
     let res2 = app.get("/health").await;
     let generated = res2.header("x-request-id").expect("id").to_string();
 
+    // A DataLoader batch runs in a task of its own; its lines carry the request's id too.
+    let app = TestApp::spawn_with(&[("AUTH_MODE", "header")]).await;
+    let admin = app
+        .send_json(
+            Method::POST,
+            "/api/v1/setup/initial-admin",
+            &json!({"email": "ada@example.com", "password": "Admin-pass1!", "full_name": "Ada"}),
+        )
+        .await
+        .json();
+    let token = admin["access_token"].as_str().expect("token").to_string();
+    let create = json!({
+        "query": "mutation { itemCreate(input: {sku: \"LOG-1\", name: \"Logged\"}) { item { files { id } } userErrors { message } } }"
+    });
+    let res = app
+        .request(
+            Request::builder()
+                .method(Method::POST)
+                .uri("/graphql")
+                .header("content-type", "application/json")
+                .header("authorization", format!("Bearer {token}"))
+                .header("x-request-id", "trace-loader-1")
+                .body(Body::from(create.to_string()))
+                .expect("request"),
+        )
+        .await
+        .json();
+    assert!(
+        res["data"]["itemCreate"]["item"]["files"].is_array(),
+        "{res}"
+    );
     let lines = capture.lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["message"] == "loading item files" && l["request_id"] == "trace-loader-1"),
+        "the loader's line carries the request id: {lines:#?}"
+    );
+
     let mine: Vec<&Value> = lines
         .iter()
         .filter(|l| l["request_id"] == "trace-me-123")

@@ -46,6 +46,9 @@ impl Loader<i64> for ItemFilesLoader {
     type Error = AppError;
 
     async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, Self::Value>, Self::Error> {
+        // Runs in a task of its own: the line carries the request's id only because the task
+        // is spawned in the request's span (`spawn_in_current_span`).
+        tracing::debug!(items = keys.len(), "loading item files");
         let mut conn = self.pool.get().await?;
         let mut out: HashMap<i64, Vec<ItemFileRow>> =
             keys.iter().map(|k| (*k, Vec::new())).collect();
