@@ -12,7 +12,7 @@ use crate::graphql::scalars::{Decimal, Timestamp};
 /// through `strum`) and is stored in a `TEXT` column (diesel `ToSql`/`FromSql<Text>`). Never
 /// compare the text by hand: read and write the enum.
 ///
-/// ```ignore
+/// ```text
 /// strata::text_enum! {
 ///     /// What a printer is doing.
 ///     pub enum PrinterStatus { /// Not reachable.

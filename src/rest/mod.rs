@@ -16,7 +16,7 @@ mod bind;
 /// followed by each named fragment, `rest/fragment_<name>.graphql` (paths are relative to the
 /// area's `rest.rs`, where the macro is used).
 ///
-/// ```ignore
+/// ```text
 /// Route::get("/printers/", stored_op!("printers_list.graphql", "printer"), "printers")
 /// ```
 #[macro_export]
