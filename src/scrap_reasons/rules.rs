@@ -3,7 +3,7 @@
 //! null. The resolvers only call these.
 
 use crate::db::text;
-use crate::graphql::user_error::{UserError, UserErrorCode};
+use crate::graphql::user_error::UserError;
 
 /// Longest code.
 pub const CODE_MAX: usize = 50;
@@ -12,24 +12,12 @@ pub const NAME_MAX: usize = 100;
 /// Longest description.
 pub const DESCRIPTION_MAX: usize = 2_000;
 
-fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
-
-/// Trims and checks a required code or name of at most `max` characters.
+/// Trims and checks a required code or name of at most `max` characters (the shared rule
+/// of [`text::required`]).
 fn check_text(errors: &mut Vec<UserError>, field: &str, raw: &str, max: usize) -> String {
-    let text = raw.trim().to_string();
-    if text.is_empty() {
-        errors.push(invalid(field, "String should have at least 1 character"));
-    } else if let Some(error) = text::hidden_characters(field, &text) {
-        errors.push(error);
-    } else if text.chars().count() > max {
-        errors.push(invalid(
-            field,
-            format!("String should have at most {max} characters"),
-        ));
-    }
-    text
+    let mut text = Some(raw.to_string());
+    text::required(errors, field, &mut text, true, max);
+    text.unwrap_or_default()
 }
 
 /// A new reason's code: trimmed, lower case, checked.
@@ -42,22 +30,15 @@ pub fn check_name(errors: &mut Vec<UserError>, raw: &str) -> String {
     check_text(errors, "name", raw, NAME_MAX)
 }
 
-/// Trims an optional description (blank becomes null) and checks its length.
+/// Trims an optional description (blank becomes null) and checks its length (the shared rule
+/// of [`text::clearable`]).
 pub fn check_description(
     errors: &mut Vec<UserError>,
     description: Option<String>,
 ) -> Option<String> {
-    let text = text::non_blank(description);
-    if text
-        .as_ref()
-        .is_some_and(|d| d.chars().count() > DESCRIPTION_MAX)
-    {
-        errors.push(invalid(
-            "description",
-            format!("String should have at most {DESCRIPTION_MAX} characters"),
-        ));
-    }
-    text
+    let mut text = Some(description);
+    text::clearable(errors, "description", &mut text, DESCRIPTION_MAX);
+    text.flatten()
 }
 
 #[cfg(test)]
