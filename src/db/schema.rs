@@ -311,6 +311,114 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    gl_accounts (id) {
+        id -> Int8,
+        account_code -> Text,
+        name -> Text,
+        account_type -> Text,
+        schedule_c_line -> Nullable<Text>,
+        parent_id -> Nullable<Int8>,
+        is_system -> Bool,
+        active -> Bool,
+        description -> Nullable<Text>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    gl_fiscal_periods (id) {
+        id -> Int8,
+        year -> Int4,
+        period -> Int4,
+        start_date -> Date,
+        end_date -> Date,
+        status -> Text,
+        closed_by -> Nullable<Int8>,
+        closed_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    gl_journal_entries (id) {
+        id -> Int8,
+        entry_number -> Text,
+        entry_date -> Date,
+        description -> Text,
+        source_type -> Nullable<Text>,
+        source_id -> Nullable<Int8>,
+        status -> Text,
+        fiscal_period_id -> Int8,
+        created_by -> Nullable<Int8>,
+        posted_by -> Nullable<Int8>,
+        posted_at -> Nullable<Timestamptz>,
+        voided_by -> Nullable<Int8>,
+        voided_at -> Nullable<Timestamptz>,
+        void_reason -> Nullable<Text>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    gl_journal_entry_lines (id) {
+        id -> Int8,
+        journal_entry_id -> Int8,
+        account_id -> Int8,
+        debit_amount -> Numeric,
+        credit_amount -> Numeric,
+        memo -> Nullable<Text>,
+        line_order -> Int4,
+    }
+}
+
+diesel::table! {
+    inventory_balances (item_id, location_id) {
+        id -> Int8,
+        item_id -> Int8,
+        location_id -> Int8,
+        on_hand_quantity -> Numeric,
+        allocated_quantity -> Numeric,
+        available_quantity -> Numeric,
+        last_counted_at -> Nullable<Timestamptz>,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    inventory_transactions (id) {
+        id -> Int8,
+        item_id -> Int8,
+        location_id -> Int8,
+        transaction_type -> Text,
+        quantity -> Numeric,
+        affects_on_hand -> Bool,
+        unit -> Text,
+        cost_per_unit -> Nullable<Numeric>,
+        total_cost -> Nullable<Numeric>,
+        reference_type -> Nullable<Text>,
+        reference_id -> Nullable<Int8>,
+        lot_number -> Nullable<Text>,
+        serial_number -> Nullable<Text>,
+        reason -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        to_location_id -> Nullable<Int8>,
+        journal_entry_id -> Nullable<Int8>,
+        requires_approval -> Bool,
+        approved_by -> Nullable<Int8>,
+        approved_at -> Nullable<Timestamptz>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(gl_journal_entry_lines -> gl_journal_entries (journal_entry_id));
+diesel::joinable!(gl_journal_entry_lines -> gl_accounts (account_id));
+diesel::joinable!(gl_journal_entries -> gl_fiscal_periods (fiscal_period_id));
+diesel::joinable!(inventory_balances -> items (item_id));
+diesel::joinable!(inventory_balances -> locations (location_id));
+diesel::joinable!(inventory_transactions -> items (item_id));
+diesel::joinable!(inventory_transactions -> locations (location_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     service_metadata,
     users,
@@ -328,4 +436,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     scrap_reasons,
     company_settings,
     idempotency_keys,
+    gl_accounts,
+    gl_fiscal_periods,
+    gl_journal_entries,
+    gl_journal_entry_lines,
+    inventory_balances,
+    inventory_transactions,
 );

@@ -92,3 +92,54 @@ impl UserError {
         FieldError::new(self.field.clone().unwrap_or_default(), self.message.clone())
     }
 }
+
+/// Why a multi-step write stopped: a broken business rule, answered as `userErrors`, or a
+/// failure. Returning either from a database transaction rolls the whole transaction back,
+/// so a rule found broken after the first rows were written still leaves nothing behind.
+///
+/// ```text
+/// let outcome = conn.transaction::<_, Stop, _>(async |conn| { ... }).await;
+/// Ok(Stop::settle(outcome)?.into())
+/// ```
+#[derive(Debug)]
+pub enum Stop {
+    /// A rule refused the change.
+    Refused(Vec<UserError>),
+    /// Something failed (database, bug): a top-level error.
+    Failed(crate::error::AppError),
+}
+
+impl Stop {
+    /// A refusal on one field.
+    pub fn refuse(field: &str, code: UserErrorCode, message: impl Into<String>) -> Stop {
+        Stop::Refused(vec![UserError::new(field, code, message)])
+    }
+
+    /// The outcome of a transaction as a mutation wants it: rule violations as data,
+    /// failures as errors.
+    pub fn settle<T>(outcome: Result<T, Stop>) -> crate::error::AppResult<Result<T, Vec<UserError>>> {
+        match outcome {
+            Ok(value) => Ok(Ok(value)),
+            Err(Stop::Refused(errors)) => Ok(Err(errors)),
+            Err(Stop::Failed(error)) => Err(error),
+        }
+    }
+}
+
+impl From<diesel::result::Error> for Stop {
+    fn from(e: diesel::result::Error) -> Self {
+        Stop::Failed(e.into())
+    }
+}
+
+impl From<crate::error::AppError> for Stop {
+    fn from(e: crate::error::AppError) -> Self {
+        Stop::Failed(e)
+    }
+}
+
+impl From<Vec<UserError>> for Stop {
+    fn from(errors: Vec<UserError>) -> Self {
+        Stop::Refused(errors)
+    }
+}

@@ -1,0 +1,12 @@
+DROP TABLE inventory_transactions;
+DROP FUNCTION inventory_transaction_is_appended();
+DROP TABLE inventory_balances;
+DROP TABLE gl_journal_entry_lines;
+DROP TABLE gl_journal_entries;
+DROP FUNCTION gl_period_must_be_open();
+DROP FUNCTION gl_entry_keeps_its_facts();
+DROP FUNCTION ledger_row_is_immutable();
+DROP FUNCTION gl_entry_must_balance();
+DROP SEQUENCE gl_journal_entry_seq;
+DROP TABLE gl_fiscal_periods;
+DROP TABLE gl_accounts;
