@@ -1,0 +1,10 @@
+//! The general ledger (DOMAIN invariant 4, CONTRACT 5.18 and 6.8): the chart of accounts,
+//! fiscal periods, journal entries posted in the same database transaction as the business
+//! event that causes them ([`ledger::post`]), and the reports read from them (trial balance,
+//! account ledger, inventory valuation).
+
+pub mod graphql;
+pub mod ledger;
+pub mod model;
+pub mod rest;
+pub mod rules;
