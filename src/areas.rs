@@ -60,5 +60,7 @@ areas! {
     locations: query LocationsQuery, mutation LocationsMutation;
     printers: query PrintersQuery & PrinterBrandsQuery, mutation PrintersMutation;
     scrap_reasons: query ScrapReasonsQuery, mutation ScrapReasonsMutation;
+    inventory: query InventoryQuery, mutation InventoryMutation, loaders crate::inventory::loaders::attach;
+    accounting: query AccountingQuery, mutation AccountingMutation;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

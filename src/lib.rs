@@ -3,6 +3,7 @@
 //! One GraphQL schema is the single source of truth; the REST API under `/api/v1` is
 //! generated from stored operations on it. See `ARCHITECTURE.md` for the map.
 
+pub mod accounting;
 pub mod app;
 pub mod areas;
 pub mod audit;
@@ -16,6 +17,7 @@ pub mod graphql;
 pub mod health;
 pub mod http;
 pub mod identity;
+pub mod inventory;
 pub mod import;
 pub mod jobs;
 pub mod locations;

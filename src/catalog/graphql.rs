@@ -3,7 +3,7 @@
 use async_graphql::{
     ComplexObject, Context, Enum, InputObject, MaybeUndefined, Object, SimpleObject,
 };
-use bigdecimal::{BigDecimal, Signed};
+use bigdecimal::BigDecimal;
 
 use crate::auth::Access;
 use crate::catalog::loaders::{AllCategories, CategoryTree, ItemFiles};
@@ -190,6 +190,9 @@ fn item_includes(field: async_graphql::SelectionField<'_>) -> model::ItemInclude
             .iter()
             .any(|f| field.selection_set().any(|s| s.name() == *f)),
         files: field.selection_set().any(|s| s.name() == "files"),
+        stock: ["onHandQty", "availableQty", "allocatedQty", "needsReorder"]
+            .iter()
+            .any(|f| field.selection_set().any(|s| s.name() == *f)),
     }
 }
 
@@ -298,35 +301,61 @@ impl Item {
             .collect())
     }
 
-    /// Quantity on hand over all locations (inventory arrives with the inventory module;
-    /// until then zero).
-    async fn on_hand_qty(&self) -> Decimal {
-        Decimal(BigDecimal::from(0))
+    /// Quantity on hand over all locations.
+    async fn on_hand_qty(&self, ctx: &Context<'_>) -> AppResult<Decimal> {
+        Ok(Decimal(stock_of(ctx, self).await?.on_hand))
     }
 
     /// On hand minus allocated.
-    async fn available_qty(&self) -> Decimal {
-        Decimal(BigDecimal::from(0))
+    async fn available_qty(&self, ctx: &Context<'_>) -> AppResult<Decimal> {
+        Ok(Decimal(stock_of(ctx, self).await?.available))
     }
 
     /// Reserved for open orders.
-    async fn allocated_qty(&self) -> Decimal {
-        Decimal(BigDecimal::from(0))
+    async fn allocated_qty(&self, ctx: &Context<'_>) -> AppResult<Decimal> {
+        Ok(Decimal(stock_of(ctx, self).await?.allocated))
     }
 
-    /// True when available stock is at or below the reorder point of a stocked item.
-    async fn needs_reorder(&self) -> bool {
-        self.stocking_policy == StockingPolicy::Stocked
-            && self
-                .reorder_point
-                .as_ref()
-                .is_some_and(|p| !p.0.is_negative())
+    /// True when the item has a reorder point and its available stock is at or below it.
+    async fn needs_reorder(&self, ctx: &Context<'_>) -> AppResult<bool> {
+        let Some(point) = self.reorder_point.as_ref().filter(|p| p.0 > BigDecimal::from(0)) else {
+            return Ok(false);
+        };
+        Ok(stock_of(ctx, self).await?.available <= point.0)
+    }
+
+    /// Stock by location (only locations where the item ever moved).
+    async fn stock(&self, ctx: &Context<'_>) -> AppResult<Vec<crate::inventory::model::BalanceRow>> {
+        Ok(ctx
+            .data::<crate::inventory::loaders::ItemBalances>()
+            .map_err(|e| AppError::internal(e.message))?
+            .load_one(self.id)
+            .await?
+            .unwrap_or_default())
     }
 
     /// Whether a bill of materials exists (BOMs arrive with production; until then false).
     async fn has_bom(&self) -> bool {
         false
     }
+}
+
+/// An item's stock totals over every location: read with the item when its statement
+/// brought them, else through the request's loader.
+async fn stock_of(
+    ctx: &Context<'_>,
+    item: &Item,
+) -> AppResult<crate::inventory::model::StockTotals> {
+    if let Some(stock) = &item.extras.stock {
+        return Ok(stock.clone());
+    }
+    let id = item.id;
+    Ok(ctx
+        .data::<crate::inventory::loaders::ItemStock>()
+        .map_err(|e| AppError::internal(e.message))?
+        .load_one(id)
+        .await?
+        .unwrap_or_default())
 }
 
 /// A node of the category tree.
@@ -530,10 +559,7 @@ impl CatalogQuery {
                     .collect::<Vec<_>>()
             })
             .map(item_includes)
-            .fold(model::ItemIncludes::default(), |a, b| model::ItemIncludes {
-                category: a.category || b.category,
-                files: a.files || b.files,
-            });
+            .fold(model::ItemIncludes::default(), model::ItemIncludes::or);
         let (rows, total) = model::list(
             &mut *context::conn(ctx).await?,
             &filter,
@@ -557,10 +583,7 @@ impl CatalogQuery {
             .selection_fields()
             .into_iter()
             .map(item_includes)
-            .fold(model::ItemIncludes::default(), |a, b| model::ItemIncludes {
-                category: a.category || b.category,
-                files: a.files || b.files,
-            });
+            .fold(model::ItemIncludes::default(), model::ItemIncludes::or);
         Ok(Item::with_extras(
             model::find_with(&mut *context::conn(ctx).await?, id, include).await?,
         ))

@@ -270,6 +270,19 @@ pub struct ItemIncludes {
     pub category: bool,
     /// The files.
     pub files: bool,
+    /// Stock totals over every location (on hand, allocated).
+    pub stock: bool,
+}
+
+impl ItemIncludes {
+    /// What either of two selections needs.
+    pub fn or(self, other: ItemIncludes) -> ItemIncludes {
+        ItemIncludes {
+            category: self.category || other.category,
+            files: self.files || other.files,
+            stock: self.stock || other.stock,
+        }
+    }
 }
 
 /// The relations an item read brought along (`None`: not read, ask the loaders).
@@ -279,6 +292,8 @@ pub struct ItemExtras {
     pub category: Option<(Option<String>, Option<String>)>,
     /// The files, oldest first.
     pub files: Option<Vec<ItemFileRow>>,
+    /// Stock totals over every location.
+    pub stock: Option<crate::inventory::model::StockTotals>,
 }
 
 /// The category's name, from the join of [`items_with_category`]. (A join, not a correlated
@@ -290,13 +305,22 @@ const CATEGORY_PATH_SQL: &str = "item_categories.path";
 const FILES_SQL: &str = "(SELECT COALESCE(jsonb_agg(to_jsonb(f) ORDER BY f.id), '[]'::jsonb) \
      FROM item_files f WHERE f.item_id = items.id)";
 
+/// On hand and allocated over every location (index lookups on the balances' key).
+const ON_HAND_SQL: &str =
+    "(SELECT SUM(b.on_hand_quantity) FROM inventory_balances b WHERE b.item_id = items.id)";
+const ALLOCATED_SQL: &str =
+    "(SELECT SUM(b.allocated_quantity) FROM inventory_balances b WHERE b.item_id = items.id)";
+
 type TextColumn = crate::db::fragment::Fixed<Nullable<Text>>;
 type JsonColumn = crate::db::fragment::Fixed<Nullable<Jsonb>>;
+type NumericColumn = crate::db::fragment::Fixed<Nullable<diesel::sql_types::Numeric>>;
 type ItemWithExtras = (
     ItemRow,
     Option<String>,
     Option<String>,
     Option<serde_json::Value>,
+    Option<bigdecimal::BigDecimal>,
+    Option<bigdecimal::BigDecimal>,
 );
 
 /// Items with their category joined (PostgreSQL drops the join when nothing reads it).
@@ -306,17 +330,31 @@ fn items_with_category() -> diesel::dsl::LeftJoin<items::table, item_categories:
 
 /// The row plus the relation columns `include` asks for (NULL for the others, so the
 /// statement has one shape).
-fn with_extras(include: ItemIncludes) -> (TextColumn, TextColumn, JsonColumn) {
+#[allow(clippy::type_complexity)]
+fn with_extras(
+    include: ItemIncludes,
+) -> (TextColumn, TextColumn, JsonColumn, NumericColumn, NumericColumn) {
     let pick = |wanted: bool, sql: &'static str| if wanted { sql } else { "NULL" };
     (
         crate::db::fragment::fixed(pick(include.category, CATEGORY_NAME_SQL)),
         crate::db::fragment::fixed(pick(include.category, CATEGORY_PATH_SQL)),
         crate::db::fragment::fixed(pick(include.files, FILES_SQL)),
+        crate::db::fragment::fixed(pick(include.stock, ON_HAND_SQL)),
+        crate::db::fragment::fixed(pick(include.stock, ALLOCATED_SQL)),
     )
 }
 
 fn split_extras(include: ItemIncludes, row: ItemWithExtras) -> AppResult<(ItemRow, ItemExtras)> {
-    let (item, name, path, files) = row;
+    let (item, name, path, files, on_hand, allocated) = row;
+    let stock = include.stock.then(|| {
+        let on_hand = on_hand.unwrap_or_default();
+        let allocated = allocated.unwrap_or_default();
+        crate::inventory::model::StockTotals {
+            available: &on_hand - &allocated,
+            on_hand,
+            allocated,
+        }
+    });
     let files = match files {
         Some(json) if include.files => Some(
             serde_json::from_value::<Vec<ItemFileRow>>(json)
@@ -329,6 +367,7 @@ fn split_extras(include: ItemIncludes, row: ItemWithExtras) -> AppResult<(ItemRo
         ItemExtras {
             category: include.category.then_some((name, path)),
             files,
+            stock,
         },
     ))
 }
@@ -390,8 +429,8 @@ pub async fn list(
         return Ok((Vec::new(), total));
     }
     let page = {
-        let (name, path, files) = with_extras(include);
-        let q = filtered().select((ItemRow::as_select(), name, path, files));
+        let (name, path, files, on_hand, allocated) = with_extras(include);
+        let q = filtered().select((ItemRow::as_select(), name, path, files, on_hand, allocated));
         let order = filter.sort_order.unwrap_or(SortOrder::Asc);
         let id = items::id;
         match filter.sort_by.unwrap_or(ItemSort::Sku) {
@@ -420,7 +459,7 @@ pub async fn find_with(
     id: i64,
     include: ItemIncludes,
 ) -> AppResult<(ItemRow, ItemExtras)> {
-    let (name, path, files) = with_extras(include);
+    let (name, path, files, on_hand, allocated) = with_extras(include);
     let row: ItemWithExtras = crate::db::paging::find_or_404(
         conn,
         items_with_category().filter(items::id.eq(id)).select((
@@ -428,6 +467,8 @@ pub async fn find_with(
             name,
             path,
             files,
+            on_hand,
+            allocated,
         )),
         "Item not found",
     )
@@ -500,10 +541,16 @@ pub async fn next_sku(conn: &mut AsyncPgConnection, prefix: &str) -> AppResult<S
 }
 
 /// What still uses an item (stock on hand, active BOMs...): a non-empty list refuses a
-/// delete. Stock and BOMs arrive with inventory and production; the guard is here now so
-/// those modules only add their checks.
-pub async fn usage(_conn: &mut AsyncPgConnection, _item_id: i64) -> AppResult<Vec<String>> {
-    Ok(Vec::new())
+/// delete. BOMs add their check when they arrive.
+pub async fn usage(conn: &mut AsyncPgConnection, item_id: i64) -> AppResult<Vec<String>> {
+    let mut uses = Vec::new();
+    let stock = crate::inventory::model::totals_of(conn, &[item_id]).await?;
+    if let Some((_, totals)) = <[_]>::first(&stock)
+        && totals.on_hand != bigdecimal::BigDecimal::from(0)
+    {
+        uses.push(format!("{} on hand", totals.on_hand.normalized()));
+    }
+    Ok(uses)
 }
 
 /// A stored category.

@@ -79,7 +79,7 @@ pub const ROUTES: &[Route] = &[
     Route::get("/items/stats", stored_op!("item_stats.graphql"), "itemStats")
         .summary("Item counts: total, active, inactive, active per type, low stock, categories"),
     Route::get("/items/low-stock", stored_op!("low_stock.graphql"), "lowStockItems")
-        .summary("Active items at or below their reorder point (on hand is 0 until inventory exists)"),
+        .summary("Active items whose available stock is at or below their reorder point"),
     Route::get("/items/categories/tree", stored_op!("category_tree.graphql"), "itemCategoryTree")
         .summary("The category tree, nested `children` (nine levels; `include_inactive`)"),
     Route::get("/items/categories/{id}", stored_op!("category_get.graphql", "category"), "itemCategory")

@@ -166,10 +166,11 @@ struct LowStockRow {
     on_hand_qty: BigDecimal,
 }
 
-/// Active items whose reorder point is above what is on hand. On hand is 0 until the
-/// inventory area adds its stock table to this query.
+/// Active items whose available stock (over every location) is at or below their reorder
+/// point.
 const LOW_STOCK_SQL: &str = "\
-    WITH on_hand AS (SELECT id AS item_id, 0::numeric AS qty FROM items) \
+    WITH on_hand AS (SELECT i.id AS item_id, COALESCE(SUM(b.available_quantity), 0) AS qty \
+                     FROM items i LEFT JOIN inventory_balances b ON b.item_id = i.id GROUP BY i.id) \
     SELECT i.id, i.sku, i.name, i.item_type, i.unit, i.reorder_point, oh.qty AS on_hand_qty \
     FROM items i JOIN on_hand oh ON oh.item_id = i.id \
     WHERE i.active AND i.reorder_point > 0 AND oh.qty <= i.reorder_point \

@@ -289,12 +289,11 @@ pub async fn references(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Vec<
     Ok(out)
 }
 
-/// Stock on hand at a location, over all items: a location holding stock is neither
-/// deleted nor deactivated. Inventory arrives with the inventory module, which replaces
-/// this body with the sum of its ledger; until then nothing is ever in stock.
+/// Stock on hand at a location, over all items (the inventory ledger's balances): a
+/// location holding stock is neither deleted nor deactivated.
 pub async fn stock_at_location(
-    _conn: &mut AsyncPgConnection,
-    _location_id: i64,
+    conn: &mut AsyncPgConnection,
+    location_id: i64,
 ) -> AppResult<BigDecimal> {
-    Ok(BigDecimal::from(0))
+    crate::inventory::model::on_hand_at_location(conn, location_id).await
 }

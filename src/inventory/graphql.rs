@@ -1,0 +1,332 @@
+//! Stock in the schema (admins only, spec 4.5): transactions, balances per item and
+//! location (the inventory summary a count sheet is printed from), cycle counts, approvals
+//! of negative stock and the ledger's own consistency check. Names and relations come
+//! through the loaders of [`crate::inventory::loaders`].
+
+use async_graphql::{ComplexObject, Context, Object, SimpleObject};
+use diesel_async::AsyncConnection;
+
+use crate::accounting::graphql::loaders::Entries;
+use crate::accounting::model::EntryRow;
+use crate::auth::Access;
+use crate::error::{AppError, AppResult};
+use crate::graphql::context;
+use crate::graphql::pagination::Page;
+use crate::graphql::user_error::{Stop, UserError};
+use crate::inventory::loaders::{BalanceTransactions, ItemFactsOf, LocationNames};
+use crate::inventory::model::{
+    self, BalanceRow, ItemFacts, LedgerMismatch, ReferenceType, SummaryFilter, TransactionFilter, TransactionRow,
+    TransactionType,
+};
+use crate::inventory::rules::{
+    self, AdjustmentReasonInfo, CycleCountInput, CycleCountResult, InventoryTransactionInput,
+};
+
+/// The largest page of transactions and balances (CONTRACT 5.8: `limit` up to 500).
+pub const MAX_STOCK_PAGE: i64 = 500;
+
+fn data<'a, T: Send + Sync + 'static>(ctx: &'a Context<'_>) -> AppResult<&'a T> {
+    ctx.data::<T>().map_err(|e| AppError::internal(e.message))
+}
+
+async fn item_facts(ctx: &Context<'_>, id: i64) -> AppResult<ItemFacts> {
+    data::<ItemFactsOf>(ctx)?
+        .load_one(id)
+        .await?
+        .ok_or_else(|| AppError::internal("stock row without its item"))
+}
+
+async fn location_name(ctx: &Context<'_>, id: i64) -> AppResult<(String, String)> {
+    Ok(data::<LocationNames>(ctx)?.load_one(id).await?.unwrap_or_default())
+}
+
+#[ComplexObject]
+impl TransactionRow {
+    /// The item's SKU.
+    async fn product_sku(&self, ctx: &Context<'_>) -> AppResult<String> {
+        Ok(item_facts(ctx, self.item_id).await?.sku)
+    }
+
+    /// The item's name.
+    async fn product_name(&self, ctx: &Context<'_>) -> AppResult<String> {
+        Ok(item_facts(ctx, self.item_id).await?.name)
+    }
+
+    /// The item's stocking unit.
+    async fn product_unit(&self, ctx: &Context<'_>) -> AppResult<String> {
+        Ok(item_facts(ctx, self.item_id).await?.unit)
+    }
+
+    /// The location's name.
+    async fn location_name(&self, ctx: &Context<'_>) -> AppResult<String> {
+        Ok(location_name(ctx, self.location_id).await?.1)
+    }
+
+    /// The other side's name (transfers).
+    async fn to_location_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        match self.to_location_id {
+            Some(id) => Ok(Some(location_name(ctx, id).await?.1)),
+            None => Ok(None),
+        }
+    }
+
+    /// The journal entry that booked its value.
+    async fn journal_entry(&self, ctx: &Context<'_>) -> AppResult<Option<EntryRow>> {
+        match self.journal_entry_id {
+            Some(id) => Ok(data::<Entries>(ctx)?.load_one(id).await?),
+            None => Ok(None),
+        }
+    }
+}
+
+#[ComplexObject]
+impl BalanceRow {
+    /// The item's SKU.
+    async fn product_sku(&self, ctx: &Context<'_>) -> AppResult<String> {
+        Ok(item_facts(ctx, self.item_id).await?.sku)
+    }
+
+    /// The item's name.
+    async fn product_name(&self, ctx: &Context<'_>) -> AppResult<String> {
+        Ok(item_facts(ctx, self.item_id).await?.name)
+    }
+
+    /// The item's stocking unit.
+    async fn unit(&self, ctx: &Context<'_>) -> AppResult<String> {
+        Ok(item_facts(ctx, self.item_id).await?.unit)
+    }
+
+    /// The item's category.
+    async fn category_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        Ok(item_facts(ctx, self.item_id).await?.category_name)
+    }
+
+    /// The location's code.
+    async fn location_code(&self, ctx: &Context<'_>) -> AppResult<String> {
+        Ok(location_name(ctx, self.location_id).await?.0)
+    }
+
+    /// The location's name.
+    async fn location_name(&self, ctx: &Context<'_>) -> AppResult<String> {
+        Ok(location_name(ctx, self.location_id).await?.1)
+    }
+
+    /// The most recent transactions of this item at this location, newest first.
+    async fn transactions(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "How many (1-100, default 10).", default = 10)] first: i64,
+    ) -> AppResult<Vec<TransactionRow>> {
+        Ok(data::<BalanceTransactions>(ctx)?
+            .load_one((self.item_id, self.location_id, first.clamp(1, 100)))
+            .await?
+            .unwrap_or_default())
+    }
+}
+
+crate::connection!(
+    /// A page of stock transactions.
+    InventoryTransactionConnection,
+    TransactionRow
+);
+
+crate::connection!(
+    /// A page of stock balances.
+    StockBalanceConnection,
+    BalanceRow
+);
+
+/// Whether every balance equals the sum of its ledger rows.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct InventoryConsistency {
+    /// No balance disagrees with its ledger.
+    pub consistent: bool,
+    /// The balances that disagree.
+    pub mismatches: Vec<LedgerMismatch>,
+}
+
+/// Stock queries (admins).
+#[derive(Default)]
+pub struct InventoryQuery;
+
+#[Object]
+impl InventoryQuery {
+    /// Stock transactions, newest first, with filters.
+    #[allow(clippy::too_many_arguments)]
+    #[graphql(guard = "Access::Admin")]
+    async fn inventory_transactions(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Only this item.")] product_id: Option<i64>,
+        #[graphql(desc = "Only this type.")] transaction_type: Option<TransactionType>,
+        #[graphql(desc = "Only this location.")] location_id: Option<i64>,
+        #[graphql(desc = "Only this kind of record.")] reference_type: Option<ReferenceType>,
+        #[graphql(desc = "Only this record.")] reference_id: Option<i64>,
+        #[graphql(desc = "SKU or item name contains (case-insensitive).")] search: Option<String>,
+        #[graphql(desc = "Only rows that took stock below zero and wait for approval.", default = false)]
+        pending_approval: bool,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+    ) -> AppResult<InventoryTransactionConnection> {
+        let page = Page::with_max(Some(first), Some(offset), MAX_STOCK_PAGE)?;
+        let filter = TransactionFilter {
+            item_id: product_id,
+            transaction_type,
+            location_id,
+            reference_type,
+            reference_id,
+            search,
+            pending_approval,
+        };
+        let (nodes, total) = model::transactions(&mut *context::conn(ctx).await?, &filter, page.limit, page.offset).await?;
+        Ok(InventoryTransactionConnection {
+            total_count: total,
+            nodes,
+            page_info: page.info(total),
+        })
+    }
+
+    /// One stock transaction.
+    #[graphql(guard = "Access::Admin")]
+    async fn inventory_transaction(&self, ctx: &Context<'_>, id: i64) -> AppResult<TransactionRow> {
+        model::transaction(&mut *context::conn(ctx).await?, id).await
+    }
+
+    /// Stock per item and location (by SKU, then location): the inventory summary a count
+    /// sheet is printed from.
+    #[allow(clippy::too_many_arguments)]
+    #[graphql(guard = "Access::Admin")]
+    async fn inventory_summary(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Only this location.")] location_id: Option<i64>,
+        #[graphql(desc = "Only this category.")] category_id: Option<i64>,
+        #[graphql(desc = "Only this item.")] product_id: Option<i64>,
+        #[graphql(desc = "SKU or item name contains (case-insensitive).")] search: Option<String>,
+        #[graphql(desc = "Include balances with nothing on hand or reserved.", default = false)] show_zero: bool,
+        #[graphql(desc = "Only balances below zero.", default = false)] negative_only: bool,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+    ) -> AppResult<StockBalanceConnection> {
+        let page = Page::with_max(Some(first), Some(offset), MAX_STOCK_PAGE)?;
+        let filter = SummaryFilter {
+            location_id,
+            category_id,
+            item_id: product_id,
+            search,
+            show_zero,
+            negative_only,
+        };
+        let (nodes, total) = model::balances(&mut *context::conn(ctx).await?, &filter, page.limit, page.offset).await?;
+        Ok(StockBalanceConnection {
+            total_count: total,
+            nodes,
+            page_info: page.info(total),
+        })
+    }
+
+    /// The reasons an adjustment can give.
+    #[graphql(guard = "Access::Admin")]
+    async fn adjustment_reasons(&self) -> Vec<AdjustmentReasonInfo> {
+        rules::adjustment_reasons()
+    }
+
+    /// Proves the balances: every (item, location) whose kept on-hand or allocated
+    /// quantity differs from the sum of its ledger rows.
+    #[graphql(guard = "Access::Admin")]
+    async fn inventory_consistency(&self, ctx: &Context<'_>) -> AppResult<InventoryConsistency> {
+        let mismatches = model::mismatches(&mut *context::conn(ctx).await?).await?;
+        Ok(InventoryConsistency {
+            consistent: mismatches.is_empty(),
+            mismatches,
+        })
+    }
+}
+
+/// The result of a stock transaction.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct InventoryTransactionPayload {
+    /// The transaction (the issue side of a transfer).
+    pub transaction: Option<TransactionRow>,
+    /// Rule violations (nothing was posted when present).
+    pub user_errors: Vec<UserError>,
+}
+
+impl From<Result<TransactionRow, Vec<UserError>>> for InventoryTransactionPayload {
+    fn from(r: Result<TransactionRow, Vec<UserError>>) -> Self {
+        match r {
+            Ok(t) => InventoryTransactionPayload {
+                transaction: Some(t),
+                user_errors: Vec::new(),
+            },
+            Err(user_errors) => InventoryTransactionPayload {
+                transaction: None,
+                user_errors,
+            },
+        }
+    }
+}
+
+/// The result of a cycle count.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct CycleCountPayload {
+    /// What the count did, line by line.
+    pub result: Option<CycleCountResult>,
+    /// Rule violations (nothing was posted when present).
+    pub user_errors: Vec<UserError>,
+}
+
+/// Stock mutations (admins).
+#[derive(Default)]
+pub struct InventoryMutation;
+
+#[Object]
+impl InventoryMutation {
+    /// Posts a manual stock transaction (receipt, issue, transfer, adjustment, consumption
+    /// or scrap) and its journal entry, in one database transaction.
+    #[graphql(guard = "Access::Admin")]
+    async fn inventory_transaction_create(
+        &self,
+        ctx: &Context<'_>,
+        input: InventoryTransactionInput,
+    ) -> AppResult<InventoryTransactionPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        let mut conn = context::conn(ctx).await?;
+        let outcome = conn
+            .transaction::<_, Stop, _>(async move |conn| rules::create_manual(conn, input, user).await)
+            .await;
+        Ok(Stop::settle(outcome)?.into())
+    }
+
+    /// Records a cycle count: each variance posts an adjustment and its journal entry, all
+    /// in one database transaction; lines that cannot be applied are reported.
+    #[graphql(guard = "Access::Admin")]
+    async fn cycle_count_record(&self, ctx: &Context<'_>, input: CycleCountInput) -> AppResult<CycleCountPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        let mut conn = context::conn(ctx).await?;
+        let outcome = conn
+            .transaction::<_, Stop, _>(async move |conn| rules::count(conn, input, user).await)
+            .await;
+        Ok(match Stop::settle(outcome)? {
+            Ok(result) => CycleCountPayload {
+                result: Some(result),
+                user_errors: Vec::new(),
+            },
+            Err(user_errors) => CycleCountPayload {
+                result: None,
+                user_errors,
+            },
+        })
+    }
+
+    /// Approves a transaction that took stock below zero.
+    #[graphql(guard = "Access::Admin")]
+    async fn inventory_transaction_approve(&self, ctx: &Context<'_>, id: i64) -> AppResult<InventoryTransactionPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        let mut conn = context::conn(ctx).await?;
+        let outcome = conn
+            .transaction::<_, Stop, _>(async move |conn| rules::approve_negative(conn, id, user).await)
+            .await;
+        Ok(Stop::settle(outcome)?.into())
+    }
+}
