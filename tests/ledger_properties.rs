@@ -1,0 +1,320 @@
+//! DOMAIN's invariants under random sequences of business events (proptest), against a real
+//! PostgreSQL, through the same Rust API every area posts with:
+//!
+//! 1. on hand for every (item, location) equals the sum of its stock transactions, and
+//!    allocated the sum of its reservation rows;
+//! 2. available = on hand - allocated, allocated never below zero;
+//! 3. no stock below zero unless `allow_negative_inventory` was on, and then the
+//!    transaction that took it there waits for approval;
+//! 4. every journal entry balances, the trial balance balances as of every date of the
+//!    sequence, and the inventory accounts hold exactly the value the stock ledger holds.
+//!
+//! Plus the crash test: an error after the stock row and before the journal entry leaves
+//! neither.
+
+mod common;
+
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use bigdecimal::BigDecimal;
+use chrono::NaiveDate;
+use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+use proptest::prelude::*;
+
+use strata::accounting::model::{self as books, SourceType};
+use strata::accounting::rules as book_rules;
+use strata::graphql::user_error::Stop;
+use strata::inventory::ledger::{self, Movement, MovementKind};
+use strata::inventory::model;
+use strata::inventory::rules::{self, CycleCountInput, CycleCountLine};
+
+/// The items of a run: a material (1200), a finished good (1220), packaging (1230).
+const ITEMS: usize = 3;
+/// MAIN and a shelf.
+const LOCATIONS: usize = 2;
+
+#[derive(Debug, Clone)]
+enum Event {
+    Receipt { item: usize, at: usize, qty: u32, cost: Option<u32> },
+    Issue { item: usize, at: usize, qty: u32 },
+    Transfer { item: usize, at: usize, qty: u32 },
+    Adjust { item: usize, at: usize, delta: i32 },
+    Scrap { item: usize, at: usize, qty: u32 },
+    Reserve { item: usize, at: usize, qty: u32 },
+    Release { item: usize, at: usize, qty: u32 },
+    Consume { item: usize, at: usize, qty: u32, reserved: bool },
+    Count { item: usize, at: usize, counted: u32 },
+    AllowNegative(bool),
+}
+
+fn event() -> impl Strategy<Value = Event> {
+    let item = 0..ITEMS;
+    let at = 0..LOCATIONS;
+    prop_oneof![
+        4 => (item.clone(), at.clone(), 1..50u32, proptest::option::of(1..900u32))
+            .prop_map(|(item, at, qty, cost)| Event::Receipt { item, at, qty, cost }),
+        2 => (item.clone(), at.clone(), 1..40u32).prop_map(|(item, at, qty)| Event::Issue { item, at, qty }),
+        2 => (item.clone(), at.clone(), 1..40u32).prop_map(|(item, at, qty)| Event::Transfer { item, at, qty }),
+        2 => (item.clone(), at.clone(), -30..30i32)
+            .prop_filter("an adjustment changes something", |(_, _, d)| *d != 0)
+            .prop_map(|(item, at, delta)| Event::Adjust { item, at, delta }),
+        1 => (item.clone(), at.clone(), 1..20u32).prop_map(|(item, at, qty)| Event::Scrap { item, at, qty }),
+        2 => (item.clone(), at.clone(), 1..40u32).prop_map(|(item, at, qty)| Event::Reserve { item, at, qty }),
+        1 => (item.clone(), at.clone(), 1..40u32).prop_map(|(item, at, qty)| Event::Release { item, at, qty }),
+        2 => (item.clone(), at.clone(), 1..30u32, any::<bool>())
+            .prop_map(|(item, at, qty, reserved)| Event::Consume { item, at, qty, reserved }),
+        1 => (item, at, 0..60u32).prop_map(|(item, at, counted)| Event::Count { item, at, counted }),
+        1 => any::<bool>().prop_map(Event::AllowNegative),
+    ]
+}
+
+struct World {
+    runtime: tokio::runtime::Runtime,
+    db: common::TestDatabase,
+}
+
+fn world() -> &'static World {
+    static WORLD: OnceLock<World> = OnceLock::new();
+    WORLD.get_or_init(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let db = runtime.block_on(common::TestDatabase::migrated());
+        World { runtime, db }
+    })
+}
+
+fn d(n: impl ToString) -> BigDecimal {
+    BigDecimal::from_str(&n.to_string()).expect("decimal")
+}
+
+async fn exec(conn: &mut AsyncPgConnection, sql: &str) {
+    diesel::sql_query(sql).execute(conn).await.expect(sql);
+}
+
+async fn scalar_i64(conn: &mut AsyncPgConnection, sql: &str) -> i64 {
+    #[derive(diesel::QueryableByName)]
+    struct N {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    diesel::sql_query(sql).get_result::<N>(conn).await.expect(sql).n
+}
+
+/// Fresh items and a second location for one case (cases share the database: the
+/// invariants are checked over every row, so earlier cases must keep them too).
+async fn setup(conn: &mut AsyncPgConnection, case: u64) -> (Vec<i64>, Vec<i64>, i64) {
+    let mut items = Vec::new();
+    for (i, kind) in ["material", "finished_good", "packaging"].iter().enumerate() {
+        let id = scalar_i64(
+            conn,
+            &format!(
+                "INSERT INTO items (sku, name, item_type, standard_cost) VALUES ('P{case}-{i}', 'Item {i}', '{kind}', 1.5) RETURNING id AS n"
+            ),
+        )
+        .await;
+        items.push(id);
+    }
+    let main = scalar_i64(conn, "SELECT id AS n FROM locations WHERE code = 'MAIN'").await;
+    let shelf = scalar_i64(
+        conn,
+        &format!("INSERT INTO locations (code, name, type) VALUES ('SH{case}', 'Shelf', 'shelf') RETURNING id AS n"),
+    )
+    .await;
+    let user = scalar_i64(
+        conn,
+        &format!(
+            "INSERT INTO users (email, password_hash, account_type) VALUES ('p{case}@example.com', 'x', 'admin') RETURNING id AS n"
+        ),
+    )
+    .await;
+    (items, vec![main, shelf], user)
+}
+
+/// Runs one event in its own database transaction; a refusal (not enough stock) rolls it
+/// back and is a normal outcome.
+async fn apply(conn: &mut AsyncPgConnection, e: &Event, items: &[i64], locations: &[i64], user: i64, date: NaiveDate) {
+    if let Event::AllowNegative(on) = e {
+        exec(conn, &format!("UPDATE company_settings SET allow_negative_inventory = {on}")).await;
+        return;
+    }
+    let e = e.clone();
+    let (items, locations) = (items.to_vec(), locations.to_vec());
+    let outcome = conn
+        .transaction::<_, Stop, _>(async move |conn| {
+            let movement = |item: usize, at: usize, kind: MovementKind, qty: BigDecimal| {
+                Movement::new(items[item], locations[at], kind, qty)
+            };
+            let book = async |conn: &mut AsyncPgConnection, m: Movement| -> Result<(), Stop> {
+                let posted = ledger::post(conn, &m).await?;
+                rules::book_manual(conn, &posted, date, "property".into(), SourceType::Adjustment, Some(user)).await?;
+                Ok(())
+            };
+            match e {
+                Event::Receipt { item, at, qty, cost } => {
+                    let unit_cost = cost.map(|c| d(c) / d(100));
+                    book(conn, movement(item, at, MovementKind::Receipt { unit_cost }, d(qty))).await
+                }
+                Event::Issue { item, at, qty } => book(conn, movement(item, at, MovementKind::Issue, d(qty))).await,
+                Event::Transfer { item, at, qty } => {
+                    let to_location_id = locations[(at + 1) % LOCATIONS];
+                    book(conn, movement(item, at, MovementKind::Transfer { to_location_id }, d(qty))).await
+                }
+                Event::Adjust { item, at, delta } => {
+                    book(conn, movement(item, at, MovementKind::Adjustment { unit_cost: None }, d(delta))).await
+                }
+                Event::Scrap { item, at, qty } => book(conn, movement(item, at, MovementKind::Scrap, d(qty))).await,
+                Event::Reserve { item, at, qty } => {
+                    ledger::reserve(conn, &movement(item, at, MovementKind::Issue, d(qty))).await.map(|_| ())
+                }
+                Event::Release { item, at, qty } => {
+                    ledger::release(conn, &movement(item, at, MovementKind::Issue, d(qty))).await.map(|_| ())
+                }
+                Event::Consume { item, at, qty, reserved } => {
+                    let mut m = movement(item, at, MovementKind::Consumption, d(qty));
+                    m.from_reservation = reserved;
+                    book(conn, m).await
+                }
+                Event::Count { item, at, counted } => {
+                    let input = CycleCountInput {
+                        items: vec![CycleCountLine {
+                            product_id: items[item],
+                            counted_quantity: strata::graphql::scalars::Decimal(d(counted)),
+                            reason: "property".into(),
+                        }],
+                        location_id: Some(locations[at]),
+                        count_reference: None,
+                    };
+                    rules::count(conn, input, user).await.map(|_| ())
+                }
+                Event::AllowNegative(_) => Ok(()),
+            }
+        })
+        .await;
+    match outcome {
+        Ok(()) | Err(Stop::Refused(_)) => {}
+        Err(Stop::Failed(e)) => panic!("{e:?}"),
+    }
+}
+
+async fn check(conn: &mut AsyncPgConnection, dates: &[NaiveDate], negative_ever_allowed: bool) {
+    // 1: balances equal their ledgers.
+    let mismatches = model::mismatches(conn).await.expect("mismatches");
+    assert!(mismatches.is_empty(), "balances differ from the ledger: {mismatches:?}");
+    // 2: available = on hand - allocated; allocated >= 0.
+    let bad = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM inventory_balances \
+         WHERE available_quantity <> on_hand_quantity - allocated_quantity OR allocated_quantity < 0",
+    )
+    .await;
+    assert_eq!(bad, 0, "available or allocated broken");
+    // 3: negative stock only while allowed, and then flagged.
+    let negative = scalar_i64(conn, "SELECT count(*) AS n FROM inventory_balances WHERE on_hand_quantity < 0").await;
+    if !negative_ever_allowed {
+        assert_eq!(negative, 0, "stock went below zero while it was not allowed");
+    }
+    let unflagged = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM inventory_balances b WHERE b.on_hand_quantity < 0 AND NOT EXISTS \
+         (SELECT 1 FROM inventory_transactions t WHERE t.item_id = b.item_id AND t.location_id = b.location_id \
+          AND t.requires_approval)",
+    )
+    .await;
+    assert_eq!(unflagged, 0, "a negative balance has no transaction waiting for approval");
+    // 4: every entry balances; the trial balance balances on every date of the run; the
+    // inventory accounts hold what the stock ledger holds.
+    let unbalanced = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM (SELECT journal_entry_id FROM gl_journal_entry_lines \
+         GROUP BY journal_entry_id HAVING SUM(debit_amount) <> SUM(credit_amount)) x",
+    )
+    .await;
+    assert_eq!(unbalanced, 0, "an entry does not balance");
+    for date in dates {
+        let totals = books::totals_as_of(conn, *date).await.expect("totals");
+        let (_, debits, credits) = book_rules::trial_balance(totals, false).expect("trial balance");
+        assert_eq!(debits, credits, "the trial balance as of {date} does not balance");
+    }
+    let disagree = scalar_i64(
+        conn,
+        "WITH stock AS ( \
+           SELECT CASE i.item_type WHEN 'finished_good' THEN '1220' WHEN 'packaging' THEN '1230' ELSE '1200' END AS code, \
+                  SUM(t.total_cost) AS value \
+           FROM inventory_transactions t JOIN items i ON i.id = t.item_id WHERE t.affects_on_hand GROUP BY 1), \
+         gl AS ( \
+           SELECT a.account_code AS code, COALESCE(SUM(l.debit_amount - l.credit_amount), 0) AS value \
+           FROM gl_accounts a LEFT JOIN gl_journal_entry_lines l ON l.account_id = a.id \
+           WHERE a.account_code IN ('1200', '1220', '1230') GROUP BY 1) \
+         SELECT count(*) AS n FROM gl LEFT JOIN stock USING (code) WHERE gl.value <> COALESCE(stock.value, 0)",
+    )
+    .await;
+    assert_eq!(disagree, 0, "an inventory account disagrees with the stock ledger's value");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("LEDGER_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(24),
+        max_shrink_iters: 64,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn the_ledgers_hold_their_invariants_under_any_sequence_of_events(
+        events in proptest::collection::vec((event(), 0..40u32), 1..40)
+    ) {
+        let w = world();
+        w.runtime.block_on(async {
+            static CASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let case = CASE.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut conn = w.db.connect().await;
+            let (items, locations, user) = setup(&mut conn, case).await;
+            exec(&mut conn, "UPDATE company_settings SET allow_negative_inventory = false").await;
+            let negative_before = scalar_i64(&mut conn, "SELECT count(*) AS n FROM inventory_balances WHERE on_hand_quantity < 0").await > 0;
+            let mut negative_ever = negative_before;
+            let start = NaiveDate::from_ymd_opt(2026, 1, 1).expect("date");
+            let mut dates = Vec::new();
+            for (e, day) in &events {
+                if let Event::AllowNegative(true) = e {
+                    negative_ever = true;
+                }
+                let date = start + chrono::Days::new(u64::from(*day) * 9);
+                dates.push(date);
+                apply(&mut conn, e, &items, &locations, user, date).await;
+            }
+            dates.push(chrono::Utc::now().date_naive());
+            check(&mut conn, &dates, negative_ever).await;
+        });
+    }
+}
+
+#[tokio::test]
+async fn an_error_between_the_stock_row_and_the_journal_entry_leaves_neither() {
+    let db = common::TestDatabase::migrated().await;
+    let mut conn = db.connect().await;
+    let (items, locations, _) = setup(&mut conn, 1).await;
+    let snapshot = async |conn: &mut AsyncPgConnection| {
+        (
+            scalar_i64(conn, "SELECT count(*) AS n FROM inventory_transactions").await,
+            scalar_i64(conn, "SELECT count(*) AS n FROM inventory_balances").await,
+            scalar_i64(conn, "SELECT count(*) AS n FROM gl_journal_entries").await,
+            scalar_i64(conn, "SELECT count(*) AS n FROM items WHERE average_cost IS NOT NULL").await,
+        )
+    };
+    let before = snapshot(&mut conn).await;
+    let (item, location) = (items[0], locations[0]);
+    let outcome = conn
+        .transaction::<(), Stop, _>(async move |conn| {
+            let m = Movement::new(item, location, MovementKind::Receipt { unit_cost: Some(d("2.5")) }, d(10));
+            let posted = ledger::post(conn, &m).await?;
+            assert_eq!(posted.value, d("25.00"));
+            // The stock row is written: the process fails before the journal entry.
+            Err(Stop::Failed(strata::error::AppError::internal("crash before the journal entry")))
+        })
+        .await;
+    assert!(matches!(outcome, Err(Stop::Failed(_))));
+    assert_eq!(snapshot(&mut conn).await, before, "a failed posting left rows behind");
+    assert!(model::mismatches(&mut conn).await.expect("check").is_empty());
+}
