@@ -4,6 +4,425 @@
  */
 
 export interface paths {
+    "/accounting/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chart of accounts by code (`active_only`, default true)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query GlAccounts($activeOnly: Boolean = true) {
+         *       glAccounts(activeOnly: $activeOnly) { ...AccountFields }
+         *     }
+         *
+         *     fragment AccountFields on GlAccount {
+         *       id
+         *       account_code: accountCode
+         *       name
+         *       account_type: accountType
+         *       schedule_c_line: scheduleCLine
+         *       parent_id: parentId
+         *       is_system: isSystem
+         *       active
+         *       description
+         *     }
+         *     ```
+         */
+        get: operations["list_gl_accounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounting/inventory-valuation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock value by inventory account (1200, 1220, 1230) next to the ledger balance
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query InventoryValuation {
+         *       inventoryValuation {
+         *         as_of_date: asOfDate
+         *         categories {
+         *           account_code: accountCode
+         *           account_name: accountName
+         *           item_count: itemCount
+         *           total_quantity: totalQuantity
+         *           inventory_value: inventoryValue
+         *           gl_balance: glBalance
+         *           variance
+         *         }
+         *         total_inventory_value: totalInventoryValue
+         *         total_gl_balance: totalGlBalance
+         *         total_variance: totalVariance
+         *         is_reconciled: isReconciled
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_inventory_valuation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounting/journal-entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One journal entry with its lines
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query JournalEntry($id: Int!) {
+         *       journalEntry(id: $id) { ...EntryFields }
+         *     }
+         *
+         *     fragment EntryFields on JournalEntry {
+         *       id
+         *       entry_number: entryNumber
+         *       entry_date: entryDate
+         *       description
+         *       source_type: sourceType
+         *       source_id: sourceId
+         *       status
+         *       fiscal_period_id: fiscalPeriodId
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       total_debit: totalDebit
+         *       lines {
+         *         id
+         *         account_code: accountCode
+         *         account_name: accountName
+         *         debit_amount: debitAmount
+         *         credit_amount: creditAmount
+         *         memo
+         *         line_order: lineOrder
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_journal_entry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounting/ledger/{account_code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One account's lines oldest first with running balances (`start_date`, `end_date`, `limit` up to 500, `offset`)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query AccountLedger($accountCode: String!, $startDate: NaiveDate, $endDate: NaiveDate, $limit: Int = 100, $offset: Int = 0) {
+         *       accountLedger(accountCode: $accountCode, startDate: $startDate, endDate: $endDate, first: $limit, offset: $offset) {
+         *         account {
+         *           account_code: accountCode
+         *           account_name: name
+         *           account_type: accountType
+         *         }
+         *         total: totalCount
+         *         page: pageInfo { limit offset }
+         *         lines {
+         *           journal_entry_id: journalEntryId
+         *           entry_number: entryNumber
+         *           entry_date: entryDate
+         *           description
+         *           source_type: sourceType
+         *           source_id: sourceId
+         *           debit
+         *           credit
+         *           memo
+         *           running_balance: runningBalance
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_account_ledger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounting/periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fiscal periods (calendar months), newest first
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query FiscalPeriods {
+         *       fiscalPeriods { ...PeriodFields }
+         *     }
+         *
+         *     fragment PeriodFields on FiscalPeriod {
+         *       id
+         *       year
+         *       period
+         *       start_date: startDate
+         *       end_date: endDate
+         *       status
+         *       closed_by: closedBy
+         *       closed_at: closedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_fiscal_periods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounting/periods/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a period (`{"confirm": true}`): postings dated in it are refused from then on
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation FiscalPeriodClose($id: Int!, $confirm: Boolean = false) {
+         *       fiscalPeriodClose(id: $id, confirm: $confirm) {
+         *         period { ...PeriodFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment PeriodFields on FiscalPeriod {
+         *       id
+         *       year
+         *       period
+         *       start_date: startDate
+         *       end_date: endDate
+         *       status
+         *       closed_by: closedBy
+         *       closed_at: closedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_fiscal_period_close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounting/periods/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a closed period
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation FiscalPeriodReopen($id: Int!) {
+         *       fiscalPeriodReopen(id: $id) {
+         *         period { ...PeriodFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment PeriodFields on FiscalPeriod {
+         *       id
+         *       year
+         *       period
+         *       start_date: startDate
+         *       end_date: endDate
+         *       status
+         *       closed_by: closedBy
+         *       closed_at: closedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_fiscal_period_reopen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounting/recent-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent journal entries with their lines, newest first (`limit` up to 250, default 20)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query RecentEntries($limit: Int = 20, $offset: Int = 0) {
+         *       journalEntries(first: $limit, offset: $offset) {
+         *         nodes { ...EntryFields }
+         *       }
+         *     }
+         *
+         *     fragment EntryFields on JournalEntry {
+         *       id
+         *       entry_number: entryNumber
+         *       entry_date: entryDate
+         *       description
+         *       source_type: sourceType
+         *       source_id: sourceId
+         *       status
+         *       fiscal_period_id: fiscalPeriodId
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       total_debit: totalDebit
+         *       lines {
+         *         id
+         *         account_code: accountCode
+         *         account_name: accountName
+         *         debit_amount: debitAmount
+         *         credit_amount: creditAmount
+         *         memo
+         *         line_order: lineOrder
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_recent_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounting/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Headline figures: assets, liabilities, equity, revenue, expenses, net income, inventory
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query AccountingSummary($asOfDate: NaiveDate) {
+         *       accountingSummary(asOfDate: $asOfDate) {
+         *         as_of_date: asOfDate
+         *         total_assets: totalAssets
+         *         total_liabilities: totalLiabilities
+         *         total_equity: totalEquity
+         *         total_revenue: totalRevenue
+         *         total_expenses: totalExpenses
+         *         net_income: netIncome
+         *         inventory_value: inventoryValue
+         *         entry_count: entryCount
+         *         is_balanced: isBalanced
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_accounting_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounting/trial-balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trial balance as of `as_of_date` (default today): balances on their normal side, totals, `is_balanced`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TrialBalance($asOfDate: NaiveDate, $includeZeroBalances: Boolean = false) {
+         *       trialBalance(asOfDate: $asOfDate, includeZeroBalances: $includeZeroBalances) {
+         *         as_of_date: asOfDate
+         *         accounts {
+         *           account_code: accountCode
+         *           account_name: accountName
+         *           account_type: accountType
+         *           debit_balance: debitBalance
+         *           credit_balance: creditBalance
+         *           net_balance: netBalance
+         *         }
+         *         total_debits: totalDebits
+         *         total_credits: totalCredits
+         *         is_balanced: isBalanced
+         *         variance
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_trial_balance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/customers/": {
         parameters: {
             query?: never;
@@ -379,6 +798,282 @@ export interface paths {
          *     ```
          */
         patch: operations["update_customer"];
+        trace?: never;
+    };
+    "/admin/inventory-transactions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock transactions newest first, a bare array (`product_id`, `transaction_type`, `location_id`, `reference_type`, `reference_id`, `search`, `pending_approval`, `limit` up to 500, `offset`; `format=csv` streams every row)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query InventoryTransactions($productId: Int, $transactionType: TransactionType, $locationId: Int, $referenceType: ReferenceType, $referenceId: Int, $search: String, $pendingApproval: Boolean = false, $limit: Int = 100, $offset: Int = 0) {
+         *       inventoryTransactions(productId: $productId, transactionType: $transactionType, locationId: $locationId, referenceType: $referenceType, referenceId: $referenceId, search: $search, pendingApproval: $pendingApproval, first: $limit, offset: $offset) {
+         *         nodes { ...TransactionFields }
+         *       }
+         *     }
+         *
+         *     fragment TransactionFields on InventoryTransaction {
+         *       id
+         *       product_id: itemId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       location_id: locationId
+         *       location_name: locationName
+         *       transaction_type: transactionType
+         *       quantity
+         *       unit
+         *       cost_per_unit: costPerUnit
+         *       total_cost: totalCost
+         *       reference_type: referenceType
+         *       reference_id: referenceId
+         *       lot_number: lotNumber
+         *       serial_number: serialNumber
+         *       reason
+         *       notes
+         *       created_at: createdAt
+         *       created_by: createdBy
+         *       to_location_id: toLocationId
+         *       to_location_name: toLocationName
+         *       journal_entry_id: journalEntryId
+         *       requires_approval: requiresApproval
+         *       approved_by: approvedBy
+         *       approved_at: approvedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_inventory_transactions"];
+        put?: never;
+        /**
+         * Post a receipt, issue, transfer (an issue plus a receipt), adjustment, consumption or scrap, with its journal entry
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation InventoryTransactionCreate($input: InventoryTransactionInput!) {
+         *       inventoryTransactionCreate(input: $input) {
+         *         transaction { ...TransactionFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment TransactionFields on InventoryTransaction {
+         *       id
+         *       product_id: itemId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       location_id: locationId
+         *       location_name: locationName
+         *       transaction_type: transactionType
+         *       quantity
+         *       unit
+         *       cost_per_unit: costPerUnit
+         *       total_cost: totalCost
+         *       reference_type: referenceType
+         *       reference_id: referenceId
+         *       lot_number: lotNumber
+         *       serial_number: serialNumber
+         *       reason
+         *       notes
+         *       created_at: createdAt
+         *       created_by: createdBy
+         *       to_location_id: toLocationId
+         *       to_location_name: toLocationName
+         *       journal_entry_id: journalEntryId
+         *       requires_approval: requiresApproval
+         *       approved_by: approvedBy
+         *       approved_at: approvedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_inventory_transaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/inventory/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock transactions newest first, a bare array (`product_id`, `transaction_type`, `location_id`, `reference_type`, `reference_id`, `search`, `pending_approval`, `limit` up to 500, `offset`; `format=csv` streams every row)
+         * @deprecated
+         * @description Alias of `/admin/inventory-transactions/`.
+         */
+        get: operations["get_inventory_transactions_alias"];
+        put?: never;
+        /**
+         * Post a receipt, issue, transfer (an issue plus a receipt), adjustment, consumption or scrap, with its journal entry
+         * @deprecated
+         * @description Alias of `/admin/inventory-transactions/`.
+         */
+        post: operations["create_inventory_transaction_alias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/inventory/transactions/adjustment-reasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reasons an adjustment can give: `[{code, name, description}]`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query AdjustmentReasons {
+         *       adjustmentReasons { code name description }
+         *     }
+         *     ```
+         */
+        get: operations["list_adjustment_reasons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/inventory/transactions/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a count (`items: [{product_id, counted_quantity, reason}]`, `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction
+         * @deprecated
+         * @description Alias of `/inventory/cycle-count/`.
+         */
+        post: operations["create_cycle_count_record_alias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/inventory/transactions/inventory-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock per item and location by SKU (`location_id`, `category_id`, `search`, `show_zero`, `limit` up to 500, `offset`): `{items, total, limit, offset}`
+         * @deprecated
+         * @description Alias of `/inventory/cycle-count/`.
+         */
+        get: operations["list_inventory_summary_alias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/inventory/transactions/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active locations for stock forms: `[{id, name, code, type}]`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query InventoryLocations {
+         *       locations(first: 1000) {
+         *         nodes { id name code type }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_inventory_locations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/inventory/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One stock transaction
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query InventoryTransaction($id: Int!) {
+         *       inventoryTransaction(id: $id) { ...TransactionFields }
+         *     }
+         *
+         *     fragment TransactionFields on InventoryTransaction {
+         *       id
+         *       product_id: itemId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       location_id: locationId
+         *       location_name: locationName
+         *       transaction_type: transactionType
+         *       quantity
+         *       unit
+         *       cost_per_unit: costPerUnit
+         *       total_cost: totalCost
+         *       reference_type: referenceType
+         *       reference_id: referenceId
+         *       lot_number: lotNumber
+         *       serial_number: serialNumber
+         *       reason
+         *       notes
+         *       created_at: createdAt
+         *       created_by: createdBy
+         *       to_location_id: toLocationId
+         *       to_location_name: toLocationName
+         *       journal_entry_id: journalEntryId
+         *       requires_approval: requiresApproval
+         *       approved_by: approvedBy
+         *       approved_at: approvedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_inventory_transaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/locations": {
@@ -1288,6 +1983,221 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inventory/cycle-count/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock per item and location by SKU (`location_id`, `category_id`, `search`, `show_zero`, `limit` up to 500, `offset`): `{items, total, limit, offset}`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query InventorySummary($locationId: Int, $categoryId: Int, $productId: Int, $search: String, $showZero: Boolean = false, $limit: Int = 100, $offset: Int = 0) {
+         *       inventorySummary(locationId: $locationId, categoryId: $categoryId, productId: $productId, search: $search, showZero: $showZero, first: $limit, offset: $offset) {
+         *         items: nodes { ...BalanceFields }
+         *         total: totalCount
+         *         page: pageInfo { limit offset }
+         *       }
+         *     }
+         *
+         *     fragment BalanceFields on StockBalance {
+         *       inventory_id: id
+         *       product_id: itemId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       category_name: categoryName
+         *       unit
+         *       location_id: locationId
+         *       location_code: locationCode
+         *       location_name: locationName
+         *       on_hand_quantity: onHandQuantity
+         *       allocated_quantity: allocatedQuantity
+         *       available_quantity: availableQuantity
+         *       last_counted: lastCountedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_inventory_summary"];
+        put?: never;
+        /**
+         * Record a count (`items: [{product_id, counted_quantity, reason}]`, `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation CycleCountRecord($items: [CycleCountLine!]!, $locationId: Int, $countReference: String) {
+         *       cycleCountRecord(input: {items: $items, locationId: $locationId, countReference: $countReference}) {
+         *         result {
+         *           total_items: totalItems
+         *           successful
+         *           failed
+         *           count_reference: countReference
+         *           location_id: locationId
+         *           results {
+         *             product_id: productId
+         *             product_sku: productSku
+         *             product_name: productName
+         *             previous_quantity: previousQuantity
+         *             counted_quantity: countedQuantity
+         *             variance
+         *             transaction_id: transactionId
+         *             journal_entry_id: journalEntryId
+         *             success
+         *             error
+         *           }
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_cycle_count_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/negative-inventory-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balances below zero (possible only while `allow_negative_inventory` is on)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query NegativeInventory($locationId: Int, $limit: Int = 500, $offset: Int = 0) {
+         *       inventorySummary(locationId: $locationId, negativeOnly: true, first: $limit, offset: $offset) {
+         *         items: nodes { ...BalanceFields }
+         *       }
+         *     }
+         *
+         *     fragment BalanceFields on StockBalance {
+         *       inventory_id: id
+         *       product_id: itemId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       category_name: categoryName
+         *       unit
+         *       location_id: locationId
+         *       location_code: locationCode
+         *       location_name: locationName
+         *       on_hand_quantity: onHandQuantity
+         *       allocated_quantity: allocatedQuantity
+         *       available_quantity: availableQuantity
+         *       last_counted: lastCountedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_negative_inventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/transactions/{id}/approve-negative": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a transaction that took stock below zero
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation InventoryTransactionApprove($id: Int!) {
+         *       inventoryTransactionApprove(id: $id) {
+         *         transaction { ...TransactionFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment TransactionFields on InventoryTransaction {
+         *       id
+         *       product_id: itemId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       location_id: locationId
+         *       location_name: locationName
+         *       transaction_type: transactionType
+         *       quantity
+         *       unit
+         *       cost_per_unit: costPerUnit
+         *       total_cost: totalCost
+         *       reference_type: referenceType
+         *       reference_id: referenceId
+         *       lot_number: lotNumber
+         *       serial_number: serialNumber
+         *       reason
+         *       notes
+         *       created_at: createdAt
+         *       created_by: createdBy
+         *       to_location_id: toLocationId
+         *       to_location_name: toLocationName
+         *       journal_entry_id: journalEntryId
+         *       requires_approval: requiresApproval
+         *       approved_by: approvedBy
+         *       approved_at: approvedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_inventory_transaction_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/validate-consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check that every balance equals the sum of its ledger rows: `{consistent, mismatches}`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query InventoryConsistency {
+         *       inventoryConsistency {
+         *         consistent
+         *         mismatches {
+         *           item_id: itemId
+         *           location_id: locationId
+         *           on_hand_quantity: onHandQuantity
+         *           ledger_on_hand: ledgerOnHand
+         *           allocated_quantity: allocatedQuantity
+         *           ledger_allocated: ledgerAllocated
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_inventory_consistency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/items": {
         parameters: {
             query?: never;
@@ -1741,7 +2651,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Active items at or below their reorder point (on hand is 0 until inventory exists)
+         * Active items whose available stock is at or below their reorder point
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
@@ -3658,6 +4568,1227 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_gl_accounts: {
+        parameters: {
+            query?: {
+                active_only?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Four-digit code, e.g. `1200`. */
+                        account_code: string;
+                        /** @description Name, e.g. `Raw Materials Inventory`. */
+                        name: string;
+                        /**
+                         * @description Kind (decides the normal balance).
+                         * @enum {string}
+                         */
+                        account_type: "asset" | "liability" | "equity" | "revenue" | "expense";
+                        /** @description The Schedule C line it reports on, when one applies. */
+                        schedule_c_line: string | null;
+                        /** @description The parent account, for sub-accounts. */
+                        parent_id: number | null;
+                        /** @description Used by automatic postings (never deleted). */
+                        is_system: boolean;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description Description. */
+                        description: string | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_inventory_valuation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description As of now. */
+                        as_of_date: string;
+                        /** @description One row per inventory account. */
+                        categories: {
+                            /** @description The inventory account's code. */
+                            account_code: string;
+                            /** @description Its name. */
+                            account_name: string;
+                            /** @description Items with stock on hand booked in it. */
+                            item_count: number;
+                            /**
+                             * Format: decimal
+                             * @description Total quantity on hand (mixed units).
+                             */
+                            total_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description The stock's value: the cost of every movement still on hand (the inventory ledger).
+                             */
+                            inventory_value: string;
+                            /**
+                             * Format: decimal
+                             * @description The account's balance in the general ledger.
+                             */
+                            gl_balance: string;
+                            /**
+                             * Format: decimal
+                             * @description Inventory value minus ledger balance (rounding of cents only, when the books agree).
+                             */
+                            variance: string;
+                        }[];
+                        /**
+                         * Format: decimal
+                         * @description Sum of the stock values.
+                         */
+                        total_inventory_value: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the ledger balances.
+                         */
+                        total_gl_balance: string;
+                        /**
+                         * Format: decimal
+                         * @description The difference.
+                         */
+                        total_variance: string;
+                        /** @description Stock and books agree to within a cent per account. */
+                        is_reconciled: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_journal_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Number, `JE-YYYY-NNNNNN`. */
+                        entry_number: string;
+                        /** @description The date it is booked on. */
+                        entry_date: string;
+                        /** @description What happened. */
+                        description: string;
+                        /** @description The kind of business event behind it. */
+                        source_type: ("adjustment" | "spool_adjustment" | "inventory_import" | "purchase_order" | "production_order" | "sales_order" | "payment" | "manual") | null;
+                        /** @description The id of the record behind it (an order, a transaction...). */
+                        source_id: number | null;
+                        /**
+                         * @description Status.
+                         * @enum {string}
+                         */
+                        status: "draft" | "posted" | "voided";
+                        /** @description The fiscal period it is booked in. */
+                        fiscal_period_id: number;
+                        /** @description Who caused it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was written.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the debits (equal to the credits: the database refuses anything else).
+                         */
+                        total_debit: string;
+                        /** @description The debit and credit lines. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The account's code. */
+                            account_code: string;
+                            /** @description The account's name. */
+                            account_name: string;
+                            /**
+                             * Format: decimal
+                             * @description Debit (zero on a credit line).
+                             */
+                            debit_amount: string;
+                            /**
+                             * Format: decimal
+                             * @description Credit (zero on a debit line).
+                             */
+                            credit_amount: string;
+                            /** @description Memo. */
+                            memo: string | null;
+                            /** @description Position in the entry. */
+                            line_order: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_account_ledger: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path: {
+                account_code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description This page of lines, oldest first. */
+                        lines: {
+                            /** @description The entry. */
+                            journal_entry_id: number;
+                            /** @description Its number. */
+                            entry_number: string;
+                            /** @description Its date. */
+                            entry_date: string;
+                            /** @description What happened. */
+                            description: string;
+                            /** @description The business event behind it. */
+                            source_type: string | null;
+                            /** @description The record behind it. */
+                            source_id: number | null;
+                            /**
+                             * Format: decimal
+                             * @description Debit.
+                             */
+                            debit: string;
+                            /**
+                             * Format: decimal
+                             * @description Credit.
+                             */
+                            credit: string;
+                            /** @description Memo. */
+                            memo: string | null;
+                            /**
+                             * Format: decimal
+                             * @description The account's balance after this line, on its normal side.
+                             */
+                            running_balance: string;
+                        }[];
+                        /** @description Lines in the range, over all pages. */
+                        total: number;
+                        /**
+                         * @description Kind (decides the normal balance).
+                         * @enum {string}
+                         */
+                        account_type: "asset" | "liability" | "equity" | "revenue" | "expense";
+                        /** @description Four-digit code, e.g. `1200`. */
+                        account_code: string;
+                        /** @description Name, e.g. `Raw Materials Inventory`. */
+                        account_name: string;
+                        /** @description The page size asked for. */
+                        limit: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_fiscal_periods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Year. */
+                        year: number;
+                        /** @description Month, 1-12. */
+                        period: number;
+                        /** @description First day. */
+                        start_date: string;
+                        /** @description Last day. */
+                        end_date: string;
+                        /**
+                         * @description Open or closed.
+                         * @enum {string}
+                         */
+                        status: "open" | "closed";
+                        /** @description Who closed it. */
+                        closed_by: number | null;
+                        /** @description When it was closed. */
+                        closed_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_fiscal_period_close: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    confirm?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Year. */
+                        year: number;
+                        /** @description Month, 1-12. */
+                        period: number;
+                        /** @description First day. */
+                        start_date: string;
+                        /** @description Last day. */
+                        end_date: string;
+                        /**
+                         * @description Open or closed.
+                         * @enum {string}
+                         */
+                        status: "open" | "closed";
+                        /** @description Who closed it. */
+                        closed_by: number | null;
+                        /** @description When it was closed. */
+                        closed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_fiscal_period_reopen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Year. */
+                        year: number;
+                        /** @description Month, 1-12. */
+                        period: number;
+                        /** @description First day. */
+                        start_date: string;
+                        /** @description Last day. */
+                        end_date: string;
+                        /**
+                         * @description Open or closed.
+                         * @enum {string}
+                         */
+                        status: "open" | "closed";
+                        /** @description Who closed it. */
+                        closed_by: number | null;
+                        /** @description When it was closed. */
+                        closed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_recent_entries: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Number, `JE-YYYY-NNNNNN`. */
+                        entry_number: string;
+                        /** @description The date it is booked on. */
+                        entry_date: string;
+                        /** @description What happened. */
+                        description: string;
+                        /** @description The kind of business event behind it. */
+                        source_type: ("adjustment" | "spool_adjustment" | "inventory_import" | "purchase_order" | "production_order" | "sales_order" | "payment" | "manual") | null;
+                        /** @description The id of the record behind it (an order, a transaction...). */
+                        source_id: number | null;
+                        /**
+                         * @description Status.
+                         * @enum {string}
+                         */
+                        status: "draft" | "posted" | "voided";
+                        /** @description The fiscal period it is booked in. */
+                        fiscal_period_id: number;
+                        /** @description Who caused it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was written.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the debits (equal to the credits: the database refuses anything else).
+                         */
+                        total_debit: string;
+                        /** @description The debit and credit lines. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The account's code. */
+                            account_code: string;
+                            /** @description The account's name. */
+                            account_name: string;
+                            /**
+                             * Format: decimal
+                             * @description Debit (zero on a credit line).
+                             */
+                            debit_amount: string;
+                            /**
+                             * Format: decimal
+                             * @description Credit (zero on a debit line).
+                             */
+                            credit_amount: string;
+                            /** @description Memo. */
+                            memo: string | null;
+                            /** @description Position in the entry. */
+                            line_order: number;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_accounting_summary: {
+        parameters: {
+            query?: {
+                as_of_date?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description As of this date. */
+                        as_of_date: string;
+                        /**
+                         * Format: decimal
+                         * @description Assets.
+                         */
+                        total_assets: string;
+                        /**
+                         * Format: decimal
+                         * @description Liabilities.
+                         */
+                        total_liabilities: string;
+                        /**
+                         * Format: decimal
+                         * @description Equity (before this year's result).
+                         */
+                        total_equity: string;
+                        /**
+                         * Format: decimal
+                         * @description Revenue.
+                         */
+                        total_revenue: string;
+                        /**
+                         * Format: decimal
+                         * @description Expenses.
+                         */
+                        total_expenses: string;
+                        /**
+                         * Format: decimal
+                         * @description Revenue minus expenses.
+                         */
+                        net_income: string;
+                        /**
+                         * Format: decimal
+                         * @description The value of stock on hand (1200 + 1210 + 1220 + 1230).
+                         */
+                        inventory_value: string;
+                        /** @description Journal entries posted, all time. */
+                        entry_count: number;
+                        /** @description The trial balance balances. */
+                        is_balanced: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_trial_balance: {
+        parameters: {
+            query?: {
+                as_of_date?: string | null;
+                include_zero_balances?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The date: every posted entry dated on or before it counts. */
+                        as_of_date: string;
+                        /** @description The accounts, by code. */
+                        accounts: {
+                            /** @description Code. */
+                            account_code: string;
+                            /** @description Name. */
+                            account_name: string;
+                            /**
+                             * @description Kind.
+                             * @enum {string}
+                             */
+                            account_type: "asset" | "liability" | "equity" | "revenue" | "expense";
+                            /**
+                             * Format: decimal
+                             * @description Debit column (the balance when it sits on the debit side).
+                             */
+                            debit_balance: string;
+                            /**
+                             * Format: decimal
+                             * @description Credit column.
+                             */
+                            credit_balance: string;
+                            /**
+                             * Format: decimal
+                             * @description The balance on the account's normal side (negative when it sits on the other).
+                             */
+                            net_balance: string;
+                        }[];
+                        /**
+                         * Format: decimal
+                         * @description Sum of the debit column.
+                         */
+                        total_debits: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the credit column.
+                         */
+                        total_credits: string;
+                        /** @description Debits and credits agree (variance under one cent). */
+                        is_balanced: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Total debits minus total credits.
+                         */
+                        variance: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_customers: {
         parameters: {
             query?: {
@@ -4990,6 +7121,1319 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_inventory_transactions: {
+        parameters: {
+            query?: {
+                product_id?: number | null;
+                transaction_type?: ("receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment") | null;
+                location_id?: number | null;
+                reference_type?: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                reference_id?: number | null;
+                search?: string | null;
+                pending_approval?: boolean | null;
+                limit?: number | null;
+                offset?: number | null;
+                /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
+                format?: "json" | "csv" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string;
+                        /** @description The item's name. */
+                        product_name: string;
+                        /** @description The item's stocking unit. */
+                        product_unit: string;
+                        /** @description Where. */
+                        location_id: number;
+                        /** @description The location's name. */
+                        location_name: string;
+                        /**
+                         * @description What it did.
+                         * @enum {string}
+                         */
+                        transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                        /**
+                         * Format: decimal
+                         * @description The signed change: of on hand for stock movements, of allocated for reservations.
+                         */
+                        quantity: string;
+                        /** @description The item's stocking unit. */
+                        unit: string;
+                        /** @description Cost per unit it was valued at. */
+                        cost_per_unit: string | null;
+                        /** @description quantity x cost, in cents, signed like quantity. */
+                        total_cost: string | null;
+                        /** @description The kind of record it belongs to. */
+                        reference_type: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                        /** @description The record it belongs to. */
+                        reference_id: number | null;
+                        /** @description Lot number. */
+                        lot_number: string | null;
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                        /** @description Who posted it. */
+                        created_by: number | null;
+                        /** @description The other side of a transfer. */
+                        to_location_id: number | null;
+                        /** @description The other side's name (transfers). */
+                        to_location_name: string | null;
+                        /** @description The journal entry that booked its value. */
+                        journal_entry_id: number | null;
+                        /** @description It took stock below zero (allowed by the setting) and waits for approval. */
+                        requires_approval: boolean;
+                        /** @description Who approved it. */
+                        approved_by: number | null;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                    }[];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_inventory_transaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    location_id?: number | null;
+                    transaction_type: string;
+                    /** Format: decimal */
+                    quantity: string;
+                    cost_per_unit?: string | null;
+                    reference_type?: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                    reference_id?: number | null;
+                    lot_number?: string | null;
+                    serial_number?: string | null;
+                    reason?: string | null;
+                    notes?: string | null;
+                    to_location_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string;
+                        /** @description The item's name. */
+                        product_name: string;
+                        /** @description The item's stocking unit. */
+                        product_unit: string;
+                        /** @description Where. */
+                        location_id: number;
+                        /** @description The location's name. */
+                        location_name: string;
+                        /**
+                         * @description What it did.
+                         * @enum {string}
+                         */
+                        transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                        /**
+                         * Format: decimal
+                         * @description The signed change: of on hand for stock movements, of allocated for reservations.
+                         */
+                        quantity: string;
+                        /** @description The item's stocking unit. */
+                        unit: string;
+                        /** @description Cost per unit it was valued at. */
+                        cost_per_unit: string | null;
+                        /** @description quantity x cost, in cents, signed like quantity. */
+                        total_cost: string | null;
+                        /** @description The kind of record it belongs to. */
+                        reference_type: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                        /** @description The record it belongs to. */
+                        reference_id: number | null;
+                        /** @description Lot number. */
+                        lot_number: string | null;
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                        /** @description Who posted it. */
+                        created_by: number | null;
+                        /** @description The other side of a transfer. */
+                        to_location_id: number | null;
+                        /** @description The other side's name (transfers). */
+                        to_location_name: string | null;
+                        /** @description The journal entry that booked its value. */
+                        journal_entry_id: number | null;
+                        /** @description It took stock below zero (allowed by the setting) and waits for approval. */
+                        requires_approval: boolean;
+                        /** @description Who approved it. */
+                        approved_by: number | null;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_inventory_transactions_alias: {
+        parameters: {
+            query?: {
+                product_id?: number | null;
+                transaction_type?: ("receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment") | null;
+                location_id?: number | null;
+                reference_type?: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                reference_id?: number | null;
+                search?: string | null;
+                pending_approval?: boolean | null;
+                limit?: number | null;
+                offset?: number | null;
+                /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
+                format?: "json" | "csv" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string;
+                        /** @description The item's name. */
+                        product_name: string;
+                        /** @description The item's stocking unit. */
+                        product_unit: string;
+                        /** @description Where. */
+                        location_id: number;
+                        /** @description The location's name. */
+                        location_name: string;
+                        /**
+                         * @description What it did.
+                         * @enum {string}
+                         */
+                        transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                        /**
+                         * Format: decimal
+                         * @description The signed change: of on hand for stock movements, of allocated for reservations.
+                         */
+                        quantity: string;
+                        /** @description The item's stocking unit. */
+                        unit: string;
+                        /** @description Cost per unit it was valued at. */
+                        cost_per_unit: string | null;
+                        /** @description quantity x cost, in cents, signed like quantity. */
+                        total_cost: string | null;
+                        /** @description The kind of record it belongs to. */
+                        reference_type: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                        /** @description The record it belongs to. */
+                        reference_id: number | null;
+                        /** @description Lot number. */
+                        lot_number: string | null;
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                        /** @description Who posted it. */
+                        created_by: number | null;
+                        /** @description The other side of a transfer. */
+                        to_location_id: number | null;
+                        /** @description The other side's name (transfers). */
+                        to_location_name: string | null;
+                        /** @description The journal entry that booked its value. */
+                        journal_entry_id: number | null;
+                        /** @description It took stock below zero (allowed by the setting) and waits for approval. */
+                        requires_approval: boolean;
+                        /** @description Who approved it. */
+                        approved_by: number | null;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                    }[];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_inventory_transaction_alias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    location_id?: number | null;
+                    transaction_type: string;
+                    /** Format: decimal */
+                    quantity: string;
+                    cost_per_unit?: string | null;
+                    reference_type?: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                    reference_id?: number | null;
+                    lot_number?: string | null;
+                    serial_number?: string | null;
+                    reason?: string | null;
+                    notes?: string | null;
+                    to_location_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string;
+                        /** @description The item's name. */
+                        product_name: string;
+                        /** @description The item's stocking unit. */
+                        product_unit: string;
+                        /** @description Where. */
+                        location_id: number;
+                        /** @description The location's name. */
+                        location_name: string;
+                        /**
+                         * @description What it did.
+                         * @enum {string}
+                         */
+                        transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                        /**
+                         * Format: decimal
+                         * @description The signed change: of on hand for stock movements, of allocated for reservations.
+                         */
+                        quantity: string;
+                        /** @description The item's stocking unit. */
+                        unit: string;
+                        /** @description Cost per unit it was valued at. */
+                        cost_per_unit: string | null;
+                        /** @description quantity x cost, in cents, signed like quantity. */
+                        total_cost: string | null;
+                        /** @description The kind of record it belongs to. */
+                        reference_type: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                        /** @description The record it belongs to. */
+                        reference_id: number | null;
+                        /** @description Lot number. */
+                        lot_number: string | null;
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                        /** @description Who posted it. */
+                        created_by: number | null;
+                        /** @description The other side of a transfer. */
+                        to_location_id: number | null;
+                        /** @description The other side's name (transfers). */
+                        to_location_name: string | null;
+                        /** @description The journal entry that booked its value. */
+                        journal_entry_id: number | null;
+                        /** @description It took stock below zero (allowed by the setting) and waits for approval. */
+                        requires_approval: boolean;
+                        /** @description Who approved it. */
+                        approved_by: number | null;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_adjustment_reasons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The code.
+                         * @enum {string}
+                         */
+                        code: "cycle_count" | "damaged" | "expired" | "lost" | "found" | "theft" | "quality_issue" | "sample" | "data_correction" | "other";
+                        /** @description The label. */
+                        name: string;
+                        /** @description When to use it. */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_cycle_count_record_alias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        product_id: number;
+                        /** Format: decimal */
+                        counted_quantity: string;
+                        reason: string;
+                    }[];
+                    location_id?: number | null;
+                    count_reference?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Lines sent. */
+                        total_items: number;
+                        /** @description Lines applied. */
+                        successful: number;
+                        /** @description Lines refused (see each line's `error`). */
+                        failed: number;
+                        /** @description The count's name. */
+                        count_reference: string;
+                        /** @description The location counted. */
+                        location_id: number;
+                        /** @description One per line, in order. */
+                        results: {
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description Its SKU (when it exists). */
+                            product_sku: string | null;
+                            /** @description Its name. */
+                            product_name: string | null;
+                            /** @description On hand before the count. */
+                            previous_quantity: string | null;
+                            /**
+                             * Format: decimal
+                             * @description What was counted.
+                             */
+                            counted_quantity: string;
+                            /** @description Counted minus previous. */
+                            variance: string | null;
+                            /** @description The adjustment posted (none when nothing differed). */
+                            transaction_id: number | null;
+                            /** @description Its journal entry. */
+                            journal_entry_id: number | null;
+                            /** @description The line was applied. */
+                            success: boolean;
+                            /** @description Why not. */
+                            error: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_inventory_summary_alias: {
+        parameters: {
+            query?: {
+                location_id?: number | null;
+                category_id?: number | null;
+                product_id?: number | null;
+                search?: string | null;
+                show_zero?: boolean | null;
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id (the summary's `inventory_id`). */
+                            inventory_id: number;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string;
+                            /** @description The item's name. */
+                            product_name: string;
+                            /** @description The item's category. */
+                            category_name: string | null;
+                            /** @description The item's stocking unit. */
+                            unit: string;
+                            /** @description The location. */
+                            location_id: number;
+                            /** @description The location's code. */
+                            location_code: string;
+                            /** @description The location's name. */
+                            location_name: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand: the sum of its stock transactions.
+                             */
+                            on_hand_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved for orders.
+                             */
+                            allocated_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand minus allocated.
+                             */
+                            available_quantity: string;
+                            /** @description When it was last counted. */
+                            last_counted: string | null;
+                        }[];
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                        /** @description The page size asked for. */
+                        limit: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_inventory_locations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Code (upper case, unique ignoring case), e.g. `MAIN`, `A-01`. */
+                        code: string;
+                        /** @description The kind of place: warehouse (default), shelf, bin, ... (lower case, an open set). */
+                        type: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_inventory_transaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string;
+                        /** @description The item's name. */
+                        product_name: string;
+                        /** @description The item's stocking unit. */
+                        product_unit: string;
+                        /** @description Where. */
+                        location_id: number;
+                        /** @description The location's name. */
+                        location_name: string;
+                        /**
+                         * @description What it did.
+                         * @enum {string}
+                         */
+                        transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                        /**
+                         * Format: decimal
+                         * @description The signed change: of on hand for stock movements, of allocated for reservations.
+                         */
+                        quantity: string;
+                        /** @description The item's stocking unit. */
+                        unit: string;
+                        /** @description Cost per unit it was valued at. */
+                        cost_per_unit: string | null;
+                        /** @description quantity x cost, in cents, signed like quantity. */
+                        total_cost: string | null;
+                        /** @description The kind of record it belongs to. */
+                        reference_type: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                        /** @description The record it belongs to. */
+                        reference_id: number | null;
+                        /** @description Lot number. */
+                        lot_number: string | null;
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                        /** @description Who posted it. */
+                        created_by: number | null;
+                        /** @description The other side of a transfer. */
+                        to_location_id: number | null;
+                        /** @description The other side's name (transfers). */
+                        to_location_name: string | null;
+                        /** @description The journal entry that booked its value. */
+                        journal_entry_id: number | null;
+                        /** @description It took stock below zero (allowed by the setting) and waits for approval. */
+                        requires_approval: boolean;
+                        /** @description Who approved it. */
+                        approved_by: number | null;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8368,6 +11812,680 @@ export interface operations {
             };
         };
     };
+    list_inventory_summary: {
+        parameters: {
+            query?: {
+                location_id?: number | null;
+                category_id?: number | null;
+                product_id?: number | null;
+                search?: string | null;
+                show_zero?: boolean | null;
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id (the summary's `inventory_id`). */
+                            inventory_id: number;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string;
+                            /** @description The item's name. */
+                            product_name: string;
+                            /** @description The item's category. */
+                            category_name: string | null;
+                            /** @description The item's stocking unit. */
+                            unit: string;
+                            /** @description The location. */
+                            location_id: number;
+                            /** @description The location's code. */
+                            location_code: string;
+                            /** @description The location's name. */
+                            location_name: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand: the sum of its stock transactions.
+                             */
+                            on_hand_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved for orders.
+                             */
+                            allocated_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand minus allocated.
+                             */
+                            available_quantity: string;
+                            /** @description When it was last counted. */
+                            last_counted: string | null;
+                        }[];
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                        /** @description The page size asked for. */
+                        limit: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_cycle_count_record: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        product_id: number;
+                        /** Format: decimal */
+                        counted_quantity: string;
+                        reason: string;
+                    }[];
+                    location_id?: number | null;
+                    count_reference?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Lines sent. */
+                        total_items: number;
+                        /** @description Lines applied. */
+                        successful: number;
+                        /** @description Lines refused (see each line's `error`). */
+                        failed: number;
+                        /** @description The count's name. */
+                        count_reference: string;
+                        /** @description The location counted. */
+                        location_id: number;
+                        /** @description One per line, in order. */
+                        results: {
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description Its SKU (when it exists). */
+                            product_sku: string | null;
+                            /** @description Its name. */
+                            product_name: string | null;
+                            /** @description On hand before the count. */
+                            previous_quantity: string | null;
+                            /**
+                             * Format: decimal
+                             * @description What was counted.
+                             */
+                            counted_quantity: string;
+                            /** @description Counted minus previous. */
+                            variance: string | null;
+                            /** @description The adjustment posted (none when nothing differed). */
+                            transaction_id: number | null;
+                            /** @description Its journal entry. */
+                            journal_entry_id: number | null;
+                            /** @description The line was applied. */
+                            success: boolean;
+                            /** @description Why not. */
+                            error: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_negative_inventory: {
+        parameters: {
+            query?: {
+                location_id?: number | null;
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id (the summary's `inventory_id`). */
+                        inventory_id: number;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string;
+                        /** @description The item's name. */
+                        product_name: string;
+                        /** @description The item's category. */
+                        category_name: string | null;
+                        /** @description The item's stocking unit. */
+                        unit: string;
+                        /** @description The location. */
+                        location_id: number;
+                        /** @description The location's code. */
+                        location_code: string;
+                        /** @description The location's name. */
+                        location_name: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand: the sum of its stock transactions.
+                         */
+                        on_hand_quantity: string;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for orders.
+                         */
+                        allocated_quantity: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand minus allocated.
+                         */
+                        available_quantity: string;
+                        /** @description When it was last counted. */
+                        last_counted: string | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_inventory_transaction_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string;
+                        /** @description The item's name. */
+                        product_name: string;
+                        /** @description The item's stocking unit. */
+                        product_unit: string;
+                        /** @description Where. */
+                        location_id: number;
+                        /** @description The location's name. */
+                        location_name: string;
+                        /**
+                         * @description What it did.
+                         * @enum {string}
+                         */
+                        transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                        /**
+                         * Format: decimal
+                         * @description The signed change: of on hand for stock movements, of allocated for reservations.
+                         */
+                        quantity: string;
+                        /** @description The item's stocking unit. */
+                        unit: string;
+                        /** @description Cost per unit it was valued at. */
+                        cost_per_unit: string | null;
+                        /** @description quantity x cost, in cents, signed like quantity. */
+                        total_cost: string | null;
+                        /** @description The kind of record it belongs to. */
+                        reference_type: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                        /** @description The record it belongs to. */
+                        reference_id: number | null;
+                        /** @description Lot number. */
+                        lot_number: string | null;
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                        /** @description Who posted it. */
+                        created_by: number | null;
+                        /** @description The other side of a transfer. */
+                        to_location_id: number | null;
+                        /** @description The other side's name (transfers). */
+                        to_location_name: string | null;
+                        /** @description The journal entry that booked its value. */
+                        journal_entry_id: number | null;
+                        /** @description It took stock below zero (allowed by the setting) and waits for approval. */
+                        requires_approval: boolean;
+                        /** @description Who approved it. */
+                        approved_by: number | null;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_inventory_consistency: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description No balance disagrees with its ledger. */
+                        consistent: boolean;
+                        /** @description The balances that disagree. */
+                        mismatches: {
+                            /** @description The item. */
+                            item_id: number;
+                            /** @description The location. */
+                            location_id: number;
+                            /**
+                             * Format: decimal
+                             * @description On hand as kept.
+                             */
+                            on_hand_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand as the ledger sums it.
+                             */
+                            ledger_on_hand: string;
+                            /**
+                             * Format: decimal
+                             * @description Allocated as kept.
+                             */
+                            allocated_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Allocated as the ledger sums it.
+                             */
+                            ledger_allocated: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_items: {
         parameters: {
             query?: {
@@ -8436,8 +12554,7 @@ export interface operations {
                             active: boolean;
                             /**
                              * Format: decimal
-                             * @description Quantity on hand over all locations (inventory arrives with the inventory module;
-                             *     until then zero).
+                             * @description Quantity on hand over all locations.
                              */
                             on_hand_qty: string;
                             /**
@@ -8452,7 +12569,7 @@ export interface operations {
                              * @enum {string}
                              */
                             stocking_policy: "on_demand" | "stocked";
-                            /** @description True when available stock is at or below the reorder point of a stocked item. */
+                            /** @description True when the item has a reorder point and its available stock is at or below it. */
                             needs_reorder: boolean;
                             /** @description UPC / barcode. */
                             upc: string | null;
@@ -8618,8 +12735,7 @@ export interface operations {
                         active: boolean;
                         /**
                          * Format: decimal
-                         * @description Quantity on hand over all locations (inventory arrives with the inventory module;
-                         *     until then zero).
+                         * @description Quantity on hand over all locations.
                          */
                         on_hand_qty: string;
                         /**
@@ -8634,7 +12750,7 @@ export interface operations {
                          * @enum {string}
                          */
                         stocking_policy: "on_demand" | "stocked";
-                        /** @description True when available stock is at or below the reorder point of a stocked item. */
+                        /** @description True when the item has a reorder point and its available stock is at or below it. */
                         needs_reorder: boolean;
                         /** @description UPC / barcode. */
                         upc: string | null;
@@ -10277,8 +14393,7 @@ export interface operations {
                         active: boolean;
                         /**
                          * Format: decimal
-                         * @description Quantity on hand over all locations (inventory arrives with the inventory module;
-                         *     until then zero).
+                         * @description Quantity on hand over all locations.
                          */
                         on_hand_qty: string;
                         /**
@@ -10293,7 +14408,7 @@ export interface operations {
                          * @enum {string}
                          */
                         stocking_policy: "on_demand" | "stocked";
-                        /** @description True when available stock is at or below the reorder point of a stocked item. */
+                        /** @description True when the item has a reorder point and its available stock is at or below it. */
                         needs_reorder: boolean;
                         /** @description UPC / barcode. */
                         upc: string | null;
@@ -10594,8 +14709,7 @@ export interface operations {
                         active: boolean;
                         /**
                          * Format: decimal
-                         * @description Quantity on hand over all locations (inventory arrives with the inventory module;
-                         *     until then zero).
+                         * @description Quantity on hand over all locations.
                          */
                         on_hand_qty: string;
                         /**
@@ -10610,7 +14724,7 @@ export interface operations {
                          * @enum {string}
                          */
                         stocking_policy: "on_demand" | "stocked";
-                        /** @description True when available stock is at or below the reorder point of a stocked item. */
+                        /** @description True when the item has a reorder point and its available stock is at or below it. */
                         needs_reorder: boolean;
                         /** @description UPC / barcode. */
                         upc: string | null;
@@ -10939,8 +15053,7 @@ export interface operations {
                         active: boolean;
                         /**
                          * Format: decimal
-                         * @description Quantity on hand over all locations (inventory arrives with the inventory module;
-                         *     until then zero).
+                         * @description Quantity on hand over all locations.
                          */
                         on_hand_qty: string;
                         /**
@@ -10955,7 +15068,7 @@ export interface operations {
                          * @enum {string}
                          */
                         stocking_policy: "on_demand" | "stocked";
-                        /** @description True when available stock is at or below the reorder point of a stocked item. */
+                        /** @description True when the item has a reorder point and its available stock is at or below it. */
                         needs_reorder: boolean;
                         /** @description UPC / barcode. */
                         upc: string | null;
@@ -11196,8 +15309,7 @@ export interface operations {
                         active: boolean;
                         /**
                          * Format: decimal
-                         * @description Quantity on hand over all locations (inventory arrives with the inventory module;
-                         *     until then zero).
+                         * @description Quantity on hand over all locations.
                          */
                         on_hand_qty: string;
                         /**
@@ -11212,7 +15324,7 @@ export interface operations {
                          * @enum {string}
                          */
                         stocking_policy: "on_demand" | "stocked";
-                        /** @description True when available stock is at or below the reorder point of a stocked item. */
+                        /** @description True when the item has a reorder point and its available stock is at or below it. */
                         needs_reorder: boolean;
                         /** @description UPC / barcode. */
                         upc: string | null;
