@@ -35,7 +35,14 @@ async fn item(app: &TestApp, t: &str, body: Value) -> i64 {
 }
 
 async fn post(app: &TestApp, t: &str, body: Value) -> Value {
-    let res = call(app, Method::POST, "/api/v1/admin/inventory/transactions", Some(body), t).await;
+    let res = call(
+        app,
+        Method::POST,
+        "/api/v1/admin/inventory/transactions",
+        Some(body),
+        t,
+    )
+    .await;
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
     res.json()
 }
@@ -54,7 +61,14 @@ async fn location(app: &TestApp, t: &str, code: &str) -> i64 {
 }
 
 async fn trial_balance(app: &TestApp, t: &str) -> Value {
-    let res = call(app, Method::GET, "/api/v1/accounting/trial-balance", None, t).await;
+    let res = call(
+        app,
+        Method::GET,
+        "/api/v1/accounting/trial-balance",
+        None,
+        t,
+    )
+    .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.text());
     res.json()
 }
@@ -69,7 +83,14 @@ fn account<'a>(tb: &'a Value, code: &str) -> &'a Value {
 }
 
 async fn consistent(app: &TestApp, t: &str) {
-    let res = call(app, Method::POST, "/api/v1/inventory/validate-consistency", None, t).await;
+    let res = call(
+        app,
+        Method::POST,
+        "/api/v1/inventory/validate-consistency",
+        None,
+        t,
+    )
+    .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.text());
     assert_eq!(res.json(), json!({"consistent": true, "mismatches": []}));
 }
@@ -78,7 +99,12 @@ async fn consistent(app: &TestApp, t: &str) {
 async fn manual_transactions_move_stock_value_it_at_the_moving_average_and_book_it() {
     let app = app().await;
     let t = admin(&app).await;
-    let pla = item(&app, &t, json!({"sku": "MAT-PLA", "name": "PLA Black", "item_type": "material"})).await;
+    let pla = item(
+        &app,
+        &t,
+        json!({"sku": "MAT-PLA", "name": "PLA Black", "item_type": "material"}),
+    )
+    .await;
 
     // Two receipts at different costs: the average is weighted by quantity.
     let first = post(
@@ -87,11 +113,34 @@ async fn manual_transactions_move_stock_value_it_at_the_moving_average_and_book_
         json!({"product_id": pla, "transaction_type": "receipt", "quantity": "1000", "cost_per_unit": "0.02", "lot_number": "LOT-1"}),
     )
     .await;
-    let keys: Vec<&str> = first.as_object().expect("object").keys().map(String::as_str).collect();
+    let keys: Vec<&str> = first
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
     for key in [
-        "id", "product_id", "product_sku", "product_name", "product_unit", "location_id", "location_name",
-        "transaction_type", "quantity", "unit", "cost_per_unit", "total_cost", "reference_type", "reference_id",
-        "lot_number", "serial_number", "notes", "created_at", "created_by", "to_location_id", "to_location_name",
+        "id",
+        "product_id",
+        "product_sku",
+        "product_name",
+        "product_unit",
+        "location_id",
+        "location_name",
+        "transaction_type",
+        "quantity",
+        "unit",
+        "cost_per_unit",
+        "total_cost",
+        "reference_type",
+        "reference_id",
+        "lot_number",
+        "serial_number",
+        "notes",
+        "created_at",
+        "created_by",
+        "to_location_id",
+        "to_location_name",
     ] {
         assert!(keys.contains(&key), "{key} missing from {first}");
     }
@@ -101,14 +150,21 @@ async fn manual_transactions_move_stock_value_it_at_the_moving_average_and_book_
     assert_eq!(first["total_cost"], "20.00");
     assert!(first["journal_entry_id"].is_i64(), "{first}");
     post(&app, &t, json!({"product_id": pla, "transaction_type": "receipt", "quantity": 1000, "cost_per_unit": 0.03})).await;
-    let pla_row = call(&app, Method::GET, &format!("/api/v1/items/{pla}"), None, &t).await.json();
+    let pla_row = call(&app, Method::GET, &format!("/api/v1/items/{pla}"), None, &t)
+        .await
+        .json();
     assert_eq!(pla_row["average_cost"], "0.025", "{pla_row}");
     assert_eq!(pla_row["last_cost"], "0.03", "{pla_row}");
     assert_eq!(pla_row["on_hand_qty"], "2000.00", "{pla_row}");
 
     // An issue is valued at the average; a transfer posts an issue and a receipt and moves
     // no money; scrap goes to 5020.
-    let issue = post(&app, &t, json!({"product_id": pla, "transaction_type": "issue", "quantity": "500"})).await;
+    let issue = post(
+        &app,
+        &t,
+        json!({"product_id": pla, "transaction_type": "issue", "quantity": "500"}),
+    )
+    .await;
     assert_eq!(issue["quantity"], "-500.00");
     assert_eq!(issue["total_cost"], "-12.50");
     let shelf = location(&app, &t, "S1").await;
@@ -124,16 +180,34 @@ async fn manual_transactions_move_stock_value_it_at_the_moving_average_and_book_
     post(&app, &t, json!({"product_id": pla, "location_id": shelf, "transaction_type": "scrap", "quantity": "20"})).await;
     post(&app, &t, json!({"product_id": pla, "transaction_type": "adjustment", "quantity": "-100", "reason": "damaged"})).await;
 
-    let summary = call(&app, Method::GET, "/api/v1/inventory/cycle-count/", None, &t).await.json();
+    let summary = call(
+        &app,
+        Method::GET,
+        "/api/v1/inventory/cycle-count/",
+        None,
+        &t,
+    )
+    .await
+    .json();
     assert_eq!(summary["total"], 2, "{summary}");
     let main = &summary["items"][0];
     assert_eq!(main["location_name"], "Main Warehouse", "{summary}");
     assert_eq!(main["on_hand_quantity"], "1200.00", "{summary}");
-    assert_eq!(summary["items"][1]["on_hand_quantity"], "180.00", "{summary}");
+    assert_eq!(
+        summary["items"][1]["on_hand_quantity"], "180.00",
+        "{summary}"
+    );
     assert_eq!(summary["limit"], 100);
     assert_eq!(summary["offset"], 0);
     // The original's spelling answers the same.
-    let same = call(&app, Method::GET, "/api/v1/admin/inventory/transactions/inventory-summary", None, &t).await;
+    let same = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/inventory/transactions/inventory-summary",
+        None,
+        &t,
+    )
+    .await;
     assert_eq!(same.json(), summary);
 
     // The books: 2000 x 0.025 = 50.00 in, 12.50 issued, 0.50 scrapped, 2.50 adjusted away.
@@ -143,26 +217,51 @@ async fn manual_transactions_move_stock_value_it_at_the_moving_average_and_book_
     assert_eq!(account(&tb, "5020")["debit_balance"], "0.50", "{tb}");
     assert_eq!(account(&tb, "5030")["credit_balance"], "35.00", "{tb}");
     assert_eq!(tb["total_debits"], tb["total_credits"]);
-    let valuation = call(&app, Method::GET, "/api/v1/accounting/inventory-valuation", None, &t).await.json();
+    let valuation = call(
+        &app,
+        Method::GET,
+        "/api/v1/accounting/inventory-valuation",
+        None,
+        &t,
+    )
+    .await
+    .json();
     assert_eq!(valuation["is_reconciled"], true, "{valuation}");
     assert_eq!(valuation["total_inventory_value"], "34.50", "{valuation}");
     consistent(&app, &t).await;
 
     // The list: newest first, filters, both spellings, a streamed CSV.
-    let list = call(&app, Method::GET, "/api/v1/admin/inventory-transactions/", None, &t).await.json();
+    let list = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/inventory-transactions/",
+        None,
+        &t,
+    )
+    .await
+    .json();
     assert_eq!(list.as_array().map(Vec::len), Some(7), "{list}");
     assert_eq!(list[0]["transaction_type"], "adjustment");
     let receipts = call(
         &app,
         Method::GET,
-        &format!("/api/v1/admin/inventory/transactions?transaction_type=receipt&location_id={shelf}"),
+        &format!(
+            "/api/v1/admin/inventory/transactions?transaction_type=receipt&location_id={shelf}"
+        ),
         None,
         &t,
     )
     .await
     .json();
     assert_eq!(receipts.as_array().map(Vec::len), Some(1), "{receipts}");
-    let csv = call(&app, Method::GET, "/api/v1/admin/inventory/transactions?format=csv", None, &t).await;
+    let csv = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/inventory/transactions?format=csv",
+        None,
+        &t,
+    )
+    .await;
     assert_eq!(csv.status, StatusCode::OK);
     assert_eq!(csv.text().lines().count(), 8, "{}", csv.text());
 
@@ -178,7 +277,12 @@ async fn manual_transactions_move_stock_value_it_at_the_moving_average_and_book_
     let stock = &nested["data"]["item"]["stock"];
     assert_eq!(stock[0]["locationCode"], "MAIN", "{nested}");
     let entry = &stock[0]["transactions"][0]["journalEntry"];
-    assert!(entry["entryNumber"].as_str().is_some_and(|n| n.starts_with("JE-")), "{nested}");
+    assert!(
+        entry["entryNumber"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("JE-")),
+        "{nested}"
+    );
     assert_eq!(entry["lines"].as_array().map(Vec::len), Some(2), "{nested}");
 }
 
@@ -186,8 +290,18 @@ async fn manual_transactions_move_stock_value_it_at_the_moving_average_and_book_
 async fn bad_transactions_are_refused_and_change_nothing() {
     let app = app().await;
     let t = admin(&app).await;
-    let pla = item(&app, &t, json!({"sku": "MAT-PLA", "name": "PLA", "item_type": "material"})).await;
-    let svc = item(&app, &t, json!({"sku": "SRV-1", "name": "Design", "item_type": "service"})).await;
+    let pla = item(
+        &app,
+        &t,
+        json!({"sku": "MAT-PLA", "name": "PLA", "item_type": "material"}),
+    )
+    .await;
+    let svc = item(
+        &app,
+        &t,
+        json!({"sku": "SRV-1", "name": "Design", "item_type": "service"}),
+    )
+    .await;
     post(&app, &t, json!({"product_id": pla, "transaction_type": "receipt", "quantity": "10", "cost_per_unit": "1"})).await;
     let before = books(&app).await;
     let path = "/api/v1/admin/inventory/transactions";
@@ -198,20 +312,76 @@ async fn bad_transactions_are_refused_and_change_nothing() {
             StatusCode::BAD_REQUEST,
             "Invalid transaction_type. Must be one of: receipt, issue, transfer, adjustment, consumption, scrap",
         ),
-        (json!({"product_id": pla, "transaction_type": "issue", "quantity": 11}), StatusCode::BAD_REQUEST, "Insufficient stock of MAT-PLA at MAIN: 10 on hand, 11 requested"),
-        (json!({"product_id": pla, "transaction_type": "issue", "quantity": 0}), StatusCode::UNPROCESSABLE_ENTITY, "greater than 0"),
-        (json!({"product_id": pla, "transaction_type": "receipt", "quantity": "1.00001"}), StatusCode::UNPROCESSABLE_ENTITY, "decimal places"),
-        (json!({"product_id": pla, "transaction_type": "receipt", "quantity": 1, "cost_per_unit": -1}), StatusCode::UNPROCESSABLE_ENTITY, "greater than or equal to 0"),
-        (json!({"product_id": pla, "transaction_type": "adjustment", "quantity": 0}), StatusCode::UNPROCESSABLE_ENTITY, "must change"),
-        (json!({"product_id": pla, "transaction_type": "transfer", "quantity": 1}), StatusCode::UNPROCESSABLE_ENTITY, "destination"),
-        (json!({"product_id": pla, "transaction_type": "transfer", "quantity": 1, "to_location_id": 1}), StatusCode::UNPROCESSABLE_ENTITY, "different destination"),
-        (json!({"product_id": 999_999, "transaction_type": "receipt", "quantity": 1}), StatusCode::NOT_FOUND, "Item 999999 not found"),
-        (json!({"product_id": pla, "location_id": 999_999, "transaction_type": "receipt", "quantity": 1}), StatusCode::NOT_FOUND, "Location 999999 not found"),
-        (json!({"product_id": svc, "transaction_type": "receipt", "quantity": 1}), StatusCode::BAD_REQUEST, "carries no stock"),
-        (json!({"product_id": pla, "transaction_type": "receipt", "quantity": 1, "lot_number": "A\u{202e}B"}), StatusCode::UNPROCESSABLE_ENTITY, "text-direction"),
-        (json!({"product_id": pla, "transaction_type": "receipt"}), StatusCode::UNPROCESSABLE_ENTITY, "quantity"),
-        (json!({"product_id": pla, "transaction_type": "receipt", "quantity": "ten"}), StatusCode::UNPROCESSABLE_ENTITY, "quantity"),
-        (json!({"product_id": pla, "transaction_type": "receipt", "quantity": "1e30"}), StatusCode::UNPROCESSABLE_ENTITY, "quantity"),
+        (
+            json!({"product_id": pla, "transaction_type": "issue", "quantity": 11}),
+            StatusCode::BAD_REQUEST,
+            "Insufficient stock of MAT-PLA at MAIN: 10 on hand, 11 requested",
+        ),
+        (
+            json!({"product_id": pla, "transaction_type": "issue", "quantity": 0}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "greater than 0",
+        ),
+        (
+            json!({"product_id": pla, "transaction_type": "receipt", "quantity": "1.00001"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "decimal places",
+        ),
+        (
+            json!({"product_id": pla, "transaction_type": "receipt", "quantity": 1, "cost_per_unit": -1}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "greater than or equal to 0",
+        ),
+        (
+            json!({"product_id": pla, "transaction_type": "adjustment", "quantity": 0}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "must change",
+        ),
+        (
+            json!({"product_id": pla, "transaction_type": "transfer", "quantity": 1}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "destination",
+        ),
+        (
+            json!({"product_id": pla, "transaction_type": "transfer", "quantity": 1, "to_location_id": 1}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "different destination",
+        ),
+        (
+            json!({"product_id": 999_999, "transaction_type": "receipt", "quantity": 1}),
+            StatusCode::NOT_FOUND,
+            "Item 999999 not found",
+        ),
+        (
+            json!({"product_id": pla, "location_id": 999_999, "transaction_type": "receipt", "quantity": 1}),
+            StatusCode::NOT_FOUND,
+            "Location 999999 not found",
+        ),
+        (
+            json!({"product_id": svc, "transaction_type": "receipt", "quantity": 1}),
+            StatusCode::BAD_REQUEST,
+            "carries no stock",
+        ),
+        (
+            json!({"product_id": pla, "transaction_type": "receipt", "quantity": 1, "lot_number": "A\u{202e}B"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "text-direction",
+        ),
+        (
+            json!({"product_id": pla, "transaction_type": "receipt"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "quantity",
+        ),
+        (
+            json!({"product_id": pla, "transaction_type": "receipt", "quantity": "ten"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "quantity",
+        ),
+        (
+            json!({"product_id": pla, "transaction_type": "receipt", "quantity": "1e30"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "quantity",
+        ),
     ];
     for (body, status, message) in cases {
         let res = call(&app, Method::POST, path, Some(body.clone()), &t).await;
@@ -220,9 +390,20 @@ async fn bad_transactions_are_refused_and_change_nothing() {
     }
     // Operators are staff but the ledger is admin-only (spec 4.5): 403 before the body.
     let op = operator(&app, &t).await;
-    let res = call(&app, Method::POST, path, Some(json!({"nonsense": true})), &op).await;
+    let res = call(
+        &app,
+        Method::POST,
+        path,
+        Some(json!({"nonsense": true})),
+        &op,
+    )
+    .await;
     assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.text());
-    assert_eq!(books(&app).await, before, "a refused request changed the books");
+    assert_eq!(
+        books(&app).await,
+        before,
+        "a refused request changed the books"
+    );
     consistent(&app, &t).await;
 }
 
@@ -230,22 +411,69 @@ async fn bad_transactions_are_refused_and_change_nothing() {
 async fn negative_stock_is_refused_unless_allowed_then_flagged_for_approval() {
     let app = app().await;
     let t = admin(&app).await;
-    let widget = item(&app, &t, json!({"sku": "FG-1", "name": "Widget", "standard_cost": "2"})).await;
-    let res = call(&app, Method::PATCH, "/api/v1/settings/company", Some(json!({"allow_negative_inventory": true})), &t).await;
+    let widget = item(
+        &app,
+        &t,
+        json!({"sku": "FG-1", "name": "Widget", "standard_cost": "2"}),
+    )
+    .await;
+    let res = call(
+        &app,
+        Method::PATCH,
+        "/api/v1/settings/company",
+        Some(json!({"allow_negative_inventory": true})),
+        &t,
+    )
+    .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.text());
-    let issue = post(&app, &t, json!({"product_id": widget, "transaction_type": "issue", "quantity": "3"})).await;
+    let issue = post(
+        &app,
+        &t,
+        json!({"product_id": widget, "transaction_type": "issue", "quantity": "3"}),
+    )
+    .await;
     assert_eq!(issue["requires_approval"], true, "{issue}");
     // Valued at the standard cost while there is no average: Dr 5030 / Cr 1220.
     assert_eq!(issue["total_cost"], "-6.00");
-    let report = call(&app, Method::GET, "/api/v1/inventory/negative-inventory-report", None, &t).await.json();
+    let report = call(
+        &app,
+        Method::GET,
+        "/api/v1/inventory/negative-inventory-report",
+        None,
+        &t,
+    )
+    .await
+    .json();
     assert_eq!(report[0]["on_hand_quantity"], "-3.00", "{report}");
-    let pending = call(&app, Method::GET, "/api/v1/admin/inventory/transactions?pending_approval=true", None, &t).await.json();
+    let pending = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/inventory/transactions?pending_approval=true",
+        None,
+        &t,
+    )
+    .await
+    .json();
     assert_eq!(pending.as_array().map(Vec::len), Some(1), "{pending}");
     let id = issue["id"].as_i64().expect("id");
-    let ok = call(&app, Method::POST, &format!("/api/v1/inventory/transactions/{id}/approve-negative"), None, &t).await;
+    let ok = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/inventory/transactions/{id}/approve-negative"),
+        None,
+        &t,
+    )
+    .await;
     assert_eq!(ok.status, StatusCode::OK, "{}", ok.text());
     assert!(ok.json()["approved_at"].is_string());
-    let twice = call(&app, Method::POST, &format!("/api/v1/inventory/transactions/{id}/approve-negative"), None, &t).await;
+    let twice = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/inventory/transactions/{id}/approve-negative"),
+        None,
+        &t,
+    )
+    .await;
     assert_eq!(twice.status, StatusCode::BAD_REQUEST, "{}", twice.text());
     let tb = trial_balance(&app, &t).await;
     assert_eq!(account(&tb, "1220")["credit_balance"], "6.00", "{tb}");
@@ -257,9 +485,24 @@ async fn negative_stock_is_refused_unless_allowed_then_flagged_for_approval() {
 async fn a_cycle_count_posts_each_variance_once_even_when_retried() {
     let app = app().await;
     let t = admin(&app).await;
-    let a = item(&app, &t, json!({"sku": "FG-A", "name": "A", "standard_cost": "4"})).await;
-    let b = item(&app, &t, json!({"sku": "BOX-1", "name": "Box", "item_type": "packaging", "standard_cost": "0.5"})).await;
-    post(&app, &t, json!({"product_id": a, "transaction_type": "receipt", "quantity": "10"})).await;
+    let a = item(
+        &app,
+        &t,
+        json!({"sku": "FG-A", "name": "A", "standard_cost": "4"}),
+    )
+    .await;
+    let b = item(
+        &app,
+        &t,
+        json!({"sku": "BOX-1", "name": "Box", "item_type": "packaging", "standard_cost": "0.5"}),
+    )
+    .await;
+    post(
+        &app,
+        &t,
+        json!({"product_id": a, "transaction_type": "receipt", "quantity": "10"}),
+    )
+    .await;
 
     let count = json!({
         "items": [
@@ -311,15 +554,47 @@ async fn a_cycle_count_posts_each_variance_once_even_when_retried() {
     assert_eq!(account(&tb, "1220")["debit_balance"], "28.00", "{tb}");
     assert_eq!(account(&tb, "1230")["debit_balance"], "10.00", "{tb}");
     assert_eq!(tb["is_balanced"], true);
-    let summary = call(&app, Method::GET, &format!("/api/v1/inventory/cycle-count/?search=FG-A"), None, &t).await.json();
+    let summary = call(
+        &app,
+        Method::GET,
+        "/api/v1/inventory/cycle-count/?search=FG-A",
+        None,
+        &t,
+    )
+    .await
+    .json();
     assert_eq!(summary["items"][0]["on_hand_quantity"], "7.00", "{summary}");
     assert!(summary["items"][0]["last_counted"].is_string(), "{summary}");
 
     // A count with nothing in it, or no reason at all, is refused whole.
-    let empty = call(&app, Method::POST, "/api/v1/inventory/cycle-count/", Some(json!({"items": []})), &t).await;
-    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", empty.text());
-    let missing = call(&app, Method::POST, "/api/v1/inventory/cycle-count/", Some(json!({"items": [{"product_id": a, "counted_quantity": 1}]})), &t).await;
-    assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", missing.text());
+    let empty = call(
+        &app,
+        Method::POST,
+        "/api/v1/inventory/cycle-count/",
+        Some(json!({"items": []})),
+        &t,
+    )
+    .await;
+    assert_eq!(
+        empty.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        empty.text()
+    );
+    let missing = call(
+        &app,
+        Method::POST,
+        "/api/v1/inventory/cycle-count/",
+        Some(json!({"items": [{"product_id": a, "counted_quantity": 1}]})),
+        &t,
+    )
+    .await;
+    assert_eq!(
+        missing.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        missing.text()
+    );
     assert_eq!(books(&app).await, before_retry);
     consistent(&app, &t).await;
 }
@@ -330,14 +605,35 @@ async fn a_closed_period_refuses_postings_and_the_stock_row_goes_with_the_entry(
     let t = admin(&app).await;
     let a = item(&app, &t, json!({"sku": "FG-A", "name": "A"})).await;
     post(&app, &t, json!({"product_id": a, "transaction_type": "receipt", "quantity": "2", "cost_per_unit": "5"})).await;
-    let periods = call(&app, Method::GET, "/api/v1/accounting/periods", None, &t).await.json();
+    let periods = call(&app, Method::GET, "/api/v1/accounting/periods", None, &t)
+        .await
+        .json();
     assert_eq!(periods.as_array().map(Vec::len), Some(1), "{periods}");
     assert_eq!(periods[0]["status"], "open");
     let id = periods[0]["id"].as_i64().expect("id");
 
-    let unconfirmed = call(&app, Method::POST, &format!("/api/v1/accounting/periods/{id}/close"), Some(json!({})), &t).await;
-    assert_eq!(unconfirmed.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", unconfirmed.text());
-    let closed = call(&app, Method::POST, &format!("/api/v1/accounting/periods/{id}/close"), Some(json!({"confirm": true})), &t).await;
+    let unconfirmed = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/accounting/periods/{id}/close"),
+        Some(json!({})),
+        &t,
+    )
+    .await;
+    assert_eq!(
+        unconfirmed.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        unconfirmed.text()
+    );
+    let closed = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/accounting/periods/{id}/close"),
+        Some(json!({"confirm": true})),
+        &t,
+    )
+    .await;
     assert_eq!(closed.status, StatusCode::OK, "{}", closed.text());
     assert_eq!(closed.json()["status"], "closed");
 
@@ -355,24 +651,67 @@ async fn a_closed_period_refuses_postings_and_the_stock_row_goes_with_the_entry(
     assert!(res.text().contains("is closed"), "{}", res.text());
     assert_eq!(books(&app).await, before);
 
-    let again = call(&app, Method::POST, &format!("/api/v1/accounting/periods/{id}/close"), Some(json!({"confirm": true})), &t).await;
+    let again = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/accounting/periods/{id}/close"),
+        Some(json!({"confirm": true})),
+        &t,
+    )
+    .await;
     assert_eq!(again.status, StatusCode::BAD_REQUEST, "{}", again.text());
-    let reopened = call(&app, Method::POST, &format!("/api/v1/accounting/periods/{id}/reopen"), None, &t).await;
+    let reopened = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/accounting/periods/{id}/reopen"),
+        None,
+        &t,
+    )
+    .await;
     assert_eq!(reopened.status, StatusCode::OK, "{}", reopened.text());
     post(&app, &t, json!({"product_id": a, "transaction_type": "receipt", "quantity": "1", "cost_per_unit": "5"})).await;
 
     // Ledger and entries read back.
-    let ledger = call(&app, Method::GET, "/api/v1/accounting/ledger/1220", None, &t).await.json();
+    let ledger = call(
+        &app,
+        Method::GET,
+        "/api/v1/accounting/ledger/1220",
+        None,
+        &t,
+    )
+    .await
+    .json();
     assert_eq!(ledger["account_code"], "1220", "{ledger}");
     assert_eq!(ledger["total"], 2, "{ledger}");
     assert_eq!(ledger["lines"][1]["running_balance"], "15.00", "{ledger}");
-    let recent = call(&app, Method::GET, "/api/v1/accounting/recent-entries?limit=1", None, &t).await.json();
-    assert_eq!(recent[0]["lines"].as_array().map(Vec::len), Some(2), "{recent}");
+    let recent = call(
+        &app,
+        Method::GET,
+        "/api/v1/accounting/recent-entries?limit=1",
+        None,
+        &t,
+    )
+    .await
+    .json();
+    assert_eq!(
+        recent[0]["lines"].as_array().map(Vec::len),
+        Some(2),
+        "{recent}"
+    );
     assert_eq!(recent[0]["total_debit"], "5.00", "{recent}");
-    let summary = call(&app, Method::GET, "/api/v1/accounting/summary", None, &t).await.json();
+    let summary = call(&app, Method::GET, "/api/v1/accounting/summary", None, &t)
+        .await
+        .json();
     assert_eq!(summary["inventory_value"], "15.00", "{summary}");
     assert_eq!(summary["is_balanced"], true);
-    let missing = call(&app, Method::GET, "/api/v1/accounting/ledger/9999", None, &t).await;
+    let missing = call(
+        &app,
+        Method::GET,
+        "/api/v1/accounting/ledger/9999",
+        None,
+        &t,
+    )
+    .await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
 }
 
@@ -382,7 +721,9 @@ async fn the_database_refuses_an_unbalanced_entry_and_any_edit_of_the_ledgers() 
     let t = admin(&app).await;
     let a = item(&app, &t, json!({"sku": "FG-A", "name": "A"})).await;
     post(&app, &t, json!({"product_id": a, "transaction_type": "receipt", "quantity": "2", "cost_per_unit": "5"})).await;
-    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls).await.expect("connect");
+    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
     tokio::spawn(conn);
     let unbalanced = client
         .batch_execute(
@@ -397,7 +738,9 @@ async fn the_database_refuses_an_unbalanced_entry_and_any_edit_of_the_ledgers() 
         )
         .await;
     assert!(
-        unbalanced.as_ref().is_err_and(|e| format!("{e:?}").contains("does not balance")),
+        unbalanced
+            .as_ref()
+            .is_err_and(|e| format!("{e:?}").contains("does not balance")),
         "{unbalanced:?}"
     );
     let _ = client.batch_execute("ROLLBACK").await;
@@ -409,7 +752,8 @@ async fn the_database_refuses_an_unbalanced_entry_and_any_edit_of_the_ledgers() 
     ] {
         let res = client.batch_execute(sql).await;
         assert!(
-            res.as_ref().is_err_and(|e| format!("{e:?}").contains("never")),
+            res.as_ref()
+                .is_err_and(|e| format!("{e:?}").contains("never")),
             "{sql}: {res:?}"
         );
     }

@@ -36,15 +36,53 @@ const LOCATIONS: usize = 2;
 
 #[derive(Debug, Clone)]
 enum Event {
-    Receipt { item: usize, at: usize, qty: u32, cost: Option<u32> },
-    Issue { item: usize, at: usize, qty: u32 },
-    Transfer { item: usize, at: usize, qty: u32 },
-    Adjust { item: usize, at: usize, delta: i32 },
-    Scrap { item: usize, at: usize, qty: u32 },
-    Reserve { item: usize, at: usize, qty: u32 },
-    Release { item: usize, at: usize, qty: u32 },
-    Consume { item: usize, at: usize, qty: u32, reserved: bool },
-    Count { item: usize, at: usize, counted: u32 },
+    Receipt {
+        item: usize,
+        at: usize,
+        qty: u32,
+        cost: Option<u32>,
+    },
+    Issue {
+        item: usize,
+        at: usize,
+        qty: u32,
+    },
+    Transfer {
+        item: usize,
+        at: usize,
+        qty: u32,
+    },
+    Adjust {
+        item: usize,
+        at: usize,
+        delta: i32,
+    },
+    Scrap {
+        item: usize,
+        at: usize,
+        qty: u32,
+    },
+    Reserve {
+        item: usize,
+        at: usize,
+        qty: u32,
+    },
+    Release {
+        item: usize,
+        at: usize,
+        qty: u32,
+    },
+    Consume {
+        item: usize,
+        at: usize,
+        qty: u32,
+        reserved: bool,
+    },
+    Count {
+        item: usize,
+        at: usize,
+        counted: u32,
+    },
     AllowNegative(bool),
 }
 
@@ -100,14 +138,21 @@ async fn scalar_i64(conn: &mut AsyncPgConnection, sql: &str) -> i64 {
         #[diesel(sql_type = diesel::sql_types::BigInt)]
         n: i64,
     }
-    diesel::sql_query(sql).get_result::<N>(conn).await.expect(sql).n
+    diesel::sql_query(sql)
+        .get_result::<N>(conn)
+        .await
+        .expect(sql)
+        .n
 }
 
 /// Fresh items and a second location for one case (cases share the database: the
 /// invariants are checked over every row, so earlier cases must keep them too).
 async fn setup(conn: &mut AsyncPgConnection, case: u64) -> (Vec<i64>, Vec<i64>, i64) {
     let mut items = Vec::new();
-    for (i, kind) in ["material", "finished_good", "packaging"].iter().enumerate() {
+    for (i, kind) in ["material", "finished_good", "packaging"]
+        .iter()
+        .enumerate()
+    {
         let id = scalar_i64(
             conn,
             &format!(
@@ -135,9 +180,20 @@ async fn setup(conn: &mut AsyncPgConnection, case: u64) -> (Vec<i64>, Vec<i64>, 
 
 /// Runs one event in its own database transaction; a refusal (not enough stock) rolls it
 /// back and is a normal outcome.
-async fn apply(conn: &mut AsyncPgConnection, e: &Event, items: &[i64], locations: &[i64], user: i64, date: NaiveDate) {
+async fn apply(
+    conn: &mut AsyncPgConnection,
+    e: &Event,
+    items: &[i64],
+    locations: &[i64],
+    user: i64,
+    date: NaiveDate,
+) {
     if let Event::AllowNegative(on) = e {
-        exec(conn, &format!("UPDATE company_settings SET allow_negative_inventory = {on}")).await;
+        exec(
+            conn,
+            &format!("UPDATE company_settings SET allow_negative_inventory = {on}"),
+        )
+        .await;
         return;
     }
     let e = e.clone();
@@ -149,30 +205,73 @@ async fn apply(conn: &mut AsyncPgConnection, e: &Event, items: &[i64], locations
             };
             let book = async |conn: &mut AsyncPgConnection, m: Movement| -> Result<(), Stop> {
                 let posted = ledger::post(conn, &m).await?;
-                rules::book_manual(conn, &posted, date, "property".into(), SourceType::Adjustment, Some(user)).await?;
+                rules::book_manual(
+                    conn,
+                    &posted,
+                    date,
+                    "property".into(),
+                    SourceType::Adjustment,
+                    Some(user),
+                )
+                .await?;
                 Ok(())
             };
             match e {
-                Event::Receipt { item, at, qty, cost } => {
+                Event::Receipt {
+                    item,
+                    at,
+                    qty,
+                    cost,
+                } => {
                     let unit_cost = cost.map(|c| d(c) / d(100));
-                    book(conn, movement(item, at, MovementKind::Receipt { unit_cost }, d(qty))).await
+                    book(
+                        conn,
+                        movement(item, at, MovementKind::Receipt { unit_cost }, d(qty)),
+                    )
+                    .await
                 }
-                Event::Issue { item, at, qty } => book(conn, movement(item, at, MovementKind::Issue, d(qty))).await,
+                Event::Issue { item, at, qty } => {
+                    book(conn, movement(item, at, MovementKind::Issue, d(qty))).await
+                }
                 Event::Transfer { item, at, qty } => {
                     let to_location_id = locations[(at + 1) % LOCATIONS];
-                    book(conn, movement(item, at, MovementKind::Transfer { to_location_id }, d(qty))).await
+                    book(
+                        conn,
+                        movement(item, at, MovementKind::Transfer { to_location_id }, d(qty)),
+                    )
+                    .await
                 }
                 Event::Adjust { item, at, delta } => {
-                    book(conn, movement(item, at, MovementKind::Adjustment { unit_cost: None }, d(delta))).await
+                    book(
+                        conn,
+                        movement(
+                            item,
+                            at,
+                            MovementKind::Adjustment { unit_cost: None },
+                            d(delta),
+                        ),
+                    )
+                    .await
                 }
-                Event::Scrap { item, at, qty } => book(conn, movement(item, at, MovementKind::Scrap, d(qty))).await,
+                Event::Scrap { item, at, qty } => {
+                    book(conn, movement(item, at, MovementKind::Scrap, d(qty))).await
+                }
                 Event::Reserve { item, at, qty } => {
-                    ledger::reserve(conn, &movement(item, at, MovementKind::Issue, d(qty))).await.map(|_| ())
+                    ledger::reserve(conn, &movement(item, at, MovementKind::Issue, d(qty)))
+                        .await
+                        .map(|_| ())
                 }
                 Event::Release { item, at, qty } => {
-                    ledger::release(conn, &movement(item, at, MovementKind::Issue, d(qty))).await.map(|_| ())
+                    ledger::release(conn, &movement(item, at, MovementKind::Issue, d(qty)))
+                        .await
+                        .map(|_| ())
                 }
-                Event::Consume { item, at, qty, reserved } => {
+                Event::Consume {
+                    item,
+                    at,
+                    qty,
+                    reserved,
+                } => {
                     let mut m = movement(item, at, MovementKind::Consumption, d(qty));
                     m.from_reservation = reserved;
                     book(conn, m).await
@@ -202,7 +301,10 @@ async fn apply(conn: &mut AsyncPgConnection, e: &Event, items: &[i64], locations
 async fn check(conn: &mut AsyncPgConnection, dates: &[NaiveDate], negative_ever_allowed: bool) {
     // 1: balances equal their ledgers.
     let mismatches = model::mismatches(conn).await.expect("mismatches");
-    assert!(mismatches.is_empty(), "balances differ from the ledger: {mismatches:?}");
+    assert!(
+        mismatches.is_empty(),
+        "balances differ from the ledger: {mismatches:?}"
+    );
     // 2: available = on hand - allocated; allocated >= 0.
     let bad = scalar_i64(
         conn,
@@ -212,9 +314,16 @@ async fn check(conn: &mut AsyncPgConnection, dates: &[NaiveDate], negative_ever_
     .await;
     assert_eq!(bad, 0, "available or allocated broken");
     // 3: negative stock only while allowed, and then flagged.
-    let negative = scalar_i64(conn, "SELECT count(*) AS n FROM inventory_balances WHERE on_hand_quantity < 0").await;
+    let negative = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM inventory_balances WHERE on_hand_quantity < 0",
+    )
+    .await;
     if !negative_ever_allowed {
-        assert_eq!(negative, 0, "stock went below zero while it was not allowed");
+        assert_eq!(
+            negative, 0,
+            "stock went below zero while it was not allowed"
+        );
     }
     let unflagged = scalar_i64(
         conn,
@@ -223,7 +332,10 @@ async fn check(conn: &mut AsyncPgConnection, dates: &[NaiveDate], negative_ever_
           AND t.requires_approval)",
     )
     .await;
-    assert_eq!(unflagged, 0, "a negative balance has no transaction waiting for approval");
+    assert_eq!(
+        unflagged, 0,
+        "a negative balance has no transaction waiting for approval"
+    );
     // 4: every entry balances; the trial balance balances on every date of the run; the
     // inventory accounts hold what the stock ledger holds.
     let unbalanced = scalar_i64(
@@ -236,7 +348,10 @@ async fn check(conn: &mut AsyncPgConnection, dates: &[NaiveDate], negative_ever_
     for date in dates {
         let totals = books::totals_as_of(conn, *date).await.expect("totals");
         let (_, debits, credits) = book_rules::trial_balance(totals, false).expect("trial balance");
-        assert_eq!(debits, credits, "the trial balance as of {date} does not balance");
+        assert_eq!(
+            debits, credits,
+            "the trial balance as of {date} does not balance"
+        );
     }
     let disagree = scalar_i64(
         conn,
@@ -251,7 +366,10 @@ async fn check(conn: &mut AsyncPgConnection, dates: &[NaiveDate], negative_ever_
          SELECT count(*) AS n FROM gl LEFT JOIN stock USING (code) WHERE gl.value <> COALESCE(stock.value, 0)",
     )
     .await;
-    assert_eq!(disagree, 0, "an inventory account disagrees with the stock ledger's value");
+    assert_eq!(
+        disagree, 0,
+        "an inventory account disagrees with the stock ledger's value"
+    );
 }
 
 proptest! {
@@ -300,21 +418,43 @@ async fn an_error_between_the_stock_row_and_the_journal_entry_leaves_neither() {
             scalar_i64(conn, "SELECT count(*) AS n FROM inventory_transactions").await,
             scalar_i64(conn, "SELECT count(*) AS n FROM inventory_balances").await,
             scalar_i64(conn, "SELECT count(*) AS n FROM gl_journal_entries").await,
-            scalar_i64(conn, "SELECT count(*) AS n FROM items WHERE average_cost IS NOT NULL").await,
+            scalar_i64(
+                conn,
+                "SELECT count(*) AS n FROM items WHERE average_cost IS NOT NULL",
+            )
+            .await,
         )
     };
     let before = snapshot(&mut conn).await;
     let (item, location) = (items[0], locations[0]);
     let outcome = conn
         .transaction::<(), Stop, _>(async move |conn| {
-            let m = Movement::new(item, location, MovementKind::Receipt { unit_cost: Some(d("2.5")) }, d(10));
+            let m = Movement::new(
+                item,
+                location,
+                MovementKind::Receipt {
+                    unit_cost: Some(d("2.5")),
+                },
+                d(10),
+            );
             let posted = ledger::post(conn, &m).await?;
             assert_eq!(posted.value, d("25.00"));
             // The stock row is written: the process fails before the journal entry.
-            Err(Stop::Failed(strata::error::AppError::internal("crash before the journal entry")))
+            Err(Stop::Failed(strata::error::AppError::internal(
+                "crash before the journal entry",
+            )))
         })
         .await;
     assert!(matches!(outcome, Err(Stop::Failed(_))));
-    assert_eq!(snapshot(&mut conn).await, before, "a failed posting left rows behind");
-    assert!(model::mismatches(&mut conn).await.expect("check").is_empty());
+    assert_eq!(
+        snapshot(&mut conn).await,
+        before,
+        "a failed posting left rows behind"
+    );
+    assert!(
+        model::mismatches(&mut conn)
+            .await
+            .expect("check")
+            .is_empty()
+    );
 }

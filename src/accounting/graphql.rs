@@ -8,9 +8,7 @@ use bigdecimal::{BigDecimal, Zero};
 use chrono::NaiveDate;
 use diesel_async::AsyncConnection;
 
-use crate::accounting::model::{
-    self, AccountRow, GlAccountType, EntryRow, LineRow, PeriodRow,
-};
+use crate::accounting::model::{self, AccountRow, EntryRow, GlAccountType, LineRow, PeriodRow};
 use crate::accounting::rules;
 use crate::auth::Access;
 use crate::error::{AppError, AppResult};
@@ -79,7 +77,8 @@ pub mod loaders {
         type Error = AppError;
         async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, Vec<LineRow>>, AppError> {
             let mut conn = self.pool.get().await?;
-            let mut out: HashMap<i64, Vec<LineRow>> = keys.iter().map(|k| (*k, Vec::new())).collect();
+            let mut out: HashMap<i64, Vec<LineRow>> =
+                keys.iter().map(|k| (*k, Vec::new())).collect();
             for line in model::lines_of(&mut conn, keys).await? {
                 out.entry(line.journal_entry_id).or_default().push(line);
             }
@@ -96,15 +95,20 @@ pub mod loaders {
     impl Loader<(i64, i64)> for AccountEntriesLoader {
         type Value = Vec<EntryRow>;
         type Error = AppError;
-        async fn load(&self, keys: &[(i64, i64)]) -> Result<HashMap<(i64, i64), Vec<EntryRow>>, AppError> {
+        async fn load(
+            &self,
+            keys: &[(i64, i64)],
+        ) -> Result<HashMap<(i64, i64), Vec<EntryRow>>, AppError> {
             let mut conn = self.pool.get().await?;
             let mut out = HashMap::new();
             let mut limits: Vec<i64> = keys.iter().map(|k| k.1).collect();
             limits.sort_unstable();
             limits.dedup();
             for limit in limits {
-                let accounts: Vec<i64> = keys.iter().filter(|k| k.1 == limit).map(|k| k.0).collect();
-                let pairs = model::recent_entry_ids_of_accounts(&mut conn, &accounts, limit).await?;
+                let accounts: Vec<i64> =
+                    keys.iter().filter(|k| k.1 == limit).map(|k| k.0).collect();
+                let pairs =
+                    model::recent_entry_ids_of_accounts(&mut conn, &accounts, limit).await?;
                 let ids: Vec<i64> = pairs.iter().map(|p| p.1).collect();
                 let entries: HashMap<i64, EntryRow> = model::entries_by_id(&mut conn, &ids)
                     .await?
@@ -137,10 +141,26 @@ pub mod loaders {
     pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::Request {
         let spawn = crate::graphql::context::spawn_in_current_span;
         request
-            .data(DataLoader::with_cache(AccountLoader { pool: pool.clone() }, spawn, HashMapCache::default()))
-            .data(DataLoader::with_cache(EntryLoader { pool: pool.clone() }, spawn, HashMapCache::default()))
-            .data(DataLoader::with_cache(EntryLinesLoader { pool: pool.clone() }, spawn, HashMapCache::default()))
-            .data(DataLoader::with_cache(AccountEntriesLoader { pool: pool.clone() }, spawn, HashMapCache::default()))
+            .data(DataLoader::with_cache(
+                AccountLoader { pool: pool.clone() },
+                spawn,
+                HashMapCache::default(),
+            ))
+            .data(DataLoader::with_cache(
+                EntryLoader { pool: pool.clone() },
+                spawn,
+                HashMapCache::default(),
+            ))
+            .data(DataLoader::with_cache(
+                EntryLinesLoader { pool: pool.clone() },
+                spawn,
+                HashMapCache::default(),
+            ))
+            .data(DataLoader::with_cache(
+                AccountEntriesLoader { pool: pool.clone() },
+                spawn,
+                HashMapCache::default(),
+            ))
     }
 }
 
@@ -188,7 +208,9 @@ impl EntryRow {
     /// Sum of the debits (equal to the credits: the database refuses anything else).
     async fn total_debit(&self, ctx: &Context<'_>) -> AppResult<Decimal> {
         let lines = lines_of(ctx, self.id).await?;
-        Ok(Decimal(lines.iter().map(|l| l.debit_amount.0.clone()).sum()))
+        Ok(Decimal(
+            lines.iter().map(|l| l.debit_amount.0.clone()).sum(),
+        ))
     }
 }
 
@@ -353,7 +375,11 @@ fn today() -> NaiveDate {
     chrono::Utc::now().date_naive()
 }
 
-async fn trial_balance(ctx: &Context<'_>, as_of: NaiveDate, include_zero: bool) -> AppResult<TrialBalance> {
+async fn trial_balance(
+    ctx: &Context<'_>,
+    as_of: NaiveDate,
+    include_zero: bool,
+) -> AppResult<TrialBalance> {
     let totals = model::totals_as_of(&mut *context::conn(ctx).await?, as_of).await?;
     let (rows, total_debits, total_credits) = rules::trial_balance(totals, include_zero)?;
     let variance = &total_debits - &total_credits;
@@ -400,7 +426,8 @@ impl AccountingQuery {
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "Entries dated on or before this day count (default today).")] as_of_date: Option<NaiveDate>,
-        #[graphql(desc = "List accounts without postings too.", default = false)] include_zero_balances: bool,
+        #[graphql(desc = "List accounts without postings too.", default = false)]
+        include_zero_balances: bool,
     ) -> AppResult<TrialBalance> {
         trial_balance(ctx, as_of_date.unwrap_or_else(today), include_zero_balances).await
     }
@@ -420,7 +447,15 @@ impl AccountingQuery {
         let page = Page::with_max(Some(first), Some(offset), 500)?;
         let mut conn = context::conn(ctx).await?;
         let account = model::account_by_code(&mut conn, &account_code).await?;
-        let rows = model::ledger(&mut conn, account.id, start_date, end_date, page.limit, page.offset).await?;
+        let rows = model::ledger(
+            &mut conn,
+            account.id,
+            start_date,
+            end_date,
+            page.limit,
+            page.offset,
+        )
+        .await?;
         let total = rows.first().map_or(0, |r| r.total);
         let debit_normal = account.account_type.debit_normal();
         Ok(AccountLedger {
@@ -458,7 +493,8 @@ impl AccountingQuery {
         #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
     ) -> AppResult<JournalEntryConnection> {
         let page = Page::new(first, offset)?;
-        let (nodes, total) = model::recent_entries(&mut *context::conn(ctx).await?, page.limit, page.offset).await?;
+        let (nodes, total) =
+            model::recent_entries(&mut *context::conn(ctx).await?, page.limit, page.offset).await?;
         Ok(JournalEntryConnection {
             total_count: total,
             nodes,
@@ -486,14 +522,18 @@ impl AccountingQuery {
         let mut conn = context::conn(ctx).await?;
         let stock = model::stock_by_type(&mut conn).await?;
         let totals = model::totals_as_of(&mut conn, today()).await?;
-        let accounts = [SystemAccount::RawMaterials, SystemAccount::FinishedGoods, SystemAccount::Packaging];
+        let accounts = [
+            SystemAccount::RawMaterials,
+            SystemAccount::FinishedGoods,
+            SystemAccount::Packaging,
+        ];
         let (mut value, mut gl) = (BigDecimal::zero(), BigDecimal::zero());
         let mut reconciled = true;
         let mut categories = Vec::new();
         for account in accounts {
-            let mine = stock
-                .iter()
-                .filter(|s| rules::inventory_account(ItemType::parse(&s.item_type)) == Some(account));
+            let mine = stock.iter().filter(|s| {
+                rules::inventory_account(ItemType::parse(&s.item_type)) == Some(account)
+            });
             let (mut count, mut qty, mut val) = (0, BigDecimal::zero(), BigDecimal::zero());
             for s in mine {
                 count += s.item_count;
@@ -604,19 +644,29 @@ impl AccountingMutation {
         &self,
         ctx: &Context<'_>,
         id: i64,
-        #[graphql(desc = "Must be true: closing stops every posting in the period.", default = false)] confirm: bool,
+        #[graphql(
+            desc = "Must be true: closing stops every posting in the period.",
+            default = false
+        )]
+        confirm: bool,
     ) -> AppResult<FiscalPeriodPayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
         let mut conn = context::conn(ctx).await?;
         let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::close_period(conn, id, confirm, user).await)
+            .transaction::<_, Stop, _>(async move |conn| {
+                rules::close_period(conn, id, confirm, user).await
+            })
             .await;
         Ok(period_payload(Stop::settle(outcome)?, "closed"))
     }
 
     /// Reopens a closed fiscal period.
     #[graphql(guard = "Access::Admin")]
-    async fn fiscal_period_reopen(&self, ctx: &Context<'_>, id: i64) -> AppResult<FiscalPeriodPayload> {
+    async fn fiscal_period_reopen(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+    ) -> AppResult<FiscalPeriodPayload> {
         let mut conn = context::conn(ctx).await?;
         let outcome = conn
             .transaction::<_, Stop, _>(async move |conn| rules::reopen_period(conn, id).await)

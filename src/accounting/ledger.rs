@@ -11,7 +11,9 @@ use diesel::sql_types::Text;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::accounting::model::{EntryRow, EntryStatus, PeriodRow, PeriodStatus, SourceType};
-use crate::db::schema::{gl_accounts, gl_fiscal_periods, gl_journal_entries, gl_journal_entry_lines};
+use crate::db::schema::{
+    gl_accounts, gl_fiscal_periods, gl_journal_entries, gl_journal_entry_lines,
+};
 use crate::error::{AppError, AppResult};
 use crate::graphql::user_error::{Stop, UserErrorCode};
 
@@ -176,10 +178,11 @@ impl EntryDraft {
 
     /// Total debits and total credits.
     pub fn totals(&self) -> (BigDecimal, BigDecimal) {
-        self.lines.iter().fold(
-            (BigDecimal::zero(), BigDecimal::zero()),
-            |(d, c), l| (d + &l.debit, c + &l.credit),
-        )
+        self.lines
+            .iter()
+            .fold((BigDecimal::zero(), BigDecimal::zero()), |(d, c), l| {
+                (d + &l.debit, c + &l.credit)
+            })
     }
 }
 
@@ -227,7 +230,10 @@ pub async fn period_for(conn: &mut AsyncPgConnection, date: NaiveDate) -> AppRes
 /// Posts an entry inside the caller's transaction and answers it; an entry without lines
 /// (nothing of value moved) posts nothing and answers `None`. Refused (`NOT_ALLOWED`, REST
 /// 400) when the date's fiscal period is closed.
-pub async fn post(conn: &mut AsyncPgConnection, draft: EntryDraft) -> Result<Option<EntryRow>, Stop> {
+pub async fn post(
+    conn: &mut AsyncPgConnection,
+    draft: EntryDraft,
+) -> Result<Option<EntryRow>, Stop> {
     if draft.lines.is_empty() {
         return Ok(None);
     }
@@ -312,9 +318,24 @@ mod tests {
     fn a_transfer_balances_and_a_negative_amount_books_the_other_way() {
         let date = NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
         let e = EntryDraft::new(date, "x")
-            .transfer(SystemAccount::RawMaterials, SystemAccount::InventoryAdjustment, &d("10.005"), None)
-            .transfer(SystemAccount::RawMaterials, SystemAccount::InventoryAdjustment, &d("-3"), None)
-            .transfer(SystemAccount::Cash, SystemAccount::AccountsReceivable, &d("0.004"), None);
+            .transfer(
+                SystemAccount::RawMaterials,
+                SystemAccount::InventoryAdjustment,
+                &d("10.005"),
+                None,
+            )
+            .transfer(
+                SystemAccount::RawMaterials,
+                SystemAccount::InventoryAdjustment,
+                &d("-3"),
+                None,
+            )
+            .transfer(
+                SystemAccount::Cash,
+                SystemAccount::AccountsReceivable,
+                &d("0.004"),
+                None,
+            );
         assert_eq!(e.lines.len(), 4, "a zero amount adds no lines");
         assert_eq!(e.lines[0].debit, d("10.01"));
         assert_eq!(e.lines[2].account, SystemAccount::InventoryAdjustment);
@@ -326,7 +347,10 @@ mod tests {
     #[test]
     fn months_end_on_their_last_day() {
         let (s, e) = month_of(NaiveDate::from_ymd_opt(2028, 2, 10).unwrap());
-        assert_eq!((s.to_string(), e.to_string()), ("2028-02-01".into(), "2028-02-29".into()));
+        assert_eq!(
+            (s.to_string(), e.to_string()),
+            ("2028-02-01".into(), "2028-02-29".into())
+        );
         let (_, e) = month_of(NaiveDate::from_ymd_opt(2026, 12, 31).unwrap());
         assert_eq!(e.to_string(), "2026-12-31");
     }

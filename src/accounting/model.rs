@@ -7,7 +7,9 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::db::paging;
-use crate::db::schema::{gl_accounts, gl_fiscal_periods, gl_journal_entries, gl_journal_entry_lines};
+use crate::db::schema::{
+    gl_accounts, gl_fiscal_periods, gl_journal_entries, gl_journal_entry_lines,
+};
 use crate::error::AppResult;
 use crate::graphql::scalars::{Decimal, Timestamp};
 
@@ -178,7 +180,10 @@ pub struct LineRow {
 }
 
 /// Every account of the chart, by code.
-pub async fn accounts(conn: &mut AsyncPgConnection, active_only: bool) -> AppResult<Vec<AccountRow>> {
+pub async fn accounts(
+    conn: &mut AsyncPgConnection,
+    active_only: bool,
+) -> AppResult<Vec<AccountRow>> {
     let mut q = gl_accounts::table
         .select(AccountRow::as_select())
         .order(gl_accounts::account_code)
@@ -190,7 +195,10 @@ pub async fn accounts(conn: &mut AsyncPgConnection, active_only: bool) -> AppRes
 }
 
 /// The accounts with these ids.
-pub async fn accounts_by_id(conn: &mut AsyncPgConnection, ids: &[i64]) -> AppResult<Vec<AccountRow>> {
+pub async fn accounts_by_id(
+    conn: &mut AsyncPgConnection,
+    ids: &[i64],
+) -> AppResult<Vec<AccountRow>> {
     Ok(gl_accounts::table
         .filter(gl_accounts::id.eq_any(ids))
         .select(AccountRow::as_select())
@@ -214,7 +222,10 @@ pub async fn account_by_code(conn: &mut AsyncPgConnection, code: &str) -> AppRes
 pub async fn lines_of(conn: &mut AsyncPgConnection, entries: &[i64]) -> AppResult<Vec<LineRow>> {
     Ok(gl_journal_entry_lines::table
         .filter(gl_journal_entry_lines::journal_entry_id.eq_any(entries))
-        .order((gl_journal_entry_lines::journal_entry_id, gl_journal_entry_lines::line_order))
+        .order((
+            gl_journal_entry_lines::journal_entry_id,
+            gl_journal_entry_lines::line_order,
+        ))
         .select(LineRow::as_select())
         .load(conn)
         .await?)
@@ -233,7 +244,9 @@ pub async fn entries_by_id(conn: &mut AsyncPgConnection, ids: &[i64]) -> AppResu
 pub async fn entry(conn: &mut AsyncPgConnection, id: i64) -> AppResult<EntryRow> {
     paging::find_or_404(
         conn,
-        gl_journal_entries::table.find(id).select(EntryRow::as_select()),
+        gl_journal_entries::table
+            .find(id)
+            .select(EntryRow::as_select()),
         "Journal entry not found",
     )
     .await
@@ -248,7 +261,10 @@ pub async fn recent_entries(
     let build = || {
         gl_journal_entries::table
             .select((EntryRow::as_select(), paging::total_count()))
-            .order((gl_journal_entries::entry_date.desc(), gl_journal_entries::id.desc()))
+            .order((
+                gl_journal_entries::entry_date.desc(),
+                gl_journal_entries::id.desc(),
+            ))
             .into_boxed()
     };
     crate::load_page!(conn, build, limit, offset)
@@ -258,7 +274,10 @@ pub async fn recent_entries(
 pub async fn periods(conn: &mut AsyncPgConnection) -> AppResult<Vec<PeriodRow>> {
     Ok(gl_fiscal_periods::table
         .select(PeriodRow::as_select())
-        .order((gl_fiscal_periods::year.desc(), gl_fiscal_periods::period.desc()))
+        .order((
+            gl_fiscal_periods::year.desc(),
+            gl_fiscal_periods::period.desc(),
+        ))
         .load(conn)
         .await?)
 }
@@ -286,7 +305,10 @@ pub struct AccountTotals {
 /// Debits and credits per account of every posted entry dated on or before `as_of`, by
 /// code (accounts without postings come back with zeros). One statement: the lines are
 /// summed per account first, then joined to the chart.
-pub async fn totals_as_of(conn: &mut AsyncPgConnection, as_of: NaiveDate) -> AppResult<Vec<AccountTotals>> {
+pub async fn totals_as_of(
+    conn: &mut AsyncPgConnection,
+    as_of: NaiveDate,
+) -> AppResult<Vec<AccountTotals>> {
     Ok(diesel::sql_query(
         "SELECT a.account_code, a.name, a.account_type, \
                 COALESCE(t.debits, 0) AS debits, COALESCE(t.credits, 0) AS credits \
@@ -409,7 +431,10 @@ pub async fn recent_entry_ids_of_accounts(
     .bind::<BigInt, _>(limit)
     .load(conn)
     .await?;
-    Ok(rows.into_iter().map(|r| (r.account_id, r.journal_entry_id)).collect())
+    Ok(rows
+        .into_iter()
+        .map(|r| (r.account_id, r.journal_entry_id))
+        .collect())
 }
 
 /// Stock on hand by item type: how many items hold stock, their quantity and the value of

@@ -21,7 +21,11 @@ pub fn balance_tolerance() -> BigDecimal {
 /// credits` in the debit column when not negative (else in credit); liabilities, equity and
 /// revenue as `credits - debits` in the credit column when not negative (else in debit).
 /// Answers `(debit_balance, credit_balance, net_balance)`.
-pub fn normal_balance(kind: GlAccountType, debits: &BigDecimal, credits: &BigDecimal) -> (BigDecimal, BigDecimal, BigDecimal) {
+pub fn normal_balance(
+    kind: GlAccountType,
+    debits: &BigDecimal,
+    credits: &BigDecimal,
+) -> (BigDecimal, BigDecimal, BigDecimal) {
     let zero = BigDecimal::zero();
     if kind.debit_normal() {
         let net = debits - credits;
@@ -68,7 +72,8 @@ pub fn trial_balance(
             .account_type
             .parse()
             .map_err(|_| AppError::internal(format!("account type {:?}", t.account_type)))?;
-        let (debit_balance, credit_balance, net_balance) = normal_balance(kind, &t.debits, &t.credits);
+        let (debit_balance, credit_balance, net_balance) =
+            normal_balance(kind, &t.debits, &t.credits);
         total_debits += &debit_balance;
         total_credits += &credit_balance;
         let untouched = t.debits.is_zero() && t.credits.is_zero();
@@ -127,7 +132,11 @@ pub async fn close_period(
     }
     let period = lock_period(conn, id).await?;
     if period.status == PeriodStatus::Closed {
-        return Err(Stop::refuse("id", UserErrorCode::NotAllowed, "Period is already closed"));
+        return Err(Stop::refuse(
+            "id",
+            UserErrorCode::NotAllowed,
+            "Period is already closed",
+        ));
     }
     Ok(diesel::update(gl_fiscal_periods::table.find(id))
         .set((
@@ -144,7 +153,11 @@ pub async fn close_period(
 pub async fn reopen_period(conn: &mut AsyncPgConnection, id: i64) -> Result<PeriodRow, Stop> {
     let period = lock_period(conn, id).await?;
     if period.status == PeriodStatus::Open {
-        return Err(Stop::refuse("id", UserErrorCode::NotAllowed, "Period is not closed"));
+        return Err(Stop::refuse(
+            "id",
+            UserErrorCode::NotAllowed,
+            "Period is not closed",
+        ));
     }
     Ok(diesel::update(gl_fiscal_periods::table.find(id))
         .set((
@@ -168,9 +181,21 @@ mod tests {
 
     #[test]
     fn balances_sit_on_their_normal_side() {
-        assert_eq!(normal_balance(GlAccountType::Asset, &d("10"), &d("4")), (d("6"), d("0"), d("6")));
-        assert_eq!(normal_balance(GlAccountType::Asset, &d("4"), &d("10")), (d("0"), d("6"), d("-6")));
-        assert_eq!(normal_balance(GlAccountType::Revenue, &d("1"), &d("9")), (d("0"), d("8"), d("8")));
-        assert_eq!(normal_balance(GlAccountType::Liability, &d("9"), &d("1")), (d("8"), d("0"), d("-8")));
+        assert_eq!(
+            normal_balance(GlAccountType::Asset, &d("10"), &d("4")),
+            (d("6"), d("0"), d("6"))
+        );
+        assert_eq!(
+            normal_balance(GlAccountType::Asset, &d("4"), &d("10")),
+            (d("0"), d("6"), d("-6"))
+        );
+        assert_eq!(
+            normal_balance(GlAccountType::Revenue, &d("1"), &d("9")),
+            (d("0"), d("8"), d("8"))
+        );
+        assert_eq!(
+            normal_balance(GlAccountType::Liability, &d("9"), &d("1")),
+            (d("8"), d("0"), d("-8"))
+        );
     }
 }

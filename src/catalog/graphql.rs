@@ -318,14 +318,21 @@ impl Item {
 
     /// True when the item has a reorder point and its available stock is at or below it.
     async fn needs_reorder(&self, ctx: &Context<'_>) -> AppResult<bool> {
-        let Some(point) = self.reorder_point.as_ref().filter(|p| p.0 > BigDecimal::from(0)) else {
+        let Some(point) = self
+            .reorder_point
+            .as_ref()
+            .filter(|p| bigdecimal::Signed::is_positive(&p.0))
+        else {
             return Ok(false);
         };
         Ok(stock_of(ctx, self).await?.available <= point.0)
     }
 
     /// Stock by location (only locations where the item ever moved).
-    async fn stock(&self, ctx: &Context<'_>) -> AppResult<Vec<crate::inventory::model::BalanceRow>> {
+    async fn stock(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Vec<crate::inventory::model::BalanceRow>> {
         Ok(ctx
             .data::<crate::inventory::loaders::ItemBalances>()
             .map_err(|e| AppError::internal(e.message))?

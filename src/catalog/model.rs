@@ -333,7 +333,13 @@ fn items_with_category() -> diesel::dsl::LeftJoin<items::table, item_categories:
 #[allow(clippy::type_complexity)]
 fn with_extras(
     include: ItemIncludes,
-) -> (TextColumn, TextColumn, JsonColumn, NumericColumn, NumericColumn) {
+) -> (
+    TextColumn,
+    TextColumn,
+    JsonColumn,
+    NumericColumn,
+    NumericColumn,
+) {
     let pick = |wanted: bool, sql: &'static str| if wanted { sql } else { "NULL" };
     (
         crate::db::fragment::fixed(pick(include.category, CATEGORY_NAME_SQL)),
@@ -546,7 +552,7 @@ pub async fn usage(conn: &mut AsyncPgConnection, item_id: i64) -> AppResult<Vec<
     let mut uses = Vec::new();
     let stock = crate::inventory::model::totals_of(conn, &[item_id]).await?;
     if let Some((_, totals)) = <[_]>::first(&stock)
-        && totals.on_hand != bigdecimal::BigDecimal::from(0)
+        && !bigdecimal::Zero::is_zero(&totals.on_hand)
     {
         uses.push(format!("{} on hand", totals.on_hand.normalized()));
     }

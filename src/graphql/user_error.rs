@@ -117,7 +117,9 @@ impl Stop {
 
     /// The outcome of a transaction as a mutation wants it: rule violations as data,
     /// failures as errors.
-    pub fn settle<T>(outcome: Result<T, Stop>) -> crate::error::AppResult<Result<T, Vec<UserError>>> {
+    pub fn settle<T>(
+        outcome: Result<T, Stop>,
+    ) -> crate::error::AppResult<Result<T, Vec<UserError>>> {
         match outcome {
             Ok(value) => Ok(Ok(value)),
             Err(Stop::Refused(errors)) => Ok(Err(errors)),

@@ -15,8 +15,8 @@ use crate::graphql::pagination::Page;
 use crate::graphql::user_error::{Stop, UserError};
 use crate::inventory::loaders::{BalanceTransactions, ItemFactsOf, LocationNames};
 use crate::inventory::model::{
-    self, BalanceRow, ItemFacts, LedgerMismatch, ReferenceType, SummaryFilter, TransactionFilter, TransactionRow,
-    TransactionType,
+    self, BalanceRow, ItemFacts, LedgerMismatch, ReferenceType, SummaryFilter, TransactionFilter,
+    TransactionRow, TransactionType,
 };
 use crate::inventory::rules::{
     self, AdjustmentReasonInfo, CycleCountInput, CycleCountResult, InventoryTransactionInput,
@@ -37,7 +37,10 @@ async fn item_facts(ctx: &Context<'_>, id: i64) -> AppResult<ItemFacts> {
 }
 
 async fn location_name(ctx: &Context<'_>, id: i64) -> AppResult<(String, String)> {
-    Ok(data::<LocationNames>(ctx)?.load_one(id).await?.unwrap_or_default())
+    Ok(data::<LocationNames>(ctx)?
+        .load_one(id)
+        .await?
+        .unwrap_or_default())
 }
 
 #[ComplexObject]
@@ -163,7 +166,10 @@ impl InventoryQuery {
         #[graphql(desc = "Only this kind of record.")] reference_type: Option<ReferenceType>,
         #[graphql(desc = "Only this record.")] reference_id: Option<i64>,
         #[graphql(desc = "SKU or item name contains (case-insensitive).")] search: Option<String>,
-        #[graphql(desc = "Only rows that took stock below zero and wait for approval.", default = false)]
+        #[graphql(
+            desc = "Only rows that took stock below zero and wait for approval.",
+            default = false
+        )]
         pending_approval: bool,
         #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
         #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
@@ -178,7 +184,13 @@ impl InventoryQuery {
             search,
             pending_approval,
         };
-        let (nodes, total) = model::transactions(&mut *context::conn(ctx).await?, &filter, page.limit, page.offset).await?;
+        let (nodes, total) = model::transactions(
+            &mut *context::conn(ctx).await?,
+            &filter,
+            page.limit,
+            page.offset,
+        )
+        .await?;
         Ok(InventoryTransactionConnection {
             total_count: total,
             nodes,
@@ -203,7 +215,11 @@ impl InventoryQuery {
         #[graphql(desc = "Only this category.")] category_id: Option<i64>,
         #[graphql(desc = "Only this item.")] product_id: Option<i64>,
         #[graphql(desc = "SKU or item name contains (case-insensitive).")] search: Option<String>,
-        #[graphql(desc = "Include balances with nothing on hand or reserved.", default = false)] show_zero: bool,
+        #[graphql(
+            desc = "Include balances with nothing on hand or reserved.",
+            default = false
+        )]
+        show_zero: bool,
         #[graphql(desc = "Only balances below zero.", default = false)] negative_only: bool,
         #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
         #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
@@ -217,7 +233,13 @@ impl InventoryQuery {
             show_zero,
             negative_only,
         };
-        let (nodes, total) = model::balances(&mut *context::conn(ctx).await?, &filter, page.limit, page.offset).await?;
+        let (nodes, total) = model::balances(
+            &mut *context::conn(ctx).await?,
+            &filter,
+            page.limit,
+            page.offset,
+        )
+        .await?;
         Ok(StockBalanceConnection {
             total_count: total,
             nodes,
@@ -293,7 +315,9 @@ impl InventoryMutation {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
         let mut conn = context::conn(ctx).await?;
         let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::create_manual(conn, input, user).await)
+            .transaction::<_, Stop, _>(async move |conn| {
+                rules::create_manual(conn, input, user).await
+            })
             .await;
         Ok(Stop::settle(outcome)?.into())
     }
@@ -301,7 +325,11 @@ impl InventoryMutation {
     /// Records a cycle count: each variance posts an adjustment and its journal entry, all
     /// in one database transaction; lines that cannot be applied are reported.
     #[graphql(guard = "Access::Admin")]
-    async fn cycle_count_record(&self, ctx: &Context<'_>, input: CycleCountInput) -> AppResult<CycleCountPayload> {
+    async fn cycle_count_record(
+        &self,
+        ctx: &Context<'_>,
+        input: CycleCountInput,
+    ) -> AppResult<CycleCountPayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
         let mut conn = context::conn(ctx).await?;
         let outcome = conn
@@ -321,11 +349,17 @@ impl InventoryMutation {
 
     /// Approves a transaction that took stock below zero.
     #[graphql(guard = "Access::Admin")]
-    async fn inventory_transaction_approve(&self, ctx: &Context<'_>, id: i64) -> AppResult<InventoryTransactionPayload> {
+    async fn inventory_transaction_approve(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+    ) -> AppResult<InventoryTransactionPayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
         let mut conn = context::conn(ctx).await?;
         let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::approve_negative(conn, id, user).await)
+            .transaction::<_, Stop, _>(async move |conn| {
+                rules::approve_negative(conn, id, user).await
+            })
             .await;
         Ok(Stop::settle(outcome)?.into())
     }

@@ -15,7 +15,9 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use crate::accounting::ledger::{SystemAccount, cents};
 use crate::accounting::rules::inventory_account;
 use crate::catalog::graphql::ItemType;
-use crate::db::schema::{company_settings, inventory_balances, inventory_transactions, items, locations};
+use crate::db::schema::{
+    company_settings, inventory_balances, inventory_transactions, items, locations,
+};
 use crate::graphql::user_error::{Stop, UserErrorCode};
 use crate::inventory::model::{BalanceRow, ReferenceType, TransactionRow, TransactionType};
 
@@ -115,7 +117,12 @@ pub struct Movement {
 
 impl Movement {
     /// A movement with no reference, lot, notes or author.
-    pub fn new(item_id: i64, location_id: i64, kind: MovementKind, quantity: BigDecimal) -> Movement {
+    pub fn new(
+        item_id: i64,
+        location_id: i64,
+        kind: MovementKind,
+        quantity: BigDecimal,
+    ) -> Movement {
         Movement {
             item_id,
             location_id,
@@ -215,10 +222,20 @@ pub async fn lock_item(conn: &mut AsyncPgConnection, item_id: i64) -> Result<Sto
         .first::<StockItem>(conn)
         .await
         .optional()?
-        .ok_or_else(|| Stop::refuse("productId", UserErrorCode::NotFound, format!("Item {item_id} not found")))
+        .ok_or_else(|| {
+            Stop::refuse(
+                "productId",
+                UserErrorCode::NotFound,
+                format!("Item {item_id} not found"),
+            )
+        })
 }
 
-async fn check_location(conn: &mut AsyncPgConnection, field: &str, id: i64) -> Result<String, Stop> {
+async fn check_location(
+    conn: &mut AsyncPgConnection,
+    field: &str,
+    id: i64,
+) -> Result<String, Stop> {
     let found: Option<(String, bool)> = locations::table
         .find(id)
         .select((locations::code, locations::active))
@@ -226,7 +243,11 @@ async fn check_location(conn: &mut AsyncPgConnection, field: &str, id: i64) -> R
         .await
         .optional()?;
     match found {
-        None => Err(Stop::refuse(field, UserErrorCode::NotFound, format!("Location {id} not found"))),
+        None => Err(Stop::refuse(
+            field,
+            UserErrorCode::NotFound,
+            format!("Location {id} not found"),
+        )),
         Some((code, false)) => Err(Stop::refuse(
             field,
             UserErrorCode::NotAllowed,
@@ -265,7 +286,11 @@ async fn change_balance(
 }
 
 /// The balance of an item at a location (zero when it never moved there).
-pub async fn balance(conn: &mut AsyncPgConnection, item_id: i64, location_id: i64) -> Result<Option<BalanceRow>, Stop> {
+pub async fn balance(
+    conn: &mut AsyncPgConnection,
+    item_id: i64,
+    location_id: i64,
+) -> Result<Option<BalanceRow>, Stop> {
     Ok(inventory_balances::table
         .find((item_id, location_id))
         .select(BalanceRow::as_select())
@@ -288,7 +313,12 @@ async fn total_on_hand(conn: &mut AsyncPgConnection, item_id: i64) -> Result<Big
 /// The moving average after a receipt (DOMAIN "Costing"): `(on_hand x average + qty x
 /// cost) / (on_hand + qty)` over all locations, or the receipt's cost when nothing (or less
 /// than nothing) was on hand. Four decimal places.
-pub fn moving_average(on_hand: &BigDecimal, average: &BigDecimal, qty: &BigDecimal, cost: &BigDecimal) -> BigDecimal {
+pub fn moving_average(
+    on_hand: &BigDecimal,
+    average: &BigDecimal,
+    qty: &BigDecimal,
+    cost: &BigDecimal,
+) -> BigDecimal {
     let after = on_hand + qty;
     let value = if *on_hand <= BigDecimal::zero() || after <= BigDecimal::zero() {
         cost.clone()
@@ -323,9 +353,18 @@ struct NewTransaction {
 impl NewTransaction {
     /// The row of a movement of `quantity` (signed) at `location_id`, valued at `cost`
     /// (`None` for reservations, which move no value).
-    fn of(m: &Movement, item: &StockItem, kind: TransactionType, location_id: i64, quantity: &BigDecimal, cost: Option<&BigDecimal>) -> NewTransaction {
+    fn of(
+        m: &Movement,
+        item: &StockItem,
+        kind: TransactionType,
+        location_id: i64,
+        quantity: &BigDecimal,
+        cost: Option<&BigDecimal>,
+    ) -> NewTransaction {
         let to_location_id = match m.kind {
-            MovementKind::Transfer { to_location_id } if !kind.is_allocation() => Some(to_location_id),
+            MovementKind::Transfer { to_location_id } if !kind.is_allocation() => {
+                Some(to_location_id)
+            }
             _ => None,
         };
         NewTransaction {
@@ -336,7 +375,9 @@ impl NewTransaction {
             unit: item.unit.clone(),
             cost_per_unit: cost.map(|c| c.with_scale_round(4, RoundingMode::HalfUp)),
             total_cost: cost.map(|c| cents(&(quantity * c))),
-            reference_type: m.reference_type.or(to_location_id.map(|_| ReferenceType::Transfer)),
+            reference_type: m
+                .reference_type
+                .or(to_location_id.map(|_| ReferenceType::Transfer)),
             reference_id: m.reference_id,
             lot_number: m.lot_number.clone(),
             serial_number: m.serial_number.clone(),
@@ -395,36 +436,57 @@ pub async fn post(conn: &mut AsyncPgConnection, m: &Movement) -> Result<Posted, 
         }
         check_location(conn, "toLocationId", to_location_id).await?;
     }
-    let delta = if m.kind.is_outgoing() { -m.quantity.clone() } else { m.quantity.clone() };
+    let delta = if m.kind.is_outgoing() {
+        -m.quantity.clone()
+    } else {
+        m.quantity.clone()
+    };
 
     // The cost: a receipt's own cost when given, else the average the stock is valued at.
     let given_cost = match &m.kind {
-        MovementKind::Receipt { unit_cost } | MovementKind::Adjustment { unit_cost } if delta > zero => unit_cost.clone(),
+        MovementKind::Receipt { unit_cost } | MovementKind::Adjustment { unit_cost }
+            if delta > zero =>
+        {
+            unit_cost.clone()
+        }
         MovementKind::Production { unit_cost } => Some(unit_cost.clone()),
         _ => None,
     };
     let cost = given_cost.clone().unwrap_or_else(|| item.valuation_cost());
     let recompute = given_cost.is_some()
-        && matches!(m.kind, MovementKind::Receipt { .. } | MovementKind::Production { .. });
+        && matches!(
+            m.kind,
+            MovementKind::Receipt { .. } | MovementKind::Production { .. }
+        );
     if recompute {
         let on_hand = total_on_hand(conn, item.id).await?;
         let average = moving_average(&on_hand, &item.valuation_cost(), &delta, &cost);
         diesel::update(items::table.find(item.id))
-            .set((items::average_cost.eq(Some(average)), items::last_cost.eq(Some(cost.clone()))))
+            .set((
+                items::average_cost.eq(Some(average)),
+                items::last_cost.eq(Some(cost.clone())),
+            ))
             .execute(conn)
             .await?;
     }
 
     // Drawing down the caller's own reservation releases it by the same quantity.
     let before = balance(conn, item.id, m.location_id).await?;
-    let allocated_before = before.as_ref().map(|b| b.allocated_quantity.0.clone()).unwrap_or_default();
-    let previous_on_hand = before.as_ref().map(|b| b.on_hand_quantity.0.clone()).unwrap_or_default();
+    let allocated_before = before
+        .as_ref()
+        .map(|b| b.allocated_quantity.0.clone())
+        .unwrap_or_default();
+    let previous_on_hand = before
+        .as_ref()
+        .map(|b| b.on_hand_quantity.0.clone())
+        .unwrap_or_default();
     let released = if m.from_reservation && delta < zero {
         (-delta.clone()).min(allocated_before.clone())
     } else {
         zero.clone()
     };
-    let balance = change_balance(conn, item.id, m.location_id, &delta, &(-released.clone())).await?;
+    let balance =
+        change_balance(conn, item.id, m.location_id, &delta, &(-released.clone())).await?;
 
     let allow_negative = negative_allowed(conn).await?;
     let below_zero = balance.on_hand_quantity.0 < zero && delta < zero;
@@ -455,22 +517,45 @@ pub async fn post(conn: &mut AsyncPgConnection, m: &Movement) -> Result<Posted, 
     }
     let requires_approval = below_zero || below_reserved;
 
-    let mut first = NewTransaction::of(m, &item, m.kind.transaction_type(), m.location_id, &delta, Some(&cost));
+    let mut first = NewTransaction::of(
+        m,
+        &item,
+        m.kind.transaction_type(),
+        m.location_id,
+        &delta,
+        Some(&cost),
+    );
     first.requires_approval = requires_approval;
     let mut rows = vec![first];
     let mut balance = balance;
     if let MovementKind::Transfer { to_location_id } = m.kind {
-        rows.push(NewTransaction::of(m, &item, TransactionType::Receipt, to_location_id, &m.quantity, Some(&cost)));
+        rows.push(NewTransaction::of(
+            m,
+            &item,
+            TransactionType::Receipt,
+            to_location_id,
+            &m.quantity,
+            Some(&cost),
+        ));
         // The answer describes the source location; the destination is updated too.
         change_balance(conn, item.id, to_location_id, &m.quantity, &zero).await?;
-        balance = self::balance(conn, item.id, m.location_id).await?.unwrap_or(balance);
+        balance = self::balance(conn, item.id, m.location_id)
+            .await?
+            .unwrap_or(balance);
     }
     let mut transactions: Vec<TransactionRow> = Vec::with_capacity(rows.len() + 1);
     for row in rows {
         transactions.push(row.append(conn).await?);
     }
     if released > zero {
-        allocation_row(conn, &item, m, TransactionType::ReservationRelease, &(-released)).await?;
+        allocation_row(
+            conn,
+            &item,
+            m,
+            TransactionType::ReservationRelease,
+            &(-released),
+        )
+        .await?;
     }
     let value = match m.kind {
         MovementKind::Transfer { .. } => zero,
@@ -494,16 +579,25 @@ async fn allocation_row(
     kind: TransactionType,
     quantity: &BigDecimal,
 ) -> Result<TransactionRow, Stop> {
-    NewTransaction::of(m, item, kind, m.location_id, quantity, None).append(conn).await
+    NewTransaction::of(m, item, kind, m.location_id, quantity, None)
+        .append(conn)
+        .await
 }
 
 /// Reserves up to `m.quantity` of an item at a location for an order (DOMAIN "Allocation
 /// order": never more than is available). Answers the quantity reserved (zero when nothing
 /// is available) and the ledger row, if any.
-pub async fn reserve(conn: &mut AsyncPgConnection, m: &Movement) -> Result<(BigDecimal, Option<TransactionRow>), Stop> {
+pub async fn reserve(
+    conn: &mut AsyncPgConnection,
+    m: &Movement,
+) -> Result<(BigDecimal, Option<TransactionRow>), Stop> {
     let zero = BigDecimal::zero();
     if m.quantity <= zero {
-        return Err(Stop::refuse("quantity", UserErrorCode::Invalid, "Quantity must be greater than 0"));
+        return Err(Stop::refuse(
+            "quantity",
+            UserErrorCode::Invalid,
+            "Quantity must be greater than 0",
+        ));
     }
     let item = lock_item(conn, m.item_id).await?;
     check_location(conn, "locationId", m.location_id).await?;
@@ -522,10 +616,17 @@ pub async fn reserve(conn: &mut AsyncPgConnection, m: &Movement) -> Result<(BigD
 
 /// Gives back up to `m.quantity` of a reservation (never more than is allocated). Answers
 /// the quantity released and the ledger row, if any.
-pub async fn release(conn: &mut AsyncPgConnection, m: &Movement) -> Result<(BigDecimal, Option<TransactionRow>), Stop> {
+pub async fn release(
+    conn: &mut AsyncPgConnection,
+    m: &Movement,
+) -> Result<(BigDecimal, Option<TransactionRow>), Stop> {
     let zero = BigDecimal::zero();
     if m.quantity <= zero {
-        return Err(Stop::refuse("quantity", UserErrorCode::Invalid, "Quantity must be greater than 0"));
+        return Err(Stop::refuse(
+            "quantity",
+            UserErrorCode::Invalid,
+            "Quantity must be greater than 0",
+        ));
     }
     let item = lock_item(conn, m.item_id).await?;
     let allocated = balance(conn, item.id, m.location_id)
@@ -537,17 +638,30 @@ pub async fn release(conn: &mut AsyncPgConnection, m: &Movement) -> Result<(BigD
         return Ok((zero, None));
     }
     change_balance(conn, item.id, m.location_id, &zero, &(-released.clone())).await?;
-    let row = allocation_row(conn, &item, m, TransactionType::Release, &(-released.clone())).await?;
+    let row = allocation_row(
+        conn,
+        &item,
+        m,
+        TransactionType::Release,
+        &(-released.clone()),
+    )
+    .await?;
     Ok((released, Some(row)))
 }
 
 /// Records which journal entry booked these transactions' value (the one change a ledger
 /// row accepts, once).
-pub async fn link_journal_entry(conn: &mut AsyncPgConnection, transactions: &[i64], entry: i64) -> Result<(), Stop> {
-    diesel::update(inventory_transactions::table.filter(inventory_transactions::id.eq_any(transactions)))
-        .set(inventory_transactions::journal_entry_id.eq(Some(entry)))
-        .execute(conn)
-        .await?;
+pub async fn link_journal_entry(
+    conn: &mut AsyncPgConnection,
+    transactions: &[i64],
+    entry: i64,
+) -> Result<(), Stop> {
+    diesel::update(
+        inventory_transactions::table.filter(inventory_transactions::id.eq_any(transactions)),
+    )
+    .set(inventory_transactions::journal_entry_id.eq(Some(entry)))
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
@@ -562,10 +676,22 @@ mod tests {
 
     #[test]
     fn the_moving_average_weighs_what_is_on_hand() {
-        assert_eq!(moving_average(&d("10"), &d("2"), &d("10"), &d("4")), d("3.0000"));
+        assert_eq!(
+            moving_average(&d("10"), &d("2"), &d("10"), &d("4")),
+            d("3.0000")
+        );
         // Nothing (or less than nothing) on hand: the receipt's cost.
-        assert_eq!(moving_average(&d("0"), &d("2"), &d("5"), &d("7")), d("7.0000"));
-        assert_eq!(moving_average(&d("-3"), &d("2"), &d("5"), &d("7")), d("7.0000"));
-        assert_eq!(moving_average(&d("3"), &d("1"), &d("0"), &d("9")), d("1.0000"));
+        assert_eq!(
+            moving_average(&d("0"), &d("2"), &d("5"), &d("7")),
+            d("7.0000")
+        );
+        assert_eq!(
+            moving_average(&d("-3"), &d("2"), &d("5"), &d("7")),
+            d("7.0000")
+        );
+        assert_eq!(
+            moving_average(&d("3"), &d("1"), &d("0"), &d("9")),
+            d("1.0000")
+        );
     }
 }

@@ -20,7 +20,8 @@ impl Loader<i64> for ItemStockLoader {
     type Error = AppError;
     async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, StockTotals>, AppError> {
         let mut conn = self.pool.get().await?;
-        let mut out: HashMap<i64, StockTotals> = keys.iter().map(|k| (*k, StockTotals::default())).collect();
+        let mut out: HashMap<i64, StockTotals> =
+            keys.iter().map(|k| (*k, StockTotals::default())).collect();
         out.extend(model::totals_of(&mut conn, keys).await?);
         Ok(out)
     }
@@ -37,7 +38,8 @@ impl Loader<i64> for ItemBalancesLoader {
     type Error = AppError;
     async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, Vec<BalanceRow>>, AppError> {
         let mut conn = self.pool.get().await?;
-        let mut out: HashMap<i64, Vec<BalanceRow>> = keys.iter().map(|k| (*k, Vec::new())).collect();
+        let mut out: HashMap<i64, Vec<BalanceRow>> =
+            keys.iter().map(|k| (*k, Vec::new())).collect();
         for b in model::balances_of(&mut conn, keys).await? {
             out.entry(b.item_id).or_default().push(b);
         }
@@ -64,7 +66,11 @@ impl Loader<(i64, i64, i64)> for BalanceTransactionsLoader {
         limits.sort_unstable();
         limits.dedup();
         for limit in limits {
-            let pairs: Vec<(i64, i64)> = keys.iter().filter(|k| k.2 == limit).map(|k| (k.0, k.1)).collect();
+            let pairs: Vec<(i64, i64)> = keys
+                .iter()
+                .filter(|k| k.2 == limit)
+                .map(|k| (k.0, k.1))
+                .collect();
             let rows = model::recent_of_balances(&mut conn, &pairs, limit).await?;
             for (item, location) in pairs {
                 let mine = rows
@@ -90,7 +96,11 @@ impl Loader<i64> for ItemFactsLoader {
     type Error = AppError;
     async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, ItemFacts>, AppError> {
         let mut conn = self.pool.get().await?;
-        Ok(model::item_facts(&mut conn, keys).await?.into_iter().map(|f| (f.id, f)).collect())
+        Ok(model::item_facts(&mut conn, keys)
+            .await?
+            .into_iter()
+            .map(|f| (f.id, f))
+            .collect())
     }
 }
 
@@ -128,10 +138,26 @@ pub type BalanceTransactions = DataLoader<BalanceTransactionsLoader, HashMapCach
 pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::Request {
     let spawn = crate::graphql::context::spawn_in_current_span;
     let request = request
-        .data(DataLoader::with_cache(ItemStockLoader { pool: pool.clone() }, spawn, HashMapCache::default()))
-        .data(DataLoader::with_cache(ItemBalancesLoader { pool: pool.clone() }, spawn, HashMapCache::default()))
-        .data(DataLoader::with_cache(ItemFactsLoader { pool: pool.clone() }, spawn, HashMapCache::default()))
-        .data(DataLoader::with_cache(LocationNamesLoader { pool: pool.clone() }, spawn, HashMapCache::default()))
+        .data(DataLoader::with_cache(
+            ItemStockLoader { pool: pool.clone() },
+            spawn,
+            HashMapCache::default(),
+        ))
+        .data(DataLoader::with_cache(
+            ItemBalancesLoader { pool: pool.clone() },
+            spawn,
+            HashMapCache::default(),
+        ))
+        .data(DataLoader::with_cache(
+            ItemFactsLoader { pool: pool.clone() },
+            spawn,
+            HashMapCache::default(),
+        ))
+        .data(DataLoader::with_cache(
+            LocationNamesLoader { pool: pool.clone() },
+            spawn,
+            HashMapCache::default(),
+        ))
         .data(DataLoader::with_cache(
             BalanceTransactionsLoader { pool: pool.clone() },
             spawn,

@@ -7,7 +7,9 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::db::like_pattern;
 use crate::db::paging;
-use crate::db::schema::{inventory_balances, inventory_transactions, item_categories, items, locations};
+use crate::db::schema::{
+    inventory_balances, inventory_transactions, item_categories, items, locations,
+};
 use crate::error::AppResult;
 use crate::graphql::scalars::{Decimal, Timestamp};
 
@@ -58,7 +60,9 @@ impl TransactionType {
     pub fn is_allocation(self) -> bool {
         matches!(
             self,
-            TransactionType::Reservation | TransactionType::Release | TransactionType::ReservationRelease
+            TransactionType::Reservation
+                | TransactionType::Release
+                | TransactionType::ReservationRelease
         )
     }
 }
@@ -212,11 +216,19 @@ pub async fn transactions(
                 .filter(inventory_transactions::requires_approval.eq(true))
                 .filter(inventory_transactions::approved_at.is_null());
         }
-        if let Some(s) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        if let Some(s) = filter
+            .search
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             let p = like_pattern(s);
             q = q.filter(items::sku.ilike(p.clone()).or(items::name.ilike(p)));
         }
-        q.order((inventory_transactions::created_at.desc(), inventory_transactions::id.desc()))
+        q.order((
+            inventory_transactions::created_at.desc(),
+            inventory_transactions::id.desc(),
+        ))
     };
     crate::load_page!(conn, build, limit, offset)
 }
@@ -270,7 +282,12 @@ pub async fn balances(
                     .or(inventory_balances::allocated_quantity.ne(BigDecimal::from(0))),
             );
         }
-        if let Some(s) = filter.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        if let Some(s) = filter
+            .search
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             let p = like_pattern(s);
             q = q.filter(items::sku.ilike(p.clone()).or(items::name.ilike(p)));
         }
@@ -280,7 +297,10 @@ pub async fn balances(
 }
 
 /// The balances of these items, by item then location.
-pub async fn balances_of(conn: &mut AsyncPgConnection, item_ids: &[i64]) -> AppResult<Vec<BalanceRow>> {
+pub async fn balances_of(
+    conn: &mut AsyncPgConnection,
+    item_ids: &[i64],
+) -> AppResult<Vec<BalanceRow>> {
     Ok(inventory_balances::table
         .filter(inventory_balances::item_id.eq_any(item_ids))
         .order((inventory_balances::item_id, inventory_balances::location_id))
@@ -323,13 +343,23 @@ pub async fn totals_of(
             let on_hand = on_hand.unwrap_or_default();
             let allocated = allocated.unwrap_or_default();
             let available = &on_hand - &allocated;
-            (id, StockTotals { on_hand, allocated, available })
+            (
+                id,
+                StockTotals {
+                    on_hand,
+                    allocated,
+                    available,
+                },
+            )
         })
         .collect())
 }
 
 /// Stock on hand at a location over every item.
-pub async fn on_hand_at_location(conn: &mut AsyncPgConnection, location_id: i64) -> AppResult<BigDecimal> {
+pub async fn on_hand_at_location(
+    conn: &mut AsyncPgConnection,
+    location_id: i64,
+) -> AppResult<BigDecimal> {
     use diesel::dsl::sum;
     let total: Option<BigDecimal> = inventory_balances::table
         .filter(inventory_balances::location_id.eq(location_id))
@@ -341,7 +371,10 @@ pub async fn on_hand_at_location(conn: &mut AsyncPgConnection, location_id: i64)
 }
 
 /// Whether any stock transaction ever touched a location.
-pub async fn location_has_history(conn: &mut AsyncPgConnection, location_id: i64) -> AppResult<bool> {
+pub async fn location_has_history(
+    conn: &mut AsyncPgConnection,
+    location_id: i64,
+) -> AppResult<bool> {
     Ok(diesel::select(diesel::dsl::exists(
         inventory_transactions::table.filter(
             inventory_transactions::location_id
@@ -454,13 +487,22 @@ pub async fn item_facts(conn: &mut AsyncPgConnection, ids: &[i64]) -> AppResult<
     Ok(items::table
         .left_join(item_categories::table)
         .filter(items::id.eq_any(ids))
-        .select((items::id, items::sku, items::name, items::unit, item_categories::name.nullable()))
+        .select((
+            items::id,
+            items::sku,
+            items::name,
+            items::unit,
+            item_categories::name.nullable(),
+        ))
         .load(conn)
         .await?)
 }
 
 /// (id, code, name) of these locations.
-pub async fn location_names(conn: &mut AsyncPgConnection, ids: &[i64]) -> AppResult<Vec<(i64, String, String)>> {
+pub async fn location_names(
+    conn: &mut AsyncPgConnection,
+    ids: &[i64],
+) -> AppResult<Vec<(i64, String, String)>> {
     Ok(locations::table
         .filter(locations::id.eq_any(ids))
         .select((locations::id, locations::code, locations::name))
@@ -472,7 +514,9 @@ pub async fn location_names(conn: &mut AsyncPgConnection, ids: &[i64]) -> AppRes
 pub async fn transaction(conn: &mut AsyncPgConnection, id: i64) -> AppResult<TransactionRow> {
     paging::find_or_404(
         conn,
-        inventory_transactions::table.find(id).select(TransactionRow::as_select()),
+        inventory_transactions::table
+            .find(id)
+            .select(TransactionRow::as_select()),
         "Transaction not found",
     )
     .await

@@ -69,15 +69,27 @@ pub struct AdjustmentReasonInfo {
 pub fn adjustment_reasons() -> Vec<AdjustmentReasonInfo> {
     use AdjustmentReason as R;
     [
-        (R::CycleCount, "Cycle count", "A count found a different quantity"),
+        (
+            R::CycleCount,
+            "Cycle count",
+            "A count found a different quantity",
+        ),
         (R::Damaged, "Damaged", "Damaged in storage or handling"),
-        (R::Expired, "Expired", "Past its shelf life (wet or brittle filament)"),
+        (
+            R::Expired,
+            "Expired",
+            "Past its shelf life (wet or brittle filament)",
+        ),
         (R::Lost, "Lost", "Could not be found"),
         (R::Found, "Found", "Stock that was not on the books"),
         (R::Theft, "Theft", "Stolen"),
         (R::QualityIssue, "Quality issue", "Failed a quality check"),
         (R::Sample, "Sample", "Given away as a sample"),
-        (R::DataCorrection, "Data correction", "An earlier entry was wrong"),
+        (
+            R::DataCorrection,
+            "Data correction",
+            "An earlier entry was wrong",
+        ),
         (R::Other, "Other", "Anything else (say what in the notes)"),
     ]
     .into_iter()
@@ -97,13 +109,21 @@ fn invalid(field: &str, message: impl Into<String>) -> UserError {
 pub fn check_quantity(errors: &mut Vec<UserError>, field: &str, value: &BigDecimal) {
     let (_, scale) = value.normalized().as_bigint_and_exponent();
     if scale > QUANTITY_SCALE {
-        errors.push(invalid(field, format!("Use at most {QUANTITY_SCALE} decimal places")));
+        errors.push(invalid(
+            field,
+            format!("Use at most {QUANTITY_SCALE} decimal places"),
+        ));
     }
 }
 
 /// An optional text: trimmed, blank becomes `None`, too long or hidden characters is an
 /// error.
-pub fn optional_text(errors: &mut Vec<UserError>, field: &str, value: &mut Option<String>, max: usize) {
+pub fn optional_text(
+    errors: &mut Vec<UserError>,
+    field: &str,
+    value: &mut Option<String>,
+    max: usize,
+) {
     if let Some(text) = value.take() {
         let text = text.trim().to_string();
         if text.is_empty() {
@@ -112,7 +132,10 @@ pub fn optional_text(errors: &mut Vec<UserError>, field: &str, value: &mut Optio
         if let Some(e) = hidden_characters(field, &text) {
             errors.push(e);
         } else if text.chars().count() > max {
-            errors.push(invalid(field, format!("String should have at most {max} characters")));
+            errors.push(invalid(
+                field,
+                format!("String should have at most {max} characters"),
+            ));
         }
         *value = Some(text);
     }
@@ -147,7 +170,10 @@ pub async fn default_location(conn: &mut AsyncPgConnection) -> Result<i64, Stop>
         Some(id) => Ok(id),
         // MAIN exists but is inactive or not a warehouse: use it rather than fail.
         None => Ok(locations::table
-            .filter(crate::db::text::code_matches(locations::code, crate::locations::model::MAIN_CODE))
+            .filter(crate::db::text::code_matches(
+                locations::code,
+                crate::locations::model::MAIN_CODE,
+            ))
             .select(locations::id)
             .first(conn)
             .await?),
@@ -173,7 +199,12 @@ pub async fn book_manual(
     let draft = EntryDraft::new(date, description)
         .source(source, source_id)
         .by(user)
-        .transfer(posted.account, counter, &posted.value, Some(posted.item.sku.clone()));
+        .transfer(
+            posted.account,
+            counter,
+            &posted.value,
+            Some(posted.item.sku.clone()),
+        );
     let Some(entry) = books::post(conn, draft).await? else {
         return Ok(None);
     };
@@ -219,7 +250,10 @@ pub struct InventoryTransactionInput {
 /// The message of an unknown or system-only transaction type (CONTRACT 5.8).
 pub fn invalid_type_message() -> String {
     let names: Vec<&str> = TransactionType::MANUAL.iter().map(|t| t.as_ref()).collect();
-    format!("Invalid transaction_type. Must be one of: {}", names.join(", "))
+    format!(
+        "Invalid transaction_type. Must be one of: {}",
+        names.join(", ")
+    )
 }
 
 /// Posts a manual transaction and its journal entry in the caller's transaction; answers
@@ -229,9 +263,18 @@ pub async fn create_manual(
     mut input: InventoryTransactionInput,
     user: i64,
 ) -> Result<TransactionRow, Stop> {
-    let kind: Option<TransactionType> = input.transaction_type.trim().to_ascii_lowercase().parse().ok();
+    let kind: Option<TransactionType> = input
+        .transaction_type
+        .trim()
+        .to_ascii_lowercase()
+        .parse()
+        .ok();
     let Some(kind) = kind.filter(|k| TransactionType::MANUAL.contains(k)) else {
-        return Err(Stop::refuse("transactionType", UserErrorCode::NotAllowed, invalid_type_message()));
+        return Err(Stop::refuse(
+            "transactionType",
+            UserErrorCode::NotAllowed,
+            invalid_type_message(),
+        ));
     };
     let mut errors = Vec::new();
     check_quantity(&mut errors, "quantity", &input.quantity.0);
@@ -239,19 +282,33 @@ pub async fn create_manual(
         errors.push(invalid("quantity", "Input should be greater than 0"));
     }
     if kind == TransactionType::Adjustment && input.quantity.0.is_zero() {
-        errors.push(invalid("quantity", "An adjustment must change the quantity"));
+        errors.push(invalid(
+            "quantity",
+            "An adjustment must change the quantity",
+        ));
     }
     if let Some(cost) = &input.cost_per_unit {
         if cost.0 < BigDecimal::zero() {
-            errors.push(invalid("costPerUnit", "Input should be greater than or equal to 0"));
+            errors.push(invalid(
+                "costPerUnit",
+                "Input should be greater than or equal to 0",
+            ));
         }
         check_quantity(&mut errors, "costPerUnit", &cost.0);
     }
     if kind == TransactionType::Transfer && input.to_location_id.is_none() {
-        errors.push(invalid("toLocationId", "A transfer needs a destination location"));
+        errors.push(invalid(
+            "toLocationId",
+            "A transfer needs a destination location",
+        ));
     }
     optional_text(&mut errors, "lotNumber", &mut input.lot_number, LOT_MAX);
-    optional_text(&mut errors, "serialNumber", &mut input.serial_number, LOT_MAX);
+    optional_text(
+        &mut errors,
+        "serialNumber",
+        &mut input.serial_number,
+        LOT_MAX,
+    );
     optional_text(&mut errors, "reason", &mut input.reason, REASON_MAX);
     optional_text(&mut errors, "notes", &mut input.notes, NOTES_MAX);
     if !errors.is_empty() {
@@ -280,7 +337,12 @@ pub async fn create_manual(
         reason: input.reason,
         notes: input.notes,
         created_by: Some(user),
-        ..Movement::new(input.product_id, location_id, movement_kind, input.quantity.0)
+        ..Movement::new(
+            input.product_id,
+            location_id,
+            movement_kind,
+            input.quantity.0,
+        )
     };
     let posted = ledger::post(conn, &movement).await?;
     let description = format!(
@@ -290,12 +352,19 @@ pub async fn create_manual(
         posted.item.unit,
         posted.item.sku
     );
-    let entry = book_manual(conn, &posted, today(), description, SourceType::Adjustment, Some(user)).await?;
-    let mut first = posted
-        .transactions
-        .into_iter()
-        .next()
-        .ok_or_else(|| Stop::Failed(crate::error::AppError::internal("a posting wrote no row")))?;
+    let entry = book_manual(
+        conn,
+        &posted,
+        today(),
+        description,
+        SourceType::Adjustment,
+        Some(user),
+    )
+    .await?;
+    let mut first =
+        posted.transactions.into_iter().next().ok_or_else(|| {
+            Stop::Failed(crate::error::AppError::internal("a posting wrote no row"))
+        })?;
     first.journal_entry_id = entry;
     Ok(first)
 }
@@ -367,9 +436,16 @@ pub struct CycleCountResult {
 /// Applies a count in the caller's transaction: each line's variance posts an adjustment
 /// and its journal entry; lines that cannot be applied (unknown item, bad number, no
 /// reason, counted twice) are reported and skipped.
-pub async fn count(conn: &mut AsyncPgConnection, mut input: CycleCountInput, user: i64) -> Result<CycleCountResult, Stop> {
+pub async fn count(
+    conn: &mut AsyncPgConnection,
+    mut input: CycleCountInput,
+    user: i64,
+) -> Result<CycleCountResult, Stop> {
     if input.items.is_empty() {
-        return Err(Stop::Refused(vec![invalid("items", "List should have at least 1 item")]));
+        return Err(Stop::Refused(vec![invalid(
+            "items",
+            "List should have at least 1 item",
+        )]));
     }
     if input.items.len() > MAX_COUNT_LINES {
         return Err(Stop::Refused(vec![invalid(
@@ -378,7 +454,12 @@ pub async fn count(conn: &mut AsyncPgConnection, mut input: CycleCountInput, use
         )]));
     }
     let mut errors = Vec::new();
-    optional_text(&mut errors, "countReference", &mut input.count_reference, REASON_MAX);
+    optional_text(
+        &mut errors,
+        "countReference",
+        &mut input.count_reference,
+        REASON_MAX,
+    );
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
@@ -386,9 +467,12 @@ pub async fn count(conn: &mut AsyncPgConnection, mut input: CycleCountInput, use
         Some(id) => id,
         None => default_location(conn).await?,
     };
-    let reference = input
-        .count_reference
-        .unwrap_or_else(|| format!("Cycle Count {}", chrono::Utc::now().format("%Y-%m-%d %H:%M")));
+    let reference = input.count_reference.unwrap_or_else(|| {
+        format!(
+            "Cycle Count {}",
+            chrono::Utc::now().format("%Y-%m-%d %H:%M")
+        )
+    });
     let mut results = Vec::with_capacity(input.items.len());
     let mut seen = std::collections::HashSet::new();
     for line in input.items {
@@ -434,8 +518,11 @@ async fn count_line(
         Some(p.message.clone())
     } else if reason.is_empty() {
         Some("A reason is required".to_string())
-    } else if reason.chars().count() > REASON_MAX || crate::db::text::has_hidden_characters(reason) {
-        Some(format!("The reason must be plain text of at most {REASON_MAX} characters"))
+    } else if reason.chars().count() > REASON_MAX || crate::db::text::has_hidden_characters(reason)
+    {
+        Some(format!(
+            "The reason must be plain text of at most {REASON_MAX} characters"
+        ))
     } else if !seen.insert(line.product_id) {
         Some("Counted twice in this batch".to_string())
     } else {
@@ -473,11 +560,33 @@ async fn count_line(
             reason: Some(reason.to_string()),
             notes: Some(reference.to_string()),
             created_by: Some(user),
-            ..Movement::new(item.id, location_id, MovementKind::Adjustment { unit_cost: None }, variance.clone())
+            ..Movement::new(
+                item.id,
+                location_id,
+                MovementKind::Adjustment { unit_cost: None },
+                variance.clone(),
+            )
         };
         let posted = ledger::post(conn, &movement).await?;
-        let description = format!("{reference}: {} {} {}", item.sku, if variance > BigDecimal::zero() { "overage" } else { "shortage" }, variance.abs().normalized());
-        result.journal_entry_id = book_manual(conn, &posted, today(), description, SourceType::Adjustment, Some(user)).await?;
+        let description = format!(
+            "{reference}: {} {} {}",
+            item.sku,
+            if variance > BigDecimal::zero() {
+                "overage"
+            } else {
+                "shortage"
+            },
+            variance.abs().normalized()
+        );
+        result.journal_entry_id = book_manual(
+            conn,
+            &posted,
+            today(),
+            description,
+            SourceType::Adjustment,
+            Some(user),
+        )
+        .await?;
         result.transaction_id = <[_]>::first(&posted.transactions).map(|t| t.id);
     }
     diesel::insert_into(inventory_balances::table)
@@ -496,7 +605,11 @@ async fn count_line(
 }
 
 /// Approves a transaction that took stock below zero.
-pub async fn approve_negative(conn: &mut AsyncPgConnection, id: i64, user: i64) -> Result<TransactionRow, Stop> {
+pub async fn approve_negative(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    user: i64,
+) -> Result<TransactionRow, Stop> {
     let row: TransactionRow = inventory_transactions::table
         .find(id)
         .select(TransactionRow::as_select())
@@ -506,10 +619,18 @@ pub async fn approve_negative(conn: &mut AsyncPgConnection, id: i64, user: i64) 
         .optional()?
         .ok_or_else(|| Stop::refuse("id", UserErrorCode::NotFound, "Transaction not found"))?;
     if !row.requires_approval {
-        return Err(Stop::refuse("id", UserErrorCode::NotAllowed, "This transaction does not need approval"));
+        return Err(Stop::refuse(
+            "id",
+            UserErrorCode::NotAllowed,
+            "This transaction does not need approval",
+        ));
     }
     if row.approved_at.is_some() {
-        return Err(Stop::refuse("id", UserErrorCode::NotAllowed, "This transaction is already approved"));
+        return Err(Stop::refuse(
+            "id",
+            UserErrorCode::NotAllowed,
+            "This transaction is already approved",
+        ));
     }
     Ok(diesel::update(inventory_transactions::table.find(id))
         .set((
