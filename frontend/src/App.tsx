@@ -25,6 +25,9 @@ import { ScrapReasonsPage } from './pages/scrap/ScrapReasonsPage';
 import { SecurityAuditPage } from './pages/security/SecurityAuditPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { TeamMembersPage } from './pages/users/TeamMembersPage';
+import { TransactionsPage } from './pages/inventory/TransactionsPage';
+import { CycleCountPage } from './pages/inventory/CycleCountPage';
+import { AccountingPage } from './pages/accounting/AccountingPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -87,11 +90,11 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'production/:orderId', adminOnly: false, element: <ProductionDetailPage /> },
   { path: 'shipping', adminOnly: false, element: soon('shipping') },
   { path: 'materials/import', adminOnly: true, element: soon('materials-import') },
-  { path: 'inventory/transactions', adminOnly: true, element: soon('inventory-transactions') },
-  { path: 'inventory/cycle-count', adminOnly: true, element: soon('cycle-count') },
+  { path: 'inventory/transactions', adminOnly: true, element: <TransactionsPage /> },
+  { path: 'inventory/cycle-count', adminOnly: true, element: <CycleCountPage /> },
   { path: 'users', adminOnly: true, element: <TeamMembersPage /> },
   { path: 'locations', adminOnly: true, element: <LocationsPage /> },
-  { path: 'accounting', adminOnly: true, element: soon('accounting') },
+  { path: 'accounting', adminOnly: true, element: <AccountingPage /> },
   { path: 'printers', adminOnly: false, element: <PrintersPage /> },
   { path: 'scrap-reasons', adminOnly: true, element: <ScrapReasonsPage /> },
   { path: 'spools', adminOnly: true, element: soon('spools') },

@@ -15,6 +15,8 @@ export interface RequestOptions {
   /** multipart body (uploads). */
   formData?: FormData;
   signal?: AbortSignal;
+  /** Extra request headers (`Idempotency-Key`). */
+  headers?: Record<string, string>;
   /** Do not try to renew the session on a 401 (login, refresh, logout). */
   noRefresh?: boolean;
   /** Upload progress, 0..1; switches the transport to XMLHttpRequest. */
@@ -72,7 +74,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   let refreshInFlight: Promise<boolean> | null = null;
 
   function headersFor(opts: RequestOptions, withAuth: boolean): Record<string, string> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
     if (opts.json !== undefined) headers['Content-Type'] = 'application/json';
     if (opts.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
     const token = withAuth ? getAccessToken() : null;

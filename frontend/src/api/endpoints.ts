@@ -4,8 +4,26 @@
  * (CONTRACT "Spec paths" table); the server answers both spellings. Each call has one
  * known answer shape (CONTRACT 5, the OpenAPI document): see model.ts.
  */
-import { api, type RequestOptions } from './client';
+import { api, buildUrl, type RequestOptions } from './client';
 import type {
+  AccountingSummary,
+  AccountLedger,
+  AdjustmentReason,
+  CycleCountRequest,
+  CycleCountResult,
+  FiscalPeriod,
+  InventoryLocation,
+  InventorySummary,
+  InventorySummaryQuery,
+  InventoryTransaction,
+  InventoryTransactionCreate,
+  InventoryTransactionList,
+  InventoryTransactionQuery,
+  InventoryValuation,
+  JournalEntry,
+  LedgerQuery,
+  TrialBalance,
+  TrialBalanceQuery,
   AuditLogPage,
   AuditLogQuery,
   CompanySettings,
@@ -110,6 +128,7 @@ export const authApi = {
 export const itemsApi = {
   list: (q: ItemListQuery, signal?: AbortSignal) => api.get<ItemList>('/items', { ...q }, signal),
   get: (id: number) => api.get<Item>(`/items/${id}`),
+  bySku: (sku: string) => api.get<Item>(`/items/sku/${encodeURIComponent(sku)}`),
   create: (body: ItemCreateInput) => api.post<Item>('/items', body),
   update: (id: number, body: ItemUpdateInput) => api.patch<Item>(`/items/${id}`, body),
   remove: (id: number) => api.del<ItemDeleteResponse>(`/items/${id}`),
@@ -177,4 +196,48 @@ export const dashboardApi = {
 
 export const purchaseOrdersApi = {
   list: (q: PurchaseOrderListQuery, signal?: AbortSignal) => api.get<PurchaseOrderList>('/purchase-orders/', { ...q }, signal),
+};
+
+// ---------------------------------------------------------------- inventory (CONTRACT 5.8)
+/** The ledger's list route (the spec's spelling; `/admin/inventory/transactions` is its alias). */
+export const TRANSACTIONS_PATH = '/admin/inventory-transactions/';
+
+export const inventoryApi = {
+  /** A bare array, newest first: the page has no total. */
+  transactions: (q: InventoryTransactionQuery, signal?: AbortSignal) =>
+    api.get<InventoryTransactionList>(TRANSACTIONS_PATH, { ...q }, signal),
+  /** The same filters as CSV (every row, no paging): `/api/v1/…?format=csv`, for `<DownloadLink>`. */
+  transactionsCsvUrl: (q: Omit<InventoryTransactionQuery, 'limit' | 'offset'>) =>
+    buildUrl('', TRANSACTIONS_PATH, { ...q, format: 'csv' }),
+  transaction: (id: number) => api.get<InventoryTransaction>(`/admin/inventory/transactions/${id}`),
+  create: (body: InventoryTransactionCreate) => api.post<InventoryTransaction>(TRANSACTIONS_PATH, body),
+  approveNegative: (id: number) => api.post<InventoryTransaction>(`/inventory/transactions/${id}/approve-negative`),
+  locations: (signal?: AbortSignal) => api.get<InventoryLocation[]>('/admin/inventory/transactions/locations', undefined, signal),
+  adjustmentReasons: (signal?: AbortSignal) =>
+    api.get<AdjustmentReason[]>('/admin/inventory/transactions/adjustment-reasons', undefined, signal),
+  /** Stock per item and location (`{items, total, limit, offset}`). */
+  summary: (q: InventorySummaryQuery, signal?: AbortSignal) =>
+    api.get<InventorySummary>('/admin/inventory/transactions/inventory-summary', { ...q }, signal),
+  /** A cycle count: one adjustment per variance; the key makes a retried post count once. */
+  recordCount: (body: CycleCountRequest, idempotencyKey: string) =>
+    api.request<CycleCountResult>('/admin/inventory/transactions/batch', {
+      method: 'POST',
+      json: body,
+      headers: { 'Idempotency-Key': idempotencyKey },
+    }),
+};
+
+// ---------------------------------------------------------------- accounting (CONTRACT 5.18)
+export const accountingApi = {
+  trialBalance: (q: TrialBalanceQuery, signal?: AbortSignal) => api.get<TrialBalance>('/accounting/trial-balance', { ...q }, signal),
+  ledger: (code: string, q: LedgerQuery, signal?: AbortSignal) =>
+    api.get<AccountLedger>(`/accounting/ledger/${encodeURIComponent(code)}`, { ...q }, signal),
+  inventoryValuation: (signal?: AbortSignal) => api.get<InventoryValuation>('/accounting/inventory-valuation', undefined, signal),
+  summary: (asOfDate: string | undefined, signal?: AbortSignal) =>
+    api.get<AccountingSummary>('/accounting/summary', { as_of_date: asOfDate }, signal),
+  recentEntries: (limit: number, signal?: AbortSignal) => api.get<JournalEntry[]>('/accounting/recent-entries', { limit }, signal),
+  journalEntry: (id: number, signal?: AbortSignal) => api.get<JournalEntry>(`/accounting/journal-entries/${id}`, undefined, signal),
+  periods: (signal?: AbortSignal) => api.get<FiscalPeriod[]>('/accounting/periods', undefined, signal),
+  closePeriod: (id: number) => api.post<FiscalPeriod>(`/accounting/periods/${id}/close`, { confirm: true }),
+  reopenPeriod: (id: number) => api.post<FiscalPeriod>(`/accounting/periods/${id}/reopen`, {}),
 };

@@ -57,6 +57,9 @@ export type ItemCreateInput = RequestBody<'/items', 'post'>;
 export type ItemUpdateInput = RequestBody<'/items/{id}', 'patch'>;
 export type CompanySettingsPatch = RequestBody<'/settings/', 'patch'>;
 export type TeamUserCreate = RequestBody<'/admin/users/', 'post'>;
+export type InventoryTransactionCreate = RequestBody<'/admin/inventory-transactions/', 'post'>;
+export type CycleCountRequest = RequestBody<'/inventory/cycle-count/', 'post'>;
+export type CycleCountLine = CycleCountRequest['items'][number];
 
 /** The fields a list route sorts by (from the document's `sort_by` enum). */
 export type SortBy<Q> = Q extends { sort_by?: infer S } ? NonNullable<S> : never;
@@ -68,6 +71,10 @@ export type LocationListQuery = ListQuery<'/admin/locations'>;
 export type PrinterListQuery = ListQuery<'/printers/'>;
 export type TeamUserListQuery = ListQuery<'/admin/users/'>;
 export type AuditLogQuery = ListQuery<'/security/audit-log/'>;
+export type InventoryTransactionQuery = Omit<ListQuery<'/admin/inventory-transactions/'>, 'format'>;
+export type InventorySummaryQuery = ListQuery<'/inventory/cycle-count/'>;
+export type TrialBalanceQuery = ListQuery<'/accounting/trial-balance'>;
+export type LedgerQuery = ListQuery<'/accounting/ledger/{account_code}'>;
 
 export type ItemType = NonNullable<ItemCreateInput['item_type']>;
 export type ProcurementType = NonNullable<ItemCreateInput['procurement_type']>;
@@ -109,6 +116,28 @@ export type TeamUser = TeamUserList[number];
 export type TeamUserCreateResponse = Api<'/admin/users/', 'post'>;
 export type AuditLogPage = Api<'/security/audit-log/', 'get'>;
 export type AuditLogEntry = AuditLogPage['items'][number];
+
+// inventory (CONTRACT 5.8)
+export type InventoryTransactionList = Api<'/admin/inventory-transactions/', 'get'>;
+export type InventoryTransaction = InventoryTransactionList[number];
+export type TransactionType = InventoryTransaction['transaction_type'];
+export type InventoryLocation = Api<'/admin/inventory/transactions/locations', 'get'>[number];
+export type AdjustmentReason = Api<'/admin/inventory/transactions/adjustment-reasons', 'get'>[number];
+export type InventorySummary = Api<'/inventory/cycle-count/', 'get'>;
+export type StockBalance = InventorySummary['items'][number];
+export type CycleCountResult = Api<'/inventory/cycle-count/', 'post'>;
+export type CycleCountResultRow = CycleCountResult['results'][number];
+
+// accounting (CONTRACT 5.18, 6.8)
+export type TrialBalance = Api<'/accounting/trial-balance', 'get'>;
+export type TrialBalanceRow = TrialBalance['accounts'][number];
+export type GlAccountType = TrialBalanceRow['account_type'];
+export type AccountLedger = Api<'/accounting/ledger/{account_code}', 'get'>;
+export type LedgerLine = AccountLedger['lines'][number];
+export type InventoryValuation = Api<'/accounting/inventory-valuation', 'get'>;
+export type AccountingSummary = Api<'/accounting/summary', 'get'>;
+export type JournalEntry = Api<'/accounting/journal-entries/{id}', 'get'>;
+export type FiscalPeriod = Api<'/accounting/periods', 'get'>[number];
 
 export type AccountType = 'admin' | 'operator' | 'customer';
 export type UserStatus = 'active' | 'inactive' | 'suspended';

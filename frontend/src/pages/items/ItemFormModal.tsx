@@ -17,6 +17,7 @@ import { Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatBytes } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
+import { ItemStock } from './ItemStock';
 import { ITEM_TYPE_VALUES, ITEM_TYPES, ITEM_TYPES_FOR_FORM, PROCUREMENT_TYPES, UNITS } from './itemOptions';
 
 const DECIMAL_MESSAGE = 'Enter a number of 0 or more, like 12.50.';
@@ -220,6 +221,7 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
           <CheckboxField label="Active" {...register('is_active')} hint="Inactive items are hidden from lists and can’t be ordered." />
         </div>
       </div>
+      {item && <ItemStock item={item} />}
       {item && <ItemFiles files={item.files ?? []} />}
       <div className="modal__footer modal__footer--inline">
         <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
