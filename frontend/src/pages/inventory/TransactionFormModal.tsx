@@ -50,7 +50,9 @@ export const transactionFormSchema = z
   })
   .superRefine((v, ctx) => {
     const q = v.quantity;
-    if (!DECIMAL.test(q)) {
+    if (q === '') {
+      // Already reported as missing.
+    } else if (!DECIMAL.test(q)) {
       ctx.addIssue({ code: 'custom', path: ['quantity'], message: `Enter a number with at most ${QUANTITY_SCALE} decimal places.` });
     } else if (v.transaction_type === 'adjustment') {
       if (Number(q) === 0) ctx.addIssue({ code: 'custom', path: ['quantity'], message: 'An adjustment must change the quantity.' });
