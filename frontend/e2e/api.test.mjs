@@ -716,6 +716,175 @@ describe('with the real API', () => {
     });
   });
 
+  // Inventory and accounting (CONTRACT 5.8, 5.18): seeded through the API, then each page
+  // is used the way a person would. One sign-in for all four pages (login is 5/min).
+  test('inventory and accounting: transactions, cycle count, the books and stock by location', needsApi, async () => {
+    const run = RUN.toUpperCase();
+    const sku = { bolt: `INV-${run}-BOLT`, gear: `INV-${run}-GEAR`, neg: `INV-${run}-NEG` };
+
+    await withPage('inventory-accounting', {}, async (page) => {
+      await signIn(page, admin.email, admin.password);
+      const call = async (path, method, json, expected = 201) => {
+        const res = await pageApi(page, path, { method, json });
+        assert.equal(res.status, expected, `${method} ${path}: ${JSON.stringify(res.body)}`);
+        return res.body;
+      };
+      const bolt = await call('/items', 'POST', { sku: sku.bolt, name: `Hex bolt ${run}`, item_type: 'component', unit: 'EA', standard_cost: '0.50' });
+      const gear = await call('/items', 'POST', { sku: sku.gear, name: `Planet gear ${run}`, item_type: 'finished_good', unit: 'EA', standard_cost: '4.00' });
+      const neg = await call('/items', 'POST', { sku: sku.neg, name: `Spacer ${run}`, item_type: 'finished_good', unit: 'EA', standard_cost: '2.00' });
+      const shelf = await call('/admin/locations', 'POST', { code: `S-${run}`, name: `Shelf ${run}`, type: 'shelf' });
+      const receipt = await call('/admin/inventory/transactions', 'POST', { product_id: bolt.id, transaction_type: 'receipt', quantity: '100', cost_per_unit: '0.50' });
+      await call('/admin/inventory/transactions', 'POST', { product_id: gear.id, transaction_type: 'receipt', quantity: '20', cost_per_unit: '4.00' });
+      const main = receipt.location_id;
+      // Negative stock needs the setting; the issue is then flagged for approval.
+      await call('/settings/company', 'PATCH', { allow_negative_inventory: true }, 200);
+      const below = await call('/admin/inventory/transactions', 'POST', { product_id: neg.id, transaction_type: 'issue', quantity: '3' });
+      assert.equal(below.requires_approval, true, JSON.stringify(below));
+      await call('/settings/company', 'PATCH', { allow_negative_inventory: false }, 200);
+
+      // ---------------------------------------------------------------- transactions
+      await page.goto('/admin/inventory/transactions');
+      await page.getByRole('heading', { name: 'Inventory Transactions', level: 1 }).waitFor();
+      await page.getByRole('row', { name: new RegExp(sku.bolt) }).first().waitFor();
+      await page.getByText('1 movement took stock below zero').waitFor();
+
+      // New transaction: the form's own checks, then the server's refusal, then a transfer.
+      await page.getByRole('button', { name: 'New transaction' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'New transaction' });
+      await dialog.getByRole('button', { name: 'Post transaction' }).click();
+      await dialog.getByText('Enter the item’s SKU.').waitFor();
+      await dialog.getByText('Enter a quantity.').waitFor();
+      await dialog.getByLabel('Type').selectOption('issue');
+      await dialog.getByLabel('Item SKU').fill(sku.bolt);
+      await dialog.getByLabel('Quantity').fill('1000');
+      const refused = page.waitForResponse((r) => apiPath(r) === '/api/v1/admin/inventory-transactions/' && r.request().method() === 'POST');
+      await dialog.getByRole('button', { name: 'Post transaction' }).click();
+      assert.equal((await refused).status(), 400, 'an issue above stock is refused');
+      await dialog.locator('.alert--error', { hasText: /Insufficient stock/ }).waitFor();
+      await screenshot(page, 'inventory-transaction-form-error');
+      await dialog.getByLabel('Type').selectOption('transfer');
+      await dialog.getByLabel('Item SKU').fill(sku.gear);
+      await dialog.getByLabel('Quantity').fill('5');
+      await dialog.getByLabel('To location').selectOption(String(shelf.id));
+      await dialog.getByRole('button', { name: 'Post transaction' }).click();
+      await page.getByText('Transfer posted').waitFor();
+      await dialog.waitFor({ state: 'detached' });
+
+      // Filters go to the server.
+      const filtered = page.waitForResponse((r) => apiPath(r) === '/api/v1/admin/inventory-transactions/' && new URL(r.url()).searchParams.get('transaction_type') === 'transfer');
+      await page.getByRole('combobox', { name: 'Transaction type' }).selectOption('transfer');
+      assert.equal((await filtered).status(), 200);
+      await page.getByRole('row', { name: new RegExp(sku.gear) }).first().waitFor();
+      await page.getByRole('combobox', { name: 'Transaction type' }).selectOption('');
+
+      // CSV export of the same filters.
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'Export CSV' }).click();
+      const download = await downloading;
+      const chunks = [];
+      for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+      const csvText = Buffer.concat(chunks).toString('utf8');
+      assert.match(csvText.split('\n')[0] ?? '', /product_sku/, 'the CSV has a header row');
+      assert.match(csvText, new RegExp(sku.bolt), 'the CSV lists the receipt');
+
+      // The negative issue: flagged, then approved through a confirmation.
+      await page.getByRole('button', { name: 'Show them' }).click();
+      const negRow = page.getByRole('row', { name: new RegExp(sku.neg) });
+      await negRow.getByText('Below zero').waitFor();
+      await screenshot(page, 'inventory-transactions');
+      await negRow.getByRole('button', { name: `Approve transaction ${below.id}` }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Approve' }).click();
+      await page.getByText('Transaction approved').waitFor();
+      await page.getByText('No results match').waitFor();
+
+      // ---------------------------------------------------------------- cycle count
+      await page.goto(`/admin/inventory/cycle-count?location=${main}&q=${encodeURIComponent(`INV-${run}`)}`);
+      await page.getByRole('heading', { name: 'Cycle Count', level: 1 }).waitFor();
+      const boltCount = page.getByRole('textbox', { name: `Counted ${sku.bolt}` });
+      await boltCount.fill('97');
+      const boltRow = page.getByRole('row').filter({ has: boltCount });
+      const short = boltRow.locator('.variance');
+      await short.filter({ hasText: '-3' }).waitFor();
+      assert.match((await short.getAttribute('class')) ?? '', /variance--short/, 'a shortage is highlighted before posting');
+      await page.getByRole('textbox', { name: `Counted ${sku.gear}` }).fill('15');
+      await page.getByRole('row').filter({ has: page.getByRole('textbox', { name: `Counted ${sku.gear}` }) }).getByText('Matches').waitFor();
+      await page.getByText('1 need a reason').waitFor();
+      assert.equal(await page.getByRole('button', { name: /Review count/ }).isDisabled(), true, 'a difference needs a reason');
+      await page.getByRole('combobox', { name: `Reason for ${sku.bolt}` }).selectOption('damaged');
+      await screenshot(page, 'cycle-count-sheet');
+      await page.getByRole('button', { name: 'Review count (2)' }).click();
+      await page.getByRole('heading', { name: 'Review before posting' }).waitFor();
+      await screenshot(page, 'cycle-count-review');
+      const counted = page.waitForResponse((r) => apiPath(r) === '/api/v1/admin/inventory/transactions/batch');
+      await page.getByRole('button', { name: 'Post count' }).click();
+      assert.equal((await counted).status(), 200);
+      const results = page.getByTestId('count-results');
+      await results.waitFor();
+      assert.equal(await results.locator('.stat', { hasText: 'Recorded' }).locator('dd').innerText(), '2');
+      assert.equal(await results.locator('.stat', { hasText: 'Failed' }).locator('dd').innerText(), '0');
+      await results.getByText(/Adjusted \(transaction #\d+, entry #\d+\)/).waitFor();
+      await screenshot(page, 'cycle-count-results');
+
+      // ---------------------------------------------------------------- accounting
+      await page.goto('/admin/accounting');
+      await page.getByRole('heading', { name: 'Accounting', level: 1 }).waitFor();
+      const flag = page.getByTestId('balance-indicator');
+      await flag.waitFor();
+      assert.match(await flag.innerText(), /Balanced/);
+      assert.equal(await page.getByTestId('total-debits').innerText(), await page.getByTestId('total-credits').innerText(), 'debits equal credits');
+      await screenshot(page, 'accounting-trial-balance');
+      // The count's shortage went to 5030 Inventory Adjustment: its ledger, then an entry's lines.
+      await page.getByRole('row', { name: /Ledger of 5030/ }).click();
+      const ledger = page.getByRole('dialog');
+      await ledger.getByRole('columnheader', { name: 'Balance' }).waitFor();
+      await ledger.locator('tbody tr').first().waitFor();
+      await screenshot(page, 'accounting-ledger');
+      await ledger.locator('tbody tr').first().getByRole('button').click();
+      const lines = page.getByRole('dialog').getByRole('table', { name: 'Entry lines' });
+      await lines.waitFor();
+      assert.ok((await lines.locator('tbody tr').count()) >= 2, 'an entry has at least two lines');
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('link', { name: 'Inventory valuation' }).click();
+      await page.getByRole('table', { name: 'Inventory valuation' }).waitFor();
+      await page.locator('.chart .recharts-surface').first().waitFor();
+      await screenshot(page, 'accounting-valuation');
+
+      await page.getByRole('link', { name: 'Journal entries' }).click();
+      await page.getByRole('table', { name: 'Journal entries' }).locator('tbody tr').first().click();
+      await page.getByRole('dialog').getByRole('table', { name: 'Entry lines' }).waitFor();
+      await screenshot(page, 'accounting-journal-entry');
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('link', { name: 'Fiscal periods' }).click();
+      const periods = page.getByRole('table', { name: 'Fiscal periods' });
+      const open = periods.locator('tbody tr', { has: page.getByText('Open', { exact: true }) }).first();
+      const period = (await open.locator('td').first().innerText()).trim();
+      await open.getByRole('button', { name: `Close ${period}` }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Close period' }).click();
+      await page.getByText('Period closed').waitFor();
+      const row = periods.getByRole('row', { name: period });
+      await row.getByText('Closed', { exact: true }).waitFor();
+      await screenshot(page, 'accounting-periods');
+      await row.getByRole('button', { name: `Reopen ${period}` }).click();
+      await page.getByText('Period reopened').waitFor();
+      await row.getByText('Open', { exact: true }).waitFor();
+
+      // ---------------------------------------------------------------- stock by location
+      await page.goto(`/admin/items?q=${encodeURIComponent(sku.gear)}`);
+      await page.getByRole('row', { name: new RegExp(sku.gear) }).click();
+      const stock = page.getByRole('dialog').getByRole('table', { name: 'Stock by location' });
+      await stock.waitFor();
+      const byLocation = Object.fromEntries(
+        await stock.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.cells[0].innerText.trim().split(/\s+/)[0], r.cells[1].innerText.trim()])),
+      );
+      assert.equal(byLocation[`S-${run}`], '5', `the transfer reached the shelf: ${JSON.stringify(byLocation)}`);
+      assert.ok(Object.values(byLocation).includes('15'), `15 left at the main warehouse: ${JSON.stringify(byLocation)}`);
+      await page.getByTestId('item-stock-totals').getByText('20 EA').waitFor();
+      await screenshot(page, 'item-stock-by-location');
+    });
+  });
+
   test('the session carries on across an expired access token (POST /auth/refresh)', needsApi, async (t) => {
     assert.ok(session, 'needs the session of the sign-in test');
     const { context, page, errors } = session;

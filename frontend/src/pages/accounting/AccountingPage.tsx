@@ -134,7 +134,12 @@ export function AccountingPage() {
       {tab === 'entries' && <EntriesSection onEntry={(e) => setEntry({ id: e.id, data: e })} />}
       {tab === 'periods' && <PeriodsSection />}
 
-      <LedgerModal accountCode={account} asOfDate={tab === 'trial-balance' ? asOf || undefined : undefined} onClose={() => setAccount(null)} onEntry={(id) => setEntry({ id })} />
+      <LedgerModal accountCode={account} asOfDate={tab === 'trial-balance' ? asOf || undefined : undefined} onClose={() => setAccount(null)}
+        onEntry={(id) => {
+          setAccount(null);
+          setEntry({ id });
+        }}
+      />
       <JournalEntryModal
         entryId={entry?.id ?? null}
         entry={entry?.data}
