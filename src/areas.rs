@@ -61,6 +61,7 @@ areas! {
     printers: query PrintersQuery & PrinterBrandsQuery, mutation PrintersMutation;
     scrap_reasons: query ScrapReasonsQuery, mutation ScrapReasonsMutation;
     inventory: query InventoryQuery, mutation InventoryMutation, loaders crate::inventory::loaders::attach;
+    bom: query BomQuery, mutation BomMutation, loaders crate::bom::loaders::attach;
     accounting: query AccountingQuery, mutation AccountingMutation;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

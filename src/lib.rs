@@ -8,6 +8,7 @@ pub mod app;
 pub mod areas;
 pub mod audit;
 pub mod auth;
+pub mod bom;
 pub mod catalog;
 pub mod cli;
 pub mod config;

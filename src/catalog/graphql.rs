@@ -193,6 +193,7 @@ fn item_includes(field: async_graphql::SelectionField<'_>) -> model::ItemInclude
         stock: ["onHandQty", "availableQty", "allocatedQty", "needsReorder"]
             .iter()
             .any(|f| field.selection_set().any(|s| s.name() == *f)),
+        bom: field.selection_set().any(|s| s.name() == "hasBom"),
     }
 }
 
@@ -341,9 +342,19 @@ impl Item {
             .unwrap_or_default())
     }
 
-    /// Whether a bill of materials exists (BOMs arrive with production; until then false).
-    async fn has_bom(&self) -> bool {
-        false
+    /// Whether an active bill of materials makes it.
+    async fn has_bom(&self, ctx: &Context<'_>) -> AppResult<bool> {
+        if let Some(has) = self.extras.has_bom {
+            return Ok(has);
+        }
+        Ok(crate::bom::graphql::bom_of_item(ctx, self.id)
+            .await?
+            .is_some())
+    }
+
+    /// Its active bill of materials (lines, components and their BOMs, to any depth).
+    async fn bom(&self, ctx: &Context<'_>) -> AppResult<Option<crate::bom::model::BomRow>> {
+        crate::bom::graphql::bom_of_item(ctx, self.id).await
     }
 }
 

@@ -272,6 +272,8 @@ pub struct ItemIncludes {
     pub files: bool,
     /// Stock totals over every location (on hand, allocated).
     pub stock: bool,
+    /// Whether it has an active BOM.
+    pub bom: bool,
 }
 
 impl ItemIncludes {
@@ -281,6 +283,7 @@ impl ItemIncludes {
             category: self.category || other.category,
             files: self.files || other.files,
             stock: self.stock || other.stock,
+            bom: self.bom || other.bom,
         }
     }
 }
@@ -294,6 +297,8 @@ pub struct ItemExtras {
     pub files: Option<Vec<ItemFileRow>>,
     /// Stock totals over every location.
     pub stock: Option<crate::inventory::model::StockTotals>,
+    /// Whether it has an active BOM.
+    pub has_bom: Option<bool>,
 }
 
 /// The category's name, from the join of [`items_with_category`]. (A join, not a correlated
@@ -311,9 +316,14 @@ const ON_HAND_SQL: &str =
 const ALLOCATED_SQL: &str =
     "(SELECT SUM(b.allocated_quantity) FROM inventory_balances b WHERE b.item_id = items.id)";
 
+/// Whether an active BOM makes the item (the partial unique index answers it).
+const HAS_BOM_SQL: &str =
+    "EXISTS (SELECT 1 FROM boms m WHERE m.product_id = items.id AND m.active)";
+
 type TextColumn = crate::db::fragment::Fixed<Nullable<Text>>;
 type JsonColumn = crate::db::fragment::Fixed<Nullable<Jsonb>>;
 type NumericColumn = crate::db::fragment::Fixed<Nullable<diesel::sql_types::Numeric>>;
+type BoolColumn = crate::db::fragment::Fixed<Nullable<diesel::sql_types::Bool>>;
 type ItemWithExtras = (
     ItemRow,
     Option<String>,
@@ -321,6 +331,7 @@ type ItemWithExtras = (
     Option<serde_json::Value>,
     Option<bigdecimal::BigDecimal>,
     Option<bigdecimal::BigDecimal>,
+    Option<bool>,
 );
 
 /// Items with their category joined (PostgreSQL drops the join when nothing reads it).
@@ -339,6 +350,7 @@ fn with_extras(
     JsonColumn,
     NumericColumn,
     NumericColumn,
+    BoolColumn,
 ) {
     let pick = |wanted: bool, sql: &'static str| if wanted { sql } else { "NULL" };
     (
@@ -347,11 +359,12 @@ fn with_extras(
         crate::db::fragment::fixed(pick(include.files, FILES_SQL)),
         crate::db::fragment::fixed(pick(include.stock, ON_HAND_SQL)),
         crate::db::fragment::fixed(pick(include.stock, ALLOCATED_SQL)),
+        crate::db::fragment::fixed(pick(include.bom, HAS_BOM_SQL)),
     )
 }
 
 fn split_extras(include: ItemIncludes, row: ItemWithExtras) -> AppResult<(ItemRow, ItemExtras)> {
-    let (item, name, path, files, on_hand, allocated) = row;
+    let (item, name, path, files, on_hand, allocated, has_bom) = row;
     let stock = include.stock.then(|| {
         let on_hand = on_hand.unwrap_or_default();
         let allocated = allocated.unwrap_or_default();
@@ -374,6 +387,7 @@ fn split_extras(include: ItemIncludes, row: ItemWithExtras) -> AppResult<(ItemRo
             category: include.category.then_some((name, path)),
             files,
             stock,
+            has_bom: if include.bom { has_bom } else { None },
         },
     ))
 }
@@ -435,8 +449,16 @@ pub async fn list(
         return Ok((Vec::new(), total));
     }
     let page = {
-        let (name, path, files, on_hand, allocated) = with_extras(include);
-        let q = filtered().select((ItemRow::as_select(), name, path, files, on_hand, allocated));
+        let (name, path, files, on_hand, allocated, has_bom) = with_extras(include);
+        let q = filtered().select((
+            ItemRow::as_select(),
+            name,
+            path,
+            files,
+            on_hand,
+            allocated,
+            has_bom,
+        ));
         let order = filter.sort_order.unwrap_or(SortOrder::Asc);
         let id = items::id;
         match filter.sort_by.unwrap_or(ItemSort::Sku) {
@@ -465,7 +487,7 @@ pub async fn find_with(
     id: i64,
     include: ItemIncludes,
 ) -> AppResult<(ItemRow, ItemExtras)> {
-    let (name, path, files, on_hand, allocated) = with_extras(include);
+    let (name, path, files, on_hand, allocated, has_bom) = with_extras(include);
     let row: ItemWithExtras = crate::db::paging::find_or_404(
         conn,
         items_with_category().filter(items::id.eq(id)).select((
@@ -475,6 +497,7 @@ pub async fn find_with(
             files,
             on_hand,
             allocated,
+            has_bom,
         )),
         "Item not found",
     )
@@ -546,8 +569,7 @@ pub async fn next_sku(conn: &mut AsyncPgConnection, prefix: &str) -> AppResult<S
     }
 }
 
-/// What still uses an item (stock on hand, active BOMs...): a non-empty list refuses a
-/// delete. BOMs add their check when they arrive.
+/// What still uses an item (stock on hand, active BOMs): a non-empty list refuses a delete.
 pub async fn usage(conn: &mut AsyncPgConnection, item_id: i64) -> AppResult<Vec<String>> {
     let mut uses = Vec::new();
     let stock = crate::inventory::model::totals_of(conn, &[item_id]).await?;
@@ -555,6 +577,13 @@ pub async fn usage(conn: &mut AsyncPgConnection, item_id: i64) -> AppResult<Vec<
         && !bigdecimal::Zero::is_zero(&totals.on_hand)
     {
         uses.push(format!("{} on hand", totals.on_hand.normalized()));
+    }
+    let (as_component, as_product) = crate::bom::model::uses_of_item(conn, item_id).await?;
+    if as_component > 0 {
+        uses.push(format!("a component of {as_component} active BOM(s)"));
+    }
+    if as_product > 0 {
+        uses.push("an active BOM".to_string());
     }
     Ok(uses)
 }

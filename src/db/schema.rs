@@ -419,6 +419,46 @@ diesel::joinable!(inventory_balances -> locations (location_id));
 diesel::joinable!(inventory_transactions -> items (item_id));
 diesel::joinable!(inventory_transactions -> locations (location_id));
 
+diesel::table! {
+    boms (id) {
+        id -> Int8,
+        product_id -> Int8,
+        code -> Text,
+        name -> Text,
+        version -> Int4,
+        revision -> Nullable<Text>,
+        active -> Bool,
+        assembly_time_minutes -> Nullable<Numeric>,
+        effective_date -> Nullable<Date>,
+        notes -> Nullable<Text>,
+        process_cost -> Numeric,
+        material_cost -> Numeric,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    bom_lines (id) {
+        id -> Int8,
+        bom_id -> Int8,
+        component_id -> Int8,
+        quantity -> Numeric,
+        unit -> Text,
+        sequence -> Int4,
+        consume_stage -> Text,
+        is_cost_only -> Bool,
+        scrap_factor -> Numeric,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(boms -> items (product_id));
+diesel::joinable!(bom_lines -> boms (bom_id));
+diesel::joinable!(bom_lines -> items (component_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     service_metadata,
     users,
@@ -442,4 +482,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     gl_journal_entry_lines,
     inventory_balances,
     inventory_transactions,
+    boms,
+    bom_lines,
 );

@@ -79,6 +79,15 @@ impl FromSql<Numeric, Pg> for Decimal {
     }
 }
 
+impl diesel::serialize::ToSql<Numeric, Pg> for Decimal {
+    fn to_sql<'b>(
+        &'b self,
+        out: &mut diesel::serialize::Output<'b, '_, Pg>,
+    ) -> diesel::serialize::Result {
+        <bigdecimal::BigDecimal as diesel::serialize::ToSql<Numeric, Pg>>::to_sql(&self.0, out)
+    }
+}
+
 impl Queryable<Numeric, Pg> for Decimal {
     type Row = Self;
     fn build(row: Self) -> deserialize::Result<Self> {

@@ -35,7 +35,8 @@ impl From<DateTime<Utc>> for Timestamp {
 
 /// An exact decimal (money, quantities), written as a JSON string such as `"19.99"` so no
 /// client ever rounds it through a float. Input accepts a string or a number.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, diesel::expression::AsExpression)]
+#[diesel(sql_type = diesel::sql_types::Numeric)]
 pub struct Decimal(pub bigdecimal::BigDecimal);
 
 /// Most digits before the decimal point a `Decimal` input may have (the widest column,

@@ -1,0 +1,2 @@
+DROP TABLE bom_lines;
+DROP TABLE boms;
