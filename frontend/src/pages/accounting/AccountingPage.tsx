@@ -1,8 +1,7 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { NavLink, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CalendarCheck, CheckCircle2, Lock, LockOpen, Receipt, Scale, XCircle } from 'lucide-react';
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { accountingApi } from '../../api/endpoints';
 import { errorMessage } from '../../api/errors';
 import type { FiscalPeriod, JournalEntry, TrialBalance } from '../../api/model';
@@ -16,6 +15,9 @@ import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { ACCOUNT_TYPE_LABEL, ACCOUNT_TYPE_TONE, formatDate, periodName, today } from './accountingFormat';
 import { JournalEntryModal } from './JournalEntryModal';
 import { LedgerModal } from './LedgerModal';
+import type { ValuationBar } from './ValuationChart';
+
+const ValuationChart = lazy(() => import('./ValuationChart'));
 
 const TABS = [
   { id: 'trial-balance', label: 'Trial balance' },
@@ -285,7 +287,7 @@ function ValuationSection({ onAccount }: { onAccount: (code: string) => void }) 
   if (v.isPending) return <Loading />;
   if (v.error) return <Failed error={v.error} onRetry={() => void v.refetch()} />;
   const d = v.data;
-  const chart = d.categories.map((c) => ({
+  const chart: ValuationBar[] = d.categories.map((c) => ({
     name: c.account_name.replace(/ Inventory$/, ''),
     'Stock value': toNumber(c.inventory_value) ?? 0,
     'Ledger balance': toNumber(c.gl_balance) ?? 0,
@@ -366,17 +368,9 @@ function ValuationSection({ onAccount }: { onAccount: (code: string) => void }) 
             </h2>
           </header>
           <div className="chart" role="img" aria-label={`Bar chart: ${chart.map((c) => `${c.name} ${formatMoney(c['Stock value'])}`).join(', ')}`}>
-            <ResponsiveContainer width="100%" height={260}>
-              <BarChart data={chart} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
-                <XAxis dataKey="name" tick={{ fontSize: 12, fill: '#64748b' }} tickLine={false} axisLine={{ stroke: '#cbd5e1' }} />
-                <YAxis tick={{ fontSize: 12, fill: '#64748b' }} tickLine={false} axisLine={false} tickFormatter={(n: number) => formatMoney(n).replace(/\.00$/, '')} width={72} />
-                <Tooltip formatter={(n) => formatMoney(Number(n))} cursor={{ fill: '#f1f5f9' }} />
-                <Legend wrapperStyle={{ fontSize: 12 }} />
-                <Bar dataKey="Stock value" fill="#4f46e5" radius={[4, 4, 0, 0]} maxBarSize={48} />
-                <Bar dataKey="Ledger balance" fill="#a5b4fc" radius={[4, 4, 0, 0]} maxBarSize={48} />
-              </BarChart>
-            </ResponsiveContainer>
+            <Suspense fallback={<Skeleton height={260} />}>
+              <ValuationChart data={chart} />
+            </Suspense>
           </div>
         </section>
       )}
