@@ -157,13 +157,16 @@ function TransactionForm({ onClose }: { onClose: () => void }) {
       }
       return inventoryApi.create(toTransactionBody(v, id));
     },
-    onSuccess: async (t) => {
+    onSuccess: async (t, v) => {
       await queryClient.invalidateQueries({ queryKey: ['inventory'] });
       await queryClient.invalidateQueries({ queryKey: ['items'] });
+      // A transfer answers with one of its two legs: name what the person posted.
+      const what = typeLabel(v.transaction_type);
+      const where = v.transaction_type === 'transfer' ? `to ${t.to_location_name ?? t.location_name}` : `at ${t.location_name}`;
       if (t.requires_approval && !t.approved_at) {
-        toast.info(`${typeLabel(t.transaction_type)} posted: stock is below zero`, `${t.product_sku} at ${t.location_name} now needs an administrator’s approval.`);
+        toast.info(`${what} posted: stock is below zero`, `${t.product_sku} ${where} now needs an administrator’s approval.`);
       } else {
-        toast.success(`${typeLabel(t.transaction_type)} posted`, `${formatQty(t.quantity, t.unit)} of ${t.product_sku} at ${t.location_name}`);
+        toast.success(`${what} posted`, `${formatQty(t.quantity.replace(/^-/, ''), t.unit)} of ${t.product_sku} ${where}`);
       }
       onClose();
     },

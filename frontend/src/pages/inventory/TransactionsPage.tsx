@@ -21,6 +21,13 @@ const FILTERS = ['type', 'location', 'approval'] as const;
 
 type Filters = Record<(typeof FILTERS)[number], string>;
 
+/** Where a movement came from; manual entries carry the `adjustment` reference type. */
+function referenceLabel(r: InventoryTransaction): string {
+  if (!r.reference_type) return '—';
+  if (r.reference_type === 'adjustment' && !r.reference_id) return 'Manual entry';
+  return `${humanize(r.reference_type)}${r.reference_id ? ` #${r.reference_id}` : ''}`;
+}
+
 function queryFor(filters: Record<string, string>, search: string | undefined): Omit<InventoryTransactionQuery, 'limit' | 'offset'> {
   const f = filters as Filters;
   return {
@@ -78,7 +85,17 @@ export function TransactionsPage() {
         </div>
       ),
     },
-    { key: 'transaction_type', header: 'Type', shrink: true, render: (r) => <Badge tone={typeTone(r.transaction_type)}>{typeLabel(r.transaction_type)}</Badge> },
+    {
+      key: 'transaction_type',
+      header: 'Type',
+      shrink: true,
+      render: (r) => (
+        <div className="cell-stack cell-stack--start">
+          <Badge tone={typeTone(r.transaction_type)}>{typeLabel(r.transaction_type)}</Badge>
+          {needsApproval(r) ? <Badge tone="danger">Below zero</Badge> : r.approved_at ? <Badge tone="success">Approved</Badge> : null}
+        </div>
+      ),
+    },
     {
       key: 'item',
       header: 'Item',
@@ -93,9 +110,11 @@ export function TransactionsPage() {
       key: 'location',
       header: 'Location',
       render: (r) =>
-        r.to_location_name ? (
-          <span className="cell-inline">
-            {r.location_name} <ArrowRight size={13} aria-label="to" /> {r.to_location_name}
+        r.to_location_name && r.to_location_id !== r.location_id ? (
+          <span className="cell-inline cell-inline--wrap">
+            <span>{r.location_name}</span>
+            <ArrowRight size={13} aria-label="to" />
+            <span>{r.to_location_name}</span>
           </span>
         ) : (
           r.location_name
@@ -111,15 +130,25 @@ export function TransactionsPage() {
         return <span className={`num qty${n < 0 ? ' qty--out' : ' qty--in'}`}>{formatQty(r.quantity, r.unit)}</span>;
       },
     },
-    { key: 'cost_per_unit', header: 'Unit cost', align: 'right', shrink: true, hideOnTablet: true, render: (r) => <span className="num">{formatMoney(r.cost_per_unit)}</span> },
-    { key: 'total_cost', header: 'Value', align: 'right', shrink: true, render: (r) => <span className="num">{formatMoney(r.total_cost)}</span> },
+    {
+      key: 'total_cost',
+      header: 'Value',
+      align: 'right',
+      shrink: true,
+      render: (r) => (
+        <div className="cell-stack">
+          <span className="num">{formatMoney(r.total_cost)}</span>
+          {r.cost_per_unit !== null && <span className="cell-sub num">@ {formatMoney(r.cost_per_unit)}</span>}
+        </div>
+      ),
+    },
     {
       key: 'reference',
       header: 'Reference',
       hideOnTablet: true,
       render: (r) => (
         <div className="cell-stack">
-          <span>{r.reference_type ? `${humanize(r.reference_type)}${r.reference_id ? ` #${r.reference_id}` : ''}` : '—'}</span>
+          <span>{referenceLabel(r)}</span>
           {(r.reason || r.lot_number || r.notes) && (
             <span className="cell-sub">{[r.reason && humanize(r.reason), r.lot_number && `Lot ${r.lot_number}`, r.notes].filter(Boolean).join(' · ')}</span>
           )}
@@ -127,23 +156,16 @@ export function TransactionsPage() {
       ),
     },
     {
-      key: 'status',
-      header: 'Status',
+      key: 'actions',
+      header: 'Actions',
       align: 'right',
       shrink: true,
       render: (r) =>
         needsApproval(r) ? (
-          <div className="row-actions">
-            <Badge tone="danger">Below zero</Badge>
-            <Button size="sm" variant="secondary" icon={<CheckCircle2 size={14} />} onClick={() => setApproving(r)} aria-label={`Approve transaction ${r.id}`}>
-              Approve
-            </Button>
-          </div>
-        ) : r.approved_at ? (
-          <Badge tone="success">Approved</Badge>
-        ) : (
-          <Badge>Posted</Badge>
-        ),
+          <Button size="sm" variant="secondary" icon={<CheckCircle2 size={14} />} onClick={() => setApproving(r)} aria-label={`Approve transaction ${r.id}`}>
+            Approve
+          </Button>
+        ) : null,
     },
   ];
 
