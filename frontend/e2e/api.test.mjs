@@ -770,11 +770,12 @@ describe('with the real API', () => {
       await page.getByText('Transfer posted').waitFor();
       await dialog.waitFor({ state: 'detached' });
 
-      // Filters go to the server.
-      const filtered = page.waitForResponse((r) => apiPath(r) === '/api/v1/admin/inventory-transactions/' && new URL(r.url()).searchParams.get('transaction_type') === 'transfer');
-      await page.getByRole('combobox', { name: 'Transaction type' }).selectOption('transfer');
+      // Filters go to the server. A transfer is stored as an issue plus a receipt (CONTRACT 5.8).
+      const filtered = page.waitForResponse((r) => apiPath(r) === '/api/v1/admin/inventory-transactions/' && new URL(r.url()).searchParams.get('transaction_type') === 'issue');
+      await page.getByRole('combobox', { name: 'Transaction type' }).selectOption('issue');
       assert.equal((await filtered).status(), 200);
-      await page.getByRole('row', { name: new RegExp(sku.gear) }).first().waitFor();
+      await page.getByRole('row', { name: new RegExp(sku.gear) }).getByText('Transfer out').waitFor();
+      await page.getByRole('row', { name: new RegExp(sku.bolt) }).first().waitFor({ state: 'detached' }); // the bolt's receipt is filtered out
       await page.getByRole('combobox', { name: 'Transaction type' }).selectOption('');
 
       // CSV export of the same filters.

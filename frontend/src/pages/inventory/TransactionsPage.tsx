@@ -92,6 +92,7 @@ export function TransactionsPage() {
       render: (r) => (
         <div className="cell-stack cell-stack--start">
           <Badge tone={typeTone(r.transaction_type)}>{typeLabel(r.transaction_type)}</Badge>
+          {r.to_location_id !== null && <span className="cell-sub">{r.transaction_type === 'issue' ? 'Transfer out' : 'Transfer in'}</span>}
           {needsApproval(r) ? <Badge tone="danger">Below zero</Badge> : r.approved_at ? <Badge tone="success">Approved</Badge> : null}
         </div>
       ),

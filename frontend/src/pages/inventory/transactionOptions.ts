@@ -52,7 +52,8 @@ export const typeTone = (t: TransactionType): Tone => TONES[t] ?? 'neutral';
 export const isTransactionType = (v: string | undefined): v is (typeof ALL_TYPES)[number] => ALL_TYPES.some((t) => t === v);
 
 export const MANUAL_TYPE_OPTIONS: Option[] = MANUAL_TYPES.map((t) => ({ value: t, label: LABELS[t] }));
-export const TYPE_FILTER_OPTIONS: Option[] = ALL_TYPES.map((t) => ({ value: t, label: LABELS[t] }));
+/** The filter leaves out `transfer`: a transfer is stored as an issue plus a receipt (CONTRACT 5.8). */
+export const TYPE_FILTER_OPTIONS: Option[] = ALL_TYPES.filter((t) => t !== 'transfer').map((t) => ({ value: t, label: LABELS[t] }));
 
 /** What each manual type does, shown under the type picker. */
 export const TYPE_HINTS: Record<ManualType, string> = {
