@@ -881,7 +881,7 @@ describe('with the real API', () => {
       );
       assert.equal(byLocation[`S-${run}`], '5', `the transfer reached the shelf: ${JSON.stringify(byLocation)}`);
       assert.ok(Object.values(byLocation).includes('15'), `15 left at the main warehouse: ${JSON.stringify(byLocation)}`);
-      await page.getByTestId('item-stock-totals').getByText('20 EA').waitFor();
+      assert.equal(await page.getByTestId('item-stock-totals').locator('.stat', { hasText: 'On hand' }).locator('dd').innerText(), '20 EA');
       await screenshot(page, 'item-stock-by-location');
     });
   });

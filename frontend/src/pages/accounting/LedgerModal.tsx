@@ -50,7 +50,7 @@ export function LedgerModal({ accountCode, asOfDate, onClose, onEntry }: { accou
       header: 'Balance',
       align: 'right',
       shrink: true,
-      render: (l) => <span className={`num cell-strong${(toNumber(l.running_balance) ?? 0) < 0 ? ' text-danger' : ''}`}>{formatMoney(l.running_balance)}</span>,
+      render: (l) => <span className="num cell-strong">{formatMoney(l.running_balance)}</span>,
     },
   ];
   return (

@@ -17,8 +17,8 @@ export default function ValuationChart({ data }: { data: ValuationBar[] }) {
         <YAxis tick={{ fontSize: 12, fill: '#64748b' }} tickLine={false} axisLine={false} tickFormatter={(n: number) => formatMoney(n).replace(/\.00$/, '')} width={72} />
         <Tooltip formatter={(n) => formatMoney(Number(n))} cursor={{ fill: '#f1f5f9' }} />
         <Legend wrapperStyle={{ fontSize: 12 }} />
-        <Bar dataKey="Stock value" fill="#4f46e5" radius={[4, 4, 0, 0]} maxBarSize={48} />
-        <Bar dataKey="Ledger balance" fill="#a5b4fc" radius={[4, 4, 0, 0]} maxBarSize={48} />
+        <Bar dataKey="Stock value" fill="#4f46e5" radius={[4, 4, 0, 0]} maxBarSize={48} isAnimationActive={false} />
+        <Bar dataKey="Ledger balance" fill="#a5b4fc" radius={[4, 4, 0, 0]} maxBarSize={48} isAnimationActive={false} />
       </BarChart>
     </ResponsiveContainer>
   );

@@ -382,7 +382,7 @@ export function CycleCountPage() {
         const missing = summary.missingReason.includes(b.product_id);
         return (
           <select
-            className={`input input--select input--sm${missing ? ' is-invalid' : ''}`}
+            className={`input input--select input--sm count-reason${missing ? ' is-invalid' : ''}`}
             aria-label={`Reason for ${b.product_sku}`}
             aria-invalid={missing || undefined}
             value={entry?.reason ?? ''}
