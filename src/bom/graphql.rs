@@ -3,7 +3,7 @@
 //! (all through the loaders of [`crate::bom::loaders`]) and the resolvers.
 
 use async_graphql::{ComplexObject, Context, InputObject, Object, SimpleObject};
-use bigdecimal::BigDecimal;
+use bigdecimal::{BigDecimal, Signed};
 use diesel_async::AsyncConnection;
 
 use crate::auth::Access;
@@ -53,7 +53,7 @@ async fn stock(ctx: &Context<'_>, item_id: i64) -> AppResult<StockTotals> {
 }
 
 async fn active_bom(ctx: &Context<'_>, product_id: i64) -> AppResult<Option<BomRow>> {
-    Ok(data::<ActiveBoms>(ctx)?.load_one(product_id).await?)
+    data::<ActiveBoms>(ctx)?.load_one(product_id).await
 }
 
 async fn lines_of(ctx: &Context<'_>, bom_id: i64) -> AppResult<Vec<BomLineRow>> {
@@ -209,13 +209,11 @@ impl BomLineRow {
         let need = needed_of(ctx, self).await?;
         let available = stock(ctx, self.component_id).await?.available;
         let short = need - available;
-        Ok(Decimal(
-            if self.is_cost_only || short < BigDecimal::from(0) {
-                BigDecimal::from(0)
-            } else {
-                short
-            },
-        ))
+        Ok(Decimal(if self.is_cost_only || short.is_negative() {
+            BigDecimal::from(0)
+        } else {
+            short
+        }))
     }
 
     /// Whether the component has an active BOM of its own.
@@ -513,7 +511,7 @@ impl BomQuery {
         quantity: Option<Decimal>,
     ) -> AppResult<BomExplosion> {
         let quantity = quantity.map(|q| q.0).unwrap_or_else(|| BigDecimal::from(1));
-        if quantity <= BigDecimal::from(0) {
+        if !quantity.is_positive() {
             return Err(AppError::validation(vec![crate::error::FieldError::new(
                 "quantity",
                 "Input should be greater than 0",

@@ -114,7 +114,8 @@ pub fn check_line(form: &mut BomLineForm, creating: bool, field: &str) -> Vec<Us
         }
     }
     if let Some(scrap) = &form.scrap_factor {
-        if scrap.0 < BigDecimal::zero() || scrap.0 >= BigDecimal::from(SCRAP_LIMIT) {
+        let limit = BigDecimal::from(SCRAP_LIMIT);
+        if scrap.0 < BigDecimal::zero() || scrap.0 >= limit {
             errors.push(invalid(
                 &at("scrapFactor"),
                 "Scrap factor is a percentage from 0 to under 100",

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use bigdecimal::{BigDecimal, RoundingMode};
+use bigdecimal::{BigDecimal, RoundingMode, Zero};
 use diesel_async::AsyncPgConnection;
 
 use crate::bom::model::{self, BomLineRow, BomRow, Part};
@@ -142,9 +142,10 @@ impl Tree {
             if !ask.is_empty() {
                 for bom in model::active_of(conn, &ask).await? {
                     tree.active.insert(bom.product_id, bom.id);
-                    if !tree.boms.contains_key(&bom.id) {
+                    if let std::collections::hash_map::Entry::Vacant(slot) = tree.boms.entry(bom.id)
+                    {
                         frontier.push(bom.id);
-                        tree.boms.insert(bom.id, bom);
+                        slot.insert(bom);
                     }
                 }
             }
@@ -399,7 +400,7 @@ impl Tree {
                 errors.push(format!("Line {}: {e}", line.sequence));
             }
             if self.sub_bom(line.component_id).is_none()
-                && item_unit_cost(part) == BigDecimal::from(0)
+                && item_unit_cost(part).is_zero()
                 && !line.is_cost_only
             {
                 warnings.push(format!(
@@ -492,8 +493,10 @@ mod tests {
     /// Widget (1) = 2 × bracket (2) + 50 G of PLA (3, costed per KG... stocked in G here);
     /// bracket = 10 G of PLA + 0.5 process.
     fn widget() -> Tree {
-        let mut t = Tree::default();
-        t.units = vec![uom("G", "weight", "0.001"), uom("KG", "weight", "1")];
+        let mut t = Tree {
+            units: vec![uom("G", "weight", "0.001"), uom("KG", "weight", "1")],
+            ..Tree::default()
+        };
         for p in [
             part(1, "WIDGET", "EA", "0"),
             part(2, "BRACKET", "EA", "9"),

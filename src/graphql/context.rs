@@ -63,11 +63,27 @@ pub fn client_ip(ctx: &Context<'_>) -> std::net::IpAddr {
         .unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]))
 }
 
+/// Times a batch task steps aside before its window opens (see [`spawn_in_current_span`]).
+const BATCH_YIELDS: usize = 64;
+
 /// The spawner every DataLoader is built with: the batch runs on its own task, inside the
 /// span of the request that asked for it, so its log lines (and the errors it maps) carry
 /// that request's id.
+///
+/// The task first steps aside a few times. A list resolves its items through
+/// `FuturesUnordered`, which yields after every 32 items it polls; without stepping aside,
+/// a batch whose 1 ms window had already passed (a slow poll, a debug build) ran with the
+/// keys of the first 32 items only, the rest formed batches of their own, and the pieces
+/// drifted further apart at every nested level (a three-level BOM report of 50 products cost
+/// eight times the statements of one). Each step lets the request task register the keys of
+/// its next 32 items first; a step costs well under a microsecond when nothing else waits.
 pub fn spawn_in_current_span(
     batch: futures_util::future::BoxFuture<'static, ()>,
 ) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(tracing::Instrument::in_current_span(batch))
+    tokio::spawn(tracing::Instrument::in_current_span(async move {
+        for _ in 0..BATCH_YIELDS {
+            tokio::task::yield_now().await;
+        }
+        batch.await
+    }))
 }
