@@ -3,6 +3,8 @@
 //! One GraphQL schema is the single source of truth; the REST API under `/api/v1` is
 //! generated from stored operations on it. See `ARCHITECTURE.md` for the map.
 
+#![recursion_limit = "256"]
+
 pub mod accounting;
 pub mod app;
 pub mod areas;
@@ -27,6 +29,7 @@ pub mod printers;
 pub mod rest;
 pub mod scrap_reasons;
 pub mod settings;
+pub mod spools;
 pub mod system;
 pub mod telemetry;
 
