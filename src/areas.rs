@@ -62,6 +62,7 @@ areas! {
     scrap_reasons: query ScrapReasonsQuery, mutation ScrapReasonsMutation;
     inventory: query InventoryQuery, mutation InventoryMutation, loaders crate::inventory::loaders::attach;
     accounting: query AccountingQuery, mutation AccountingMutation;
+    materials: query MaterialsQuery, mutation MaterialsMutation;
     spools: query SpoolsQuery, mutation SpoolsMutation, loaders crate::spools::loaders::attach;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

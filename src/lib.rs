@@ -24,6 +24,7 @@ pub mod inventory;
 pub mod jobs;
 pub mod locations;
 pub mod mail;
+pub mod materials;
 pub mod partners;
 pub mod printers;
 pub mod rest;
