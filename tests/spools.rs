@@ -52,7 +52,14 @@ async fn material(app: &TestApp, t: &str, sku: &str, grams: &str) -> i64 {
 }
 
 async fn create(app: &TestApp, t: &str, query: &str) -> Value {
-    let res = call(app, Method::POST, &format!("/api/v1/spools/?{query}"), None, t).await;
+    let res = call(
+        app,
+        Method::POST,
+        &format!("/api/v1/spools/?{query}"),
+        None,
+        t,
+    )
+    .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.text());
     res.json()
 }
@@ -73,11 +80,7 @@ fn num(v: &Value) -> f64 {
 /// Every journal entry balances and the books' consistency check passes.
 async fn balanced(app: &TestApp, t: &str) {
     let tb = get(app, t, "/api/v1/accounting/trial-balance").await;
-    assert_eq!(
-        num(&tb["total_debits"]),
-        num(&tb["total_credits"]),
-        "{tb}"
-    );
+    assert_eq!(num(&tb["total_debits"]), num(&tb["total_credits"]), "{tb}");
     let res = call(
         app,
         Method::POST,
@@ -122,7 +125,9 @@ async fn spools_are_created_listed_corrected_and_consumed_through_the_ledger() {
     create(
         &app,
         &t,
-        &format!("spool_number=SP-002&product_id={pla}&initial_weight_kg=1000&current_weight_kg=50"),
+        &format!(
+            "spool_number=SP-002&product_id={pla}&initial_weight_kg=1000&current_weight_kg=50"
+        ),
     )
     .await;
     // Creating a spool posts nothing: its stock is already on the books.
@@ -175,7 +180,12 @@ async fn spools_are_created_listed_corrected_and_consumed_through_the_ledger() {
     assert_eq!(low["items"][0]["is_low"], true);
     let by_status = get(&app, &t, "/api/v1/spools/?status=empty").await;
     assert_eq!(by_status["total"], 0);
-    let by_product = get(&app, &t, &format!("/api/v1/spools/?product_id={pla}&limit=1")).await;
+    let by_product = get(
+        &app,
+        &t,
+        &format!("/api/v1/spools/?product_id={pla}&limit=1"),
+    )
+    .await;
     assert_eq!(by_product["total"], 2);
     assert_eq!(by_product["items"].as_array().map(Vec::len), Some(1));
 
@@ -195,7 +205,10 @@ async fn spools_are_created_listed_corrected_and_consumed_through_the_ledger() {
     let tx = get(
         &app,
         &t,
-        &format!("/api/v1/admin/inventory/transactions/{}", body["transaction_id"]),
+        &format!(
+            "/api/v1/admin/inventory/transactions/{}",
+            body["transaction_id"]
+        ),
     )
     .await;
     assert_eq!(tx["transaction_type"], "adjustment");
@@ -206,7 +219,10 @@ async fn spools_are_created_listed_corrected_and_consumed_through_the_ledger() {
     let entry = get(
         &app,
         &t,
-        &format!("/api/v1/accounting/journal-entries/{}", body["journal_entry_id"]),
+        &format!(
+            "/api/v1/accounting/journal-entries/{}",
+            body["journal_entry_id"]
+        ),
     )
     .await;
     assert_eq!(entry["source_type"], "spool_adjustment", "{entry}");
@@ -239,7 +255,10 @@ async fn spools_are_created_listed_corrected_and_consumed_through_the_ledger() {
     let tx = get(
         &app,
         &t,
-        &format!("/api/v1/admin/inventory/transactions/{}", body["transaction_id"]),
+        &format!(
+            "/api/v1/admin/inventory/transactions/{}",
+            body["transaction_id"]
+        ),
     )
     .await;
     assert_eq!(tx["transaction_type"], "consumption");
@@ -253,7 +272,10 @@ async fn spools_are_created_listed_corrected_and_consumed_through_the_ledger() {
         detail["usage_history"][0]["production_order_code"],
         "WO-2026-0001"
     );
-    assert_eq!(num(&detail["usage_history"][0]["weight_consumed_kg"]), 200.0);
+    assert_eq!(
+        num(&detail["usage_history"][0]["weight_consumed_kg"]),
+        200.0
+    );
     let tb = get(&app, &t, "/api/v1/accounting/trial-balance").await;
     let wip = tb["accounts"]
         .as_array()
@@ -307,25 +329,87 @@ async fn bad_spool_input_is_refused_and_changes_nothing() {
     let before = books(&app).await;
     for (method, path, status) in [
         // Duplicate number (any case): 400.
-        (Method::POST, format!("/api/v1/spools/?spool_number=sp-1&product_id={pla}&initial_weight_kg=10"), StatusCode::BAD_REQUEST),
+        (
+            Method::POST,
+            format!("/api/v1/spools/?spool_number=sp-1&product_id={pla}&initial_weight_kg=10"),
+            StatusCode::BAD_REQUEST,
+        ),
         // Unknown product: 404.
-        (Method::POST, "/api/v1/spools/?spool_number=SP-9&product_id=9999&initial_weight_kg=10".to_string(), StatusCode::NOT_FOUND),
+        (
+            Method::POST,
+            "/api/v1/spools/?spool_number=SP-9&product_id=9999&initial_weight_kg=10".to_string(),
+            StatusCode::NOT_FOUND,
+        ),
         // Missing and bad values: 422.
-        (Method::POST, format!("/api/v1/spools/?spool_number=SP-9&product_id={pla}"), StatusCode::UNPROCESSABLE_ENTITY),
-        (Method::POST, format!("/api/v1/spools/?spool_number=SP-9&product_id={pla}&initial_weight_kg=-5"), StatusCode::UNPROCESSABLE_ENTITY),
-        (Method::POST, format!("/api/v1/spools/?spool_number=SP-9&product_id={pla}&initial_weight_kg=10&current_weight_kg=20"), StatusCode::UNPROCESSABLE_ENTITY),
-        (Method::POST, format!("/api/v1/spools/?spool_number=%20&product_id={pla}&initial_weight_kg=10"), StatusCode::UNPROCESSABLE_ENTITY),
-        (Method::POST, format!("/api/v1/spools/?spool_number=SP-9&product_id={pla}&initial_weight_kg=abc"), StatusCode::UNPROCESSABLE_ENTITY),
+        (
+            Method::POST,
+            format!("/api/v1/spools/?spool_number=SP-9&product_id={pla}"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/spools/?spool_number=SP-9&product_id={pla}&initial_weight_kg=-5"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            format!(
+                "/api/v1/spools/?spool_number=SP-9&product_id={pla}&initial_weight_kg=10&current_weight_kg=20"
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/spools/?spool_number=%20&product_id={pla}&initial_weight_kg=10"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/spools/?spool_number=SP-9&product_id={pla}&initial_weight_kg=abc"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
         // A weight change without a reason: 400.
-        (Method::PATCH, "/api/v1/spools/1?current_weight_g=300".to_string(), StatusCode::BAD_REQUEST),
-        (Method::PATCH, "/api/v1/spools/1?current_weight_g=-1&reason=x".to_string(), StatusCode::UNPROCESSABLE_ENTITY),
-        (Method::PATCH, "/api/v1/spools/1?status=melted".to_string(), StatusCode::UNPROCESSABLE_ENTITY),
-        (Method::PATCH, "/api/v1/spools/99?notes=x".to_string(), StatusCode::NOT_FOUND),
+        (
+            Method::PATCH,
+            "/api/v1/spools/1?current_weight_g=300".to_string(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/spools/1?current_weight_g=-1&reason=x".to_string(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/spools/1?status=melted".to_string(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/spools/99?notes=x".to_string(),
+            StatusCode::NOT_FOUND,
+        ),
         // More than is left: 400; nothing or negative: 422.
-        (Method::POST, "/api/v1/spools/1/consume?production_order_id=5&weight_consumed_g=401".to_string(), StatusCode::BAD_REQUEST),
-        (Method::POST, "/api/v1/spools/1/consume?production_order_id=5&weight_consumed_g=0".to_string(), StatusCode::UNPROCESSABLE_ENTITY),
-        (Method::POST, "/api/v1/spools/1/consume?weight_consumed_g=5".to_string(), StatusCode::UNPROCESSABLE_ENTITY),
-        (Method::GET, "/api/v1/spools/99".to_string(), StatusCode::NOT_FOUND),
+        (
+            Method::POST,
+            "/api/v1/spools/1/consume?production_order_id=5&weight_consumed_g=401".to_string(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Method::POST,
+            "/api/v1/spools/1/consume?production_order_id=5&weight_consumed_g=0".to_string(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            "/api/v1/spools/1/consume?weight_consumed_g=5".to_string(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::GET,
+            "/api/v1/spools/99".to_string(),
+            StatusCode::NOT_FOUND,
+        ),
     ] {
         let res = call(&app, method.clone(), &path, None, &t).await;
         assert_eq!(res.status, status, "{method} {path}: {}", res.text());
@@ -416,10 +500,22 @@ async fn spools_are_for_admins_only() {
     for (method, path) in [
         (Method::GET, "/api/v1/spools/".to_string()),
         (Method::GET, "/api/v1/spools/1".to_string()),
-        (Method::GET, format!("/api/v1/spools/product/{pla}/available")),
-        (Method::POST, format!("/api/v1/spools/?spool_number=X&product_id={pla}&initial_weight_kg=1")),
-        (Method::PATCH, "/api/v1/spools/1?current_weight_g=5&reason=x".to_string()),
-        (Method::POST, "/api/v1/spools/1/consume?production_order_id=1&weight_consumed_g=1".to_string()),
+        (
+            Method::GET,
+            format!("/api/v1/spools/product/{pla}/available"),
+        ),
+        (
+            Method::POST,
+            format!("/api/v1/spools/?spool_number=X&product_id={pla}&initial_weight_kg=1"),
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/spools/1?current_weight_g=5&reason=x".to_string(),
+        ),
+        (
+            Method::POST,
+            "/api/v1/spools/1/consume?production_order_id=1&weight_consumed_g=1".to_string(),
+        ),
     ] {
         let res = call(&app, method.clone(), &path, None, &op).await;
         assert_eq!(res.status, StatusCode::FORBIDDEN, "{method} {path}");

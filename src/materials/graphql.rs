@@ -80,8 +80,7 @@ impl MaterialsMutation {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
         let bytes = read_csv(ctx, file)?;
         let mut conn = context::conn(ctx).await?;
-        import::import_materials(&mut conn, &bytes, update_existing, import_categories, user)
-            .await
+        import::import_materials(&mut conn, &bytes, update_existing, import_categories, user).await
     }
 
     /// Imports stock from a CSV file (`SKU`, `Quantity`, `Location`, `Lot Number`, `Mode`

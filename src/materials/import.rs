@@ -82,8 +82,9 @@ fn column(header: &str) -> Option<Col> {
         "sku" | "productsku" | "itemsku" | "materialsku" => Col::Sku,
         "name" | "productname" | "itemname" | "materialname" => Col::Name,
         "materialtype" | "materialtypecode" | "type" | "material" => Col::MaterialType,
-        "materialcolorname" | "materialcolor" | "colorname" | "color" | "colourname"
-        | "colour" => Col::Color,
+        "materialcolorname" | "materialcolor" | "colorname" | "color" | "colourname" | "colour" => {
+            Col::Color
+        }
         "hexcode" | "hex" | "colorhex" | "hexcolor" | "colourhex" => Col::Hex,
         "unit" | "uom" | "purchaseunit" | "purchaseuom" => Col::Unit,
         "status" | "active" => Col::Status,
@@ -275,7 +276,10 @@ async fn read_rows(
         if let Some(c) = &color_name
             && (code_of(c).is_empty() || c.chars().count() > 255)
         {
-            errors.push(("material_color_name", format!("'{c}' is not a usable colour")));
+            errors.push((
+                "material_color_name",
+                format!("'{c}' is not a usable colour"),
+            ));
         }
         let hex = match get(Col::Hex).map(parse_hex) {
             Some(Ok(h)) => Some(h),
@@ -618,26 +622,35 @@ pub async fn import_materials(
                 item_ids.insert(row.sku.clone(), *id);
             }
 
-            // Type x colour links, pointing at the item.
-            let links: Vec<_> = applied
-                .iter()
-                .filter_map(|r| {
-                    let (color, _) = r.color.as_ref()?;
-                    Some((
-                        material_colors::material_type_id
-                            .eq(*type_ids.get(&code_of(&r.type_name))?),
-                        material_colors::color_id.eq(*color_ids.get(&code_of(color))?),
-                        material_colors::item_id.eq(item_ids.get(&r.sku).copied()),
-                    ))
+            // Type x colour links, pointing at the item (the last row of a pair wins: one
+            // upsert may not touch a row twice).
+            let mut pairs: HashMap<(i64, i64), Option<i64>> = HashMap::new();
+            for r in &applied {
+                let Some((color, _)) = r.color.as_ref() else {
+                    continue;
+                };
+                let (Some(t), Some(c)) = (
+                    type_ids.get(&code_of(&r.type_name)),
+                    color_ids.get(&code_of(color)),
+                ) else {
+                    continue;
+                };
+                pairs.insert((*t, *c), item_ids.get(&r.sku).copied());
+            }
+            let links: Vec<_> = pairs
+                .into_iter()
+                .map(|((t, c), item)| {
+                    (
+                        material_colors::material_type_id.eq(t),
+                        material_colors::color_id.eq(c),
+                        material_colors::item_id.eq(item),
+                    )
                 })
                 .collect();
             for chunk in links.chunks(3000) {
                 diesel::insert_into(material_colors::table)
                     .values(chunk)
-                    .on_conflict((
-                        material_colors::material_type_id,
-                        material_colors::color_id,
-                    ))
+                    .on_conflict((material_colors::material_type_id, material_colors::color_id))
                     .do_update()
                     .set(material_colors::item_id.eq(excluded(material_colors::item_id)))
                     .execute(conn)

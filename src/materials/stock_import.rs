@@ -388,9 +388,7 @@ pub async fn import_inventory(
         .collect();
     let codes: Vec<&String> = parsed.iter().filter_map(|l| l.location.as_ref()).collect();
     let places: HashMap<String, (i64, bool)> = locations::table
-        .filter(
-            upper(locations::code).eq_any(codes.iter().map(|c| c.as_str())),
-        )
+        .filter(upper(locations::code).eq_any(codes.iter().map(|c| c.as_str())))
         .select((locations::code, locations::id, locations::active))
         .load::<(String, i64, bool)>(conn)
         .await?
@@ -450,9 +448,13 @@ pub async fn import_inventory(
                     },
                 };
                 let had = if l.add {
-                    opening.add(conn, *item, location, l.quantity, l.lot).await?
+                    opening
+                        .add(conn, *item, location, l.quantity, l.lot)
+                        .await?
                 } else {
-                    opening.set(conn, *item, location, l.quantity, l.lot).await?
+                    opening
+                        .set(conn, *item, location, l.quantity, l.lot)
+                        .await?
                 };
                 if had {
                     report.updated += 1;

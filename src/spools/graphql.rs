@@ -234,9 +234,7 @@ impl SpoolsMutation {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
         let mut conn = context::conn(ctx).await?;
         let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| {
-                rules::update(conn, id, input, user).await
-            })
+            .transaction::<_, Stop, _>(async move |conn| rules::update(conn, id, input, user).await)
             .await;
         Ok(Stop::settle(outcome)?.into())
     }

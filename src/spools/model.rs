@@ -122,8 +122,8 @@ pub async fn list(
         if filter.low_weight {
             // The rule of `rules::is_low`, in SQL.
             q = q.filter(spools::status.eq(SpoolStatus::Active)).filter(
-                spools::current_weight_g.lt(spools::initial_weight_g
-                    * crate::spools::rules::low_weight_fraction()),
+                spools::current_weight_g
+                    .lt(spools::initial_weight_g * crate::spools::rules::low_weight_fraction()),
             );
         }
         q.order((spools::created_at.desc(), spools::id.desc()))

@@ -312,10 +312,7 @@ pub async fn update(
         .current_weight_grams
         .as_ref()
         .map(|w| w.0.with_scale(QUANTITY_SCALE));
-    let delta = after
-        .as_ref()
-        .map(|a| a - &before)
-        .filter(|d| !d.is_zero());
+    let delta = after.as_ref().map(|a| a - &before).filter(|d| !d.is_zero());
     if delta.is_some() && input.reason.is_none() {
         errors.push(UserError::new(
             "reason",
@@ -501,10 +498,7 @@ pub async fn consume(
                 .unwrap_or_else(|| input.production_order_id.to_string())
         ),
     )
-    .source(
-        SourceType::ProductionOrder,
-        Some(input.production_order_id),
-    )
+    .source(SourceType::ProductionOrder, Some(input.production_order_id))
     .by(Some(user))
     .transfer(
         SystemAccount::WorkInProgress,
