@@ -309,7 +309,7 @@ async fn read_rows(
             None => true,
         };
         let cost_per_gram = match get(Col::Price).map(parse_money) {
-            Some(Ok(Some(p))) if p >= BigDecimal::from(10_000_000_000i64) => {
+            Some(Ok(Some(p))) if p >= 10_000_000_000i64 => {
                 errors.push(("price", "The price is too large".into()));
                 None
             }
@@ -327,7 +327,7 @@ async fn read_rows(
                 if let Some(p) = <[_]>::first(&problems) {
                     errors.push(("on_hand", p.message.clone()));
                     None
-                } else if q >= BigDecimal::from(100_000_000_000i64) {
+                } else if q >= 100_000_000_000i64 {
                     errors.push(("on_hand", "The quantity is too large".into()));
                     None
                 } else {

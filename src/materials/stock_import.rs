@@ -343,7 +343,7 @@ pub async fn import_inventory(
             row_error(&mut report.errors, line, format!("Quantity: {}", p.message));
             continue;
         }
-        if quantity >= BigDecimal::from(100_000_000_000i64) {
+        if quantity >= 100_000_000_000i64 {
             row_error(&mut report.errors, line, "Quantity is too large");
             continue;
         }

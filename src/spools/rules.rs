@@ -74,7 +74,7 @@ fn weight(errors: &mut Vec<UserError>, field: &str, value: &BigDecimal, positive
         errors.push(invalid(field, "Input should be greater than 0"));
     } else if !positive && *value < BigDecimal::zero() {
         errors.push(invalid(field, "Input should be greater than or equal to 0"));
-    } else if *value >= BigDecimal::from(10_000_000_000i64) {
+    } else if *value >= 10_000_000_000i64 {
         errors.push(invalid(field, "The weight is too large"));
     }
 }
