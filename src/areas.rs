@@ -63,5 +63,7 @@ areas! {
     inventory: query InventoryQuery, mutation InventoryMutation, loaders crate::inventory::loaders::attach;
     bom: query BomQuery, mutation BomMutation, loaders crate::bom::loaders::attach;
     accounting: query AccountingQuery, mutation AccountingMutation;
+    materials: query MaterialsQuery, mutation MaterialsMutation;
+    spools: query SpoolsQuery, mutation SpoolsMutation, loaders crate::spools::loaders::attach;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

@@ -3,6 +3,8 @@
 //! One GraphQL schema is the single source of truth; the REST API under `/api/v1` is
 //! generated from stored operations on it. See `ARCHITECTURE.md` for the map.
 
+#![recursion_limit = "256"]
+
 pub mod accounting;
 pub mod app;
 pub mod areas;
@@ -23,11 +25,13 @@ pub mod inventory;
 pub mod jobs;
 pub mod locations;
 pub mod mail;
+pub mod materials;
 pub mod partners;
 pub mod printers;
 pub mod rest;
 pub mod scrap_reasons;
 pub mod settings;
+pub mod spools;
 pub mod system;
 pub mod telemetry;
 

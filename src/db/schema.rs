@@ -411,6 +411,73 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    material_types (id) {
+        id -> Int8,
+        code -> Text,
+        name -> Text,
+        description -> Nullable<Text>,
+        active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    colors (id) {
+        id -> Int8,
+        code -> Text,
+        name -> Text,
+        hex_code -> Nullable<Text>,
+        active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    material_colors (id) {
+        id -> Int8,
+        material_type_id -> Int8,
+        color_id -> Int8,
+        item_id -> Nullable<Int8>,
+        active -> Bool,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    spools (id) {
+        id -> Int8,
+        spool_number -> Text,
+        product_id -> Int8,
+        initial_weight_g -> Numeric,
+        current_weight_g -> Numeric,
+        status -> Text,
+        received_date -> Date,
+        expiry_date -> Nullable<Date>,
+        location_id -> Nullable<Int8>,
+        supplier_lot_number -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    spool_usage (id) {
+        id -> Int8,
+        spool_id -> Int8,
+        production_order_id -> Nullable<Int8>,
+        production_order_code -> Nullable<Text>,
+        weight_consumed_g -> Numeric,
+        inventory_transaction_id -> Nullable<Int8>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(gl_journal_entry_lines -> gl_journal_entries (journal_entry_id));
 diesel::joinable!(gl_journal_entry_lines -> gl_accounts (account_id));
 diesel::joinable!(gl_journal_entries -> gl_fiscal_periods (fiscal_period_id));
@@ -418,6 +485,12 @@ diesel::joinable!(inventory_balances -> items (item_id));
 diesel::joinable!(inventory_balances -> locations (location_id));
 diesel::joinable!(inventory_transactions -> items (item_id));
 diesel::joinable!(inventory_transactions -> locations (location_id));
+diesel::joinable!(material_colors -> material_types (material_type_id));
+diesel::joinable!(material_colors -> colors (color_id));
+diesel::joinable!(material_colors -> items (item_id));
+diesel::joinable!(spools -> items (product_id));
+diesel::joinable!(spools -> locations (location_id));
+diesel::joinable!(spool_usage -> spools (spool_id));
 
 diesel::table! {
     boms (id) {
@@ -484,4 +557,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     inventory_transactions,
     boms,
     bom_lines,
+    material_types,
+    colors,
+    material_colors,
+    spools,
+    spool_usage,
 );

@@ -665,6 +665,191 @@ pub async fn link_journal_entry(
     Ok(())
 }
 
+/// One receipt posted by [`post_receipts`].
+#[derive(Debug, Clone)]
+pub struct Received {
+    /// The ledger row.
+    pub transaction: TransactionRow,
+    /// The inventory account its value sits in.
+    pub account: SystemAccount,
+    /// The value that entered stock, in cents.
+    pub value: BigDecimal,
+}
+
+/// Posts many receipts at one location in a handful of statements, inside the caller's
+/// transaction (imports of opening balances: thousands of rows). Each item at most once;
+/// every movement must be a [`MovementKind::Receipt`] at `location_id` with a positive
+/// quantity. Same effects as [`post`] for each: the ledger row, the balance, the moving
+/// average and last cost when a unit cost is given. Answers one [`Received`] per movement,
+/// in order.
+pub async fn post_receipts(
+    conn: &mut AsyncPgConnection,
+    location_id: i64,
+    movements: &[Movement],
+) -> Result<Vec<Received>, Stop> {
+    use diesel::sql_types::{Array, BigInt, Numeric};
+    use std::collections::{HashMap, HashSet};
+    if movements.is_empty() {
+        return Ok(Vec::new());
+    }
+    let zero = BigDecimal::zero();
+    let mut seen = HashSet::new();
+    for m in movements {
+        if !matches!(m.kind, MovementKind::Receipt { .. })
+            || m.location_id != location_id
+            || !seen.insert(m.item_id)
+        {
+            return Err(crate::error::AppError::internal(
+                "post_receipts takes receipts of distinct items at one location",
+            )
+            .into());
+        }
+        if m.quantity <= zero {
+            return Err(Stop::refuse(
+                "quantity",
+                UserErrorCode::Invalid,
+                "Quantity must be greater than 0",
+            ));
+        }
+    }
+    let mut ids: Vec<i64> = seen.into_iter().collect();
+    ids.sort_unstable();
+    let locked: Vec<StockItem> = items::table
+        .filter(items::id.eq_any(&ids))
+        .order(items::id)
+        .select((
+            items::id,
+            items::sku,
+            items::name,
+            items::unit,
+            items::item_type,
+            items::average_cost,
+            items::standard_cost,
+        ))
+        .for_update()
+        .load(conn)
+        .await?;
+    let by_id: HashMap<i64, StockItem> = locked.into_iter().map(|i| (i.id, i)).collect();
+    check_location(conn, "locationId", location_id).await?;
+    let on_hand: HashMap<i64, BigDecimal> = {
+        use diesel::dsl::sum;
+        inventory_balances::table
+            .filter(inventory_balances::item_id.eq_any(&ids))
+            .group_by(inventory_balances::item_id)
+            .select((
+                inventory_balances::item_id,
+                sum(inventory_balances::on_hand_quantity),
+            ))
+            .load::<(i64, Option<BigDecimal>)>(conn)
+            .await?
+            .into_iter()
+            .map(|(id, q)| (id, q.unwrap_or_default()))
+            .collect()
+    };
+    let mut rows = Vec::with_capacity(movements.len());
+    let mut accounts: HashMap<i64, (SystemAccount, BigDecimal)> =
+        HashMap::with_capacity(movements.len());
+    let mut costed: (Vec<i64>, Vec<BigDecimal>, Vec<BigDecimal>) = Default::default();
+    for m in movements {
+        let Some(item) = by_id.get(&m.item_id) else {
+            return Err(Stop::refuse(
+                "productId",
+                UserErrorCode::NotFound,
+                format!("Item {} not found", m.item_id),
+            ));
+        };
+        let Some(account) = item.account() else {
+            return Err(Stop::refuse(
+                "productId",
+                UserErrorCode::NotAllowed,
+                format!("{} is a service and carries no stock", item.sku),
+            ));
+        };
+        let given = match &m.kind {
+            MovementKind::Receipt { unit_cost } => unit_cost.clone(),
+            _ => None,
+        };
+        let cost = given.clone().unwrap_or_else(|| item.valuation_cost());
+        if given.is_some() {
+            let before = on_hand.get(&item.id).cloned().unwrap_or_default();
+            costed.0.push(item.id);
+            costed.1.push(moving_average(
+                &before,
+                &item.valuation_cost(),
+                &m.quantity,
+                &cost,
+            ));
+            costed.2.push(cost.clone());
+        }
+        accounts.insert(item.id, (account, cents(&(&m.quantity * &cost))));
+        rows.push(NewTransaction::of(
+            m,
+            item,
+            TransactionType::Receipt,
+            location_id,
+            &m.quantity,
+            Some(&cost),
+        ));
+    }
+    if !costed.0.is_empty() {
+        diesel::sql_query(
+            "UPDATE items SET average_cost = v.average, last_cost = v.cost \
+             FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS v(id, average, cost) \
+             WHERE items.id = v.id",
+        )
+        .bind::<Array<BigInt>, _>(costed.0)
+        .bind::<Array<Numeric>, _>(costed.1)
+        .bind::<Array<Numeric>, _>(costed.2)
+        .execute(conn)
+        .await?;
+    }
+    {
+        use inventory_balances::dsl as b;
+        let values: Vec<_> = movements
+            .iter()
+            .map(|m| {
+                (
+                    b::item_id.eq(m.item_id),
+                    b::location_id.eq(location_id),
+                    b::on_hand_quantity.eq(m.quantity.clone()),
+                    b::allocated_quantity.eq(zero.clone()),
+                )
+            })
+            .collect();
+        for chunk in values.chunks(2000) {
+            diesel::insert_into(b::inventory_balances)
+                .values(chunk)
+                .on_conflict((b::item_id, b::location_id))
+                .do_update()
+                .set((
+                    b::on_hand_quantity.eq(b::on_hand_quantity + excluded(b::on_hand_quantity)),
+                    b::updated_at.eq(diesel::dsl::now),
+                ))
+                .execute(conn)
+                .await?;
+        }
+    }
+    let mut out = Vec::with_capacity(rows.len());
+    for chunk in rows.chunks(1000) {
+        let written: Vec<TransactionRow> = diesel::insert_into(inventory_transactions::table)
+            .values(chunk)
+            .returning(TransactionRow::as_returning())
+            .get_results(conn)
+            .await?;
+        for transaction in written {
+            let (account, value) = accounts
+                .remove(&transaction.item_id)
+                .ok_or_else(|| crate::error::AppError::internal("a receipt without its item"))?;
+            out.push(Received {
+                transaction,
+                account,
+                value,
+            });
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -423,6 +423,749 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/bom/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * BOMs by code, a bare array (`product_id`, `active_only` default true, `search`, `sort_by`, `sort_order`, `limit` up to 100, `skip`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Boms($limit: Int = 50, $skip: Int = 0, $productId: Int, $activeOnly: Boolean = true, $search: String, $sortBy: BomSort, $sortOrder: SortOrder) {
+         *       boms(first: $limit, offset: $skip, productId: $productId, activeOnly: $activeOnly, search: $search, sortBy: $sortBy, sortOrder: $sortOrder) {
+         *         nodes { ...BomFields }
+         *       }
+         *     }
+         *     fragment BomFields on Bom {
+         *       id
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       active
+         *       assembly_time_minutes: assemblyTimeMinutes
+         *       effective_date: effectiveDate
+         *       notes
+         *       material_cost: materialCost
+         *       process_cost: processCost
+         *       total_cost: totalCost
+         *       cost_error: costError
+         *       line_count: lineCount
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_boms"];
+        put?: never;
+        /**
+         * Create a BOM with its `lines` (the product's next version; active unless `active: false`, which keeps the current one)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation BomCreate($input: BomNewInput!) {
+         *       bomCreate(input: $input) {
+         *         bom {
+         *           ...BomFields
+         *           lines { ...BomLineFields }
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment BomFields on Bom {
+         *       id
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       active
+         *       assembly_time_minutes: assemblyTimeMinutes
+         *       effective_date: effectiveDate
+         *       notes
+         *       material_cost: materialCost
+         *       process_cost: processCost
+         *       total_cost: totalCost
+         *       cost_error: costError
+         *       line_count: lineCount
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment BomLineFields on BomLine {
+         *       id
+         *       bom_id: bomId
+         *       component_id: componentId
+         *       quantity
+         *       unit
+         *       sequence
+         *       consume_stage: consumeStage
+         *       is_cost_only: isCostOnly
+         *       scrap_factor: scrapFactor
+         *       notes
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       component_unit: componentUnit
+         *       component_cost: componentCost
+         *       quantity_needed: quantityNeeded
+         *       line_cost: lineCost
+         *       cost_source: costSource
+         *       inventory_on_hand: inventoryOnHand
+         *       inventory_available: inventoryAvailable
+         *       is_available: isAvailable
+         *       shortage
+         *       has_bom: hasBom
+         *     }
+         *     ```
+         */
+        post: operations["create_bom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bom/product/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The active BOM of a product with its lines (404 when it has none)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query BomForProduct($productId: Int!) {
+         *       bomForProduct(productId: $productId) {
+         *         ...BomFields
+         *         lines { ...BomLineFields }
+         *       }
+         *     }
+         *     fragment BomFields on Bom {
+         *       id
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       active
+         *       assembly_time_minutes: assemblyTimeMinutes
+         *       effective_date: effectiveDate
+         *       notes
+         *       material_cost: materialCost
+         *       process_cost: processCost
+         *       total_cost: totalCost
+         *       cost_error: costError
+         *       line_count: lineCount
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment BomLineFields on BomLine {
+         *       id
+         *       bom_id: bomId
+         *       component_id: componentId
+         *       quantity
+         *       unit
+         *       sequence
+         *       consume_stage: consumeStage
+         *       is_cost_only: isCostOnly
+         *       scrap_factor: scrapFactor
+         *       notes
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       component_unit: componentUnit
+         *       component_cost: componentCost
+         *       quantity_needed: quantityNeeded
+         *       line_cost: lineCost
+         *       cost_source: costSource
+         *       inventory_on_hand: inventoryOnHand
+         *       inventory_available: inventoryAvailable
+         *       is_available: isAvailable
+         *       shortage
+         *       has_bom: hasBom
+         *     }
+         *     ```
+         */
+        get: operations["get_bom_for_product"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bom/where-used/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The BOMs that use an item as a component (`active_only`, default false)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query BomWhereUsed($productId: Int!, $activeOnly: Boolean = false) {
+         *       bomWhereUsed(productId: $productId, activeOnly: $activeOnly) {
+         *         bom_id: bomId
+         *         bom_code: bomCode
+         *         bom_name: bomName
+         *         version
+         *         active
+         *         product_id: productId
+         *         product_sku: productSku
+         *         product_name: productName
+         *         line_id: lineId
+         *         quantity
+         *         unit
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_bom_where_used"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bom/{bom_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One BOM with its lines: component facts, live costs, stock and shortage per line
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Bom($bomId: Int!) {
+         *       bom(id: $bomId) {
+         *         ...BomFields
+         *         lines { ...BomLineFields }
+         *       }
+         *     }
+         *     fragment BomFields on Bom {
+         *       id
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       active
+         *       assembly_time_minutes: assemblyTimeMinutes
+         *       effective_date: effectiveDate
+         *       notes
+         *       material_cost: materialCost
+         *       process_cost: processCost
+         *       total_cost: totalCost
+         *       cost_error: costError
+         *       line_count: lineCount
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment BomLineFields on BomLine {
+         *       id
+         *       bom_id: bomId
+         *       component_id: componentId
+         *       quantity
+         *       unit
+         *       sequence
+         *       consume_stage: consumeStage
+         *       is_cost_only: isCostOnly
+         *       scrap_factor: scrapFactor
+         *       notes
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       component_unit: componentUnit
+         *       component_cost: componentCost
+         *       quantity_needed: quantityNeeded
+         *       line_cost: lineCost
+         *       cost_source: costSource
+         *       inventory_on_hand: inventoryOnHand
+         *       inventory_available: inventoryAvailable
+         *       is_available: isAvailable
+         *       shortage
+         *       has_bom: hasBom
+         *     }
+         *     ```
+         */
+        get: operations["get_bom"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a BOM and its lines
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation BomDelete($bomId: Int!) {
+         *       bomDelete(id: $bomId) {
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_bom"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a BOM's header (activating it deactivates the product's other versions)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation BomUpdate($bomId: Int!, $input: BomUpdateInput!) {
+         *       bomUpdate(id: $bomId, input: $input) {
+         *         bom {
+         *           ...BomFields
+         *           lines { ...BomLineFields }
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment BomFields on Bom {
+         *       id
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       active
+         *       assembly_time_minutes: assemblyTimeMinutes
+         *       effective_date: effectiveDate
+         *       notes
+         *       material_cost: materialCost
+         *       process_cost: processCost
+         *       total_cost: totalCost
+         *       cost_error: costError
+         *       line_count: lineCount
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment BomLineFields on BomLine {
+         *       id
+         *       bom_id: bomId
+         *       component_id: componentId
+         *       quantity
+         *       unit
+         *       sequence
+         *       consume_stage: consumeStage
+         *       is_cost_only: isCostOnly
+         *       scrap_factor: scrapFactor
+         *       notes
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       component_unit: componentUnit
+         *       component_cost: componentCost
+         *       quantity_needed: quantityNeeded
+         *       line_cost: lineCost
+         *       cost_source: costSource
+         *       inventory_on_hand: inventoryOnHand
+         *       inventory_available: inventoryAvailable
+         *       is_available: isAvailable
+         *       shortage
+         *       has_bom: hasBom
+         *     }
+         *     ```
+         */
+        patch: operations["update_bom"];
+        trace?: never;
+    };
+    "/admin/bom/{bom_id}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a BOM as the next version of its product or of `target_product_id` (`include_lines`, default true)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation BomCopy($bomId: Int!, $targetProductId: Int, $includeLines: Boolean = true) {
+         *       bomCopy(id: $bomId, targetProductId: $targetProductId, includeLines: $includeLines) {
+         *         bom {
+         *           ...BomFields
+         *           lines { ...BomLineFields }
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment BomFields on Bom {
+         *       id
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       active
+         *       assembly_time_minutes: assemblyTimeMinutes
+         *       effective_date: effectiveDate
+         *       notes
+         *       material_cost: materialCost
+         *       process_cost: processCost
+         *       total_cost: totalCost
+         *       cost_error: costError
+         *       line_count: lineCount
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment BomLineFields on BomLine {
+         *       id
+         *       bom_id: bomId
+         *       component_id: componentId
+         *       quantity
+         *       unit
+         *       sequence
+         *       consume_stage: consumeStage
+         *       is_cost_only: isCostOnly
+         *       scrap_factor: scrapFactor
+         *       notes
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       component_unit: componentUnit
+         *       component_cost: componentCost
+         *       quantity_needed: quantityNeeded
+         *       line_cost: lineCost
+         *       cost_source: costSource
+         *       inventory_on_hand: inventoryOnHand
+         *       inventory_available: inventoryAvailable
+         *       is_available: isAvailable
+         *       shortage
+         *       has_bom: hasBom
+         *     }
+         *     ```
+         */
+        post: operations["create_bom_copy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bom/{bom_id}/cost-rollup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The BOM's cost per unit, line by line, sub-assemblies rolled up through their own BOMs
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query BomCostRollup($bomId: Int!) {
+         *       bomCostRollup(id: $bomId) {
+         *         bom_id: bomId
+         *         product_sku: productSku
+         *         material_cost: materialCost
+         *         process_cost: processCost
+         *         total_cost: totalCost
+         *         lines {
+         *           line_id: id
+         *           component_id: componentId
+         *           component_sku: componentSku
+         *           component_name: componentName
+         *           quantity_needed: quantityNeeded
+         *           unit: componentUnit
+         *           unit_cost: componentCost
+         *           line_cost: lineCost
+         *           cost_source: costSource
+         *           has_bom: hasBom
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_bom_cost_rollup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bom/{bom_id}/explode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every line below the BOM, depth first, for `quantity` units (default 1), with extended quantities and costs
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query BomExplode($bomId: Int!, $quantity: Decimal) {
+         *       bomExplode(id: $bomId, quantity: $quantity) {
+         *         bom_id: bomId
+         *         product_id: productId
+         *         product_sku: productSku
+         *         product_name: productName
+         *         quantity
+         *         max_level: maxLevel
+         *         total_cost: totalCost
+         *         lines {
+         *           level
+         *           bom_id: bomId
+         *           line_id: lineId
+         *           component_id: componentId
+         *           component_sku: componentSku
+         *           component_name: componentName
+         *           component_unit: componentUnit
+         *           quantity_per: quantityPer
+         *           unit
+         *           extended_quantity: extendedQuantity
+         *           unit_cost: unitCost
+         *           extended_cost: extendedCost
+         *           has_bom: hasBom
+         *           is_cost_only: isCostOnly
+         *           consume_stage: consumeStage
+         *           inventory_available: inventoryAvailable
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_bom_explode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bom/{bom_id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a line (unit defaults to the component's; a component whose structure holds this product is refused)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation BomLineAdd($bomId: Int!, $input: BomLineCreateInput!) {
+         *       bomLineAdd(bomId: $bomId, input: $input) {
+         *         line { ...BomLineFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment BomLineFields on BomLine {
+         *       id
+         *       bom_id: bomId
+         *       component_id: componentId
+         *       quantity
+         *       unit
+         *       sequence
+         *       consume_stage: consumeStage
+         *       is_cost_only: isCostOnly
+         *       scrap_factor: scrapFactor
+         *       notes
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       component_unit: componentUnit
+         *       component_cost: componentCost
+         *       quantity_needed: quantityNeeded
+         *       line_cost: lineCost
+         *       cost_source: costSource
+         *       inventory_on_hand: inventoryOnHand
+         *       inventory_available: inventoryAvailable
+         *       is_available: isAvailable
+         *       shortage
+         *       has_bom: hasBom
+         *     }
+         *     ```
+         */
+        post: operations["create_bom_line_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bom/{bom_id}/lines/{line_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a line
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation BomLineDelete($bomId: Int!, $lineId: Int!) {
+         *       bomLineDelete(bomId: $bomId, lineId: $lineId) {
+         *         line { id }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_bom_line"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a line
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation BomLineUpdate($bomId: Int!, $lineId: Int!, $input: BomLineUpdateInput!) {
+         *       bomLineUpdate(bomId: $bomId, lineId: $lineId, input: $input) {
+         *         line { ...BomLineFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment BomLineFields on BomLine {
+         *       id
+         *       bom_id: bomId
+         *       component_id: componentId
+         *       quantity
+         *       unit
+         *       sequence
+         *       consume_stage: consumeStage
+         *       is_cost_only: isCostOnly
+         *       scrap_factor: scrapFactor
+         *       notes
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       component_unit: componentUnit
+         *       component_cost: componentCost
+         *       quantity_needed: quantityNeeded
+         *       line_cost: lineCost
+         *       cost_source: costSource
+         *       inventory_on_hand: inventoryOnHand
+         *       inventory_available: inventoryAvailable
+         *       is_available: isAvailable
+         *       shortage
+         *       has_bom: hasBom
+         *     }
+         *     ```
+         */
+        patch: operations["update_bom_line"];
+        trace?: never;
+    };
+    "/admin/bom/{bom_id}/recalculate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recompute and store the BOM's component cost (multi-level roll-up)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation BomRecalculate($bomId: Int!) {
+         *       bomRecalculate(id: $bomId) {
+         *         bom { ...BomFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment BomFields on Bom {
+         *       id
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       active
+         *       assembly_time_minutes: assemblyTimeMinutes
+         *       effective_date: effectiveDate
+         *       notes
+         *       material_cost: materialCost
+         *       process_cost: processCost
+         *       total_cost: totalCost
+         *       cost_error: costError
+         *       line_count: lineCount
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_bom_recalculate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bom/{bom_id}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the BOM and everything below it: `{is_valid, errors, warnings}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query BomValidate($bomId: Int!) {
+         *       bomValidate(id: $bomId) {
+         *         bom_id: bomId
+         *         is_valid: isValid
+         *         errors
+         *         warnings
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_bom_validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/customers/": {
         parameters: {
             query?: never;
@@ -798,6 +1541,65 @@ export interface paths {
          *     ```
          */
         patch: operations["update_customer"];
+        trace?: never;
+    };
+    "/admin/import/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import stock from a CSV (multipart `file`; `SKU`, `Quantity`, `Location` default MAIN, `Lot Number`, `Mode` set|add): `{created, updated, errors, total_processed}`, booked as opening balances
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation InventoryImport($file: Upload!) {
+         *       inventoryImport(file: $file) {
+         *         created
+         *         updated
+         *         errors
+         *         total_processed: totalProcessed
+         *         inventory_transactions: inventoryTransactions
+         *         journal_entry_id: journalEntryId
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_inventory_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/import/inventory/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inventory CSV template
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query InventoryImportTemplate {
+         *       inventoryImportTemplate
+         *     }
+         *     ```
+         */
+        get: operations["list_inventory_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/inventory-transactions/": {
@@ -3142,6 +3944,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/materials/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import materials from a CSV (multipart `file` ending in .csv, else 400; `update_existing`, `import_categories`): `{total_rows, created, updated, skipped, errors}`; on-hand grams post as opening stock at MAIN
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation MaterialImport($file: Upload!, $updateExisting: Boolean = false, $importCategories: Boolean = true) {
+         *       materialImport(file: $file, updateExisting: $updateExisting, importCategories: $importCategories) {
+         *         total_rows: totalRows
+         *         created
+         *         updated
+         *         skipped
+         *         errors { row field reason }
+         *         material_types_created: materialTypesCreated
+         *         colors_created: colorsCreated
+         *         categories_created: categoriesCreated
+         *         inventory_transactions: inventoryTransactions
+         *         journal_entry_id: journalEntryId
+         *         message
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_material_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/materials/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The materials CSV template
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MaterialImportTemplate {
+         *       materialImportTemplate
+         *     }
+         *     ```
+         */
+        get: operations["list_material_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/printers/": {
         parameters: {
             query?: never;
@@ -4269,6 +5135,272 @@ export interface paths {
         get: operations["list_setup_status"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spools/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spools newest first as `{items, total, offset, limit}` (`product_id`, `status`, `location_id`, `low_weight` (< 10 % left), `limit` up to 500, `offset`); weights in grams
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Spools($productId: Int, $status: SpoolStatus, $locationId: Int, $lowWeight: Boolean = false, $limit: Int = 100, $offset: Int = 0) {
+         *       spools(productId: $productId, status: $status, locationId: $locationId, lowWeight: $lowWeight, first: $limit, offset: $offset) {
+         *         items: nodes { ...SpoolFields }
+         *         total: totalCount
+         *         page: pageInfo { offset limit }
+         *       }
+         *     }
+         *
+         *     fragment SpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       initial_weight_kg: initialWeightGrams
+         *       current_weight_kg: currentWeightGrams
+         *       weight_remaining_percent: weightRemainingPercent
+         *       status
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location_id: locationId
+         *       location_name: locationName
+         *       supplier_lot_number: supplierLotNumber
+         *       notes
+         *       is_low: isLow
+         *       is_empty: isEmpty
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_spools"];
+        put?: never;
+        /**
+         * Register a spool from query parameters (`spool_number`, `product_id`, `initial_weight_kg` in grams, `current_weight_kg?`, `location_id?`, `supplier_lot_number?`, `expiry_date?`, `notes?`): `{id, spool_number, message}`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SpoolCreate($spoolNumber: String!, $productId: Int!, $initialWeightKg: Decimal!, $currentWeightKg: Decimal, $locationId: Int, $supplierLotNumber: String, $receivedDate: NaiveDate, $expiryDate: NaiveDate, $notes: String) {
+         *       spoolCreate(input: {spoolNumber: $spoolNumber, productId: $productId, initialWeightGrams: $initialWeightKg, currentWeightGrams: $currentWeightKg, locationId: $locationId, supplierLotNumber: $supplierLotNumber, receivedDate: $receivedDate, expiryDate: $expiryDate, notes: $notes}) {
+         *         spool { id spool_number: spoolNumber }
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_spool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spools/product/{product_id}/available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The usable spools of a material (active, filament left), oldest expiry first
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SpoolsAvailableForProduct($productId: Int!) {
+         *       spoolsAvailableForProduct(productId: $productId) { ...SpoolFields }
+         *     }
+         *
+         *     fragment SpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       initial_weight_kg: initialWeightGrams
+         *       current_weight_kg: currentWeightGrams
+         *       weight_remaining_percent: weightRemainingPercent
+         *       status
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location_id: locationId
+         *       location_name: locationName
+         *       supplier_lot_number: supplierLotNumber
+         *       notes
+         *       is_low: isLow
+         *       is_empty: isEmpty
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_spools_available_for_product"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spools/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One spool with its `usage_history`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Spool($id: Int!) {
+         *       spool(id: $id) {
+         *         ...SpoolFields
+         *         usage_history: usageHistory {
+         *           production_order_id: productionOrderId
+         *           production_order_code: productionOrderCode
+         *           weight_consumed_kg: weightConsumedGrams
+         *           created_at: createdAt
+         *         }
+         *       }
+         *     }
+         *
+         *     fragment SpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       initial_weight_kg: initialWeightGrams
+         *       current_weight_kg: currentWeightGrams
+         *       weight_remaining_percent: weightRemainingPercent
+         *       status
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location_id: locationId
+         *       location_name: locationName
+         *       supplier_lot_number: supplierLotNumber
+         *       notes
+         *       is_low: isLow
+         *       is_empty: isEmpty
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_spool"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a spool from query parameters (`current_weight_g`, `status`, `location_id`, `notes`, `reason`); a weight change needs `reason` (400 otherwise) and posts a `spool_adjustment` with its journal entry
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SpoolUpdate($id: Int!, $currentWeightG: Decimal, $status: SpoolStatus, $locationId: Int, $notes: String, $reason: String) {
+         *       spoolUpdate(id: $id, input: {currentWeightGrams: $currentWeightG, status: $status, locationId: $locationId, notes: $notes, reason: $reason}) {
+         *         result {
+         *           spool { ...SpoolFields }
+         *           transaction_id: transactionId
+         *           journal_entry_id: journalEntryId
+         *           message
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment SpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       initial_weight_kg: initialWeightGrams
+         *       current_weight_kg: currentWeightGrams
+         *       weight_remaining_percent: weightRemainingPercent
+         *       status
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location_id: locationId
+         *       location_name: locationName
+         *       supplier_lot_number: supplierLotNumber
+         *       notes
+         *       is_low: isLow
+         *       is_empty: isEmpty
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        patch: operations["update_spool"];
+        trace?: never;
+    };
+    "/spools/{id}/consume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record filament a production order used (`production_order_id`, `weight_consumed_g`, `production_order_code?`): a consumption and its journal entry (1210 WIP / 1200)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SpoolConsume($id: Int!, $productionOrderId: Int!, $weightConsumedG: Decimal!, $productionOrderCode: String) {
+         *       spoolConsume(id: $id, input: {productionOrderId: $productionOrderId, productionOrderCode: $productionOrderCode, weightConsumedGrams: $weightConsumedG}) {
+         *         result {
+         *           spool { ...SpoolFields }
+         *           transaction_id: transactionId
+         *           journal_entry_id: journalEntryId
+         *           message
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment SpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       initial_weight_kg: initialWeightGrams
+         *       current_weight_kg: currentWeightGrams
+         *       weight_remaining_percent: weightRemainingPercent
+         *       status
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location_id: locationId
+         *       location_name: locationName
+         *       supplier_lot_number: supplierLotNumber
+         *       notes
+         *       is_low: isLow
+         *       is_empty: isEmpty
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_spool_consume"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5789,6 +6921,2588 @@ export interface operations {
             };
         };
     };
+    get_boms: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+                skip?: number | null;
+                product_id?: number | null;
+                active_only?: boolean | null;
+                search?: string | null;
+                sort_by?: ("code" | "name" | "version" | "product_sku" | "material_cost" | "created_at" | "updated_at") | null;
+                sort_order?: ("asc" | "desc") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string;
+                        /** @description The product's name. */
+                        product_name: string;
+                        /** @description Code (upper case), e.g. `BOM-WIDGET-V1`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version number (unique per product). */
+                        version: number;
+                        /** @description Engineering revision label, e.g. `B`. */
+                        revision: string | null;
+                        /** @description Whether production uses it (one per product). */
+                        active: boolean;
+                        /** @description Assembly time per unit, in minutes. */
+                        assembly_time_minutes: string | null;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Component cost per unit now (sub-assemblies rolled up through their own BOMs).
+                         */
+                        material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour and machine cost per unit, entered by hand.
+                         */
+                        process_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one unit now: components plus process cost.
+                         */
+                        total_cost: string;
+                        /** @description Why the costs are zero, when the structure holds its own product. */
+                        cost_error: string | null;
+                        /** @description How many lines it has. */
+                        line_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_bom: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    code?: string | null;
+                    name?: string | null;
+                    version?: number | null;
+                    revision?: string | null;
+                    active?: boolean | null;
+                    assembly_time_minutes?: string | null;
+                    effective_date?: string | null;
+                    notes?: string | null;
+                    process_cost?: string | null;
+                    lines?: {
+                        component_id: number;
+                        /** Format: decimal */
+                        quantity: string;
+                        unit?: string | null;
+                        sequence?: number | null;
+                        consume_stage?: ("production" | "shipping") | null;
+                        is_cost_only?: boolean | null;
+                        scrap_factor?: string | null;
+                        notes?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string;
+                        /** @description The product's name. */
+                        product_name: string;
+                        /** @description Code (upper case), e.g. `BOM-WIDGET-V1`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version number (unique per product). */
+                        version: number;
+                        /** @description Engineering revision label, e.g. `B`. */
+                        revision: string | null;
+                        /** @description Whether production uses it (one per product). */
+                        active: boolean;
+                        /** @description Assembly time per unit, in minutes. */
+                        assembly_time_minutes: string | null;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Component cost per unit now (sub-assemblies rolled up through their own BOMs).
+                         */
+                        material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour and machine cost per unit, entered by hand.
+                         */
+                        process_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one unit now: components plus process cost.
+                         */
+                        total_cost: string;
+                        /** @description Why the costs are zero, when the structure holds its own product. */
+                        cost_error: string | null;
+                        /** @description How many lines it has. */
+                        line_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The lines, by sequence. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The BOM. */
+                            bom_id: number;
+                            /** @description The component item. */
+                            component_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Quantity per unit of the product, in `unit`.
+                             */
+                            quantity: string;
+                            /** @description The unit of `quantity` (the component's unit or one of its class: G for a KG item). */
+                            unit: string;
+                            /** @description Order on the BOM. */
+                            sequence: number;
+                            /**
+                             * @description When the component leaves stock.
+                             * @enum {string}
+                             */
+                            consume_stage: "production" | "shipping";
+                            /** @description Counted in the cost but never issued from stock (e.g. electricity). */
+                            is_cost_only: boolean;
+                            /**
+                             * Format: decimal
+                             * @description Expected loss, in percent (0 to under 100): the quantity needed is
+                             *     `quantity × (1 + scrap_factor / 100)`.
+                             */
+                            scrap_factor: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description The component's SKU. */
+                            component_sku: string;
+                            /** @description The component's name. */
+                            component_name: string;
+                            /** @description The component's stocking unit. */
+                            component_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of one stocking unit of the component (its own BOM's roll-up when it has one,
+                             *     else its standard, average or last cost).
+                             */
+                            component_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description The quantity needed per unit of the product, in the component's stocking unit,
+                             *     scrap included.
+                             */
+                            quantity_needed: string;
+                            /**
+                             * Format: decimal
+                             * @description `quantityNeeded × componentCost`.
+                             */
+                            line_cost: string;
+                            /** @description Where the component cost came from: `bom` (a roll-up) or `item`. */
+                            cost_source: string;
+                            /**
+                             * Format: decimal
+                             * @description The component's stock on hand over every location.
+                             */
+                            inventory_on_hand: string;
+                            /**
+                             * Format: decimal
+                             * @description The component's stock available (on hand less allocated).
+                             */
+                            inventory_available: string;
+                            /** @description Whether the available stock covers one unit of the product. */
+                            is_available: boolean;
+                            /**
+                             * Format: decimal
+                             * @description What is missing for one unit of the product (0 when covered).
+                             */
+                            shortage: string;
+                            /** @description Whether the component has an active BOM of its own. */
+                            has_bom: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_bom_for_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string;
+                        /** @description The product's name. */
+                        product_name: string;
+                        /** @description Code (upper case), e.g. `BOM-WIDGET-V1`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version number (unique per product). */
+                        version: number;
+                        /** @description Engineering revision label, e.g. `B`. */
+                        revision: string | null;
+                        /** @description Whether production uses it (one per product). */
+                        active: boolean;
+                        /** @description Assembly time per unit, in minutes. */
+                        assembly_time_minutes: string | null;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Component cost per unit now (sub-assemblies rolled up through their own BOMs).
+                         */
+                        material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour and machine cost per unit, entered by hand.
+                         */
+                        process_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one unit now: components plus process cost.
+                         */
+                        total_cost: string;
+                        /** @description Why the costs are zero, when the structure holds its own product. */
+                        cost_error: string | null;
+                        /** @description How many lines it has. */
+                        line_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The lines, by sequence. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The BOM. */
+                            bom_id: number;
+                            /** @description The component item. */
+                            component_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Quantity per unit of the product, in `unit`.
+                             */
+                            quantity: string;
+                            /** @description The unit of `quantity` (the component's unit or one of its class: G for a KG item). */
+                            unit: string;
+                            /** @description Order on the BOM. */
+                            sequence: number;
+                            /**
+                             * @description When the component leaves stock.
+                             * @enum {string}
+                             */
+                            consume_stage: "production" | "shipping";
+                            /** @description Counted in the cost but never issued from stock (e.g. electricity). */
+                            is_cost_only: boolean;
+                            /**
+                             * Format: decimal
+                             * @description Expected loss, in percent (0 to under 100): the quantity needed is
+                             *     `quantity × (1 + scrap_factor / 100)`.
+                             */
+                            scrap_factor: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description The component's SKU. */
+                            component_sku: string;
+                            /** @description The component's name. */
+                            component_name: string;
+                            /** @description The component's stocking unit. */
+                            component_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of one stocking unit of the component (its own BOM's roll-up when it has one,
+                             *     else its standard, average or last cost).
+                             */
+                            component_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description The quantity needed per unit of the product, in the component's stocking unit,
+                             *     scrap included.
+                             */
+                            quantity_needed: string;
+                            /**
+                             * Format: decimal
+                             * @description `quantityNeeded × componentCost`.
+                             */
+                            line_cost: string;
+                            /** @description Where the component cost came from: `bom` (a roll-up) or `item`. */
+                            cost_source: string;
+                            /**
+                             * Format: decimal
+                             * @description The component's stock on hand over every location.
+                             */
+                            inventory_on_hand: string;
+                            /**
+                             * Format: decimal
+                             * @description The component's stock available (on hand less allocated).
+                             */
+                            inventory_available: string;
+                            /** @description Whether the available stock covers one unit of the product. */
+                            is_available: boolean;
+                            /**
+                             * Format: decimal
+                             * @description What is missing for one unit of the product (0 when covered).
+                             */
+                            shortage: string;
+                            /** @description Whether the component has an active BOM of its own. */
+                            has_bom: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_bom_where_used: {
+        parameters: {
+            query?: {
+                active_only?: boolean | null;
+            };
+            header?: never;
+            path: {
+                product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The BOM. */
+                        bom_id: number;
+                        /** @description The BOM's code. */
+                        bom_code: string;
+                        /** @description The BOM's name. */
+                        bom_name: string;
+                        /** @description The BOM's version. */
+                        version: number;
+                        /** @description Whether the BOM is active. */
+                        active: boolean;
+                        /** @description The product the BOM makes. */
+                        product_id: number;
+                        /** @description Its SKU. */
+                        product_sku: string;
+                        /** @description Its name. */
+                        product_name: string;
+                        /** @description The line. */
+                        line_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity per unit of the product.
+                         */
+                        quantity: string;
+                        /** @description Its unit. */
+                        unit: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_bom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bom_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string;
+                        /** @description The product's name. */
+                        product_name: string;
+                        /** @description Code (upper case), e.g. `BOM-WIDGET-V1`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version number (unique per product). */
+                        version: number;
+                        /** @description Engineering revision label, e.g. `B`. */
+                        revision: string | null;
+                        /** @description Whether production uses it (one per product). */
+                        active: boolean;
+                        /** @description Assembly time per unit, in minutes. */
+                        assembly_time_minutes: string | null;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Component cost per unit now (sub-assemblies rolled up through their own BOMs).
+                         */
+                        material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour and machine cost per unit, entered by hand.
+                         */
+                        process_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one unit now: components plus process cost.
+                         */
+                        total_cost: string;
+                        /** @description Why the costs are zero, when the structure holds its own product. */
+                        cost_error: string | null;
+                        /** @description How many lines it has. */
+                        line_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The lines, by sequence. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The BOM. */
+                            bom_id: number;
+                            /** @description The component item. */
+                            component_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Quantity per unit of the product, in `unit`.
+                             */
+                            quantity: string;
+                            /** @description The unit of `quantity` (the component's unit or one of its class: G for a KG item). */
+                            unit: string;
+                            /** @description Order on the BOM. */
+                            sequence: number;
+                            /**
+                             * @description When the component leaves stock.
+                             * @enum {string}
+                             */
+                            consume_stage: "production" | "shipping";
+                            /** @description Counted in the cost but never issued from stock (e.g. electricity). */
+                            is_cost_only: boolean;
+                            /**
+                             * Format: decimal
+                             * @description Expected loss, in percent (0 to under 100): the quantity needed is
+                             *     `quantity × (1 + scrap_factor / 100)`.
+                             */
+                            scrap_factor: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description The component's SKU. */
+                            component_sku: string;
+                            /** @description The component's name. */
+                            component_name: string;
+                            /** @description The component's stocking unit. */
+                            component_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of one stocking unit of the component (its own BOM's roll-up when it has one,
+                             *     else its standard, average or last cost).
+                             */
+                            component_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description The quantity needed per unit of the product, in the component's stocking unit,
+                             *     scrap included.
+                             */
+                            quantity_needed: string;
+                            /**
+                             * Format: decimal
+                             * @description `quantityNeeded × componentCost`.
+                             */
+                            line_cost: string;
+                            /** @description Where the component cost came from: `bom` (a roll-up) or `item`. */
+                            cost_source: string;
+                            /**
+                             * Format: decimal
+                             * @description The component's stock on hand over every location.
+                             */
+                            inventory_on_hand: string;
+                            /**
+                             * Format: decimal
+                             * @description The component's stock available (on hand less allocated).
+                             */
+                            inventory_available: string;
+                            /** @description Whether the available stock covers one unit of the product. */
+                            is_available: boolean;
+                            /**
+                             * Format: decimal
+                             * @description What is missing for one unit of the product (0 when covered).
+                             */
+                            shortage: string;
+                            /** @description Whether the component has an active BOM of its own. */
+                            has_bom: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_bom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bom_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened (delete). */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_bom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bom_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id?: number | null;
+                    code?: string | null;
+                    name?: string | null;
+                    version?: number | null;
+                    revision?: string | null;
+                    active?: boolean | null;
+                    assembly_time_minutes?: string | null;
+                    effective_date?: string | null;
+                    notes?: string | null;
+                    process_cost?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string;
+                        /** @description The product's name. */
+                        product_name: string;
+                        /** @description Code (upper case), e.g. `BOM-WIDGET-V1`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version number (unique per product). */
+                        version: number;
+                        /** @description Engineering revision label, e.g. `B`. */
+                        revision: string | null;
+                        /** @description Whether production uses it (one per product). */
+                        active: boolean;
+                        /** @description Assembly time per unit, in minutes. */
+                        assembly_time_minutes: string | null;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Component cost per unit now (sub-assemblies rolled up through their own BOMs).
+                         */
+                        material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour and machine cost per unit, entered by hand.
+                         */
+                        process_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one unit now: components plus process cost.
+                         */
+                        total_cost: string;
+                        /** @description Why the costs are zero, when the structure holds its own product. */
+                        cost_error: string | null;
+                        /** @description How many lines it has. */
+                        line_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The lines, by sequence. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The BOM. */
+                            bom_id: number;
+                            /** @description The component item. */
+                            component_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Quantity per unit of the product, in `unit`.
+                             */
+                            quantity: string;
+                            /** @description The unit of `quantity` (the component's unit or one of its class: G for a KG item). */
+                            unit: string;
+                            /** @description Order on the BOM. */
+                            sequence: number;
+                            /**
+                             * @description When the component leaves stock.
+                             * @enum {string}
+                             */
+                            consume_stage: "production" | "shipping";
+                            /** @description Counted in the cost but never issued from stock (e.g. electricity). */
+                            is_cost_only: boolean;
+                            /**
+                             * Format: decimal
+                             * @description Expected loss, in percent (0 to under 100): the quantity needed is
+                             *     `quantity × (1 + scrap_factor / 100)`.
+                             */
+                            scrap_factor: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description The component's SKU. */
+                            component_sku: string;
+                            /** @description The component's name. */
+                            component_name: string;
+                            /** @description The component's stocking unit. */
+                            component_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of one stocking unit of the component (its own BOM's roll-up when it has one,
+                             *     else its standard, average or last cost).
+                             */
+                            component_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description The quantity needed per unit of the product, in the component's stocking unit,
+                             *     scrap included.
+                             */
+                            quantity_needed: string;
+                            /**
+                             * Format: decimal
+                             * @description `quantityNeeded × componentCost`.
+                             */
+                            line_cost: string;
+                            /** @description Where the component cost came from: `bom` (a roll-up) or `item`. */
+                            cost_source: string;
+                            /**
+                             * Format: decimal
+                             * @description The component's stock on hand over every location.
+                             */
+                            inventory_on_hand: string;
+                            /**
+                             * Format: decimal
+                             * @description The component's stock available (on hand less allocated).
+                             */
+                            inventory_available: string;
+                            /** @description Whether the available stock covers one unit of the product. */
+                            is_available: boolean;
+                            /**
+                             * Format: decimal
+                             * @description What is missing for one unit of the product (0 when covered).
+                             */
+                            shortage: string;
+                            /** @description Whether the component has an active BOM of its own. */
+                            has_bom: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_bom_copy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bom_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    target_product_id?: number | null;
+                    include_lines?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string;
+                        /** @description The product's name. */
+                        product_name: string;
+                        /** @description Code (upper case), e.g. `BOM-WIDGET-V1`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version number (unique per product). */
+                        version: number;
+                        /** @description Engineering revision label, e.g. `B`. */
+                        revision: string | null;
+                        /** @description Whether production uses it (one per product). */
+                        active: boolean;
+                        /** @description Assembly time per unit, in minutes. */
+                        assembly_time_minutes: string | null;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Component cost per unit now (sub-assemblies rolled up through their own BOMs).
+                         */
+                        material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour and machine cost per unit, entered by hand.
+                         */
+                        process_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one unit now: components plus process cost.
+                         */
+                        total_cost: string;
+                        /** @description Why the costs are zero, when the structure holds its own product. */
+                        cost_error: string | null;
+                        /** @description How many lines it has. */
+                        line_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The lines, by sequence. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The BOM. */
+                            bom_id: number;
+                            /** @description The component item. */
+                            component_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Quantity per unit of the product, in `unit`.
+                             */
+                            quantity: string;
+                            /** @description The unit of `quantity` (the component's unit or one of its class: G for a KG item). */
+                            unit: string;
+                            /** @description Order on the BOM. */
+                            sequence: number;
+                            /**
+                             * @description When the component leaves stock.
+                             * @enum {string}
+                             */
+                            consume_stage: "production" | "shipping";
+                            /** @description Counted in the cost but never issued from stock (e.g. electricity). */
+                            is_cost_only: boolean;
+                            /**
+                             * Format: decimal
+                             * @description Expected loss, in percent (0 to under 100): the quantity needed is
+                             *     `quantity × (1 + scrap_factor / 100)`.
+                             */
+                            scrap_factor: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description The component's SKU. */
+                            component_sku: string;
+                            /** @description The component's name. */
+                            component_name: string;
+                            /** @description The component's stocking unit. */
+                            component_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of one stocking unit of the component (its own BOM's roll-up when it has one,
+                             *     else its standard, average or last cost).
+                             */
+                            component_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description The quantity needed per unit of the product, in the component's stocking unit,
+                             *     scrap included.
+                             */
+                            quantity_needed: string;
+                            /**
+                             * Format: decimal
+                             * @description `quantityNeeded × componentCost`.
+                             */
+                            line_cost: string;
+                            /** @description Where the component cost came from: `bom` (a roll-up) or `item`. */
+                            cost_source: string;
+                            /**
+                             * Format: decimal
+                             * @description The component's stock on hand over every location.
+                             */
+                            inventory_on_hand: string;
+                            /**
+                             * Format: decimal
+                             * @description The component's stock available (on hand less allocated).
+                             */
+                            inventory_available: string;
+                            /** @description Whether the available stock covers one unit of the product. */
+                            is_available: boolean;
+                            /**
+                             * Format: decimal
+                             * @description What is missing for one unit of the product (0 when covered).
+                             */
+                            shortage: string;
+                            /** @description Whether the component has an active BOM of its own. */
+                            has_bom: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_bom_cost_rollup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bom_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The BOM. */
+                        bom_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string;
+                        /**
+                         * Format: decimal
+                         * @description Components per unit.
+                         */
+                        material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour and machine per unit.
+                         */
+                        process_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Per unit in all.
+                         */
+                        total_cost: string;
+                        /** @description Each line's part of it. */
+                        lines: {
+                            /** @description Id. */
+                            line_id: number;
+                            /** @description The component item. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string;
+                            /** @description The component's name. */
+                            component_name: string;
+                            /**
+                             * Format: decimal
+                             * @description The quantity needed per unit of the product, in the component's stocking unit,
+                             *     scrap included.
+                             */
+                            quantity_needed: string;
+                            /** @description The component's stocking unit. */
+                            unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of one stocking unit of the component (its own BOM's roll-up when it has one,
+                             *     else its standard, average or last cost).
+                             */
+                            unit_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description `quantityNeeded × componentCost`.
+                             */
+                            line_cost: string;
+                            /** @description Where the component cost came from: `bom` (a roll-up) or `item`. */
+                            cost_source: string;
+                            /** @description Whether the component has an active BOM of its own. */
+                            has_bom: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_bom_explode: {
+        parameters: {
+            query?: {
+                quantity?: string | null;
+            };
+            header?: never;
+            path: {
+                bom_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The BOM. */
+                        bom_id: number;
+                        /** @description Its product. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string;
+                        /** @description The product's name. */
+                        product_name: string;
+                        /**
+                         * Format: decimal
+                         * @description Units of the product exploded for.
+                         */
+                        quantity: string;
+                        /** @description The deepest level. */
+                        max_level: number;
+                        /**
+                         * Format: decimal
+                         * @description Cost of the whole quantity (components and process costs at every level).
+                         */
+                        total_cost: string;
+                        /** @description Every line, depth first. */
+                        lines: {
+                            /** @description 1 for the BOM's own lines, 2 for their components' lines... */
+                            level: number;
+                            /** @description The BOM the line is on. */
+                            bom_id: number;
+                            /** @description The line. */
+                            line_id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string;
+                            /** @description The component's name. */
+                            component_name: string;
+                            /** @description The component's stocking unit. */
+                            component_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity per unit of the parent, in `unit`.
+                             */
+                            quantity_per: string;
+                            /** @description The line's unit. */
+                            unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity needed for the whole explosion, in the component's stocking unit, scrap
+                             *     included.
+                             */
+                            extended_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of one stocking unit.
+                             */
+                            unit_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description `extendedQuantity × unitCost`.
+                             */
+                            extended_cost: string;
+                            /** @description Whether the component has its own BOM (its lines follow, one level deeper). */
+                            has_bom: boolean;
+                            /** @description Counted in the cost, never issued. */
+                            is_cost_only: boolean;
+                            /**
+                             * @description When it leaves stock.
+                             * @enum {string}
+                             */
+                            consume_stage: "production" | "shipping";
+                            /**
+                             * Format: decimal
+                             * @description The component's available stock.
+                             */
+                            inventory_available: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_bom_line_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bom_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    component_id: number;
+                    /** Format: decimal */
+                    quantity: string;
+                    unit?: string | null;
+                    sequence?: number | null;
+                    consume_stage?: ("production" | "shipping") | null;
+                    is_cost_only?: boolean | null;
+                    scrap_factor?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The BOM. */
+                        bom_id: number;
+                        /** @description The component item. */
+                        component_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity per unit of the product, in `unit`.
+                         */
+                        quantity: string;
+                        /** @description The unit of `quantity` (the component's unit or one of its class: G for a KG item). */
+                        unit: string;
+                        /** @description Order on the BOM. */
+                        sequence: number;
+                        /**
+                         * @description When the component leaves stock.
+                         * @enum {string}
+                         */
+                        consume_stage: "production" | "shipping";
+                        /** @description Counted in the cost but never issued from stock (e.g. electricity). */
+                        is_cost_only: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Expected loss, in percent (0 to under 100): the quantity needed is
+                         *     `quantity × (1 + scrap_factor / 100)`.
+                         */
+                        scrap_factor: string;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The component's SKU. */
+                        component_sku: string;
+                        /** @description The component's name. */
+                        component_name: string;
+                        /** @description The component's stocking unit. */
+                        component_unit: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one stocking unit of the component (its own BOM's roll-up when it has one,
+                         *     else its standard, average or last cost).
+                         */
+                        component_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description The quantity needed per unit of the product, in the component's stocking unit,
+                         *     scrap included.
+                         */
+                        quantity_needed: string;
+                        /**
+                         * Format: decimal
+                         * @description `quantityNeeded × componentCost`.
+                         */
+                        line_cost: string;
+                        /** @description Where the component cost came from: `bom` (a roll-up) or `item`. */
+                        cost_source: string;
+                        /**
+                         * Format: decimal
+                         * @description The component's stock on hand over every location.
+                         */
+                        inventory_on_hand: string;
+                        /**
+                         * Format: decimal
+                         * @description The component's stock available (on hand less allocated).
+                         */
+                        inventory_available: string;
+                        /** @description Whether the available stock covers one unit of the product. */
+                        is_available: boolean;
+                        /**
+                         * Format: decimal
+                         * @description What is missing for one unit of the product (0 when covered).
+                         */
+                        shortage: string;
+                        /** @description Whether the component has an active BOM of its own. */
+                        has_bom: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_bom_line: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bom_id: number;
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_bom_line: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bom_id: number;
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    component_id?: number | null;
+                    quantity?: string | null;
+                    unit?: string | null;
+                    sequence?: number | null;
+                    consume_stage?: ("production" | "shipping") | null;
+                    is_cost_only?: boolean | null;
+                    scrap_factor?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The BOM. */
+                        bom_id: number;
+                        /** @description The component item. */
+                        component_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity per unit of the product, in `unit`.
+                         */
+                        quantity: string;
+                        /** @description The unit of `quantity` (the component's unit or one of its class: G for a KG item). */
+                        unit: string;
+                        /** @description Order on the BOM. */
+                        sequence: number;
+                        /**
+                         * @description When the component leaves stock.
+                         * @enum {string}
+                         */
+                        consume_stage: "production" | "shipping";
+                        /** @description Counted in the cost but never issued from stock (e.g. electricity). */
+                        is_cost_only: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Expected loss, in percent (0 to under 100): the quantity needed is
+                         *     `quantity × (1 + scrap_factor / 100)`.
+                         */
+                        scrap_factor: string;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The component's SKU. */
+                        component_sku: string;
+                        /** @description The component's name. */
+                        component_name: string;
+                        /** @description The component's stocking unit. */
+                        component_unit: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one stocking unit of the component (its own BOM's roll-up when it has one,
+                         *     else its standard, average or last cost).
+                         */
+                        component_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description The quantity needed per unit of the product, in the component's stocking unit,
+                         *     scrap included.
+                         */
+                        quantity_needed: string;
+                        /**
+                         * Format: decimal
+                         * @description `quantityNeeded × componentCost`.
+                         */
+                        line_cost: string;
+                        /** @description Where the component cost came from: `bom` (a roll-up) or `item`. */
+                        cost_source: string;
+                        /**
+                         * Format: decimal
+                         * @description The component's stock on hand over every location.
+                         */
+                        inventory_on_hand: string;
+                        /**
+                         * Format: decimal
+                         * @description The component's stock available (on hand less allocated).
+                         */
+                        inventory_available: string;
+                        /** @description Whether the available stock covers one unit of the product. */
+                        is_available: boolean;
+                        /**
+                         * Format: decimal
+                         * @description What is missing for one unit of the product (0 when covered).
+                         */
+                        shortage: string;
+                        /** @description Whether the component has an active BOM of its own. */
+                        has_bom: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_bom_recalculate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bom_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string;
+                        /** @description The product's name. */
+                        product_name: string;
+                        /** @description Code (upper case), e.g. `BOM-WIDGET-V1`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version number (unique per product). */
+                        version: number;
+                        /** @description Engineering revision label, e.g. `B`. */
+                        revision: string | null;
+                        /** @description Whether production uses it (one per product). */
+                        active: boolean;
+                        /** @description Assembly time per unit, in minutes. */
+                        assembly_time_minutes: string | null;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Component cost per unit now (sub-assemblies rolled up through their own BOMs).
+                         */
+                        material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour and machine cost per unit, entered by hand.
+                         */
+                        process_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one unit now: components plus process cost.
+                         */
+                        total_cost: string;
+                        /** @description Why the costs are zero, when the structure holds its own product. */
+                        cost_error: string | null;
+                        /** @description How many lines it has. */
+                        line_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_bom_validate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bom_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The BOM. */
+                        bom_id: number;
+                        /** @description True when there are no errors. */
+                        is_valid: boolean;
+                        /** @description What must be fixed before production uses it. */
+                        errors: string[];
+                        /** @description What is worth a look. */
+                        warnings: string[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_customers: {
         parameters: {
             query?: {
@@ -7121,6 +10835,217 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_inventory_import: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Rows that put an item at a location for the first time. */
+                        created: number;
+                        /** @description Rows that changed (or confirmed) stock an item already had at the location. */
+                        updated: number;
+                        /** @description Row problems, as `Row N: ...` (the first 500); those rows were skipped. */
+                        errors: string[];
+                        /** @description Data rows in the file (blank lines not counted). */
+                        total_processed: number;
+                        /** @description Stock transactions posted. */
+                        inventory_transactions: number;
+                        /** @description The journal entry that booked the value, if any value moved. */
+                        journal_entry_id: number | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_inventory_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12794,7 +16719,7 @@ export interface operations {
                         track_serials: boolean;
                         /** @description Active (deleting an item deactivates it). */
                         is_active: boolean;
-                        /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                        /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
                         /**
                          * Format: decimal
@@ -14452,7 +18377,7 @@ export interface operations {
                         track_serials: boolean;
                         /** @description Active (deleting an item deactivates it). */
                         is_active: boolean;
-                        /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                        /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
                         /**
                          * Format: decimal
@@ -14768,7 +18693,7 @@ export interface operations {
                         track_serials: boolean;
                         /** @description Active (deleting an item deactivates it). */
                         is_active: boolean;
-                        /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                        /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
                         /**
                          * Format: decimal
@@ -15112,7 +19037,7 @@ export interface operations {
                         track_serials: boolean;
                         /** @description Active (deleting an item deactivates it). */
                         is_active: boolean;
-                        /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                        /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
                         /**
                          * Format: decimal
@@ -15368,7 +19293,7 @@ export interface operations {
                         track_serials: boolean;
                         /** @description Active (deleting an item deactivates it). */
                         is_active: boolean;
-                        /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                        /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
                         /**
                          * Format: decimal
@@ -15860,6 +19785,236 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_material_import: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    update_existing?: boolean | null;
+                    import_categories?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Data rows in the file (blank lines not counted). */
+                        total_rows: number;
+                        /** @description Material items created. */
+                        created: number;
+                        /** @description Material items updated (`updateExisting`). */
+                        updated: number;
+                        /** @description Rows skipped: errors, and existing SKUs without `updateExisting`. */
+                        skipped: number;
+                        /** @description Row problems (the first 500), by file line (the header is line 1). */
+                        errors: {
+                            /** @description The row number in the file (the header is row 1). */
+                            row: number;
+                            /** @description The column at fault, when one is. */
+                            field: string | null;
+                            /** @description What is wrong. */
+                            reason: string;
+                        }[];
+                        /** @description Material types created. */
+                        material_types_created: number;
+                        /** @description Colours created. */
+                        colors_created: number;
+                        /** @description Categories created. */
+                        categories_created: number;
+                        /** @description Stock transactions posted (opening balances and their corrections). */
+                        inventory_transactions: number;
+                        /** @description The journal entry that booked the opening stock, if any value moved. */
+                        journal_entry_id: number | null;
+                        /** @description A one-line summary. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_material_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -17670,7 +21825,7 @@ export interface operations {
                             weight: string | null;
                             /** @description Whether it is a raw material. */
                             is_raw_material: boolean;
-                            /** @description Whether a bill of materials exists (BOMs arrive with production; until then false). */
+                            /** @description Whether an active bill of materials makes it. */
                             has_bom: boolean;
                             /** @description Active (deleting an item deactivates it). */
                             active: boolean;
@@ -20426,6 +24581,890 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_spools: {
+        parameters: {
+            query?: {
+                product_id?: number | null;
+                status?: ("active" | "empty" | "expired" | "damaged") | null;
+                location_id?: number | null;
+                low_weight?: boolean | null;
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item it is a roll of. */
+                            product_id: number;
+                            /** @description The material item's SKU. */
+                            product_sku: string | null;
+                            /** @description The material item's name. */
+                            product_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_kg: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_kg: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            weight_remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description Where it is stored (its stock sits at this location). */
+                            location_id: number | null;
+                            /** @description The storage location's name. */
+                            location_name: string | null;
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Active with less than 10 % of the initial weight left. */
+                            is_low: boolean;
+                            /** @description Less than 0.05 g left, or marked empty. */
+                            is_empty: boolean;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                        /** @description The page size asked for. */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_spool: {
+        parameters: {
+            query: {
+                spool_number: string;
+                product_id: number;
+                initial_weight_kg: string;
+                current_weight_kg?: string | null;
+                location_id?: number | null;
+                supplier_lot_number?: string | null;
+                received_date?: string | null;
+                expiry_date?: string | null;
+                notes?: string | null;
+            };
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened, for people. */
+                        message: string | null;
+                        /** @description Id. */
+                        id: number;
+                        /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                        spool_number: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_spools_available_for_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                        spool_number: string;
+                        /** @description The material item it is a roll of. */
+                        product_id: number;
+                        /** @description The material item's SKU. */
+                        product_sku: string | null;
+                        /** @description The material item's name. */
+                        product_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Filament on the spool when it was received, in grams.
+                         */
+                        initial_weight_kg: string;
+                        /**
+                         * Format: decimal
+                         * @description Filament left on the spool, in grams.
+                         */
+                        current_weight_kg: string;
+                        /**
+                         * Format: decimal
+                         * @description Filament left as a percentage of the initial weight.
+                         */
+                        weight_remaining_percent: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "active" | "empty" | "expired" | "damaged";
+                        /** @description When it was received. */
+                        received_date: string;
+                        /** @description When it expires. */
+                        expiry_date: string | null;
+                        /** @description Where it is stored (its stock sits at this location). */
+                        location_id: number | null;
+                        /** @description The storage location's name. */
+                        location_name: string | null;
+                        /** @description The supplier's lot number. */
+                        supplier_lot_number: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Active with less than 10 % of the initial weight left. */
+                        is_low: boolean;
+                        /** @description Less than 0.05 g left, or marked empty. */
+                        is_empty: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_spool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                        spool_number: string;
+                        /** @description The material item it is a roll of. */
+                        product_id: number;
+                        /** @description The material item's SKU. */
+                        product_sku: string | null;
+                        /** @description The material item's name. */
+                        product_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Filament on the spool when it was received, in grams.
+                         */
+                        initial_weight_kg: string;
+                        /**
+                         * Format: decimal
+                         * @description Filament left on the spool, in grams.
+                         */
+                        current_weight_kg: string;
+                        /**
+                         * Format: decimal
+                         * @description Filament left as a percentage of the initial weight.
+                         */
+                        weight_remaining_percent: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "active" | "empty" | "expired" | "damaged";
+                        /** @description When it was received. */
+                        received_date: string;
+                        /** @description When it expires. */
+                        expiry_date: string | null;
+                        /** @description Where it is stored (its stock sits at this location). */
+                        location_id: number | null;
+                        /** @description The storage location's name. */
+                        location_name: string | null;
+                        /** @description The supplier's lot number. */
+                        supplier_lot_number: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Active with less than 10 % of the initial weight left. */
+                        is_low: boolean;
+                        /** @description Less than 0.05 g left, or marked empty. */
+                        is_empty: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description What was taken from this spool, oldest first. */
+                        usage_history: {
+                            /** @description The production order that used it. */
+                            production_order_id: number | null;
+                            /** @description That order's code (`WO-YYYY-NNNN`), when known. */
+                            production_order_code: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_kg: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_spool: {
+        parameters: {
+            query?: {
+                current_weight_g?: string | null;
+                status?: ("active" | "empty" | "expired" | "damaged") | null;
+                location_id?: number | null;
+                notes?: string | null;
+                reason?: string | null;
+            };
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened, for people. */
+                        message: string;
+                        /** @description The stock transaction posted (a weight change or a consumption), if any. */
+                        transaction_id: number | null;
+                        /** @description Its journal entry, if value moved. */
+                        journal_entry_id: number | null;
+                        /** @description Id. */
+                        id: number;
+                        /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                        spool_number: string;
+                        /** @description The material item it is a roll of. */
+                        product_id: number;
+                        /** @description The material item's SKU. */
+                        product_sku: string | null;
+                        /** @description The material item's name. */
+                        product_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Filament on the spool when it was received, in grams.
+                         */
+                        initial_weight_kg: string;
+                        /**
+                         * Format: decimal
+                         * @description Filament left on the spool, in grams.
+                         */
+                        current_weight_kg: string;
+                        /**
+                         * Format: decimal
+                         * @description Filament left as a percentage of the initial weight.
+                         */
+                        weight_remaining_percent: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "active" | "empty" | "expired" | "damaged";
+                        /** @description When it was received. */
+                        received_date: string;
+                        /** @description When it expires. */
+                        expiry_date: string | null;
+                        /** @description Where it is stored (its stock sits at this location). */
+                        location_id: number | null;
+                        /** @description The storage location's name. */
+                        location_name: string | null;
+                        /** @description The supplier's lot number. */
+                        supplier_lot_number: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Active with less than 10 % of the initial weight left. */
+                        is_low: boolean;
+                        /** @description Less than 0.05 g left, or marked empty. */
+                        is_empty: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_spool_consume: {
+        parameters: {
+            query: {
+                production_order_id: number;
+                weight_consumed_g: string;
+                production_order_code?: string | null;
+            };
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened, for people. */
+                        message: string;
+                        /** @description The stock transaction posted (a weight change or a consumption), if any. */
+                        transaction_id: number | null;
+                        /** @description Its journal entry, if value moved. */
+                        journal_entry_id: number | null;
+                        /** @description Id. */
+                        id: number;
+                        /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                        spool_number: string;
+                        /** @description The material item it is a roll of. */
+                        product_id: number;
+                        /** @description The material item's SKU. */
+                        product_sku: string | null;
+                        /** @description The material item's name. */
+                        product_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Filament on the spool when it was received, in grams.
+                         */
+                        initial_weight_kg: string;
+                        /**
+                         * Format: decimal
+                         * @description Filament left on the spool, in grams.
+                         */
+                        current_weight_kg: string;
+                        /**
+                         * Format: decimal
+                         * @description Filament left as a percentage of the initial weight.
+                         */
+                        weight_remaining_percent: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "active" | "empty" | "expired" | "damaged";
+                        /** @description When it was received. */
+                        received_date: string;
+                        /** @description When it expires. */
+                        expiry_date: string | null;
+                        /** @description Where it is stored (its stock sits at this location). */
+                        location_id: number | null;
+                        /** @description The storage location's name. */
+                        location_name: string | null;
+                        /** @description The supplier's lot number. */
+                        supplier_lot_number: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Active with less than 10 % of the initial weight left. */
+                        is_low: boolean;
+                        /** @description Less than 0.05 g left, or marked empty. */
+                        is_empty: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
