@@ -190,6 +190,7 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
         <TextField label="Name" {...register('name')} error={errors.name?.message} required maxLength={255} autoComplete="off" />
       </div>
       <TextAreaField label="Description" {...register('description')} error={errors.description?.message} />
+      {item && <ItemStock item={item} />}
       <div className="form__grid form__grid--3">
         <SelectField label="Type" {...register('item_type')} options={typeOptions} error={errors.item_type?.message} required />
         <SelectField label="Procurement" {...register('procurement_type')} options={PROCUREMENT_TYPES} placeholder="Not set" error={errors.procurement_type?.message} />
@@ -221,7 +222,6 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
           <CheckboxField label="Active" {...register('is_active')} hint="Inactive items are hidden from lists and can’t be ordered." />
         </div>
       </div>
-      {item && <ItemStock item={item} />}
       {item && <ItemFiles files={item.files ?? []} />}
       <div className="modal__footer modal__footer--inline">
         <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
