@@ -99,6 +99,7 @@ export type ItemFile = NonNullable<Item['files']>[number];
 export type ItemDeleteResponse = Api<'/items/{id}', 'delete'>;
 export type ItemImportResult = Api<'/items/import', 'post'>;
 export type CustomerImportResult = Api<'/admin/customers/import', 'post'>;
+export type InventoryImportResult = Api<'/admin/import/inventory', 'post'>;
 
 export type CustomerList = Api<'/admin/customers/', 'get'>;
 export type CustomerListRow = CustomerList[number];
@@ -150,7 +151,7 @@ export interface MessageResponse {
 }
 
 // ---------------------------------------------------------------- routes the server does not have yet
-// Orders, inventory, the dashboard and purchase orders are not in the document at all
+// Orders, the dashboard and purchase orders are not in the document at all
 // (no path yet); these types follow CONTRACT.md until their areas exist.
 
 /** POST /admin/orders/import (CONTRACT 5.11). */
@@ -161,13 +162,6 @@ export interface OrderImportResult {
   errors?: ImportRowError[];
 }
 
-/** POST /admin/import/inventory (same shape as /admin/import/products). */
-export interface InventoryImportResult {
-  created?: number;
-  updated?: number;
-  errors?: ImportRowError[];
-  total_processed?: number;
-}
 
 /** GET /admin/dashboard/summary (CONTRACT 5.1). */
 export interface DashboardSummary {

@@ -188,7 +188,7 @@ export function OnboardingPage() {
                 { label: 'Processed', value: r.total_processed },
               ],
               errors: r.errors,
-              note: `${(r.created ?? 0) + (r.updated ?? 0)} stock level${(r.created ?? 0) + (r.updated ?? 0) === 1 ? '' : 's'} set`,
+              note: `${r.created + r.updated} stock level${r.created + r.updated === 1 ? '' : 's'} set, ${r.inventory_transactions} stock transaction${r.inventory_transactions === 1 ? '' : 's'} posted`,
             })}
             onNext={advance}
             onBack={back}
