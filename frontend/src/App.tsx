@@ -28,6 +28,7 @@ import { TeamMembersPage } from './pages/users/TeamMembersPage';
 import { TransactionsPage } from './pages/inventory/TransactionsPage';
 import { CycleCountPage } from './pages/inventory/CycleCountPage';
 import { AccountingPage } from './pages/accounting/AccountingPage';
+import { BomPage } from './pages/bom/BomPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -82,7 +83,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'quotes', adminOnly: false, element: soon('quotes') },
   { path: 'payments', adminOnly: true, element: soon('payments') },
   { path: 'customers', adminOnly: true, element: <CustomersPage /> },
-  { path: 'bom', adminOnly: false, element: soon('bom') },
+  { path: 'bom', adminOnly: false, element: <BomPage /> },
   { path: 'items', adminOnly: false, element: <ItemsPage /> },
   { path: 'purchasing', adminOnly: false, element: <PurchasingPage /> },
   { path: 'manufacturing', adminOnly: false, element: soon('manufacturing') },
