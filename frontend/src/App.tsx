@@ -29,6 +29,8 @@ import { TransactionsPage } from './pages/inventory/TransactionsPage';
 import { CycleCountPage } from './pages/inventory/CycleCountPage';
 import { AccountingPage } from './pages/accounting/AccountingPage';
 import { BomPage } from './pages/bom/BomPage';
+import { SpoolsPage } from './pages/spools/SpoolsPage';
+import { MaterialImportPage } from './pages/materials/MaterialImportPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -90,7 +92,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'production', adminOnly: false, element: soon('production') },
   { path: 'production/:orderId', adminOnly: false, element: <ProductionDetailPage /> },
   { path: 'shipping', adminOnly: false, element: soon('shipping') },
-  { path: 'materials/import', adminOnly: true, element: soon('materials-import') },
+  { path: 'materials/import', adminOnly: true, element: <MaterialImportPage /> },
   { path: 'inventory/transactions', adminOnly: true, element: <TransactionsPage /> },
   { path: 'inventory/cycle-count', adminOnly: true, element: <CycleCountPage /> },
   { path: 'users', adminOnly: true, element: <TeamMembersPage /> },
@@ -98,7 +100,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'accounting', adminOnly: true, element: <AccountingPage /> },
   { path: 'printers', adminOnly: false, element: <PrintersPage /> },
   { path: 'scrap-reasons', adminOnly: true, element: <ScrapReasonsPage /> },
-  { path: 'spools', adminOnly: true, element: soon('spools') },
+  { path: 'spools', adminOnly: true, element: <SpoolsPage /> },
   { path: 'quality/traceability', adminOnly: false, element: soon('traceability') },
   { path: 'settings', adminOnly: true, element: <SettingsPage /> },
   { path: 'security', adminOnly: true, element: <SecurityAuditPage /> },
