@@ -684,6 +684,23 @@ async fn a_closed_period_refuses_postings_and_the_stock_row_goes_with_the_entry(
     assert_eq!(ledger["account_code"], "1220", "{ledger}");
     assert_eq!(ledger["total"], 2, "{ledger}");
     assert_eq!(ledger["lines"][1]["running_balance"], "15.00", "{ledger}");
+    let csv = call(
+        &app,
+        Method::GET,
+        "/api/v1/accounting/ledger/1220?format=csv",
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(csv.status, StatusCode::OK, "{}", csv.text());
+    let csv = csv.text();
+    assert!(
+        csv.lines()
+            .next()
+            .is_some_and(|h| h.contains("running_balance")),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 3, "a header and two lines: {csv}");
     let recent = call(
         &app,
         Method::GET,

@@ -1,9 +1,17 @@
 //! REST routes of the books (CONTRACT 5.18; admins only, spec 4.5): declarations only.
 
 use crate::auth::Access::Admin;
-use crate::rest::{Body, Route};
+use crate::rest::{Body, Export, Route};
 
 use crate::stored_op;
+
+/// An account's ledger exports page by page (`?format=csv|ndjson`).
+const LEDGER_EXPORT: Export = Export {
+    rows: "lines",
+    limit: "limit",
+    offset: "offset",
+    page_size: 500,
+};
 
 /// The routes.
 pub const ROUTES: &[Route] = &[
@@ -16,7 +24,8 @@ pub const ROUTES: &[Route] = &[
     Route::get("/accounting/ledger/{account_code}", include_str!("rest/ledger.graphql"), "accountLedger")
         .access(Admin)
         .flatten(&["account", "page"])
-        .summary("One account's lines oldest first with running balances (`start_date`, `end_date`, `limit` up to 500, `offset`)"),
+        .export(LEDGER_EXPORT)
+        .summary("One account's lines oldest first with running balances (`start_date`, `end_date`, `limit` up to 500, `offset`; `format=csv` streams every line)"),
     Route::get("/accounting/inventory-valuation", include_str!("rest/inventory_valuation.graphql"), "inventoryValuation")
         .access(Admin)
         .summary("Stock value by inventory account (1200, 1220, 1230) next to the ledger balance"),

@@ -140,7 +140,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One account's lines oldest first with running balances (`start_date`, `end_date`, `limit` up to 500, `offset`)
+         * One account's lines oldest first with running balances (`start_date`, `end_date`, `limit` up to 500, `offset`; `format=csv` streams every line)
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
@@ -6065,6 +6065,8 @@ export interface operations {
                 end_date?: string | null;
                 limit?: number | null;
                 offset?: number | null;
+                /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
+                format?: "json" | "csv" | "ndjson";
             };
             header?: never;
             path: {
@@ -6129,6 +6131,8 @@ export interface operations {
                         /** @description Rows skipped before this page. */
                         offset: number;
                     };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             /** @description Not authenticated (or bad credentials) */
