@@ -903,6 +903,156 @@ describe('with the real API', () => {
     });
   });
 
+  test('BOM, spools and material import: the tree, where-used, versions, weights, an import with row errors', needsApi, async () => {
+    const run = RUN.toUpperCase();
+    const sku = { widget: `BOM-${run}-WIDGET`, bracket: `BOM-${run}-BRACKET`, pla: `BOM-${run}-PLA`, box: `BOM-${run}-BOX` };
+
+    await withPage('bom-spools-materials', {}, async (page) => {
+      await signIn(page, admin.email, admin.password);
+      const call = async (path, method, json, expected = 201) => {
+        const res = await pageApi(page, path, { method, json });
+        assert.equal(res.status, expected, `${method} ${path}: ${JSON.stringify(res.body)}`);
+        return res.body;
+      };
+      const item = (s, name, item_type, unit, cost) => call('/items', 'POST', { sku: s, name: `${name} ${run}`, item_type, unit, standard_cost: cost });
+      const widget = await item(sku.widget, 'Widget', 'finished_good', 'EA', '0');
+      const bracket = await item(sku.bracket, 'Bracket', 'component', 'EA', '0');
+      const pla = await item(sku.pla, 'PLA black', 'material', 'G', '0.02');
+      const box = await item(sku.box, 'Box', 'packaging', 'EA', '0.75');
+      await call('/admin/inventory/transactions', 'POST', { product_id: pla.id, transaction_type: 'receipt', quantity: '1000', cost_per_unit: '0.02' });
+      await call('/admin/inventory/transactions', 'POST', { product_id: box.id, transaction_type: 'receipt', quantity: '1', cost_per_unit: '0.75' });
+      await call('/admin/bom/', 'POST', { product_id: bracket.id, process_cost: '0.50', lines: [{ component_id: pla.id, quantity: '10' }] });
+      const widgetBom = await call('/admin/bom/', 'POST', {
+        product_id: widget.id,
+        process_cost: '1.00',
+        lines: [
+          { component_id: bracket.id, quantity: '2' },
+          { component_id: pla.id, quantity: '0.05', unit: 'kg', scrap_factor: '10' },
+          { component_id: box.id, quantity: '1', consume_stage: 'shipping' },
+        ],
+      });
+      const spoolLow = `SP-${run}-1`;
+      await call(`/spools/?spool_number=${spoolLow}&product_id=${pla.id}&initial_weight_kg=1000&current_weight_kg=50`, 'POST', undefined, 200);
+
+      // ---------------------------------------------------------------- BOM: list, tree, where-used
+      await page.goto('/admin/bom?q=' + encodeURIComponent(run));
+      await page.getByRole('heading', { name: 'Bill of Materials', level: 1 }).waitFor();
+      await page.getByRole('row', { name: `Open ${widgetBom.code}` }).click();
+      let dialog = page.getByRole('dialog', { name: new RegExp(widgetBom.code) });
+      await dialog.getByRole('table', { name: 'BOM structure' }).waitFor();
+      // Level 1 only until the bracket (which has its own BOM) is expanded.
+      assert.equal(await dialog.getByRole('button', { name: `Where is ${sku.pla} used` }).count(), 1);
+      await dialog.getByRole('button', { name: `Expand ${sku.bracket}` }).click();
+      await dialog.getByRole('button', { name: `Collapse ${sku.bracket}` }).waitFor();
+      assert.equal(await dialog.getByRole('button', { name: `Where is ${sku.pla} used` }).count(), 2, 'the bracket’s PLA line shows at level 2');
+      // No brackets in stock: two are short, highlighted.
+      await dialog.locator('tr.is-short', { hasText: sku.bracket }).getByText('Short 2 EA').waitFor();
+      await dialog.getByRole('button', { name: `Where is ${sku.pla} used` }).first().click();
+      const used = dialog.getByTestId('where-used');
+      await used.getByRole('button', { name: widgetBom.code }).waitFor();
+      await used.getByRole('button', { name: `BOM-${sku.bracket}-V1` }).waitFor();
+      await dialog.getByRole('button', { name: 'Validate' }).click();
+      await dialog.getByTestId('bom-validation').waitFor();
+      await screenshot(page, 'bom-tree');
+
+      // Versions: a copy is inactive until activated; a third copy is deleted after a confirmation.
+      await dialog.getByRole('button', { name: 'Copy as new version' }).click();
+      await page.getByText('New version created').waitFor();
+      dialog = page.getByRole('dialog', { name: new RegExp(`BOM-${sku.widget}-V2`) });
+      await dialog.getByRole('button', { name: 'Activate this version' }).click();
+      await page.getByText('Version activated').waitFor();
+      await dialog.getByRole('button', { name: 'Activate this version' }).waitFor({ state: 'detached' });
+      await dialog.getByRole('button', { name: 'Copy as new version' }).click();
+      dialog = page.getByRole('dialog', { name: new RegExp(`BOM-${sku.widget}-V3`) });
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete BOM' }).click();
+      await page.getByText('BOM deleted').waitFor();
+      await page.getByRole('combobox', { name: 'Versions' }).selectOption('all');
+      await page.getByRole('row', { name: `Open BOM-${sku.widget}-V2` }).waitFor();
+      await page.getByRole('row', { name: `Open BOM-${sku.widget}-V3` }).waitFor({ state: 'detached' });
+      await screenshot(page, 'bom-list');
+
+      // Create: the server's field error (a unit PLA cannot be converted to) lands on the line, then it is fixed.
+      await page.getByRole('button', { name: 'New BOM' }).first().click();
+      dialog = page.getByRole('dialog', { name: 'New BOM' });
+      await dialog.getByLabel('Find items').fill(run);
+      await dialog.getByLabel('Product').locator(`option:has-text("${sku.box}")`).waitFor({ state: 'attached' });
+      await dialog.getByLabel('Product').selectOption({ label: `${sku.box} · Box ${run}` });
+      await dialog.getByLabel('Component 1').selectOption({ label: `${sku.pla} · PLA black ${run}` });
+      await dialog.getByLabel('Quantity', { exact: true }).fill('5');
+      await dialog.getByLabel('Unit', { exact: true }).fill('EA');
+      const refused = page.waitForResponse((r) => apiPath(r) === '/api/v1/admin/bom/' && r.request().method() === 'POST');
+      await dialog.getByRole('button', { name: 'Create BOM' }).click();
+      assert.equal((await refused).status(), 422);
+      await dialog.getByText(/cannot be converted/).first().waitFor();
+      await screenshot(page, 'bom-create-error');
+      await dialog.getByLabel('Unit', { exact: true }).fill('');
+      await dialog.getByRole('button', { name: 'Create BOM' }).click();
+      await page.getByText('BOM created').waitFor();
+      await page.getByRole('dialog', { name: new RegExp(`BOM-${sku.box}-V1`) }).waitFor();
+      await page.keyboard.press('Escape');
+
+      // ---------------------------------------------------------------- spools
+      await page.goto('/admin/spools');
+      await page.getByRole('heading', { name: 'Material Spools', level: 1 }).waitFor();
+      await page.getByRole('row', { name: `Open spool ${spoolLow}` }).getByText('Low', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'New spool' }).first().click();
+      dialog = page.getByRole('dialog', { name: 'New spool' });
+      const spoolNew = `SP-${run}-2`;
+      await dialog.getByLabel('Spool number').fill(spoolNew);
+      await dialog.getByLabel('Material').locator(`option:has-text("${sku.pla}")`).waitFor({ state: 'attached' });
+      await dialog.getByLabel('Material').selectOption({ label: `${sku.pla} · PLA black ${run}` });
+      await dialog.getByLabel('Initial weight (g)').fill('1000');
+      await dialog.getByRole('button', { name: 'Create spool' }).click();
+      await page.getByText('Spool created').waitFor();
+      const newRow = page.getByRole('row', { name: `Open spool ${spoolNew}` });
+      await newRow.getByText('1 kg of 1 kg (100 %)').waitFor();
+      // A weight correction needs a reason.
+      await newRow.getByRole('button', { name: `Correct the weight of ${spoolNew}` }).click();
+      dialog = page.getByRole('dialog', { name: `Correct the weight of ${spoolNew}` });
+      await dialog.getByLabel('Weighed now (g)').fill('800');
+      await dialog.getByRole('button', { name: 'Save weight' }).click();
+      await dialog.getByText(/Say why the weight changes/).waitFor();
+      await dialog.getByLabel('Reason').fill('weighed on the scale');
+      await dialog.getByRole('button', { name: 'Save weight' }).click();
+      await page.getByText('Weight corrected').waitFor();
+      await newRow.getByText('800 g of 1 kg (80 %)').waitFor();
+      await screenshot(page, 'spools');
+      await page.getByLabel('Low only (under 10 %)').check();
+      await newRow.waitFor({ state: 'detached' });
+      await page.getByRole('row', { name: `Open spool ${spoolLow}` }).click();
+      dialog = page.getByRole('dialog', { name: `Spool ${spoolLow}` });
+      await dialog.getByText('Usage history').waitFor();
+      await dialog.getByText('50 g of 1 kg (5 %)').waitFor();
+      await screenshot(page, 'spool-detail');
+      await page.keyboard.press('Escape');
+
+      // ---------------------------------------------------------------- material import
+      await page.goto('/admin/materials/import');
+      await page.getByRole('heading', { name: 'Import Materials', level: 1 }).waitFor();
+      const downloading = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'Download template' }).click();
+      const chunks = [];
+      for await (const chunk of await (await downloading).createReadStream()) chunks.push(chunk);
+      assert.match(Buffer.concat(chunks).toString('utf8').split('\n')[0] ?? '', /SKU/i, 'the template has a header row');
+      const file = await csv('materials.csv', [
+        'Category,SKU,Name,Material Type,Material Color Name,HEX Code,Unit,Status,Price,On Hand (g)',
+        `PETG,MAT-${run}-OK,PETG Green ${run},PETG,Green,#00AA00,kg,Active,21.50,750`,
+        `PETG,MAT-${run}-HEX,Bad hex ${run},PETG,Blue,#12,kg,Active,25,10`,
+      ]);
+      await page.locator('input[type="file"]').setInputFiles(file);
+      await page.getByTestId('csv-preview').waitFor();
+      await page.getByRole('button', { name: 'Import materials' }).click();
+      const summary = page.getByTestId('import-summary');
+      await summary.waitFor();
+      assert.equal(await summary.locator('.stat', { hasText: 'Created' }).locator('dd').innerText(), '1');
+      assert.equal(await summary.locator('.stat', { hasText: 'Skipped' }).locator('dd').innerText(), '1');
+      const rowErrors = page.getByRole('table', { name: 'Row errors' });
+      await rowErrors.getByRole('cell', { name: '3', exact: true }).waitFor();
+      await screenshot(page, 'materials-import');
+    });
+  });
+
   test('the session carries on across an expired access token (POST /auth/refresh)', needsApi, async (t) => {
     assert.ok(session, 'needs the session of the sign-in test');
     const { context, page, errors } = session;

@@ -9,6 +9,7 @@ import { FormError, SelectField, TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
+import { useDebouncedValue } from '../../lib/useDebounce';
 import { useState } from 'react';
 import { bomApi, type Bom, type BomCreate } from './bomApi';
 
@@ -65,9 +66,11 @@ export function BomFormModal({ open, onClose, onCreated }: { open: boolean; onCl
   const queryClient = useQueryClient();
   const toast = useToast();
   const [formError, setFormError] = useState<string | null>(null);
+  const [find, setFind] = useState('');
+  const search = useDebouncedValue(find.trim(), 250);
   const items = useQuery({
-    queryKey: ['items', 'bom-picker'],
-    queryFn: ({ signal }) => itemsApi.list({ limit: 100, offset: 0, sort_by: 'sku', sort_order: 'asc' }, signal),
+    queryKey: ['items', 'bom-picker', search],
+    queryFn: ({ signal }) => itemsApi.list({ limit: 100, offset: 0, search: search || undefined, sort_by: 'sku', sort_order: 'asc' }, signal),
     enabled: open,
     staleTime: 30_000,
   });
@@ -87,6 +90,7 @@ export function BomFormModal({ open, onClose, onCreated }: { open: boolean; onCl
 
   const close = () => {
     reset();
+    setFind('');
     setFormError(null);
     onClose();
   };
@@ -138,6 +142,14 @@ export function BomFormModal({ open, onClose, onCreated }: { open: boolean; onCl
         })}
       >
         <FormError message={formError} />
+        <TextField
+          label="Find items"
+          type="search"
+          placeholder="SKU or name"
+          hint={items.data ? `The product and component lists show ${items.data.items.length} of ${items.data.total} items${search ? ' matching' : ''}.` : 'Narrows the product and component lists.'}
+          value={find}
+          onChange={(e) => setFind(e.target.value)}
+        />
         <div className="form__grid form__grid--3">
           <SelectField label="Product" required placeholder="Choose a product" options={options} error={errors.product_id?.message} {...register('product_id')} />
           <TextField label="Revision" placeholder="A" error={errors.revision?.message} {...register('revision')} />
