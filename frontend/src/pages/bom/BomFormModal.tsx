@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useFieldArray, useForm, type Path } from 'react-hook-form';
 import { z } from 'zod';
@@ -73,8 +73,23 @@ export function BomFormModal({ open, onClose, onCreated }: { open: boolean; onCl
     queryFn: ({ signal }) => itemsApi.list({ limit: 100, offset: 0, search: search || undefined, sort_by: 'sku', sort_order: 'asc' }, signal),
     enabled: open,
     staleTime: 30_000,
+    placeholderData: keepPreviousData,
   });
-  const options = (items.data?.items ?? []).map((i) => ({ value: String(i.id), label: `${i.sku} · ${i.name}` }));
+  // Items already chosen stay in the lists when a new search leaves them out.
+  const [pinned, setPinned] = useState<ReadonlyMap<string, string>>(new Map());
+  const found = (items.data?.items ?? []).map((i) => ({ value: String(i.id), label: `${i.sku} · ${i.name}` }));
+  const options = [...[...pinned].filter(([v]) => !found.some((o) => o.value === v)).map(([value, label]) => ({ value, label })), ...found];
+  const pin = (name: Path<FormIn>) => {
+    const reg = register(name);
+    return {
+      ...reg,
+      onChange: (e: React.ChangeEvent<HTMLSelectElement>) => {
+        const opt = e.target.selectedOptions[0];
+        if (opt?.value) setPinned((p) => new Map(p).set(opt.value, opt.text));
+        return reg.onChange(e);
+      },
+    };
+  };
   const {
     register,
     control,
@@ -151,7 +166,7 @@ export function BomFormModal({ open, onClose, onCreated }: { open: boolean; onCl
           onChange={(e) => setFind(e.target.value)}
         />
         <div className="form__grid form__grid--3">
-          <SelectField label="Product" required placeholder="Choose a product" options={options} error={errors.product_id?.message} {...register('product_id')} />
+          <SelectField label="Product" required placeholder="Choose a product" options={options} error={errors.product_id?.message} {...pin('product_id')} />
           <TextField label="Revision" placeholder="A" error={errors.revision?.message} {...register('revision')} />
           <TextField label="Process cost per unit" inputMode="decimal" placeholder="0.00" error={errors.process_cost?.message} {...register('process_cost')} />
         </div>
@@ -161,7 +176,7 @@ export function BomFormModal({ open, onClose, onCreated }: { open: boolean; onCl
             const e = errors.lines?.[i];
             return (
               <div key={f.id} className="bom-line-row" data-testid="bom-line">
-                <SelectField label={`Component ${i + 1}`} placeholder="Choose a component" options={options} error={e?.component_id?.message} {...register(`lines.${i}.component_id`)} />
+                <SelectField label={`Component ${i + 1}`} placeholder="Choose a component" options={options} error={e?.component_id?.message} {...pin(`lines.${i}.component_id`)} />
                 <TextField label="Quantity" inputMode="decimal" error={e?.quantity?.message} {...register(`lines.${i}.quantity`)} />
                 <TextField label="Unit" placeholder="Item’s unit" error={e?.unit?.message} {...register(`lines.${i}.unit`)} />
                 <TextField label="Scrap %" inputMode="decimal" placeholder="0" error={e?.scrap_factor?.message} {...register(`lines.${i}.scrap_factor`)} />

@@ -24,6 +24,8 @@ export function MaterialImportPage() {
   const [importCategories, setImportCategories] = useState(true);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<MaterialImportResult | null>(null);
+  // A new picker after each import (it keeps its own preview).
+  const [pickerKey, setPickerKey] = useState(0);
 
   const upload = useMutation({
     mutationFn: (f: File) => importMaterials(f, { update_existing: updateExisting, import_categories: importCategories }, setProgress),
@@ -31,7 +33,8 @@ export function MaterialImportPage() {
       setProgress(null);
       setResult(r);
       setFile(null);
-      if (r.errors.length) toast.error('Imported with errors', `${r.errors.length} row${r.errors.length === 1 ? '' : 's'} need fixing.`);
+      setPickerKey((k) => k + 1);
+      if (r.errors.length) toast.error('Imported with errors', r.errors.length === 1 ? '1 row needs fixing.' : `${r.errors.length} rows need fixing.`);
       else toast.success('Materials imported', r.message);
       await queryClient.invalidateQueries({ queryKey: ['items'] });
     },
@@ -56,7 +59,7 @@ export function MaterialImportPage() {
           <p className="muted small">
             Columns: {COLUMNS.join(', ')}. Quantities are grams; new stock is received at location MAIN.
           </p>
-          <CsvPicker file={file} onFile={setFile} disabled={upload.isPending} label="Materials CSV file" />
+          <CsvPicker key={pickerKey} file={file} onFile={setFile} disabled={upload.isPending} label="Materials CSV file" />
           <div className="material-import__options">
             <CheckboxField
               label="Update existing materials"

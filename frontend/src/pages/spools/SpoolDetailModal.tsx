@@ -5,7 +5,7 @@ import { formatDateTime, humanize } from '../../lib/format';
 import { spoolApi } from './spoolApi';
 import { formatGrams } from './spoolWeight';
 import { WeightBar } from './WeightBar';
-import { statusTone } from './spoolOptions';
+import { formatDate, statusTone } from './spoolOptions';
 
 /** One spool: its facts, the weight bar and what production took from it. */
 export function SpoolDetailModal({ spoolId, onClose }: { spoolId: number | null; onClose: () => void }) {
@@ -37,11 +37,11 @@ export function SpoolDetailModal({ spoolId, onClose }: { spoolId: number | null;
             </div>
             <div>
               <dt>Received</dt>
-              <dd>{formatDateTime(s.received_date)}</dd>
+              <dd>{formatDate(s.received_date)}</dd>
             </div>
             <div>
               <dt>Expires</dt>
-              <dd>{s.expiry_date ?? '—'}</dd>
+              <dd>{formatDate(s.expiry_date)}</dd>
             </div>
             <div>
               <dt>Notes</dt>

@@ -4,13 +4,13 @@ import { Button } from '../../components/Button';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
-import { formatDateTime, humanize } from '../../lib/format';
+import { humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
 import { SPOOL_STATUSES, spoolApi, type Spool, type SpoolList, type SpoolStatus } from './spoolApi';
 import { SpoolDetailModal } from './SpoolDetailModal';
 import { SpoolFormModal } from './SpoolFormModal';
-import { statusTone } from './spoolOptions';
+import { formatDate, statusTone } from './spoolOptions';
 import { WeightBar } from './WeightBar';
 import { WeightDialog } from './WeightDialog';
 import './spools.css';
@@ -76,7 +76,7 @@ export function SpoolsPage() {
         </div>
       ),
     },
-    { key: 'received_date', header: 'Received', shrink: true, hideOnTablet: true, render: (r) => formatDateTime(r.received_date) },
+    { key: 'received_date', header: 'Received', shrink: true, hideOnTablet: true, render: (r) => formatDate(r.received_date) },
     {
       key: 'actions',
       header: 'Actions',

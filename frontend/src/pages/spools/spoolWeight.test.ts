@@ -34,3 +34,12 @@ describe('weightBar', () => {
     expect(formatGrams(1250)).toBe('1.25 kg');
   });
 });
+
+describe('formatDate', () => {
+  it('shows a calendar date without a time and keeps the day of a bare date', async () => {
+    const { formatDate } = await import('./spoolOptions');
+    expect(formatDate(null)).toBe('—');
+    expect(formatDate('2026-11-23')).toContain('23');
+    expect(formatDate('2026-11-23')).not.toMatch(/AM|PM|:/);
+  });
+});
