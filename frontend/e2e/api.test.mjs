@@ -985,6 +985,8 @@ describe('with the real API', () => {
       await dialog.getByRole('button', { name: 'Create BOM' }).click();
       assert.equal((await refused).status(), 422);
       await dialog.getByText(/cannot be converted/).first().waitFor();
+      assert.equal(await dialog.getByLabel('Product').inputValue(), String(box.id), 'the chosen product is still shown');
+      assert.equal(await dialog.getByLabel('Component 1').inputValue(), String(pla.id), 'the chosen component is still shown');
       await screenshot(page, 'bom-create-error');
       await dialog.getByLabel('Unit', { exact: true }).fill('');
       await dialog.getByRole('button', { name: 'Create BOM' }).click();
