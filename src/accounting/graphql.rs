@@ -6,7 +6,6 @@
 use async_graphql::{ComplexObject, Context, Object, SimpleObject};
 use bigdecimal::{BigDecimal, Zero};
 use chrono::NaiveDate;
-use diesel_async::AsyncConnection;
 
 use crate::accounting::model::{self, AccountRow, EntryRow, GlAccountType, LineRow, PeriodRow};
 use crate::accounting::rules;
@@ -15,7 +14,7 @@ use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::pagination::{Page, PageInfo};
 use crate::graphql::scalars::Decimal;
-use crate::graphql::user_error::{Stop, UserError};
+use crate::graphql::user_error::UserError;
 
 pub mod loaders {
     //! Loaders of the books: one query per page of parents, never one per row.
@@ -651,13 +650,10 @@ impl AccountingMutation {
         confirm: bool,
     ) -> AppResult<FiscalPeriodPayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| {
-                rules::close_period(conn, id, confirm, user).await
-            })
-            .await;
-        Ok(period_payload(Stop::settle(outcome)?, "closed"))
+        Ok(period_payload(
+            crate::in_transaction!(ctx, |conn| rules::close_period(conn, id, confirm, user)),
+            "closed",
+        ))
     }
 
     /// Reopens a closed fiscal period.
@@ -667,10 +663,9 @@ impl AccountingMutation {
         ctx: &Context<'_>,
         id: i64,
     ) -> AppResult<FiscalPeriodPayload> {
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::reopen_period(conn, id).await)
-            .await;
-        Ok(period_payload(Stop::settle(outcome)?, "reopened"))
+        Ok(period_payload(
+            crate::in_transaction!(ctx, |conn| rules::reopen_period(conn, id)),
+            "reopened",
+        ))
     }
 }

@@ -4,7 +4,6 @@
 
 use async_graphql::{ComplexObject, Context, InputObject, Object, SimpleObject};
 use bigdecimal::{BigDecimal, Signed};
-use diesel_async::AsyncConnection;
 
 use crate::auth::Access;
 use crate::bom::loaders::{ActiveBoms, BomLines, CostSheet, CostSheets, Items, Parts};
@@ -20,7 +19,7 @@ use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::pagination::Page;
 use crate::graphql::scalars::Decimal;
-use crate::graphql::user_error::{Stop, UserError};
+use crate::graphql::user_error::UserError;
 use crate::inventory::loaders::ItemStock;
 use crate::inventory::model::StockTotals;
 
@@ -649,11 +648,7 @@ impl BomMutation {
     async fn bom_create(&self, ctx: &Context<'_>, input: BomNewInput) -> AppResult<BomPayload> {
         let form = BomForm::from(input.bom);
         let lines: Vec<BomLineForm> = input.lines.into_iter().map(BomLineForm::from).collect();
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::create(conn, form, lines).await)
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(crate::in_transaction!(ctx, |conn| rules::create(conn, form, lines)).into())
     }
 
     /// Changes a BOM's header (activating it deactivates the product's other versions).
@@ -665,21 +660,14 @@ impl BomMutation {
         input: BomUpdateInput,
     ) -> AppResult<BomPayload> {
         let form = BomForm::from(input);
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::update(conn, id, form).await)
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(crate::in_transaction!(ctx, |conn| rules::update(conn, id, form)).into())
     }
 
     /// Deletes a BOM and its lines.
     #[graphql(guard = "Access::User")]
     async fn bom_delete(&self, ctx: &Context<'_>, id: i64) -> AppResult<BomPayload> {
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::delete(conn, id).await)
-            .await;
-        let mut payload = BomPayload::from(Stop::settle(outcome)?);
+        let mut payload =
+            BomPayload::from(crate::in_transaction!(ctx, |conn| rules::delete(conn, id)));
         payload.message = payload
             .bom
             .as_ref()
@@ -697,11 +685,7 @@ impl BomMutation {
         input: BomLineCreateInput,
     ) -> AppResult<BomLinePayload> {
         let form = BomLineForm::from(input);
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::add_line(conn, bom_id, form).await)
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(crate::in_transaction!(ctx, |conn| rules::add_line(conn, bom_id, form)).into())
     }
 
     /// Changes a line.
@@ -714,13 +698,10 @@ impl BomMutation {
         input: BomLineUpdateInput,
     ) -> AppResult<BomLinePayload> {
         let form = BomLineForm::from(input);
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| {
-                rules::update_line(conn, bom_id, line_id, form).await
-            })
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(
+            crate::in_transaction!(ctx, |conn| rules::update_line(conn, bom_id, line_id, form))
+                .into(),
+        )
     }
 
     /// Removes a line.
@@ -731,13 +712,7 @@ impl BomMutation {
         bom_id: i64,
         line_id: i64,
     ) -> AppResult<BomLinePayload> {
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| {
-                rules::delete_line(conn, bom_id, line_id).await
-            })
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(crate::in_transaction!(ctx, |conn| rules::delete_line(conn, bom_id, line_id)).into())
     }
 
     /// Copies a BOM as the next version of its product or of `targetProductId`.
@@ -750,22 +725,18 @@ impl BomMutation {
         target_product_id: Option<i64>,
         #[graphql(desc = "Copy the lines too (default true).", default = true)] include_lines: bool,
     ) -> AppResult<BomPayload> {
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| {
-                rules::copy(conn, id, target_product_id, include_lines).await
-            })
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(crate::in_transaction!(ctx, |conn| rules::copy(
+            conn,
+            id,
+            target_product_id,
+            include_lines
+        ))
+        .into())
     }
 
     /// Recomputes and stores a BOM's component cost.
     #[graphql(guard = "Access::User")]
     async fn bom_recalculate(&self, ctx: &Context<'_>, id: i64) -> AppResult<BomPayload> {
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::recalculate(conn, id).await)
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(crate::in_transaction!(ctx, |conn| rules::recalculate(conn, id)).into())
     }
 }

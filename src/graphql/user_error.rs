@@ -101,6 +101,8 @@ impl UserError {
 /// let outcome = conn.transaction::<_, Stop, _>(async |conn| { ... }).await;
 /// Ok(Stop::settle(outcome)?.into())
 /// ```
+///
+/// A resolver writes that as `Ok(in_transaction!(ctx, |conn| rules::create(conn, form)).into())`.
 #[derive(Debug)]
 pub enum Stop {
     /// A rule refused the change.
@@ -144,4 +146,22 @@ impl From<Vec<UserError>> for Stop {
     fn from(errors: Vec<UserError>) -> Self {
         Stop::Refused(errors)
     }
+}
+
+/// Runs a rule in one database transaction on the request's connection and settles it:
+/// `Ok(value)`, `Err(userErrors)` (the transaction rolled back), or `?` returns the failure.
+///
+/// ```text
+/// Ok(in_transaction!(ctx, |conn| rules::create(conn, form, lines)).into())
+/// ```
+#[macro_export]
+macro_rules! in_transaction {
+    ($ctx:expr, |$conn:ident| $body:expr) => {{
+        use ::diesel_async::AsyncConnection as _;
+        let mut connection = $crate::graphql::context::conn($ctx).await?;
+        let outcome = connection
+            .transaction::<_, $crate::graphql::user_error::Stop, _>(async move |$conn| $body.await)
+            .await;
+        $crate::graphql::user_error::Stop::settle(outcome)?
+    }};
 }

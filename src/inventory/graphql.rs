@@ -4,7 +4,6 @@
 //! through the loaders of [`crate::inventory::loaders`].
 
 use async_graphql::{ComplexObject, Context, Object, SimpleObject};
-use diesel_async::AsyncConnection;
 
 use crate::accounting::graphql::loaders::Entries;
 use crate::accounting::model::EntryRow;
@@ -12,7 +11,7 @@ use crate::auth::Access;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::pagination::Page;
-use crate::graphql::user_error::{Stop, UserError};
+use crate::graphql::user_error::UserError;
 use crate::inventory::loaders::{BalanceTransactions, ItemFactsOf, LocationNames};
 use crate::inventory::model::{
     self, BalanceRow, ItemFacts, LedgerMismatch, ReferenceType, SummaryFilter, TransactionFilter,
@@ -313,13 +312,7 @@ impl InventoryMutation {
         input: InventoryTransactionInput,
     ) -> AppResult<InventoryTransactionPayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| {
-                rules::create_manual(conn, input, user).await
-            })
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(crate::in_transaction!(ctx, |conn| rules::create_manual(conn, input, user)).into())
     }
 
     /// Records a cycle count: each variance posts an adjustment and its journal entry, all
@@ -331,20 +324,18 @@ impl InventoryMutation {
         input: CycleCountInput,
     ) -> AppResult<CycleCountPayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::count(conn, input, user).await)
-            .await;
-        Ok(match Stop::settle(outcome)? {
-            Ok(result) => CycleCountPayload {
-                result: Some(result),
-                user_errors: Vec::new(),
+        Ok(
+            match crate::in_transaction!(ctx, |conn| rules::count(conn, input, user)) {
+                Ok(result) => CycleCountPayload {
+                    result: Some(result),
+                    user_errors: Vec::new(),
+                },
+                Err(user_errors) => CycleCountPayload {
+                    result: None,
+                    user_errors,
+                },
             },
-            Err(user_errors) => CycleCountPayload {
-                result: None,
-                user_errors,
-            },
-        })
+        )
     }
 
     /// Approves a transaction that took stock below zero.
@@ -355,12 +346,6 @@ impl InventoryMutation {
         id: i64,
     ) -> AppResult<InventoryTransactionPayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| {
-                rules::approve_negative(conn, id, user).await
-            })
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(crate::in_transaction!(ctx, |conn| rules::approve_negative(conn, id, user)).into())
     }
 }

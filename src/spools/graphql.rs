@@ -4,14 +4,13 @@
 //! [`crate::spools::loaders`]) and the resolvers.
 
 use async_graphql::{ComplexObject, Context, Object, SimpleObject};
-use diesel_async::AsyncConnection;
 
 use crate::auth::Access;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::pagination::Page;
 use crate::graphql::scalars::Decimal;
-use crate::graphql::user_error::{Stop, UserError};
+use crate::graphql::user_error::UserError;
 use crate::inventory::loaders::{ItemFactsOf, LocationNames};
 use crate::spools::loaders::SpoolUsage;
 use crate::spools::model::{self, SpoolFilter, SpoolRow, SpoolStatus, SpoolUsageRow};
@@ -204,21 +203,19 @@ impl SpoolsMutation {
         input: SpoolCreateInput,
     ) -> AppResult<SpoolCreatePayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::create(conn, input, user).await)
-            .await;
-        Ok(match Stop::settle(outcome)? {
-            Ok(spool) => SpoolCreatePayload {
-                spool: Some(spool),
-                message: Some("Spool created successfully".into()),
-                user_errors: Vec::new(),
+        Ok(
+            match crate::in_transaction!(ctx, |conn| rules::create(conn, input, user)) {
+                Ok(spool) => SpoolCreatePayload {
+                    spool: Some(spool),
+                    message: Some("Spool created successfully".into()),
+                    user_errors: Vec::new(),
+                },
+                Err(user_errors) => SpoolCreatePayload {
+                    user_errors,
+                    ..Default::default()
+                },
             },
-            Err(user_errors) => SpoolCreatePayload {
-                user_errors,
-                ..Default::default()
-            },
-        })
+        )
     }
 
     /// Changes a spool's weight, status, location or notes. A weight change needs a
@@ -232,11 +229,7 @@ impl SpoolsMutation {
         input: SpoolUpdateInput,
     ) -> AppResult<SpoolPostingPayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| rules::update(conn, id, input, user).await)
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(crate::in_transaction!(ctx, |conn| rules::update(conn, id, input, user)).into())
     }
 
     /// Records filament a production order took from a spool: the usage, the spool's new
@@ -250,12 +243,6 @@ impl SpoolsMutation {
         input: SpoolConsumeInput,
     ) -> AppResult<SpoolPostingPayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
-        let mut conn = context::conn(ctx).await?;
-        let outcome = conn
-            .transaction::<_, Stop, _>(async move |conn| {
-                rules::consume(conn, id, input, user).await
-            })
-            .await;
-        Ok(Stop::settle(outcome)?.into())
+        Ok(crate::in_transaction!(ctx, |conn| rules::consume(conn, id, input, user)).into())
     }
 }
