@@ -597,6 +597,41 @@ async fn a_cycle_count_posts_each_variance_once_even_when_retried() {
     );
     assert_eq!(books(&app).await, before_retry);
     consistent(&app, &t).await;
+
+    // An adjustment sent twice with one key posts once; the same key with another body is
+    // refused, and a new key posts again.
+    let adjust = |key: &'static str, qty: &'static str| {
+        app.request(
+            Request::builder()
+                .method(Method::POST)
+                .uri("/api/v1/admin/inventory-transactions/")
+                .header("authorization", format!("Bearer {t}"))
+                .header("content-type", "application/json")
+                .header("idempotency-key", key)
+                .body(Body::from(
+                    json!({"product_id": a, "transaction_type": "adjustment", "quantity": qty, "reason": "damaged"})
+                        .to_string(),
+                ))
+                .expect("request"),
+        )
+    };
+    let first_adjustment = adjust("adjust-1", "-1").await;
+    assert_eq!(
+        first_adjustment.status,
+        StatusCode::CREATED,
+        "{}",
+        first_adjustment.text()
+    );
+    let after_first = books(&app).await;
+    let replay = adjust("adjust-1", "-1").await;
+    assert_eq!(replay.status, StatusCode::OK, "{}", replay.text());
+    assert_eq!(replay.json(), first_adjustment.json());
+    assert_eq!(books(&app).await, after_first, "the retry posted again");
+    let reused = adjust("adjust-1", "-2").await;
+    assert!(reused.status.is_client_error(), "{}", reused.text());
+    assert_eq!(books(&app).await, after_first);
+    let second = adjust("adjust-2", "1").await;
+    assert_eq!(second.status, StatusCode::CREATED, "{}", second.text());
 }
 
 #[tokio::test]
