@@ -128,11 +128,19 @@ export function BomDetailModal({ bomId, onClose, onOpen }: Props) {
             </div>
           </div>
         </td>
-        <td className="align-right num">{formatQty(r.quantity_per, r.unit)}</td>
-        <td className="align-right num">{formatQty(r.extended_quantity, r.component_unit)}</td>
+        <td className="align-right">
+          <div className="cell-stack">
+            <span className="num">{formatQty(r.extended_quantity, r.component_unit)}</span>
+            <span className="cell-sub num">{formatQty(r.quantity_per, r.unit)} each</span>
+          </div>
+        </td>
         <td className="align-right num">{scrap !== undefined && scrap !== null && toNumber(scrap) ? `${toNumber(scrap)} %` : '—'}</td>
-        <td className="align-right num">{formatMoney(r.unit_cost)}</td>
-        <td className="align-right num">{formatMoney(r.extended_cost)}</td>
+        <td className="align-right">
+          <div className="cell-stack">
+            <span className="num">{formatMoney(r.extended_cost)}</span>
+            <span className="cell-sub num">@ {formatMoney(r.unit_cost)}</span>
+          </div>
+        </td>
         <td className="align-right num">{formatQty(r.inventory_available, r.component_unit)}</td>
         <td className="align-right num">
           {short > 0 ? <span className="shortage">Short {formatQty(short, r.component_unit)}</span> : <Badge tone="success">OK</Badge>}
@@ -256,11 +264,9 @@ export function BomDetailModal({ bomId, onClose, onOpen }: Props) {
                   <thead>
                     <tr>
                       <th scope="col">Component</th>
-                      <th scope="col" className="align-right">Qty per</th>
-                      <th scope="col" className="align-right">Extended</th>
+                      <th scope="col" className="align-right">Quantity</th>
                       <th scope="col" className="align-right">Scrap</th>
-                      <th scope="col" className="align-right">Unit cost</th>
-                      <th scope="col" className="align-right">Ext. cost</th>
+                      <th scope="col" className="align-right">Cost</th>
                       <th scope="col" className="align-right">Available</th>
                       <th scope="col" className="align-right">Stock</th>
                       <th scope="col">
@@ -271,7 +277,7 @@ export function BomDetailModal({ bomId, onClose, onOpen }: Props) {
                   <tbody>{visibleNodes(tree, expanded).map(renderRow)}</tbody>
                   <tfoot>
                     <tr>
-                      <td colSpan={5} className="align-right">
+                      <td colSpan={3} className="align-right">
                         <strong>Material total</strong>
                       </td>
                       <td className="align-right num">

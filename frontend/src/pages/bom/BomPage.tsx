@@ -4,7 +4,7 @@ import { Button } from '../../components/Button';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
-import { formatDateTime, formatMoney } from '../../lib/format';
+import { formatMoney } from '../../lib/format';
 import { pickSort, useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
 import { BOM_SORTS, bomApi, type BomList, type BomRow } from './bomApi';
@@ -77,7 +77,6 @@ export function BomPage() {
         </div>
       ),
     },
-    { key: 'created_at', header: 'Created', sortable: true, shrink: true, hideOnTablet: true, render: (r) => formatDateTime(r.created_at) },
   ];
 
   return (
