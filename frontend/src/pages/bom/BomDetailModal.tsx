@@ -278,7 +278,7 @@ export function BomDetailModal({ bomId, onClose, onOpen }: Props) {
                   <tfoot>
                     <tr>
                       <td colSpan={3} className="align-right">
-                        <strong>Material total</strong>
+                        <strong>Total per unit, process included</strong>
                       </td>
                       <td className="align-right num">
                         <strong>{formatMoney(explosion.data?.total_cost)}</strong>
