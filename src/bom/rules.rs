@@ -133,44 +133,57 @@ pub fn check_line(form: &mut BomLineForm, creating: bool, field: &str) -> Vec<Us
     errors
 }
 
-/// Fills a line's unit from its component and checks the component exists and the unit
-/// converts to its stocking unit.
-async fn settle_line(
+/// Fills each line's unit from its component and checks the component exists, is active,
+/// is not the product, and the unit converts to its stocking unit: one query for every
+/// component, and the units read once at most. `field(i)` prefixes line `i`'s field names.
+async fn settle_lines(
     conn: &mut AsyncPgConnection,
-    form: &mut BomLineForm,
+    lines: &mut [BomLineForm],
     product_id: i64,
-    field: &str,
+    field: impl Fn(usize) -> String,
 ) -> Result<(), Stop> {
-    let Some(component_id) = form.component_id else {
-        return Ok(());
-    };
-    let at = |name: &str| format!("{field}{name}");
-    if component_id == product_id {
-        return Err(Stop::refuse(
-            &at("componentId"),
-            UserErrorCode::NotAllowed,
-            "A product cannot be a component of its own BOM",
-        ));
-    }
-    let parts = model::parts(conn, &[component_id]).await?;
-    let Some(part) = <[_]>::first(&parts) else {
-        return Err(Stop::refuse(
-            &at("componentId"),
-            UserErrorCode::NotFound,
-            format!("Component {component_id} not found"),
-        ));
-    };
-    if !part.active {
-        return Err(Stop::refuse(
-            &at("componentId"),
-            UserErrorCode::NotAllowed,
-            format!("Component {} is inactive", part.sku),
-        ));
-    }
-    let unit = form.unit.get_or_insert_with(|| part.unit.clone()).clone();
-    if !unit.eq_ignore_ascii_case(&part.unit) {
-        let units = crate::catalog::model::units(conn).await?;
-        let find = |code: &str| units.iter().find(|u| u.code.eq_ignore_ascii_case(code));
+    let ids: Vec<i64> = lines.iter().filter_map(|l| l.component_id).collect();
+    let parts: std::collections::HashMap<i64, model::Part> = model::parts(conn, &ids)
+        .await?
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect();
+    let mut units: Option<Vec<crate::catalog::model::UomRow>> = None;
+    for (i, form) in lines.iter_mut().enumerate() {
+        let Some(component_id) = form.component_id else {
+            continue;
+        };
+        let at = |name: &str| format!("{}{name}", field(i));
+        if component_id == product_id {
+            return Err(Stop::refuse(
+                &at("componentId"),
+                UserErrorCode::NotAllowed,
+                "A product cannot be a component of its own BOM",
+            ));
+        }
+        let Some(part) = parts.get(&component_id) else {
+            return Err(Stop::refuse(
+                &at("componentId"),
+                UserErrorCode::NotFound,
+                format!("Component {component_id} not found"),
+            ));
+        };
+        if !part.active {
+            return Err(Stop::refuse(
+                &at("componentId"),
+                UserErrorCode::NotAllowed,
+                format!("Component {} is inactive", part.sku),
+            ));
+        }
+        let unit = form.unit.get_or_insert_with(|| part.unit.clone()).clone();
+        if unit.eq_ignore_ascii_case(&part.unit) {
+            continue;
+        }
+        if units.is_none() {
+            units = Some(crate::catalog::model::units(conn).await?);
+        }
+        let all = units.as_deref().unwrap_or_default();
+        let find = |code: &str| all.iter().find(|u| u.code.eq_ignore_ascii_case(code));
         let ok = match (find(&unit), find(&part.unit)) {
             (Some(from), Some(to)) => {
                 crate::catalog::uom::convert(&BigDecimal::from(1), from, to).is_ok()
@@ -276,11 +289,9 @@ pub async fn create(
         model::deactivate_others(conn, product_id, 0).await?;
     }
     let bom = model::insert(conn, &form).await?;
-    let mut next = 0;
+    settle_lines(conn, &mut lines, product_id, |i| format!("lines.{i}.")).await?;
     for (i, line) in lines.iter_mut().enumerate() {
-        settle_line(conn, line, product_id, &format!("lines.{i}.")).await?;
-        next += 10;
-        line.sequence.get_or_insert(next);
+        line.sequence.get_or_insert(10 * (i as i32 + 1));
     }
     model::insert_lines(conn, bom.id, &lines).await?;
     refuse_cycles(conn, &bom).await?;
@@ -351,7 +362,13 @@ pub async fn add_line(
             format!("A BOM holds at most {MAX_LINES} lines"),
         ));
     }
-    settle_line(conn, &mut form, bom.product_id, "").await?;
+    settle_lines(
+        conn,
+        std::slice::from_mut(&mut form),
+        bom.product_id,
+        |_| String::new(),
+    )
+    .await?;
     if form.sequence.is_none() {
         form.sequence = Some(model::highest_sequence(conn, bom_id).await? + 10);
     }
@@ -386,7 +403,13 @@ pub async fn update_line(
         if form.unit.is_none() && form.component_id == Some(existing.component_id) {
             form.unit = Some(existing.unit.clone());
         }
-        settle_line(conn, &mut form, bom.product_id, "").await?;
+        settle_lines(
+            conn,
+            std::slice::from_mut(&mut form),
+            bom.product_id,
+            |_| String::new(),
+        )
+        .await?;
     }
     let row = model::update_line(conn, line_id, &form).await?;
     refuse_cycles(conn, &bom).await?;
