@@ -6,8 +6,7 @@
 
 mod common;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
@@ -613,19 +612,7 @@ async fn cycles_and_bad_input_are_refused_and_change_nothing() {
 
 #[tokio::test]
 async fn graphql_nests_boms_to_any_depth_for_a_flat_number_of_statements() {
-    let db = common::TestDatabase::migrated().await;
-    let mut vars = common::test_vars(&db.url);
-    vars.push(("AUTH_MODE".into(), "header".into()));
-    let config = strata::config::Config::from_vars(vars).expect("config");
-    let counter = Arc::new(AtomicU64::new(0));
-    let pool = strata::db::build_pool_counting(&config.database, counter.clone()).expect("pool");
-    let state = strata::app::AppState::new(config, pool);
-    let app = TestApp {
-        router: strata::app::router(state.clone()).expect("the route table is valid"),
-        state,
-        db,
-        peer: "127.0.0.1:40000".parse().expect("addr"),
-    };
+    let (app, counter) = TestApp::spawn_counting(&[("AUTH_MODE", "header")]).await;
     let t = admin(&app).await;
     let pla = item(&app, &t, "PLA", "material", "G").await;
     receive(&app, &t, pla, "100", "0.03").await;

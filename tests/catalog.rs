@@ -4,8 +4,7 @@
 
 mod common;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
@@ -793,22 +792,11 @@ async fn example_data_loads_once() {
 
 #[tokio::test]
 async fn a_list_costs_the_same_number_of_statements_whatever_its_size() {
-    let db = common::TestDatabase::migrated().await;
-    let mut vars = common::test_vars(&db.url);
-    vars.push(("AUTH_MODE".into(), "header".into()));
     let uploads =
         std::env::temp_dir().join(format!("strata-uploads-{}", uuid::Uuid::new_v4().simple()));
-    vars.push(("UPLOADS_DIR".into(), uploads.to_string_lossy().into_owned()));
-    let config = strata::config::Config::from_vars(vars).expect("config");
-    let counter = Arc::new(AtomicU64::new(0));
-    let pool = strata::db::build_pool_counting(&config.database, counter.clone()).expect("pool");
-    let state = strata::app::AppState::new(config, pool);
-    let app = TestApp {
-        router: strata::app::router(state.clone()).expect("the route table is valid"),
-        state,
-        db,
-        peer: "127.0.0.1:40000".parse().expect("addr"),
-    };
+    let uploads = uploads.to_string_lossy().into_owned();
+    let (app, counter) =
+        TestApp::spawn_counting(&[("AUTH_MODE", "header"), ("UPLOADS_DIR", &uploads)]).await;
     let t = admin(&app).await;
     let cat = call(
         &app,

@@ -215,6 +215,22 @@ impl TestApp {
 
     /// Like [`TestApp::spawn`], with extra or overriding environment variables.
     pub async fn spawn_with(extra: &[(&str, &str)]) -> TestApp {
+        Self::spawn_on(extra, None).await
+    }
+
+    /// Like [`TestApp::spawn_with`], with a pool that counts every SQL statement into the
+    /// returned counter (how tests prove a read has no N+1).
+    pub async fn spawn_counting(
+        extra: &[(&str, &str)],
+    ) -> (TestApp, std::sync::Arc<std::sync::atomic::AtomicU64>) {
+        let counter = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        (Self::spawn_on(extra, Some(counter.clone())).await, counter)
+    }
+
+    async fn spawn_on(
+        extra: &[(&str, &str)],
+        counter: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+    ) -> TestApp {
         let db = TestDatabase::migrated().await;
         let mut vars = test_vars(&db.url);
         for (k, v) in extra {
@@ -222,7 +238,11 @@ impl TestApp {
             vars.push((k.to_string(), v.to_string()));
         }
         let config = Config::from_vars(vars).expect("test configuration is valid");
-        let pool = strata::db::build_pool(&config.database).expect("pool");
+        let pool = match counter {
+            Some(counter) => strata::db::build_pool_counting(&config.database, counter),
+            None => strata::db::build_pool(&config.database),
+        }
+        .expect("pool");
         let state = AppState::new(config, pool);
         TestApp {
             router: router(state.clone()).expect("the route table is valid"),
