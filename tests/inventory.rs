@@ -254,6 +254,24 @@ async fn manual_transactions_move_stock_value_it_at_the_moving_average_and_book_
     .await
     .json();
     assert_eq!(receipts.as_array().map(Vec::len), Some(1), "{receipts}");
+    // A search counts only the matching rows; a page past the first keeps the total.
+    let searched = gql(
+        &app,
+        &t,
+        "{ all: inventoryTransactions(first: 1) { totalCount } pla: inventoryTransactions(search: \"mat-pla\", first: 2, offset: 1) { totalCount nodes { productSku } } none: inventoryTransactions(search: \"nothing\") { totalCount nodes { id } } }",
+        json!({}),
+    )
+    .await;
+    assert_eq!(searched["data"]["all"]["totalCount"], 7, "{searched}");
+    let pla_total = searched["data"]["pla"]["totalCount"].as_i64().unwrap_or(0);
+    assert_eq!(pla_total, 7, "every row here is MAT-PLA: {searched}");
+    assert!(
+        searched["data"]["pla"]["nodes"]
+            .as_array()
+            .is_some_and(|n| !n.is_empty() && n.iter().all(|r| r["productSku"] == "MAT-PLA")),
+        "{searched}"
+    );
+    assert_eq!(searched["data"]["none"]["totalCount"], 0, "{searched}");
     let csv = call(
         &app,
         Method::GET,
