@@ -28,6 +28,28 @@ async fn books(app: &TestApp) -> String {
     all
 }
 
+/// The ledgers' rows and the quantities of every balance (not their count dates).
+async fn postings(app: &TestApp) -> String {
+    let mut all = String::new();
+    for table in [
+        "inventory_transactions",
+        "gl_journal_entries",
+        "gl_journal_entry_lines",
+    ] {
+        all.push_str(&common::api::table_json(app, table).await);
+    }
+    let balances: Value =
+        serde_json::from_str(&common::api::table_json(app, "inventory_balances").await)
+            .unwrap_or_default();
+    for row in balances.as_array().into_iter().flatten() {
+        all.push_str(&format!(
+            "{} {} {} {};",
+            row["item_id"], row["location_id"], row["on_hand_quantity"], row["allocated_quantity"]
+        ));
+    }
+    all
+}
+
 async fn item(app: &TestApp, t: &str, body: Value) -> i64 {
     let res = call(app, Method::POST, "/api/v1/items", Some(body), t).await;
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
@@ -829,4 +851,202 @@ async fn the_database_refuses_an_unbalanced_entry_and_any_edit_of_the_ledgers() 
     }
     let tb = trial_balance(&app, &t).await;
     assert_eq!(tb["is_balanced"], true);
+}
+
+#[tokio::test]
+async fn quantity_corrections_and_a_reconciliation_count_what_they_should_and_nothing_twice() {
+    let app = app().await;
+    let t = admin(&app).await;
+    // No warehouse yet: an empty reconciliation, not an error.
+    let empty = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/inventory/reconciliation",
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(empty.status, StatusCode::OK, "{}", empty.text());
+    assert_eq!(empty.json()["balances"], 0, "{}", empty.text());
+
+    let a = item(
+        &app,
+        &t,
+        json!({"sku": "FG-A", "name": "A", "standard_cost": "2"}),
+    )
+    .await;
+    let b = item(
+        &app,
+        &t,
+        json!({"sku": "FG-B", "name": "B", "standard_cost": "3"}),
+    )
+    .await;
+    for id in [a, b] {
+        post(
+            &app,
+            &t,
+            json!({"product_id": id, "transaction_type": "receipt", "quantity": "10"}),
+        )
+        .await;
+    }
+
+    // Bad corrections are refused with the field named, and post nothing.
+    let before = books(&app).await;
+    for (body, field) in [
+        (
+            json!({"product_id": a, "reason": "damaged"}),
+            "new_quantity",
+        ),
+        (
+            json!({"product_id": a, "new_quantity": 4, "quantity_change": -1, "reason": "damaged"}),
+            "new_quantity",
+        ),
+        (
+            json!({"product_id": a, "new_quantity": 4, "reason": " "}),
+            "reason",
+        ),
+        (
+            json!({"product_id": 999_999, "new_quantity": 4, "reason": "lost"}),
+            "product_id",
+        ),
+        (
+            json!({"product_id": a, "quantity_change": 0, "reason": "lost"}),
+            "quantity_change",
+        ),
+        (
+            json!({"product_id": a, "new_quantity": -4, "reason": "lost"}),
+            "new_quantity",
+        ),
+    ] {
+        let res = call(
+            &app,
+            Method::POST,
+            "/api/v1/inventory/adjust-quantity",
+            Some(body.clone()),
+            &t,
+        )
+        .await;
+        assert!(res.status.is_client_error(), "{body}: {}", res.text());
+        assert!(res.text().contains(field), "{body}: {}", res.text());
+    }
+    assert_eq!(books(&app).await, before);
+
+    // A new quantity: an adjustment for the difference, with its entry; sent twice with one
+    // key, posted once.
+    let send = |body: Value, key: &'static str| {
+        app.request(
+            Request::builder()
+                .method(Method::POST)
+                .uri("/api/v1/inventory/adjust-quantity")
+                .header("authorization", format!("Bearer {t}"))
+                .header("content-type", "application/json")
+                .header("idempotency-key", key)
+                .body(Body::from(body.to_string()))
+                .expect("request"),
+        )
+    };
+    let set = json!({"product_id": a, "new_quantity": "6", "reason": "damaged"});
+    let first = send(set.clone(), "set-a").await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    let result = first.json();
+    assert_eq!(result["previous_quantity"], "10.00", "{result}");
+    assert_eq!(result["new_quantity"], "6", "{result}");
+    assert_eq!(result["variance"], "-4.00", "{result}");
+    assert!(result["journal_entry_id"].is_i64(), "{result}");
+    let after = books(&app).await;
+    let replay = send(set, "set-a").await;
+    assert_eq!(replay.json(), result);
+    assert_eq!(books(&app).await, after, "the retry posted again");
+
+    // A signed change applies to what is on hand.
+    let change = send(
+        json!({"product_id": b, "quantity_change": "2.5", "reason": "found", "notes": "Behind the dryer"}),
+        "change-b",
+    )
+    .await;
+    assert_eq!(change.status, StatusCode::OK, "{}", change.text());
+    assert_eq!(change.json()["new_quantity"], "12.50", "{}", change.text());
+    let tb = trial_balance(&app, &t).await;
+    // FG: 20 + 30 received, -8 (A) +7.50 (B).
+    assert_eq!(account(&tb, "1220")["debit_balance"], "49.50", "{tb}");
+    assert_eq!(tb["is_balanced"], true);
+    consistent(&app, &t).await;
+
+    // The reconciliation: A was counted today (a new quantity is a count), B was not (a
+    // change is not).
+    let recon = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/inventory/reconciliation?remaining_only=true",
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(recon.status, StatusCode::OK, "{}", recon.text());
+    let recon = recon.json();
+    assert_eq!(recon["balances"], 2, "{recon}");
+    assert_eq!(recon["counted"], 1, "{recon}");
+    assert_eq!(recon["remaining"], 1, "{recon}");
+    assert_eq!(recon["total"], 1, "{recon}");
+    assert_eq!(recon["items"][0]["product_sku"], "FG-B", "{recon}");
+    assert_eq!(recon["limit"], 100, "{recon}");
+    let location = recon["location_id"].as_i64().expect("location");
+
+    // Counting through the reconciliation's own path, then the rest at stored quantities.
+    let counted = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/inventory/reconciliation/count",
+        Some(json!({"items": [{"product_id": b, "counted_quantity": "12.5", "reason": "cycle_count"}], "location_id": location})),
+        &t,
+    )
+    .await;
+    assert_eq!(counted.status, StatusCode::OK, "{}", counted.text());
+    assert_eq!(
+        counted.json()["results"][0]["variance"],
+        "0.00",
+        "{}",
+        counted.text()
+    );
+    let c = item(&app, &t, json!({"sku": "FG-C", "name": "C"})).await;
+    post(
+        &app,
+        &t,
+        json!({"product_id": c, "transaction_type": "receipt", "quantity": "1"}),
+    )
+    .await;
+    let before_confirm = postings(&app).await;
+    let confirm = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/inventory/reconciliation/count/all-to-stored",
+        Some(json!({})),
+        &t,
+    )
+    .await;
+    assert_eq!(confirm.status, StatusCode::OK, "{}", confirm.text());
+    assert_eq!(confirm.json()["confirmed"], 1, "{}", confirm.text());
+    let done = call(
+        &app,
+        Method::GET,
+        "/api/v1/admin/inventory/reconciliation",
+        None,
+        &t,
+    )
+    .await
+    .json();
+    assert_eq!(done["remaining"], 0, "{done}");
+    assert_eq!(done["total"], 3, "{done}");
+    // Confirming moved no stock and booked nothing (only the count dates changed).
+    assert_eq!(postings(&app).await, before_confirm);
+    let nowhere = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/inventory/reconciliation/count/all-to-stored",
+        Some(json!({"location_id": 999_999})),
+        &t,
+    )
+    .await;
+    assert_eq!(nowhere.status, StatusCode::NOT_FOUND, "{}", nowhere.text());
+    consistent(&app, &t).await;
 }

@@ -11,6 +11,7 @@ use crate::auth::Access;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::pagination::Page;
+use crate::graphql::scalars::Timestamp;
 use crate::graphql::user_error::UserError;
 use crate::inventory::loaders::{BalanceTransactions, ItemFactsOf, LocationNames};
 use crate::inventory::model::{
@@ -18,7 +19,8 @@ use crate::inventory::model::{
     TransactionRow, TransactionType,
 };
 use crate::inventory::rules::{
-    self, AdjustmentReasonInfo, CycleCountInput, CycleCountResult, InventoryTransactionInput,
+    self, AdjustQuantityInput, AdjustmentReasonInfo, ConfirmStoredResult, CycleCountInput,
+    CycleCountLineResult, CycleCountResult, InventoryTransactionInput,
 };
 
 /// The largest page of transactions and balances (CONTRACT 5.8: `limit` up to 500).
@@ -147,6 +149,23 @@ pub struct InventoryConsistency {
     pub mismatches: Vec<LedgerMismatch>,
 }
 
+/// A reconciliation's progress at one location, and its count sheet.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct InventoryReconciliation {
+    /// The location (none when there is no warehouse yet).
+    pub location_id: Option<i64>,
+    /// Counts at or after this moment belong to this reconciliation.
+    pub since: Timestamp,
+    /// Balances at the location.
+    pub balances: i64,
+    /// Of them, counted since `since`.
+    pub counted: i64,
+    /// Of them, not counted yet.
+    pub remaining: i64,
+    /// The count sheet (every balance, or only the remaining ones), by SKU.
+    pub lines: StockBalanceConnection,
+}
+
 /// Stock queries (admins).
 #[derive(Default)]
 pub struct InventoryQuery;
@@ -231,6 +250,7 @@ impl InventoryQuery {
             search,
             show_zero,
             negative_only,
+            uncounted_since: None,
         };
         let (nodes, total) = model::balances(
             &mut *context::conn(ctx).await?,
@@ -243,6 +263,69 @@ impl InventoryQuery {
             total_count: total,
             nodes,
             page_info: page.info(total),
+        })
+    }
+
+    /// A reconciliation of one location: how many of its balances were counted since a
+    /// moment (default: the start of today, UTC) and the count sheet itself, by SKU. Lines
+    /// are counted through `cycleCountRecord`; `inventoryConfirmStored` takes the rest as
+    /// counted at their stored quantity.
+    #[allow(clippy::too_many_arguments)]
+    #[graphql(guard = "Access::Admin")]
+    async fn inventory_reconciliation(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The location (default: the first warehouse).")] location_id: Option<i64>,
+        #[graphql(desc = "Counts at or after this moment count (default: today 00:00 UTC).")]
+        since: Option<Timestamp>,
+        #[graphql(desc = "Only this category.")] category_id: Option<i64>,
+        #[graphql(desc = "SKU or item name contains (case-insensitive).")] search: Option<String>,
+        #[graphql(desc = "Only the lines not counted yet.", default = false)] remaining_only: bool,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+    ) -> AppResult<InventoryReconciliation> {
+        let page = Page::with_max(Some(first), Some(offset), MAX_STOCK_PAGE)?;
+        let since = since.map_or_else(rules::start_of_today, |t| t.0);
+        let conn = &mut *context::conn(ctx).await?;
+        let Some(location_id) = (match location_id {
+            Some(id) => Some(id),
+            None => rules::first_warehouse(conn).await?,
+        }) else {
+            // No warehouse yet: nothing to reconcile.
+            return Ok(InventoryReconciliation {
+                location_id: None,
+                since: since.into(),
+                balances: 0,
+                counted: 0,
+                remaining: 0,
+                lines: StockBalanceConnection {
+                    total_count: 0,
+                    nodes: Vec::new(),
+                    page_info: page.info(0),
+                },
+            });
+        };
+        let filter = SummaryFilter {
+            location_id: Some(location_id),
+            category_id,
+            search,
+            show_zero: true,
+            uncounted_since: remaining_only.then_some(since),
+            ..Default::default()
+        };
+        let (nodes, total) = model::balances(conn, &filter, page.limit, page.offset).await?;
+        let (balances, counted) = model::count_progress(conn, location_id, since).await?;
+        Ok(InventoryReconciliation {
+            location_id: Some(location_id),
+            since: since.into(),
+            balances,
+            counted,
+            remaining: balances - counted,
+            lines: StockBalanceConnection {
+                total_count: total,
+                nodes,
+                page_info: page.info(total),
+            },
         })
     }
 
@@ -297,6 +380,24 @@ pub struct CycleCountPayload {
     pub user_errors: Vec<UserError>,
 }
 
+/// The result of a quantity correction.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct AdjustQuantityPayload {
+    /// What was posted (the same shape as a count line).
+    pub result: Option<CycleCountLineResult>,
+    /// Rule violations (nothing was posted when present).
+    pub user_errors: Vec<UserError>,
+}
+
+/// The result of confirming the rest of a count at stored quantities.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct ConfirmStoredPayload {
+    /// What was confirmed.
+    pub result: Option<ConfirmStoredResult>,
+    /// Rule violations (nothing changed when present).
+    pub user_errors: Vec<UserError>,
+}
+
 /// Stock mutations (admins).
 #[derive(Default)]
 pub struct InventoryMutation;
@@ -331,6 +432,59 @@ impl InventoryMutation {
                     user_errors: Vec::new(),
                 },
                 Err(user_errors) => CycleCountPayload {
+                    result: None,
+                    user_errors,
+                },
+            },
+        )
+    }
+
+    /// Corrects one item's quantity at a location: an adjustment for the difference and its
+    /// journal entry, in one database transaction. Refused (nothing posted) on any problem.
+    #[graphql(guard = "Access::Admin")]
+    async fn inventory_adjust_quantity(
+        &self,
+        ctx: &Context<'_>,
+        input: AdjustQuantityInput,
+    ) -> AppResult<AdjustQuantityPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        Ok(
+            match crate::in_transaction!(ctx, |conn| rules::adjust_quantity(conn, input, user)) {
+                Ok(result) => AdjustQuantityPayload {
+                    result: Some(result),
+                    user_errors: Vec::new(),
+                },
+                Err(user_errors) => AdjustQuantityPayload {
+                    result: None,
+                    user_errors,
+                },
+            },
+        )
+    }
+
+    /// Ends a reconciliation: every balance at the location not counted since `since`
+    /// (default: today 00:00 UTC) is taken as counted at its stored quantity. Moves no stock.
+    #[graphql(guard = "Access::Admin")]
+    async fn inventory_confirm_stored(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The location (default: the first warehouse).")] location_id: Option<i64>,
+        #[graphql(desc = "Balances counted at or after this moment are left alone.")] since: Option<
+            Timestamp,
+        >,
+    ) -> AppResult<ConfirmStoredPayload> {
+        let since = since.map_or_else(rules::start_of_today, |t| t.0);
+        Ok(
+            match crate::in_transaction!(ctx, |conn| rules::confirm_stored(
+                conn,
+                location_id,
+                since
+            )) {
+                Ok(result) => ConfirmStoredPayload {
+                    result: Some(result),
+                    user_errors: Vec::new(),
+                },
+                Err(user_errors) => ConfirmStoredPayload {
                     result: None,
                     user_errors,
                 },

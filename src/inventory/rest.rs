@@ -40,11 +40,24 @@ pub const ROUTES: &[Route] = &[
         .flatten(&["page"])
         .summary("Stock per item and location by SKU (`location_id`, `category_id`, `search`, `show_zero`, `limit` up to 500, `offset`): `{items, total, limit, offset}`"),
     Route::post("/inventory/cycle-count/", include_str!("rest/cycle_count.graphql"), "cycleCountRecord.result")
-        .aliases(&["/admin/inventory/transactions/batch"])
+        .aliases(&["/admin/inventory/transactions/batch", "/admin/inventory/reconciliation/count"])
         .body(Body::Fields)
         .idempotent()
         .access(Admin)
         .summary("Record a count (`items: [{product_id, counted_quantity, reason}]`, `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction"),
+    Route::get("/admin/inventory/reconciliation", stored_op!("reconciliation.graphql", "balance"), "inventoryReconciliation")
+        .access(Admin)
+        .flatten(&["lines", "page"])
+        .summary("A location's reconciliation (`location_id` default the first warehouse, `since` default today 00:00 UTC, `category_id`, `search`, `remaining_only`, `limit` up to 500, `offset`): `{location_id, since, balances, counted, remaining, items, total, limit, offset}`; count lines through `POST .../reconciliation/count`"),
+    Route::post("/admin/inventory/reconciliation/count/all-to-stored", include_str!("rest/confirm_stored.graphql"), "inventoryConfirmStored.result")
+        .body(Body::Fields)
+        .access(Admin)
+        .summary("Take every balance at the location not counted since `since` (default today) as counted at its stored quantity (`location_id?`, `since?`): `{location_id, confirmed, counted_at}`; moves no stock"),
+    Route::post("/inventory/adjust-quantity", include_str!("rest/adjust_quantity.graphql"), "inventoryAdjustQuantity.result")
+        .body(Body::Input("input"))
+        .idempotent()
+        .access(Admin)
+        .summary("Correct one item's quantity (`product_id`, `location_id?`, `new_quantity` or `quantity_change`, `reason`, `notes?`): an adjustment and its journal entry; `{product_id, previous_quantity, new_quantity, variance, transaction_id, journal_entry_id}`"),
     Route::get("/admin/inventory/transactions/{id}", stored_op!("transaction_get.graphql", "transaction"), "inventoryTransaction")
         .access(Admin)
         .summary("One stock transaction"),

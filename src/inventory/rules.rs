@@ -144,15 +144,7 @@ pub fn optional_text(
 /// The location stock goes to when none is named: the first active warehouse, creating
 /// `MAIN` "Main Warehouse" when there is none (CONTRACT 5.8).
 pub async fn default_location(conn: &mut AsyncPgConnection) -> Result<i64, Stop> {
-    let found: Option<i64> = locations::table
-        .filter(locations::kind.eq("warehouse"))
-        .filter(locations::active.eq(true))
-        .order(locations::id)
-        .select(locations::id)
-        .first(conn)
-        .await
-        .optional()?;
-    if let Some(id) = found {
+    if let Some(id) = first_warehouse(conn).await? {
         return Ok(id);
     }
     let id: Option<i64> = diesel::insert_into(locations::table)
@@ -178,6 +170,18 @@ pub async fn default_location(conn: &mut AsyncPgConnection) -> Result<i64, Stop>
             .first(conn)
             .await?),
     }
+}
+
+/// The first active warehouse, if there is one (reads only).
+pub async fn first_warehouse(conn: &mut AsyncPgConnection) -> crate::error::AppResult<Option<i64>> {
+    Ok(locations::table
+        .filter(locations::kind.eq("warehouse"))
+        .filter(locations::active.eq(true))
+        .order(locations::id)
+        .select(locations::id)
+        .first(conn)
+        .await
+        .optional()?)
 }
 
 /// Books the value of a manual movement on `date` (DOMAIN "Costing"): against 5030
@@ -476,7 +480,8 @@ pub async fn count(
     let mut results = Vec::with_capacity(input.items.len());
     let mut seen = std::collections::HashSet::new();
     for line in input.items {
-        results.push(count_line(conn, &line, location_id, &reference, user, &mut seen).await?);
+        results
+            .push(count_line(conn, &line, location_id, &reference, user, &mut seen, true).await?);
     }
     let successful = results.iter().filter(|r| r.success).count() as i64;
     Ok(CycleCountResult {
@@ -496,6 +501,7 @@ async fn count_line(
     reference: &str,
     user: i64,
     seen: &mut std::collections::HashSet<i64>,
+    mark_counted: bool,
 ) -> Result<CycleCountLineResult, Stop> {
     let mut result = CycleCountLineResult {
         product_id: line.product_id,
@@ -589,19 +595,180 @@ async fn count_line(
         .await?;
         result.transaction_id = <[_]>::first(&posted.transactions).map(|t| t.id);
     }
-    diesel::insert_into(inventory_balances::table)
-        .values((
-            inventory_balances::item_id.eq(item.id),
-            inventory_balances::location_id.eq(location_id),
-            inventory_balances::last_counted_at.eq(Some(chrono::Utc::now())),
-        ))
-        .on_conflict((inventory_balances::item_id, inventory_balances::location_id))
-        .do_update()
-        .set(inventory_balances::last_counted_at.eq(Some(chrono::Utc::now())))
-        .execute(conn)
-        .await?;
+    if mark_counted {
+        diesel::insert_into(inventory_balances::table)
+            .values((
+                inventory_balances::item_id.eq(item.id),
+                inventory_balances::location_id.eq(location_id),
+                inventory_balances::last_counted_at.eq(Some(chrono::Utc::now())),
+            ))
+            .on_conflict((inventory_balances::item_id, inventory_balances::location_id))
+            .do_update()
+            .set(inventory_balances::last_counted_at.eq(Some(chrono::Utc::now())))
+            .execute(conn)
+            .await?;
+    }
     result.success = true;
     Ok(result)
+}
+
+/// A single quantity correction (`POST /inventory/adjust-quantity`): either the quantity
+/// found (`new_quantity`, which also counts as a count of the item there) or a signed change.
+#[derive(Debug, Clone, InputObject)]
+pub struct AdjustQuantityInput {
+    /// The item.
+    pub product_id: i64,
+    /// Where (default: the first warehouse).
+    pub location_id: Option<i64>,
+    /// The quantity now on hand, in the stocking unit.
+    pub new_quantity: Option<Decimal>,
+    /// Or: how much to add (positive) or remove (negative).
+    pub quantity_change: Option<Decimal>,
+    /// Why (required: an adjustment reason code or words).
+    pub reason: String,
+    /// Notes (the journal entry's description names them).
+    pub notes: Option<String>,
+}
+
+/// Applies one quantity correction in the caller's transaction: an adjustment for the
+/// difference and its journal entry. Unlike a count line, a problem refuses the request.
+pub async fn adjust_quantity(
+    conn: &mut AsyncPgConnection,
+    mut input: AdjustQuantityInput,
+    user: i64,
+) -> Result<CycleCountLineResult, Stop> {
+    let mut errors = Vec::new();
+    optional_text(&mut errors, "notes", &mut input.notes, REASON_MAX);
+    let given = [&input.new_quantity, &input.quantity_change]
+        .iter()
+        .filter(|v| v.is_some())
+        .count();
+    if given != 1 {
+        errors.push(invalid(
+            "newQuantity",
+            "Give either new_quantity or quantity_change",
+        ));
+    }
+    if let Some(change) = &input.quantity_change {
+        check_quantity(&mut errors, "quantityChange", &change.0);
+        if change.0.is_zero() {
+            errors.push(invalid("quantityChange", "The change cannot be zero"));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Stop::Refused(errors));
+    }
+    let location_id = match input.location_id {
+        Some(id) => id,
+        None => default_location(conn).await?,
+    };
+    let counted = match (&input.new_quantity, &input.quantity_change) {
+        (Some(q), _) => q.clone(),
+        (None, Some(change)) => {
+            // Lock first so the change applies to the quantity the posting sees.
+            ledger::lock_item(conn, input.product_id).await?;
+            let on_hand = ledger::balance(conn, input.product_id, location_id)
+                .await?
+                .map(|b| b.on_hand_quantity.0)
+                .unwrap_or_default();
+            Decimal(on_hand + &change.0)
+        }
+        (None, None) => return Err(Stop::Refused(vec![invalid("newQuantity", "Required")])),
+    };
+    let reference = input
+        .notes
+        .unwrap_or_else(|| "Quantity adjustment".to_string());
+    let line = CycleCountLine {
+        product_id: input.product_id,
+        counted_quantity: counted,
+        reason: input.reason,
+    };
+    let mut seen = std::collections::HashSet::new();
+    let result = count_line(
+        conn,
+        &line,
+        location_id,
+        &reference,
+        user,
+        &mut seen,
+        input.new_quantity.is_some(),
+    )
+    .await?;
+    match &result.error {
+        None => Ok(result),
+        Some(message) => {
+            let field = if message.contains("reason") {
+                "reason"
+            } else if message.contains("not found") || message.contains("service") {
+                "productId"
+            } else if input.new_quantity.is_some() {
+                "newQuantity"
+            } else {
+                "quantityChange"
+            };
+            Err(Stop::Refused(vec![invalid(field, message.clone())]))
+        }
+    }
+}
+
+/// What confirming the remaining lines of a count did.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct ConfirmStoredResult {
+    /// The location counted.
+    pub location_id: i64,
+    /// Balances confirmed at their stored quantity (no stock moved).
+    pub confirmed: i64,
+    /// When they count as counted.
+    pub counted_at: crate::graphql::scalars::Timestamp,
+}
+
+/// Ends a reconciliation: every balance at the location not counted since `since` is taken
+/// as counted at its stored quantity (`POST /admin/inventory/reconciliation/count/all-to-stored`).
+/// Posts nothing; it only dates the count, so the next reconciliation starts fresh.
+pub async fn confirm_stored(
+    conn: &mut AsyncPgConnection,
+    location_id: Option<i64>,
+    since: chrono::DateTime<chrono::Utc>,
+) -> Result<ConfirmStoredResult, Stop> {
+    let location_id = match location_id {
+        Some(id) => id,
+        None => default_location(conn).await?,
+    };
+    let exists: bool = diesel::select(diesel::dsl::exists(
+        locations::table.filter(locations::id.eq(location_id)),
+    ))
+    .get_result(conn)
+    .await?;
+    if !exists {
+        return Err(Stop::refuse(
+            "locationId",
+            UserErrorCode::NotFound,
+            "Location not found",
+        ));
+    }
+    let now = chrono::Utc::now();
+    let confirmed = diesel::update(
+        inventory_balances::table
+            .filter(inventory_balances::location_id.eq(location_id))
+            .filter(
+                inventory_balances::last_counted_at
+                    .is_null()
+                    .or(inventory_balances::last_counted_at.lt(since)),
+            ),
+    )
+    .set(inventory_balances::last_counted_at.eq(Some(now)))
+    .execute(conn)
+    .await?;
+    Ok(ConfirmStoredResult {
+        location_id,
+        confirmed: confirmed as i64,
+        counted_at: now.into(),
+    })
+}
+
+/// The start of today (UTC): a reconciliation's default "counted since".
+pub fn start_of_today() -> chrono::DateTime<chrono::Utc> {
+    today().and_time(chrono::NaiveTime::MIN).and_utc()
 }
 
 /// Approves a transaction that took stock below zero.

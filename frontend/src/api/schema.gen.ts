@@ -1701,6 +1701,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/inventory/reconciliation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A location's reconciliation (`location_id` default the first warehouse, `since` default today 00:00 UTC, `category_id`, `search`, `remaining_only`, `limit` up to 500, `offset`): `{location_id, since, balances, counted, remaining, items, total, limit, offset}`; count lines through `POST .../reconciliation/count`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query InventoryReconciliation($locationId: Int, $since: DateTime, $categoryId: Int, $search: String, $remainingOnly: Boolean = false, $limit: Int = 100, $offset: Int = 0) {
+         *       inventoryReconciliation(locationId: $locationId, since: $since, categoryId: $categoryId, search: $search, remainingOnly: $remainingOnly, first: $limit, offset: $offset) {
+         *         location_id: locationId
+         *         since
+         *         balances
+         *         counted
+         *         remaining
+         *         lines {
+         *           items: nodes { ...BalanceFields }
+         *           total: totalCount
+         *           page: pageInfo { limit offset }
+         *         }
+         *       }
+         *     }
+         *
+         *     fragment BalanceFields on StockBalance {
+         *       inventory_id: id
+         *       product_id: itemId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       category_name: categoryName
+         *       unit
+         *       location_id: locationId
+         *       location_code: locationCode
+         *       location_name: locationName
+         *       on_hand_quantity: onHandQuantity
+         *       allocated_quantity: allocatedQuantity
+         *       available_quantity: availableQuantity
+         *       last_counted: lastCountedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_inventory_reconciliation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/inventory/reconciliation/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a count (`items: [{product_id, counted_quantity, reason}]`, `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction
+         * @deprecated
+         * @description Alias of `/inventory/cycle-count/`.
+         */
+        post: operations["create_cycle_count_record_alias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/inventory/reconciliation/count/all-to-stored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take every balance at the location not counted since `since` (default today) as counted at its stored quantity (`location_id?`, `since?`): `{location_id, confirmed, counted_at}`; moves no stock
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation InventoryConfirmStored($locationId: Int, $since: DateTime) {
+         *       inventoryConfirmStored(locationId: $locationId, since: $since) {
+         *         result {
+         *           location_id: locationId
+         *           confirmed
+         *           counted_at: countedAt
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_inventory_confirm_stored"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/inventory/transactions": {
         parameters: {
             query?: never;
@@ -1767,7 +1874,7 @@ export interface paths {
          * @deprecated
          * @description Alias of `/inventory/cycle-count/`.
          */
-        post: operations["create_cycle_count_record_alias"];
+        post: operations["create_cycle_count_record_alias_2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2779,6 +2886,44 @@ export interface paths {
          *     ```
          */
         post: operations["create_refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/adjust-quantity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct one item's quantity (`product_id`, `location_id?`, `new_quantity` or `quantity_change`, `reason`, `notes?`): an adjustment and its journal entry; `{product_id, previous_quantity, new_quantity, variance, transaction_id, journal_entry_id}`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation InventoryAdjustQuantity($input: AdjustQuantityInput!) {
+         *       inventoryAdjustQuantity(input: $input) {
+         *         result {
+         *           product_id: productId
+         *           product_sku: productSku
+         *           product_name: productName
+         *           previous_quantity: previousQuantity
+         *           new_quantity: countedQuantity
+         *           variance
+         *           transaction_id: transactionId
+         *           journal_entry_id: journalEntryId
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_inventory_adjust_quantity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11442,6 +11587,442 @@ export interface operations {
             };
         };
     };
+    list_inventory_reconciliation: {
+        parameters: {
+            query?: {
+                location_id?: number | null;
+                since?: string | null;
+                category_id?: number | null;
+                search?: string | null;
+                remaining_only?: boolean | null;
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The location (none when there is no warehouse yet). */
+                        location_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Counts at or after this moment belong to this reconciliation.
+                         */
+                        since: string;
+                        /** @description Balances at the location. */
+                        balances: number;
+                        /** @description Of them, counted since `since`. */
+                        counted: number;
+                        /** @description Of them, not counted yet. */
+                        remaining: number;
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id (the summary's `inventory_id`). */
+                            inventory_id: number;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string;
+                            /** @description The item's name. */
+                            product_name: string;
+                            /** @description The item's category. */
+                            category_name: string | null;
+                            /** @description The item's stocking unit. */
+                            unit: string;
+                            /** @description The location. */
+                            location_id: number;
+                            /** @description The location's code. */
+                            location_code: string;
+                            /** @description The location's name. */
+                            location_name: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand: the sum of its stock transactions.
+                             */
+                            on_hand_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved for orders.
+                             */
+                            allocated_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand minus allocated.
+                             */
+                            available_quantity: string;
+                            /** @description When it was last counted. */
+                            last_counted: string | null;
+                        }[];
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                        /** @description The page size asked for. */
+                        limit: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_cycle_count_record_alias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        product_id: number;
+                        /** Format: decimal */
+                        counted_quantity: string;
+                        reason: string;
+                    }[];
+                    location_id?: number | null;
+                    count_reference?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Lines sent. */
+                        total_items: number;
+                        /** @description Lines applied. */
+                        successful: number;
+                        /** @description Lines refused (see each line's `error`). */
+                        failed: number;
+                        /** @description The count's name. */
+                        count_reference: string;
+                        /** @description The location counted. */
+                        location_id: number;
+                        /** @description One per line, in order. */
+                        results: {
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description Its SKU (when it exists). */
+                            product_sku: string | null;
+                            /** @description Its name. */
+                            product_name: string | null;
+                            /** @description On hand before the count. */
+                            previous_quantity: string | null;
+                            /**
+                             * Format: decimal
+                             * @description What was counted.
+                             */
+                            counted_quantity: string;
+                            /** @description Counted minus previous. */
+                            variance: string | null;
+                            /** @description The adjustment posted (none when nothing differed). */
+                            transaction_id: number | null;
+                            /** @description Its journal entry. */
+                            journal_entry_id: number | null;
+                            /** @description The line was applied. */
+                            success: boolean;
+                            /** @description Why not. */
+                            error: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_inventory_confirm_stored: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    location_id?: number | null;
+                    since?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The location counted. */
+                        location_id: number;
+                        /** @description Balances confirmed at their stored quantity (no stock moved). */
+                        confirmed: number;
+                        /**
+                         * Format: date-time
+                         * @description When they count as counted.
+                         */
+                        counted_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_inventory_transactions_alias: {
         parameters: {
             query?: {
@@ -11882,7 +12463,7 @@ export interface operations {
             };
         };
     };
-    create_cycle_count_record_alias: {
+    create_cycle_count_record_alias_2: {
         parameters: {
             query?: never;
             header?: {
@@ -15644,6 +16225,152 @@ export interface operations {
                         refresh_token?: string | null;
                         /** @description `bearer` (tokens in this payload) or `cookie` (tokens in cookies). */
                         token_type: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_inventory_adjust_quantity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    location_id?: number | null;
+                    new_quantity?: string | null;
+                    quantity_change?: string | null;
+                    reason: string;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description Its SKU (when it exists). */
+                        product_sku: string | null;
+                        /** @description Its name. */
+                        product_name: string | null;
+                        /** @description On hand before the count. */
+                        previous_quantity: string | null;
+                        /**
+                         * Format: decimal
+                         * @description What was counted.
+                         */
+                        new_quantity: string;
+                        /** @description Counted minus previous. */
+                        variance: string | null;
+                        /** @description The adjustment posted (none when nothing differed). */
+                        transaction_id: number | null;
+                        /** @description Its journal entry. */
+                        journal_entry_id: number | null;
                     };
                 };
             };
