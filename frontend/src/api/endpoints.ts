@@ -9,7 +9,12 @@ import type {
   AccountingSummary,
   AccountLedger,
   AdjustmentReason,
+  AdjustQuantityRequest,
+  AdjustQuantityResult,
+  ConfirmStoredResult,
   CycleCountRequest,
+  InventoryReconciliation,
+  InventoryReconciliationQuery,
   CycleCountResult,
   FiscalPeriod,
   InventoryLocation,
@@ -221,6 +226,19 @@ export const inventoryApi = {
   /** A cycle count: one adjustment per variance; the key makes a retried post count once. */
   recordCount: (body: CycleCountRequest, idempotencyKey: string) =>
     api.request<CycleCountResult>('/admin/inventory/transactions/batch', {
+      method: 'POST',
+      json: body,
+      headers: { 'Idempotency-Key': idempotencyKey },
+    }),
+  /** How much of a location was counted since `since` (default today), with its sheet. */
+  reconciliation: (q: InventoryReconciliationQuery, signal?: AbortSignal) =>
+    api.get<InventoryReconciliation>('/admin/inventory/reconciliation', { ...q }, signal),
+  /** Takes every balance not counted yet as counted at its stored quantity (moves no stock). */
+  confirmStored: (locationId: number) =>
+    api.post<ConfirmStoredResult>('/admin/inventory/reconciliation/count/all-to-stored', { location_id: locationId }),
+  /** One quantity correction: an adjustment and its journal entry, once per key. */
+  adjustQuantity: (body: AdjustQuantityRequest, idempotencyKey: string) =>
+    api.request<AdjustQuantityResult>('/inventory/adjust-quantity', {
       method: 'POST',
       json: body,
       headers: { 'Idempotency-Key': idempotencyKey },

@@ -128,6 +128,12 @@ export type InventorySummary = Api<'/inventory/cycle-count/', 'get'>;
 export type StockBalance = InventorySummary['items'][number];
 export type CycleCountResult = Api<'/inventory/cycle-count/', 'post'>;
 export type CycleCountResultRow = CycleCountResult['results'][number];
+/** A location's reconciliation: progress since a moment (default today) and its count sheet. */
+export type InventoryReconciliation = Api<'/admin/inventory/reconciliation', 'get'>;
+export type InventoryReconciliationQuery = ListQuery<'/admin/inventory/reconciliation'>;
+export type ConfirmStoredResult = Api<'/admin/inventory/reconciliation/count/all-to-stored', 'post'>;
+export type AdjustQuantityRequest = RequestBody<'/inventory/adjust-quantity', 'post'>;
+export type AdjustQuantityResult = Api<'/inventory/adjust-quantity', 'post'>;
 
 // accounting (CONTRACT 5.18, 6.8)
 export type TrialBalance = Api<'/accounting/trial-balance', 'get'>;

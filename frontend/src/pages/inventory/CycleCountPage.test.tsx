@@ -135,4 +135,41 @@ describe('Cycle count', () => {
     expect(screen.getByRole('textbox', { name: 'Counted FG-A' })).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('button', { name: /Review count/ })).toBeDisabled();
   });
+
+  it('shows how much of the location was counted today and confirms the rest at stored quantities', async () => {
+    const confirmed: unknown[] = [];
+    let remaining = 2;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+        const url = new URL(String(input), 'http://localhost');
+        const p = url.pathname;
+        if (p === '/api/v1/admin/inventory/transactions/locations') return json(200, [{ id: 1, name: 'Main Warehouse', code: 'MAIN', type: 'warehouse' }]);
+        if (p === '/api/v1/admin/inventory/transactions/adjustment-reasons') return json(200, []);
+        if (p === '/api/v1/admin/inventory/transactions/inventory-summary')
+          return json(200, { items: [balance(1, 'FG-A', '10.00')], total: 1, limit: 50, offset: 0 });
+        if (p === '/api/v1/admin/inventory/reconciliation') {
+          expect(url.searchParams.get('location_id')).toBe('1');
+          return json(200, { location_id: 1, since: '2026-11-23T00:00:00.000Z', balances: 3, counted: 3 - remaining, remaining, items: [], total: remaining, limit: 1, offset: 0 });
+        }
+        if (p === '/api/v1/admin/inventory/reconciliation/count/all-to-stored' && init.method === 'POST') {
+          confirmed.push(JSON.parse(String(init.body)));
+          const n = remaining;
+          remaining = 0;
+          return json(200, { location_id: 1, confirmed: n, counted_at: '2026-11-23T12:00:00.000Z' });
+        }
+        return json(404, { detail: `unexpected ${p}` });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt('/admin/inventory/cycle-count');
+    const card = await screen.findByTestId('reconciliation');
+    expect(await within(card).findByText('1 of 3 balances counted; 2 to go.')).toBeTruthy();
+    await user.click(within(card).getByRole('button', { name: /Confirm the rest as stored/ }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText(/No stock moves and nothing is posted/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm 2' }));
+    expect(await within(card).findByText('All 3 balances are counted.')).toBeTruthy();
+    expect(confirmed).toEqual([{ location_id: 1 }]);
+  });
 });

@@ -14,6 +14,7 @@ import { useToast } from '../../components/Toast';
 import { formatDateTime, formatQty } from '../../lib/format';
 import { useTableState } from '../../lib/useTableState';
 import { NotYetAvailable, isMissingRoute } from '../NotYetAvailable';
+import { ReconciliationCard } from './ReconciliationCard';
 import { parseCount, summarize, toBatch, variance, type CountEntry, type SheetLine, type Variance } from './cycleCount';
 
 type Step = 'count' | 'review' | 'done';
@@ -210,6 +211,7 @@ export function CycleCountPage() {
       <div className="page">
         {header}
         {steps}
+        {location && <ReconciliationCard locationId={location.id} locationName={location.name} />}
         <section className="card card--pad" aria-label="Count results" data-testid="count-results">
           <div className="card__row">
             <div>
@@ -404,6 +406,7 @@ export function CycleCountPage() {
     <div className="page">
       {header}
       {steps}
+      {location && <ReconciliationCard locationId={location.id} locationName={location.name} />}
       <DataTable
         caption="Count sheet"
         columns={cols}
