@@ -568,3 +568,108 @@ async fn a_replayed_consumption_posts_once() {
     let detail = get(&app, &t, "/api/v1/spools/1").await;
     assert_eq!(detail["usage_history"].as_array().map(Vec::len), Some(1));
 }
+
+/// On hand of an item at one location code.
+async fn on_hand_at(app: &TestApp, t: &str, item: i64, code: &str) -> f64 {
+    let s = get(
+        app,
+        t,
+        &format!("/api/v1/admin/inventory/transactions/inventory-summary?product_id={item}&show_zero=true"),
+    )
+    .await;
+    s["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter(|b| b["location_code"] == code)
+        .map(|b| num(&b["on_hand_quantity"]))
+        .sum()
+}
+
+#[tokio::test]
+async fn a_moved_spool_takes_its_grams_along_on_the_books() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let pla = material(&app, &t, "MAT-MOVE", "1000").await;
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/locations",
+        Some(json!({"code": "DRYBOX", "name": "Dry box", "type": "shelf"})),
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    let drybox = res.json()["id"].as_i64().expect("id");
+    let spool = create(
+        &app,
+        &t,
+        &format!("spool_number=MV-1&product_id={pla}&initial_weight_kg=800"),
+    )
+    .await;
+    let id = spool["id"].as_i64().expect("id");
+    let main = on_hand_at(&app, &t, pla, "MAIN").await;
+    assert_eq!(main, 1000.0);
+
+    // Moved: its 800 g go with it, as a transfer (no value moves, so no journal entry).
+    let entries_before = get(&app, &t, "/api/v1/accounting/trial-balance").await;
+    let res = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/v1/spools/{id}?location_id={drybox}"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let tx = res.json()["transaction_id"].as_i64().expect("a transfer");
+    let issue = get(
+        &app,
+        &t,
+        &format!("/api/v1/admin/inventory/transactions/{tx}"),
+    )
+    .await;
+    assert_eq!(issue["reference_type"], "transfer", "{issue}");
+    assert_eq!(issue["to_location_id"], drybox, "{issue}");
+    assert_eq!(on_hand_at(&app, &t, pla, "MAIN").await, 200.0);
+    assert_eq!(on_hand_at(&app, &t, pla, "DRYBOX").await, 800.0);
+    assert_eq!(
+        get(&app, &t, "/api/v1/accounting/trial-balance").await,
+        entries_before
+    );
+
+    // Weighed and moved back at once: the correction posts where it was weighed, then the
+    // remaining grams move.
+    let res = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/v1/spools/{id}?location_id=1&current_weight_g=700&reason=weighed"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(on_hand_at(&app, &t, pla, "DRYBOX").await, 0.0);
+    assert_eq!(on_hand_at(&app, &t, pla, "MAIN").await, 900.0);
+    balanced(&app, &t).await;
+
+    // A spool registered without stock on the books moves nothing.
+    let bare = create(
+        &app,
+        &t,
+        &format!("spool_number=MV-2&product_id={pla}&initial_weight_kg=5000&location_id={drybox}"),
+    )
+    .await;
+    let res = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/v1/spools/{}?location_id=1", bare["id"]),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert!(res.json()["transaction_id"].is_null(), "{}", res.text());
+    assert_eq!(on_hand_at(&app, &t, pla, "MAIN").await, 900.0);
+    balanced(&app, &t).await;
+}

@@ -345,6 +345,9 @@ pub async fn update(
             input.notes.clone().map(Some)
         },
     };
+    // Where the spool's grams sit on the books before this change: a weight correction
+    // posts there, then a move carries the grams to the new place.
+    let was_at = stock_location(conn, &spool).await?;
     let spool = if changes.current_weight_g.is_none()
         && changes.status.is_none()
         && changes.location_id.is_none()
@@ -358,15 +361,20 @@ pub async fn update(
             .get_result(conn)
             .await?
     };
+    let moved_to = input.location_id.filter(|to| *to != was_at);
     let Some(delta) = delta else {
+        let transaction_id = match moved_to {
+            Some(to) => move_grams(conn, &spool, was_at, to, user).await?,
+            None => None,
+        };
         return Ok(SpoolPosting {
             spool,
-            transaction_id: None,
+            transaction_id,
             journal_entry_id: None,
             message: "Spool updated successfully".into(),
         });
     };
-    let location_id = stock_location(conn, &spool).await?;
+    let location_id = was_at;
     let movement = Movement {
         reference_type: Some(ReferenceType::SpoolAdjustment),
         reference_id: Some(spool.id),
@@ -398,12 +406,56 @@ pub async fn update(
         Some(user),
     )
     .await?;
+    if let Some(to) = moved_to {
+        move_grams(conn, &spool, was_at, to, user).await?;
+    }
     Ok(SpoolPosting {
         transaction_id: first_transaction(&posted),
         journal_entry_id: entry,
         message: "Spool updated successfully".into(),
         spool,
     })
+}
+
+/// Carries a moved spool's grams on the books from `from` to `to`: a transfer (an issue
+/// there and a receipt here, at the average cost, so no journal entry). Only what the books
+/// hold free at `from` can go: a spool registered without a receipt has no grams on the books
+/// to move, and stock reserved for orders stays where it is. Answers the issue row, if any.
+async fn move_grams(
+    conn: &mut AsyncPgConnection,
+    spool: &SpoolRow,
+    from: i64,
+    to: i64,
+    user: i64,
+) -> Result<Option<i64>, Stop> {
+    let grams = spool.current_weight_grams.0.clone();
+    if grams <= BigDecimal::zero() {
+        return Ok(None);
+    }
+    ledger::lock_item(conn, spool.product_id).await?;
+    let free = ledger::balance(conn, spool.product_id, from)
+        .await?
+        .map(|b| b.available_quantity.0)
+        .unwrap_or_default();
+    let quantity = grams.min(free);
+    if quantity <= BigDecimal::zero() {
+        return Ok(None);
+    }
+    let movement = Movement {
+        reference_type: Some(ReferenceType::Transfer),
+        reference_id: Some(spool.id),
+        lot_number: spool.supplier_lot_number.clone(),
+        notes: Some(format!("Spool {} moved", spool.spool_number)),
+        created_by: Some(user),
+        ..Movement::new(
+            spool.product_id,
+            from,
+            MovementKind::Transfer { to_location_id: to },
+            quantity,
+        )
+    };
+    let posted = ledger::post(conn, &movement).await?;
+    Ok(first_transaction(&posted))
 }
 
 /// What production took from a spool (`POST /spools/{id}/consume`).
