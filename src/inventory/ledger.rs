@@ -795,7 +795,9 @@ pub async fn post_receipts(
         diesel::sql_query(
             "UPDATE items SET average_cost = v.average, last_cost = v.cost \
              FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS v(id, average, cost) \
-             WHERE items.id = v.id",
+             WHERE items.id = v.id \
+               AND (items.average_cost IS DISTINCT FROM v.average \
+                    OR items.last_cost IS DISTINCT FROM v.cost)",
         )
         .bind::<Array<BigInt>, _>(costed.0)
         .bind::<Array<Numeric>, _>(costed.1)
