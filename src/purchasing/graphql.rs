@@ -11,7 +11,7 @@ use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::pagination::Page;
 use crate::graphql::scalars::Decimal;
-use crate::graphql::user_error::UserError;
+use crate::graphql::user_error::{Stop, UserError};
 use crate::inventory::loaders::{ItemFactsOf, ItemStock};
 use crate::partners::graphql::Vendor;
 use crate::purchasing::loaders::{
@@ -20,6 +20,10 @@ use crate::purchasing::loaders::{
 use crate::purchasing::model::{
     self, PurchaseDocumentRow, PurchaseEventRow, PurchaseOrderFilter, PurchaseOrderLineRow,
     PurchaseOrderRow, PurchaseOrderSort, PurchaseOrderStatus,
+};
+use crate::purchasing::replenish::{
+    self, FromLowStockInput, FromLowStockResult, PurchasingTrendPoint, QuickReorderInput,
+    ReorderSuggestion, VendorMetrics,
 };
 use crate::purchasing::rules::{
     self, PurchaseOrderCreateInput, PurchaseOrderLineInput, PurchaseOrderLineUpdateInput,
@@ -285,6 +289,41 @@ impl PurchasingQuery {
         model::find(&mut *context::conn(ctx).await?, id).await
     }
 
+    /// Low-stock items (available plus on order at or below the reorder point) with the
+    /// vendor and quantity to order.
+    #[graphql(guard = "Access::User")]
+    async fn purchase_low_stock(&self, ctx: &Context<'_>) -> AppResult<Vec<ReorderSuggestion>> {
+        match replenish::suggestions(&mut *context::conn(ctx).await?).await {
+            Ok(s) => Ok(s),
+            Err(Stop::Failed(e)) => Err(e),
+            Err(Stop::Refused(_)) => Ok(Vec::new()),
+        }
+    }
+
+    /// What a vendor sells: last price, purchase unit, lead time (404 for an unknown vendor).
+    #[graphql(guard = "Access::User")]
+    async fn vendor_items(&self, ctx: &Context<'_>, vendor_id: i64) -> AppResult<Vec<model::VendorItemRow>> {
+        let mut conn = context::conn(ctx).await?;
+        replenish::metrics(&mut conn, vendor_id).await?;
+        model::vendor_items_of(&mut conn, vendor_id).await
+    }
+
+    /// How a vendor performs: orders, spend, on-time rate, average lead time.
+    #[graphql(guard = "Access::User")]
+    async fn vendor_metrics(&self, ctx: &Context<'_>, vendor_id: i64) -> AppResult<VendorMetrics> {
+        replenish::metrics(&mut *context::conn(ctx).await?, vendor_id).await
+    }
+
+    /// Money placed with vendors per month (the dashboard's purchasing trend).
+    #[graphql(guard = "Access::User")]
+    async fn purchasing_trend(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "How many months, this one included (1-60).", default = 6)] months: i64,
+    ) -> AppResult<Vec<PurchasingTrendPoint>> {
+        replenish::trend(&mut *context::conn(ctx).await?, months).await
+    }
+
     /// The material lots received on a purchase order.
     #[graphql(guard = "Access::User")]
     async fn purchase_order_lots(
@@ -361,6 +400,15 @@ pub struct PurchaseReceivePayload {
     /// What the receipt did.
     pub result: Option<PurchaseReceipt>,
     /// Rule violations (nothing was received or posted when present).
+    pub user_errors: Vec<UserError>,
+}
+
+/// The result of ordering from low stock.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct FromLowStockPayload {
+    /// What was created.
+    pub result: Option<FromLowStockResult>,
+    /// Rule violations (nothing created when present).
     pub user_errors: Vec<UserError>,
 }
 
@@ -494,6 +542,35 @@ impl PurchasingMutation {
                 },
             },
         )
+    }
+
+    /// Creates draft orders for low-stock items, one per vendor (the preferred one, else the
+    /// last one bought from; `vendorId` for items with none).
+    #[graphql(guard = "Access::User")]
+    async fn purchase_orders_from_low_stock(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default)] input: FromLowStockInput,
+    ) -> AppResult<FromLowStockPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        Ok(
+            match crate::in_transaction!(ctx, |conn| replenish::from_low_stock(conn, input, user)) {
+                Ok(r) => FromLowStockPayload { result: Some(r), user_errors: Vec::new() },
+                Err(user_errors) => FromLowStockPayload { result: None, user_errors },
+            },
+        )
+    }
+
+    /// Creates a draft order for one item from its preferred (or last) vendor.
+    #[graphql(guard = "Access::User")]
+    async fn purchase_order_quick_reorder(
+        &self,
+        ctx: &Context<'_>,
+        product_id: i64,
+        #[graphql(default)] input: QuickReorderInput,
+    ) -> AppResult<PurchaseOrderPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| replenish::quick_reorder(conn, product_id, input, user)).into())
     }
 
     /// Adds a note to an order's history.

@@ -8,5 +8,6 @@
 pub mod graphql;
 pub mod loaders;
 pub mod model;
+pub mod replenish;
 pub mod rest;
 pub mod rules;

@@ -15,6 +15,25 @@ pub const ROUTES: &[Route] = &[
         .location("/api/v1/purchase-orders/{id}")
         .idempotent()
         .summary("Create a draft purchase order `PO-YYYY-NNN` with its `lines` (a missing vendor is a 404)"),
+    Route::get("/purchase-orders/low-stock", stored_op!("low_stock.graphql"), "purchaseLowStock")
+        .summary("Low-stock items (available plus on order at or below the reorder point) with the vendor, purchase unit, quantity and last price to order at"),
+    Route::post("/purchase-orders/from-low-stock", stored_op!("from_low_stock.graphql", "po", "po_line"), "purchaseOrdersFromLowStock.result")
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .summary("Create draft orders for low-stock items, one per vendor (`item_ids?`, `vendor_id?` for items with no known vendor)"),
+    Route::post("/purchase-orders/quick-reorder/{product_id}", stored_op!("quick_reorder.graphql", "po", "po_line"), "purchaseOrderQuickReorder.purchaseOrder")
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .summary("Create a draft order for one item (`vendor_id?`, `quantity?`, `unit_cost?`; defaults from the item's vendor and low-stock suggestion)"),
+    Route::get("/vendors/{vendor_id}/items", stored_op!("vendor_items.graphql"), "vendorItems")
+        .aliases(&["/purchase-orders/vendors/{vendor_id}/items"])
+        .summary("What a vendor sells: last price, purchase unit, lead time, preferred"),
+    Route::get("/vendors/{vendor_id}/metrics", stored_op!("vendor_metrics.graphql"), "vendorMetrics")
+        .summary("A vendor's orders, spend, on-time rate and average lead time"),
+    Route::get("/admin/dashboard/purchasing-trend", stored_op!("purchasing_trend.graphql"), "purchasingTrend")
+        .summary("Money placed with vendors per month (`months`, default 6)"),
     Route::get("/purchase-orders/{id}", stored_op!("purchase_order_get.graphql", "po", "po_line"), "purchaseOrder")
         .summary("One purchase order with its lines"),
     Route::put("/purchase-orders/{id}", stored_op!("purchase_order_update.graphql", "po", "po_line"), "purchaseOrderUpdate.purchaseOrder")
