@@ -27,8 +27,8 @@ use crate::purchasing::replenish::{
 };
 use crate::purchasing::rules::{
     self, PurchaseOrderCreateInput, PurchaseOrderLineInput, PurchaseOrderLineUpdateInput,
-    PurchaseOrderRemoval, PurchaseOrderStatusInput, PurchaseOrderUpdateInput,
-    PurchaseReceiveInput, PurchaseReceipt,
+    PurchaseOrderRemoval, PurchaseOrderStatusInput, PurchaseOrderUpdateInput, PurchaseReceipt,
+    PurchaseReceiveInput,
 };
 
 /// The largest page of purchase orders (CONTRACT 5.14: `limit` up to 500).
@@ -93,17 +93,26 @@ pub struct PurchasedItemInfo {
 impl PurchasedItemInfo {
     /// SKU.
     async fn sku(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
-        Ok(data::<ItemFactsOf>(ctx)?.load_one(self.id).await?.map(|f| f.sku))
+        Ok(data::<ItemFactsOf>(ctx)?
+            .load_one(self.id)
+            .await?
+            .map(|f| f.sku))
     }
 
     /// Name.
     async fn name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
-        Ok(data::<ItemFactsOf>(ctx)?.load_one(self.id).await?.map(|f| f.name))
+        Ok(data::<ItemFactsOf>(ctx)?
+            .load_one(self.id)
+            .await?
+            .map(|f| f.name))
     }
 
     /// Stocking unit.
     async fn unit(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
-        Ok(data::<ItemFactsOf>(ctx)?.load_one(self.id).await?.map(|f| f.unit))
+        Ok(data::<ItemFactsOf>(ctx)?
+            .load_one(self.id)
+            .await?
+            .map(|f| f.unit))
     }
 
     /// On hand over every location, in the stocking unit.
@@ -302,7 +311,11 @@ impl PurchasingQuery {
 
     /// What a vendor sells: last price, purchase unit, lead time (404 for an unknown vendor).
     #[graphql(guard = "Access::User")]
-    async fn vendor_items(&self, ctx: &Context<'_>, vendor_id: i64) -> AppResult<Vec<model::VendorItemRow>> {
+    async fn vendor_items(
+        &self,
+        ctx: &Context<'_>,
+        vendor_id: i64,
+    ) -> AppResult<Vec<model::VendorItemRow>> {
         let mut conn = context::conn(ctx).await?;
         replenish::metrics(&mut conn, vendor_id).await?;
         model::vendor_items_of(&mut conn, vendor_id).await
@@ -490,10 +503,7 @@ impl PurchasingMutation {
         line_id: i64,
         input: PurchaseOrderLineUpdateInput,
     ) -> AppResult<PurchaseOrderLinePayload> {
-        Ok(
-            crate::in_transaction!(ctx, |conn| rules::update_line(conn, id, line_id, input))
-                .into(),
-        )
+        Ok(crate::in_transaction!(ctx, |conn| rules::update_line(conn, id, line_id, input)).into())
     }
 
     /// Removes a line of a draft order.
@@ -555,8 +565,14 @@ impl PurchasingMutation {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
         Ok(
             match crate::in_transaction!(ctx, |conn| replenish::from_low_stock(conn, input, user)) {
-                Ok(r) => FromLowStockPayload { result: Some(r), user_errors: Vec::new() },
-                Err(user_errors) => FromLowStockPayload { result: None, user_errors },
+                Ok(r) => FromLowStockPayload {
+                    result: Some(r),
+                    user_errors: Vec::new(),
+                },
+                Err(user_errors) => FromLowStockPayload {
+                    result: None,
+                    user_errors,
+                },
             },
         )
     }
@@ -570,7 +586,10 @@ impl PurchasingMutation {
         #[graphql(default)] input: QuickReorderInput,
     ) -> AppResult<PurchaseOrderPayload> {
         let user = crate::auth::viewer::current_user(ctx).await?.id;
-        Ok(crate::in_transaction!(ctx, |conn| replenish::quick_reorder(conn, product_id, input, user)).into())
+        Ok(crate::in_transaction!(ctx, |conn| replenish::quick_reorder(
+            conn, product_id, input, user
+        ))
+        .into())
     }
 
     /// Adds a note to an order's history.

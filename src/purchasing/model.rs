@@ -52,7 +52,9 @@ impl PurchaseOrderStatus {
     pub fn is_open(self) -> bool {
         matches!(
             self,
-            PurchaseOrderStatus::Draft | PurchaseOrderStatus::Ordered | PurchaseOrderStatus::Shipped
+            PurchaseOrderStatus::Draft
+                | PurchaseOrderStatus::Ordered
+                | PurchaseOrderStatus::Shipped
         )
     }
 }
@@ -479,7 +481,10 @@ pub async fn of_vendors(
 ) -> AppResult<Vec<PurchaseOrderRow>> {
     Ok(purchase_orders::table
         .filter(purchase_orders::vendor_id.eq_any(vendor_ids))
-        .order((purchase_orders::created_at.desc(), purchase_orders::id.desc()))
+        .order((
+            purchase_orders::created_at.desc(),
+            purchase_orders::id.desc(),
+        ))
         .select(PurchaseOrderRow::as_select())
         .load(conn)
         .await?)

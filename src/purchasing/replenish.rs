@@ -193,13 +193,16 @@ pub async fn from_low_stock(
             skipped.push(s.item_id);
             continue;
         };
-        groups.entry(vendor).or_default().push(PurchaseOrderLineInput {
-            product_id: s.item_id,
-            quantity_ordered: s.suggested_qty,
-            unit_cost: s.last_price.unwrap_or(Decimal(BigDecimal::zero())),
-            purchase_unit: Some(s.purchase_unit),
-            notes: Some("Low stock reorder".into()),
-        });
+        groups
+            .entry(vendor)
+            .or_default()
+            .push(PurchaseOrderLineInput {
+                product_id: s.item_id,
+                quantity_ordered: s.suggested_qty,
+                unit_cost: s.last_price.unwrap_or(Decimal(BigDecimal::zero())),
+                purchase_unit: Some(s.purchase_unit),
+                notes: Some("Low stock reorder".into()),
+            });
     }
     let mut created = Vec::new();
     for (vendor_id, lines) in groups {
@@ -261,7 +264,11 @@ pub async fn quick_reorder(
         .await
         .optional()?;
     let Some(b) = buying else {
-        return Err(Stop::refuse("productId", UserErrorCode::NotFound, "Product not found"));
+        return Err(Stop::refuse(
+            "productId",
+            UserErrorCode::NotFound,
+            "Product not found",
+        ));
     };
     let suggestion = suggestions(conn)
         .await?
@@ -282,7 +289,11 @@ pub async fn quick_reorder(
     let cost = input
         .unit_cost
         .or_else(|| known.and_then(|k| k.2).map(Decimal))
-        .or_else(|| b.standard_cost.map(|c| Decimal((c * &b.purchase_factor).with_scale_round(4, RoundingMode::HalfUp))))
+        .or_else(|| {
+            b.standard_cost.map(|c| {
+                Decimal((c * &b.purchase_factor).with_scale_round(4, RoundingMode::HalfUp))
+            })
+        })
         .unwrap_or(Decimal(BigDecimal::zero()));
     rules::create(
         conn,
@@ -323,7 +334,10 @@ pub struct VendorMetrics {
 }
 
 /// A vendor's metrics (404 for an unknown vendor).
-pub async fn metrics(conn: &mut AsyncPgConnection, vendor_id: i64) -> crate::error::AppResult<VendorMetrics> {
+pub async fn metrics(
+    conn: &mut AsyncPgConnection,
+    vendor_id: i64,
+) -> crate::error::AppResult<VendorMetrics> {
     let _: i64 = crate::db::paging::find_or_404(
         conn,
         vendors::table.find(vendor_id).select(vendors::id),
@@ -361,13 +375,13 @@ pub async fn metrics(conn: &mut AsyncPgConnection, vendor_id: i64) -> crate::err
         .iter()
         .filter_map(|r| Some((r.3? - r.1?).num_days()))
         .collect();
-    let timed: Vec<bool> = received
-        .iter()
-        .filter_map(|r| Some(r.3? <= r.2?))
-        .collect();
+    let timed: Vec<bool> = received.iter().filter_map(|r| Some(r.3? <= r.2?)).collect();
     let avg = |n: i64, d: usize| {
         (d > 0).then(|| {
-            Decimal((BigDecimal::from(n) / BigDecimal::from(d as i64)).with_scale_round(2, RoundingMode::HalfUp))
+            Decimal(
+                (BigDecimal::from(n) / BigDecimal::from(d as i64))
+                    .with_scale_round(2, RoundingMode::HalfUp),
+            )
         })
     };
     Ok(VendorMetrics {
@@ -409,7 +423,10 @@ pub async fn trend(
         .unwrap_or(today);
     let rows: Vec<(Option<NaiveDate>, BigDecimal)> = purchase_orders::table
         .filter(purchase_orders::order_date.ge(start))
-        .filter(purchase_orders::status.ne_all([PurchaseOrderStatus::Draft, PurchaseOrderStatus::Cancelled]))
+        .filter(
+            purchase_orders::status
+                .ne_all([PurchaseOrderStatus::Draft, PurchaseOrderStatus::Cancelled]),
+        )
         .select((purchase_orders::order_date, purchase_orders::total_amount))
         .load(conn)
         .await?;
@@ -424,7 +441,9 @@ pub async fn trend(
     }
     for (date, total) in rows {
         if let Some(date) = date {
-            let e = by.entry(date.format("%Y-%m").to_string()).or_insert((0, BigDecimal::zero()));
+            let e = by
+                .entry(date.format("%Y-%m").to_string())
+                .or_insert((0, BigDecimal::zero()));
             e.0 += 1;
             e.1 += total;
         }
@@ -438,4 +457,3 @@ pub async fn trend(
         })
         .collect())
 }
-

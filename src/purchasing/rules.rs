@@ -28,7 +28,9 @@ use crate::graphql::scalars::Decimal;
 use crate::graphql::user_error::{Stop, UserError, UserErrorCode};
 use crate::inventory::ledger::{self, Movement, MovementKind};
 use crate::inventory::model::ReferenceType;
-use crate::inventory::rules::{NOTES_MAX, QUANTITY_SCALE, check_quantity, default_location, optional_text, today};
+use crate::inventory::rules::{
+    NOTES_MAX, QUANTITY_SCALE, check_quantity, default_location, optional_text, today,
+};
 use crate::purchasing::model::{
     self, NewEvent, NewLine, NewLot, PurchaseEventType, PurchaseOrderLineRow, PurchaseOrderRow,
     PurchaseOrderStatus,
@@ -259,7 +261,10 @@ fn unit_cost(errors: &mut Vec<UserError>, field: &str, value: &BigDecimal) {
     }
     let (_, scale) = value.normalized().as_bigint_and_exponent();
     if scale > COST_SCALE {
-        errors.push(invalid(field, format!("Use at most {COST_SCALE} decimal places")));
+        errors.push(invalid(
+            field,
+            format!("Use at most {COST_SCALE} decimal places"),
+        ));
     }
 }
 
@@ -282,7 +287,10 @@ pub struct PurchasedItem {
     pub track_lots: bool,
 }
 
-async fn purchased_item(conn: &mut AsyncPgConnection, id: i64) -> QueryResult<Option<PurchasedItem>> {
+async fn purchased_item(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+) -> QueryResult<Option<PurchasedItem>> {
     items::table
         .find(id)
         .select((
@@ -341,7 +349,10 @@ async fn check_line_item(
         errors.push(UserError::new(
             format!("{prefix}productId"),
             UserErrorCode::NotAllowed,
-            format!("{} is a service and cannot be received into stock", item.sku),
+            format!(
+                "{} is a service and cannot be received into stock",
+                item.sku
+            ),
         ));
         return Ok(None);
     }
@@ -372,9 +383,18 @@ async fn check_line_item(
 }
 
 fn check_line_values(errors: &mut Vec<UserError>, prefix: &str, line: &mut PurchaseOrderLineInput) {
-    quantity(errors, &format!("{prefix}quantityOrdered"), &line.quantity_ordered.0);
+    quantity(
+        errors,
+        &format!("{prefix}quantityOrdered"),
+        &line.quantity_ordered.0,
+    );
     unit_cost(errors, &format!("{prefix}unitCost"), &line.unit_cost.0);
-    optional_text(errors, &format!("{prefix}notes"), &mut line.notes, NOTES_MAX);
+    optional_text(
+        errors,
+        &format!("{prefix}notes"),
+        &mut line.notes,
+        NOTES_MAX,
+    );
 }
 
 async fn next_number(conn: &mut AsyncPgConnection, date: NaiveDate) -> QueryResult<String> {
@@ -385,7 +405,10 @@ async fn next_number(conn: &mut AsyncPgConnection, date: NaiveDate) -> QueryResu
 }
 
 /// Recomputes an order's subtotal (lines rounded to cents) and total.
-pub async fn recompute_totals(conn: &mut AsyncPgConnection, id: i64) -> Result<PurchaseOrderRow, Stop> {
+pub async fn recompute_totals(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+) -> Result<PurchaseOrderRow, Stop> {
     let lines = model::lines_of(conn, &[id]).await?;
     let subtotal: BigDecimal = lines
         .iter()
@@ -394,8 +417,9 @@ pub async fn recompute_totals(conn: &mut AsyncPgConnection, id: i64) -> Result<P
     let row = diesel::update(purchase_orders::table.find(id))
         .set((
             purchase_orders::subtotal.eq(&subtotal),
-            purchase_orders::total_amount
-                .eq(purchase_orders::tax_amount + purchase_orders::shipping_cost + subtotal.clone()),
+            purchase_orders::total_amount.eq(purchase_orders::tax_amount
+                + purchase_orders::shipping_cost
+                + subtotal.clone()),
         ))
         .returning(PurchaseOrderRow::as_returning())
         .get_result(conn)
@@ -446,7 +470,11 @@ async fn check_vendor(conn: &mut AsyncPgConnection, id: i64) -> Result<(), Stop>
         .await
         .optional()?;
     match found {
-        None => Err(Stop::refuse("vendorId", UserErrorCode::NotFound, "Vendor not found")),
+        None => Err(Stop::refuse(
+            "vendorId",
+            UserErrorCode::NotFound,
+            "Vendor not found",
+        )),
         Some((code, false)) => Err(not_allowed(
             "vendorId",
             format!("Vendor {code} is inactive"),
@@ -490,8 +518,16 @@ pub async fn create(
         &mut input.payment_reference,
         &mut input.document_url,
     );
-    let tax = input.tax_amount.as_ref().map(|d| d.0.clone()).unwrap_or_default();
-    let shipping = input.shipping_cost.as_ref().map(|d| d.0.clone()).unwrap_or_default();
+    let tax = input
+        .tax_amount
+        .as_ref()
+        .map(|d| d.0.clone())
+        .unwrap_or_default();
+    let shipping = input
+        .shipping_cost
+        .as_ref()
+        .map(|d| d.0.clone())
+        .unwrap_or_default();
     money(&mut errors, "taxAmount", &tax);
     money(&mut errors, "shippingCost", &shipping);
     for (i, line) in input.lines.iter_mut().enumerate() {
@@ -833,7 +869,10 @@ pub fn status_title(to: PurchaseOrderStatus) -> &'static str {
 }
 
 /// Whether `from -> to` is in the transition table; the contract's message otherwise.
-pub fn check_transition(from: PurchaseOrderStatus, to: &str) -> Result<PurchaseOrderStatus, String> {
+pub fn check_transition(
+    from: PurchaseOrderStatus,
+    to: &str,
+) -> Result<PurchaseOrderStatus, String> {
     let refused = || format!("Cannot transition from '{from}' to '{to}'");
     let to = PurchaseOrderStatus::from_str(to.trim()).map_err(|_| refused())?;
     if from.allowed().contains(&to) {
@@ -851,7 +890,12 @@ pub async fn change_status(
     user: i64,
 ) -> Result<PurchaseOrderRow, Stop> {
     let mut errors = Vec::new();
-    optional_text(&mut errors, "trackingNumber", &mut input.tracking_number, SHORT_MAX);
+    optional_text(
+        &mut errors,
+        "trackingNumber",
+        &mut input.tracking_number,
+        SHORT_MAX,
+    );
     optional_text(&mut errors, "carrier", &mut input.carrier, 100);
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
@@ -861,7 +905,16 @@ pub async fn change_status(
     if to == PurchaseOrderStatus::Ordered && model::lines_of(conn, &[id]).await?.is_empty() {
         return Err(not_allowed("status", "Cannot order a PO with no lines"));
     }
-    set_status(conn, &po, to, input.tracking_number, input.carrier, today(), user).await
+    set_status(
+        conn,
+        &po,
+        to,
+        input.tracking_number,
+        input.carrier,
+        today(),
+        user,
+    )
+    .await
 }
 
 async fn set_status(
@@ -936,36 +989,38 @@ pub async fn add_event(
     Ok(())
 }
 
-
 /// Quantities still to arrive on open orders (draft, ordered, shipped), per item, in each
 /// item's stocking unit.
 pub async fn on_order(
     conn: &mut AsyncPgConnection,
     item_ids: &[i64],
 ) -> QueryResult<HashMap<i64, BigDecimal>> {
-    let rows: Vec<(i64, BigDecimal, BigDecimal, String, PurchasedItem)> = purchase_order_lines::table
-        .inner_join(purchase_orders::table)
-        .inner_join(items::table)
-        .filter(purchase_order_lines::product_id.eq_any(item_ids))
-        .filter(purchase_orders::status.eq_any(model::OPEN_STATUSES))
-        .filter(purchase_order_lines::quantity_received.lt(purchase_order_lines::quantity_ordered))
-        .select((
-            purchase_order_lines::product_id,
-            purchase_order_lines::quantity_ordered,
-            purchase_order_lines::quantity_received,
-            purchase_order_lines::purchase_unit,
-            (
-                items::id,
-                items::sku,
-                items::unit,
-                items::purchase_uom,
-                items::purchase_factor,
-                items::item_type,
-                items::track_lots,
-            ),
-        ))
-        .load(conn)
-        .await?;
+    let rows: Vec<(i64, BigDecimal, BigDecimal, String, PurchasedItem)> =
+        purchase_order_lines::table
+            .inner_join(purchase_orders::table)
+            .inner_join(items::table)
+            .filter(purchase_order_lines::product_id.eq_any(item_ids))
+            .filter(purchase_orders::status.eq_any(model::OPEN_STATUSES))
+            .filter(
+                purchase_order_lines::quantity_received.lt(purchase_order_lines::quantity_ordered),
+            )
+            .select((
+                purchase_order_lines::product_id,
+                purchase_order_lines::quantity_ordered,
+                purchase_order_lines::quantity_received,
+                purchase_order_lines::purchase_unit,
+                (
+                    items::id,
+                    items::sku,
+                    items::unit,
+                    items::purchase_uom,
+                    items::purchase_factor,
+                    items::item_type,
+                    items::track_lots,
+                ),
+            ))
+            .load(conn)
+            .await?;
     let mut out = HashMap::new();
     if rows.is_empty() {
         return Ok(out);
@@ -1004,7 +1059,10 @@ async fn material_code(conn: &mut AsyncPgConnection, item: &PurchasedItem) -> Qu
 
 async fn lot_taken(conn: &mut AsyncPgConnection, number: &str) -> QueryResult<bool> {
     Ok(material_lots::table
-        .filter(crate::db::text::code_matches(material_lots::lot_number, number))
+        .filter(crate::db::text::code_matches(
+            material_lots::lot_number,
+            number,
+        ))
         .select(material_lots::id)
         .first::<i64>(conn)
         .await
@@ -1027,10 +1085,29 @@ pub async fn receive(
     let mut seen = HashSet::new();
     for (i, line) in input.lines.iter_mut().enumerate() {
         let p = format!("lines.{i}.");
-        quantity(&mut errors, &format!("{p}quantityReceived"), &line.quantity_received.0);
-        optional_text(&mut errors, &format!("{p}lotNumber"), &mut line.lot_number, 100);
-        optional_text(&mut errors, &format!("{p}vendorLotNumber"), &mut line.vendor_lot_number, 100);
-        optional_text(&mut errors, &format!("{p}notes"), &mut line.notes, NOTES_MAX);
+        quantity(
+            &mut errors,
+            &format!("{p}quantityReceived"),
+            &line.quantity_received.0,
+        );
+        optional_text(
+            &mut errors,
+            &format!("{p}lotNumber"),
+            &mut line.lot_number,
+            100,
+        );
+        optional_text(
+            &mut errors,
+            &format!("{p}vendorLotNumber"),
+            &mut line.vendor_lot_number,
+            100,
+        );
+        optional_text(
+            &mut errors,
+            &format!("{p}notes"),
+            &mut line.notes,
+            NOTES_MAX,
+        );
         if !seen.insert(line.line_id) {
             errors.push(invalid(
                 &format!("{p}lineId"),
@@ -1108,7 +1185,12 @@ pub async fn receive(
                         format!("Location {l} not found"),
                     ));
                 }
-                Some(false) => return Err(not_allowed("locationId", format!("Location {l} is inactive"))),
+                Some(false) => {
+                    return Err(not_allowed(
+                        "locationId",
+                        format!("Location {l} is inactive"),
+                    ));
+                }
                 Some(true) => l,
             }
         }
@@ -1129,12 +1211,20 @@ pub async fn receive(
             continue;
         };
         let Some(item) = purchased_item(conn, line.product_id).await? else {
-            return Err(Stop::refuse(&format!("{p}lineId"), UserErrorCode::NotFound, "Product not found"));
+            return Err(Stop::refuse(
+                &format!("{p}lineId"),
+                UserErrorCode::NotFound,
+                "Product not found",
+            ));
         };
-        let (Some(purchase), Some(stock)) =
-            (unit(conn, &line.purchase_unit).await?, unit(conn, &item.unit).await?)
-        else {
-            return Err(not_allowed(&format!("{p}lineId"), "The line's unit is unknown"));
+        let (Some(purchase), Some(stock)) = (
+            unit(conn, &line.purchase_unit).await?,
+            unit(conn, &item.unit).await?,
+        ) else {
+            return Err(not_allowed(
+                &format!("{p}lineId"),
+                "The line's unit is unknown",
+            ));
         };
         let Some(factor) = stock_factor(&item, &purchase, &stock) else {
             return Err(not_allowed(
@@ -1144,7 +1234,8 @@ pub async fn receive(
         };
         let qty = &r.quantity_received.0;
         let stock_qty = (qty * &factor).with_scale_round(QUANTITY_SCALE, RoundingMode::HalfEven);
-        let stock_cost = (&line.unit_cost.0 / &factor).with_scale_round(COST_SCALE, RoundingMode::HalfUp);
+        let stock_cost =
+            (&line.unit_cost.0 / &factor).with_scale_round(COST_SCALE, RoundingMode::HalfUp);
         let wants_lot = item.item_type == "material" || item.track_lots || r.lot_number.is_some();
         let lot_number = if wants_lot {
             Some(match &r.lot_number {
@@ -1191,7 +1282,10 @@ pub async fn receive(
             posted.account,
             SystemAccount::AccountsPayable,
             &posted.value,
-            Some(format!("{} line {}: {}", po.po_number, line.line_number, item.sku)),
+            Some(format!(
+                "{} line {}: {}",
+                po.po_number, line.line_number, item.sku
+            )),
         );
         if let Some(number) = &lot_number {
             diesel::insert_into(material_lots::table)
@@ -1218,7 +1312,10 @@ pub async fn receive(
             if item.unit != "G" {
                 return Err(not_allowed(
                     &format!("{p}spools"),
-                    format!("{} is not stocked in grams; spools hold materials weighed in grams", item.sku),
+                    format!(
+                        "{} is not stocked in grams; spools hold materials weighed in grams",
+                        item.sku
+                    ),
                 ));
             }
             let weights: Vec<(BigDecimal, Option<&ReceiveSpoolInput>)> = if r.spools.is_empty() {
@@ -1226,7 +1323,10 @@ pub async fn receive(
                 let count = whole.to_string().parse::<i64>().unwrap_or(0).min(1000);
                 (0..count).map(|_| (factor.clone(), None)).collect()
             } else {
-                r.spools.iter().map(|s| (s.weight_g.0.clone(), Some(s))).collect()
+                r.spools
+                    .iter()
+                    .map(|s| (s.weight_g.0.clone(), Some(s)))
+                    .collect()
             };
             let sum: BigDecimal = weights.iter().map(|w| w.0.clone()).sum();
             if sum > stock_qty {
@@ -1266,10 +1366,8 @@ pub async fn receive(
                     Stop::Refused(errs) => Stop::Refused(
                         errs.into_iter()
                             .map(|mut e| {
-                                e.field = Some(format!(
-                                    "{p}spools.{k}.{}",
-                                    e.field.unwrap_or_default()
-                                ));
+                                e.field =
+                                    Some(format!("{p}spools.{k}.{}", e.field.unwrap_or_default()));
                                 e
                             })
                             .collect(),
@@ -1296,7 +1394,11 @@ pub async fn receive(
     let description = format!(
         "Received {} line(s){}",
         input.lines.len(),
-        input.notes.as_deref().map(|n| format!(": {n}")).unwrap_or_default()
+        input
+            .notes
+            .as_deref()
+            .map(|n| format!(": {n}"))
+            .unwrap_or_default()
     );
     event(
         conn,
@@ -1313,7 +1415,16 @@ pub async fn receive(
         .iter()
         .all(|l| l.quantity_received.0 >= l.quantity_ordered.0);
     let order = if complete && po.status != PurchaseOrderStatus::Received {
-        set_status(conn, &po, PurchaseOrderStatus::Received, None, None, date, user).await?
+        set_status(
+            conn,
+            &po,
+            PurchaseOrderStatus::Received,
+            None,
+            None,
+            date,
+            user,
+        )
+        .await?
     } else {
         model::find(conn, po.id).await?
     };
