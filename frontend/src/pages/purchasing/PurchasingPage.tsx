@@ -74,6 +74,7 @@ function PurchaseOrders({ onOpen }: { onOpen: (id: number) => void }) {
       {...list.tableProps}
       rowKey={(r) => r.id}
       onRowClick={(r) => onOpen(r.id)}
+      rowLabel={(r) => `Open ${r.po_number}`}
       searchPlaceholder="Search by PO number"
       searchLabel="Search purchase orders"
       filters={
@@ -112,6 +113,7 @@ function Vendors({ onOpen }: { onOpen: (id: number) => void }) {
       {...list.tableProps}
       rowKey={(r) => r.id}
       onRowClick={(r) => onOpen(r.id)}
+      rowLabel={(r) => `Open ${r.name}`}
       searchPlaceholder="Search vendors"
       searchLabel="Search vendors"
       filters={
