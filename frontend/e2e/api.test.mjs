@@ -1097,22 +1097,22 @@ describe('with the real API', () => {
       await dialog.getByText('Order Placed').waitFor();
 
       // First part: 1 KG as one 1000 g spool, 4 nuts.
-      await dialog.getByRole('button', { name: 'Receive' }).click();
+      await dialog.getByRole('button', { name: 'Receive', exact: true }).click();
       let receive = page.getByRole('dialog', { name: /Receive PO-/ });
       await receive.getByLabel(`Quantity of ${pla.sku}`).fill('1');
       await receive.getByLabel(`Spool weights of ${pla.sku}`).fill('1000');
       await receive.getByLabel(`Quantity of ${nut.sku}`).fill('4');
       await screenshot(page, 'purchasing-receive');
-      await receive.getByRole('button', { name: 'Receive' }).click();
-      await page.getByText('Received', { exact: true }).first().waitFor();
+      await receive.getByRole('button', { name: 'Receive', exact: true }).click();
       await receive.waitFor({ state: 'detached' });
+      await dialog.getByText('Items Received').waitFor();
 
       // The rest, as the dialog suggests it (the remaining quantities); the PO is received.
-      await dialog.getByRole('button', { name: 'Receive' }).click();
+      await dialog.getByRole('button', { name: 'Receive', exact: true }).click();
       receive = page.getByRole('dialog', { name: /Receive PO-/ });
       assert.equal(await receive.getByLabel(`Quantity of ${pla.sku}`).inputValue(), '1');
       await receive.getByLabel(`Spool weights of ${pla.sku}`).fill('1000');
-      await receive.getByRole('button', { name: 'Receive' }).click();
+      await receive.getByRole('button', { name: 'Receive', exact: true }).click();
       await receive.waitFor({ state: 'detached' });
       await dialog.getByText('Marked as Received').waitFor();
       await screenshot(page, 'purchasing-received');
