@@ -15,7 +15,7 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 use common::TestApp;
-use common::api::{admin, app, call, gql, table_json};
+use common::api::{admin, app, call, gql, table_json, upload};
 
 fn num(v: &Value) -> f64 {
     v.as_str()
@@ -1134,4 +1134,76 @@ async fn low_stock_counts_open_orders_and_reorders_through_draft_orders() {
     )
     .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn documents_upload_list_download_and_delete() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let v = vendor(&app, &t, "Docs").await;
+    let id = po(&app, &t, v, json!([])).await["id"].as_i64().unwrap();
+    let pdf = b"%PDF-1.7\ninvoice 42\n%%EOF\n";
+    let res = upload(
+        &app,
+        &format!("/api/v1/purchase-orders/{id}/upload"),
+        &t,
+        "invoice 42.pdf",
+        pdf,
+        &[("document_type", "invoice")],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    let doc = res.json();
+    assert_eq!(doc["document_type"], "invoice");
+    assert_eq!(doc["content_type"], "application/pdf");
+    let url = doc["download_url"].as_str().expect("url").to_string();
+    let got = call(&app, Method::GET, &url, None, &t).await;
+    assert_eq!(got.status, StatusCode::OK);
+    assert_eq!(got.body, pdf.to_vec());
+    assert_eq!(got.header("content-type"), Some("application/pdf"));
+    let list = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/purchase-orders/{id}/documents"),
+        None,
+    )
+    .await;
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    // A file whose content does not match its name is refused and nothing is stored.
+    let res = upload(
+        &app,
+        &format!("/api/v1/purchase-orders/{id}/documents"),
+        &t,
+        "fake.pdf",
+        b"MZ",
+        &[],
+    )
+    .await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+    let events = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/purchase-orders/{id}/events"),
+        None,
+    )
+    .await;
+    assert_eq!(events[1]["title"], "Document Attached");
+    let doc_id = doc["id"].as_i64().unwrap();
+    ok(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/v1/purchase-orders/{id}/documents/{doc_id}"),
+        None,
+    )
+    .await;
+    let got = call(&app, Method::GET, &url, None, &t).await;
+    assert_eq!(got.status, StatusCode::NOT_FOUND);
 }

@@ -228,7 +228,7 @@ impl PurchaseDocumentRow {
 
     /// The stored file's key under the uploads folder (for the engine's download).
     async fn storage_key(&self) -> String {
-        format!("purchase-orders/{}", self.stored_name)
+        self.stored_name.clone()
     }
 }
 
@@ -335,6 +335,17 @@ impl PurchasingQuery {
         #[graphql(desc = "How many months, this one included (1-60).", default = 6)] months: i64,
     ) -> AppResult<Vec<PurchasingTrendPoint>> {
         replenish::trend(&mut *context::conn(ctx).await?, months).await
+    }
+
+    /// One document of a purchase order.
+    #[graphql(guard = "Access::User")]
+    async fn purchase_order_document(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        document_id: i64,
+    ) -> AppResult<PurchaseDocumentRow> {
+        crate::purchasing::documents::find(ctx, id, document_id).await
     }
 
     /// The material lots received on a purchase order.
@@ -590,6 +601,30 @@ impl PurchasingMutation {
             conn, product_id, input, user
         ))
         .into())
+    }
+
+    /// Attaches a document (PDF, image...) to a purchase order.
+    #[graphql(guard = "Access::User")]
+    async fn purchase_order_document_upload(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        file: async_graphql::Upload,
+        document_type: Option<String>,
+        notes: Option<String>,
+    ) -> AppResult<crate::purchasing::documents::PurchaseDocumentPayload> {
+        crate::purchasing::documents::upload(ctx, id, file, document_type, notes).await
+    }
+
+    /// Removes a document from a purchase order.
+    #[graphql(guard = "Access::User")]
+    async fn purchase_order_document_delete(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        document_id: i64,
+    ) -> AppResult<crate::purchasing::documents::PurchaseDocumentPayload> {
+        crate::purchasing::documents::delete(ctx, id, document_id).await
     }
 
     /// Adds a note to an order's history.

@@ -5,6 +5,7 @@
 //! database transaction and never twice for the same goods. Also replenishment (low stock,
 //! draft orders from it) and what each vendor sells and how it performs.
 
+pub mod documents;
 pub mod graphql;
 pub mod loaders;
 pub mod model;

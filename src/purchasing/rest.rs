@@ -65,6 +65,18 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Fields)
         .status(201)
         .summary("Add a note (`title`, `description?`) to the order's history"),
+    Route::get("/purchase-orders/{id}/documents", stored_op!("purchase_order_documents.graphql", "po_document"), "purchaseOrder.documents")
+        .summary("The order's documents, each with its `download_url`"),
+    Route::post("/purchase-orders/{id}/documents", stored_op!("purchase_order_document_upload.graphql", "po_document"), "purchaseOrderDocumentUpload.document")
+        .aliases(&["/purchase-orders/{id}/upload"])
+        .body(Body::Multipart)
+        .status(201)
+        .summary("Attach a document (PDF, PNG, JPEG...; multipart `file`, `document_type?`, `notes?`)"),
+    Route::get("/purchase-orders/{id}/documents/{doc_id}/download", stored_op!("purchase_order_document_download.graphql"), "purchaseOrderDocument")
+        .download()
+        .summary("The document's bytes, with its content type and name"),
+    Route::delete("/purchase-orders/{id}/documents/{doc_id}", stored_op!("purchase_order_document_delete.graphql"), "purchaseOrderDocumentDelete")
+        .summary("Remove a document from the order"),
     Route::get("/purchase-orders/{id}/lots", stored_op!("purchase_order_lots.graphql"), "purchaseOrderLots")
         .summary("The material lots received on the order"),
 ];
