@@ -4898,6 +4898,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/purchase-orders/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order's documents, each with its `download_url`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchaseOrderDocuments($id: Int!) {
+         *       purchaseOrder(id: $id) {
+         *         documents { ...PurchaseOrderDocumentFields }
+         *       }
+         *     }
+         *     fragment PurchaseOrderDocumentFields on PurchaseOrderDocument {
+         *       id
+         *       purchase_order_id: purchaseOrderId
+         *       document_type: documentType
+         *       filename
+         *       content_type: contentType
+         *       size_bytes: sizeBytes
+         *       notes
+         *       uploaded_by: uploadedBy
+         *       download_url: downloadUrl
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_purchase_order_documents"];
+        put?: never;
+        /**
+         * Attach a document (PDF, PNG, JPEG...; multipart `file`, `document_type?`, `notes?`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderDocumentUpload($id: Int!, $file: Upload!, $documentType: String, $notes: String) {
+         *       purchaseOrderDocumentUpload(id: $id, file: $file, documentType: $documentType, notes: $notes) {
+         *         document { ...PurchaseOrderDocumentFields }
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderDocumentFields on PurchaseOrderDocument {
+         *       id
+         *       purchase_order_id: purchaseOrderId
+         *       document_type: documentType
+         *       filename
+         *       content_type: contentType
+         *       size_bytes: sizeBytes
+         *       notes
+         *       uploaded_by: uploadedBy
+         *       download_url: downloadUrl
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_purchase_order_document_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/documents/{doc_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a document from the order
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderDocumentDelete($id: Int!, $docId: Int!) {
+         *       purchaseOrderDocumentDelete(id: $id, documentId: $docId) {
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_purchase_order_document"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/documents/{doc_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The document's bytes, with its content type and name
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchaseOrderDocumentDownload($id: Int!, $docId: Int!) {
+         *       purchaseOrderDocument(id: $id, documentId: $docId) {
+         *         filename
+         *         content_type: contentType
+         *         storage_key: storageKey
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_purchase_order_document_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/purchase-orders/{id}/events": {
         parameters: {
             query?: never;
@@ -5229,6 +5354,27 @@ export interface paths {
          *     ```
          */
         post: operations["create_purchase_order_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a document (PDF, PNG, JPEG...; multipart `file`, `document_type?`, `notes?`)
+         * @deprecated
+         * @description Alias of `/purchase-orders/{id}/documents`.
+         */
+        post: operations["create_purchase_order_document_upload_alias"];
         delete?: never;
         options?: never;
         head?: never;
@@ -24548,6 +24694,440 @@ export interface operations {
             };
         };
     };
+    get_purchase_order_documents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        purchase_order_id: number;
+                        /**
+                         * @description What it is.
+                         * @enum {string}
+                         */
+                        document_type: "invoice" | "packing_slip" | "receipt" | "quote" | "shipping_label" | "other";
+                        /** @description The uploaded file's name. */
+                        filename: string;
+                        /** @description MIME type. */
+                        content_type: string;
+                        /** @description Size in bytes. */
+                        size_bytes: number;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who uploaded it. */
+                        uploaded_by: number | null;
+                        /** @description Where the engine serves the file. */
+                        download_url: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_order_document_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    document_type?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        purchase_order_id: number;
+                        /**
+                         * @description What it is.
+                         * @enum {string}
+                         */
+                        document_type: "invoice" | "packing_slip" | "receipt" | "quote" | "shipping_label" | "other";
+                        /** @description The uploaded file's name. */
+                        filename: string;
+                        /** @description MIME type. */
+                        content_type: string;
+                        /** @description Size in bytes. */
+                        size_bytes: number;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who uploaded it. */
+                        uploaded_by: number | null;
+                        /** @description Where the engine serves the file. */
+                        download_url: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_purchase_order_document: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                doc_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_purchase_order_document_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                doc_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_purchase_order_events: {
         parameters: {
             query?: never;
@@ -25746,6 +26326,156 @@ export interface operations {
                              */
                             updated_at: string;
                         }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_order_document_upload_alias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    document_type?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        purchase_order_id: number;
+                        /**
+                         * @description What it is.
+                         * @enum {string}
+                         */
+                        document_type: "invoice" | "packing_slip" | "receipt" | "quote" | "shipping_label" | "other";
+                        /** @description The uploaded file's name. */
+                        filename: string;
+                        /** @description MIME type. */
+                        content_type: string;
+                        /** @description Size in bytes. */
+                        size_bytes: number;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who uploaded it. */
+                        uploaded_by: number | null;
+                        /** @description Where the engine serves the file. */
+                        download_url: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
                     };
                 };
             };
