@@ -1115,6 +1115,8 @@ describe('with the real API', () => {
       await receive.getByRole('button', { name: 'Receive', exact: true }).click();
       await receive.waitFor({ state: 'detached' });
       await dialog.getByText('Marked as Received').waitFor();
+      await dialog.getByLabel('Attach a document').setInputFiles({ name: `invoice-${run}.pdf`, mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n%%EOF\n') });
+      await dialog.getByRole('link', { name: `invoice-${run}.pdf` }).waitFor();
       await screenshot(page, 'purchasing-received');
 
       const stock = await call(`/admin/inventory/transactions/inventory-summary?product_id=${pla.id}&show_zero=true`, 'GET', undefined, 200);

@@ -4,6 +4,7 @@ import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormError } from '../../components/Field';
+import { DownloadLink } from '../../components/DownloadLink';
 import { Modal } from '../../components/Modal';
 import { Badge, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
@@ -26,6 +27,16 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
   const toast = useToast();
   const detail = useQuery({ queryKey: ['purchase-orders', 'detail', poId], queryFn: ({ signal }) => purchasingApi.get(poId!, signal), enabled: poId !== null });
   const events = useQuery({ queryKey: ['purchase-orders', 'events', poId], queryFn: ({ signal }) => purchasingApi.events(poId!, signal), enabled: poId !== null });
+  const documents = useQuery({ queryKey: ['purchase-orders', 'documents', poId], queryFn: ({ signal }) => purchasingApi.documents(poId!, signal), enabled: poId !== null });
+  const [docType, setDocType] = useState('invoice');
+  const attach = useMutation({
+    mutationFn: (file: File) => purchasingApi.uploadDocument(poId!, file, docType),
+    onSuccess: async (d) => {
+      toast.success('Document attached', d.filename);
+      await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+    },
+    onError: (err) => setError(errorMessage(err)),
+  });
   const [confirm, setConfirm] = useState<string | null>(null);
   const [receiving, setReceiving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -137,6 +148,37 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
                 ))}
               </tbody>
             </table>
+            <h3 className="spool-detail__title">Documents</h3>
+            <ul className="po-events" aria-label="Documents">
+              {(documents.data ?? []).map((d) => (
+                <li key={d.id}>
+                  <DownloadLink url={d.download_url} filename={d.filename}>
+                    {d.filename}
+                  </DownloadLink>{' '}
+                  <span className="muted">{humanize(d.document_type)}</span>
+                </li>
+              ))}
+            </ul>
+            <div className="po-attach">
+              <select className="input input--select" aria-label="Document type" value={docType} onChange={(e) => setDocType(e.target.value)}>
+                {['invoice', 'packing_slip', 'receipt', 'quote', 'shipping_label', 'other'].map((t) => (
+                  <option key={t} value={t}>
+                    {humanize(t)}
+                  </option>
+                ))}
+              </select>
+              <input
+                type="file"
+                aria-label="Attach a document"
+                accept=".pdf,.png,.jpg,.jpeg"
+                disabled={attach.isPending}
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  if (file) attach.mutate(file);
+                  e.target.value = '';
+                }}
+              />
+            </div>
             <h3 className="spool-detail__title">History</h3>
             <ul className="po-events" aria-label="History">
               {(events.data ?? []).map((e) => (

@@ -14,6 +14,7 @@ export type FromLowStock = operations['create_purchase_orders_from_low_stock']['
 export type VendorMetrics = Api<'/vendors/{vendor_id}/metrics', 'get'>;
 export type VendorItem = Api<'/vendors/{vendor_id}/items', 'get'>[number];
 export type VendorDetail = Api<'/vendors/{id}', 'get'>;
+export type PurchaseDocument = Api<'/purchase-orders/{id}/documents', 'get'>[number];
 
 /** The statuses each status may move to (CONTRACT 6.3). */
 export const NEXT_STATUSES: Record<string, readonly string[]> = {
@@ -54,6 +55,13 @@ export const purchasingApi = {
   /** One key per opened dialog: a double click or a retry posts once. */
   receive: (id: number, body: PurchaseReceive, idempotencyKey: string) =>
     api.post<PurchaseReceipt>(`/purchase-orders/${id}/receive`, body, { headers: { 'Idempotency-Key': idempotencyKey } }),
+  documents: (id: number, signal?: AbortSignal) => api.get<PurchaseDocument[]>(`/purchase-orders/${id}/documents`, undefined, signal),
+  uploadDocument: (id: number, file: File, documentType: string) => {
+    const form = new FormData();
+    form.append('file', file);
+    form.append('document_type', documentType);
+    return api.request<PurchaseDocument>(`/purchase-orders/${id}/documents`, { method: 'POST', formData: form });
+  },
   remove: (id: number) => api.del<{ message: string }>(`/purchase-orders/${id}`),
   lowStock: (signal?: AbortSignal) => api.get<ReorderSuggestion[]>('/purchase-orders/low-stock', undefined, signal),
   fromLowStock: (itemIds: number[]) => api.post<FromLowStock>('/purchase-orders/from-low-stock', { item_ids: itemIds }, { headers: { 'Idempotency-Key': key() } }),
