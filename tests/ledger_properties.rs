@@ -9,6 +9,10 @@
 //! 4. every journal entry balances, the trial balance balances as of every date of the
 //!    sequence, and the inventory accounts hold exactly the value the stock ledger holds.
 //!
+//! 5. purchase orders (ordered, then received in random parts, some sent twice as a double
+//!    click would) never receive more than was ordered, and what their lines received is
+//!    exactly what their receipts put in stock.
+//!
 //! Plus the crash test: an error after the stock row and before the journal entry leaves
 //! neither.
 
@@ -24,10 +28,15 @@ use proptest::prelude::*;
 
 use strata::accounting::model::{self as books, SourceType};
 use strata::accounting::rules as book_rules;
+use strata::graphql::scalars::Decimal;
 use strata::graphql::user_error::Stop;
 use strata::inventory::ledger::{self, Movement, MovementKind};
 use strata::inventory::model;
 use strata::inventory::rules::{self, CycleCountInput, CycleCountLine};
+use strata::purchasing::rules::{
+    self as purchasing, PurchaseOrderCreateInput, PurchaseOrderLineInput, PurchaseOrderStatusInput,
+    PurchaseReceiveInput, ReceiveLineInput,
+};
 
 /// The items of a run: a material (1200), a finished good (1220), packaging (1230).
 const ITEMS: usize = 3;
@@ -84,6 +93,18 @@ enum Event {
         counted: u32,
     },
     AllowNegative(bool),
+    /// A purchase order for one item, placed with the vendor.
+    Purchase {
+        item: usize,
+        qty: u32,
+        cost: u32,
+    },
+    /// A receipt against one of the case's purchase orders, sent twice when `twice`.
+    ReceivePo {
+        po: usize,
+        qty: u32,
+        twice: bool,
+    },
 }
 
 fn event() -> impl Strategy<Value = Event> {
@@ -102,8 +123,10 @@ fn event() -> impl Strategy<Value = Event> {
         1 => (item.clone(), at.clone(), 1..40u32).prop_map(|(item, at, qty)| Event::Release { item, at, qty }),
         2 => (item.clone(), at.clone(), 1..30u32, any::<bool>())
             .prop_map(|(item, at, qty, reserved)| Event::Consume { item, at, qty, reserved }),
-        1 => (item, at, 0..60u32).prop_map(|(item, at, counted)| Event::Count { item, at, counted }),
+        1 => (item.clone(), at, 0..60u32).prop_map(|(item, at, counted)| Event::Count { item, at, counted }),
         1 => any::<bool>().prop_map(Event::AllowNegative),
+        2 => (item.clone(), 1..60u32, 1..900u32).prop_map(|(item, qty, cost)| Event::Purchase { item, qty, cost }),
+        3 => (0..8usize, 1..40u32, any::<bool>()).prop_map(|(po, qty, twice)| Event::ReceivePo { po, qty, twice }),
     ]
 }
 
@@ -180,6 +203,7 @@ async fn setup(conn: &mut AsyncPgConnection, case: u64) -> (Vec<i64>, Vec<i64>, 
 
 /// Runs one event in its own database transaction; a refusal (not enough stock) rolls it
 /// back and is a normal outcome.
+#[allow(clippy::too_many_arguments)]
 async fn apply(
     conn: &mut AsyncPgConnection,
     e: &Event,
@@ -187,7 +211,81 @@ async fn apply(
     locations: &[i64],
     user: i64,
     date: NaiveDate,
+    vendor: i64,
+    pos: &mut Vec<(i64, i64)>,
 ) {
+    if let Event::Purchase { item, qty, cost } = e {
+        let input = PurchaseOrderCreateInput {
+            vendor_id: vendor,
+            order_date: None,
+            expected_date: None,
+            notes: None,
+            tracking_number: None,
+            carrier: None,
+            tax_amount: None,
+            shipping_cost: None,
+            payment_method: None,
+            payment_reference: None,
+            document_url: None,
+            lines: vec![PurchaseOrderLineInput {
+                product_id: items[*item],
+                quantity_ordered: Decimal(d(qty)),
+                unit_cost: Decimal(d(cost) / d(100)),
+                purchase_unit: None,
+                notes: None,
+            }],
+        };
+        let made = conn
+            .transaction::<_, Stop, _>(async move |conn| {
+                let po = purchasing::create(conn, input, user).await?;
+                let status = PurchaseOrderStatusInput {
+                    status: "ordered".into(),
+                    tracking_number: None,
+                    carrier: None,
+                };
+                purchasing::change_status(conn, po.id, status, user).await?;
+                let line = strata::purchasing::model::lines_of(conn, &[po.id]).await?;
+                Ok((po.id, line[0].id))
+            })
+            .await;
+        match made {
+            Ok(p) => pos.push(p),
+            Err(e) => panic!("{e:?}"),
+        }
+        return;
+    }
+    if let Event::ReceivePo { po, qty, twice } = e {
+        let Some((id, line)) = pos.get(po % pos.len().max(1)).copied() else {
+            return;
+        };
+        for _ in 0..if *twice { 2 } else { 1 } {
+            let input = PurchaseReceiveInput {
+                lines: vec![ReceiveLineInput {
+                    line_id: line,
+                    quantity_received: Decimal(d(qty)),
+                    lot_number: None,
+                    vendor_lot_number: None,
+                    notes: None,
+                    create_spools: false,
+                    spools: Vec::new(),
+                }],
+                location_id: Some(locations[0]),
+                notes: None,
+                received_date: Some(date),
+                allow_over_receipt: false,
+            };
+            let outcome = conn
+                .transaction::<_, Stop, _>(async move |conn| {
+                    purchasing::receive(conn, id, input, user).await.map(|_| ())
+                })
+                .await;
+            match outcome {
+                Ok(()) | Err(Stop::Refused(_)) => {}
+                Err(Stop::Failed(e)) => panic!("{e:?}"),
+            }
+        }
+        return;
+    }
     if let Event::AllowNegative(on) = e {
         exec(
             conn,
@@ -288,7 +386,9 @@ async fn apply(
                     };
                     rules::count(conn, input, user).await.map(|_| ())
                 }
-                Event::AllowNegative(_) => Ok(()),
+                Event::AllowNegative(_) | Event::Purchase { .. } | Event::ReceivePo { .. } => {
+                    Ok(())
+                }
             }
         })
         .await;
@@ -370,6 +470,30 @@ async fn check(conn: &mut AsyncPgConnection, dates: &[NaiveDate], negative_ever_
         disagree, 0,
         "an inventory account disagrees with the stock ledger's value"
     );
+    // 5: purchase order lines never receive more than ordered, and what they received is
+    // what their receipts put in stock; accounts payable holds the receipts' value.
+    let wrong = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM purchase_order_lines l WHERE l.quantity_received > l.quantity_ordered \
+         OR l.quantity_received <> COALESCE((SELECT SUM(t.quantity) FROM inventory_transactions t \
+            WHERE t.reference_type = 'purchase_order' AND t.reference_id = l.purchase_order_id \
+            AND t.item_id = l.product_id AND t.affects_on_hand), 0)",
+    )
+    .await;
+    assert_eq!(wrong, 0, "a purchase order line and its receipts disagree");
+    let payable = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM \
+         (SELECT COALESCE(SUM(l.credit_amount - l.debit_amount), 0) AS v FROM gl_journal_entry_lines l \
+          JOIN gl_accounts a ON a.id = l.account_id WHERE a.account_code = '2000') ap, \
+         (SELECT COALESCE(SUM(t.total_cost), 0) AS v FROM inventory_transactions t \
+          WHERE t.reference_type = 'purchase_order' AND t.affects_on_hand) st WHERE ap.v <> st.v",
+    )
+    .await;
+    assert_eq!(
+        payable, 0,
+        "accounts payable disagrees with the value received"
+    );
 }
 
 proptest! {
@@ -389,6 +513,12 @@ proptest! {
             let case = CASE.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             let mut conn = w.db.connect().await;
             let (items, locations, user) = setup(&mut conn, case).await;
+            let vendor = scalar_i64(
+                &mut conn,
+                &format!("INSERT INTO vendors (code, name) VALUES ('PV{case}', 'Vendor {case}') RETURNING id AS n"),
+            )
+            .await;
+            let mut pos = Vec::new();
             exec(&mut conn, "UPDATE company_settings SET allow_negative_inventory = false").await;
             let negative_before = scalar_i64(&mut conn, "SELECT count(*) AS n FROM inventory_balances WHERE on_hand_quantity < 0").await > 0;
             let mut negative_ever = negative_before;
@@ -400,7 +530,7 @@ proptest! {
                 }
                 let date = start + chrono::Days::new(u64::from(*day) * 9);
                 dates.push(date);
-                apply(&mut conn, e, &items, &locations, user, date).await;
+                apply(&mut conn, e, &items, &locations, user, date, vendor, &mut pos).await;
             }
             dates.push(chrono::Utc::now().date_naive());
             check(&mut conn, &dates, negative_ever).await;

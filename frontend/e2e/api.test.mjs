@@ -1057,6 +1057,86 @@ describe('with the real API', () => {
     });
   });
 
+  test('purchasing: vendor, a PO with two lines, order, receive in two parts; stock, spools and books show it', needsApi, async () => {
+    const run = RUN.toUpperCase();
+    await withPage('purchasing', {}, async (page) => {
+      await signIn(page, admin.email, admin.password);
+      const call = async (path, method, json, expected = 201) => {
+        const res = await pageApi(page, path, { method, json });
+        assert.equal(res.status, expected, `${method} ${path}: ${JSON.stringify(res.body)}`);
+        return res.body;
+      };
+      const vendor = await call('/vendors/', 'POST', { name: `Filament Supply ${run}` });
+      const pla = await call('/items', 'POST', { sku: `PO-${run}-PLA`, name: `PLA ${run}`, item_type: 'material', unit: 'G', purchase_uom: 'KG' });
+      const nut = await call('/items', 'POST', { sku: `PO-${run}-NUT`, name: `Nut ${run}`, item_type: 'component', unit: 'EA' });
+
+      await page.goto('/admin/purchasing');
+      await page.getByRole('heading', { name: 'Purchasing', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'New purchase order' }).click();
+      let dialog = page.getByRole('dialog', { name: 'New purchase order' });
+      await dialog.getByLabel('Vendor').locator(`option:has-text("${vendor.code}")`).waitFor({ state: 'attached' });
+      await dialog.getByLabel('Vendor').selectOption({ label: `${vendor.code} · ${vendor.name}` });
+      await dialog.getByLabel('Item of line 1').locator(`option:has-text("${pla.sku}")`).waitFor({ state: 'attached' });
+      await dialog.getByLabel('Item of line 1').selectOption({ label: `${pla.sku} · ${pla.name}` });
+      await dialog.getByLabel('Quantity of line 1').fill('2');
+      await dialog.getByLabel('Unit of line 1').selectOption('KG');
+      await dialog.getByLabel('Unit cost of line 1').fill('20');
+      await dialog.getByRole('button', { name: 'Add line' }).click();
+      await dialog.getByLabel('Item of line 2').selectOption({ label: `${nut.sku} · ${nut.name}` });
+      await dialog.getByLabel('Quantity of line 2').fill('10');
+      await dialog.getByLabel('Unit cost of line 2').fill('1.5');
+      await screenshot(page, 'purchasing-new-po');
+      await dialog.getByRole('button', { name: 'Create draft' }).click();
+      await page.getByText('Purchase order created').waitFor();
+
+      dialog = page.getByRole('dialog', { name: /Purchase order PO-/ });
+      await dialog.getByRole('table', { name: 'Lines' }).getByText(pla.sku).waitFor();
+      await dialog.getByRole('button', { name: 'Place order' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Place order' }).click();
+      await page.getByText('Status changed').waitFor();
+      await dialog.getByText('Order Placed').waitFor();
+
+      // First part: 1 KG as one 1000 g spool, 4 nuts.
+      await dialog.getByRole('button', { name: 'Receive', exact: true }).click();
+      let receive = page.getByRole('dialog', { name: /Receive PO-/ });
+      await receive.getByLabel(`Quantity of ${pla.sku}`).fill('1');
+      await receive.getByLabel(`Spool weights of ${pla.sku}`).fill('1000');
+      await receive.getByLabel(`Quantity of ${nut.sku}`).fill('4');
+      await screenshot(page, 'purchasing-receive');
+      await receive.getByRole('button', { name: 'Receive', exact: true }).click();
+      await receive.waitFor({ state: 'detached' });
+      await dialog.getByText('Items Received').waitFor();
+
+      // The rest, as the dialog suggests it (the remaining quantities); the PO is received.
+      await dialog.getByRole('button', { name: 'Receive', exact: true }).click();
+      receive = page.getByRole('dialog', { name: /Receive PO-/ });
+      assert.equal(await receive.getByLabel(`Quantity of ${pla.sku}`).inputValue(), '1');
+      await receive.getByLabel(`Spool weights of ${pla.sku}`).fill('1000');
+      await receive.getByRole('button', { name: 'Receive', exact: true }).click();
+      await receive.waitFor({ state: 'detached' });
+      await dialog.getByText('Marked as Received').waitFor();
+      await dialog.getByLabel('Attach a document').setInputFiles({ name: `invoice-${run}.pdf`, mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n%%EOF\n') });
+      await dialog.getByRole('link', { name: `invoice-${run}.pdf` }).waitFor();
+      await screenshot(page, 'purchasing-received');
+
+      const stock = await call(`/admin/inventory/transactions/inventory-summary?product_id=${pla.id}&show_zero=true`, 'GET', undefined, 200);
+      assert.equal(Number(stock.items[0].on_hand_quantity), 2000);
+      const nuts = await call(`/admin/inventory/transactions/inventory-summary?product_id=${nut.id}&show_zero=true`, 'GET', undefined, 200);
+      assert.equal(Number(nuts.items[0].on_hand_quantity), 10);
+      const spools = await call(`/spools/?product_id=${pla.id}`, 'GET', undefined, 200);
+      assert.equal(spools.total, 2);
+      const tb = await call('/accounting/trial-balance', 'GET', undefined, 200);
+      assert.equal(Number(tb.total_debits), Number(tb.total_credits));
+
+      // The vendor's metrics show the spend.
+      await page.goto('/admin/purchasing?tab=vendors');
+      await page.getByRole('row', { name: `Open ${vendor.name}` }).click();
+      const v = page.getByRole('dialog', { name: new RegExp(vendor.code) });
+      await v.getByText('$55.00').waitFor();
+      await screenshot(page, 'purchasing-vendor');
+    });
+  });
+
   test('the session carries on across an expired access token (POST /auth/refresh)', needsApi, async (t) => {
     assert.ok(session, 'needs the session of the sign-in test');
     const { context, page, errors } = session;

@@ -88,9 +88,11 @@ pub struct LowStockItem {
     pub unit: String,
     /// The reorder point.
     pub reorder_point: Decimal,
-    /// On hand (0 until the inventory area exists).
+    /// Available over every location.
     pub on_hand_qty: Decimal,
-    /// Reorder point minus on hand.
+    /// Still to arrive on open purchase orders (draft, ordered, shipped).
+    pub on_order_qty: Decimal,
+    /// Reorder point minus available minus on order.
     pub shortfall: Decimal,
 }
 
@@ -176,19 +178,29 @@ const LOW_STOCK_SQL: &str = "\
     WHERE i.active AND i.reorder_point > 0 AND oh.qty <= i.reorder_point \
     ORDER BY i.sku";
 
-async fn low_stock(conn: &mut diesel_async::AsyncPgConnection) -> AppResult<Vec<LowStockItem>> {
+/// Active items below their reorder point: available stock plus what is still to arrive on
+/// open purchase orders is at or below the reorder point (so an item already on order is not
+/// suggested twice).
+pub async fn low_stock(conn: &mut diesel_async::AsyncPgConnection) -> AppResult<Vec<LowStockItem>> {
     let rows: Vec<LowStockRow> = diesel::sql_query(LOW_STOCK_SQL).load(conn).await?;
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let on_order = crate::purchasing::rules::on_order(conn, &ids).await?;
     Ok(rows
         .into_iter()
-        .map(|r| LowStockItem {
-            shortfall: Decimal(&r.reorder_point - &r.on_hand_qty),
-            id: r.id,
-            sku: r.sku,
-            name: r.name,
-            item_type: r.item_type,
-            unit: r.unit,
-            reorder_point: Decimal(r.reorder_point),
-            on_hand_qty: Decimal(r.on_hand_qty),
+        .filter_map(|r| {
+            let ordered = on_order.get(&r.id).cloned().unwrap_or_default();
+            let covered = &r.on_hand_qty + &ordered;
+            (covered <= r.reorder_point).then(|| LowStockItem {
+                shortfall: Decimal(&r.reorder_point - &covered),
+                id: r.id,
+                sku: r.sku,
+                name: r.name,
+                item_type: r.item_type,
+                unit: r.unit,
+                reorder_point: Decimal(r.reorder_point),
+                on_hand_qty: Decimal(r.on_hand_qty),
+                on_order_qty: Decimal(ordered),
+            })
         })
         .collect())
 }

@@ -478,6 +478,120 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    purchase_orders (id) {
+        id -> Int8,
+        po_number -> Text,
+        vendor_id -> Int8,
+        status -> Text,
+        order_date -> Nullable<Date>,
+        expected_date -> Nullable<Date>,
+        shipped_date -> Nullable<Date>,
+        received_date -> Nullable<Date>,
+        tracking_number -> Nullable<Text>,
+        carrier -> Nullable<Text>,
+        subtotal -> Numeric,
+        tax_amount -> Numeric,
+        shipping_cost -> Numeric,
+        total_amount -> Numeric,
+        payment_method -> Nullable<Text>,
+        payment_reference -> Nullable<Text>,
+        document_url -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    purchase_order_lines (id) {
+        id -> Int8,
+        purchase_order_id -> Int8,
+        line_number -> Int4,
+        product_id -> Int8,
+        quantity_ordered -> Numeric,
+        quantity_received -> Numeric,
+        unit_cost -> Numeric,
+        purchase_unit -> Text,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    purchase_order_events (id) {
+        id -> Int8,
+        purchase_order_id -> Int8,
+        event_type -> Text,
+        title -> Text,
+        description -> Nullable<Text>,
+        old_status -> Nullable<Text>,
+        new_status -> Nullable<Text>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    purchase_order_documents (id) {
+        id -> Int8,
+        purchase_order_id -> Int8,
+        document_type -> Text,
+        original_name -> Text,
+        stored_name -> Text,
+        content_type -> Text,
+        size_bytes -> Int8,
+        notes -> Nullable<Text>,
+        uploaded_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    material_lots (id) {
+        id -> Int8,
+        lot_number -> Text,
+        product_id -> Int8,
+        vendor_id -> Nullable<Int8>,
+        purchase_order_id -> Nullable<Int8>,
+        purchase_order_line_id -> Nullable<Int8>,
+        vendor_lot_number -> Nullable<Text>,
+        quantity_received -> Numeric,
+        quantity_consumed -> Numeric,
+        quantity_scrapped -> Numeric,
+        quantity_adjusted -> Numeric,
+        status -> Text,
+        inspection_status -> Text,
+        received_date -> Date,
+        expiration_date -> Nullable<Date>,
+        unit_cost -> Nullable<Numeric>,
+        location_id -> Nullable<Int8>,
+        inventory_transaction_id -> Nullable<Int8>,
+        notes -> Nullable<Text>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    vendor_items (id) {
+        id -> Int8,
+        vendor_id -> Int8,
+        item_id -> Int8,
+        vendor_sku -> Nullable<Text>,
+        last_price -> Nullable<Numeric>,
+        purchase_unit -> Nullable<Text>,
+        lead_time_days -> Nullable<Int4>,
+        is_preferred -> Bool,
+        last_ordered_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(gl_journal_entry_lines -> gl_journal_entries (journal_entry_id));
 diesel::joinable!(gl_journal_entry_lines -> gl_accounts (account_id));
 diesel::joinable!(gl_journal_entries -> gl_fiscal_periods (fiscal_period_id));
@@ -532,6 +646,12 @@ diesel::joinable!(boms -> items (product_id));
 diesel::joinable!(bom_lines -> boms (bom_id));
 diesel::joinable!(bom_lines -> items (component_id));
 
+diesel::joinable!(purchase_orders -> vendors (vendor_id));
+diesel::joinable!(purchase_order_lines -> purchase_orders (purchase_order_id));
+diesel::joinable!(purchase_order_lines -> items (product_id));
+diesel::joinable!(vendor_items -> vendors (vendor_id));
+diesel::joinable!(vendor_items -> items (item_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     service_metadata,
     users,
@@ -562,4 +682,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     material_colors,
     spools,
     spool_usage,
+    purchase_orders,
+    purchase_order_lines,
+    purchase_order_events,
+    purchase_order_documents,
+    material_lots,
+    vendor_items,
 );

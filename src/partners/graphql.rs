@@ -27,6 +27,7 @@ pub const MAX_CUSTOMER_PAGE: i64 = 200;
 
 /// A supplier of materials and parts (spec 2.5).
 #[derive(Debug, Clone, SimpleObject)]
+#[graphql(complex)]
 pub struct Vendor {
     /// Id.
     pub id: i64,
@@ -71,7 +72,7 @@ pub struct Vendor {
     pub rating: Option<i32>,
     /// Whether new purchase orders may use it.
     pub is_active: bool,
-    /// Purchase orders placed with the vendor (0 until purchasing exists).
+    /// Purchase orders placed with the vendor.
     pub po_count: i64,
     /// Created.
     pub created_at: Timestamp,

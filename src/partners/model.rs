@@ -400,16 +400,21 @@ pub async fn delete_vendor(conn: &mut AsyncPgConnection, id: i64) -> AppResult<(
     Ok(())
 }
 
-/// Purchase orders per vendor, for many vendors in one query (lists never ask per row).
-///
-/// Purchase orders arrive with the purchasing area; until then no vendor has any and the
-/// map is empty (read a missing id as 0). Purchasing replaces the body with one grouped
-/// `SELECT vendor_id, count(*) ... WHERE vendor_id = ANY($1)`.
+/// Purchase orders per vendor, for many vendors in one query (lists never ask per row); a
+/// missing id has none.
 pub async fn purchase_order_counts(
-    _conn: &mut AsyncPgConnection,
-    _vendor_ids: &[i64],
+    conn: &mut AsyncPgConnection,
+    vendor_ids: &[i64],
 ) -> AppResult<HashMap<i64, i64>> {
-    Ok(HashMap::new())
+    use crate::db::schema::purchase_orders;
+    Ok(purchase_orders::table
+        .filter(purchase_orders::vendor_id.eq_any(vendor_ids))
+        .group_by(purchase_orders::vendor_id)
+        .select((purchase_orders::vendor_id, diesel::dsl::count_star()))
+        .load::<(i64, i64)>(conn)
+        .await?
+        .into_iter()
+        .collect())
 }
 
 // ---------------------------------------------------------------------------- customers

@@ -1543,6 +1543,32 @@ export interface paths {
         patch: operations["update_customer"];
         trace?: never;
     };
+    "/admin/dashboard/purchasing-trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Money placed with vendors per month (`months`, default 6)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchasingTrend($months: Int = 6) {
+         *       purchasingTrend(months: $months) { period orders total }
+         *     }
+         *     ```
+         */
+        get: operations["list_purchasing_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/import/inventory": {
         parameters: {
             query?: never;
@@ -3611,6 +3637,7 @@ export interface paths {
          *         unit
          *         reorder_point: reorderPoint
          *         on_hand_qty: onHandQty
+         *         on_order_qty: onOrderQty
          *         shortfall
          *       }
          *     }
@@ -4571,6 +4598,928 @@ export interface paths {
         get: operations["list_products"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Purchase orders, newest first, as `{items, pagination}` (`status`, `vendor_id`, `search` (PO number or vendor), `sort_by`, `sort_order`, `limit` up to 500, `offset`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchaseOrders($limit: Int = 50, $offset: Int = 0, $status: PurchaseOrderStatus, $vendorId: Int, $search: String, $sortBy: PurchaseOrderSort, $sortOrder: SortOrder) {
+         *       purchaseOrders(first: $limit, offset: $offset, status: $status, vendorId: $vendorId, search: $search, sortBy: $sortBy, sortOrder: $sortOrder) {
+         *         items: nodes {
+         *           id
+         *           po_number: poNumber
+         *           vendor_id: vendorId
+         *           vendor_name: vendorName
+         *           status
+         *           order_date: orderDate
+         *           expected_date: expectedDate
+         *           received_date: receivedDate
+         *           total_amount: totalAmount
+         *           line_count: lineCount
+         *           created_at: createdAt
+         *         }
+         *         pagination: pageInfo { total offset limit returned }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_purchase_orders"];
+        put?: never;
+        /**
+         * Create a draft purchase order `PO-YYYY-NNN` with its `lines` (a missing vendor is a 404)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderCreate($input: PurchaseOrderCreateInput!) {
+         *       purchaseOrderCreate(input: $input) {
+         *         purchaseOrder { ...PurchaseOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderFields on PurchaseOrder {
+         *       id
+         *       po_number: poNumber
+         *       vendor_id: vendorId
+         *       vendor_name: vendorName
+         *       status
+         *       order_date: orderDate
+         *       expected_date: expectedDate
+         *       shipped_date: shippedDate
+         *       received_date: receivedDate
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       subtotal
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_reference: paymentReference
+         *       document_url: documentUrl
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       lines { ...PurchaseOrderLineFields }
+         *     }
+         *     fragment PurchaseOrderLineFields on PurchaseOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       quantity_ordered: quantityOrdered
+         *       quantity_received: quantityReceived
+         *       quantity_remaining: quantityRemaining
+         *       unit_cost: unitCost
+         *       purchase_unit: purchaseUnit
+         *       line_total: lineTotal
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_purchase_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/from-low-stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create draft orders for low-stock items, one per vendor (`item_ids?`, `vendor_id?` for items with no known vendor)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrdersFromLowStock($input: FromLowStockInput) {
+         *       purchaseOrdersFromLowStock(input: $input) {
+         *         result {
+         *           message
+         *           skipped_item_ids: skippedItemIds
+         *           purchase_orders: purchaseOrders { ...PurchaseOrderFields }
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderFields on PurchaseOrder {
+         *       id
+         *       po_number: poNumber
+         *       vendor_id: vendorId
+         *       vendor_name: vendorName
+         *       status
+         *       order_date: orderDate
+         *       expected_date: expectedDate
+         *       shipped_date: shippedDate
+         *       received_date: receivedDate
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       subtotal
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_reference: paymentReference
+         *       document_url: documentUrl
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       lines { ...PurchaseOrderLineFields }
+         *     }
+         *     fragment PurchaseOrderLineFields on PurchaseOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       quantity_ordered: quantityOrdered
+         *       quantity_received: quantityReceived
+         *       quantity_remaining: quantityRemaining
+         *       unit_cost: unitCost
+         *       purchase_unit: purchaseUnit
+         *       line_total: lineTotal
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_purchase_orders_from_low_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/low-stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Low-stock items (available plus on order at or below the reorder point) with the vendor, purchase unit, quantity and last price to order at
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchaseLowStock {
+         *       purchaseLowStock {
+         *         item_id: itemId
+         *         sku
+         *         name
+         *         unit
+         *         reorder_point: reorderPoint
+         *         available_qty: availableQty
+         *         on_order_qty: onOrderQty
+         *         shortfall
+         *         purchase_unit: purchaseUnit
+         *         suggested_qty: suggestedQty
+         *         vendor_id: vendorId
+         *         vendor_name: vendorName
+         *         last_price: lastPrice
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_purchase_low_stock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/quick-reorder/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a draft order for one item (`vendor_id?`, `quantity?`, `unit_cost?`; defaults from the item's vendor and low-stock suggestion)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderQuickReorder($productId: Int!, $input: QuickReorderInput) {
+         *       purchaseOrderQuickReorder(productId: $productId, input: $input) {
+         *         purchaseOrder { ...PurchaseOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderFields on PurchaseOrder {
+         *       id
+         *       po_number: poNumber
+         *       vendor_id: vendorId
+         *       vendor_name: vendorName
+         *       status
+         *       order_date: orderDate
+         *       expected_date: expectedDate
+         *       shipped_date: shippedDate
+         *       received_date: receivedDate
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       subtotal
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_reference: paymentReference
+         *       document_url: documentUrl
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       lines { ...PurchaseOrderLineFields }
+         *     }
+         *     fragment PurchaseOrderLineFields on PurchaseOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       quantity_ordered: quantityOrdered
+         *       quantity_received: quantityReceived
+         *       quantity_remaining: quantityRemaining
+         *       unit_cost: unitCost
+         *       purchase_unit: purchaseUnit
+         *       line_total: lineTotal
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_purchase_order_quick_reorder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/vendors/{vendor_id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a vendor sells: last price, purchase unit, lead time, preferred
+         * @deprecated
+         * @description Alias of `/vendors/{vendor_id}/items`.
+         */
+        get: operations["list_vendor_items_alias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One purchase order with its lines
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchaseOrder($id: Int!) {
+         *       purchaseOrder(id: $id) { ...PurchaseOrderFields }
+         *     }
+         *     fragment PurchaseOrderFields on PurchaseOrder {
+         *       id
+         *       po_number: poNumber
+         *       vendor_id: vendorId
+         *       vendor_name: vendorName
+         *       status
+         *       order_date: orderDate
+         *       expected_date: expectedDate
+         *       shipped_date: shippedDate
+         *       received_date: receivedDate
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       subtotal
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_reference: paymentReference
+         *       document_url: documentUrl
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       lines { ...PurchaseOrderLineFields }
+         *     }
+         *     fragment PurchaseOrderLineFields on PurchaseOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       quantity_ordered: quantityOrdered
+         *       quantity_received: quantityReceived
+         *       quantity_remaining: quantityRemaining
+         *       unit_cost: unitCost
+         *       purchase_unit: purchaseUnit
+         *       line_total: lineTotal
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_purchase_order"];
+        /**
+         * Change an order's header (not once closed or cancelled; the vendor only on drafts)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderUpdate($id: Int!, $input: PurchaseOrderUpdateInput!) {
+         *       purchaseOrderUpdate(id: $id, input: $input) {
+         *         purchaseOrder { ...PurchaseOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderFields on PurchaseOrder {
+         *       id
+         *       po_number: poNumber
+         *       vendor_id: vendorId
+         *       vendor_name: vendorName
+         *       status
+         *       order_date: orderDate
+         *       expected_date: expectedDate
+         *       shipped_date: shippedDate
+         *       received_date: receivedDate
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       subtotal
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_reference: paymentReference
+         *       document_url: documentUrl
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       lines { ...PurchaseOrderLineFields }
+         *     }
+         *     fragment PurchaseOrderLineFields on PurchaseOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       quantity_ordered: quantityOrdered
+         *       quantity_received: quantityReceived
+         *       quantity_remaining: quantityRemaining
+         *       unit_cost: unitCost
+         *       purchase_unit: purchaseUnit
+         *       line_total: lineTotal
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        put: operations["update_purchase_order"];
+        post?: never;
+        /**
+         * Delete a draft order (400 `Cannot delete PO in '{s}' status. Cancel it instead.` otherwise)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderDelete($id: Int!) {
+         *       purchaseOrderDelete(id: $id) {
+         *         result { message }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_purchase_order"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order's documents, each with its `download_url`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchaseOrderDocuments($id: Int!) {
+         *       purchaseOrder(id: $id) {
+         *         documents { ...PurchaseOrderDocumentFields }
+         *       }
+         *     }
+         *     fragment PurchaseOrderDocumentFields on PurchaseOrderDocument {
+         *       id
+         *       purchase_order_id: purchaseOrderId
+         *       document_type: documentType
+         *       filename
+         *       content_type: contentType
+         *       size_bytes: sizeBytes
+         *       notes
+         *       uploaded_by: uploadedBy
+         *       download_url: downloadUrl
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_purchase_order_documents"];
+        put?: never;
+        /**
+         * Attach a document (PDF, PNG, JPEG...; multipart `file`, `document_type?`, `notes?`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderDocumentUpload($id: Int!, $file: Upload!, $documentType: String, $notes: String) {
+         *       purchaseOrderDocumentUpload(id: $id, file: $file, documentType: $documentType, notes: $notes) {
+         *         document { ...PurchaseOrderDocumentFields }
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderDocumentFields on PurchaseOrderDocument {
+         *       id
+         *       purchase_order_id: purchaseOrderId
+         *       document_type: documentType
+         *       filename
+         *       content_type: contentType
+         *       size_bytes: sizeBytes
+         *       notes
+         *       uploaded_by: uploadedBy
+         *       download_url: downloadUrl
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_purchase_order_document_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/documents/{doc_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a document from the order
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderDocumentDelete($id: Int!, $docId: Int!) {
+         *       purchaseOrderDocumentDelete(id: $id, documentId: $docId) {
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_purchase_order_document"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/documents/{doc_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The document's bytes, with its content type and name
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchaseOrderDocumentDownload($id: Int!, $docId: Int!) {
+         *       purchaseOrderDocument(id: $id, documentId: $docId) {
+         *         filename
+         *         content_type: contentType
+         *         storage_key: storageKey
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_purchase_order_document_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order's history, oldest first
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchaseOrderEvents($id: Int!) {
+         *       purchaseOrder(id: $id) {
+         *         events { ...PurchaseOrderEventFields }
+         *       }
+         *     }
+         *     fragment PurchaseOrderEventFields on PurchaseOrderEvent {
+         *       id
+         *       event_type: eventType
+         *       title
+         *       description
+         *       old_status: oldStatus
+         *       new_status: newStatus
+         *       user_id: userId
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_purchase_order_events"];
+        put?: never;
+        /**
+         * Add a note (`title`, `description?`) to the order's history
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderEventAdd($id: Int!, $title: String!, $description: String) {
+         *       purchaseOrderEventAdd(id: $id, title: $title, description: $description) {
+         *         events { ...PurchaseOrderEventFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderEventFields on PurchaseOrderEvent {
+         *       id
+         *       event_type: eventType
+         *       title
+         *       description
+         *       old_status: oldStatus
+         *       new_status: newStatus
+         *       user_id: userId
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_purchase_order_event_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a line to a draft order
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderLineAdd($id: Int!, $input: PurchaseOrderLineInput!) {
+         *       purchaseOrderLineAdd(id: $id, input: $input) {
+         *         line { ...PurchaseOrderLineFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderLineFields on PurchaseOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       quantity_ordered: quantityOrdered
+         *       quantity_received: quantityReceived
+         *       quantity_remaining: quantityRemaining
+         *       unit_cost: unitCost
+         *       purchase_unit: purchaseUnit
+         *       line_total: lineTotal
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_purchase_order_line_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/lines/{line_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a line of a draft order
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderLineUpdate($id: Int!, $lineId: Int!, $input: PurchaseOrderLineUpdateInput!) {
+         *       purchaseOrderLineUpdate(id: $id, lineId: $lineId, input: $input) {
+         *         line { ...PurchaseOrderLineFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderLineFields on PurchaseOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       quantity_ordered: quantityOrdered
+         *       quantity_received: quantityReceived
+         *       quantity_remaining: quantityRemaining
+         *       unit_cost: unitCost
+         *       purchase_unit: purchaseUnit
+         *       line_total: lineTotal
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        put: operations["update_purchase_order_line"];
+        post?: never;
+        /**
+         * Remove a line of a draft order
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderLineDelete($id: Int!, $lineId: Int!) {
+         *       purchaseOrderLineDelete(id: $id, lineId: $lineId) {
+         *         line { ...PurchaseOrderLineFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderLineFields on PurchaseOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       quantity_ordered: quantityOrdered
+         *       quantity_received: quantityReceived
+         *       quantity_remaining: quantityRemaining
+         *       unit_cost: unitCost
+         *       purchase_unit: purchaseUnit
+         *       line_total: lineTotal
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        delete: operations["delete_purchase_order_line"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The material lots received on the order
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchaseOrderLots($id: Int!) {
+         *       purchaseOrderLots(id: $id) {
+         *         id
+         *         lot_number: lotNumber
+         *         product_id: productId
+         *         vendor_id: vendorId
+         *         purchase_order_id: purchaseOrderId
+         *         purchase_order_line_id: purchaseOrderLineId
+         *         vendor_lot_number: vendorLotNumber
+         *         quantity_received: quantityReceived
+         *         quantity_consumed: quantityConsumed
+         *         quantity_scrapped: quantityScrapped
+         *         quantity_adjusted: quantityAdjusted
+         *         status
+         *         inspection_status: inspectionStatus
+         *         received_date: receivedDate
+         *         unit_cost: unitCost
+         *         location_id: locationId
+         *         created_at: createdAt
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_purchase_order_lots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive goods per line (partial receipts; more than remains is refused unless `allow_over_receipt`): stock at unit cost converted to the stocking unit, material lots, spools, the journal entry 1200 / 2000, and `received` once every line is complete, in one transaction
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderReceive($id: Int!, $input: PurchaseReceiveInput!) {
+         *       purchaseOrderReceive(id: $id, input: $input) {
+         *         result {
+         *           po_number: poNumber
+         *           lines_received: linesReceived
+         *           total_quantity: totalQuantity
+         *           inventory_updated: inventoryUpdated
+         *           transactions_created: transactionsCreated
+         *           spools_created: spoolsCreated
+         *           material_lots_created: materialLotsCreated
+         *           journal_entry_id: journalEntryId
+         *           status: purchaseOrder { status }
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_purchase_order_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the order along draft -> ordered -> shipped -> received -> closed (or cancelled); a bad move is 400 `Cannot transition from 'X' to 'Y'`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PurchaseOrderStatus($id: Int!, $input: PurchaseOrderStatusInput!) {
+         *       purchaseOrderStatus(id: $id, input: $input) {
+         *         purchaseOrder { ...PurchaseOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PurchaseOrderFields on PurchaseOrder {
+         *       id
+         *       po_number: poNumber
+         *       vendor_id: vendorId
+         *       vendor_name: vendorName
+         *       status
+         *       order_date: orderDate
+         *       expected_date: expectedDate
+         *       shipped_date: shippedDate
+         *       received_date: receivedDate
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       subtotal
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_reference: paymentReference
+         *       document_url: documentUrl
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       lines { ...PurchaseOrderLineFields }
+         *     }
+         *     fragment PurchaseOrderLineFields on PurchaseOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       product_unit: productUnit
+         *       quantity_ordered: quantityOrdered
+         *       quantity_received: quantityReceived
+         *       quantity_remaining: quantityRemaining
+         *       unit_cost: unitCost
+         *       purchase_unit: purchaseUnit
+         *       line_total: lineTotal
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_purchase_order_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a document (PDF, PNG, JPEG...; multipart `file`, `document_type?`, `notes?`)
+         * @deprecated
+         * @description Alias of `/purchase-orders/{id}/documents`.
+         */
+        post: operations["create_purchase_order_document_upload_alias"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5809,6 +6758,79 @@ export interface paths {
          *     ```
          */
         delete: operations["delete_vendor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vendors/{vendor_id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a vendor sells: last price, purchase unit, lead time, preferred
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query VendorItems($vendorId: Int!) {
+         *       vendorItems(vendorId: $vendorId) {
+         *         id
+         *         vendor_id: vendorId
+         *         item_id: itemId
+         *         item_sku: itemSku
+         *         item_name: itemName
+         *         vendor_sku: vendorSku
+         *         last_price: lastPrice
+         *         purchase_unit: purchaseUnit
+         *         lead_time_days: leadTimeDays
+         *         is_preferred: isPreferred
+         *         last_ordered_at: lastOrderedAt
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_vendor_items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vendors/{vendor_id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vendor's orders, spend, on-time rate and average lead time
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query VendorMetrics($vendorId: Int!) {
+         *       vendorMetrics(vendorId: $vendorId) {
+         *         vendor_id: vendorId
+         *         total_pos: totalPos
+         *         placed_pos: placedPos
+         *         received_pos: receivedPos
+         *         total_spend: totalSpend
+         *         avg_lead_time_days: avgLeadTimeDays
+         *         on_time_rate: onTimeRate
+         *         last_order_date: lastOrderDate
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_vendor_metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -10984,6 +12006,94 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_purchasing_trend: {
+        parameters: {
+            query?: {
+                months?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The month, `YYYY-MM`. */
+                        period: string;
+                        /** @description Orders placed in it. */
+                        orders: number;
+                        /**
+                         * Format: decimal
+                         * @description Their total.
+                         */
+                        total: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18926,12 +20036,17 @@ export interface operations {
                         reorder_point: string;
                         /**
                          * Format: decimal
-                         * @description On hand (0 until the inventory area exists).
+                         * @description Available over every location.
                          */
                         on_hand_qty: string;
                         /**
                          * Format: decimal
-                         * @description Reorder point minus on hand.
+                         * @description Still to arrive on open purchase orders (draft, ordered, shipped).
+                         */
+                        on_order_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description Reorder point minus available minus on order.
                          */
                         shortfall: string;
                     }[];
@@ -22591,6 +23706,3562 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_purchase_orders: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+                offset?: number | null;
+                status?: ("draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled") | null;
+                vendor_id?: number | null;
+                search?: string | null;
+                sort_by?: ("po_number" | "status" | "vendor_name" | "order_date" | "expected_date" | "received_date" | "total_amount" | "created_at") | null;
+                sort_order?: ("asc" | "desc") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `PO-YYYY-NNN`. */
+                            po_number: string;
+                            /** @description The vendor. */
+                            vendor_id: number;
+                            /** @description The vendor's name (`Unknown` when it is missing). */
+                            vendor_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled";
+                            /** @description When it was ordered (set on `ordered` unless given). */
+                            order_date: string | null;
+                            /** @description When the goods are expected. */
+                            expected_date: string | null;
+                            /** @description When everything arrived. */
+                            received_date: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Subtotal + tax + shipping.
+                             */
+                            total_amount: string;
+                            /** @description How many lines it has. */
+                            line_count: number;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                        }[];
+                        /**
+                         * PageInfo
+                         * @description Where this page sits.
+                         */
+                        pagination: {
+                            /** @description How many rows match, over all pages. */
+                            total: number;
+                            /** @description Rows skipped before this page. */
+                            offset: number;
+                            /** @description The page size asked for. */
+                            limit: number;
+                            /** @description How many rows this page holds. */
+                            returned: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_order: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    vendor_id: number;
+                    order_date?: string | null;
+                    expected_date?: string | null;
+                    notes?: string | null;
+                    tracking_number?: string | null;
+                    carrier?: string | null;
+                    tax_amount?: string | null;
+                    shipping_cost?: string | null;
+                    payment_method?: string | null;
+                    payment_reference?: string | null;
+                    document_url?: string | null;
+                    lines?: {
+                        product_id: number;
+                        /** Format: decimal */
+                        quantity_ordered: string;
+                        /** Format: decimal */
+                        unit_cost: string;
+                        purchase_unit?: string | null;
+                        notes?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `PO-YYYY-NNN`. */
+                        po_number: string;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The vendor's name (`Unknown` when it is missing). */
+                        vendor_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled";
+                        /** @description When it was ordered (set on `ordered` unless given). */
+                        order_date: string | null;
+                        /** @description When the goods are expected. */
+                        expected_date: string | null;
+                        /** @description When the vendor shipped. */
+                        shipped_date: string | null;
+                        /** @description When everything arrived. */
+                        received_date: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        total_amount: string;
+                        /** @description How it is paid. */
+                        payment_method: string | null;
+                        /** @description Payment reference. */
+                        payment_reference: string | null;
+                        /** @description A link to the vendor's document. */
+                        document_url: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The item bought. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
+                            /** @description The item's stocking unit. */
+                            product_unit: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Quantity ordered, in the purchase unit.
+                             */
+                            quantity_ordered: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity received so far, in the purchase unit.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Still to receive, in the purchase unit (never below zero).
+                             */
+                            quantity_remaining: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost per purchase unit.
+                             */
+                            unit_cost: string;
+                            /** @description The unit it is bought in (converted to the item's stocking unit on receipt). */
+                            purchase_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity x unit cost, in cents.
+                             */
+                            line_total: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_orders_from_low_stock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    item_ids?: number[] | null;
+                    vendor_id?: number | null;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened, for people. */
+                        message: string;
+                        /** @description Items left out because no vendor is known for them. */
+                        skipped_item_ids: number[];
+                        /** @description The draft orders created, one per vendor. */
+                        purchase_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `PO-YYYY-NNN`. */
+                            po_number: string;
+                            /** @description The vendor. */
+                            vendor_id: number;
+                            /** @description The vendor's name (`Unknown` when it is missing). */
+                            vendor_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled";
+                            /** @description When it was ordered (set on `ordered` unless given). */
+                            order_date: string | null;
+                            /** @description When the goods are expected. */
+                            expected_date: string | null;
+                            /** @description When the vendor shipped. */
+                            shipped_date: string | null;
+                            /** @description When everything arrived. */
+                            received_date: string | null;
+                            /** @description Carrier tracking number. */
+                            tracking_number: string | null;
+                            /** @description Carrier. */
+                            carrier: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Sum of the lines.
+                             */
+                            subtotal: string;
+                            /**
+                             * Format: decimal
+                             * @description Tax.
+                             */
+                            tax_amount: string;
+                            /**
+                             * Format: decimal
+                             * @description Shipping.
+                             */
+                            shipping_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Subtotal + tax + shipping.
+                             */
+                            total_amount: string;
+                            /** @description How it is paid. */
+                            payment_method: string | null;
+                            /** @description Payment reference. */
+                            payment_reference: string | null;
+                            /** @description A link to the vendor's document. */
+                            document_url: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Who created it. */
+                            created_by: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                            /** @description The lines, by line number. */
+                            lines: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description Position (1, 2, ...). */
+                                line_number: number;
+                                /** @description The item bought. */
+                                product_id: number;
+                                /** @description The item's SKU. */
+                                product_sku: string | null;
+                                /** @description The item's name. */
+                                product_name: string | null;
+                                /** @description The item's stocking unit. */
+                                product_unit: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Quantity ordered, in the purchase unit.
+                                 */
+                                quantity_ordered: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Quantity received so far, in the purchase unit.
+                                 */
+                                quantity_received: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Still to receive, in the purchase unit (never below zero).
+                                 */
+                                quantity_remaining: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Cost per purchase unit.
+                                 */
+                                unit_cost: string;
+                                /** @description The unit it is bought in (converted to the item's stocking unit on receipt). */
+                                purchase_unit: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Quantity x unit cost, in cents.
+                                 */
+                                line_total: string;
+                                /** @description Notes. */
+                                notes: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Created.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Changed.
+                                 */
+                                updated_at: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_purchase_low_stock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description SKU. */
+                        sku: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Stocking unit. */
+                        unit: string;
+                        /**
+                         * Format: decimal
+                         * @description Reorder point (stocking unit).
+                         */
+                        reorder_point: string;
+                        /**
+                         * Format: decimal
+                         * @description Available now (stocking unit).
+                         */
+                        available_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description Still to arrive on open orders (stocking unit).
+                         */
+                        on_order_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description Reorder point less available and on order (stocking unit).
+                         */
+                        shortfall: string;
+                        /** @description The unit to buy in. */
+                        purchase_unit: string;
+                        /**
+                         * Format: decimal
+                         * @description How much to order, in the purchase unit (at least the shortfall, the reorder
+                         *     quantity and the minimum order, rounded up to whole purchase units).
+                         */
+                        suggested_qty: string;
+                        /** @description The preferred vendor (else the last one bought from), if any. */
+                        vendor_id: number | null;
+                        /** @description That vendor's name. */
+                        vendor_name: string | null;
+                        /** @description The last price paid to that vendor, per purchase unit. */
+                        last_price: string | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_order_quick_reorder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    vendor_id?: number | null;
+                    quantity?: string | null;
+                    unit_cost?: string | null;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `PO-YYYY-NNN`. */
+                        po_number: string;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The vendor's name (`Unknown` when it is missing). */
+                        vendor_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled";
+                        /** @description When it was ordered (set on `ordered` unless given). */
+                        order_date: string | null;
+                        /** @description When the goods are expected. */
+                        expected_date: string | null;
+                        /** @description When the vendor shipped. */
+                        shipped_date: string | null;
+                        /** @description When everything arrived. */
+                        received_date: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        total_amount: string;
+                        /** @description How it is paid. */
+                        payment_method: string | null;
+                        /** @description Payment reference. */
+                        payment_reference: string | null;
+                        /** @description A link to the vendor's document. */
+                        document_url: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The item bought. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
+                            /** @description The item's stocking unit. */
+                            product_unit: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Quantity ordered, in the purchase unit.
+                             */
+                            quantity_ordered: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity received so far, in the purchase unit.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Still to receive, in the purchase unit (never below zero).
+                             */
+                            quantity_remaining: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost per purchase unit.
+                             */
+                            unit_cost: string;
+                            /** @description The unit it is bought in (converted to the item's stocking unit on receipt). */
+                            purchase_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity x unit cost, in cents.
+                             */
+                            line_total: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_vendor_items_alias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vendor_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description The item's SKU. */
+                        item_sku: string | null;
+                        /** @description The item's name. */
+                        item_name: string | null;
+                        /** @description The vendor's SKU. */
+                        vendor_sku: string | null;
+                        /** @description Last price per purchase unit. */
+                        last_price: string | null;
+                        /** @description The purchase unit of that price. */
+                        purchase_unit: string | null;
+                        /** @description Days from order to receipt last time (or as set). */
+                        lead_time_days: number | null;
+                        /** @description The item's preferred vendor for replenishment. */
+                        is_preferred: boolean;
+                        /** @description When it was last ordered. */
+                        last_ordered_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_purchase_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `PO-YYYY-NNN`. */
+                        po_number: string;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The vendor's name (`Unknown` when it is missing). */
+                        vendor_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled";
+                        /** @description When it was ordered (set on `ordered` unless given). */
+                        order_date: string | null;
+                        /** @description When the goods are expected. */
+                        expected_date: string | null;
+                        /** @description When the vendor shipped. */
+                        shipped_date: string | null;
+                        /** @description When everything arrived. */
+                        received_date: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        total_amount: string;
+                        /** @description How it is paid. */
+                        payment_method: string | null;
+                        /** @description Payment reference. */
+                        payment_reference: string | null;
+                        /** @description A link to the vendor's document. */
+                        document_url: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The item bought. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
+                            /** @description The item's stocking unit. */
+                            product_unit: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Quantity ordered, in the purchase unit.
+                             */
+                            quantity_ordered: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity received so far, in the purchase unit.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Still to receive, in the purchase unit (never below zero).
+                             */
+                            quantity_remaining: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost per purchase unit.
+                             */
+                            unit_cost: string;
+                            /** @description The unit it is bought in (converted to the item's stocking unit on receipt). */
+                            purchase_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity x unit cost, in cents.
+                             */
+                            line_total: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_purchase_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    vendor_id?: number | null;
+                    order_date?: string | null;
+                    expected_date?: string | null;
+                    notes?: string | null;
+                    tracking_number?: string | null;
+                    carrier?: string | null;
+                    tax_amount?: string | null;
+                    shipping_cost?: string | null;
+                    payment_method?: string | null;
+                    payment_reference?: string | null;
+                    document_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `PO-YYYY-NNN`. */
+                        po_number: string;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The vendor's name (`Unknown` when it is missing). */
+                        vendor_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled";
+                        /** @description When it was ordered (set on `ordered` unless given). */
+                        order_date: string | null;
+                        /** @description When the goods are expected. */
+                        expected_date: string | null;
+                        /** @description When the vendor shipped. */
+                        shipped_date: string | null;
+                        /** @description When everything arrived. */
+                        received_date: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        total_amount: string;
+                        /** @description How it is paid. */
+                        payment_method: string | null;
+                        /** @description Payment reference. */
+                        payment_reference: string | null;
+                        /** @description A link to the vendor's document. */
+                        document_url: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The item bought. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
+                            /** @description The item's stocking unit. */
+                            product_unit: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Quantity ordered, in the purchase unit.
+                             */
+                            quantity_ordered: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity received so far, in the purchase unit.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Still to receive, in the purchase unit (never below zero).
+                             */
+                            quantity_remaining: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost per purchase unit.
+                             */
+                            unit_cost: string;
+                            /** @description The unit it is bought in (converted to the item's stocking unit on receipt). */
+                            purchase_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity x unit cost, in cents.
+                             */
+                            line_total: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_purchase_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `Purchase order PO-2026-001 deleted`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_purchase_order_documents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        purchase_order_id: number;
+                        /**
+                         * @description What it is.
+                         * @enum {string}
+                         */
+                        document_type: "invoice" | "packing_slip" | "receipt" | "quote" | "shipping_label" | "other";
+                        /** @description The uploaded file's name. */
+                        filename: string;
+                        /** @description MIME type. */
+                        content_type: string;
+                        /** @description Size in bytes. */
+                        size_bytes: number;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who uploaded it. */
+                        uploaded_by: number | null;
+                        /** @description Where the engine serves the file. */
+                        download_url: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_order_document_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    document_type?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        purchase_order_id: number;
+                        /**
+                         * @description What it is.
+                         * @enum {string}
+                         */
+                        document_type: "invoice" | "packing_slip" | "receipt" | "quote" | "shipping_label" | "other";
+                        /** @description The uploaded file's name. */
+                        filename: string;
+                        /** @description MIME type. */
+                        content_type: string;
+                        /** @description Size in bytes. */
+                        size_bytes: number;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who uploaded it. */
+                        uploaded_by: number | null;
+                        /** @description Where the engine serves the file. */
+                        download_url: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_purchase_order_document: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                doc_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_purchase_order_document_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                doc_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_purchase_order_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /**
+                         * @description What kind of event.
+                         * @enum {string}
+                         */
+                        event_type: "created" | "status_change" | "receipt" | "note" | "document";
+                        /** @description Title, e.g. `Order Placed`. */
+                        title: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Status before (status changes). */
+                        old_status: string | null;
+                        /** @description Status after (status changes). */
+                        new_status: string | null;
+                        /** @description Who. */
+                        user_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_order_event_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /**
+                         * @description What kind of event.
+                         * @enum {string}
+                         */
+                        event_type: "created" | "status_change" | "receipt" | "note" | "document";
+                        /** @description Title, e.g. `Order Placed`. */
+                        title: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Status before (status changes). */
+                        old_status: string | null;
+                        /** @description Status after (status changes). */
+                        new_status: string | null;
+                        /** @description Who. */
+                        user_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_order_line_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    /** Format: decimal */
+                    quantity_ordered: string;
+                    /** Format: decimal */
+                    unit_cost: string;
+                    purchase_unit?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Position (1, 2, ...). */
+                        line_number: number;
+                        /** @description The item bought. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string | null;
+                        /** @description The item's name. */
+                        product_name: string | null;
+                        /** @description The item's stocking unit. */
+                        product_unit: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Quantity ordered, in the purchase unit.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Quantity received so far, in the purchase unit.
+                         */
+                        quantity_received: string;
+                        /**
+                         * Format: decimal
+                         * @description Still to receive, in the purchase unit (never below zero).
+                         */
+                        quantity_remaining: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost per purchase unit.
+                         */
+                        unit_cost: string;
+                        /** @description The unit it is bought in (converted to the item's stocking unit on receipt). */
+                        purchase_unit: string;
+                        /**
+                         * Format: decimal
+                         * @description Quantity x unit cost, in cents.
+                         */
+                        line_total: string;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_purchase_order_line: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    quantity_ordered?: string | null;
+                    unit_cost?: string | null;
+                    purchase_unit?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Position (1, 2, ...). */
+                        line_number: number;
+                        /** @description The item bought. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string | null;
+                        /** @description The item's name. */
+                        product_name: string | null;
+                        /** @description The item's stocking unit. */
+                        product_unit: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Quantity ordered, in the purchase unit.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Quantity received so far, in the purchase unit.
+                         */
+                        quantity_received: string;
+                        /**
+                         * Format: decimal
+                         * @description Still to receive, in the purchase unit (never below zero).
+                         */
+                        quantity_remaining: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost per purchase unit.
+                         */
+                        unit_cost: string;
+                        /** @description The unit it is bought in (converted to the item's stocking unit on receipt). */
+                        purchase_unit: string;
+                        /**
+                         * Format: decimal
+                         * @description Quantity x unit cost, in cents.
+                         */
+                        line_total: string;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_purchase_order_line: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Position (1, 2, ...). */
+                        line_number: number;
+                        /** @description The item bought. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string | null;
+                        /** @description The item's name. */
+                        product_name: string | null;
+                        /** @description The item's stocking unit. */
+                        product_unit: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Quantity ordered, in the purchase unit.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Quantity received so far, in the purchase unit.
+                         */
+                        quantity_received: string;
+                        /**
+                         * Format: decimal
+                         * @description Still to receive, in the purchase unit (never below zero).
+                         */
+                        quantity_remaining: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost per purchase unit.
+                         */
+                        unit_cost: string;
+                        /** @description The unit it is bought in (converted to the item's stocking unit on receipt). */
+                        purchase_unit: string;
+                        /**
+                         * Format: decimal
+                         * @description Quantity x unit cost, in cents.
+                         */
+                        line_total: string;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_purchase_order_lots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                        lot_number: string;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The vendor. */
+                        vendor_id: number | null;
+                        /** @description The purchase order. */
+                        purchase_order_id: number | null;
+                        /** @description The purchase order line. */
+                        purchase_order_line_id: number | null;
+                        /** @description The vendor's own lot number. */
+                        vendor_lot_number: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Received, in stocking units.
+                         */
+                        quantity_received: string;
+                        /**
+                         * Format: decimal
+                         * @description Consumed.
+                         */
+                        quantity_consumed: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * Format: decimal
+                         * @description Adjusted (signed).
+                         */
+                        quantity_adjusted: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                        /**
+                         * @description Inspection.
+                         * @enum {string}
+                         */
+                        inspection_status: "pending" | "passed" | "failed" | "waived";
+                        /** @description Received on. */
+                        received_date: string;
+                        /** @description Cost per stocking unit. */
+                        unit_cost: string | null;
+                        /** @description Where it was received. */
+                        location_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_order_receive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lines: {
+                        line_id: number;
+                        /** Format: decimal */
+                        quantity_received: string;
+                        lot_number?: string | null;
+                        vendor_lot_number?: string | null;
+                        notes?: string | null;
+                        create_spools?: boolean;
+                        spools?: {
+                            /** Format: decimal */
+                            weight_g: string;
+                            spool_number?: string | null;
+                            supplier_lot_number?: string | null;
+                            expiry_date?: string | null;
+                            notes?: string | null;
+                        }[];
+                    }[];
+                    location_id?: number | null;
+                    notes?: string | null;
+                    received_date?: string | null;
+                    allow_over_receipt?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order's number. */
+                        po_number: string;
+                        /** @description How many lines received something. */
+                        lines_received: number;
+                        /**
+                         * Format: decimal
+                         * @description The quantity received over all lines, in purchase units.
+                         */
+                        total_quantity: string;
+                        /** @description Stock was posted. */
+                        inventory_updated: boolean;
+                        /** @description The stock ledger rows posted. */
+                        transactions_created: number[];
+                        /** @description The spools created. */
+                        spools_created: string[];
+                        /** @description The material lots created. */
+                        material_lots_created: string[];
+                        /** @description The journal entry (inventory / 2000 Accounts payable). */
+                        journal_entry_id: number | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled";
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_order_status: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    status: string;
+                    tracking_number?: string | null;
+                    carrier?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `PO-YYYY-NNN`. */
+                        po_number: string;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The vendor's name (`Unknown` when it is missing). */
+                        vendor_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled";
+                        /** @description When it was ordered (set on `ordered` unless given). */
+                        order_date: string | null;
+                        /** @description When the goods are expected. */
+                        expected_date: string | null;
+                        /** @description When the vendor shipped. */
+                        shipped_date: string | null;
+                        /** @description When everything arrived. */
+                        received_date: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        total_amount: string;
+                        /** @description How it is paid. */
+                        payment_method: string | null;
+                        /** @description Payment reference. */
+                        payment_reference: string | null;
+                        /** @description A link to the vendor's document. */
+                        document_url: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The item bought. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
+                            /** @description The item's stocking unit. */
+                            product_unit: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Quantity ordered, in the purchase unit.
+                             */
+                            quantity_ordered: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity received so far, in the purchase unit.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Still to receive, in the purchase unit (never below zero).
+                             */
+                            quantity_remaining: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost per purchase unit.
+                             */
+                            unit_cost: string;
+                            /** @description The unit it is bought in (converted to the item's stocking unit on receipt). */
+                            purchase_unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity x unit cost, in cents.
+                             */
+                            line_total: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_purchase_order_document_upload_alias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    document_type?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        purchase_order_id: number;
+                        /**
+                         * @description What it is.
+                         * @enum {string}
+                         */
+                        document_type: "invoice" | "packing_slip" | "receipt" | "quote" | "shipping_label" | "other";
+                        /** @description The uploaded file's name. */
+                        filename: string;
+                        /** @description MIME type. */
+                        content_type: string;
+                        /** @description Size in bytes. */
+                        size_bytes: number;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who uploaded it. */
+                        uploaded_by: number | null;
+                        /** @description Where the engine serves the file. */
+                        download_url: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26470,7 +31141,7 @@ export interface operations {
                             notes: string | null;
                             /** @description Whether new purchase orders may use it. */
                             is_active: boolean;
-                            /** @description Purchase orders placed with the vendor (0 until purchasing exists). */
+                            /** @description Purchase orders placed with the vendor. */
                             po_count: number;
                             /**
                              * Format: date-time
@@ -26656,7 +31327,7 @@ export interface operations {
                         notes: string | null;
                         /** @description Whether new purchase orders may use it. */
                         is_active: boolean;
-                        /** @description Purchase orders placed with the vendor (0 until purchasing exists). */
+                        /** @description Purchase orders placed with the vendor. */
                         po_count: number;
                         /**
                          * Format: date-time
@@ -26828,7 +31499,7 @@ export interface operations {
                         notes: string | null;
                         /** @description Whether new purchase orders may use it. */
                         is_active: boolean;
-                        /** @description Purchase orders placed with the vendor (0 until purchasing exists). */
+                        /** @description Purchase orders placed with the vendor. */
                         po_count: number;
                         /**
                          * Format: date-time
@@ -26989,7 +31660,7 @@ export interface operations {
                         notes: string | null;
                         /** @description Whether new purchase orders may use it. */
                         is_active: boolean;
-                        /** @description Purchase orders placed with the vendor (0 until purchasing exists). */
+                        /** @description Purchase orders placed with the vendor. */
                         po_count: number;
                         /**
                          * Format: date-time
@@ -27159,6 +31830,205 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_vendor_items: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vendor_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description The item's SKU. */
+                        item_sku: string | null;
+                        /** @description The item's name. */
+                        item_name: string | null;
+                        /** @description The vendor's SKU. */
+                        vendor_sku: string | null;
+                        /** @description Last price per purchase unit. */
+                        last_price: string | null;
+                        /** @description The purchase unit of that price. */
+                        purchase_unit: string | null;
+                        /** @description Days from order to receipt last time (or as set). */
+                        lead_time_days: number | null;
+                        /** @description The item's preferred vendor for replenishment. */
+                        is_preferred: boolean;
+                        /** @description When it was last ordered. */
+                        last_ordered_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_vendor_metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vendor_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description Purchase orders of every status. */
+                        total_pos: number;
+                        /** @description Orders placed (not draft or cancelled). */
+                        placed_pos: number;
+                        /** @description Orders received or closed. */
+                        received_pos: number;
+                        /**
+                         * Format: decimal
+                         * @description Money on placed orders.
+                         */
+                        total_spend: string;
+                        /** @description Average days from order to receipt (received orders with an order date). */
+                        avg_lead_time_days: string | null;
+                        /** @description Share of received orders with an expected date that arrived by it, in percent. */
+                        on_time_rate: string | null;
+                        /** @description The last order date. */
+                        last_order_date: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,18 +10,18 @@ import { Badge } from '../../components/States';
 import { formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
+import { useState } from 'react';
+import { Plus } from 'lucide-react';
+import { Button } from '../../components/Button';
+import { LowStock } from './LowStock';
+import { PO_TONE, PoDetailModal } from './PoDetailModal';
+import { PoFormModal } from './PoFormModal';
+import { VendorDetailModal } from './VendorDetailModal';
+import './purchasing.css';
 
 /** What the server sorts the vendor list by. */
 const VENDOR_SORTS = ['code', 'name', 'contact_name', 'email', 'city', 'country', 'lead_time_days', 'rating', 'created_at', 'updated_at'] as const satisfies readonly SortBy<VendorListQuery>[];
 
-const PO_TONE: Record<string, 'neutral' | 'info' | 'warning' | 'success' | 'danger'> = {
-  draft: 'neutral',
-  ordered: 'info',
-  shipped: 'warning',
-  received: 'success',
-  closed: 'neutral',
-  cancelled: 'danger',
-};
 const PO_STATUSES = ['draft', 'ordered', 'shipped', 'received', 'closed', 'cancelled'];
 
 const poColumns: Column<PurchaseOrderRow>[] = [
@@ -54,7 +54,7 @@ const vendorColumns: Column<VendorListRow>[] = [
   { key: 'is_active', header: 'Status', shrink: true, render: (r) => (r.is_active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>) },
 ];
 
-function PurchaseOrders() {
+function PurchaseOrders({ onOpen }: { onOpen: (id: number) => void }) {
   const list = useServerList({
     area: 'purchase-orders',
     filters: ['status'],
@@ -73,6 +73,8 @@ function PurchaseOrders() {
       columns={poColumns}
       {...list.tableProps}
       rowKey={(r) => r.id}
+      onRowClick={(r) => onOpen(r.id)}
+      rowLabel={(r) => `Open ${r.po_number}`}
       searchPlaceholder="Search by PO number"
       searchLabel="Search purchase orders"
       filters={
@@ -90,7 +92,7 @@ function PurchaseOrders() {
   );
 }
 
-function Vendors() {
+function Vendors({ onOpen }: { onOpen: (id: number) => void }) {
   const list = useServerList({
     area: 'vendors',
     filters: ['status'],
@@ -110,6 +112,8 @@ function Vendors() {
       columns={vendorColumns}
       {...list.tableProps}
       rowKey={(r) => r.id}
+      onRowClick={(r) => onOpen(r.id)}
+      rowLabel={(r) => `Open ${r.name}`}
       searchPlaceholder="Search vendors"
       searchLabel="Search vendors"
       filters={
@@ -125,19 +129,42 @@ function Vendors() {
 
 export function PurchasingPage() {
   const [params] = useSearchParams();
-  const tab = params.get('tab') === 'vendors' ? 'vendors' : 'orders';
+  const tabParam = params.get('tab');
+  const tab = tabParam === 'vendors' ? 'vendors' : tabParam === 'low-stock' ? 'low-stock' : 'orders';
+  const [openPo, setOpenPo] = useState<number | null>(null);
+  const [openVendor, setOpenVendor] = useState<number | null>(null);
+  const [creating, setCreating] = useState(false);
+  const tabLink = (to: string, name: typeof tab, label: string) => (
+    <NavLink to={to} end className={() => `tab${tab === name ? ' is-active' : ''}`} aria-current={tab === name ? 'page' : undefined}>
+      {label}
+    </NavLink>
+  );
   return (
     <div className="page">
-      <PageHeader title="Purchasing" description="Purchase orders and the vendors you buy from." />
+      <PageHeader
+        title="Purchasing"
+        description="Purchase orders, receiving, low-stock reorders and the vendors you buy from."
+        actions={
+          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setCreating(true)}>
+            New purchase order
+          </Button>
+        }
+      />
       <nav className="tabs" aria-label="Purchasing sections">
-        <NavLink to="/admin/purchasing" end className={() => `tab${tab === 'orders' ? ' is-active' : ''}`} aria-current={tab === 'orders' ? 'page' : undefined}>
-          Purchase orders
-        </NavLink>
-        <NavLink to="/admin/purchasing?tab=vendors" className={() => `tab${tab === 'vendors' ? ' is-active' : ''}`} aria-current={tab === 'vendors' ? 'page' : undefined}>
-          Vendors
-        </NavLink>
+        {tabLink('/admin/purchasing', 'orders', 'Purchase orders')}
+        {tabLink('/admin/purchasing?tab=low-stock', 'low-stock', 'Low stock')}
+        {tabLink('/admin/purchasing?tab=vendors', 'vendors', 'Vendors')}
       </nav>
-      {tab === 'vendors' ? <Vendors key="vendors" /> : <PurchaseOrders key="orders" />}
+      {tab === 'vendors' ? (
+        <Vendors key="vendors" onOpen={setOpenVendor} />
+      ) : tab === 'low-stock' ? (
+        <LowStock onOpen={setOpenPo} />
+      ) : (
+        <PurchaseOrders key="orders" onOpen={setOpenPo} />
+      )}
+      <PoDetailModal poId={openPo} onClose={() => setOpenPo(null)} />
+      <VendorDetailModal vendorId={openVendor} onClose={() => setOpenVendor(null)} />
+      <PoFormModal open={creating} onClose={() => setCreating(false)} onCreated={setOpenPo} />
     </div>
   );
 }
