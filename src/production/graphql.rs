@@ -405,6 +405,26 @@ impl ProductionQuery {
         model::work_centers(&mut *context::conn(ctx).await?, active_only).await
     }
 
+    /// One work center.
+    #[graphql(guard = "Access::User")]
+    async fn work_center(&self, ctx: &Context<'_>, id: i64) -> AppResult<WorkCenterRow> {
+        model::work_centers_by_ids(&mut *context::conn(ctx).await?, &[id])
+            .await?
+            .into_iter()
+            .next()
+            .ok_or_else(|| AppError::not_found("Work center not found"))
+    }
+
+    /// One routing.
+    #[graphql(guard = "Access::User")]
+    async fn routing(&self, ctx: &Context<'_>, id: i64) -> AppResult<RoutingRow> {
+        model::routings_by_ids(&mut *context::conn(ctx).await?, &[id])
+            .await?
+            .into_iter()
+            .next()
+            .ok_or_else(|| AppError::not_found("Routing not found"))
+    }
+
     /// Routings by product, newest version first.
     #[graphql(guard = "Access::User")]
     async fn routings(
@@ -868,6 +888,120 @@ impl ProductionMutation {
             input
         ));
         Ok(ProductionOperationPayload::of(r, "Operation scheduled"))
+    }
+}
+
+/// The result of saving a work center.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct WorkCenterPayload {
+    /// The work center.
+    pub work_center: Option<WorkCenterRow>,
+    /// Rule violations.
+    pub user_errors: Vec<UserError>,
+}
+
+/// The result of saving a routing.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct RoutingPayload {
+    /// The routing.
+    pub routing: Option<RoutingRow>,
+    /// Rule violations.
+    pub user_errors: Vec<UserError>,
+}
+
+/// Work center and routing mutations (staff).
+#[derive(Default)]
+pub struct ManufacturingMutation;
+
+#[Object]
+impl ManufacturingMutation {
+    /// Creates a work center.
+    #[graphql(guard = "Access::User")]
+    async fn work_center_create(
+        &self,
+        ctx: &Context<'_>,
+        input: model::WorkCenterCreateInput,
+    ) -> AppResult<WorkCenterPayload> {
+        let form: model::WorkCenterForm = input.into();
+        Ok(
+            match crate::in_transaction!(ctx, |conn| rules::save_work_center(conn, None, form)) {
+                Ok(w) => WorkCenterPayload {
+                    work_center: Some(w),
+                    user_errors: Vec::new(),
+                },
+                Err(user_errors) => WorkCenterPayload {
+                    work_center: None,
+                    user_errors,
+                },
+            },
+        )
+    }
+
+    /// Changes a work center.
+    #[graphql(guard = "Access::User")]
+    async fn work_center_update(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: model::WorkCenterUpdateInput,
+    ) -> AppResult<WorkCenterPayload> {
+        let form: model::WorkCenterForm = input.into();
+        Ok(
+            match crate::in_transaction!(ctx, |conn| rules::save_work_center(conn, Some(id), form))
+            {
+                Ok(w) => WorkCenterPayload {
+                    work_center: Some(w),
+                    user_errors: Vec::new(),
+                },
+                Err(user_errors) => WorkCenterPayload {
+                    work_center: None,
+                    user_errors,
+                },
+            },
+        )
+    }
+
+    /// Creates a routing with its steps (the product's next version, active unless told).
+    #[graphql(guard = "Access::User")]
+    async fn routing_create(
+        &self,
+        ctx: &Context<'_>,
+        input: rules::RoutingInput,
+    ) -> AppResult<RoutingPayload> {
+        Ok(
+            match crate::in_transaction!(ctx, |conn| rules::save_routing(conn, None, input)) {
+                Ok(r) => RoutingPayload {
+                    routing: Some(r),
+                    user_errors: Vec::new(),
+                },
+                Err(user_errors) => RoutingPayload {
+                    routing: None,
+                    user_errors,
+                },
+            },
+        )
+    }
+
+    /// Changes a routing; `operations`, when given, replaces its steps.
+    #[graphql(guard = "Access::User")]
+    async fn routing_update(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: rules::RoutingInput,
+    ) -> AppResult<RoutingPayload> {
+        Ok(
+            match crate::in_transaction!(ctx, |conn| rules::save_routing(conn, Some(id), input)) {
+                Ok(r) => RoutingPayload {
+                    routing: Some(r),
+                    user_errors: Vec::new(),
+                },
+                Err(user_errors) => RoutingPayload {
+                    routing: None,
+                    user_errors,
+                },
+            },
+        )
     }
 }
 

@@ -87,4 +87,28 @@ pub const ROUTES: &[Route] = &[
         .summary("Whether the operation can start now: `{can_start, blocking_issues}` (`printer_id` to check a printer)"),
     Route::get("/production-orders/{order_id}/operations/{operation_id}/blocking-issues", include_str!("rest/production_operation_check.graphql"), "productionOperationBlockingIssues")
         .summary("What blocks the operation: missing material, printer busy or in maintenance, earlier steps"),
+    Route::get("/work-centers/", stored_op!("work_centers_list.graphql", "work_center"), "workCenters")
+        .summary("Work centers by code with their printers (`active_only`, default true)"),
+    Route::post("/work-centers/", stored_op!("work_center_create.graphql", "work_center"), "workCenterCreate.work_center")
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .summary("Create a work center (`code`, `name`, `center_type`, `hourly_rate`, `description`, `active`)"),
+    Route::get("/work-centers/{id}", stored_op!("work_center_get.graphql", "work_center"), "workCenter")
+        .summary("One work center with its printers"),
+    Route::put("/work-centers/{id}", stored_op!("work_center_update.graphql", "work_center"), "workCenterUpdate.work_center")
+        .body(Body::Input("input"))
+        .summary("Change a work center"),
+    Route::get("/routings/", stored_op!("routings_list.graphql", "routing"), "routings")
+        .summary("Routings with their operations (`product_id`, `active_only`)"),
+    Route::post("/routings/", stored_op!("routing_create.graphql", "routing"), "routingCreate.routing")
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .summary("Create a routing with its ordered `operations` (setup and run minutes); the product's next version, active unless `active: false`"),
+    Route::get("/routings/{id}", stored_op!("routing_get.graphql", "routing"), "routing")
+        .summary("One routing with its operations"),
+    Route::put("/routings/{id}", stored_op!("routing_update.graphql", "routing"), "routingUpdate.routing")
+        .body(Body::Input("input"))
+        .summary("Change a routing; `operations`, when given, replaces its steps"),
 ];
