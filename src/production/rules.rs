@@ -1449,7 +1449,7 @@ pub async fn qc(
         qc_status: row.qc_status,
         qc_notes: row.qc_notes.clone(),
         qc_inspected_by: row.qc_inspected_by,
-        qc_inspected_at: row.qc_inspected_at.clone(),
+        qc_inspected_at: row.qc_inspected_at,
         order: row,
         sales_order_updated: updated,
         sales_order_status: status,
