@@ -928,13 +928,6 @@ async fn write_off_wip(
             Some(order.code.clone()),
         );
     books::post(conn, draft).await?;
-    diesel::update(production_orders::table.find(order.id))
-        .set(
-            production_orders::actual_material_cost
-                .eq(production_orders::actual_material_cost - amount),
-        )
-        .execute(conn)
-        .await?;
     Ok(())
 }
 
@@ -986,10 +979,7 @@ pub async fn consume_spool(
     user: i64,
 ) -> Result<OrderRow, Stop> {
     let order = locked(conn, id).await?;
-    if !matches!(
-        order.status,
-        OrderStatus::InProgress | OrderStatus::Released
-    ) {
+    if order.status != OrderStatus::InProgress {
         return Err(not_allowed(format!(
             "Cannot consume material for a {} production order",
             order.status
@@ -1203,14 +1193,17 @@ pub async fn complete(
     release_reservations(conn, &order, Some(user)).await?;
     let wip = wip_of(conn, id).await?;
     let total_units = &good + &scrapped;
-    let scrap_value = if good.is_zero() {
+    let scrap_share = if good.is_zero() {
         wip.clone()
     } else {
         books::cents(&(&wip * &scrapped / &total_units))
     };
-    let fg_value = &wip - &scrap_value;
+    let fg_value = &wip - &scrap_share;
     let product = ledger::lock_item(conn, order.product_id).await?;
     let serials = product_tracks_serials(conn, order.product_id).await?;
+    // What is left in WIP after the finished goods are booked at the value the stock ledger
+    // gave them: the scrapped units' share (and the unit cost's rounding dust).
+    let mut remainder = wip.clone();
     if good > BigDecimal::zero() {
         let unit_cost = (&fg_value / &good).with_scale_round(4, RoundingMode::HalfUp);
         let posted = ledger::post(
@@ -1225,6 +1218,7 @@ pub async fn complete(
             ),
         )
         .await?;
+        remainder -= &posted.value;
         let draft = EntryDraft::new(
             today(),
             format!(
@@ -1240,7 +1234,7 @@ pub async fn complete(
         .transfer(
             posted.account,
             SystemAccount::WorkInProgress,
-            &fg_value,
+            &posted.value,
             Some(product.sku.clone()),
         );
         if let Some(entry) = books::post(conn, draft).await? {
@@ -1251,11 +1245,16 @@ pub async fn complete(
             create_serials(conn, &order, &good).await?;
         }
     }
-    if !scrap_value.is_zero() {
+    if !remainder.is_zero() {
+        let (account, what) = if scrapped > BigDecimal::zero() {
+            (SystemAccount::ScrapExpense, "Scrap")
+        } else {
+            (SystemAccount::InventoryAdjustment, "Unit cost rounding")
+        };
         let draft = EntryDraft::new(
             today(),
             format!(
-                "Scrap: {} {} {} of production order {}{}",
+                "{what}: {} {} {} of production order {}{}",
                 scrapped.normalized(),
                 product.unit,
                 product.sku,
@@ -1269,9 +1268,9 @@ pub async fn complete(
         .source(SourceType::ProductionOrder, Some(order.id))
         .by(Some(user))
         .transfer(
-            SystemAccount::ScrapExpense,
+            account,
             SystemAccount::WorkInProgress,
-            &scrap_value,
+            &remainder,
             Some(product.sku.clone()),
         );
         books::post(conn, draft).await?;
