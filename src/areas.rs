@@ -65,6 +65,6 @@ areas! {
     accounting: query AccountingQuery, mutation AccountingMutation;
     materials: query MaterialsQuery, mutation MaterialsMutation;
     spools: query SpoolsQuery, mutation SpoolsMutation, loaders crate::spools::loaders::attach;
-    production: query ProductionQuery, mutation ProductionMutation & ManufacturingMutation, loaders crate::production::loaders::attach;
+    production: query ProductionQuery & ProductionFloorQuery, mutation ProductionMutation & ManufacturingMutation, loaders crate::production::loaders::attach;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

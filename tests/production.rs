@@ -1185,3 +1185,159 @@ async fn the_production_list_with_operations_and_materials_costs_the_same_statem
         "the statement count grows with the orders"
     );
 }
+
+#[tokio::test]
+async fn dispatch_suggests_the_loaded_filament_first_and_the_command_center_counts_the_floor() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let f = farm(&app, &t).await;
+    // A second filament and a widget printed in it.
+    let petg = item(&app, &t, "PETG-RED", "material", "G", false).await;
+    receive(&app, &t, petg, "1000", "0.03").await;
+    let gadget = item(&app, &t, "GADGET", "finished_good", "EA", false).await;
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/admin/bom/",
+        Some(json!({"product_id": gadget, "lines": [{"component_id": petg, "quantity": "50"}]})),
+    )
+    .await;
+    let pool = sql(&app, "SELECT id FROM work_centers WHERE code = 'FDM'").await;
+    ok(&app, &t, Method::POST, "/api/v1/routings/", Some(json!({"product_id": gadget, "operations": [
+        {"operation_code": "print", "operation_name": "Print", "work_center_id": pool.parse::<i64>().expect("id"), "run_minutes": "20"}
+    ]}))).await;
+    // The widget order is more urgent (priority 2), the gadget's filament is loaded.
+    let w = order(&app, &t, f.widget, "1").await["id"]
+        .as_i64()
+        .expect("id");
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{w}/release"),
+        None,
+    )
+    .await;
+    let g = ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/production-orders/",
+        Some(json!({"product_id": gadget, "quantity_ordered": "2", "priority": 4})),
+    )
+    .await["id"]
+        .as_i64()
+        .expect("id");
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{g}/release"),
+        None,
+    )
+    .await;
+    let spool = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/spools/?spool_number=SP-R&product_id={petg}&initial_weight_kg=1000"),
+        None,
+    )
+    .await;
+    ok(&app, &t, Method::PUT, &format!("/api/v1/printers/{}", f.printer), Some(json!({"capabilities": {"loaded_spool_id": spool["id"], "materials": ["PLA-BLK", "PETG-RED"]}}))).await;
+
+    let s = ok(&app, &t, Method::GET, "/api/v1/dispatch/suggestions", None).await;
+    let s = s.as_array().expect("suggestions");
+    assert_eq!(s.len(), 1, "{s:?}");
+    assert_eq!(s[0]["printer_code"], "PRT-001");
+    assert_eq!(s[0]["operation"]["production_order_id"], g);
+    assert_eq!(s[0]["material_match"], true);
+    let queues = ok(&app, &t, Method::GET, "/api/v1/dispatch/queues", None).await;
+    assert_eq!(
+        queues[0]["operations"].as_array().map(Vec::len),
+        Some(2),
+        "{queues}"
+    );
+    // A printer that cannot print PETG gets the widget instead.
+    ok(
+        &app,
+        &t,
+        Method::PUT,
+        &format!("/api/v1/printers/{}", f.printer),
+        Some(json!({"capabilities": {"loaded_spool_id": spool["id"], "materials": ["PLA-BLK"]}})),
+    )
+    .await;
+    let s = ok(&app, &t, Method::GET, "/api/v1/dispatch/suggestions", None).await;
+    assert_eq!(s[0]["operation"]["production_order_id"], w, "{s}");
+    assert_eq!(s[0]["material_match"], false);
+
+    // Accept in one click: start that operation on that printer.
+    let path = s[0]["accept_path"]
+        .as_str()
+        .expect("path")
+        .trim_start_matches("/api/v1")
+        .to_string();
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1{path}"),
+        Some(json!({"printer_id": f.printer})),
+    )
+    .await;
+    let work = ok(&app, &t, Method::GET, "/api/v1/printers/active-work", None).await;
+    assert_eq!(work[0]["status"], "printing");
+    assert_eq!(work[0]["production_order_id"], w);
+    let s = ok(&app, &t, Method::GET, "/api/v1/dispatch/suggestions", None).await;
+    assert_eq!(s, json!([]));
+
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{g}/hold"),
+        None,
+    )
+    .await;
+    let sum = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/command-center/summary",
+        None,
+    )
+    .await;
+    assert_eq!(sum["running"], 1, "{sum}");
+    assert_eq!(sum["blocked"], 1);
+    assert_eq!(sum["in_progress"], 1);
+    assert_eq!(sum["printers_printing"], 1);
+    let items = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/command-center/action-items",
+        None,
+    )
+    .await;
+    assert!(items.to_string().contains("is on hold"), "{items}");
+    let res = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/command-center/resources",
+        None,
+    )
+    .await;
+    assert_eq!(res["printers"][0]["operation_name"], "Print");
+    assert_eq!(res["work_centers"].as_array().map(Vec::len), Some(2));
+    let trend = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/admin/dashboard/production-trend?days=7",
+        None,
+    )
+    .await;
+    assert_eq!(trend.as_array().map(Vec::len), Some(7));
+}

@@ -14,6 +14,7 @@ use crate::graphql::pagination::Page;
 use crate::graphql::scalars::Decimal;
 use crate::graphql::user_error::{Stop, UserError, UserErrorCode};
 use crate::inventory::loaders::ItemFactsOf;
+use crate::production::floor;
 use crate::production::loaders::{
     CodeKind, Codes, Materials, Operations, OrderSpools, PrinterBriefs, Serials, WorkCenters,
 };
@@ -1010,3 +1011,67 @@ fn publish_order(_ctx: &Context<'_>, _order: &Option<OrderRow>) {}
 
 /// Tells live subscribers a printer's status changed (no-op until the hub is attached).
 async fn publish_printer(_ctx: &Context<'_>, _printer: i64) {}
+
+/// The shop floor as a whole (staff): printers' work, dispatch, the command center, the
+/// production trend.
+#[derive(Default)]
+pub struct ProductionFloorQuery;
+
+#[Object]
+impl ProductionFloorQuery {
+    /// What every active printer is running, with how many operations are queued for it.
+    #[graphql(guard = "Access::User")]
+    async fn printers_active_work(&self, ctx: &Context<'_>) -> AppResult<Vec<floor::PrinterWork>> {
+        floor::active_work(&mut *context::conn(ctx).await?).await
+    }
+
+    /// Per-printer queues of released print operations.
+    #[graphql(guard = "Access::User")]
+    async fn dispatch_queues(&self, ctx: &Context<'_>) -> AppResult<Vec<floor::PrinterQueue>> {
+        floor::queues(&mut *context::conn(ctx).await?).await
+    }
+
+    /// For each idle printer, the next operation it should run (loaded filament, what it can
+    /// print, priority, due date); accept by starting the operation on that printer.
+    #[graphql(guard = "Access::User")]
+    async fn dispatch_suggestions(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Vec<floor::DispatchSuggestion>> {
+        floor::suggestions(&mut *context::conn(ctx).await?).await
+    }
+
+    /// The command center's counts: running, late, blocked, waiting for material.
+    #[graphql(guard = "Access::User")]
+    async fn command_center_summary(&self, ctx: &Context<'_>) -> AppResult<floor::CommandSummary> {
+        floor::summary(&mut *context::conn(ctx).await?).await
+    }
+
+    /// Printers with their work, and the work centers.
+    #[graphql(guard = "Access::User")]
+    async fn command_center_resources(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<floor::CommandResources> {
+        floor::resources(&mut *context::conn(ctx).await?).await
+    }
+
+    /// What someone should look at, most urgent first.
+    #[graphql(guard = "Access::User")]
+    async fn command_center_action_items(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Vec<floor::ActionItem>> {
+        floor::action_items(&mut *context::conn(ctx).await?).await
+    }
+
+    /// Completed production per day over the last `days` days.
+    #[graphql(guard = "Access::User")]
+    async fn production_trend(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Days back (1-366, default 30).", default = 30)] days: i64,
+    ) -> AppResult<Vec<floor::TrendDay>> {
+        floor::trend(&mut *context::conn(ctx).await?, days).await
+    }
+}

@@ -111,4 +111,18 @@ pub const ROUTES: &[Route] = &[
     Route::put("/routings/{id}", stored_op!("routing_update.graphql", "routing"), "routingUpdate.routing")
         .body(Body::Input("input"))
         .summary("Change a routing; `operations`, when given, replaces its steps"),
+    Route::get("/printers/active-work", include_str!("rest/printers_active_work.graphql"), "printersActiveWork")
+        .summary("What each active printer is running (operation, order, product, started) and how many operations are queued for it"),
+    Route::get("/dispatch/queues", stored_op!("dispatch_queues.graphql", "queued_operation"), "dispatchQueues")
+        .summary("Per-printer queues of released print operations: assigned to the printer first, then its work center's"),
+    Route::get("/dispatch/suggestions", stored_op!("dispatch_suggestions.graphql", "queued_operation"), "dispatchSuggestions")
+        .summary("For each idle printer, the next operation it can run: loaded spool's material and colour (no swap), what it can print (`capabilities.materials`), priority, due date; accept with `POST accept_path` and `{printer_id}`"),
+    Route::get("/command-center/summary", include_str!("rest/command_center_summary.graphql"), "commandCenterSummary")
+        .summary("Counts: running operations, late, blocked, waiting for material, QC pending, printers by state"),
+    Route::get("/command-center/action-items", include_str!("rest/command_center_action_items.graphql"), "commandCenterActionItems")
+        .summary("What someone should look at, most urgent first (late, waiting for material, on hold, QC, printers in error or maintenance)"),
+    Route::get("/command-center/resources", include_str!("rest/command_center_resources.graphql"), "commandCenterResources")
+        .summary("Printers with what they run, and the work centers"),
+    Route::get("/admin/dashboard/production-trend", include_str!("rest/production_trend.graphql"), "productionTrend")
+        .summary("Completed orders and units per day over the last `days` days (default 30)"),
 ];
