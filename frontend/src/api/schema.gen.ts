@@ -1543,6 +1543,37 @@ export interface paths {
         patch: operations["update_customer"];
         trace?: never;
     };
+    "/admin/dashboard/production-trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Completed orders and units per day over the last `days` days (default 30)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionTrend($days: Int = 30) {
+         *       productionTrend(days: $days) {
+         *         date
+         *         orders_completed: ordersCompleted
+         *         quantity_completed: quantityCompleted
+         *         quantity_scrapped: quantityScrapped
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/import/inventory": {
         parameters: {
             query?: never;
@@ -2779,6 +2810,212 @@ export interface paths {
          *     ```
          */
         post: operations["create_refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/command-center/action-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What someone should look at, most urgent first (late, waiting for material, on hold, QC, printers in error or maintenance)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query CommandCenterActionItems {
+         *       commandCenterActionItems {
+         *         kind
+         *         severity
+         *         production_order_id: productionOrderId
+         *         production_order_code: productionOrderCode
+         *         printer_id: printerId
+         *         message
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_command_center_action_items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/command-center/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Printers with what they run, and the work centers
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query CommandCenterResources {
+         *       commandCenterResources {
+         *         printers {
+         *           printer_id: printerId
+         *           printer_code: printerCode
+         *           printer_name: printerName
+         *           status
+         *           work_center_id: workCenterId
+         *           operation_id: operationId
+         *           operation_name: operationName
+         *           production_order_id: productionOrderId
+         *           production_order_code: productionOrderCode
+         *           started_at: startedAt
+         *           queued_count: queuedCount
+         *         }
+         *         work_centers: workCenters { id code name center_type: centerType }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_command_center_resources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/command-center/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Counts: running operations, late, blocked, waiting for material, QC pending, printers by state
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query CommandCenterSummary {
+         *       commandCenterSummary {
+         *         running
+         *         late
+         *         blocked
+         *         waiting_for_material: waitingForMaterial
+         *         qc_pending: qcPending
+         *         released
+         *         in_progress: inProgress
+         *         printers_idle: printersIdle
+         *         printers_printing: printersPrinting
+         *         printers_down: printersDown
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_command_center_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dispatch/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per-printer queues of released print operations: assigned to the printer first, then its work center's
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DispatchQueues {
+         *       dispatchQueues {
+         *         printer_id: printerId
+         *         printer_code: printerCode
+         *         status
+         *         queued_minutes: queuedMinutes
+         *         operations { ...QueuedOperationFields }
+         *       }
+         *     }
+         *     fragment QueuedOperationFields on QueuedOperation {
+         *       operation_id: operationId
+         *       operation_name: operationName
+         *       status
+         *       work_center_id: workCenterId
+         *       printer_id: printerId
+         *       production_order_id: productionOrderId
+         *       production_order_code: productionOrderCode
+         *       product_sku: productSku
+         *       priority
+         *       due_date: dueDate
+         *       planned_minutes: plannedMinutes
+         *     }
+         *     ```
+         */
+        get: operations["list_dispatch_queues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dispatch/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * For each idle printer, the next operation it can run: loaded spool's material and colour (no swap), what it can print (`capabilities.materials`), priority, due date; accept with `POST accept_path` and `{printer_id}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DispatchSuggestions {
+         *       dispatchSuggestions {
+         *         printer_id: printerId
+         *         printer_code: printerCode
+         *         printer_name: printerName
+         *         loaded_spool_id: loadedSpoolId
+         *         loaded_material_id: loadedMaterialId
+         *         material_match: materialMatch
+         *         score
+         *         reasons
+         *         accept_path: acceptPath
+         *         operation { ...QueuedOperationFields }
+         *       }
+         *     }
+         *     fragment QueuedOperationFields on QueuedOperation {
+         *       operation_id: operationId
+         *       operation_name: operationName
+         *       status
+         *       work_center_id: workCenterId
+         *       printer_id: printerId
+         *       production_order_id: productionOrderId
+         *       production_order_code: productionOrderCode
+         *       product_sku: productSku
+         *       priority
+         *       due_date: dueDate
+         *       planned_minutes: plannedMinutes
+         *     }
+         *     ```
+         */
+        get: operations["list_dispatch_suggestions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4095,6 +4332,45 @@ export interface paths {
          *     ```
          */
         post: operations["create_printer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/printers/active-work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What each active printer is running (operation, order, product, started) and how many operations are queued for it
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PrintersActiveWork {
+         *       printersActiveWork {
+         *         printer_id: printerId
+         *         printer_code: printerCode
+         *         printer_name: printerName
+         *         status
+         *         work_center_id: workCenterId
+         *         operation_id: operationId
+         *         operation_name: operationName
+         *         production_order_id: productionOrderId
+         *         production_order_code: productionOrderCode
+         *         product_sku: productSku
+         *         started_at: startedAt
+         *         queued_count: queuedCount
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_printers_active_work"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -13152,6 +13428,99 @@ export interface operations {
             };
         };
     };
+    list_production_trend: {
+        parameters: {
+            query?: {
+                days?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The day. */
+                        date: string;
+                        /** @description Orders completed that day. */
+                        orders_completed: number;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_inventory_import: {
         parameters: {
             query?: never;
@@ -18016,6 +18385,565 @@ export interface operations {
             };
         };
     };
+    list_command_center_action_items: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description late, blocked, waiting_for_material, qc_pending, printer_error. */
+                        kind: string;
+                        /** @description high, medium or low. */
+                        severity: string;
+                        /** @description The order concerned. */
+                        production_order_id: number | null;
+                        /** @description Its code. */
+                        production_order_code: string | null;
+                        /** @description The printer concerned. */
+                        printer_id: number | null;
+                        /** @description What is wrong, for people. */
+                        message: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_command_center_resources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Printers with what they run. */
+                        printers: {
+                            /** @description The printer. */
+                            printer_id: number;
+                            /** @description Its code. */
+                            printer_code: string;
+                            /** @description Its name. */
+                            printer_name: string;
+                            /**
+                             * @description What it is doing.
+                             * @enum {string}
+                             */
+                            status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                            /** @description Its work center. */
+                            work_center_id: number | null;
+                            /** @description The running operation, if any. */
+                            operation_id: number | null;
+                            /** @description The operation's name. */
+                            operation_name: string | null;
+                            /** @description Its order. */
+                            production_order_id: number | null;
+                            /** @description The order's code. */
+                            production_order_code: string | null;
+                            /** @description When the operation started. */
+                            started_at: string | null;
+                            /** @description Operations queued for this printer. */
+                            queued_count: number;
+                        }[];
+                        /** @description Work centers (active). */
+                        work_centers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (upper case, unique ignoring case). */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /**
+                             * @description What it does.
+                             * @enum {string}
+                             */
+                            center_type: "printer_pool" | "post_processing" | "qc" | "packing" | "assembly" | "other";
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_command_center_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Operations running now. */
+                        running: number;
+                        /** @description Open orders past their due date. */
+                        late: number;
+                        /** @description Orders on hold. */
+                        blocked: number;
+                        /** @description Released or running orders whose materials are not all reserved or consumed. */
+                        waiting_for_material: number;
+                        /** @description Complete orders waiting for QC. */
+                        qc_pending: number;
+                        /** @description Open orders by status. */
+                        released: number;
+                        /** @description In progress. */
+                        in_progress: number;
+                        /** @description Printers idle. */
+                        printers_idle: number;
+                        /** @description Printers printing. */
+                        printers_printing: number;
+                        /** @description Printers in error, maintenance or offline. */
+                        printers_down: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dispatch_queues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The printer. */
+                        printer_id: number;
+                        /** @description Its code. */
+                        printer_code: string;
+                        /**
+                         * @description What it is doing.
+                         * @enum {string}
+                         */
+                        status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        /**
+                         * Format: decimal
+                         * @description Their planned minutes in total.
+                         */
+                        queued_minutes: string;
+                        /**
+                         * @description The operations it may run, best first: assigned to it, then its work center's
+                         *     unassigned ones.
+                         */
+                        operations: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its name. */
+                            operation_name: string;
+                            /**
+                             * @description Its status (queued or pending).
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /** @description Its work center. */
+                            work_center_id: number;
+                            /** @description The printer it is assigned to, if any. */
+                            printer_id: number | null;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The order's code. */
+                            production_order_code: string;
+                            /** @description The product's SKU. */
+                            product_sku: string;
+                            /** @description The order's priority (1 highest). */
+                            priority: number;
+                            /** @description The order's due date. */
+                            due_date: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Planned minutes (setup plus run).
+                             */
+                            planned_minutes: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dispatch_suggestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The idle printer. */
+                        printer_id: number;
+                        /** @description Its code. */
+                        printer_code: string;
+                        /** @description Its name. */
+                        printer_name: string;
+                        /** @description The spool loaded on it (`capabilities.loaded_spool_id`), if known. */
+                        loaded_spool_id: number | null;
+                        /** @description That spool's material item (material and colour). */
+                        loaded_material_id: number | null;
+                        /** @description The loaded spool is the filament the order needs (no swap). */
+                        material_match: boolean;
+                        /** @description Higher is better. */
+                        score: number;
+                        /** @description Why this one, for people. */
+                        reasons: string[];
+                        /** @description How to accept it: the operation start route with this printer. */
+                        accept_path: string;
+                        /**
+                         * QueuedOperation
+                         * @description The operation to run.
+                         */
+                        operation: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its name. */
+                            operation_name: string;
+                            /**
+                             * @description Its status (queued or pending).
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /** @description Its work center. */
+                            work_center_id: number;
+                            /** @description The printer it is assigned to, if any. */
+                            printer_id: number | null;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The order's code. */
+                            production_order_code: string;
+                            /** @description The product's SKU. */
+                            product_sku: string;
+                            /** @description The order's priority (1 highest). */
+                            priority: number;
+                            /** @description The order's due date. */
+                            due_date: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Planned minutes (setup plus run).
+                             */
+                            planned_minutes: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_inventory_summary: {
         parameters: {
             query?: {
@@ -22665,6 +23593,110 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_printers_active_work: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The printer. */
+                        printer_id: number;
+                        /** @description Its code. */
+                        printer_code: string;
+                        /** @description Its name. */
+                        printer_name: string;
+                        /**
+                         * @description What it is doing.
+                         * @enum {string}
+                         */
+                        status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        /** @description Its work center. */
+                        work_center_id: number | null;
+                        /** @description The running operation, if any. */
+                        operation_id: number | null;
+                        /** @description The operation's name. */
+                        operation_name: string | null;
+                        /** @description Its order. */
+                        production_order_id: number | null;
+                        /** @description The order's code. */
+                        production_order_code: string | null;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description When the operation started. */
+                        started_at: string | null;
+                        /** @description Operations queued for this printer. */
+                        queued_count: number;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
