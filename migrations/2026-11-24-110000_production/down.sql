@@ -1,6 +1,5 @@
 DROP TABLE serial_numbers;
 DROP SEQUENCE serial_number_seq;
-ALTER TABLE spool_usage DROP CONSTRAINT spool_usage_production_order_fk;
 DROP TABLE production_order_spools;
 DROP TABLE production_order_materials;
 DROP TABLE production_order_operations;
