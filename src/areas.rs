@@ -66,5 +66,6 @@ areas! {
     materials: query MaterialsQuery, mutation MaterialsMutation;
     spools: query SpoolsQuery, mutation SpoolsMutation, loaders crate::spools::loaders::attach;
     purchasing: query PurchasingQuery, mutation PurchasingMutation, loaders crate::purchasing::loaders::attach;
+    production: query ProductionQuery & ProductionFloorQuery, mutation ProductionMutation & ManufacturingMutation, loaders crate::production::loaders::attach;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

@@ -28,6 +28,7 @@ pub mod mail;
 pub mod materials;
 pub mod partners;
 pub mod printers;
+pub mod production;
 pub mod purchasing;
 pub mod rest;
 pub mod scrap_reasons;

@@ -33,6 +33,7 @@ use strata::graphql::user_error::Stop;
 use strata::inventory::ledger::{self, Movement, MovementKind};
 use strata::inventory::model;
 use strata::inventory::rules::{self, CycleCountInput, CycleCountLine};
+use strata::production::rules as production;
 use strata::purchasing::rules::{
     self as purchasing, PurchaseOrderCreateInput, PurchaseOrderLineInput, PurchaseOrderStatusInput,
     PurchaseReceiveInput, ReceiveLineInput,
@@ -105,6 +106,29 @@ enum Event {
         qty: u32,
         twice: bool,
     },
+    /// A production order for the finished good (2 of the material per unit), released:
+    /// its material reserved.
+    Produce {
+        qty: u32,
+    },
+    /// The `order`-th production order of the case starts (the material is issued).
+    ProductionStart {
+        order: usize,
+    },
+    /// It completes with `good` units and `scrapped` (closing short when they fall short).
+    ProductionComplete {
+        order: usize,
+        good: u32,
+        scrapped: u32,
+    },
+    /// It is cancelled.
+    ProductionCancel {
+        order: usize,
+    },
+    /// It is scrapped.
+    ProductionScrap {
+        order: usize,
+    },
 }
 
 fn event() -> impl Strategy<Value = Event> {
@@ -127,6 +151,12 @@ fn event() -> impl Strategy<Value = Event> {
         1 => any::<bool>().prop_map(Event::AllowNegative),
         2 => (item.clone(), 1..60u32, 1..900u32).prop_map(|(item, qty, cost)| Event::Purchase { item, qty, cost }),
         3 => (0..8usize, 1..40u32, any::<bool>()).prop_map(|(po, qty, twice)| Event::ReceivePo { po, qty, twice }),
+        2 => (1..8u32).prop_map(|qty| Event::Produce { qty }),
+        2 => (0..4usize).prop_map(|order| Event::ProductionStart { order }),
+        2 => (0..4usize, 0..8u32, 0..3u32)
+            .prop_map(|(order, good, scrapped)| Event::ProductionComplete { order, good, scrapped }),
+        1 => (0..4usize).prop_map(|order| Event::ProductionCancel { order }),
+        1 => (0..4usize).prop_map(|order| Event::ProductionScrap { order }),
     ]
 }
 
@@ -185,6 +215,24 @@ async fn setup(conn: &mut AsyncPgConnection, case: u64) -> (Vec<i64>, Vec<i64>, 
         .await;
         items.push(id);
     }
+    // The finished good is made of 2 of the material (and 1 of the packaging at shipping).
+    let bom = scalar_i64(
+        conn,
+        &format!(
+            "INSERT INTO boms (product_id, code, name) VALUES ({}, 'BOM-P{case}', 'BOM') RETURNING id AS n",
+            items[1]
+        ),
+    )
+    .await;
+    exec(
+        conn,
+        &format!(
+            "INSERT INTO bom_lines (bom_id, component_id, quantity, unit, consume_stage) VALUES \
+             ({bom}, {}, 2, 'EA', 'production'), ({bom}, {}, 1, 'EA', 'shipping')",
+            items[0], items[2]
+        ),
+    )
+    .await;
     let main = scalar_i64(conn, "SELECT id AS n FROM locations WHERE code = 'MAIN'").await;
     let shelf = scalar_i64(
         conn,
@@ -199,6 +247,22 @@ async fn setup(conn: &mut AsyncPgConnection, case: u64) -> (Vec<i64>, Vec<i64>, 
     )
     .await;
     (items, vec![main, shelf], user)
+}
+
+/// The `n`-th production order of a product (by id), if it has that many.
+async fn nth_order(conn: &mut AsyncPgConnection, product: i64, n: usize) -> Option<i64> {
+    #[derive(diesel::QueryableByName)]
+    struct N {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    diesel::sql_query(format!(
+        "SELECT id AS n FROM production_orders WHERE product_id = {product} ORDER BY id OFFSET {n} LIMIT 1"
+    ))
+    .get_result::<N>(conn)
+    .await
+    .ok()
+    .map(|r| r.n)
 }
 
 /// Runs one event in its own database transaction; a refusal (not enough stock) rolls it
@@ -389,6 +453,67 @@ async fn apply(
                 Event::AllowNegative(_) | Event::Purchase { .. } | Event::ReceivePo { .. } => {
                     Ok(())
                 }
+                Event::Produce { qty } => {
+                    let order = production::create(
+                        conn,
+                        production::ProductionOrderCreateInput {
+                            product_id: items[1],
+                            quantity_ordered: strata::graphql::scalars::Decimal(d(qty)),
+                            due_date: None,
+                            priority: None,
+                            notes: None,
+                            bom_id: None,
+                            routing_id: None,
+                            sales_order_id: None,
+                            sales_order_line_id: None,
+                            source: None,
+                            order_type: None,
+                            assigned_to: None,
+                            location_id: Some(locations[0]),
+                        },
+                        Some(user),
+                    )
+                    .await?;
+                    production::release(conn, order.id, Some(user))
+                        .await
+                        .map(|_| ())
+                }
+                Event::ProductionStart { order } => match nth_order(conn, items[1], order).await {
+                    Some(id) => production::start(conn, id, Some(user)).await.map(|_| ()),
+                    None => Ok(()),
+                },
+                Event::ProductionComplete {
+                    order,
+                    good,
+                    scrapped,
+                } => match nth_order(conn, items[1], order).await {
+                    Some(id) => production::complete(
+                        conn,
+                        id,
+                        production::ProductionOrderCompleteInput {
+                            quantity_completed: Some(strata::graphql::scalars::Decimal(d(good))),
+                            quantity_scrapped: Some(strata::graphql::scalars::Decimal(d(scrapped))),
+                            force_close_short: true,
+                            ..Default::default()
+                        },
+                        user,
+                    )
+                    .await
+                    .map(|_| ()),
+                    None => Ok(()),
+                },
+                Event::ProductionCancel { order } => match nth_order(conn, items[1], order).await {
+                    Some(id) => production::cancel(conn, id, None, Some(user))
+                        .await
+                        .map(|_| ()),
+                    None => Ok(()),
+                },
+                Event::ProductionScrap { order } => match nth_order(conn, items[1], order).await {
+                    Some(id) => production::scrap(conn, id, "warping", None, None, false, user)
+                        .await
+                        .map(|_| ()),
+                    None => Ok(()),
+                },
             }
         })
         .await;
@@ -493,6 +618,30 @@ async fn check(conn: &mut AsyncPgConnection, dates: &[NaiveDate], negative_ever_
     assert_eq!(
         payable, 0,
         "accounts payable disagrees with the value received"
+    );
+    // 5: WIP (1210) holds exactly the value consumed by the production orders still open;
+    // reservations of closed orders are all given back.
+    let wip = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM \
+           (SELECT COALESCE(SUM(l.debit_amount - l.credit_amount), 0) AS v FROM gl_journal_entry_lines l \
+            JOIN gl_accounts a ON a.id = l.account_id WHERE a.account_code = '1210') gl, \
+           (SELECT COALESCE(SUM(actual_material_cost), 0) AS v FROM production_orders \
+            WHERE status IN ('draft', 'released', 'in_progress', 'on_hold', 'short')) po \
+         WHERE gl.v <> po.v",
+    )
+    .await;
+    assert_eq!(wip, 0, "WIP disagrees with the open production orders");
+    let held = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM production_order_materials m JOIN production_orders o \
+         ON o.id = m.production_order_id \
+         WHERE o.status IN ('complete', 'cancelled', 'scrapped', 'split') AND m.quantity_allocated <> 0",
+    )
+    .await;
+    assert_eq!(
+        held, 0,
+        "a closed production order still holds a reservation"
     );
 }
 

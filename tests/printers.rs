@@ -399,12 +399,23 @@ async fn printers_list_create_update_status_and_delete_through_rest() {
     .json();
     assert_eq!(codes(&idle), ["PRT-002"]);
 
-    // Update: clear and change fields; JSON objects are replaced whole.
+    // Update: clear and change fields; JSON objects are replaced whole. The work center
+    // must exist (production's foreign key).
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/work-centers/",
+        Some(json!({"code": "FDM", "name": "FDM pool"})),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    let wc = res.json()["id"].as_i64().expect("work center");
     let res = call(
         &app,
         Method::PUT,
         &format!("/api/v1/printers/{x1_id}/"),
-        Some(json!({"name": "X1C One", "location": null, "capabilities": {"ams_slots": 0}, "work_center_id": 3})),
+        Some(json!({"name": "X1C One", "location": null, "capabilities": {"ams_slots": 0}, "work_center_id": wc})),
         &op,
     )
     .await;
@@ -423,7 +434,7 @@ async fn printers_list_create_update_status_and_delete_through_rest() {
             Value::Null,
             Some(false),
             Some(false),
-            Some(3)
+            Some(wc)
         )
     );
     assert_eq!(

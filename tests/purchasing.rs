@@ -975,12 +975,14 @@ async fn graphql_reads_orders_lines_items_and_vendor_orders_in_flat_statements()
             counts.push(counter.load(Ordering::SeqCst) - before);
         }
     }
-    assert_eq!(
-        counts[0], counts[1],
+    // Flat, not equal: which loader batch finishes first can split a later batch in two on a
+    // busy machine (the same for 1 order as for 10); one statement per row would add 9.
+    assert!(
+        counts[1] <= counts[0] + 2,
         "orders: statements for 1 and 10: {counts:?}"
     );
-    assert_eq!(
-        counts[2], counts[3],
+    assert!(
+        counts[3] <= counts[2] + 2,
         "vendors: statements for 1 and 10: {counts:?}"
     );
 }

@@ -651,6 +651,186 @@ diesel::joinable!(purchase_order_lines -> purchase_orders (purchase_order_id));
 diesel::joinable!(purchase_order_lines -> items (product_id));
 diesel::joinable!(vendor_items -> vendors (vendor_id));
 diesel::joinable!(vendor_items -> items (item_id));
+diesel::table! {
+    work_centers (id) {
+        id -> Int8,
+        code -> Text,
+        name -> Text,
+        center_type -> Text,
+        hourly_rate -> Numeric,
+        description -> Nullable<Text>,
+        active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    routings (id) {
+        id -> Int8,
+        product_id -> Int8,
+        code -> Text,
+        name -> Text,
+        version -> Int4,
+        active -> Bool,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    routing_operations (id) {
+        id -> Int8,
+        routing_id -> Int8,
+        sequence -> Int4,
+        operation_code -> Text,
+        operation_name -> Text,
+        work_center_id -> Int8,
+        setup_minutes -> Numeric,
+        run_minutes -> Numeric,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    production_orders (id) {
+        id -> Int8,
+        code -> Text,
+        product_id -> Int8,
+        bom_id -> Nullable<Int8>,
+        routing_id -> Nullable<Int8>,
+        sales_order_id -> Nullable<Int8>,
+        sales_order_line_id -> Nullable<Int8>,
+        location_id -> Int8,
+        quantity_ordered -> Numeric,
+        quantity_completed -> Numeric,
+        quantity_scrapped -> Numeric,
+        source -> Text,
+        order_type -> Text,
+        status -> Text,
+        priority -> Int4,
+        qc_status -> Text,
+        qc_notes -> Nullable<Text>,
+        qc_inspected_by -> Nullable<Int8>,
+        qc_inspected_at -> Nullable<Timestamptz>,
+        due_date -> Nullable<Date>,
+        scheduled_start -> Nullable<Timestamptz>,
+        scheduled_end -> Nullable<Timestamptz>,
+        actual_start -> Nullable<Timestamptz>,
+        actual_end -> Nullable<Timestamptz>,
+        estimated_time_minutes -> Numeric,
+        estimated_material_cost -> Numeric,
+        estimated_labor_cost -> Numeric,
+        actual_material_cost -> Numeric,
+        actual_labor_cost -> Numeric,
+        assigned_to -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        remake_of_id -> Nullable<Int8>,
+        remake_reason -> Nullable<Text>,
+        scrap_reason -> Nullable<Text>,
+        parent_id -> Nullable<Int8>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+        released_at -> Nullable<Timestamptz>,
+        completed_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    production_order_operations (id) {
+        id -> Int8,
+        production_order_id -> Int8,
+        routing_operation_id -> Nullable<Int8>,
+        work_center_id -> Int8,
+        printer_id -> Nullable<Int8>,
+        sequence -> Int4,
+        operation_code -> Text,
+        operation_name -> Text,
+        status -> Text,
+        quantity_completed -> Numeric,
+        quantity_scrapped -> Numeric,
+        planned_setup_minutes -> Numeric,
+        planned_run_minutes -> Numeric,
+        actual_setup_minutes -> Nullable<Numeric>,
+        actual_run_minutes -> Nullable<Numeric>,
+        scheduled_start -> Nullable<Timestamptz>,
+        scheduled_end -> Nullable<Timestamptz>,
+        actual_start -> Nullable<Timestamptz>,
+        actual_end -> Nullable<Timestamptz>,
+        operator_name -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    production_order_materials (id) {
+        id -> Int8,
+        production_order_id -> Int8,
+        operation_id -> Nullable<Int8>,
+        bom_line_id -> Nullable<Int8>,
+        component_id -> Int8,
+        quantity_required -> Numeric,
+        quantity_allocated -> Numeric,
+        quantity_consumed -> Numeric,
+        unit -> Text,
+        location_id -> Int8,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    production_order_spools (id) {
+        id -> Int8,
+        production_order_id -> Int8,
+        spool_id -> Int8,
+        weight_consumed_g -> Numeric,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    serial_numbers (id) {
+        id -> Int8,
+        serial_number -> Text,
+        product_id -> Int8,
+        production_order_id -> Nullable<Int8>,
+        status -> Text,
+        qc_passed -> Bool,
+        qc_date -> Nullable<Timestamptz>,
+        qc_notes -> Nullable<Text>,
+        sales_order_id -> Nullable<Int8>,
+        sales_order_line_id -> Nullable<Int8>,
+        sold_at -> Nullable<Timestamptz>,
+        shipped_at -> Nullable<Timestamptz>,
+        tracking_number -> Nullable<Text>,
+        returned_at -> Nullable<Timestamptz>,
+        return_reason -> Nullable<Text>,
+        manufactured_at -> Timestamptz,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(printers -> work_centers (work_center_id));
+diesel::joinable!(routings -> items (product_id));
+diesel::joinable!(routing_operations -> routings (routing_id));
+diesel::joinable!(routing_operations -> work_centers (work_center_id));
+diesel::joinable!(production_orders -> items (product_id));
+diesel::joinable!(production_order_operations -> production_orders (production_order_id));
+diesel::joinable!(production_order_operations -> work_centers (work_center_id));
+diesel::joinable!(production_order_operations -> printers (printer_id));
+diesel::joinable!(production_order_materials -> production_orders (production_order_id));
+diesel::joinable!(production_order_materials -> items (component_id));
+diesel::joinable!(production_order_spools -> production_orders (production_order_id));
+diesel::joinable!(production_order_spools -> spools (spool_id));
+diesel::joinable!(serial_numbers -> production_orders (production_order_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     service_metadata,
@@ -688,4 +868,12 @@ diesel::allow_tables_to_appear_in_same_query!(
     purchase_order_documents,
     material_lots,
     vendor_items,
+    work_centers,
+    routings,
+    routing_operations,
+    production_orders,
+    production_order_operations,
+    production_order_materials,
+    production_order_spools,
+    serial_numbers,
 );

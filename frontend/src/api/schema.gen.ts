@@ -1543,6 +1543,37 @@ export interface paths {
         patch: operations["update_customer"];
         trace?: never;
     };
+    "/admin/dashboard/production-trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Completed orders and units per day over the last `days` days (default 30)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionTrend($days: Int = 30) {
+         *       productionTrend(days: $days) {
+         *         date
+         *         orders_completed: ordersCompleted
+         *         quantity_completed: quantityCompleted
+         *         quantity_scrapped: quantityScrapped
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/dashboard/purchasing-trend": {
         parameters: {
             query?: never;
@@ -2918,6 +2949,212 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/command-center/action-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What someone should look at, most urgent first (late, waiting for material, on hold, QC, printers in error or maintenance)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query CommandCenterActionItems {
+         *       commandCenterActionItems {
+         *         kind
+         *         severity
+         *         production_order_id: productionOrderId
+         *         production_order_code: productionOrderCode
+         *         printer_id: printerId
+         *         message
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_command_center_action_items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/command-center/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Printers with what they run, and the work centers
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query CommandCenterResources {
+         *       commandCenterResources {
+         *         printers {
+         *           printer_id: printerId
+         *           printer_code: printerCode
+         *           printer_name: printerName
+         *           status
+         *           work_center_id: workCenterId
+         *           operation_id: operationId
+         *           operation_name: operationName
+         *           production_order_id: productionOrderId
+         *           production_order_code: productionOrderCode
+         *           started_at: startedAt
+         *           queued_count: queuedCount
+         *         }
+         *         work_centers: workCenters { id code name center_type: centerType }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_command_center_resources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/command-center/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Counts: running operations, late, blocked, waiting for material, QC pending, printers by state
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query CommandCenterSummary {
+         *       commandCenterSummary {
+         *         running
+         *         late
+         *         blocked
+         *         waiting_for_material: waitingForMaterial
+         *         qc_pending: qcPending
+         *         released
+         *         in_progress: inProgress
+         *         printers_idle: printersIdle
+         *         printers_printing: printersPrinting
+         *         printers_down: printersDown
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_command_center_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dispatch/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per-printer queues of released print operations: assigned to the printer first, then its work center's
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DispatchQueues {
+         *       dispatchQueues {
+         *         printer_id: printerId
+         *         printer_code: printerCode
+         *         status
+         *         queued_minutes: queuedMinutes
+         *         operations { ...QueuedOperationFields }
+         *       }
+         *     }
+         *     fragment QueuedOperationFields on QueuedOperation {
+         *       operation_id: operationId
+         *       operation_name: operationName
+         *       status
+         *       work_center_id: workCenterId
+         *       printer_id: printerId
+         *       production_order_id: productionOrderId
+         *       production_order_code: productionOrderCode
+         *       product_sku: productSku
+         *       priority
+         *       due_date: dueDate
+         *       planned_minutes: plannedMinutes
+         *     }
+         *     ```
+         */
+        get: operations["list_dispatch_queues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dispatch/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * For each idle printer, the next operation it can run: loaded spool's material and colour (no swap), what it can print (`capabilities.materials`), priority, due date; accept with `POST accept_path` and `{printer_id}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DispatchSuggestions {
+         *       dispatchSuggestions {
+         *         printer_id: printerId
+         *         printer_code: printerCode
+         *         printer_name: printerName
+         *         loaded_spool_id: loadedSpoolId
+         *         loaded_material_id: loadedMaterialId
+         *         material_match: materialMatch
+         *         score
+         *         reasons
+         *         accept_path: acceptPath
+         *         operation { ...QueuedOperationFields }
+         *       }
+         *     }
+         *     fragment QueuedOperationFields on QueuedOperation {
+         *       operation_id: operationId
+         *       operation_name: operationName
+         *       status
+         *       work_center_id: workCenterId
+         *       printer_id: printerId
+         *       production_order_id: productionOrderId
+         *       production_order_code: productionOrderCode
+         *       product_sku: productSku
+         *       priority
+         *       due_date: dueDate
+         *       planned_minutes: plannedMinutes
+         *     }
+         *     ```
+         */
+        get: operations["list_dispatch_suggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/inventory/adjust-quantity": {
         parameters: {
             query?: never;
@@ -4273,6 +4510,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/printers/active-work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What each active printer is running (operation, order, product, started) and how many operations are queued for it
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PrintersActiveWork {
+         *       printersActiveWork {
+         *         printer_id: printerId
+         *         printer_code: printerCode
+         *         printer_name: printerName
+         *         status
+         *         work_center_id: workCenterId
+         *         operation_id: operationId
+         *         operation_name: operationName
+         *         production_order_id: productionOrderId
+         *         production_order_code: productionOrderCode
+         *         product_sku: productSku
+         *         started_at: startedAt
+         *         queued_count: queuedCount
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_printers_active_work"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/printers/brands/info": {
         parameters: {
             query?: never;
@@ -4487,6 +4763,218 @@ export interface paths {
         patch: operations["update_printer_update_status"];
         trace?: never;
     };
+    "/production-orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Production orders, a bare array ordered by priority, due date (none last), newest first (`status`, `product_id`, `sales_order_id`, `priority`, `due_before`, `due_after`, `search`, `limit` up to 500, `offset`), each with its operations and materials
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrders($status: OrderStatus, $productId: Int, $salesOrderId: Int, $priority: Int, $dueBefore: NaiveDate, $dueAfter: NaiveDate, $search: String, $limit: Int = 50, $offset: Int = 0) {
+         *       productionOrders(status: $status, productId: $productId, salesOrderId: $salesOrderId, priority: $priority, dueBefore: $dueBefore, dueAfter: $dueAfter, search: $search, first: $limit, offset: $offset) {
+         *         nodes {
+         *           id
+         *           code
+         *           product_id: productId
+         *           product_sku: productSku
+         *           product_name: productName
+         *           quantity_ordered: quantityOrdered
+         *           quantity_completed: quantityCompleted
+         *           quantity_remaining: quantityRemaining
+         *           completion_percent: completionPercent
+         *           status
+         *           priority
+         *           source
+         *           order_type: orderType
+         *           qc_status: qcStatus
+         *           due_date: dueDate
+         *           scheduled_start: scheduledStart
+         *           scheduled_end: scheduledEnd
+         *           sales_order_id: salesOrderId
+         *           sales_order_code: salesOrderCode
+         *           assigned_to: assignedTo
+         *           operation_count: operationCount
+         *           current_operation: currentOperation
+         *           operations { ...ProductionOperationFields }
+         *           materials { ...ProductionMaterialFields }
+         *           created_at: createdAt
+         *         }
+         *       }
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        get: operations["get_production_orders"];
+        put?: never;
+        /**
+         * Create a draft order `WO-YYYY-NNNN` (200; the product's active BOM and routing unless named)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderCreate($input: ProductionOrderCreateInput!) {
+         *       productionOrderCreate(input: $input) {
+         *         order { ...ProductionOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/production-orders/scrap-reasons": {
         parameters: {
             query?: never;
@@ -4555,6 +5043,1781 @@ export interface paths {
          * @description Alias of `/scrap-reasons/{id}`.
          */
         delete: operations["delete_scrap_reason_alias"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order with its operations, materials (reserved and consumed), spools and serial numbers
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrder($id: Int!) {
+         *       productionOrder(id: $id) { ...ProductionOrderFields }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        get: operations["get_production_order"];
+        /**
+         * Change an order (400 `Cannot update {status} production order` when complete or cancelled)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderUpdate($id: Int!, $input: ProductionOrderUpdateInput!) {
+         *       productionOrderUpdate(id: $id, input: $input) {
+         *         order { ...ProductionOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        put: operations["update_production_order"];
+        post?: never;
+        /**
+         * Delete a draft order (400 `Only draft orders can be deleted` otherwise)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderDelete($id: Int!) {
+         *       productionOrderDelete(id: $id) {
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_production_order"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel: reservations released, consumed value written off (5020 / 1210)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderCancel($id: Int!, $notes: String) {
+         *       productionOrderCancel(id: $id, notes: $notes) {
+         *         order { ...ProductionOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete (`quantity_completed`, `quantity_scrapped`, `force_close_short`, `notes`, `spools_used`, `scrap_reason`): finished goods at actual cost (1220 / 1210), scrapped share 5020 / 1210, serial numbers, QC pending
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderComplete($id: Int!, $input: ProductionOrderCompleteInput) {
+         *       productionOrderComplete(id: $id, input: $input) {
+         *         order { ...ProductionOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/consume-spool": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Consume filament from a named spool (`spool_id`, `weight_consumed_g`): spool weight, usage history, 1210 WIP / 1200 Raw
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderConsumeSpool($id: Int!, $spoolId: Int!, $weightConsumedG: Decimal!) {
+         *       productionOrderConsumeSpool(id: $id, spoolId: $spoolId, weightConsumedGrams: $weightConsumedG) {
+         *         order { ...ProductionOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_consume_spool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put on hold (`notes` query parameter)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderHold($id: Int!, $notes: String) {
+         *       productionOrderHold(id: $id, notes: $notes) {
+         *         order { ...ProductionOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_hold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/qc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record QC (`result` passed or failed, `notes`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderQc($id: Int!, $result: String!, $notes: String) {
+         *       productionOrderQc(id: $id, result: $result, notes: $notes) {
+         *         result {
+         *           production_order_id: productionOrderId
+         *           production_order_code: productionOrderCode
+         *           qc_status: qcStatus
+         *           qc_notes: qcNotes
+         *           qc_inspected_by: qcInspectedBy
+         *           qc_inspected_at: qcInspectedAt
+         *           sales_order_updated: salesOrderUpdated
+         *           sales_order_status: salesOrderStatus
+         *           message
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_qc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release: BOM snapshotted and its components reserved, routing copied into operations (the first queued)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderRelease($id: Int!) {
+         *       productionOrderRelease(id: $id) {
+         *         result {
+         *           success
+         *           production_order_id: productionOrderId
+         *           operations_created: operationsCreated
+         *           message
+         *           order { ...ProductionOrderFields }
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/scrap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scrap a released or in-progress order (`scrap_reason`, `quantity_scrapped`, `notes`, `create_remake` default true): WIP to 5020, a remake order
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderScrap($id: Int!, $scrapReason: String!, $quantityScrapped: Decimal, $notes: String, $createRemake: Boolean = true) {
+         *       productionOrderScrap(id: $id, scrapReason: $scrapReason, quantityScrapped: $quantityScrapped, notes: $notes, createRemake: $createRemake) {
+         *         order { ...ProductionOrderFields }
+         *         remake_orders: created { id code status quantity_ordered: quantityOrdered remake_of_id: remakeOfId }
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_scrap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split a released order (`splits: [{quantity}]`, at least 2, adding up to the ordered quantity)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderSplit($id: Int!, $splits: [SplitInput!]!) {
+         *       productionOrderSplit(id: $id, splits: $splits) {
+         *         order { ...ProductionOrderFields }
+         *         child_orders: created { id code status quantity_ordered: quantityOrdered parent_id: parentId }
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_split"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start: the components that are not filament are issued (1210 WIP / 1200 Raw)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderStart($id: Int!) {
+         *       productionOrderStart(id: $id) {
+         *         order { ...ProductionOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{operation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Plan an operation (`scheduled_start`, `scheduled_end`, `printer_id`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOperationSchedule($orderId: Int!, $operationId: Int!, $input: OperationScheduleInput!) {
+         *       productionOperationSchedule(orderId: $orderId, operationId: $operationId, input: $input) {
+         *         operation { ...ProductionOperationFields }
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        put: operations["update_production_operation_schedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{operation_id}/blocking-issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What blocks the operation: missing material, printer busy or in maintenance, earlier steps
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOperationCheck($orderId: Int!, $operationId: Int!, $printerId: Int) {
+         *       productionOperationBlockingIssues(orderId: $orderId, operationId: $operationId, printerId: $printerId) {
+         *         production_order_id: productionOrderId
+         *         operation_id: operationId
+         *         can_start: canStart
+         *         blocking_issues: blockingIssues
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_operation_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{operation_id}/can-start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the operation can start now: `{can_start, blocking_issues}` (`printer_id` to check a printer)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOperationCheck($orderId: Int!, $operationId: Int!, $printerId: Int) {
+         *       productionOperationBlockingIssues(orderId: $orderId, operationId: $operationId, printerId: $printerId) {
+         *         production_order_id: productionOrderId
+         *         operation_id: operationId
+         *         can_start: canStart
+         *         blocking_issues: blockingIssues
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_operation_check_2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{operation_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a running operation (`quantity_completed`, `quantity_scrapped`, `actual_setup_minutes`, `actual_run_minutes`, `notes`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOperationComplete($orderId: Int!, $operationId: Int!, $input: OperationCompleteInput) {
+         *       productionOperationComplete(orderId: $orderId, operationId: $operationId, input: $input) {
+         *         operation { ...ProductionOperationFields }
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_operation_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{operation_id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plan an operation (`scheduled_start`, `scheduled_end`, `printer_id`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOperationSchedule($orderId: Int!, $operationId: Int!, $input: OperationScheduleInput!) {
+         *       productionOperationSchedule(orderId: $orderId, operationId: $operationId, input: $input) {
+         *         operation { ...ProductionOperationFields }
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_operation_schedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{operation_id}/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Skip a pending or queued operation (`notes`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOperationSkip($orderId: Int!, $operationId: Int!, $notes: String) {
+         *       productionOperationSkip(orderId: $orderId, operationId: $operationId, notes: $notes) {
+         *         operation { ...ProductionOperationFields }
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_operation_skip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{operation_id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a queued operation (`printer_id`, `operator_name`, `notes`); refused with the first blocking issue
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOperationStart($orderId: Int!, $operationId: Int!, $input: OperationStartInput) {
+         *       productionOperationStart(orderId: $orderId, operationId: $operationId, input: $input) {
+         *         operation { ...ProductionOperationFields }
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_operation_start"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5520,6 +7783,168 @@ export interface paths {
          * @description Alias of `/purchase-orders/{id}/documents`.
          */
         post: operations["create_purchase_order_document_upload_alias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Routings with their operations (`product_id`, `active_only`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Routings($productId: Int, $activeOnly: Boolean = false) {
+         *       routings(productId: $productId, activeOnly: $activeOnly) { ...RoutingFields }
+         *     }
+         *     fragment RoutingFields on Routing {
+         *       id
+         *       product_id: productId
+         *       code
+         *       name
+         *       version
+         *       active
+         *       notes
+         *       operations {
+         *         id
+         *         sequence
+         *         operation_code: operationCode
+         *         operation_name: operationName
+         *         work_center_id: workCenterId
+         *         setup_minutes: setupMinutes
+         *         run_minutes: runMinutes
+         *         notes
+         *       }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_routings"];
+        put?: never;
+        /**
+         * Create a routing with its ordered `operations` (setup and run minutes); the product's next version, active unless `active: false`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingCreate($input: RoutingInput!) {
+         *       routingCreate(input: $input) {
+         *         routing { ...RoutingFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RoutingFields on Routing {
+         *       id
+         *       product_id: productId
+         *       code
+         *       name
+         *       version
+         *       active
+         *       notes
+         *       operations {
+         *         id
+         *         sequence
+         *         operation_code: operationCode
+         *         operation_name: operationName
+         *         work_center_id: workCenterId
+         *         setup_minutes: setupMinutes
+         *         run_minutes: runMinutes
+         *         notes
+         *       }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_routing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One routing with its operations
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Routing($id: Int!) {
+         *       routing(id: $id) { ...RoutingFields }
+         *     }
+         *     fragment RoutingFields on Routing {
+         *       id
+         *       product_id: productId
+         *       code
+         *       name
+         *       version
+         *       active
+         *       notes
+         *       operations {
+         *         id
+         *         sequence
+         *         operation_code: operationCode
+         *         operation_name: operationName
+         *         work_center_id: workCenterId
+         *         setup_minutes: setupMinutes
+         *         run_minutes: runMinutes
+         *         notes
+         *       }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_routing"];
+        /**
+         * Change a routing; `operations`, when given, replaces its steps
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingUpdate($id: Int!, $input: RoutingInput!) {
+         *       routingUpdate(id: $id, input: $input) {
+         *         routing { ...RoutingFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RoutingFields on Routing {
+         *       id
+         *       product_id: productId
+         *       code
+         *       name
+         *       version
+         *       active
+         *       notes
+         *       operations {
+         *         id
+         *         sequence
+         *         operation_code: operationCode
+         *         operation_name: operationName
+         *         work_center_id: workCenterId
+         *         setup_minutes: setupMinutes
+         *         run_minutes: runMinutes
+         *         notes
+         *       }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        put: operations["update_routing"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6829,6 +9254,132 @@ export interface paths {
          */
         get: operations["list_vendor_metrics"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/work-centers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Work centers by code with their printers (`active_only`, default true)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query WorkCenters($activeOnly: Boolean = true) {
+         *       workCenters(activeOnly: $activeOnly) { ...WorkCenterFields }
+         *     }
+         *     fragment WorkCenterFields on WorkCenter {
+         *       id
+         *       code
+         *       name
+         *       center_type: centerType
+         *       hourly_rate: hourlyRate
+         *       description
+         *       active
+         *       printers { id code name status }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_work_centers"];
+        put?: never;
+        /**
+         * Create a work center (`code`, `name`, `center_type`, `hourly_rate`, `description`, `active`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation WorkCenterCreate($input: WorkCenterCreateInput!) {
+         *       workCenterCreate(input: $input) {
+         *         work_center: workCenter { ...WorkCenterFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment WorkCenterFields on WorkCenter {
+         *       id
+         *       code
+         *       name
+         *       center_type: centerType
+         *       hourly_rate: hourlyRate
+         *       description
+         *       active
+         *       printers { id code name status }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_work_center"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/work-centers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One work center with its printers
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query WorkCenter($id: Int!) {
+         *       workCenter(id: $id) { ...WorkCenterFields }
+         *     }
+         *     fragment WorkCenterFields on WorkCenter {
+         *       id
+         *       code
+         *       name
+         *       center_type: centerType
+         *       hourly_rate: hourlyRate
+         *       description
+         *       active
+         *       printers { id code name status }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_work_center"];
+        /**
+         * Change a work center
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation WorkCenterUpdate($id: Int!, $input: WorkCenterUpdateInput!) {
+         *       workCenterUpdate(id: $id, input: $input) {
+         *         work_center: workCenter { ...WorkCenterFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment WorkCenterFields on WorkCenter {
+         *       id
+         *       code
+         *       name
+         *       center_type: centerType
+         *       hourly_rate: hourlyRate
+         *       description
+         *       active
+         *       printers { id code name status }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        put: operations["update_work_center"];
         post?: never;
         delete?: never;
         options?: never;
@@ -12006,6 +14557,99 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_production_trend: {
+        parameters: {
+            query?: {
+                days?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The day. */
+                        date: string;
+                        /** @description Orders completed that day. */
+                        orders_completed: number;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17432,6 +20076,565 @@ export interface operations {
             };
         };
     };
+    list_command_center_action_items: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description late, blocked, waiting_for_material, qc_pending, printer_error. */
+                        kind: string;
+                        /** @description high, medium or low. */
+                        severity: string;
+                        /** @description The order concerned. */
+                        production_order_id: number | null;
+                        /** @description Its code. */
+                        production_order_code: string | null;
+                        /** @description The printer concerned. */
+                        printer_id: number | null;
+                        /** @description What is wrong, for people. */
+                        message: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_command_center_resources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Printers with what they run. */
+                        printers: {
+                            /** @description The printer. */
+                            printer_id: number;
+                            /** @description Its code. */
+                            printer_code: string;
+                            /** @description Its name. */
+                            printer_name: string;
+                            /**
+                             * @description What it is doing.
+                             * @enum {string}
+                             */
+                            status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                            /** @description Its work center. */
+                            work_center_id: number | null;
+                            /** @description The running operation, if any. */
+                            operation_id: number | null;
+                            /** @description The operation's name. */
+                            operation_name: string | null;
+                            /** @description Its order. */
+                            production_order_id: number | null;
+                            /** @description The order's code. */
+                            production_order_code: string | null;
+                            /** @description When the operation started. */
+                            started_at: string | null;
+                            /** @description Operations queued for this printer. */
+                            queued_count: number;
+                        }[];
+                        /** @description Work centers (active). */
+                        work_centers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (upper case, unique ignoring case). */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /**
+                             * @description What it does.
+                             * @enum {string}
+                             */
+                            center_type: "printer_pool" | "post_processing" | "qc" | "packing" | "assembly" | "other";
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_command_center_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Operations running now. */
+                        running: number;
+                        /** @description Open orders past their due date. */
+                        late: number;
+                        /** @description Orders on hold. */
+                        blocked: number;
+                        /** @description Released or running orders whose materials are not all reserved or consumed. */
+                        waiting_for_material: number;
+                        /** @description Complete orders waiting for QC. */
+                        qc_pending: number;
+                        /** @description Open orders by status. */
+                        released: number;
+                        /** @description In progress. */
+                        in_progress: number;
+                        /** @description Printers idle. */
+                        printers_idle: number;
+                        /** @description Printers printing. */
+                        printers_printing: number;
+                        /** @description Printers in error, maintenance or offline. */
+                        printers_down: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dispatch_queues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The printer. */
+                        printer_id: number;
+                        /** @description Its code. */
+                        printer_code: string;
+                        /**
+                         * @description What it is doing.
+                         * @enum {string}
+                         */
+                        status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        /**
+                         * Format: decimal
+                         * @description Their planned minutes in total.
+                         */
+                        queued_minutes: string;
+                        /**
+                         * @description The operations it may run, best first: assigned to it, then its work center's
+                         *     unassigned ones.
+                         */
+                        operations: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its name. */
+                            operation_name: string;
+                            /**
+                             * @description Its status (queued or pending).
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /** @description Its work center. */
+                            work_center_id: number;
+                            /** @description The printer it is assigned to, if any. */
+                            printer_id: number | null;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The order's code. */
+                            production_order_code: string;
+                            /** @description The product's SKU. */
+                            product_sku: string;
+                            /** @description The order's priority (1 highest). */
+                            priority: number;
+                            /** @description The order's due date. */
+                            due_date: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Planned minutes (setup plus run).
+                             */
+                            planned_minutes: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dispatch_suggestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The idle printer. */
+                        printer_id: number;
+                        /** @description Its code. */
+                        printer_code: string;
+                        /** @description Its name. */
+                        printer_name: string;
+                        /** @description The spool loaded on it (`capabilities.loaded_spool_id`), if known. */
+                        loaded_spool_id: number | null;
+                        /** @description That spool's material item (material and colour). */
+                        loaded_material_id: number | null;
+                        /** @description The loaded spool is the filament the order needs (no swap). */
+                        material_match: boolean;
+                        /** @description Higher is better. */
+                        score: number;
+                        /** @description Why this one, for people. */
+                        reasons: string[];
+                        /** @description How to accept it: the operation start route with this printer. */
+                        accept_path: string;
+                        /**
+                         * QueuedOperation
+                         * @description The operation to run.
+                         */
+                        operation: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its name. */
+                            operation_name: string;
+                            /**
+                             * @description Its status (queued or pending).
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /** @description Its work center. */
+                            work_center_id: number;
+                            /** @description The printer it is assigned to, if any. */
+                            printer_id: number | null;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The order's code. */
+                            production_order_code: string;
+                            /** @description The product's SKU. */
+                            product_sku: string;
+                            /** @description The order's priority (1 highest). */
+                            priority: number;
+                            /** @description The order's due date. */
+                            due_date: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Planned minutes (setup plus run).
+                             */
+                            planned_minutes: string;
+                        };
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_inventory_adjust_quantity: {
         parameters: {
             query?: never;
@@ -22270,6 +25473,110 @@ export interface operations {
             };
         };
     };
+    list_printers_active_work: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The printer. */
+                        printer_id: number;
+                        /** @description Its code. */
+                        printer_code: string;
+                        /** @description Its name. */
+                        printer_name: string;
+                        /**
+                         * @description What it is doing.
+                         * @enum {string}
+                         */
+                        status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        /** @description Its work center. */
+                        work_center_id: number | null;
+                        /** @description The running operation, if any. */
+                        operation_id: number | null;
+                        /** @description The operation's name. */
+                        operation_name: string | null;
+                        /** @description Its order. */
+                        production_order_id: number | null;
+                        /** @description The order's code. */
+                        production_order_code: string | null;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description When the operation started. */
+                        started_at: string | null;
+                        /** @description Operations queued for this printer. */
+                        queued_count: number;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_printer_brands: {
         parameters: {
             query?: never;
@@ -23061,6 +26368,776 @@ export interface operations {
             };
         };
     };
+    get_production_orders: {
+        parameters: {
+            query?: {
+                status?: ("draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short") | null;
+                product_id?: number | null;
+                sales_order_id?: number | null;
+                priority?: number | null;
+                due_before?: string | null;
+                due_after?: string | null;
+                search?: string | null;
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description How many operations it has. */
+                        operation_count: number;
+                        /** @description The operation running now, else the next queued one (its name). */
+                        current_operation: string | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    /** Format: decimal */
+                    quantity_ordered: string;
+                    due_date?: string | null;
+                    priority?: number | null;
+                    notes?: string | null;
+                    bom_id?: number | null;
+                    routing_id?: number | null;
+                    sales_order_id?: number | null;
+                    sales_order_line_id?: number | null;
+                    source?: ("manual" | "sales_order" | "mrp_planned") | null;
+                    order_type?: ("MAKE_TO_ORDER" | "MAKE_TO_STOCK") | null;
+                    assigned_to?: string | null;
+                    location_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_scrap_reasons_alias: {
         parameters: {
             query?: {
@@ -23584,6 +27661,6054 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_production_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_production_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    quantity_ordered?: string | null;
+                    due_date?: string | null;
+                    priority?: number | null;
+                    notes?: string | null;
+                    assigned_to?: string | null;
+                    scheduled_start?: string | null;
+                    scheduled_end?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_production_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened, for people. */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_cancel: {
+        parameters: {
+            query?: {
+                notes?: string | null;
+            };
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_complete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    quantity_completed?: string | null;
+                    quantity_scrapped?: string | null;
+                    force_close_short?: boolean;
+                    notes?: string | null;
+                    spools_used?: {
+                        product_id?: number | null;
+                        spool_id: number;
+                        weight_consumed_g?: string | null;
+                    }[];
+                    scrap_reason?: string | null;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_consume_spool: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    spool_id: number;
+                    /** Format: decimal */
+                    weight_consumed_g: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_hold: {
+        parameters: {
+            query?: {
+                notes?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_qc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    result: string;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order's id. */
+                        production_order_id: number;
+                        /** @description The order's code. */
+                        production_order_code: string;
+                        /**
+                         * @description QC status now.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Whether the sales order moved (to `ready_to_ship`). */
+                        sales_order_updated: boolean;
+                        /** @description The sales order's status after, when it moved. */
+                        sales_order_status: string | null;
+                        /** @description What happened, for people. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_release: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Always true (the original's envelope). */
+                        success: boolean;
+                        /** @description The order's id. */
+                        production_order_id: number;
+                        /** @description Operations generated from the routing. */
+                        operations_created: number;
+                        /** @description What happened, for people. */
+                        message: string;
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_scrap: {
+        parameters: {
+            query: {
+                scrap_reason: string;
+                quantity_scrapped?: string | null;
+                notes?: string | null;
+                create_remake?: boolean | null;
+            };
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened, for people. */
+                        message: string | null;
+                        /** @description The orders created (the remake, or the split children). */
+                        remake_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code `WO-YYYY-NNNN`. */
+                            code: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            /**
+                             * Format: decimal
+                             * @description Quantity to make.
+                             */
+                            quantity_ordered: string;
+                            /** @description The order this one remakes. */
+                            remake_of_id: number | null;
+                        }[];
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_split: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    splits: {
+                        /** Format: decimal */
+                        quantity: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened, for people. */
+                        message: string | null;
+                        /** @description The orders created (the remake, or the split children). */
+                        child_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code `WO-YYYY-NNNN`. */
+                            code: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            /**
+                             * Format: decimal
+                             * @description Quantity to make.
+                             */
+                            quantity_ordered: string;
+                            /** @description The order it was split from. */
+                            parent_id: number | null;
+                        }[];
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_start: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
+                            status: string;
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_production_operation_schedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+                operation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    scheduled_start?: string | null;
+                    scheduled_end?: string | null;
+                    printer_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description The routing step it was copied from. */
+                        routing_operation_id: number | null;
+                        /** @description Where it is done. */
+                        work_center_id: number;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                        /** @description The printer (resource) assigned. */
+                        resource_id: number | null;
+                        /** @description The printer's code. */
+                        resource_code: string | null;
+                        /** @description The printer's name. */
+                        resource_name: string | null;
+                        /** @description Order of the step. */
+                        sequence: number;
+                        /** @description Code. */
+                        operation_code: string;
+                        /** @description Name. */
+                        operation_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "queued" | "running" | "complete" | "skipped";
+                        /**
+                         * Format: decimal
+                         * @description Good units.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrapped units.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned setup minutes.
+                         */
+                        planned_setup_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned run minutes (for the whole quantity).
+                         */
+                        planned_run_minutes: string;
+                        /** @description Actual setup minutes. */
+                        actual_setup_minutes: string | null;
+                        /** @description Actual run minutes. */
+                        actual_run_minutes: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /** @description Operator. */
+                        operator_name: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Done. */
+                        is_complete: boolean;
+                        /** @description Running now. */
+                        is_running: boolean;
+                        /** @description Planned over actual minutes, in percent. */
+                        efficiency_percent: number | null;
+                        /** @description The materials this operation consumes. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_production_operation_check: {
+        parameters: {
+            query?: {
+                printer_id?: number | null;
+            };
+            header?: never;
+            path: {
+                order_id: number;
+                operation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description The operation. */
+                        operation_id: number;
+                        /** @description No blocking issue. */
+                        can_start: boolean;
+                        /** @description What blocks it (missing material, printer busy or in maintenance, earlier steps). */
+                        blocking_issues: string[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_production_operation_check_2: {
+        parameters: {
+            query?: {
+                printer_id?: number | null;
+            };
+            header?: never;
+            path: {
+                order_id: number;
+                operation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description The operation. */
+                        operation_id: number;
+                        /** @description No blocking issue. */
+                        can_start: boolean;
+                        /** @description What blocks it (missing material, printer busy or in maintenance, earlier steps). */
+                        blocking_issues: string[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_operation_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+                operation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    quantity_completed?: string | null;
+                    quantity_scrapped?: string | null;
+                    actual_setup_minutes?: string | null;
+                    actual_run_minutes?: string | null;
+                    notes?: string | null;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description The routing step it was copied from. */
+                        routing_operation_id: number | null;
+                        /** @description Where it is done. */
+                        work_center_id: number;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                        /** @description The printer (resource) assigned. */
+                        resource_id: number | null;
+                        /** @description The printer's code. */
+                        resource_code: string | null;
+                        /** @description The printer's name. */
+                        resource_name: string | null;
+                        /** @description Order of the step. */
+                        sequence: number;
+                        /** @description Code. */
+                        operation_code: string;
+                        /** @description Name. */
+                        operation_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "queued" | "running" | "complete" | "skipped";
+                        /**
+                         * Format: decimal
+                         * @description Good units.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrapped units.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned setup minutes.
+                         */
+                        planned_setup_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned run minutes (for the whole quantity).
+                         */
+                        planned_run_minutes: string;
+                        /** @description Actual setup minutes. */
+                        actual_setup_minutes: string | null;
+                        /** @description Actual run minutes. */
+                        actual_run_minutes: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /** @description Operator. */
+                        operator_name: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Done. */
+                        is_complete: boolean;
+                        /** @description Running now. */
+                        is_running: boolean;
+                        /** @description Planned over actual minutes, in percent. */
+                        efficiency_percent: number | null;
+                        /** @description The materials this operation consumes. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_operation_schedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+                operation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    scheduled_start?: string | null;
+                    scheduled_end?: string | null;
+                    printer_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description The routing step it was copied from. */
+                        routing_operation_id: number | null;
+                        /** @description Where it is done. */
+                        work_center_id: number;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                        /** @description The printer (resource) assigned. */
+                        resource_id: number | null;
+                        /** @description The printer's code. */
+                        resource_code: string | null;
+                        /** @description The printer's name. */
+                        resource_name: string | null;
+                        /** @description Order of the step. */
+                        sequence: number;
+                        /** @description Code. */
+                        operation_code: string;
+                        /** @description Name. */
+                        operation_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "queued" | "running" | "complete" | "skipped";
+                        /**
+                         * Format: decimal
+                         * @description Good units.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrapped units.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned setup minutes.
+                         */
+                        planned_setup_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned run minutes (for the whole quantity).
+                         */
+                        planned_run_minutes: string;
+                        /** @description Actual setup minutes. */
+                        actual_setup_minutes: string | null;
+                        /** @description Actual run minutes. */
+                        actual_run_minutes: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /** @description Operator. */
+                        operator_name: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Done. */
+                        is_complete: boolean;
+                        /** @description Running now. */
+                        is_running: boolean;
+                        /** @description Planned over actual minutes, in percent. */
+                        efficiency_percent: number | null;
+                        /** @description The materials this operation consumes. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_operation_skip: {
+        parameters: {
+            query?: {
+                notes?: string | null;
+            };
+            header?: never;
+            path: {
+                order_id: number;
+                operation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description The routing step it was copied from. */
+                        routing_operation_id: number | null;
+                        /** @description Where it is done. */
+                        work_center_id: number;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                        /** @description The printer (resource) assigned. */
+                        resource_id: number | null;
+                        /** @description The printer's code. */
+                        resource_code: string | null;
+                        /** @description The printer's name. */
+                        resource_name: string | null;
+                        /** @description Order of the step. */
+                        sequence: number;
+                        /** @description Code. */
+                        operation_code: string;
+                        /** @description Name. */
+                        operation_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "queued" | "running" | "complete" | "skipped";
+                        /**
+                         * Format: decimal
+                         * @description Good units.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrapped units.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned setup minutes.
+                         */
+                        planned_setup_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned run minutes (for the whole quantity).
+                         */
+                        planned_run_minutes: string;
+                        /** @description Actual setup minutes. */
+                        actual_setup_minutes: string | null;
+                        /** @description Actual run minutes. */
+                        actual_run_minutes: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /** @description Operator. */
+                        operator_name: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Done. */
+                        is_complete: boolean;
+                        /** @description Running now. */
+                        is_running: boolean;
+                        /** @description Planned over actual minutes, in percent. */
+                        efficiency_percent: number | null;
+                        /** @description The materials this operation consumes. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_operation_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+                operation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    printer_id?: number | null;
+                    operator_name?: string | null;
+                    notes?: string | null;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description The routing step it was copied from. */
+                        routing_operation_id: number | null;
+                        /** @description Where it is done. */
+                        work_center_id: number;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                        /** @description The printer (resource) assigned. */
+                        resource_id: number | null;
+                        /** @description The printer's code. */
+                        resource_code: string | null;
+                        /** @description The printer's name. */
+                        resource_name: string | null;
+                        /** @description Order of the step. */
+                        sequence: number;
+                        /** @description Code. */
+                        operation_code: string;
+                        /** @description Name. */
+                        operation_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "queued" | "running" | "complete" | "skipped";
+                        /**
+                         * Format: decimal
+                         * @description Good units.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrapped units.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned setup minutes.
+                         */
+                        planned_setup_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned run minutes (for the whole quantity).
+                         */
+                        planned_run_minutes: string;
+                        /** @description Actual setup minutes. */
+                        actual_setup_minutes: string | null;
+                        /** @description Actual run minutes. */
+                        actual_run_minutes: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /** @description Operator. */
+                        operator_name: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Done. */
+                        is_complete: boolean;
+                        /** @description Running now. */
+                        is_running: boolean;
+                        /** @description Planned over actual minutes, in percent. */
+                        efficiency_percent: number | null;
+                        /** @description The materials this operation consumes. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27203,6 +37328,637 @@ export interface operations {
                          * @description When.
                          */
                         created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_routings: {
+        parameters: {
+            query?: {
+                product_id?: number | null;
+                active_only?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description Code (upper case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version (unique per product). */
+                        version: number;
+                        /** @description The one routing production uses for the product. */
+                        active: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The steps, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Short code, e.g. `PRINT`. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_minutes: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_routing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id?: number | null;
+                    code?: string | null;
+                    name?: string | null;
+                    active?: boolean | null;
+                    notes?: string | null;
+                    operations?: {
+                        sequence?: number | null;
+                        operation_code: string;
+                        operation_name: string;
+                        work_center_id: number;
+                        setup_minutes?: string | null;
+                        run_minutes?: string | null;
+                        notes?: string | null;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description Code (upper case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version (unique per product). */
+                        version: number;
+                        /** @description The one routing production uses for the product. */
+                        active: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The steps, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Short code, e.g. `PRINT`. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_minutes: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_routing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description Code (upper case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version (unique per product). */
+                        version: number;
+                        /** @description The one routing production uses for the product. */
+                        active: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The steps, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Short code, e.g. `PRINT`. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_minutes: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_routing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id?: number | null;
+                    code?: string | null;
+                    name?: string | null;
+                    active?: boolean | null;
+                    notes?: string | null;
+                    operations?: {
+                        sequence?: number | null;
+                        operation_code: string;
+                        operation_name: string;
+                        work_center_id: number;
+                        setup_minutes?: string | null;
+                        run_minutes?: string | null;
+                        notes?: string | null;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes. */
+                        product_id: number;
+                        /** @description Code (upper case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version (unique per product). */
+                        version: number;
+                        /** @description The one routing production uses for the product. */
+                        active: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The steps, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Short code, e.g. `PRINT`. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_minutes: string;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
                     };
                 };
             };
@@ -32029,6 +42785,600 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_work_centers: {
+        parameters: {
+            query?: {
+                active_only?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /**
+                         * @description What it does.
+                         * @enum {string}
+                         */
+                        center_type: "printer_pool" | "post_processing" | "qc" | "packing" | "assembly" | "other";
+                        /**
+                         * Format: decimal
+                         * @description Machine and labour cost per hour.
+                         */
+                        hourly_rate: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description The printers of this work center (its resources). */
+                        printers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (upper case, unique ignoring case), e.g. `PRT-001`. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /**
+                             * @description What it is doing.
+                             * @enum {string}
+                             */
+                            status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_work_center: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    name: string;
+                    center_type?: ("printer_pool" | "post_processing" | "qc" | "packing" | "assembly" | "other") | null;
+                    hourly_rate?: string | null;
+                    description?: string | null;
+                    active?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /**
+                         * @description What it does.
+                         * @enum {string}
+                         */
+                        center_type: "printer_pool" | "post_processing" | "qc" | "packing" | "assembly" | "other";
+                        /**
+                         * Format: decimal
+                         * @description Machine and labour cost per hour.
+                         */
+                        hourly_rate: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description The printers of this work center (its resources). */
+                        printers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (upper case, unique ignoring case), e.g. `PRT-001`. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /**
+                             * @description What it is doing.
+                             * @enum {string}
+                             */
+                            status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_work_center: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /**
+                         * @description What it does.
+                         * @enum {string}
+                         */
+                        center_type: "printer_pool" | "post_processing" | "qc" | "packing" | "assembly" | "other";
+                        /**
+                         * Format: decimal
+                         * @description Machine and labour cost per hour.
+                         */
+                        hourly_rate: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description The printers of this work center (its resources). */
+                        printers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (upper case, unique ignoring case), e.g. `PRT-001`. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /**
+                             * @description What it is doing.
+                             * @enum {string}
+                             */
+                            status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_work_center: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string | null;
+                    name?: string | null;
+                    center_type?: ("printer_pool" | "post_processing" | "qc" | "packing" | "assembly" | "other") | null;
+                    hourly_rate?: string | null;
+                    description?: string | null;
+                    active?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique ignoring case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /**
+                         * @description What it does.
+                         * @enum {string}
+                         */
+                        center_type: "printer_pool" | "post_processing" | "qc" | "packing" | "assembly" | "other";
+                        /**
+                         * Format: decimal
+                         * @description Machine and labour cost per hour.
+                         */
+                        hourly_rate: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Active. */
+                        active: boolean;
+                        /** @description The printers of this work center (its resources). */
+                        printers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (upper case, unique ignoring case), e.g. `PRT-001`. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /**
+                             * @description What it is doing.
+                             * @enum {string}
+                             */
+                            status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

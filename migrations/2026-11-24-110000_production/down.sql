@@ -1,0 +1,11 @@
+DROP TABLE serial_numbers;
+DROP SEQUENCE serial_number_seq;
+DROP TABLE production_order_spools;
+DROP TABLE production_order_materials;
+DROP TABLE production_order_operations;
+DROP TABLE production_orders;
+DROP SEQUENCE production_order_seq;
+DROP TABLE routing_operations;
+DROP TABLE routings;
+ALTER TABLE printers DROP CONSTRAINT printers_work_center_fk;
+DROP TABLE work_centers;

@@ -1,0 +1,230 @@
+//! Loaders of production: a page of orders' operations, materials, spools and serials, and
+//! the names they show (work centers, printers, BOM and routing codes, order codes), one query
+//! per kind however many orders the page holds.
+
+use std::collections::HashMap;
+
+use async_graphql::dataloader::{DataLoader, HashMapCache, Loader};
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+
+use crate::db::DbPool;
+use crate::db::schema::{boms, printers, production_orders, routings};
+use crate::error::AppError;
+use crate::printers::model::PrinterStatus;
+use crate::production::model::{
+    self, MaterialRow, OperationRow, OrderSpoolRow, SerialRow, WorkCenterRow,
+};
+
+macro_rules! grouped_loader {
+    ($(#[$m:meta])* $name:ident, $row:ty, $query:path, $key:ident) => {
+        $(#[$m])*
+        pub struct $name {
+            /// The pool.
+            pub pool: DbPool,
+        }
+
+        impl Loader<i64> for $name {
+            type Value = Vec<$row>;
+            type Error = AppError;
+            async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, Vec<$row>>, AppError> {
+                let mut conn = self.pool.get().await?;
+                let mut out: HashMap<i64, Vec<$row>> =
+                    keys.iter().map(|k| (*k, Vec::new())).collect();
+                for row in $query(&mut conn, keys).await? {
+                    out.entry(row.$key).or_default().push(row);
+                }
+                Ok(out)
+            }
+        }
+    };
+}
+
+grouped_loader!(
+    /// The operations of orders, in sequence.
+    OperationsLoader, OperationRow, model::operations_of, production_order_id
+);
+grouped_loader!(
+    /// The materials of orders.
+    MaterialsLoader, MaterialRow, model::materials_of, production_order_id
+);
+grouped_loader!(
+    /// The spools orders used.
+    OrderSpoolsLoader, OrderSpoolRow, model::spools_of, production_order_id
+);
+/// The serial numbers orders made.
+pub struct SerialsLoader {
+    /// The pool.
+    pub pool: DbPool,
+}
+
+impl Loader<i64> for SerialsLoader {
+    type Value = Vec<SerialRow>;
+    type Error = AppError;
+    async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, Vec<SerialRow>>, AppError> {
+        let mut conn = self.pool.get().await?;
+        let mut out: HashMap<i64, Vec<SerialRow>> = keys.iter().map(|k| (*k, Vec::new())).collect();
+        for row in model::serials_of(&mut conn, keys).await? {
+            if let Some(order) = row.production_order_id {
+                out.entry(order).or_default().push(row);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Work centers by id.
+pub struct WorkCentersLoader {
+    /// The pool.
+    pub pool: DbPool,
+}
+
+impl Loader<i64> for WorkCentersLoader {
+    type Value = WorkCenterRow;
+    type Error = AppError;
+    async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, WorkCenterRow>, AppError> {
+        let mut conn = self.pool.get().await?;
+        Ok(model::work_centers_by_ids(&mut conn, keys)
+            .await?
+            .into_iter()
+            .map(|w| (w.id, w))
+            .collect())
+    }
+}
+
+/// What an operation shows of its printer.
+#[derive(Debug, Clone)]
+pub struct PrinterBrief {
+    /// Code.
+    pub code: String,
+    /// Name.
+    pub name: String,
+    /// Status.
+    pub status: PrinterStatus,
+}
+
+/// Printers by id.
+pub struct PrinterBriefLoader {
+    /// The pool.
+    pub pool: DbPool,
+}
+
+impl Loader<i64> for PrinterBriefLoader {
+    type Value = PrinterBrief;
+    type Error = AppError;
+    async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, PrinterBrief>, AppError> {
+        let mut conn = self.pool.get().await?;
+        let rows: Vec<(i64, String, String, PrinterStatus)> = printers::table
+            .filter(printers::id.eq_any(keys))
+            .select((
+                printers::id,
+                printers::code,
+                printers::name,
+                printers::status,
+            ))
+            .load(&mut conn)
+            .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, code, name, status)| (id, PrinterBrief { code, name, status }))
+            .collect())
+    }
+}
+
+/// Which code table a [`CodeKey`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CodeKind {
+    /// A BOM.
+    Bom,
+    /// A routing.
+    Routing,
+    /// A production order.
+    Order,
+}
+
+/// A record whose code is wanted.
+pub type CodeKey = (CodeKind, i64);
+
+/// Codes of BOMs, routings and orders.
+pub struct CodesLoader {
+    /// The pool.
+    pub pool: DbPool,
+}
+
+impl Loader<CodeKey> for CodesLoader {
+    type Value = String;
+    type Error = AppError;
+    async fn load(&self, keys: &[CodeKey]) -> Result<HashMap<CodeKey, String>, AppError> {
+        let mut conn = self.pool.get().await?;
+        let ids = |kind: CodeKind| -> Vec<i64> {
+            keys.iter().filter(|k| k.0 == kind).map(|k| k.1).collect()
+        };
+        let mut out = HashMap::new();
+        let b = ids(CodeKind::Bom);
+        if !b.is_empty() {
+            let rows: Vec<(i64, String)> = boms::table
+                .filter(boms::id.eq_any(&b))
+                .select((boms::id, boms::code))
+                .load(&mut conn)
+                .await?;
+            out.extend(rows.into_iter().map(|(id, c)| ((CodeKind::Bom, id), c)));
+        }
+        let r = ids(CodeKind::Routing);
+        if !r.is_empty() {
+            let rows: Vec<(i64, String)> = routings::table
+                .filter(routings::id.eq_any(&r))
+                .select((routings::id, routings::code))
+                .load(&mut conn)
+                .await?;
+            out.extend(rows.into_iter().map(|(id, c)| ((CodeKind::Routing, id), c)));
+        }
+        let o = ids(CodeKind::Order);
+        if !o.is_empty() {
+            let rows: Vec<(i64, String)> = production_orders::table
+                .filter(production_orders::id.eq_any(&o))
+                .select((production_orders::id, production_orders::code))
+                .load(&mut conn)
+                .await?;
+            out.extend(rows.into_iter().map(|(id, c)| ((CodeKind::Order, id), c)));
+        }
+        Ok(out)
+    }
+}
+
+/// Per-request operations of orders.
+pub type Operations = DataLoader<OperationsLoader, HashMapCache>;
+/// Per-request materials of orders.
+pub type Materials = DataLoader<MaterialsLoader, HashMapCache>;
+/// Per-request spools of orders.
+pub type OrderSpools = DataLoader<OrderSpoolsLoader, HashMapCache>;
+/// Per-request serials of orders.
+pub type Serials = DataLoader<SerialsLoader, HashMapCache>;
+/// Per-request work centers.
+pub type WorkCenters = DataLoader<WorkCentersLoader, HashMapCache>;
+/// Per-request printers.
+pub type PrinterBriefs = DataLoader<PrinterBriefLoader, HashMapCache>;
+/// Per-request codes.
+pub type Codes = DataLoader<CodesLoader, HashMapCache>;
+
+fn loader<L>(l: L) -> DataLoader<L, HashMapCache>
+where
+    L: Send + Sync + 'static,
+{
+    DataLoader::with_cache(
+        l,
+        crate::graphql::context::spawn_in_current_span,
+        HashMapCache::default(),
+    )
+}
+
+/// Attaches the production loaders to a request.
+pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::Request {
+    request
+        .data(loader(OperationsLoader { pool: pool.clone() }))
+        .data(loader(MaterialsLoader { pool: pool.clone() }))
+        .data(loader(OrderSpoolsLoader { pool: pool.clone() }))
+        .data(loader(SerialsLoader { pool: pool.clone() }))
+        .data(loader(WorkCentersLoader { pool: pool.clone() }))
+        .data(loader(PrinterBriefLoader { pool: pool.clone() }))
+        .data(loader(CodesLoader { pool: pool.clone() }))
+}
