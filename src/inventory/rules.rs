@@ -480,8 +480,9 @@ pub async fn count(
     let mut results = Vec::with_capacity(input.items.len());
     let mut seen = std::collections::HashSet::new();
     for line in input.items {
-        results
-            .push(count_line(conn, &line, location_id, &reference, user, &mut seen, true).await?);
+        let (result, _) =
+            count_line(conn, &line, location_id, &reference, user, &mut seen, true).await?;
+        results.push(result);
     }
     let successful = results.iter().filter(|r| r.success).count() as i64;
     Ok(CycleCountResult {
@@ -494,6 +495,17 @@ pub async fn count(
     })
 }
 
+/// Which part of a count line was refused (a quantity correction names it as its field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineField {
+    Quantity,
+    Reason,
+    Item,
+}
+
+/// A count line's result, and which part was refused when it failed.
+type CountedLine = (CycleCountLineResult, Option<LineField>);
+
 async fn count_line(
     conn: &mut AsyncPgConnection,
     line: &CycleCountLine,
@@ -502,7 +514,7 @@ async fn count_line(
     user: i64,
     seen: &mut std::collections::HashSet<i64>,
     mark_counted: bool,
-) -> Result<CycleCountLineResult, Stop> {
+) -> Result<CountedLine, Stop> {
     let mut result = CycleCountLineResult {
         product_id: line.product_id,
         product_sku: None,
@@ -519,30 +531,34 @@ async fn count_line(
     check_quantity(&mut problems, "countedQuantity", &line.counted_quantity.0);
     let reason = line.reason.trim();
     let problem = if line.counted_quantity.0 < BigDecimal::zero() {
-        Some("Counted quantity cannot be negative".to_string())
+        Some((
+            LineField::Quantity,
+            "Counted quantity cannot be negative".to_string(),
+        ))
     } else if let Some(p) = <[_]>::first(&problems) {
-        Some(p.message.clone())
+        Some((LineField::Quantity, p.message.clone()))
     } else if reason.is_empty() {
-        Some("A reason is required".to_string())
+        Some((LineField::Reason, "A reason is required".to_string()))
     } else if reason.chars().count() > REASON_MAX || crate::db::text::has_hidden_characters(reason)
     {
-        Some(format!(
-            "The reason must be plain text of at most {REASON_MAX} characters"
+        Some((
+            LineField::Reason,
+            format!("The reason must be plain text of at most {REASON_MAX} characters"),
         ))
     } else if !seen.insert(line.product_id) {
-        Some("Counted twice in this batch".to_string())
+        Some((LineField::Item, "Counted twice in this batch".to_string()))
     } else {
         None
     };
-    if let Some(problem) = problem {
+    if let Some((field, problem)) = problem {
         result.error = Some(problem);
-        return Ok(result);
+        return Ok((result, Some(field)));
     }
     let item = match ledger::lock_item(conn, line.product_id).await {
         Ok(item) => item,
         Err(Stop::Refused(e)) => {
             result.error = <[_]>::first(&e).map(|e| e.message.clone());
-            return Ok(result);
+            return Ok((result, Some(LineField::Item)));
         }
         Err(e) => return Err(e),
     };
@@ -550,7 +566,7 @@ async fn count_line(
     result.product_name = Some(item.name.clone());
     if item.account().is_none() {
         result.error = Some(format!("{} is a service and carries no stock", item.sku));
-        return Ok(result);
+        return Ok((result, Some(LineField::Item)));
     }
     let previous = ledger::balance(conn, item.id, location_id)
         .await?
@@ -609,7 +625,7 @@ async fn count_line(
             .await?;
     }
     result.success = true;
-    Ok(result)
+    Ok((result, None))
 }
 
 /// A single quantity correction (`POST /inventory/adjust-quantity`): either the quantity
@@ -684,7 +700,7 @@ pub async fn adjust_quantity(
         reason: input.reason,
     };
     let mut seen = std::collections::HashSet::new();
-    let result = count_line(
+    let (result, refused_on) = count_line(
         conn,
         &line,
         location_id,
@@ -694,21 +710,15 @@ pub async fn adjust_quantity(
         input.new_quantity.is_some(),
     )
     .await?;
-    match &result.error {
-        None => Ok(result),
-        Some(message) => {
-            let field = if message.contains("reason") {
-                "reason"
-            } else if message.contains("not found") || message.contains("service") {
-                "productId"
-            } else if input.new_quantity.is_some() {
-                "newQuantity"
-            } else {
-                "quantityChange"
-            };
-            Err(Stop::Refused(vec![invalid(field, message.clone())]))
-        }
-    }
+    let field = match refused_on {
+        None => return Ok(result),
+        Some(LineField::Reason) => "reason",
+        Some(LineField::Item) => "productId",
+        Some(LineField::Quantity) if input.new_quantity.is_some() => "newQuantity",
+        Some(LineField::Quantity) => "quantityChange",
+    };
+    let message = result.error.unwrap_or_else(|| "Not applied".to_string());
+    Err(Stop::Refused(vec![invalid(field, message)]))
 }
 
 /// What confirming the remaining lines of a count did.
