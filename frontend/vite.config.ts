@@ -11,6 +11,7 @@ export default defineConfig({
     proxy: {
       '/api': { target: backend, changeOrigin: false },
       '/health': { target: backend, changeOrigin: false },
+      '/graphql/ws': { target: backend, changeOrigin: false, ws: true },
     },
   },
   build: {

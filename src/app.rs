@@ -5,7 +5,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use async_graphql::http::GraphiQLSource;
-use async_graphql_axum::GraphQLRequest;
+use async_graphql_axum::{GraphQLProtocol, GraphQLRequest};
+use axum::extract::WebSocketUpgrade;
 use axum::extract::{Extension, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -57,6 +58,7 @@ impl AppState {
             token_keys: token_keys.clone(),
             mailer: Mailer::from_config(&config.smtp),
             rate_limits: rate_limits.clone(),
+            live: crate::graphql::live::LiveHub::new(config.database.url.expose()),
         };
         AppState {
             schema: build_schema(Some(data.clone())),
@@ -92,6 +94,7 @@ pub fn router(state: AppState) -> anyhow::Result<Router> {
 
     let mut app = Router::new()
         .route("/health", get(crate::health::health))
+        .route("/graphql/ws", get(graphql_ws))
         .merge(limited)
         .nest("/api/v1", api)
         .with_state(state);
@@ -225,6 +228,7 @@ async fn graphiql() -> impl IntoResponse {
     Html(
         GraphiQLSource::build()
             .endpoint("/graphql")
+            .subscription_endpoint("/graphql/ws")
             .title("Strata GraphQL")
             .finish(),
     )
@@ -246,6 +250,19 @@ async fn graphql(
     );
     let meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
     crate::http::graphql::serve(&state, &headers, meta, request.data(request_id)).await
+}
+
+/// `GET /graphql/ws`: subscriptions over graphql-ws (see [`crate::http::subscriptions`]).
+async fn graphql_ws(
+    State(state): State<AppState>,
+    Extension(request_id): Extension<RequestId>,
+    ClientIp(client_ip): ClientIp,
+    headers: axum::http::HeaderMap,
+    protocol: GraphQLProtocol,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let meta = crate::http::meta::request_meta(&headers, client_ip, &request_id);
+    crate::http::subscriptions::serve(&state, meta, protocol, upgrade)
 }
 
 /// Binds the listener and serves until SIGTERM or Ctrl-C; in-flight requests finish first.

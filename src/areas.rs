@@ -4,9 +4,10 @@
 //! the REST engine (`crate::rest`) read this list and import no area themselves: a new area is
 //! one line here. An area with several field groups lists them with `&`
 //! (`query CatalogQuery & CatalogStatsQuery`); each must be reachable as
-//! `crate::<area>::graphql::<Group>`.
+//! `crate::<area>::graphql::<Group>`. An area with live streams adds
+//! `subscription <Group>` (see `crate::production::live`).
 
-use async_graphql::MergedObject;
+use async_graphql::{MergedObject, MergedSubscription};
 
 use crate::db::DbPool;
 use crate::rest::Route;
@@ -21,7 +22,7 @@ pub struct AreaRoute {
 }
 
 macro_rules! areas {
-    ($($area:ident: query $($query:ident)&+ $(, mutation $($mutation:ident)&+)? $(, loaders $loaders:path)?;)*) => {
+    ($($area:ident: query $($query:ident)&+ $(, mutation $($mutation:ident)&+)? $(, subscription $($subscription:ident)&+)? $(, loaders $loaders:path)?;)*) => {
         /// The Query root: the field groups of every business area.
         #[derive(MergedObject, Default)]
         #[graphql(name = "Query")]
@@ -31,6 +32,12 @@ macro_rules! areas {
         #[derive(MergedObject, Default)]
         #[graphql(name = "Mutation")]
         pub struct MutationRoot($($($(crate::$area::graphql::$mutation,)+)?)*);
+
+        /// The Subscription root: the live streams of the areas that offer them (served over
+        /// graphql-ws at `/graphql/ws`).
+        #[derive(MergedSubscription, Default)]
+        #[graphql(name = "Subscription")]
+        pub struct SubscriptionRoot($($($(crate::$area::graphql::$subscription,)+)?)*);
 
         /// Every REST route of every area, in registry order.
         pub fn routes() -> Vec<AreaRoute> {
@@ -66,6 +73,6 @@ areas! {
     materials: query MaterialsQuery, mutation MaterialsMutation;
     spools: query SpoolsQuery, mutation SpoolsMutation, loaders crate::spools::loaders::attach;
     purchasing: query PurchasingQuery, mutation PurchasingMutation, loaders crate::purchasing::loaders::attach;
-    production: query ProductionQuery & ProductionFloorQuery, mutation ProductionMutation & ManufacturingMutation, loaders crate::production::loaders::attach;
+    production: query ProductionQuery & ProductionFloorQuery, mutation ProductionMutation & ManufacturingMutation, subscription ProductionSubscription, loaders crate::production::loaders::attach;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

@@ -163,6 +163,14 @@ async function cookie(context, name) {
   return (await context.cookies()).find((c) => c.name === name);
 }
 
+/** What the test's own calls send to act as the page's user: its bearer token or its session cookie. */
+async function authHeaders(page) {
+  const token = await page.evaluate(() => localStorage.getItem('adminToken'));
+  if (token) return { Authorization: `Bearer ${token}` };
+  const access = await cookie(page.context(), 'access_token');
+  return access ? { Cookie: `access_token=${access.value}` } : {};
+}
+
 const needsApi = { skip: !HAS_API && 'needs STRATA_E2E_BASE_URL (a running Strata server on a fresh database)' };
 
 describe('with the real API', () => {
@@ -1134,6 +1142,33 @@ describe('with the real API', () => {
       const v = page.getByRole('dialog', { name: new RegExp(vendor.code) });
       await v.getByText('$55.00').waitFor();
       await screenshot(page, 'purchasing-vendor');
+    });
+  });
+
+  // Live updates (issue 14): the signed-in shell holds a graphql-ws socket; a printer's
+  // status changed elsewhere (here: by the API, as a printer integration would) shows on
+  // the Printers page without a reload or a refetch timer.
+  test('live updates: a printer status change reaches an open Printers page by itself', needsApi, async () => {
+    const run = RUN.toUpperCase();
+    await withPage('live-printers', {}, async (page) => {
+      const sockets = [];
+      page.on('websocket', (ws) => sockets.push(ws.url()));
+      await signIn(page, admin.email, admin.password);
+      const created = await pageApi(page, '/printers/', { method: 'POST', json: { code: `LIVE-${run}`, name: `Live ${run}`, model: 'X1 Carbon', status: 'idle' } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      await page.goto('/admin/printers');
+      const row = page.getByRole('row', { name: new RegExp(`LIVE-${run}`) });
+      await row.getByText('Idle', { exact: true }).waitFor();
+      assert.ok(sockets.some((url) => url.endsWith('/graphql/ws')), `a live socket: ${sockets.join(', ')}`);
+      // Changed outside this page; the page is not reloaded and does not poll.
+      const changed = await api(`/printers/${created.body.id}/status`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json', ...(await authHeaders(page)) },
+        body: JSON.stringify({ status: 'maintenance' }),
+      });
+      assert.equal(changed.status, 200, JSON.stringify(changed.body));
+      await row.getByText('Maintenance', { exact: true }).waitFor({ timeout: 10_000 });
+      await screenshot(page, 'live-printer-status');
     });
   });
 

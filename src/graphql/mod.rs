@@ -14,6 +14,7 @@
 pub mod context;
 pub mod cost;
 pub mod errors;
+pub mod live;
 pub mod pagination;
 pub mod scalars;
 pub mod text;
@@ -22,7 +23,7 @@ pub mod user_error;
 use std::sync::Arc;
 
 use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextExecute};
-use async_graphql::{EmptySubscription, Schema, ValidationMode};
+use async_graphql::{Schema, ValidationMode};
 
 use crate::auth::rate_limit::RateLimits;
 use crate::auth::tokens::TokenKeys;
@@ -30,7 +31,7 @@ use crate::config::Config;
 use crate::db::DbPool;
 use crate::mail::Mailer;
 
-pub use crate::areas::{MutationRoot, QueryRoot};
+pub use crate::areas::{MutationRoot, QueryRoot, SubscriptionRoot};
 
 /// Deepest selection nesting a query may have.
 pub const MAX_DEPTH: usize = 16;
@@ -38,7 +39,7 @@ pub const MAX_DEPTH: usize = 16;
 pub const MAX_COMPLEXITY: usize = 2_000;
 
 /// The schema type shared by `/graphql` and the REST facade.
-pub type AppSchema = Schema<QueryRoot, MutationRoot, EmptySubscription>;
+pub type AppSchema = Schema<QueryRoot, MutationRoot, SubscriptionRoot>;
 
 /// What every resolver may reach, shared by all requests of a process.
 #[derive(Clone)]
@@ -53,15 +54,17 @@ pub struct SchemaData {
     pub mailer: Mailer,
     /// The in-process rate limits.
     pub rate_limits: Arc<RateLimits>,
+    /// The fan-out of live updates to subscribers.
+    pub live: live::LiveHub,
 }
 
-type Builder = async_graphql::SchemaBuilder<QueryRoot, MutationRoot, EmptySubscription>;
+type Builder = async_graphql::SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot>;
 
 fn builder(data: Option<SchemaData>) -> Builder {
     let mut builder = Schema::build(
         QueryRoot::default(),
         MutationRoot::default(),
-        EmptySubscription,
+        SubscriptionRoot::default(),
     );
     if let Some(d) = data {
         builder = builder
@@ -69,7 +72,8 @@ fn builder(data: Option<SchemaData>) -> Builder {
             .data(d.config)
             .data(d.token_keys)
             .data(d.mailer)
-            .data(d.rate_limits);
+            .data(d.rate_limits)
+            .data(d.live);
     }
     builder
 }

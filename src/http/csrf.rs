@@ -12,6 +12,9 @@
 //! Bearer requests pass: a cross-site page cannot add an `Authorization` header without a
 //! CORS preflight, which CORS refuses for foreign origins. Sign-in and first-run setup are
 //! not authenticated by a cookie, so a stale cookie does not get in their way.
+//!
+//! A WebSocket handshake (`/graphql/ws`) is a GET but is guarded the same way: the socket it
+//! opens acts for the user, and a browser sends the cookies with any page's WebSocket.
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, header};
@@ -56,7 +59,7 @@ impl CsrfPolicy {
 
     /// Whether a request with `method`, `path` and `headers` may proceed.
     pub fn permits(&self, method: &Method, path: &str, headers: &HeaderMap) -> bool {
-        if is_safe(method)
+        if (is_safe(method) && !is_websocket_handshake(headers))
             || !guarded_path(path)
             || NOT_COOKIE_AUTHENTICATED.contains(&path.trim_end_matches('/'))
             || headers.contains_key(header::AUTHORIZATION)
@@ -102,7 +105,18 @@ fn is_safe(method: &Method) -> bool {
 }
 
 fn guarded_path(path: &str) -> bool {
-    path == "/graphql" || path == "/graphql/" || path == "/api/v1" || path.starts_with("/api/v1/")
+    path == "/graphql"
+        || path.starts_with("/graphql/")
+        || path == "/api/v1"
+        || path.starts_with("/api/v1/")
+}
+
+/// A WebSocket handshake is a GET, but what it opens acts for the user (cross-site WebSocket
+/// hijacking: a browser sends the cookies with any page's WebSocket), so it is guarded like
+/// an unsafe request.
+fn is_websocket_handshake(headers: &HeaderMap) -> bool {
+    header_text(headers, header::UPGRADE.as_str())
+        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"))
 }
 
 fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {

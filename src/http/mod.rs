@@ -8,6 +8,7 @@ pub mod meta;
 pub mod overload;
 pub mod request_context;
 pub mod security_headers;
+pub mod subscriptions;
 
 pub use client_ip::ClientIp;
 pub use request_context::RequestId;

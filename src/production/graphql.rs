@@ -15,6 +15,7 @@ use crate::graphql::scalars::Decimal;
 use crate::graphql::user_error::{Stop, UserError, UserErrorCode};
 use crate::inventory::loaders::ItemFactsOf;
 use crate::production::floor;
+pub use crate::production::live::ProductionSubscription;
 use crate::production::loaders::{
     CodeKind, Codes, Materials, Operations, OrderSpools, PrinterBriefs, Serials, WorkCenters,
 };
@@ -625,9 +626,9 @@ impl ProductionMutation {
     ) -> AppResult<ProductionOrderPayload> {
         let user = user_id(ctx).await?;
         let r = crate::in_transaction!(ctx, |conn| rules::start(conn, id, Some(user)));
-        let p = ProductionOrderPayload::of(r, |o| format!("Production order {} started", o.code));
-        publish_order(ctx, &p.order);
-        Ok(p)
+        Ok(ProductionOrderPayload::of(r, |o| {
+            format!("Production order {} started", o.code)
+        }))
     }
 
     /// Puts an order on hold.
@@ -639,9 +640,9 @@ impl ProductionMutation {
         notes: Option<String>,
     ) -> AppResult<ProductionOrderPayload> {
         let r = crate::in_transaction!(ctx, |conn| rules::hold(conn, id, notes));
-        let p = ProductionOrderPayload::of(r, |o| format!("Production order {} on hold", o.code));
-        publish_order(ctx, &p.order);
-        Ok(p)
+        Ok(ProductionOrderPayload::of(r, |o| {
+            format!("Production order {} on hold", o.code)
+        }))
     }
 
     /// Cancels an order: reservations released, consumed value written off to scrap.
@@ -654,9 +655,9 @@ impl ProductionMutation {
     ) -> AppResult<ProductionOrderPayload> {
         let user = user_id(ctx).await?;
         let r = crate::in_transaction!(ctx, |conn| rules::cancel(conn, id, notes, Some(user)));
-        let p = ProductionOrderPayload::of(r, |o| format!("Production order {} cancelled", o.code));
-        publish_order(ctx, &p.order);
-        Ok(p)
+        Ok(ProductionOrderPayload::of(r, |o| {
+            format!("Production order {} cancelled", o.code)
+        }))
     }
 
     /// Consumes filament from a named spool for an order (1210 WIP / 1200 Raw).
@@ -702,9 +703,9 @@ impl ProductionMutation {
     ) -> AppResult<ProductionOrderPayload> {
         let user = user_id(ctx).await?;
         let r = crate::in_transaction!(ctx, |conn| rules::complete(conn, id, input, user));
-        let p = ProductionOrderPayload::of(r, |o| format!("Production order {} completed", o.code));
-        publish_order(ctx, &p.order);
-        Ok(p)
+        Ok(ProductionOrderPayload::of(r, |o| {
+            format!("Production order {} completed", o.code)
+        }))
     }
 
     /// Records a QC decision (`passed` or `failed`).
@@ -762,14 +763,12 @@ impl ProductionMutation {
                     ),
                     None => format!("Production order {} scrapped", order.code),
                 };
-                let p = ProductionOrderSpawnPayload {
+                ProductionOrderSpawnPayload {
                     order: Some(order),
                     created: remake.into_iter().collect(),
                     message: Some(message),
                     user_errors: Vec::new(),
-                };
-                publish_order(ctx, &p.order);
-                p
+                }
             }
             Err(user_errors) => ProductionOrderSpawnPayload {
                 user_errors,
@@ -824,12 +823,10 @@ impl ProductionMutation {
             input,
             Some(user)
         ));
-        let printer = r.as_ref().ok().and_then(|(_, p)| *p);
-        let p = ProductionOperationPayload::of(r.map(|(o, _)| o), "Operation started");
-        if let Some(p) = printer {
-            publish_printer(ctx, p).await;
-        }
-        Ok(p)
+        Ok(ProductionOperationPayload::of(
+            r.map(|(o, _)| o),
+            "Operation started",
+        ))
     }
 
     /// Completes a running operation and queues the next.
@@ -847,12 +844,10 @@ impl ProductionMutation {
             operation_id,
             input
         ));
-        let printer = r.as_ref().ok().and_then(|(_, p)| *p);
-        let p = ProductionOperationPayload::of(r.map(|(o, _)| o), "Operation completed");
-        if let Some(p) = printer {
-            publish_printer(ctx, p).await;
-        }
-        Ok(p)
+        Ok(ProductionOperationPayload::of(
+            r.map(|(o, _)| o),
+            "Operation completed",
+        ))
     }
 
     /// Skips a pending or queued operation.
@@ -1005,12 +1000,6 @@ impl ManufacturingMutation {
         )
     }
 }
-
-/// Tells live subscribers an order changed (no-op until the subscription hub is attached).
-fn publish_order(_ctx: &Context<'_>, _order: &Option<OrderRow>) {}
-
-/// Tells live subscribers a printer's status changed (no-op until the hub is attached).
-async fn publish_printer(_ctx: &Context<'_>, _printer: i64) {}
 
 /// The shop floor as a whole (staff): printers' work, dispatch, the command center, the
 /// production trend.

@@ -8,6 +8,7 @@
 
 pub mod floor;
 pub mod graphql;
+pub mod live;
 pub mod loaders;
 pub mod model;
 pub mod rest;

@@ -7,6 +7,7 @@ import { useAuth } from '../auth/AuthContext';
 import { displayName, initials, isAdmin, isStaff } from '../auth/roles';
 import { saveUser } from '../auth/storage';
 import { useActivityTokenRefresh } from '../auth/useActivityTokenRefresh';
+import { useLiveUpdates } from '../api/live';
 import { Sidebar } from './Sidebar';
 import { useSidebarOpen } from './sidebarState';
 import { Button } from '../components/Button';
@@ -19,6 +20,7 @@ export function AdminLayout() {
   const [loggingOut, setLoggingOut] = useState(false);
 
   useActivityTokenRefresh(Boolean(user));
+  useLiveUpdates(Boolean(user));
 
   // Confirm the stored session with the server and pick up role or name changes.
   const me = useQuery({

@@ -11,3 +11,8 @@ afterEach(() => {
   window.localStorage.clear();
   window.sessionStorage.clear();
 });
+
+// Unit tests have no server to hold a live-updates socket open (jsdom would try to
+// connect for real and retry): the shell runs without live updates here, as it does in
+// a browser without WebSocket. The browser e2e proves live updates end to end.
+Reflect.deleteProperty(globalThis, 'WebSocket');
