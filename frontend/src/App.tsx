@@ -33,6 +33,7 @@ import { SpoolsPage } from './pages/spools/SpoolsPage';
 import { MaterialImportPage } from './pages/materials/MaterialImportPage';
 import { ProductionPage } from './pages/production/ProductionPage';
 import { ProductionDetailPage } from './pages/production/ProductionDetailPage';
+import { ManufacturingPage } from './pages/manufacturing/ManufacturingPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -84,7 +85,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'bom', adminOnly: false, element: <BomPage /> },
   { path: 'items', adminOnly: false, element: <ItemsPage /> },
   { path: 'purchasing', adminOnly: false, element: <PurchasingPage /> },
-  { path: 'manufacturing', adminOnly: false, element: soon('manufacturing') },
+  { path: 'manufacturing', adminOnly: false, element: <ManufacturingPage /> },
   { path: 'production', adminOnly: false, element: <ProductionPage /> },
   { path: 'production/:orderId', adminOnly: false, element: <ProductionDetailPage /> },
   { path: 'shipping', adminOnly: false, element: soon('shipping') },
