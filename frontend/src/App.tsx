@@ -34,6 +34,7 @@ import { MaterialImportPage } from './pages/materials/MaterialImportPage';
 import { ProductionPage } from './pages/production/ProductionPage';
 import { ProductionDetailPage } from './pages/production/ProductionDetailPage';
 import { ManufacturingPage } from './pages/manufacturing/ManufacturingPage';
+import { CommandCenterPage } from './pages/commandCenter/CommandCenterPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -75,7 +76,7 @@ function OrderDetailPage() {
  * the last paragraph of spec 4.5 and the starred items of CONTRACT 7.
  */
 export const ADMIN_PAGES: AdminPage[] = [
-  { path: 'command-center', adminOnly: false, element: soon('command-center') },
+  { path: 'command-center', adminOnly: false, element: <CommandCenterPage /> },
   { path: 'orders', adminOnly: false, element: soon('orders') },
   { path: 'orders/import', adminOnly: true, element: soon('orders-import') },
   { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
