@@ -163,7 +163,7 @@ export function ProductionDetailPage() {
     onSuccess: async (o) => {
       setError(null);
       setDialog(null);
-      toast.success('Status changed', `${o.code} is ${humanize(o.status).toLowerCase()}.`);
+      toast.success('Status changed', `${order?.code ?? 'The order'} is ${humanize(o.status).toLowerCase()}.`);
       await invalidate();
     },
     onError: (err) => {
