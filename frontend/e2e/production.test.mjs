@@ -128,7 +128,7 @@ describe('production with the real API', () => {
       // Manufacturing: a work center and the widget's routing, through the page.
       shot = 'production-manufacturing-work-centers';
       await page.goto('/admin/manufacturing');
-      await page.getByRole('heading', { name: 'Manufacturing' }).waitFor();
+      await page.getByRole('heading', { name: 'Manufacturing', exact: true }).waitFor();
       await page.getByRole('button', { name: 'New work center' }).click();
       let dialog = page.getByRole('dialog');
       await dialog.getByLabel('Code').fill(`FDM-${RUN}`);
@@ -137,7 +137,7 @@ describe('production with the real API', () => {
       await dialog.getByLabel('Hourly rate').fill('0');
       await dialog.getByRole('button', { name: 'Create' }).click();
       await toast(page, 'Work center created');
-      await page.getByRole('cell', { name: `FDM-${RUN}` }).waitFor();
+      await page.getByRole('cell', { name: `FDM-${RUN}`, exact: true }).waitFor();
       const centers = await ok(page, '/work-centers/');
       const center = centers.find((w) => w.code === `FDM-${RUN}`);
       assert.ok(center, 'the work center was created');
@@ -162,10 +162,10 @@ describe('production with the real API', () => {
       // Production: a draft order for 3 widgets, through the create dialog.
       shot = 'production-list';
       await page.goto('/admin/production');
-      await page.getByRole('heading', { name: 'Production' }).waitFor();
+      await page.getByRole('heading', { name: 'Production', exact: true }).waitFor();
       await page.getByRole('button', { name: 'New production order' }).first().click();
       dialog = page.getByRole('dialog');
-      await dialog.getByLabel('Product').selectOption(String(widget.id));
+      await dialog.getByLabel(/^Product/).selectOption(String(widget.id));
       await dialog.getByLabel('Quantity').fill('0');
       await dialog.getByRole('button', { name: 'Create draft' }).click();
       await dialog.getByText('Enter a quantity greater than 0.').waitFor();
@@ -202,7 +202,7 @@ describe('production with the real API', () => {
       shot = 'production-consume-spool';
       await page.getByRole('button', { name: 'Consume from spool' }).click();
       dialog = page.getByRole('dialog');
-      await dialog.getByLabel('Spool').selectOption(String(spool.id));
+      await dialog.getByLabel(/^Spool/).selectOption(String(spool.id));
       await dialog.getByLabel('Grams used').fill('5000');
       await dialog.getByRole('button', { name: 'Consume' }).click();
       await dialog.getByText('The spool has only 1000 g left.').waitFor();
@@ -262,13 +262,13 @@ describe('production with the real API', () => {
       // The list shows the order.
       shot = 'production-list';
       await page.goto(`/admin/production?q=${encodeURIComponent(done.code)}`);
-      await page.getByRole('cell', { name: done.code }).waitFor();
+      await page.getByRole('cell', { name: done.code, exact: true }).waitFor();
       await screenshot(page, 'production-list');
 
       // The Command Center: summary, the printer board and the dispatch suggestions.
       shot = 'production-command-center';
       await page.goto('/admin/command-center');
-      await page.getByRole('heading', { name: 'Command Center' }).waitFor();
+      await page.getByRole('heading', { name: 'Command Center', exact: true }).waitFor();
       await page.getByRole('article', { name: `Printer PRT-${RUN}` }).waitFor();
       await page.getByRole('heading', { name: 'Dispatch suggestions' }).waitFor();
       await screenshot(page, 'production-command-center');
