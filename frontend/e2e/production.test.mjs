@@ -87,6 +87,12 @@ async function signIn(page) {
   await page.getByTestId('current-user').waitFor({ timeout: 20_000 });
 }
 
+/** Dismisses the toasts so a screenshot shows the page. */
+async function dismissToasts(page) {
+  const buttons = page.locator('.toast').getByRole('button', { name: 'Dismiss' });
+  while ((await buttons.count()) > 0) await buttons.first().click();
+}
+
 /** Waits for a success toast whose title is `title`. */
 async function toast(page, title) {
   await page.locator('.toast--success').filter({ hasText: title }).last().waitFor();
@@ -235,6 +241,7 @@ describe('production with the real API', () => {
       await dialog.getByRole('button', { name: 'Record result' }).click();
       await toast(page, 'QC recorded');
       await header.getByText('QC passed').waitFor();
+      await dismissToasts(page);
       shot = 'production-order-done';
       await screenshot(page, 'production-order-done');
 
@@ -265,13 +272,27 @@ describe('production with the real API', () => {
       await page.getByRole('cell', { name: done.code, exact: true }).waitFor();
       await screenshot(page, 'production-list');
 
-      // The Command Center: summary, the printer board and the dispatch suggestions.
+      // The Command Center: a second order, released and already late, is suggested for the
+      // idle printer; accepting the suggestion starts its print on that printer.
       shot = 'production-command-center';
+      const late = await ok(page, '/production-orders/', { method: 'POST', json: { product_id: widget.id, quantity_ordered: '1', due_date: '2026-01-05' } });
+      await ok(page, `/production-orders/${late.id}/release`, { method: 'POST' });
       await page.goto('/admin/command-center');
       await page.getByRole('heading', { name: 'Command Center', exact: true }).waitFor();
-      await page.getByRole('article', { name: `Printer PRT-${RUN}` }).waitFor();
-      await page.getByRole('heading', { name: 'Dispatch suggestions' }).waitFor();
+      const card = page.getByRole('article', { name: `Printer PRT-${RUN}` });
+      await card.getByText('Nothing running').waitFor();
+      await page.locator('.cc-item').filter({ hasText: `${late.code} was due` }).waitFor();
+      const accept = page.getByRole('button', { name: `Accept: Print on PRT-${RUN}` });
+      await accept.waitFor();
       await screenshot(page, 'production-command-center');
+      await accept.click();
+      await toast(page, 'Dispatched');
+      await card.getByRole('link', { name: late.code }).waitFor();
+      await dismissToasts(page);
+      await screenshot(page, 'production-command-center-dispatched');
+      const running = await ok(page, `/production-orders/${late.id}`);
+      assert.equal(running.operations[0].status, 'running');
+      assert.equal(running.operations[0].resource_code, `PRT-${RUN}`);
       assert.deepEqual(errors, [], 'no uncaught errors in the page');
       passed = true;
     } finally {
