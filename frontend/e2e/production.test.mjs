@@ -148,6 +148,7 @@ describe('production with the real API', () => {
       const center = centers.find((w) => w.code === `FDM-${RUN}`);
       assert.ok(center, 'the work center was created');
       await ok(page, '/printers/', { method: 'POST', json: { code: `PRT-${RUN}`, name: `X1C ${RUN}`, model: 'X1 Carbon', work_center_id: center.id, status: 'idle' } });
+      await dismissToasts(page);
       await screenshot(page, 'production-manufacturing-work-centers');
 
       shot = 'production-manufacturing-routing';
@@ -161,6 +162,7 @@ describe('production with the real API', () => {
       await page.getByRole('button', { name: 'Create routing' }).click();
       await toast(page, 'Routing saved');
       await page.getByRole('group', { name: 'Versions' }).waitFor();
+      await dismissToasts(page);
       await screenshot(page, 'production-manufacturing-routing');
 
       const before = await balances(page);
@@ -266,8 +268,11 @@ describe('production with the real API', () => {
       assert.equal(delta('5020'), 1.5, 'the scrapped unit at WIP cost');
       assert.equal(delta('1200'), -4.5, 'raw material issued');
 
-      // The list shows the order.
+      // The list shows the order, with and without a search.
       shot = 'production-list';
+      await page.goto('/admin/production');
+      await page.getByRole('cell', { name: done.code, exact: true }).waitFor();
+      await screenshot(page, 'production-list-all');
       await page.goto(`/admin/production?q=${encodeURIComponent(done.code)}`);
       await page.getByRole('cell', { name: done.code, exact: true }).waitFor();
       await screenshot(page, 'production-list');

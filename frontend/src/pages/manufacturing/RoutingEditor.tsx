@@ -205,7 +205,7 @@ export function RoutingEditor({ workCenters }: { workCenters: WorkCenter[] }) {
                 </Button>
               ))}
               {current?.active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>}
-              {current && <span className="muted">{formatQty(totalMinutes(current.operations))} min per run</span>}
+              {current && <span className="muted">{formatQty(totalMinutes(current.operations))} min of setup and run per unit</span>}
             </div>
           )}
           {list.length === 0 && <p className="muted">No routing yet: add its operations and create it.</p>}
