@@ -185,13 +185,14 @@ describe('production with the real API', () => {
       const header = page.locator('.wo-badges');
       await header.getByText('Draft', { exact: true }).waitFor();
       shot = 'production-order-draft';
+      await dismissToasts(page);
       await screenshot(page, 'production-order-draft');
 
       // Release, then start.
       shot = 'production-order-released';
       await page.getByRole('button', { name: 'Release', exact: true }).click();
       await header.getByText('Released', { exact: true }).waitFor();
-      await page.getByRole('list', { name: 'Operations timeline' }).getByText('Print').waitFor();
+      await page.getByRole('list', { name: 'Operations timeline' }).getByText('Print', { exact: true }).waitFor();
       const released = await ok(page, `/production-orders/${orderId}`);
       assert.deepEqual(
         released.materials.map((m) => [m.component_id, Number(m.quantity_required), Number(m.quantity_allocated)]).sort((a, b) => a[0] - b[0]),
@@ -201,6 +202,7 @@ describe('production with the real API', () => {
         ].sort((a, b) => a[0] - b[0]),
         'release reserves the BOM for 3 units',
       );
+      await dismissToasts(page);
       await screenshot(page, 'production-order-released');
       shot = 'production-order-started';
       await page.getByRole('button', { name: 'Start', exact: true }).click();
@@ -218,7 +220,7 @@ describe('production with the real API', () => {
       await screenshot(page, 'production-consume-spool');
       await dialog.getByRole('button', { name: 'Consume' }).click();
       await toast(page, 'Filament consumed');
-      await page.getByRole('table', { name: 'Spools used' }).getByText(`Spool #${spool.id}`).waitFor();
+      await page.getByRole('table', { name: 'Spools used' }).getByText(`SP-${RUN}`).waitFor();
 
       // Complete: 2 good and 1 scrapped (warping).
       shot = 'production-complete';

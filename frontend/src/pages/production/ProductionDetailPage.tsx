@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ArrowLeft, CheckCircle2, CircleDashed, Disc3, Pause, Play, PlayCircle, ShieldCheck, SkipForward, Trash2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
+import { spoolApi } from '../spools/spoolApi';
 import { CompleteDialog, ConsumeSpoolDialog, QcDialog, ScrapDialog } from './OrderDialogs';
 import {
   LIVE_INTERVAL,
@@ -45,14 +46,15 @@ function Stat({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function OperationStep({ order, op }: { order: ProductionOrder; op: ProductionOperation }) {
+function OperationStep({ order, op, printers }: { order: ProductionOrder; op: ProductionOperation; printers: { id: number; code: string; name: string; status: string }[] }) {
   const toast = useToast();
   const invalidate = useInvalidate();
   const [error, setError] = useState<string | null>(null);
+  const [printer, setPrinter] = useState(op.resource_id ? String(op.resource_id) : '');
   const act = useMutation({
     mutationFn: (what: 'start' | 'complete' | 'skip') =>
       what === 'start'
-        ? productionApi.startOperation(order.id, op.id, op.resource_id)
+        ? productionApi.startOperation(order.id, op.id, printer ? Number(printer) : null)
         : what === 'complete'
           ? productionApi.completeOperation(order.id, op.id)
           : productionApi.skipOperation(order.id, op.id),
@@ -93,6 +95,16 @@ function OperationStep({ order, op }: { order: ProductionOrder; op: ProductionOp
       </div>
       {live && (
         <div className="wo-step__actions">
+          {op.status === 'queued' && printers.length > 0 && (
+            <select className="input input--select input--sm" aria-label={`Printer for ${op.operation_name}`} value={printer} onChange={(e) => setPrinter(e.target.value)}>
+              <option value="">No printer</option>
+              {printers.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.code} · {humanize(p.status)}
+                </option>
+              ))}
+            </select>
+          )}
           {op.status === 'queued' && (
             <Button size="sm" icon={<Play size={14} />} loading={act.isPending && act.variables === 'start'} onClick={() => act.mutate('start')}>
               Start step
@@ -184,6 +196,16 @@ export function ProductionDetailPage() {
     },
   });
   const order = detail.data;
+  const centers = useQuery({
+    queryKey: ['production', 'work-centers', true],
+    queryFn: ({ signal }) => productionApi.workCenters(true, signal),
+    enabled: order !== undefined && order.operations.some((o) => o.status === 'queued'),
+  });
+  const spoolIds = [...new Set((order?.spools ?? []).map((s) => s.spool_id))];
+  const spoolNames = useQueries({
+    queries: spoolIds.map((sid) => ({ queryKey: ['spools', 'detail', sid], queryFn: ({ signal }: { signal: AbortSignal }) => spoolApi.get(sid, signal), staleTime: 60_000 })),
+  });
+  const spoolNumber = (sid: number) => spoolNames.find((q) => q.data?.id === sid)?.data?.spool_number ?? `Spool #${sid}`;
   const back = (
     <Link to="/admin/production" className="wo-back">
       <ArrowLeft size={14} /> Production
@@ -295,7 +317,7 @@ export function ProductionDetailPage() {
           ) : (
             <ol className="wo-timeline" aria-label="Operations timeline">
               {order.operations.map((op) => (
-                <OperationStep key={op.id} order={order} op={op} />
+                <OperationStep key={op.id} order={order} op={op} printers={centers.data?.find((w) => w.id === op.work_center_id)?.printers ?? []} />
               ))}
             </ol>
           )}
@@ -348,7 +370,7 @@ export function ProductionDetailPage() {
                 {order.spools.map((s) => (
                   <tr key={s.id}>
                     <td>
-                      <Link to={`/admin/spools?q=${s.spool_id}`}>Spool #{s.spool_id}</Link>
+                      <span className="mono">{spoolNumber(s.spool_id)}</span>
                     </td>
                     <td className="align-right num">{formatQty(s.weight_consumed_g, 'g')}</td>
                     <td>{formatDateTime(s.created_at)}</td>
