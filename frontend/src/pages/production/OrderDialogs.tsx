@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { scrapReasonsApi } from '../../api/endpoints';
+import { ApiError } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
@@ -69,6 +70,8 @@ export function ConsumeSpoolDialog({ order, open, onClose }: DialogProps) {
   } = useForm<ConsumeForm>({ resolver: zodResolver(consumeSchema(all)), defaultValues: { spool_id: '', weight_consumed_g: '' } });
   const spoolId = useWatch({ control, name: 'spool_id' });
   const chosen = all.find((s) => String(s.id) === spoolId);
+  // The spool list is for administrators (spec 4.5): an operator types the spool's id from its label.
+  const forbidden = spools.error instanceof ApiError && spools.error.status === 403;
   const close = () => {
     reset();
     setFormError(null);
@@ -105,18 +108,22 @@ export function ConsumeSpoolDialog({ order, open, onClose }: DialogProps) {
     >
       <form id="consume-spool-form" className="form" aria-label="Consume from a spool" noValidate onSubmit={handleSubmit((v) => save.mutate(v))}>
         <FormError message={formError} />
-        <SelectField
-          label="Spool"
-          required
-          placeholder={spools.isPending ? 'Loading spools…' : choices.length ? 'Choose a spool' : 'No active spools'}
-          options={choices.map((s) => ({
-            value: String(s.id),
-            label: `${s.spool_number} · ${s.product_sku ?? ''} · ${formatGrams(Number(s.current_weight_kg))} left`,
-          }))}
-          hint={matching.length === 0 && all.length > 0 ? 'No spool holds one of this order’s materials; every active spool is listed.' : undefined}
-          error={errors.spool_id?.message}
-          {...register('spool_id')}
-        />
+        {forbidden ? (
+          <TextField label="Spool ID" required inputMode="numeric" hint="Only administrators can list spools: ask one for the spool's id." error={errors.spool_id?.message} {...register('spool_id')} />
+        ) : (
+          <SelectField
+            label="Spool"
+            required
+            placeholder={spools.isPending ? 'Loading spools…' : choices.length ? 'Choose a spool' : 'No active spools'}
+            options={choices.map((s) => ({
+              value: String(s.id),
+              label: `${s.spool_number} · ${s.product_sku ?? ''} · ${formatGrams(Number(s.current_weight_kg))} left`,
+            }))}
+            hint={matching.length === 0 && all.length > 0 ? 'No spool holds one of this order’s materials; every active spool is listed.' : undefined}
+            error={errors.spool_id?.message}
+            {...register('spool_id')}
+          />
+        )}
         <TextField
           label="Grams used"
           required

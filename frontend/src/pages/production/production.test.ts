@@ -99,6 +99,7 @@ describe('spool picker', () => {
   it('needs a spool and positive grams the spool still holds', () => {
     expect(errorsOf(schema, { spool_id: '3', weight_consumed_g: '120.5' })).toEqual({});
     expect(errorsOf(schema, { spool_id: '', weight_consumed_g: '10' })).toHaveProperty('spool_id');
+    expect(errorsOf(schema, { spool_id: 'SP-1', weight_consumed_g: '10' })).toHaveProperty('spool_id', 'Choose the spool the filament came from.');
     expect(errorsOf(schema, { spool_id: '3', weight_consumed_g: '0' })).toHaveProperty('weight_consumed_g');
     expect(errorsOf(schema, { spool_id: '3', weight_consumed_g: '251' })).toHaveProperty('weight_consumed_g', 'The spool has only 250 g left.');
   });

@@ -168,7 +168,10 @@ export type QcForm = z.input<typeof qcSchema>;
 export function consumeSchema(spools: { id: number; current_weight_kg: string | number }[]) {
   return z
     .object({
-      spool_id: z.string().min(1, 'Choose the spool the filament came from.'),
+      spool_id: z
+        .string()
+        .trim()
+        .regex(/^\d+$/, 'Choose the spool the filament came from.'),
       weight_consumed_g: positive('the grams used'),
     })
     .superRefine((v, ctx) => {
