@@ -31,6 +31,10 @@ import { AccountingPage } from './pages/accounting/AccountingPage';
 import { BomPage } from './pages/bom/BomPage';
 import { SpoolsPage } from './pages/spools/SpoolsPage';
 import { MaterialImportPage } from './pages/materials/MaterialImportPage';
+import { ProductionPage } from './pages/production/ProductionPage';
+import { ProductionDetailPage } from './pages/production/ProductionDetailPage';
+import { ManufacturingPage } from './pages/manufacturing/ManufacturingPage';
+import { CommandCenterPage } from './pages/commandCenter/CommandCenterPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -67,18 +71,12 @@ function OrderDetailPage() {
   return <ComingSoonPage {...info} title={`Order ${orderId ?? ''}`.trim()} />;
 }
 
-function ProductionDetailPage() {
-  const { orderId } = useParams();
-  const info = COMING_SOON['production-detail']!;
-  return <ComingSoonPage {...info} title={`Production order ${orderId ?? ''}`.trim()} />;
-}
-
 /**
  * Every authenticated route of spec 4.5, relative to /admin. `adminOnly` follows
  * the last paragraph of spec 4.5 and the starred items of CONTRACT 7.
  */
 export const ADMIN_PAGES: AdminPage[] = [
-  { path: 'command-center', adminOnly: false, element: soon('command-center') },
+  { path: 'command-center', adminOnly: false, element: <CommandCenterPage /> },
   { path: 'orders', adminOnly: false, element: soon('orders') },
   { path: 'orders/import', adminOnly: true, element: soon('orders-import') },
   { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
@@ -88,8 +86,8 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'bom', adminOnly: false, element: <BomPage /> },
   { path: 'items', adminOnly: false, element: <ItemsPage /> },
   { path: 'purchasing', adminOnly: false, element: <PurchasingPage /> },
-  { path: 'manufacturing', adminOnly: false, element: soon('manufacturing') },
-  { path: 'production', adminOnly: false, element: soon('production') },
+  { path: 'manufacturing', adminOnly: false, element: <ManufacturingPage /> },
+  { path: 'production', adminOnly: false, element: <ProductionPage /> },
   { path: 'production/:orderId', adminOnly: false, element: <ProductionDetailPage /> },
   { path: 'shipping', adminOnly: false, element: soon('shipping') },
   { path: 'materials/import', adminOnly: true, element: <MaterialImportPage /> },

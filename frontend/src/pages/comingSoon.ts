@@ -92,15 +92,6 @@ export const COMING_SOON: Record<string, ComingSoonInfo> = {
       'Record scrap with a reason and create remakes automatically',
     ],
   },
-  'production-detail': {
-    title: 'Production order',
-    description: 'One work order with its operations, materials and quality checks.',
-    features: [
-      'Start and complete each operation and record actual times',
-      'See materials required, allocated and consumed',
-      'Record the quality check result',
-    ],
-  },
   shipping: {
     title: 'Shipping',
     description: 'Orders ready to go out, and everything already shipped.',

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { splitActionItems } from '../commandCenter/CommandCenterPage';
+import { workCenterBody } from '../manufacturing/WorkCenterDialog';
+import { totalMinutes } from '../manufacturing/RoutingEditor';
+import { sortOrders } from './ProductionPage';
+import {
+  completeBody,
+  completeSchema,
+  consumeSchema,
+  createOrderBody,
+  createOrderSchema,
+  orderActions,
+  qcSchema,
+  routingBody,
+  routingSchema,
+  scrapSchema,
+  workCenterSchema,
+  type ProductionOrderRow,
+} from './productionApi';
+
+type Schema = { safeParse: (v: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
+const errorsOf = (schema: Schema, v: unknown) => {
+  const r = schema.safeParse(v);
+  return r.success ? {} : Object.fromEntries(r.error!.issues.map((i) => [i.path.join('.'), i.message]));
+};
+
+describe('create order dialog', () => {
+  const ok = { product_id: '7', quantity_ordered: '10', due_date: '', priority: '3', notes: '' };
+  it('accepts a product and quantity and builds the body (blanks as null)', () => {
+    expect(errorsOf(createOrderSchema, ok)).toEqual({});
+    expect(createOrderBody({ ...ok, due_date: '2026-12-31', notes: ' rush ' })).toEqual({
+      product_id: 7,
+      quantity_ordered: '10',
+      due_date: '2026-12-31',
+      priority: 3,
+      notes: 'rush',
+    });
+    expect(createOrderBody(ok).due_date).toBeNull();
+  });
+  it('needs a product, a positive quantity, a real date and priority 1 to 5', () => {
+    expect(errorsOf(createOrderSchema, { ...ok, product_id: '' })).toHaveProperty('product_id', 'Choose the product to make.');
+    expect(errorsOf(createOrderSchema, { ...ok, quantity_ordered: '0' })).toHaveProperty('quantity_ordered');
+    expect(errorsOf(createOrderSchema, { ...ok, quantity_ordered: '-2' })).toHaveProperty('quantity_ordered');
+    expect(errorsOf(createOrderSchema, { ...ok, quantity_ordered: 'ten' })).toHaveProperty('quantity_ordered');
+    expect(errorsOf(createOrderSchema, { ...ok, due_date: '31/12/2026' })).toHaveProperty('due_date');
+    expect(errorsOf(createOrderSchema, { ...ok, priority: '9' })).toHaveProperty('priority');
+  });
+});
+
+describe('complete dialog', () => {
+  const schema = completeSchema(10);
+  const ok = { quantity_completed: '9', quantity_scrapped: '1', scrap_reason: 'warping', force_close_short: false, notes: '' };
+  it('accepts good plus scrapped equal to the ordered quantity, with a reason for the scrap', () => {
+    expect(errorsOf(schema, ok)).toEqual({});
+    expect(completeBody(ok)).toEqual({
+      quantity_completed: '9',
+      quantity_scrapped: '1',
+      scrap_reason: 'warping',
+      force_close_short: false,
+      notes: null,
+      spools_used: [],
+    });
+  });
+  it('asks for a scrap reason only when something was scrapped', () => {
+    expect(errorsOf(schema, { ...ok, scrap_reason: '' })).toHaveProperty('scrap_reason');
+    expect(errorsOf(schema, { ...ok, quantity_completed: '10', quantity_scrapped: '0', scrap_reason: '' })).toEqual({});
+    expect(completeBody({ ...ok, quantity_scrapped: '0' }).scrap_reason).toBeNull();
+  });
+  it('refuses more than ordered, nothing at all, and a short close unless ticked', () => {
+    expect(errorsOf(schema, { ...ok, quantity_completed: '10' })).toHaveProperty('quantity_completed', 'Completed plus scrapped cannot exceed the ordered 10.');
+    expect(errorsOf(schema, { ...ok, quantity_completed: '0', quantity_scrapped: '0' })).toHaveProperty('quantity_completed');
+    expect(errorsOf(schema, { ...ok, quantity_completed: '5' })).toHaveProperty('force_close_short');
+    expect(errorsOf(schema, { ...ok, quantity_completed: '5', force_close_short: true })).toEqual({});
+    expect(errorsOf(schema, { ...ok, quantity_scrapped: '-1' })).toHaveProperty('quantity_scrapped');
+  });
+});
+
+describe('scrap dialog', () => {
+  const schema = scrapSchema(4);
+  it('needs a reason and a positive quantity up to what remains', () => {
+    expect(errorsOf(schema, { scrap_reason: 'warping', quantity_scrapped: '4', notes: '', create_remake: true })).toEqual({});
+    expect(errorsOf(schema, { scrap_reason: '', quantity_scrapped: '4', notes: '', create_remake: true })).toHaveProperty('scrap_reason', 'Choose a scrap reason.');
+    expect(errorsOf(schema, { scrap_reason: 'x', quantity_scrapped: '5', notes: '', create_remake: true })).toHaveProperty('quantity_scrapped', 'At most 4 can be scrapped.');
+    expect(errorsOf(schema, { scrap_reason: 'x', quantity_scrapped: '0', notes: '', create_remake: false })).toHaveProperty('quantity_scrapped');
+  });
+});
+
+describe('QC dialog', () => {
+  it('takes passed or failed; a failure needs notes', () => {
+    expect(errorsOf(qcSchema, { result: 'passed', notes: '' })).toEqual({});
+    expect(errorsOf(qcSchema, { result: 'failed', notes: '' })).toHaveProperty('notes', 'Say what failed.');
+    expect(errorsOf(qcSchema, { result: 'failed', notes: 'layer shift' })).toEqual({});
+    expect(errorsOf(qcSchema, { result: 'waived', notes: '' })).toHaveProperty('result');
+  });
+});
+
+describe('spool picker', () => {
+  const schema = consumeSchema([{ id: 3, current_weight_kg: '250' }]);
+  it('needs a spool and positive grams the spool still holds', () => {
+    expect(errorsOf(schema, { spool_id: '3', weight_consumed_g: '120.5' })).toEqual({});
+    expect(errorsOf(schema, { spool_id: '', weight_consumed_g: '10' })).toHaveProperty('spool_id');
+    expect(errorsOf(schema, { spool_id: 'SP-1', weight_consumed_g: '10' })).toHaveProperty('spool_id', 'Choose the spool the filament came from.');
+    expect(errorsOf(schema, { spool_id: '3', weight_consumed_g: '0' })).toHaveProperty('weight_consumed_g');
+    expect(errorsOf(schema, { spool_id: '3', weight_consumed_g: '251' })).toHaveProperty('weight_consumed_g', 'The spool has only 250 g left.');
+  });
+});
+
+describe('work center and routing forms', () => {
+  const wc = { code: 'PRINT', name: 'Print farm', center_type: 'printer_pool', hourly_rate: '12.5', description: '', active: true };
+  it('validates a work center and builds its body', () => {
+    expect(errorsOf(workCenterSchema, wc)).toEqual({});
+    expect(errorsOf(workCenterSchema, { ...wc, code: 'has space' })).toHaveProperty('code');
+    expect(errorsOf(workCenterSchema, { ...wc, name: ' ' })).toHaveProperty('name', 'Enter a name.');
+    expect(errorsOf(workCenterSchema, { ...wc, hourly_rate: '-1' })).toHaveProperty('hourly_rate');
+    expect(errorsOf(workCenterSchema, { ...wc, center_type: 'oven' })).toHaveProperty('center_type');
+    expect(workCenterBody({ ...wc, center_type: 'printer_pool', hourly_rate: '' })).toMatchObject({ hourly_rate: '0', description: null });
+  });
+  it('needs at least one complete step and numbers the steps by tens', () => {
+    const step = { operation_code: 'PRINT', operation_name: 'Print', work_center_id: '2', setup_minutes: '5', run_minutes: '60' };
+    expect(errorsOf(routingSchema, { name: '', operations: [] })).toHaveProperty('operations', 'Add at least one operation.');
+    expect(errorsOf(routingSchema, { name: '', operations: [{ ...step, work_center_id: '' }] })).toHaveProperty('operations.0.work_center_id');
+    expect(errorsOf(routingSchema, { name: '', operations: [{ ...step, run_minutes: 'x' }] })).toHaveProperty('operations.0.run_minutes');
+    const body = routingBody(9, { name: '', operations: [step, { ...step, operation_code: 'QC', setup_minutes: '' }] });
+    expect(body.product_id).toBe(9);
+    expect(body.name).toBeNull();
+    expect(body.operations?.map((o) => [o.sequence, o.operation_code, o.work_center_id, o.setup_minutes])).toEqual([
+      [10, 'PRINT', 2, '5'],
+      [20, 'QC', 2, '0'],
+    ]);
+    expect(totalMinutes([step, step])).toBe(130);
+  });
+});
+
+describe('order actions (CONTRACT 6.2)', () => {
+  it('offers what each status allows', () => {
+    expect(orderActions({ status: 'draft', qc_status: 'not_required' })).toEqual(['release', 'cancel', 'delete']);
+    expect(orderActions({ status: 'released', qc_status: 'not_required' })).toEqual(['start', 'hold', 'scrap', 'cancel']);
+    expect(orderActions({ status: 'in_progress', qc_status: 'not_required' })).toEqual(['consume', 'complete', 'hold', 'scrap', 'cancel']);
+    expect(orderActions({ status: 'on_hold', qc_status: 'not_required' })).toEqual(['release', 'start', 'cancel']);
+    expect(orderActions({ status: 'complete', qc_status: 'pending' })).toEqual(['qc']);
+    expect(orderActions({ status: 'complete', qc_status: 'passed' })).toEqual([]);
+    expect(orderActions({ status: 'cancelled', qc_status: 'not_required' })).toEqual([]);
+  });
+});
+
+describe('list and board helpers', () => {
+  const row = (id: number, code: string, due: string | null, priority: number) => ({ id, code, due_date: due, priority }) as ProductionOrderRow;
+  it('sorts orders with blanks last, and keeps the server order without a sort', () => {
+    const rows = [row(1, 'WO-2', null, 3), row(2, 'WO-1', '2026-12-01', 1), row(3, 'WO-3', '2026-11-01', 5)];
+    expect(sortOrders(rows, null)).toBe(rows);
+    expect(sortOrders(rows, { key: 'due_date', dir: 'asc' }).map((r) => r.id)).toEqual([3, 2, 1]);
+    expect(sortOrders(rows, { key: 'code', dir: 'desc' }).map((r) => r.code)).toEqual(['WO-3', 'WO-2', 'WO-1']);
+  });
+  it('splits late and blocked orders from the other action items', () => {
+    const item = (kind: string) => ({ kind, severity: 'high', production_order_id: 1, production_order_code: 'WO', printer_id: null, message: kind });
+    const { lateOrBlocked, other } = splitActionItems([item('late'), item('qc_pending'), item('waiting_for_material'), item('printer_error'), item('blocked')]);
+    expect(lateOrBlocked.map((i) => i.kind)).toEqual(['late', 'waiting_for_material', 'blocked']);
+    expect(other.map((i) => i.kind)).toEqual(['qc_pending', 'printer_error']);
+  });
+});

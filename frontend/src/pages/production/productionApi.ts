@@ -1,0 +1,274 @@
+/**
+ * Production calls (CONTRACT 5.12, 6.2): production orders and their operations, work
+ * centers, routings, dispatch and the command center. Query keys start with
+ * ['production'], ['printers'] or ['command-center'] so live updates can invalidate them.
+ */
+import { z } from 'zod';
+import { api } from '../../api/client';
+import type { Api, ListQuery, RequestBody } from '../../api/model';
+
+export type ProductionOrderRow = Api<'/production-orders/', 'get'>[number];
+export type ProductionOrder = Api<'/production-orders/{id}', 'get'>;
+export type ProductionOperation = ProductionOrder['operations'][number];
+export type ProductionMaterial = ProductionOrder['materials'][number];
+export type OrderStatus = ProductionOrder['status'];
+export type QcStatus = ProductionOrder['qc_status'];
+export type ProductionOrderQuery = ListQuery<'/production-orders/'>;
+export type ProductionOrderCreate = RequestBody<'/production-orders/', 'post'>;
+export type ProductionComplete = NonNullable<RequestBody<'/production-orders/{id}/complete', 'post'>>;
+export type WorkCenter = Api<'/work-centers/', 'get'>[number];
+export type WorkCenterCreate = RequestBody<'/work-centers/', 'post'>;
+export type WorkCenterType = WorkCenter['center_type'];
+export type Routing = Api<'/routings/', 'get'>[number];
+export type RoutingCreate = RequestBody<'/routings/', 'post'>;
+export type RoutingOperationInput = NonNullable<RoutingCreate['operations']>[number];
+export type ActiveWork = Api<'/printers/active-work', 'get'>[number];
+export type DispatchSuggestion = Api<'/dispatch/suggestions', 'get'>[number];
+export type CommandSummary = Api<'/command-center/summary', 'get'>;
+export type ActionItem = Api<'/command-center/action-items', 'get'>[number];
+export type CommandResources = Api<'/command-center/resources', 'get'>;
+
+export const ORDER_STATUSES: readonly OrderStatus[] = ['draft', 'released', 'in_progress', 'on_hold', 'short', 'complete', 'cancelled', 'split', 'scrapped'];
+export const CENTER_TYPES: readonly WorkCenterType[] = ['printer_pool', 'post_processing', 'qc', 'packing', 'assembly', 'other'];
+
+export type Tone = 'success' | 'info' | 'warning' | 'danger' | 'neutral';
+export const ORDER_TONE: Record<string, Tone> = {
+  draft: 'neutral',
+  released: 'info',
+  in_progress: 'info',
+  on_hold: 'warning',
+  short: 'warning',
+  complete: 'success',
+  cancelled: 'neutral',
+  split: 'neutral',
+  scrapped: 'danger',
+};
+export const OPERATION_TONE: Record<string, Tone> = { pending: 'neutral', queued: 'info', running: 'warning', complete: 'success', skipped: 'neutral' };
+export const QC_TONE: Record<string, Tone> = { not_required: 'neutral', pending: 'warning', passed: 'success', failed: 'danger', waived: 'neutral' };
+
+/** The statuses each status may move to (CONTRACT 6.2, rules.rs `allowed_transitions`). */
+export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
+  draft: ['released', 'cancelled'],
+  released: ['in_progress', 'on_hold', 'cancelled', 'split'],
+  in_progress: ['on_hold', 'complete', 'cancelled', 'split', 'short'],
+  on_hold: ['released', 'in_progress', 'cancelled'],
+  short: ['complete', 'cancelled'],
+  complete: [],
+  cancelled: [],
+  split: [],
+  scrapped: [],
+};
+
+export type OrderAction = 'release' | 'start' | 'hold' | 'consume' | 'complete' | 'scrap' | 'qc' | 'cancel' | 'delete';
+
+/** What the order page offers for an order, in button order (6.2 plus the scrap, QC and delete rules). */
+export function orderActions(o: Pick<ProductionOrder, 'status' | 'qc_status'>): OrderAction[] {
+  const next = ORDER_TRANSITIONS[o.status] ?? [];
+  const out: OrderAction[] = [];
+  if (next.includes('released')) out.push('release');
+  if (next.includes('in_progress')) out.push('start');
+  if (o.status === 'in_progress') out.push('consume');
+  if (next.includes('complete')) out.push('complete');
+  if (next.includes('on_hold')) out.push('hold');
+  if (o.status === 'released' || o.status === 'in_progress') out.push('scrap');
+  if (o.status === 'complete' && (o.qc_status === 'pending' || o.qc_status === 'failed')) out.push('qc');
+  if (next.includes('cancelled')) out.push('cancel');
+  if (o.status === 'draft') out.push('delete');
+  return out;
+}
+
+// ---------------------------------------------------------------- form rules (zod)
+
+const decimal = /^\d+(\.\d{1,4})?$/;
+const positive = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => decimal.test(v) && Number(v) > 0, `Enter ${what} greater than 0.`);
+const zeroOrMore = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === '' || decimal.test(v), `Enter ${what}, 0 or more.`);
+
+export const createOrderSchema = z.object({
+  product_id: z.string().min(1, 'Choose the product to make.'),
+  quantity_ordered: positive('a quantity'),
+  due_date: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^\d{4}-\d{2}-\d{2}$/.test(v), 'Enter a date like 2026-12-31.'),
+  priority: z.string().refine((v) => ['1', '2', '3', '4', '5'].includes(v), 'Priority is 1 (highest) to 5.'),
+  notes: z.string().trim().max(2000, 'Keep notes under 2000 characters.'),
+});
+export type CreateOrderForm = z.input<typeof createOrderSchema>;
+
+export function createOrderBody(v: CreateOrderForm): ProductionOrderCreate {
+  return {
+    product_id: Number(v.product_id),
+    quantity_ordered: v.quantity_ordered.trim(),
+    due_date: v.due_date.trim() || null,
+    priority: Number(v.priority),
+    notes: v.notes.trim() || null,
+  };
+}
+
+/** Completion: good plus scrapped must be positive, within the ordered quantity; scrap needs a reason. */
+export function completeSchema(ordered: number) {
+  return z
+    .object({
+      quantity_completed: zeroOrMore('the good quantity'),
+      quantity_scrapped: zeroOrMore('the scrapped quantity'),
+      scrap_reason: z.string(),
+      force_close_short: z.boolean(),
+      notes: z.string().trim().max(2000, 'Keep notes under 2000 characters.'),
+    })
+    .superRefine((v, ctx) => {
+      const good = Number(v.quantity_completed || 0);
+      const scrap = Number(v.quantity_scrapped || 0);
+      if (good + scrap <= 0) ctx.addIssue({ code: 'custom', path: ['quantity_completed'], message: 'Enter what was completed or scrapped.' });
+      else if (good + scrap > ordered)
+        ctx.addIssue({ code: 'custom', path: ['quantity_completed'], message: `Completed plus scrapped cannot exceed the ordered ${ordered}.` });
+      else if (good + scrap < ordered && !v.force_close_short)
+        ctx.addIssue({ code: 'custom', path: ['force_close_short'], message: `That is less than the ordered ${ordered}: tick "close short" to finish anyway.` });
+      if (scrap > 0 && !v.scrap_reason) ctx.addIssue({ code: 'custom', path: ['scrap_reason'], message: 'Choose why parts were scrapped.' });
+    });
+}
+export type CompleteForm = z.input<ReturnType<typeof completeSchema>>;
+
+export function completeBody(v: CompleteForm): ProductionComplete {
+  const scrap = v.quantity_scrapped.trim();
+  return {
+    quantity_completed: v.quantity_completed.trim() || '0',
+    quantity_scrapped: scrap || '0',
+    scrap_reason: Number(scrap || 0) > 0 ? v.scrap_reason : null,
+    force_close_short: v.force_close_short,
+    notes: v.notes.trim() || null,
+    spools_used: [],
+  };
+}
+
+/** Scrapping part or all of a released or running order. */
+export function scrapSchema(remaining: number) {
+  return z.object({
+    scrap_reason: z.string().min(1, 'Choose a scrap reason.'),
+    quantity_scrapped: positive('the quantity scrapped').refine((v) => Number(v) <= remaining, `At most ${remaining} can be scrapped.`),
+    notes: z.string().trim().max(2000, 'Keep notes under 2000 characters.'),
+    create_remake: z.boolean(),
+  });
+}
+export type ScrapForm = z.input<ReturnType<typeof scrapSchema>>;
+
+export const qcSchema = z
+  .object({ result: z.enum(['passed', 'failed'], 'Choose passed or failed.'), notes: z.string().trim().max(2000, 'Keep notes under 2000 characters.') })
+  .refine((v) => v.result !== 'failed' || v.notes.length > 0, { path: ['notes'], message: 'Say what failed.' });
+export type QcForm = z.input<typeof qcSchema>;
+
+/** Grams from a named spool: positive, and no more than the spool holds. */
+export function consumeSchema(spools: { id: number; current_weight_kg: string | number }[]) {
+  return z
+    .object({
+      spool_id: z
+        .string()
+        .trim()
+        .regex(/^\d+$/, 'Choose the spool the filament came from.'),
+      weight_consumed_g: positive('the grams used'),
+    })
+    .superRefine((v, ctx) => {
+      const s = spools.find((x) => String(x.id) === v.spool_id);
+      if (s && Number(v.weight_consumed_g) > Number(s.current_weight_kg))
+        ctx.addIssue({ code: 'custom', path: ['weight_consumed_g'], message: `The spool has only ${Number(s.current_weight_kg)} g left.` });
+    });
+}
+export type ConsumeForm = z.input<ReturnType<typeof consumeSchema>>;
+
+export const workCenterSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, 'Enter a code.')
+    .max(50, 'Keep the code under 50 characters.')
+    .regex(/^[A-Za-z0-9._-]+$/, 'Letters, digits, dot, dash and underscore only.'),
+  name: z.string().trim().min(1, 'Enter a name.').max(200, 'Keep the name under 200 characters.'),
+  center_type: z.enum(CENTER_TYPES as [WorkCenterType, ...WorkCenterType[]], 'Choose a type.'),
+  hourly_rate: zeroOrMore('an hourly rate'),
+  description: z.string().trim().max(2000, 'Keep the description under 2000 characters.'),
+  active: z.boolean(),
+});
+export type WorkCenterForm = z.input<typeof workCenterSchema>;
+
+export const routingStepSchema = z.object({
+  operation_code: z.string().trim().min(1, 'Enter a code.').max(50, 'Keep the code under 50 characters.'),
+  operation_name: z.string().trim().min(1, 'Enter a name.').max(200, 'Keep the name under 200 characters.'),
+  work_center_id: z.string().min(1, 'Choose a work center.'),
+  setup_minutes: zeroOrMore('setup minutes'),
+  run_minutes: zeroOrMore('run minutes'),
+});
+export const routingSchema = z.object({
+  name: z.string().trim().max(200, 'Keep the name under 200 characters.'),
+  operations: z.array(routingStepSchema).min(1, 'Add at least one operation.'),
+});
+export type RoutingForm = z.input<typeof routingSchema>;
+
+export function routingBody(productId: number, v: RoutingForm): RoutingCreate {
+  return {
+    product_id: productId,
+    name: v.name.trim() || null,
+    operations: v.operations.map((o, i) => ({
+      sequence: (i + 1) * 10,
+      operation_code: o.operation_code.trim(),
+      operation_name: o.operation_name.trim(),
+      work_center_id: Number(o.work_center_id),
+      setup_minutes: o.setup_minutes.trim() || '0',
+      run_minutes: o.run_minutes.trim() || '0',
+    })),
+  };
+}
+
+// ---------------------------------------------------------------- calls
+
+const key = () => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
+const once = (k?: string) => ({ headers: { 'Idempotency-Key': k ?? key() } });
+
+export const productionApi = {
+  list: (q: ProductionOrderQuery, signal?: AbortSignal) => api.get<ProductionOrderRow[]>('/production-orders/', { ...q }, signal),
+  get: (id: number, signal?: AbortSignal) => api.get<ProductionOrder>(`/production-orders/${id}`, undefined, signal),
+  create: (body: ProductionOrderCreate) => api.post<ProductionOrder>('/production-orders/', body, once()),
+  remove: (id: number) => api.del<unknown>(`/production-orders/${id}`),
+  release: (id: number) => api.post<ProductionOrder>(`/production-orders/${id}/release`, undefined, once()),
+  start: (id: number) => api.post<ProductionOrder>(`/production-orders/${id}/start`, undefined, once()),
+  hold: (id: number, notes?: string) => api.post<ProductionOrder>(`/production-orders/${id}/hold`, undefined, { query: { notes: notes || undefined } }),
+  cancel: (id: number, notes?: string) => api.post<ProductionOrder>(`/production-orders/${id}/cancel`, undefined, { ...once(), query: { notes: notes || undefined } }),
+  /** One key per opened dialog: a double click or a retry posts once. */
+  consumeSpool: (id: number, spoolId: number, grams: string, k: string) =>
+    api.post<ProductionOrder>(`/production-orders/${id}/consume-spool`, { spool_id: spoolId, weight_consumed_g: grams }, once(k)),
+  complete: (id: number, body: ProductionComplete, k: string) => api.post<ProductionOrder>(`/production-orders/${id}/complete`, body, once(k)),
+  scrap: (id: number, v: ScrapForm, k: string) =>
+    api.post<ProductionOrder>(`/production-orders/${id}/scrap`, undefined, {
+      ...once(k),
+      query: { scrap_reason: v.scrap_reason, quantity_scrapped: v.quantity_scrapped.trim(), notes: v.notes.trim() || undefined, create_remake: v.create_remake },
+    }),
+  qc: (id: number, v: QcForm) => api.post<unknown>(`/production-orders/${id}/qc`, { result: v.result, notes: v.notes.trim() || null }),
+  startOperation: (orderId: number, opId: number, printerId?: number | null) =>
+    api.post<ProductionOperation>(`/production-orders/${orderId}/operations/${opId}/start`, { printer_id: printerId ?? null }),
+  completeOperation: (orderId: number, opId: number) => api.post<ProductionOperation>(`/production-orders/${orderId}/operations/${opId}/complete`, {}),
+  skipOperation: (orderId: number, opId: number) => api.post<ProductionOperation>(`/production-orders/${orderId}/operations/${opId}/skip`),
+  workCenters: (activeOnly: boolean, signal?: AbortSignal) => api.get<WorkCenter[]>('/work-centers/', { active_only: activeOnly }, signal),
+  createWorkCenter: (body: WorkCenterCreate) => api.post<WorkCenter>('/work-centers/', body, once()),
+  updateWorkCenter: (id: number, body: WorkCenterCreate) => api.put<WorkCenter>(`/work-centers/${id}`, body),
+  routings: (productId: number | undefined, signal?: AbortSignal) =>
+    api.get<Routing[]>('/routings/', { product_id: productId, active_only: false }, signal),
+  createRouting: (body: RoutingCreate) => api.post<Routing>('/routings/', body, once()),
+  updateRouting: (id: number, body: RoutingCreate) => api.put<Routing>(`/routings/${id}`, body),
+  activeWork: (signal?: AbortSignal) => api.get<ActiveWork[]>('/printers/active-work', undefined, signal),
+  suggestions: (signal?: AbortSignal) => api.get<DispatchSuggestion[]>('/dispatch/suggestions', undefined, signal),
+  /** Accepts a dispatch suggestion: POST its `accept_path` with the printer. */
+  accept: (s: DispatchSuggestion) => api.post<ProductionOperation>(s.accept_path.replace(/^\/api\/v1/, ''), { printer_id: s.printer_id }),
+  summary: (signal?: AbortSignal) => api.get<CommandSummary>('/command-center/summary', undefined, signal),
+  actionItems: (signal?: AbortSignal) => api.get<ActionItem[]>('/command-center/action-items', undefined, signal),
+  resources: (signal?: AbortSignal) => api.get<CommandResources>('/command-center/resources', undefined, signal),
+  newKey: key,
+};
+
+/** How often the floor views poll until the live subscription invalidates them. */
+export const LIVE_INTERVAL = 15_000;
