@@ -270,5 +270,10 @@ export const productionApi = {
   newKey: key,
 };
 
-/** How often the floor views poll until the live subscription invalidates them. */
-export const LIVE_INTERVAL = 15_000;
+/**
+ * How often the floor views refetch on their own. Changes arrive through the live
+ * subscription (`api/live.ts` invalidates these queries on each event); this interval
+ * only covers what no event announces (time passing makes an order late) and a socket
+ * that cannot connect.
+ */
+export const LIVE_INTERVAL = 60_000;
