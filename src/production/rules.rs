@@ -149,8 +149,15 @@ pub fn qc_transition_allowed(from: QcStatus, to: QcStatus) -> bool {
     )
 }
 
-/// Units left to make.
+/// Units left to make: none once the order is closed (complete, also short or with units
+/// scrapped, cancelled, scrapped, split: what is still wanted is another order's).
 pub fn quantity_remaining(order: &OrderRow) -> BigDecimal {
+    if matches!(
+        order.status,
+        OrderStatus::Complete | OrderStatus::Cancelled | OrderStatus::Scrapped | OrderStatus::Split
+    ) {
+        return BigDecimal::zero();
+    }
     let left = &order.quantity_ordered.0 - &order.quantity_completed.0;
     if left < BigDecimal::zero() {
         BigDecimal::zero()
