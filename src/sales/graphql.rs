@@ -29,9 +29,7 @@ use crate::sales::payments::{
     self, OrderPaymentSummary, PaymentFilter, PaymentInput, PaymentMethod, PaymentRecordStatus,
     PaymentRow, PaymentType, PaymentUpdateInput, PaymentsDashboard,
 };
-use crate::sales::rules::{
-    self, SalesOrderCreateInput, SalesOrderRemoval, SalesOrderStatusInput,
-};
+use crate::sales::rules::{self, SalesOrderCreateInput, SalesOrderRemoval, SalesOrderStatusInput};
 use crate::shipping::model::ShipmentRow;
 
 /// The largest page of sales orders (CONTRACT 5.2: `limit` silently capped at 100).
@@ -565,7 +563,10 @@ impl SalesMutation {
                 "Only administrators can update order status",
             ));
         }
-        Ok(crate::in_transaction!(ctx, |conn| rules::change_status(conn, id, input, user.id)).into())
+        Ok(
+            crate::in_transaction!(ctx, |conn| rules::change_status(conn, id, input, user.id))
+                .into(),
+        )
     }
 
     /// Cancels an order (owner or admin): reservations released.
@@ -689,7 +690,10 @@ mod tests {
     fn fulfillment_states_parse_as_a_comma_list() {
         assert_eq!(
             parse_states(Some("ready_to_ship, blocked")).ok(),
-            Some(vec![FulfillmentState::ReadyToShip, FulfillmentState::Blocked])
+            Some(vec![
+                FulfillmentState::ReadyToShip,
+                FulfillmentState::Blocked
+            ])
         );
         assert!(parse_states(Some("nope")).is_err());
         assert_eq!(parse_states(None).ok(), Some(vec![]));

@@ -390,9 +390,7 @@ pub async fn list(
             q = q.filter(sales_orders::status.eq_any(filter.statuses.clone()));
         }
         if !filter.fulfillment_states.is_empty() {
-            q = q.filter(
-                sales_orders::fulfillment_state.eq_any(filter.fulfillment_states.clone()),
-            );
+            q = q.filter(sales_orders::fulfillment_state.eq_any(filter.fulfillment_states.clone()));
         }
         if let Some(u) = filter.user_id {
             q = q.filter(sales_orders::user_id.eq(u));
@@ -427,9 +425,7 @@ pub async fn list(
                 paging::sorted(q, sales_orders::customer_name, id, order)
             }
             SalesOrderSort::DueDate => paging::sorted(q, sales_orders::due_date, id, order),
-            SalesOrderSort::TotalAmount => {
-                paging::sorted(q, sales_orders::grand_total, id, order)
-            }
+            SalesOrderSort::TotalAmount => paging::sorted(q, sales_orders::grand_total, id, order),
         }
     };
     crate::load_page!(conn, build, limit, offset)
@@ -519,10 +515,7 @@ pub async fn paid_of(
         .filter(payments::sales_order_id.eq_any(order_ids))
         .filter(payments::status.eq("completed"))
         .group_by(payments::sales_order_id)
-        .select((
-            payments::sales_order_id,
-            diesel::dsl::sum(payments::amount),
-        ))
+        .select((payments::sales_order_id, diesel::dsl::sum(payments::amount)))
         .load(conn)
         .await?;
     Ok(rows

@@ -18,7 +18,9 @@ use crate::graphql::scalars::{Decimal, Timestamp};
 use crate::graphql::user_error::{Stop, UserError, UserErrorCode};
 use crate::inventory::rules::{NOTES_MAX, optional_text};
 use crate::sales::model::{self as sales, SalesOrderStatus};
-use crate::sales::rules::{event, invalid, next_number, not_allowed, now, recompute_payment_status};
+use crate::sales::rules::{
+    event, invalid, next_number, not_allowed, now, recompute_payment_status,
+};
 
 crate::text_enum! {
     /// How a payment was made.
@@ -236,12 +238,7 @@ fn check(input: &mut PaymentInput) -> Result<(), Stop> {
     }
 }
 
-fn cash_entry(
-    row: &PaymentRow,
-    description: String,
-    signed: &BigDecimal,
-    user: i64,
-) -> EntryDraft {
+fn cash_entry(row: &PaymentRow, description: String, signed: &BigDecimal, user: i64) -> EntryDraft {
     EntryDraft::new(row.payment_date.0.date_naive(), description)
         .source(SourceType::Payment, Some(row.id))
         .by(Some(user))
@@ -289,7 +286,11 @@ pub async fn record(
             )));
         }
     }
-    let signed = if refund { -amount.clone() } else { amount.clone() };
+    let signed = if refund {
+        -amount.clone()
+    } else {
+        amount.clone()
+    };
     let number = next_number(conn, "payment_seq", "PAY").await?;
     let row: PaymentRow = diesel::insert_into(payments::table)
         .values((
@@ -366,7 +367,10 @@ pub async fn void(conn: &mut AsyncPgConnection, id: i64, user: i64) -> Result<Pa
     if was_completed {
         let mut entry = cash_entry(
             &row,
-            format!("Void of {} for sales order {}", row.payment_number, order.order_number),
+            format!(
+                "Void of {} for sales order {}",
+                row.payment_number, order.order_number
+            ),
             &(-row.amount.0.clone()),
             user,
         );
@@ -506,7 +510,11 @@ pub async fn dashboard(conn: &mut AsyncPgConnection) -> AppResult<PaymentsDashbo
         .filter(payments::status.eq(PaymentRecordStatus::Completed))
         .filter(payments::payment_type.eq(PaymentType::Payment))
         .filter(payments::payment_date.ge(start(week.min(month))))
-        .select((payments::payment_date, payments::amount, payments::payment_method))
+        .select((
+            payments::payment_date,
+            payments::amount,
+            payments::payment_method,
+        ))
         .load(conn)
         .await?;
     let mut out = PaymentsDashboard {
@@ -548,12 +556,12 @@ pub async fn dashboard(conn: &mut AsyncPgConnection) -> AppResult<PaymentsDashbo
                 .eq(sales_orders::id)
                 .and(payments::status.eq(PaymentRecordStatus::Completed))),
         )
-        .filter(sales_orders::status.ne_all([
-            SalesOrderStatus::Cancelled,
-            SalesOrderStatus::Draft,
-        ]))
+        .filter(sales_orders::status.ne_all([SalesOrderStatus::Cancelled, SalesOrderStatus::Draft]))
         .group_by(sales_orders::id)
-        .select((sales_orders::grand_total, diesel::dsl::sum(payments::amount.nullable())))
+        .select((
+            sales_orders::grand_total,
+            diesel::dsl::sum(payments::amount.nullable()),
+        ))
         .load(conn)
         .await?;
     for (total, paid) in owed {

@@ -9,12 +9,7 @@ use crate::stored_op;
 
 macro_rules! order_op {
     ($file:literal) => {
-        stored_op!(
-            $file,
-            "sales_order",
-            "sales_order_line",
-            "fulfillment"
-        )
+        stored_op!($file, "sales_order", "sales_order_line", "fulfillment")
     };
 }
 
@@ -54,11 +49,9 @@ pub const ROUTES: &[Route] = &[
     Route::get("/sales-orders/{id}/fulfillment-status", stored_op!("sales_order_fulfillment.graphql", "sales_order_line", "fulfillment"), "salesOrder")
         .summary("The order's fulfillment: state, lines ready and blocked, percent"),
     Route::get("/payments", stored_op!("payments_list.graphql", "payment"), "payments")
-        .aliases(&["/payments/"])
         .access(Admin)
         .summary("Payments, newest first, as `{items, total, page, page_size, total_pages}` (`order_id`, `payment_method`, `status`, `payment_type`, `from_date`, `to_date`, `search`, `page`, `page_size` up to 100)"),
     Route::post("/payments", stored_op!("payment_record.graphql", "payment"), "paymentRecord.payment")
-        .aliases(&["/payments/"])
         .access(Admin)
         .body(Body::Input("input"))
         .status(201)

@@ -427,7 +427,12 @@ pub async fn create(
                 },
             ));
         }
-        optional_text(&mut errors, &format!("lines.{i}.notes"), &mut l.notes, NOTES_MAX);
+        optional_text(
+            &mut errors,
+            &format!("lines.{i}.notes"),
+            &mut l.notes,
+            NOTES_MAX,
+        );
     }
     let shipping = input
         .shipping_cost
@@ -515,8 +520,7 @@ pub async fn create(
         };
         priced.push((l.clone(), p, price));
     }
-    let customer =
-        customer_facts(conn, input.customer_id, input.customer_email.as_deref()).await?;
+    let customer = customer_facts(conn, input.customer_id, input.customer_email.as_deref()).await?;
     let line_totals: Vec<BigDecimal> = priced
         .iter()
         .map(|(l, _, price)| line_total(l.quantity, price, &BigDecimal::zero()))
@@ -556,8 +560,7 @@ pub async fn create(
             shipping_city: pick(input.shipping_city, city),
             shipping_state: pick(input.shipping_state, state),
             shipping_zip: pick(input.shipping_zip, zip),
-            shipping_country: pick(input.shipping_country, country)
-                .or_else(|| Some("USA".into())),
+            shipping_country: pick(input.shipping_country, country).or_else(|| Some("USA".into())),
             customer_notes: input.customer_notes,
             internal_notes: input.internal_notes,
             due_date: input.due_date,
@@ -629,10 +632,7 @@ async fn set_status(
     }
     let at = now();
     diesel::update(sales_orders::table.find(order.id))
-        .set((
-            sales_orders::status.eq(to),
-            sales_orders::updated_at.eq(at),
-        ))
+        .set((sales_orders::status.eq(to), sales_orders::updated_at.eq(at)))
         .execute(conn)
         .await?;
     match to {
@@ -848,7 +848,8 @@ pub async fn active_production_orders(
 
 /// Creates production orders (through the production area's own create rule) for what each
 /// line lacks beyond its reservation, its shipped units and the production orders it already
-/// has. Services and bought items are never produced. Answers the orders created.
+/// has. Finished goods and items made in house are produced; services and other bought items
+/// never are. Answers the orders created.
 pub async fn generate_production_orders(
     conn: &mut AsyncPgConnection,
     order: &SalesOrderRow,
@@ -880,7 +881,7 @@ pub async fn generate_production_orders(
         let makeable = kinds
             .iter()
             .find(|k| k.0 == l.product_id)
-            .is_some_and(|k| k.1 != "service" && k.2 != "buy");
+            .is_some_and(|k| k.1 != "service" && (k.2 != "buy" || k.1 == "finished_good"));
         if !makeable {
             continue;
         }
@@ -996,7 +997,10 @@ pub async fn cancel(
 ) -> Result<SalesOrderRow, Stop> {
     let reason = reason.trim().to_string();
     if reason.is_empty() {
-        return Err(Stop::Refused(vec![invalid("cancellationReason", "Field required")]));
+        return Err(Stop::Refused(vec![invalid(
+            "cancellationReason",
+            "Field required",
+        )]));
     }
     if reason.chars().count() > REASON_MAX {
         return Err(Stop::Refused(vec![invalid(

@@ -82,10 +82,7 @@ fn mock_tracking(carrier: &str, order_id: i64) -> String {
     let tail: String = (0..6)
         .map(|_| char::from(b'0' + rng.gen_range(0..10u8)))
         .collect();
-    format!(
-        "{code}{}{order_id:04}{tail}",
-        today().format("%Y%m%d")
-    )
+    format!("{code}{}{order_id:04}{tail}", today().format("%Y%m%d"))
 }
 
 /// Ships an order by id (admins).
@@ -95,15 +92,13 @@ pub async fn ship(
     input: ShipInput,
     user: i64,
 ) -> Result<ShipResult, Stop> {
-    let order = sales::lock(conn, sales_order_id)
-        .await?
-        .ok_or_else(|| {
-            Stop::refuse(
-                "salesOrderId",
-                UserErrorCode::NotFound,
-                "Sales order not found",
-            )
-        })?;
+    let order = sales::lock(conn, sales_order_id).await?.ok_or_else(|| {
+        Stop::refuse(
+            "salesOrderId",
+            UserErrorCode::NotFound,
+            "Sales order not found",
+        )
+    })?;
     ship_locked(conn, &order, input, user).await
 }
 
@@ -129,7 +124,9 @@ pub async fn ship_locked(
     }
     if !matches!(
         order.status,
-        SalesOrderStatus::Confirmed | SalesOrderStatus::InProduction | SalesOrderStatus::ReadyToShip
+        SalesOrderStatus::Confirmed
+            | SalesOrderStatus::InProduction
+            | SalesOrderStatus::ReadyToShip
     ) {
         return Err(not_allowed(format!(
             "Cannot ship order with status '{}'",
@@ -149,9 +146,12 @@ pub async fn ship_locked(
     let number = next_number(conn, "shipment_seq", "SHP").await?;
     let date = today();
     let memo = Some(format!("Shipment {number} of {}", order.order_number));
-    let mut cost = EntryDraft::new(date, format!("Shipment {number} of sales order {}", order.order_number))
-        .source(SourceType::SalesOrder, Some(order.id))
-        .by(Some(user));
+    let mut cost = EntryDraft::new(
+        date,
+        format!("Shipment {number} of sales order {}", order.order_number),
+    )
+    .source(SourceType::SalesOrder, Some(order.id))
+    .by(Some(user));
     let mut goods_value = BigDecimal::zero();
     let mut packaging_value = BigDecimal::zero();
     let mut moved = Vec::new();
@@ -205,7 +205,8 @@ pub async fn ship_locked(
                 if line.is_cost_only || line.consume_stage != ConsumeStage::Shipping {
                     continue;
                 }
-                let q = (tree.needed(line) * &open).with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
+                let q =
+                    (tree.needed(line) * &open).with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
                 if q <= BigDecimal::zero() {
                     continue;
                 }
@@ -307,7 +308,9 @@ pub async fn ship_locked(
         order.id,
         "status_change",
         "Order Shipped",
-        Some(format!("{carrier} {service}, tracking {tracking} ({number})")),
+        Some(format!(
+            "{carrier} {service}, tracking {tracking} ({number})"
+        )),
         Some((SalesOrderStatus::ReadyToShip, SalesOrderStatus::Shipped)),
         Some(user),
     )
