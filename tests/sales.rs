@@ -373,7 +373,7 @@ async fn orders_are_priced_from_products_taxed_to_the_cent_and_follow_the_status
         (s, body),
         (
             StatusCode::FORBIDDEN,
-            json!({"detail": "Only administrators can update order status"})
+            json!({"detail": "Admin access required"})
         )
     );
     let (s, body) = refused(

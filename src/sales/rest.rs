@@ -30,9 +30,10 @@ pub const ROUTES: &[Route] = &[
     Route::get("/sales-orders/{id}", order_op!("sales_order_get.graphql"), "salesOrder")
         .summary("One order with its lines and fulfillment (owner or admin: 403 `Not authorized to view this order`)"),
     Route::patch("/sales-orders/{id}/status", order_op!("sales_order_status.graphql"), "salesOrderStatus.salesOrder")
+        .access(Admin)
         .body(Body::Input("input"))
         .idempotent()
-        .summary("Move the order along CONTRACT 6.1 (admins: 403 `Only administrators can update order status`; 400 `Invalid sales order status transition: ...`); confirming reserves stock and creates production orders for the shortfall (then `in_production`)"),
+        .summary("Move the order along CONTRACT 6.1 (admins; 400 `Invalid sales order status transition: ...`); confirming reserves stock and creates production orders for the shortfall (then `in_production`)"),
     Route::post("/sales-orders/{id}/cancel", order_op!("sales_order_cancel.graphql"), "salesOrderCancel.salesOrder")
         .body(Body::Fields)
         .idempotent()
