@@ -1371,3 +1371,167 @@ proptest! {
         prop_assert_eq!(&t.grand_total, &(&t.subtotal + &t.tax_amount + &t.shipping_cost));
     }
 }
+
+#[tokio::test]
+async fn quotes_are_written_approved_converted_to_orders_and_counted() {
+    let app = app().await;
+    let t = admin(&app).await;
+    ok(
+        &app,
+        &t,
+        Method::PATCH,
+        "/api/v1/settings/",
+        Some(json!({"tax_enabled": true, "tax_rate_percent": "10"})),
+    )
+    .await;
+    let widget = item(&app, &t, "WIDGET", "finished_good", "EA", Some("25.00")).await;
+    let c = customer(&app, &t).await;
+    let q = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_id": widget, "product_name": "Custom widget", "quantity": 4, "unit_price": "12.345", "customer_id": c, "shipping_cost": "3"}))).await;
+    let id = q["id"].as_i64().expect("id");
+    assert!(
+        regex::Regex::new(r"^Q-\d{4}-\d{4}$")
+            .expect("re")
+            .is_match(q["quote_number"].as_str().expect("n")),
+        "{q}"
+    );
+    assert_eq!(q["status"], "pending");
+    assert_eq!(q["expired"], false);
+    assert_eq!(q["material_type"], "PLA");
+    // 4 x 12.35 = 49.40; tax 4.94; + 3.00 = 57.34.
+    assert_eq!(
+        (
+            q["subtotal"].clone(),
+            q["tax_amount"].clone(),
+            q["total_price"].clone()
+        ),
+        (json!("49.40"), json!("4.94"), json!("57.34"))
+    );
+    assert_eq!(q["customer_name"], "Bea Buyer");
+    let untaxed = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_name": "Repair", "unit_price": "10", "apply_tax": false, "valid_days": 1}))).await;
+    assert_eq!(untaxed["total_price"], "10.00");
+    let (s, _) = refused(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/quotes/",
+        Some(json!({"product_name": "x", "unit_price": "-1"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Converting a pending quote is refused; approved converts once.
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/quotes/{id}/convert"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Quote must be approved or accepted before converting (status is 'pending')"})
+        )
+    );
+    let a = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/quotes/{id}/status"),
+        Some(json!({"status": "approved"})),
+    )
+    .await;
+    assert_eq!(a["status"], "approved");
+    assert!(a["approved_at"].is_string());
+    let u = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/quotes/{id}"),
+        Some(json!({"quantity": 2})),
+    )
+    .await;
+    assert_eq!(u["total_price"], "30.17");
+    let conv = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/quotes/{id}/convert"),
+        None,
+    )
+    .await;
+    let number = conv["order_number"].as_str().expect("number");
+    assert_eq!(
+        conv["message"],
+        format!("Quote converted to order {number}")
+    );
+    let o = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{}", conv["order_id"]),
+        None,
+    )
+    .await;
+    assert_eq!(o["order_type"], "quote_based");
+    assert_eq!(o["quote_id"], id);
+    assert_eq!(o["grand_total"], "30.17");
+    assert_eq!(o["lines"][0]["quantity"], 2);
+    assert_eq!(o["shipping_address_line1"], "1 Elm St");
+    let q = ok(&app, &t, Method::GET, &format!("/api/v1/quotes/{id}"), None).await;
+    assert_eq!(q["status"], "converted");
+    assert_eq!(q["sales_order_id"], conv["order_id"]);
+    for (method, path, body, detail) in [
+        (
+            Method::PATCH,
+            format!("/api/v1/quotes/{id}/status"),
+            Some(json!({"status": "cancelled"})),
+            "Cannot change status of a converted quote",
+        ),
+        (
+            Method::PATCH,
+            format!("/api/v1/quotes/{id}"),
+            Some(json!({"quantity": 1})),
+            "Cannot edit a converted quote",
+        ),
+        (
+            Method::DELETE,
+            format!("/api/v1/quotes/{id}"),
+            None,
+            "Cannot delete a converted quote",
+        ),
+    ] {
+        let (s, b) = refused(&app, &t, method, &path, body).await;
+        assert_eq!((s, b), (StatusCode::BAD_REQUEST, json!({"detail": detail})));
+    }
+
+    // The untaxed one expires; stats count it.
+    exec(
+        &app,
+        &format!(
+            "UPDATE quotes SET expires_at = now() - interval '1 day' WHERE id = {}",
+            untaxed["id"]
+        ),
+    )
+    .await;
+    let stats = ok(&app, &t, Method::GET, "/api/v1/quotes/stats", None).await;
+    assert_eq!(
+        stats,
+        json!({"total": 2, "pending": 1, "approved": 0, "accepted": 0, "rejected": 0, "converted": 1, "expired": 1, "total_value": "40.17", "pending_value": "10.00"})
+    );
+    let list = ok(&app, &t, Method::GET, "/api/v1/quotes/?search=repair", None).await;
+    assert_eq!(list.as_array().map(Vec::len), Some(1));
+    assert_eq!(list[0]["expired"], true);
+    ok(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/v1/quotes/{}", untaxed["id"]),
+        None,
+    )
+    .await;
+    let list = ok(&app, &t, Method::GET, "/api/v1/quotes", None).await;
+    assert_eq!(list.as_array().map(Vec::len), Some(1));
+}

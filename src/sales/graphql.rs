@@ -29,6 +29,10 @@ use crate::sales::payments::{
     self, OrderPaymentSummary, PaymentFilter, PaymentInput, PaymentMethod, PaymentRecordStatus,
     PaymentRow, PaymentType, PaymentUpdateInput, PaymentsDashboard,
 };
+use crate::sales::quotes::{
+    self, QuoteConversion, QuoteCreateInput, QuoteRow, QuoteStats, QuoteStatus, QuoteStatusInput,
+    QuoteUpdateInput,
+};
 use crate::sales::rules::{self, SalesOrderCreateInput, SalesOrderRemoval, SalesOrderStatusInput};
 use crate::shipping::model::ShipmentRow;
 
@@ -692,5 +696,158 @@ mod tests {
         );
         assert!(parse_states(Some("nope")).is_err());
         assert_eq!(parse_states(None).ok(), Some(vec![]));
+    }
+}
+
+/// The largest page of quotes (CONTRACT 5.3).
+pub const MAX_QUOTE_PAGE: i64 = 200;
+
+/// Quote queries (any signed-in user).
+#[derive(Default)]
+pub struct QuotesQuery;
+
+#[Object]
+impl QuotesQuery {
+    /// Quotes, newest first.
+    #[graphql(guard = "Access::User")]
+    async fn quotes(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Only this status.")] status: Option<QuoteStatus>,
+        #[graphql(desc = "Quote number, product, customer name or e-mail contains.")]
+        search: Option<String>,
+        #[graphql(desc = "Page size (1-200, default 50).", default = 50)] first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+    ) -> AppResult<QuoteConnection> {
+        let page = Page::with_max(Some(first), Some(offset), MAX_QUOTE_PAGE)?;
+        let (nodes, total) = quotes::list(
+            &mut *context::conn(ctx).await?,
+            status,
+            search.as_deref(),
+            page.limit,
+            page.offset,
+        )
+        .await?;
+        Ok(QuoteConnection {
+            total_count: total,
+            nodes,
+            page_info: page.info(total),
+        })
+    }
+
+    /// One quote.
+    #[graphql(guard = "Access::User")]
+    async fn quote(&self, ctx: &Context<'_>, id: i64) -> AppResult<QuoteRow> {
+        quotes::find(&mut *context::conn(ctx).await?, id).await
+    }
+
+    /// Quote figures.
+    #[graphql(guard = "Access::User")]
+    async fn quote_stats(&self, ctx: &Context<'_>) -> AppResult<QuoteStats> {
+        quotes::stats(&mut *context::conn(ctx).await?).await
+    }
+}
+
+crate::connection!(
+    /// A page of quotes.
+    QuoteConnection,
+    QuoteRow
+);
+
+/// The result of a quote change.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct QuotePayload {
+    /// The quote after the change (for a delete: as it was).
+    pub quote: Option<QuoteRow>,
+    /// Rule violations (nothing changed when present).
+    pub user_errors: Vec<UserError>,
+}
+
+impl From<Result<QuoteRow, Vec<UserError>>> for QuotePayload {
+    fn from(r: Result<QuoteRow, Vec<UserError>>) -> Self {
+        match r {
+            Ok(q) => QuotePayload {
+                quote: Some(q),
+                user_errors: Vec::new(),
+            },
+            Err(user_errors) => QuotePayload {
+                quote: None,
+                user_errors,
+            },
+        }
+    }
+}
+
+/// The result of converting a quote.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct QuoteConvertPayload {
+    /// What converting did.
+    pub result: Option<QuoteConversion>,
+    /// Rule violations (nothing changed when present).
+    pub user_errors: Vec<UserError>,
+}
+
+/// Quote mutations (any signed-in user).
+#[derive(Default)]
+pub struct QuotesMutation;
+
+#[Object]
+impl QuotesMutation {
+    /// Writes a `pending` quote `Q-YYYY-NNNN`.
+    #[graphql(guard = "Access::User")]
+    async fn quote_create(
+        &self,
+        ctx: &Context<'_>,
+        input: QuoteCreateInput,
+    ) -> AppResult<QuotePayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| quotes::create(conn, input, user)).into())
+    }
+
+    /// Changes a quote (not once converted).
+    #[graphql(guard = "Access::User")]
+    async fn quote_update(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: QuoteUpdateInput,
+    ) -> AppResult<QuotePayload> {
+        Ok(crate::in_transaction!(ctx, |conn| quotes::update(conn, id, input)).into())
+    }
+
+    /// Changes a quote's status.
+    #[graphql(guard = "Access::User")]
+    async fn quote_status(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: QuoteStatusInput,
+    ) -> AppResult<QuotePayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| quotes::change_status(conn, id, input, user)).into())
+    }
+
+    /// Converts an approved or accepted quote to a sales order.
+    #[graphql(guard = "Access::User")]
+    async fn quote_convert(&self, ctx: &Context<'_>, id: i64) -> AppResult<QuoteConvertPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        Ok(
+            match crate::in_transaction!(ctx, |conn| quotes::convert(conn, id, user)) {
+                Ok(r) => QuoteConvertPayload {
+                    result: Some(r),
+                    user_errors: Vec::new(),
+                },
+                Err(user_errors) => QuoteConvertPayload {
+                    result: None,
+                    user_errors,
+                },
+            },
+        )
+    }
+
+    /// Deletes a quote that was not converted.
+    #[graphql(guard = "Access::User")]
+    async fn quote_delete(&self, ctx: &Context<'_>, id: i64) -> AppResult<QuotePayload> {
+        Ok(crate::in_transaction!(ctx, |conn| quotes::delete(conn, id)).into())
     }
 }

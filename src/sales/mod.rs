@@ -12,5 +12,6 @@ pub mod graphql;
 pub mod loaders;
 pub mod model;
 pub mod payments;
+pub mod quotes;
 pub mod rest;
 pub mod rules;

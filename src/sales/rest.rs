@@ -83,4 +83,29 @@ pub const ROUTES: &[Route] = &[
         .status(204)
         .idempotent()
         .summary("Void a payment: its entry reversed, the order's payment status recomputed"),
+    Route::get("/quotes/", stored_op!("quotes_list.graphql", "quote"), "quotes.nodes")
+        .summary("Quotes, a bare array, newest first (`status`, `search` in number, product, customer name and e-mail, `skip`, `limit` up to 200); `expired` is computed"),
+    Route::post("/quotes/", stored_op!("quote_create.graphql", "quote"), "quoteCreate.quote")
+        .body(Body::Input("input"))
+        .status(201)
+        .location("/api/v1/quotes/{id}")
+        .idempotent()
+        .summary("Write a pending quote `Q-YYYY-NNNN` (`apply_tax` null: as the company settings say; `valid_days` 1-365, default 30)"),
+    Route::get("/quotes/stats", stored_op!("quote_stats.graphql"), "quoteStats")
+        .summary("Quote counts per status, expired, total and pending value"),
+    Route::get("/quotes/{id}", stored_op!("quote_get.graphql", "quote"), "quote")
+        .summary("One quote"),
+    Route::patch("/quotes/{id}", stored_op!("quote_update.graphql", "quote"), "quoteUpdate.quote")
+        .body(Body::Input("input"))
+        .summary("Change a quote (400 `Cannot edit a converted quote`); the totals follow"),
+    Route::patch("/quotes/{id}/status", stored_op!("quote_status.graphql", "quote"), "quoteStatus.quote")
+        .body(Body::Input("input"))
+        .summary("Change a quote's status (400 `Cannot change status of a converted quote`); approved records who and when"),
+    Route::post("/quotes/{id}/convert", stored_op!("quote_convert.graphql"), "quoteConvert.result")
+        .status(201)
+        .idempotent()
+        .summary("Convert an approved or accepted quote to a pending sales order: `{message, order_id, order_number}`"),
+    Route::delete("/quotes/{id}", stored_op!("quote_delete.graphql"), "quoteDelete.quote")
+        .status(204)
+        .summary("Delete a quote (400 `Cannot delete a converted quote`)"),
 ];
