@@ -74,5 +74,7 @@ areas! {
     spools: query SpoolsQuery, mutation SpoolsMutation, loaders crate::spools::loaders::attach;
     purchasing: query PurchasingQuery, mutation PurchasingMutation, loaders crate::purchasing::loaders::attach;
     production: query ProductionQuery & ProductionFloorQuery, mutation ProductionMutation & ManufacturingMutation, subscription ProductionSubscription, loaders crate::production::loaders::attach;
+    sales: query SalesQuery & QuotesQuery, mutation SalesMutation & QuotesMutation, loaders crate::sales::loaders::attach;
+    shipping: query ShippingQuery, mutation ShippingMutation;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

@@ -832,6 +832,179 @@ diesel::joinable!(production_order_spools -> production_orders (production_order
 diesel::joinable!(production_order_spools -> spools (spool_id));
 diesel::joinable!(serial_numbers -> production_orders (production_order_id));
 
+diesel::table! {
+    quotes (id) {
+        id -> Int8,
+        quote_number -> Text,
+        user_id -> Nullable<Int8>,
+        product_id -> Nullable<Int8>,
+        product_name -> Text,
+        description -> Nullable<Text>,
+        quantity -> Int4,
+        unit_price -> Numeric,
+        subtotal -> Numeric,
+        tax_rate -> Numeric,
+        tax_amount -> Numeric,
+        shipping_cost -> Numeric,
+        total_price -> Numeric,
+        status -> Text,
+        customer_id -> Nullable<Int8>,
+        customer_name -> Nullable<Text>,
+        customer_email -> Nullable<Text>,
+        material_type -> Text,
+        color -> Nullable<Text>,
+        customer_notes -> Nullable<Text>,
+        admin_notes -> Nullable<Text>,
+        rejection_reason -> Nullable<Text>,
+        shipping_name -> Nullable<Text>,
+        shipping_address_line1 -> Nullable<Text>,
+        shipping_address_line2 -> Nullable<Text>,
+        shipping_city -> Nullable<Text>,
+        shipping_state -> Nullable<Text>,
+        shipping_zip -> Nullable<Text>,
+        shipping_country -> Nullable<Text>,
+        shipping_phone -> Nullable<Text>,
+        expires_at -> Timestamptz,
+        approved_at -> Nullable<Timestamptz>,
+        approved_by -> Nullable<Int8>,
+        approval_method -> Nullable<Text>,
+        converted_at -> Nullable<Timestamptz>,
+        sales_order_id -> Nullable<Int8>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    sales_orders (id) {
+        id -> Int8,
+        order_number -> Text,
+        user_id -> Nullable<Int8>,
+        customer_id -> Nullable<Int8>,
+        quote_id -> Nullable<Int8>,
+        order_type -> Text,
+        source -> Text,
+        source_order_id -> Nullable<Text>,
+        status -> Text,
+        payment_status -> Text,
+        fulfillment_status -> Text,
+        rush_level -> Text,
+        product_name -> Nullable<Text>,
+        customer_name -> Nullable<Text>,
+        customer_email -> Nullable<Text>,
+        customer_phone -> Nullable<Text>,
+        subtotal -> Numeric,
+        tax_rate -> Numeric,
+        tax_amount -> Numeric,
+        shipping_cost -> Numeric,
+        grand_total -> Numeric,
+        payment_method -> Nullable<Text>,
+        payment_transaction_id -> Nullable<Text>,
+        paid_at -> Nullable<Timestamptz>,
+        shipping_address_line1 -> Nullable<Text>,
+        shipping_address_line2 -> Nullable<Text>,
+        shipping_city -> Nullable<Text>,
+        shipping_state -> Nullable<Text>,
+        shipping_zip -> Nullable<Text>,
+        shipping_country -> Nullable<Text>,
+        tracking_number -> Nullable<Text>,
+        carrier -> Nullable<Text>,
+        shipped_at -> Nullable<Timestamptz>,
+        delivered_at -> Nullable<Timestamptz>,
+        customer_notes -> Nullable<Text>,
+        internal_notes -> Nullable<Text>,
+        production_notes -> Nullable<Text>,
+        cancelled_at -> Nullable<Timestamptz>,
+        cancellation_reason -> Nullable<Text>,
+        due_date -> Nullable<Date>,
+        estimated_completion_date -> Nullable<Date>,
+        actual_completion_date -> Nullable<Timestamptz>,
+        confirmed_at -> Nullable<Timestamptz>,
+        lines_total -> Int4,
+        lines_ready -> Int4,
+        fulfillment_state -> Text,
+        fulfillment_priority -> Int4,
+        fulfillment_percent -> Numeric,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    sales_order_lines (id) {
+        id -> Int8,
+        sales_order_id -> Int8,
+        line_number -> Int4,
+        product_id -> Int8,
+        quantity -> Int4,
+        unit_price -> Numeric,
+        discount -> Numeric,
+        total -> Numeric,
+        location_id -> Nullable<Int8>,
+        quantity_allocated -> Numeric,
+        quantity_shipped -> Numeric,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    sales_order_events (id) {
+        id -> Int8,
+        sales_order_id -> Int8,
+        event_type -> Text,
+        title -> Text,
+        description -> Nullable<Text>,
+        old_status -> Nullable<Text>,
+        new_status -> Nullable<Text>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    shipments (id) {
+        id -> Int8,
+        shipment_number -> Text,
+        sales_order_id -> Int8,
+        carrier -> Text,
+        service -> Text,
+        tracking_number -> Text,
+        cost_of_goods -> Numeric,
+        packaging_cost -> Numeric,
+        shipped_at -> Timestamptz,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    payments (id) {
+        id -> Int8,
+        payment_number -> Text,
+        sales_order_id -> Int8,
+        amount -> Numeric,
+        payment_method -> Text,
+        payment_type -> Text,
+        status -> Text,
+        transaction_id -> Nullable<Text>,
+        check_number -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        payment_date -> Timestamptz,
+        recorded_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(sales_orders -> customers (customer_id));
+diesel::joinable!(sales_order_lines -> sales_orders (sales_order_id));
+diesel::joinable!(sales_order_lines -> items (product_id));
+diesel::joinable!(sales_order_events -> sales_orders (sales_order_id));
+diesel::joinable!(shipments -> sales_orders (sales_order_id));
+diesel::joinable!(payments -> sales_orders (sales_order_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     service_metadata,
     users,
@@ -876,4 +1049,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     production_order_materials,
     production_order_spools,
     serial_numbers,
+    quotes,
+    sales_orders,
+    sales_order_lines,
+    sales_order_events,
+    shipments,
+    payments,
 );

@@ -1486,15 +1486,14 @@ pub async fn all_orders_of_sales_order_passed_qc(
     Ok(open == 0)
 }
 
-/// THE SEAM for the sales issue: called, in the QC transaction, when every production order
-/// of a sales order has passed QC. It must move the sales order `in_production` ->
-/// `ready_to_ship` and answer `(moved, new status)`. Sales orders do not exist yet, so it
-/// moves nothing.
+/// Called, in the QC transaction, when every production order of a sales order has passed
+/// QC: the sales area reserves the finished goods for the order and moves it
+/// `in_production` -> `ready_to_ship`; answers `(moved, new status)`.
 pub async fn on_sales_order_passed_qc(
-    _conn: &mut AsyncPgConnection,
-    _sales_order_id: i64,
+    conn: &mut AsyncPgConnection,
+    sales_order_id: i64,
 ) -> Result<(bool, Option<String>), Stop> {
-    Ok((false, None))
+    crate::sales::rules::on_production_passed_qc(conn, sales_order_id).await
 }
 
 /// Scraps an order (released or in progress): reservations released, its WIP value to 5020

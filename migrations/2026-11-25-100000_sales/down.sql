@@ -1,0 +1,13 @@
+DROP TABLE payments;
+DROP TABLE shipments;
+DROP TABLE sales_order_events;
+DROP TRIGGER sales_order_lines_fulfillment ON sales_order_lines;
+DROP FUNCTION sales_order_lines_fulfillment();
+DROP TABLE sales_order_lines;
+ALTER TABLE quotes DROP CONSTRAINT quotes_sales_order_fk;
+DROP TABLE sales_orders;
+DROP TABLE quotes;
+DROP SEQUENCE shipment_seq;
+DROP SEQUENCE payment_seq;
+DROP SEQUENCE quote_seq;
+DROP SEQUENCE sales_order_seq;

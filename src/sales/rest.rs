@@ -1,0 +1,111 @@
+//! REST routes of sales orders (CONTRACT 5.2; any signed-in user, non-admins on their own
+//! orders) and payments (CONTRACT 5.4; admins): declarations only. Posting routes take an
+//! `Idempotency-Key`.
+
+use crate::auth::Access::Admin;
+use crate::rest::{Body, Route};
+
+use crate::stored_op;
+
+macro_rules! order_op {
+    ($file:literal) => {
+        stored_op!($file, "sales_order", "sales_order_line", "fulfillment")
+    };
+}
+
+/// The routes.
+pub const ROUTES: &[Route] = &[
+    Route::get("/sales-orders/", stored_op!("sales_orders_list.graphql", "sales_order_summary", "sales_order_line", "fulfillment"), "salesOrders.nodes")
+        .summary("Sales orders, a bare array, newest first; non-admins see their own (`status` repeatable, `status_filter`, `fulfillment_state` comma list (400 for an unknown state), `customer_id`, `source`, `shipped_after`, `sort_by` order_date|fulfillment_priority|fulfillment_percent|customer_name|created_at|due_date|total_amount, `sort_order`, `skip`, `limit` capped at 100), each with its lines and fulfillment"),
+    Route::post("/sales-orders/", order_op!("sales_order_create.graphql"), "salesOrderCreate.salesOrder")
+        .body(Body::Input("input"))
+        .status(201)
+        .location("/api/v1/sales-orders/{id}")
+        .idempotent()
+        .summary("Create a pending order `SO-YYYY-NNNN`: prices from the products' selling prices, tax from the company settings, grand total = subtotal + shipping + tax (404 `Product ID {id} not found`, 400 discontinued or unpriced products)"),
+    Route::get("/sales-orders/status-transitions", stored_op!("sales_order_status_transitions.graphql"), "salesOrderStatusTransitions")
+        .summary("The status flow of CONTRACT 6.1 (`current_status` for one status's moves)"),
+    Route::get("/sales-orders/payment-statuses", stored_op!("sales_payment_statuses.graphql"), "salesPaymentStatuses")
+        .summary("The payment statuses with their meaning"),
+    Route::get("/sales-orders/{id}", order_op!("sales_order_get.graphql"), "salesOrder")
+        .summary("One order with its lines and fulfillment (owner or admin: 403 `Not authorized to view this order`)"),
+    Route::patch("/sales-orders/{id}/status", order_op!("sales_order_status.graphql"), "salesOrderStatus.salesOrder")
+        .access(Admin)
+        .body(Body::Input("input"))
+        .idempotent()
+        .summary("Move the order along CONTRACT 6.1 (admins; 400 `Invalid sales order status transition: ...`); confirming reserves stock and creates production orders for the shortfall (then `in_production`)"),
+    Route::post("/sales-orders/{id}/cancel", order_op!("sales_order_cancel.graphql"), "salesOrderCancel.salesOrder")
+        .body(Body::Fields)
+        .idempotent()
+        .summary("Cancel (owner or admin; `cancellation_reason`): pending, confirmed or on hold only (400 `Cannot cancel order with status '{s}'`), not while production orders run; reservations released"),
+    Route::delete("/sales-orders/{id}", stored_op!("sales_order_delete.graphql"), "salesOrderDelete.result")
+        .access(Admin)
+        .status(204)
+        .summary("Delete a pending or cancelled order with no running production orders and no payments"),
+    Route::post("/sales-orders/{id}/generate-production-orders", stored_op!("sales_order_generate_production_orders.graphql"), "salesOrderGenerateProductionOrders.result")
+        .idempotent()
+        .summary("Create production orders for what the lines lack beyond their reservations and existing production orders"),
+    Route::get("/sales-orders/{id}/events", stored_op!("sales_order_events.graphql", "sales_event"), "salesOrder.events")
+        .summary("The order's history, oldest first"),
+    Route::get("/sales-orders/{id}/fulfillment-status", stored_op!("sales_order_fulfillment.graphql", "sales_order_line", "fulfillment"), "salesOrder")
+        .summary("The order's fulfillment: state, lines ready and blocked, percent"),
+    Route::get("/payments", stored_op!("payments_list.graphql", "payment"), "payments")
+        .access(Admin)
+        .summary("Payments, newest first, as `{items, total, page, page_size, total_pages}` (`order_id`, `payment_method`, `status`, `payment_type`, `from_date`, `to_date`, `search`, `page`, `page_size` up to 100)"),
+    Route::post("/payments", stored_op!("payment_record.graphql", "payment"), "paymentRecord.payment")
+        .access(Admin)
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .summary("Record a payment `PAY-YYYY-NNNN` (1000 Cash / 1100 AR); the order's payment status is recomputed"),
+    Route::post("/payments/refund", stored_op!("payment_refund.graphql", "payment"), "paymentRefund.payment")
+        .access(Admin)
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .summary("Record a refund (stored negative; never more than is paid; 1100 AR / 1000 Cash)"),
+    Route::get("/payments/dashboard", stored_op!("payments_dashboard.graphql"), "paymentsDashboard")
+        .access(Admin)
+        .summary("Payments today, this week and this month, orders with a balance and what they owe"),
+    Route::get("/payments/order/{id}/summary", stored_op!("payment_order_summary.graphql"), "paymentOrderSummary")
+        .access(Admin)
+        .summary("What an order owes: total, paid, refunded, balance"),
+    Route::get("/payments/{id}", stored_op!("payment_get.graphql", "payment"), "payment")
+        .access(Admin)
+        .summary("One payment"),
+    Route::patch("/payments/{id}", stored_op!("payment_update.graphql", "payment"), "paymentUpdate.payment")
+        .access(Admin)
+        .body(Body::Input("input"))
+        .idempotent()
+        .summary("Change a payment's notes, or void it (`status: voided`)"),
+    Route::delete("/payments/{id}", stored_op!("payment_void.graphql"), "paymentVoid.payment")
+        .access(Admin)
+        .status(204)
+        .idempotent()
+        .summary("Void a payment: its entry reversed, the order's payment status recomputed"),
+    Route::get("/quotes/", stored_op!("quotes_list.graphql", "quote"), "quotes.nodes")
+        .summary("Quotes, a bare array, newest first (`status`, `search` in number, product, customer name and e-mail, `skip`, `limit` up to 200); `expired` is computed"),
+    Route::post("/quotes/", stored_op!("quote_create.graphql", "quote"), "quoteCreate.quote")
+        .body(Body::Input("input"))
+        .status(201)
+        .location("/api/v1/quotes/{id}")
+        .idempotent()
+        .summary("Write a pending quote `Q-YYYY-NNNN` (`apply_tax` null: as the company settings say; `valid_days` 1-365, default 30)"),
+    Route::get("/quotes/stats", stored_op!("quote_stats.graphql"), "quoteStats")
+        .summary("Quote counts per status, expired, total and pending value"),
+    Route::get("/quotes/{id}", stored_op!("quote_get.graphql", "quote"), "quote")
+        .summary("One quote"),
+    Route::patch("/quotes/{id}", stored_op!("quote_update.graphql", "quote"), "quoteUpdate.quote")
+        .body(Body::Input("input"))
+        .summary("Change a quote (400 `Cannot edit a converted quote`); the totals follow"),
+    Route::patch("/quotes/{id}/status", stored_op!("quote_status.graphql", "quote"), "quoteStatus.quote")
+        .body(Body::Input("input"))
+        .summary("Change a quote's status (400 `Cannot change status of a converted quote`); approved records who and when"),
+    Route::post("/quotes/{id}/convert", stored_op!("quote_convert.graphql"), "quoteConvert.result")
+        .status(201)
+        .idempotent()
+        .summary("Convert an approved or accepted quote to a pending sales order: `{message, order_id, order_number}`"),
+    Route::delete("/quotes/{id}", stored_op!("quote_delete.graphql"), "quoteDelete.quote")
+        .status(204)
+        .summary("Delete a quote (400 `Cannot delete a converted quote`)"),
+];

@@ -1,0 +1,1537 @@
+//! Sales through REST (CONTRACT 5.2, 5.4, 6.1; DOMAIN "Postings"): orders priced from the
+//! products with tax to the cent, every illegal transition with its exact 400 message,
+//! operators on their own orders only, confirm reserving stock and creating production
+//! orders for the shortfall, QC moving the order to ready_to_ship, shipping (stock, packaging,
+//! COGS and invoice in one transaction, idempotent, atomic), payments (admins; recorded,
+//! refunded, voided, idempotent, payment status), cancel and delete rules, fulfillment filters
+//! and sorts, and a flat statement count for the order list.
+
+mod common;
+
+use std::sync::atomic::Ordering;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use common::TestApp;
+use common::api::{admin, app, call, operator, table_json};
+
+fn num(v: &Value) -> f64 {
+    v.as_str()
+        .map(|s| s.parse::<f64>().expect("number"))
+        .or_else(|| v.as_f64())
+        .unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+async fn sql(app: &TestApp, query: &str) -> String {
+    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(conn);
+    client
+        .query_one(&format!("SELECT ({query})::text"), &[])
+        .await
+        .expect("query")
+        .get::<_, Option<String>>(0)
+        .unwrap_or_default()
+}
+
+async fn exec(app: &TestApp, statement: &str) {
+    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(conn);
+    client.batch_execute(statement).await.expect("exec");
+}
+
+async fn sql_num(app: &TestApp, query: &str) -> f64 {
+    let v = sql(app, query).await;
+    if v.is_empty() {
+        0.0
+    } else {
+        v.parse().expect("number")
+    }
+}
+
+async fn ok(app: &TestApp, t: &str, method: Method, path: &str, body: Option<Value>) -> Value {
+    let res = call(app, method, path, body, t).await;
+    assert!(
+        res.status == StatusCode::OK
+            || res.status == StatusCode::CREATED
+            || res.status == StatusCode::NO_CONTENT,
+        "{path}: {} {}",
+        res.status,
+        res.text()
+    );
+    if res.status == StatusCode::NO_CONTENT {
+        Value::Null
+    } else {
+        res.json()
+    }
+}
+
+async fn refused(
+    app: &TestApp,
+    t: &str,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let res = call(app, method, path, body, t).await;
+    let body = if res.text().is_empty() {
+        Value::Null
+    } else {
+        res.json()
+    };
+    (res.status, body)
+}
+
+async fn keyed(
+    app: &TestApp,
+    t: &str,
+    method: Method,
+    path: &str,
+    key: &str,
+    body: Value,
+) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("authorization", format!("Bearer {t}"))
+        .header("content-type", "application/json")
+        .header("idempotency-key", key)
+        .body(Body::from(body.to_string()))
+        .expect("request");
+    let res = app.request(req).await;
+    (res.status, res.json())
+}
+
+async fn item(
+    app: &TestApp,
+    t: &str,
+    sku: &str,
+    kind: &str,
+    unit: &str,
+    price: Option<&str>,
+) -> i64 {
+    let mut body =
+        json!({"sku": sku, "name": format!("{sku} item"), "item_type": kind, "unit": unit});
+    if let Some(p) = price {
+        body["selling_price"] = json!(p);
+    }
+    ok(app, t, Method::POST, "/api/v1/items", Some(body)).await["id"]
+        .as_i64()
+        .expect("id")
+}
+
+async fn receive(app: &TestApp, t: &str, id: i64, qty: &str, cost: &str) {
+    ok(
+        app,
+        t,
+        Method::POST,
+        "/api/v1/admin/inventory/transactions",
+        Some(json!({"product_id": id, "transaction_type": "receipt", "quantity": qty, "cost_per_unit": cost})),
+    )
+    .await;
+}
+
+/// On hand and allocated of an item over every location.
+async fn stock(app: &TestApp, id: i64) -> (f64, f64) {
+    (
+        sql_num(app, &format!("SELECT coalesce(sum(on_hand_quantity), 0) FROM inventory_balances WHERE item_id = {id}")).await,
+        sql_num(app, &format!("SELECT coalesce(sum(allocated_quantity), 0) FROM inventory_balances WHERE item_id = {id}")).await,
+    )
+}
+
+/// The balance (debits - credits) of a GL account.
+async fn account(app: &TestApp, code: &str) -> f64 {
+    sql_num(
+        app,
+        &format!(
+            "SELECT coalesce(sum(l.debit_amount - l.credit_amount), 0) FROM gl_journal_entry_lines l \
+             JOIN gl_accounts a ON a.id = l.account_id WHERE a.account_code = '{code}'"
+        ),
+    )
+    .await
+}
+
+async fn balanced(app: &TestApp, t: &str) {
+    let tb = ok(
+        app,
+        t,
+        Method::GET,
+        "/api/v1/accounting/trial-balance",
+        None,
+    )
+    .await;
+    assert_eq!(num(&tb["total_debits"]), num(&tb["total_credits"]), "{tb}");
+    let res = ok(
+        app,
+        t,
+        Method::POST,
+        "/api/v1/inventory/validate-consistency",
+        None,
+    )
+    .await;
+    assert_eq!(res, json!({"consistent": true, "mismatches": []}));
+}
+
+async fn customer(app: &TestApp, t: &str) -> i64 {
+    ok(
+        app,
+        t,
+        Method::POST,
+        "/api/v1/admin/customers/",
+        Some(json!({"email": "buyer@shop.test", "first_name": "Bea", "last_name": "Buyer", "shipping_address_line1": "1 Elm St", "shipping_city": "Austin", "shipping_state": "TX", "shipping_zip": "73301"})),
+    )
+    .await["id"]
+        .as_i64()
+        .expect("customer")
+}
+
+async fn order(app: &TestApp, t: &str, lines: Value, extra: Value) -> Value {
+    let mut body =
+        json!({"lines": lines, "shipping_address_line1": "1 Elm St", "shipping_city": "Austin"});
+    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+        for (k, v) in e {
+            b.insert(k.clone(), v.clone());
+        }
+    }
+    ok(app, t, Method::POST, "/api/v1/sales-orders/", Some(body)).await
+}
+
+async fn set_status(app: &TestApp, t: &str, id: i64, status: &str) -> Value {
+    ok(
+        app,
+        t,
+        Method::PATCH,
+        &format!("/api/v1/sales-orders/{id}/status"),
+        Some(json!({"status": status})),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn orders_are_priced_from_products_taxed_to_the_cent_and_follow_the_status_flow() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    ok(
+        &app,
+        &t,
+        Method::PATCH,
+        "/api/v1/settings/",
+        Some(json!({"tax_enabled": true, "tax_rate_percent": "8.25"})),
+    )
+    .await;
+    let widget = item(&app, &t, "WIDGET", "finished_good", "EA", Some("19.99")).await;
+    let gadget = item(&app, &t, "GADGET", "finished_good", "EA", Some("5.05")).await;
+    let noprice = item(&app, &t, "NOPRICE", "finished_good", "EA", None).await;
+    let old = item(&app, &t, "OLD", "finished_good", "EA", Some("3")).await;
+    exec(
+        &app,
+        &format!("UPDATE items SET active = false WHERE id = {old}"),
+    )
+    .await;
+    let c = customer(&app, &t).await;
+
+    // Refusals first: nothing is written.
+    let before = table_json(&app, "sales_orders").await;
+    for (lines, status, detail) in [
+        (
+            json!([{"product_id": 999999, "quantity": 1}]),
+            StatusCode::NOT_FOUND,
+            "Product ID 999999 not found".to_string(),
+        ),
+        (
+            json!([{"product_id": noprice, "quantity": 1}]),
+            StatusCode::BAD_REQUEST,
+            "Product 'NOPRICE' has no selling price configured".to_string(),
+        ),
+        (
+            json!([{"product_id": old, "quantity": 1}]),
+            StatusCode::BAD_REQUEST,
+            "Product 'OLD' is discontinued and cannot be ordered".to_string(),
+        ),
+    ] {
+        let (s, body) = refused(
+            &app,
+            &t,
+            Method::POST,
+            "/api/v1/sales-orders/",
+            Some(json!({"lines": lines})),
+        )
+        .await;
+        assert_eq!(s, status, "{body}");
+        assert_eq!(body["detail"], detail.as_str(), "{body}");
+    }
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/sales-orders/",
+        Some(json!({"lines": [{"product_id": widget, "quantity": 0}]})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(
+        body["details"]["errors"][0]["field"], "lines.0.quantity",
+        "{body}"
+    );
+    let (s, _) = refused(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/sales-orders/",
+        Some(json!({"lines": []})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(table_json(&app, "sales_orders").await, before);
+
+    // 3 x 19.99 + 5.05 = 65.02; tax 8.25 % = 5.36415 -> 5.36; + 4.50 shipping = 74.88.
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/sales-orders/",
+        Some(json!({"lines": [{"product_id": widget, "quantity": 3, "unit_price": "1.00"}, {"product_id": gadget, "quantity": 1}], "customer_id": c, "shipping_cost": "4.50"})),
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    let o = res.json();
+    let id = o["id"].as_i64().expect("id");
+    assert_eq!(
+        res.header("location"),
+        Some(format!("/api/v1/sales-orders/{id}").as_str())
+    );
+    let number = o["order_number"].as_str().expect("number");
+    assert!(
+        regex::Regex::new(r"^SO-\d{4}-\d{4}$")
+            .expect("re")
+            .is_match(number),
+        "{number}"
+    );
+    assert_eq!(o["status"], "pending");
+    assert_eq!(o["payment_status"], "pending");
+    assert_eq!(o["order_type"], "line_item");
+    assert_eq!(o["source"], "manual");
+    assert_eq!(o["product_name"], "2 items");
+    assert_eq!(o["subtotal"], "65.02");
+    assert_eq!(o["tax_amount"], "5.36");
+    assert_eq!(o["shipping_cost"], "4.50");
+    assert_eq!(o["grand_total"], "74.88");
+    assert_eq!(o["lines"][0]["unit_price"], "19.99");
+    assert_eq!(o["lines"][0]["total"], "59.97");
+    assert_eq!(o["lines"][0]["product_sku"], "WIDGET");
+    assert_eq!(o["customer_name"], "Bea Buyer");
+    assert_eq!(o["customer_email"], "buyer@shop.test");
+    assert_eq!(o["shipping_address_line1"], "1 Elm St");
+    assert_eq!(o["shipping_city"], "Austin");
+    assert_eq!(o["shipping_country"], "USA");
+    assert_eq!(o["fulfillment"]["state"], "blocked");
+    assert_eq!(o["fulfillment"]["lines_total"], 2);
+    assert_eq!(o["is_cancellable"], true);
+
+    // Every illegal move from pending, with its message; nothing changes.
+    let before = table_json(&app, "sales_orders").await;
+    for to in [
+        "in_production",
+        "ready_to_ship",
+        "shipped",
+        "delivered",
+        "completed",
+    ] {
+        let (s, body) = refused(
+            &app,
+            &t,
+            Method::PATCH,
+            &format!("/api/v1/sales-orders/{id}/status"),
+            Some(json!({"status": to})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            body,
+            json!({"detail": format!("Invalid sales order status transition: 'pending' -> '{to}'. Allowed: ['confirmed', 'on_hold', 'cancelled']")})
+        );
+    }
+    assert_eq!(table_json(&app, "sales_orders").await, before);
+
+    // Operators: no status changes, no one else's orders; their own list holds only theirs.
+    let (s, body) = refused(
+        &app,
+        &op,
+        Method::PATCH,
+        &format!("/api/v1/sales-orders/{id}/status"),
+        Some(json!({"status": "confirmed"})),
+    )
+    .await;
+    assert_eq!(
+        (s, body),
+        (
+            StatusCode::FORBIDDEN,
+            json!({"detail": "Admin access required"})
+        )
+    );
+    let (s, body) = refused(
+        &app,
+        &op,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, body),
+        (
+            StatusCode::FORBIDDEN,
+            json!({"detail": "Not authorized to view this order"})
+        )
+    );
+    let (s, body) = refused(
+        &app,
+        &op,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/cancel"),
+        Some(json!({"cancellation_reason": "mine?"})),
+    )
+    .await;
+    assert_eq!(
+        (s, body),
+        (
+            StatusCode::FORBIDDEN,
+            json!({"detail": "Not authorized to view this order"})
+        )
+    );
+    let (s, body) = refused(&app, &t, Method::GET, "/api/v1/sales-orders/999999", None).await;
+    assert_eq!(
+        (s, body),
+        (
+            StatusCode::NOT_FOUND,
+            json!({"detail": "Sales order not found"})
+        )
+    );
+    let mine = order(
+        &app,
+        &op,
+        json!([{"product_id": gadget, "quantity": 2}]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(mine["product_name"], "GADGET item x2");
+    let list = ok(&app, &op, Method::GET, "/api/v1/sales-orders/", None).await;
+    assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
+    assert_eq!(list[0]["id"], mine["id"]);
+    let all = ok(&app, &t, Method::GET, "/api/v1/sales-orders", None).await;
+    assert_eq!(all.as_array().map(Vec::len), Some(2));
+
+    // Confirm: 2 widgets in stock of 3, gadgets in full: reserved, a production order for
+    // the one widget short, status in_production, half the lines ready.
+    receive(&app, &t, widget, "2", "4").await;
+    receive(&app, &t, gadget, "5", "1").await;
+    let confirmed = set_status(&app, &t, id, "confirmed").await;
+    assert_eq!(confirmed["status"], "in_production", "{confirmed}");
+    assert!(confirmed["confirmed_at"].is_string());
+    assert_eq!(confirmed["fulfillment"]["state"], "partially_ready");
+    assert_eq!(confirmed["fulfillment"]["fulfillment_percent"], 50.0);
+    assert_eq!(confirmed["fulfillment"]["lines_ready"], 1);
+    assert_eq!(num(&confirmed["lines"][0]["quantity_allocated"]), 2.0);
+    assert_eq!(stock(&app, widget).await, (2.0, 2.0));
+    assert_eq!(stock(&app, gadget).await, (5.0, 1.0));
+    let wos = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/production-orders/?sales_order_id={id}"),
+        None,
+    )
+    .await;
+    let wos = wos.as_array().expect("wos");
+    assert_eq!(wos.len(), 1, "{wos:?}");
+    assert_eq!(num(&wos[0]["quantity_ordered"]), 1.0);
+    assert_eq!(wos[0]["source"], "sales_order");
+    // Generating again creates nothing: the shortfall is already planned.
+    let g = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/generate-production-orders"),
+        None,
+    )
+    .await;
+    assert_eq!(g["created_orders"], json!([]), "{g}");
+
+    // Fulfillment filters and the events.
+    let f = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/?fulfillment_state=partially_ready,ready_to_ship",
+        None,
+    )
+    .await;
+    assert_eq!(f.as_array().map(Vec::len), Some(1));
+    assert_eq!(f[0]["id"], id);
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/?fulfillment_state=nope",
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+    let (s, _) = refused(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/?sort_by=nope",
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let st = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/?status=in_production&status=pending",
+        None,
+    )
+    .await;
+    assert_eq!(st.as_array().map(Vec::len), Some(2));
+    let st = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/?status=in_production",
+        None,
+    )
+    .await;
+    assert_eq!(st.as_array().map(Vec::len), Some(1));
+    let ev = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}/events"),
+        None,
+    )
+    .await;
+    let titles: Vec<&str> = ev
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["title"].as_str())
+        .collect();
+    assert_eq!(
+        titles,
+        vec![
+            "Order Created",
+            "Production Orders Created",
+            "Order Confirmed",
+            "In Production"
+        ]
+    );
+
+    // In production cannot be cancelled; on hold can, but not while the work order runs.
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/cancel"),
+        Some(json!({"cancellation_reason": "changed mind"})),
+    )
+    .await;
+    assert_eq!(
+        (s, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Cannot cancel order with status 'in_production'"})
+        )
+    );
+    set_status(&app, &t, id, "on_hold").await;
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/cancel"),
+        Some(json!({"cancellation_reason": "changed mind"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        body["detail"],
+        format!(
+            "Cannot cancel: 1 work order(s) still active ({}). Cancel work orders first.",
+            wos[0]["code"].as_str().expect("code")
+        )
+    );
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Cannot delete order with status 'on_hold'. Only cancelled or pending orders can be deleted."})
+        )
+    );
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{}/cancel", wos[0]["id"]),
+        None,
+    )
+    .await;
+    let (s, _) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/cancel"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let c = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/cancel"),
+        Some(json!({"cancellation_reason": "changed mind"})),
+    )
+    .await;
+    assert_eq!(c["status"], "cancelled");
+    assert_eq!(c["cancellation_reason"], "changed mind");
+    assert_eq!(c["fulfillment"]["state"], "cancelled");
+    assert_eq!(stock(&app, widget).await, (2.0, 0.0));
+    assert_eq!(stock(&app, gadget).await, (5.0, 0.0));
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/sales-orders/{id}/status"),
+        Some(json!({"status": "pending"})),
+    )
+    .await;
+    assert_eq!(
+        (s, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Invalid sales order status transition: 'cancelled' -> 'pending'. Allowed: none (terminal state)"})
+        )
+    );
+
+    // Delete: operators never, admins pending or cancelled orders.
+    let (s, _) = refused(
+        &app,
+        &op,
+        Method::DELETE,
+        &format!("/api/v1/sales-orders/{}", mine["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    ok(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/v1/sales-orders/{}", mine["id"]),
+        None,
+    )
+    .await;
+    ok(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        sql_num(&app, "SELECT count(*) FROM sales_orders").await,
+        0.0
+    );
+
+    // The advertised flow.
+    let tr = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/status-transitions?current_status=confirmed",
+        None,
+    )
+    .await;
+    assert_eq!(
+        tr,
+        json!({"current_status": "confirmed", "allowed_transitions": ["in_production", "ready_to_ship", "on_hold", "cancelled"], "is_terminal": false})
+    );
+    let tr = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/status-transitions",
+        None,
+    )
+    .await;
+    assert_eq!(tr["terminal_statuses"], json!(["completed", "cancelled"]));
+    assert_eq!(
+        tr["transitions"]["shipped"]["allowed_transitions"],
+        json!(["delivered", "completed"])
+    );
+    let ps = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/payment-statuses",
+        None,
+    )
+    .await;
+    assert_eq!(
+        ps["statuses"],
+        json!(["pending", "partial", "paid", "refunded", "overdue"])
+    );
+    balanced(&app, &t).await;
+}
+
+struct Shop {
+    widget: i64,
+    box_: i64,
+}
+
+/// A widget (selling 25.00) made of 100 g PLA at 0.02 and shipped in a box (packaging, 0.40).
+async fn shop(app: &TestApp, t: &str) -> Shop {
+    let pla = item(app, t, "PLA", "material", "G", None).await;
+    receive(app, t, pla, "1000", "0.02").await;
+    let box_ = item(app, t, "BOX", "packaging", "EA", None).await;
+    let widget = item(app, t, "WIDGET", "finished_good", "EA", Some("25.00")).await;
+    ok(
+        app,
+        t,
+        Method::POST,
+        "/api/v1/admin/bom/",
+        Some(json!({"product_id": widget, "lines": [
+            {"component_id": pla, "quantity": "100", "unit": "G"},
+            {"component_id": box_, "quantity": "1", "consume_stage": "shipping"}
+        ]})),
+    )
+    .await;
+    Shop { widget, box_ }
+}
+
+#[tokio::test]
+async fn order_to_cash_confirm_produce_qc_ship_and_pay_posts_every_entry_once() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    let s = shop(&app, &t).await;
+    receive(&app, &t, s.box_, "10", "0.40").await;
+
+    let o = order(
+        &app,
+        &t,
+        json!([{"product_id": s.widget, "quantity": 2}]),
+        json!({"shipping_cost": "5.00"}),
+    )
+    .await;
+    let id = o["id"].as_i64().expect("id");
+    assert_eq!(o["grand_total"], "55.00");
+    let c = set_status(&app, &t, id, "confirmed").await;
+    assert_eq!(c["status"], "in_production");
+    assert_eq!(c["fulfillment"]["state"], "blocked");
+
+    // Produce the two widgets and pass QC: the order is ready to ship, the goods reserved.
+    let wo = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/production-orders/?sales_order_id={id}"),
+        None,
+    )
+    .await[0]
+        .clone();
+    let wid = wo["id"].as_i64().expect("wo");
+    for step in ["release", "start"] {
+        ok(
+            &app,
+            &t,
+            Method::POST,
+            &format!("/api/v1/production-orders/{wid}/{step}"),
+            None,
+        )
+        .await;
+    }
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{wid}/complete"),
+        Some(json!({"quantity_completed": "2"})),
+    )
+    .await;
+    let q = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{wid}/qc"),
+        Some(json!({"result": "passed"})),
+    )
+    .await;
+    assert_eq!(q["sales_order_updated"], true, "{q}");
+    assert_eq!(q["sales_order_status"], "ready_to_ship");
+    let r = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(r["status"], "ready_to_ship");
+    assert_eq!(r["fulfillment"]["state"], "ready_to_ship");
+    assert_eq!(r["fulfillment"]["can_ship_complete"], true);
+    assert_eq!(stock(&app, s.widget).await, (2.0, 2.0));
+    assert_eq!(account(&app, "1220").await, 4.0);
+
+    // Operators cannot ship; an admin ships once per Idempotency-Key.
+    let (st, body) = refused(
+        &app,
+        &op,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/ship"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::FORBIDDEN,
+            json!({"detail": "Admin access required"})
+        )
+    );
+    let path = format!("/api/v1/sales-orders/{id}/ship");
+    let (st, first) = keyed(
+        &app,
+        &t,
+        Method::POST,
+        &path,
+        "ship-1",
+        json!({"carrier": "UPS", "service": "Ground"}),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{first}");
+    let (st, again) = keyed(
+        &app,
+        &t,
+        Method::POST,
+        &path,
+        "ship-1",
+        json!({"carrier": "UPS", "service": "Ground"}),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(first, again);
+    assert_eq!(first["message"], "Order shipped successfully");
+    assert_eq!(first["carrier"], "UPS");
+    assert_eq!(first["service"], "Ground");
+    assert_eq!(first["label_url"], Value::Null);
+    assert!(
+        first["tracking_number"]
+            .as_str()
+            .expect("tracking")
+            .starts_with("UPS"),
+        "{first}"
+    );
+    assert!(
+        first["shipment"]["shipment_number"]
+            .as_str()
+            .expect("shp")
+            .starts_with("SHP-")
+    );
+    assert_eq!(first["shipment"]["cost_of_goods"], "4.00");
+    assert_eq!(first["shipment"]["packaging_cost"], "0.80");
+    assert_eq!(stock(&app, s.widget).await, (0.0, 0.0));
+    assert_eq!(stock(&app, s.box_).await, (8.0, 0.0));
+    assert_eq!(account(&app, "5000").await, 4.0);
+    assert_eq!(account(&app, "1220").await, 0.0);
+    assert_eq!(account(&app, "5010").await, 0.8);
+    assert_eq!(account(&app, "1230").await, 3.2);
+    assert_eq!(account(&app, "1100").await, 55.0);
+    assert_eq!(account(&app, "4000").await, -50.0);
+    assert_eq!(account(&app, "4200").await, -5.0);
+    assert_eq!(account(&app, "2100").await, 0.0);
+    let shipped = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(shipped["status"], "shipped");
+    assert_eq!(shipped["fulfillment"]["state"], "shipped");
+    assert_eq!(shipped["carrier"], "UPS");
+    assert_eq!(shipped["tracking_number"], first["tracking_number"]);
+    let (st, body) = refused(&app, &t, Method::POST, &path, Some(json!({}))).await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Cannot ship order with status 'shipped'"})
+        )
+    );
+    let list = ok(&app, &op, Method::GET, "/api/v1/shipments/", None).await;
+    assert_eq!(list["total"], 1);
+    assert_eq!(list["items"][0]["order_number"], o["order_number"]);
+
+    // Payments: admins only; partial, then paid (a retried key posts once); refund; void.
+    let (st, body) = refused(
+        &app,
+        &op,
+        Method::POST,
+        "/api/v1/payments",
+        Some(json!({"sales_order_id": id, "amount": "20.00", "payment_method": "cash"})),
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::FORBIDDEN,
+            json!({"detail": "Admin access required"})
+        )
+    );
+    let (st, _) = refused(&app, &op, Method::GET, "/api/v1/payments", None).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/payments",
+        Some(json!({"sales_order_id": id, "amount": "0", "payment_method": "cash"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let p1 = ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/payments",
+        Some(json!({"sales_order_id": id, "amount": "20.00", "payment_method": "cash"})),
+    )
+    .await;
+    assert!(
+        regex::Regex::new(r"^PAY-\d{4}-\d{4}$")
+            .expect("re")
+            .is_match(p1["payment_number"].as_str().expect("n")),
+        "{p1}"
+    );
+    assert_eq!(p1["order_number"], o["order_number"]);
+    assert_eq!(p1["status"], "completed");
+    assert_eq!(p1["payment_type"], "payment");
+    let r = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(r["payment_status"], "partial");
+    let body = json!({"sales_order_id": id, "amount": "35.00", "payment_method": "credit_card", "transaction_id": "ch_1"});
+    let (st, a) = keyed(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/payments",
+        "pay-2",
+        body.clone(),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{a}");
+    let (st, b) = keyed(&app, &t, Method::POST, "/api/v1/payments", "pay-2", body).await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(a, b);
+    let r = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(r["payment_status"], "paid");
+    assert_eq!(r["is_paid"], true);
+    assert!(r["paid_at"].is_string());
+    assert_eq!(account(&app, "1000").await, 55.0);
+    assert_eq!(account(&app, "1100").await, 0.0);
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/payments/refund",
+        Some(json!({"sales_order_id": id, "amount": "60.00", "payment_method": "cash"})),
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Refund amount (60.00) exceeds the amount paid (55.00)"})
+        )
+    );
+    let refund = ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/payments/refund",
+        Some(json!({"sales_order_id": id, "amount": "5.00", "payment_method": "cash"})),
+    )
+    .await;
+    assert_eq!(refund["amount"], "-5.00");
+    assert_eq!(refund["payment_type"], "refund");
+    assert_eq!(account(&app, "1000").await, 50.0);
+    let r = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(r["payment_status"], "partial");
+    let summary = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/payments/order/{id}/summary"),
+        None,
+    )
+    .await;
+    assert_eq!(summary["total_paid"], "55.00");
+    assert_eq!(summary["total_refunded"], "5.00");
+    assert_eq!(summary["balance_due"], "5.00");
+    assert_eq!(summary["payment_count"], 3);
+    ok(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/v1/payments/{}", refund["id"]),
+        None,
+    )
+    .await;
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/v1/payments/{}", refund["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Payment is already voided"})
+        )
+    );
+    assert_eq!(account(&app, "1000").await, 55.0);
+    let r = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(r["payment_status"], "paid");
+    let page = ok(&app, &t, Method::GET, "/api/v1/payments?page_size=2", None).await;
+    assert_eq!(
+        (
+            page["total"].clone(),
+            page["total_pages"].clone(),
+            page["items"].as_array().map(Vec::len)
+        ),
+        (json!(3), json!(2), Some(2))
+    );
+    let refunds = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/payments/?payment_type=refund&status=voided",
+        None,
+    )
+    .await;
+    assert_eq!(refunds["total"], 1);
+    let p = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/payments/{}", p1["id"]),
+        Some(json!({"notes": "counter"})),
+    )
+    .await;
+    assert_eq!(p["notes"], "counter");
+    let dash = ok(&app, &t, Method::GET, "/api/v1/payments/dashboard", None).await;
+    assert_eq!(dash["payments_today"], 2);
+    assert_eq!(dash["amount_today"], "55.00");
+    assert_eq!(dash["orders_with_balance"], 0);
+
+    // Delivered and completed close it.
+    set_status(&app, &t, id, "delivered").await;
+    let done = set_status(&app, &t, id, "completed").await;
+    assert!(done["delivered_at"].is_string() && done["actual_completion_date"].is_string());
+    balanced(&app, &t).await;
+}
+
+#[tokio::test]
+async fn a_shipment_that_fails_midway_leaves_nothing_behind() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let s = shop(&app, &t).await;
+    // Widgets in stock but no boxes: the packaging issue fails after the goods were issued.
+    receive(&app, &t, s.widget, "3", "2").await;
+    let o = order(
+        &app,
+        &t,
+        json!([{"product_id": s.widget, "quantity": 2}]),
+        json!({}),
+    )
+    .await;
+    let id = o["id"].as_i64().expect("id");
+    let c = set_status(&app, &t, id, "confirmed").await;
+    assert_eq!(c["status"], "confirmed");
+    assert_eq!(c["fulfillment"]["state"], "ready_to_ship");
+    assert_eq!(c["fulfillment"]["fulfillment_percent"], 100.0);
+    let tables = [
+        "inventory_transactions",
+        "inventory_balances",
+        "gl_journal_entries",
+        "shipments",
+        "sales_orders",
+        "sales_order_lines",
+        "sales_order_events",
+    ];
+    let mut before = Vec::new();
+    for table in tables {
+        before.push(table_json(&app, table).await);
+    }
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/shipments/",
+        Some(json!({"sales_order_id": id, "carrier": "USPS", "service": "Priority"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+    for (table, was) in tables.iter().zip(before) {
+        assert_eq!(table_json(&app, table).await, was, "{table} changed");
+    }
+    // With boxes it ships, through ready_to_ship.
+    receive(&app, &t, s.box_, "2", "0.5").await;
+    let shipped = ok(&app, &t, Method::POST, "/api/v1/shipments/", Some(json!({"sales_order_id": id, "carrier": "USPS", "service": "Priority", "tracking_number": "9400"}))).await;
+    assert_eq!(shipped["tracking_number"], "9400");
+    assert_eq!(stock(&app, s.widget).await, (1.0, 0.0));
+    let ev = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}/events"),
+        None,
+    )
+    .await;
+    let moves: Vec<String> = ev
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["event_type"] == "status_change")
+        .map(|e| {
+            format!(
+                "{}->{}",
+                e["old_status"].as_str().unwrap_or(""),
+                e["new_status"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        vec![
+            "pending->confirmed",
+            "confirmed->ready_to_ship",
+            "ready_to_ship->shipped"
+        ]
+    );
+    // Without an address it cannot ship.
+    let bare = ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/sales-orders/",
+        Some(json!({"lines": [{"product_id": s.widget, "quantity": 1}]})),
+    )
+    .await;
+    set_status(&app, &t, bare["id"].as_i64().expect("id"), "confirmed").await;
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{}/ship", bare["id"]),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Order has no shipping address. Add one before shipping."})
+        )
+    );
+    balanced(&app, &t).await;
+}
+
+#[tokio::test]
+async fn orders_sort_by_fulfillment_priority_percent_total_and_customer() {
+    let app = app().await;
+    let t = admin(&app).await;
+    // Bought components: confirming never orders production for them.
+    let a = item(&app, &t, "A", "component", "EA", Some("10")).await;
+    let b = item(&app, &t, "B", "component", "EA", Some("1")).await;
+    receive(&app, &t, a, "1", "1").await;
+    // blocked (pending), ready (confirmed with stock), partially ready.
+    let o1 = order(
+        &app,
+        &t,
+        json!([{"product_id": b, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    let o2 = order(
+        &app,
+        &t,
+        json!([{"product_id": a, "quantity": 1}, {"product_id": b, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    let o3 = order(
+        &app,
+        &t,
+        json!([{"product_id": a, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    set_status(&app, &t, o3["id"].as_i64().expect("id"), "confirmed").await;
+    set_status(&app, &t, o2["id"].as_i64().expect("id"), "confirmed").await;
+    let ids = |v: &Value| -> Vec<i64> {
+        v.as_array()
+            .expect("rows")
+            .iter()
+            .filter_map(|r| r["id"].as_i64())
+            .collect()
+    };
+    let (i1, i2, i3) = (
+        o1["id"].as_i64().unwrap_or(0),
+        o2["id"].as_i64().unwrap_or(0),
+        o3["id"].as_i64().unwrap_or(0),
+    );
+    let v = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/?sort_by=fulfillment_priority",
+        None,
+    )
+    .await;
+    assert_eq!(ids(&v), vec![i3, i1, i2]);
+    assert_eq!(v[0]["fulfillment_state"], "ready_to_ship");
+    let states: Vec<&str> = v
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["fulfillment_state"].as_str())
+        .collect();
+    assert_eq!(states, vec!["ready_to_ship", "blocked", "blocked"]);
+    let v = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/?sort_by=total_amount&sort_order=asc",
+        None,
+    )
+    .await;
+    assert_eq!(ids(&v), vec![i1, i3, i2]);
+    let v = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/?sort_by=fulfillment_percent&sort_order=desc",
+        None,
+    )
+    .await;
+    assert_eq!(ids(&v)[0], i3);
+    let v = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/?limit=500&skip=1",
+        None,
+    )
+    .await;
+    assert_eq!(ids(&v), vec![i2, i1]);
+    let v = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/?fulfillment_state=blocked",
+        None,
+    )
+    .await;
+    assert_eq!(ids(&v), vec![i2, i1]);
+}
+
+#[tokio::test]
+async fn the_order_list_with_lines_customer_and_fulfillment_costs_the_same_statements_for_50_orders()
+ {
+    let (app, counter) = TestApp::spawn_counting(&[("AUTH_MODE", "header")]).await;
+    let t = admin(&app).await;
+    let a = item(&app, &t, "A", "finished_good", "EA", Some("10")).await;
+    let b = item(&app, &t, "B", "finished_good", "EA", Some("2")).await;
+    let c = customer(&app, &t).await;
+    for _ in 0..50 {
+        order(
+            &app,
+            &t,
+            json!([{"product_id": a, "quantity": 1}, {"product_id": b, "quantity": 2}]),
+            json!({"customer_id": c}),
+        )
+        .await;
+    }
+    let mut counts = Vec::new();
+    for n in [1, 50] {
+        let mut least = u64::MAX;
+        for _ in 0..3 {
+            let before = counter.load(Ordering::SeqCst);
+            let list = ok(
+                &app,
+                &t,
+                Method::GET,
+                &format!("/api/v1/sales-orders/?limit={n}&include_fulfillment=true"),
+                None,
+            )
+            .await;
+            let rows = list.as_array().expect("rows");
+            assert_eq!(rows.len(), n);
+            assert_eq!(rows[n - 1]["lines"][1]["product_sku"], "B");
+            assert_eq!(rows[n - 1]["customer_name"], "Bea Buyer");
+            assert_eq!(rows[n - 1]["fulfillment"]["state"], "blocked");
+            least = least.min(counter.load(Ordering::SeqCst) - before);
+        }
+        counts.push(least);
+    }
+    println!(
+        "statements for 1 order: {}, for 50: {}",
+        counts[0], counts[1]
+    );
+    assert!(
+        counts[1] <= counts[0] + 2 && counts[1] <= 10,
+        "the statement count grows with the orders: {counts:?}"
+    );
+}
+
+proptest! {
+    /// Totals are exact to the cent: tax is the subtotal times the rate rounded half up, and
+    /// the grand total is the exact sum of its parts.
+    #[test]
+    fn totals_are_exact_to_the_cent(
+        lines in prop::collection::vec((1i32..=10_000, 0i64..=1_000_000), 1..6),
+        shipping in 0i64..=100_000,
+        rate in 0i64..=250_000,
+    ) {
+        use bigdecimal::BigDecimal;
+        use strata::sales::rules::{line_total, totals};
+        let zero = BigDecimal::from(0);
+        let line_totals: Vec<BigDecimal> = lines
+            .iter()
+            .map(|(q, cents)| line_total(*q, &BigDecimal::new((*cents).into(), 2), &zero))
+            .collect();
+        let rate = BigDecimal::new(rate.into(), 6);
+        let t = totals(&line_totals, &BigDecimal::new(shipping.into(), 2), &rate);
+        let exact_sub: BigDecimal = lines.iter().map(|(q, c)| BigDecimal::from(*q) * BigDecimal::new((*c).into(), 2)).fold(zero.clone(), |a, b| a + b);
+        prop_assert_eq!(&t.subtotal, &exact_sub);
+        let exact_tax = &exact_sub * &rate;
+        let diff = (&t.tax_amount - &exact_tax).abs();
+        prop_assert!(diff <= BigDecimal::new(5.into(), 3), "tax {} vs {}", t.tax_amount, exact_tax);
+        prop_assert_eq!(t.tax_amount.with_scale(2), t.tax_amount.clone());
+        prop_assert_eq!(&t.grand_total, &(&t.subtotal + &t.tax_amount + &t.shipping_cost));
+    }
+}
+
+#[tokio::test]
+async fn quotes_are_written_approved_converted_to_orders_and_counted() {
+    let app = app().await;
+    let t = admin(&app).await;
+    ok(
+        &app,
+        &t,
+        Method::PATCH,
+        "/api/v1/settings/",
+        Some(json!({"tax_enabled": true, "tax_rate_percent": "10"})),
+    )
+    .await;
+    let widget = item(&app, &t, "WIDGET", "finished_good", "EA", Some("25.00")).await;
+    let c = customer(&app, &t).await;
+    let q = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_id": widget, "product_name": "Custom widget", "quantity": 4, "unit_price": "12.345", "customer_id": c, "shipping_cost": "3"}))).await;
+    let id = q["id"].as_i64().expect("id");
+    assert!(
+        regex::Regex::new(r"^Q-\d{4}-\d{4}$")
+            .expect("re")
+            .is_match(q["quote_number"].as_str().expect("n")),
+        "{q}"
+    );
+    assert_eq!(q["status"], "pending");
+    assert_eq!(q["expired"], false);
+    assert_eq!(q["material_type"], "PLA");
+    // 4 x 12.35 = 49.40; tax 4.94; + 3.00 = 57.34.
+    assert_eq!(
+        (
+            q["subtotal"].clone(),
+            q["tax_amount"].clone(),
+            q["total_price"].clone()
+        ),
+        (json!("49.40"), json!("4.94"), json!("57.34"))
+    );
+    assert_eq!(q["customer_name"], "Bea Buyer");
+    let untaxed = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_name": "Repair", "unit_price": "10", "apply_tax": false, "valid_days": 1}))).await;
+    assert_eq!(untaxed["total_price"], "10.00");
+    let (s, _) = refused(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/quotes/",
+        Some(json!({"product_name": "x", "unit_price": "-1"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Converting a pending quote is refused; approved converts once.
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/quotes/{id}/convert"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Quote must be approved or accepted before converting (status is 'pending')"})
+        )
+    );
+    let a = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/quotes/{id}/status"),
+        Some(json!({"status": "approved"})),
+    )
+    .await;
+    assert_eq!(a["status"], "approved");
+    assert!(a["approved_at"].is_string());
+    let u = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/quotes/{id}"),
+        Some(json!({"quantity": 2})),
+    )
+    .await;
+    assert_eq!(u["total_price"], "30.17");
+    let conv = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/quotes/{id}/convert"),
+        None,
+    )
+    .await;
+    let number = conv["order_number"].as_str().expect("number");
+    assert_eq!(
+        conv["message"],
+        format!("Quote converted to order {number}")
+    );
+    let o = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{}", conv["order_id"]),
+        None,
+    )
+    .await;
+    assert_eq!(o["order_type"], "quote_based");
+    assert_eq!(o["quote_id"], id);
+    assert_eq!(o["grand_total"], "30.17");
+    assert_eq!(o["lines"][0]["quantity"], 2);
+    assert_eq!(o["shipping_address_line1"], "1 Elm St");
+    let q = ok(&app, &t, Method::GET, &format!("/api/v1/quotes/{id}"), None).await;
+    assert_eq!(q["status"], "converted");
+    assert_eq!(q["sales_order_id"], conv["order_id"]);
+    for (method, path, body, detail) in [
+        (
+            Method::PATCH,
+            format!("/api/v1/quotes/{id}/status"),
+            Some(json!({"status": "cancelled"})),
+            "Cannot change status of a converted quote",
+        ),
+        (
+            Method::PATCH,
+            format!("/api/v1/quotes/{id}"),
+            Some(json!({"quantity": 1})),
+            "Cannot edit a converted quote",
+        ),
+        (
+            Method::DELETE,
+            format!("/api/v1/quotes/{id}"),
+            None,
+            "Cannot delete a converted quote",
+        ),
+    ] {
+        let (s, b) = refused(&app, &t, method, &path, body).await;
+        assert_eq!((s, b), (StatusCode::BAD_REQUEST, json!({"detail": detail})));
+    }
+
+    // The untaxed one expires; stats count it.
+    exec(
+        &app,
+        &format!(
+            "UPDATE quotes SET expires_at = now() - interval '1 day' WHERE id = {}",
+            untaxed["id"]
+        ),
+    )
+    .await;
+    let stats = ok(&app, &t, Method::GET, "/api/v1/quotes/stats", None).await;
+    assert_eq!(
+        stats,
+        json!({"total": 2, "pending": 1, "approved": 0, "accepted": 0, "rejected": 0, "converted": 1, "expired": 1, "total_value": "40.17", "pending_value": "10.00"})
+    );
+    let list = ok(&app, &t, Method::GET, "/api/v1/quotes/?search=repair", None).await;
+    assert_eq!(list.as_array().map(Vec::len), Some(1));
+    assert_eq!(list[0]["expired"], true);
+    ok(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/v1/quotes/{}", untaxed["id"]),
+        None,
+    )
+    .await;
+    let list = ok(&app, &t, Method::GET, "/api/v1/quotes", None).await;
+    assert_eq!(list.as_array().map(Vec::len), Some(1));
+}
