@@ -1543,6 +1543,56 @@ export interface paths {
         patch: operations["update_customer"];
         trace?: never;
     };
+    "/admin/dashboard/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard: `summary` counts and the five latest orders as `recent_orders`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Dashboard {
+         *       dashboardOverview {
+         *         summary {
+         *           pending_quotes: pendingQuotes
+         *           quotes_today: quotesToday
+         *           pending_orders: pendingOrders
+         *           orders_needing_review: pendingOrders
+         *           orders_in_production: ordersInProduction
+         *           orders_ready_to_ship: ordersReadyToShip
+         *           active_production_orders: productionInProgress
+         *           revenue_30_days: revenue30Days
+         *           orders_30_days: orders30Days
+         *         }
+         *         recent_orders: recentOrders { ...RecentOrderFields }
+         *       }
+         *     }
+         *     fragment RecentOrderFields on RecentOrder {
+         *       id
+         *       order_number: orderNumber
+         *       product_name: productName
+         *       customer_name: customerName
+         *       status
+         *       payment_status: paymentStatus
+         *       grand_total: grandTotal
+         *       total_price: grandTotal
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/dashboard/production-trend": {
         parameters: {
             query?: never;
@@ -1574,6 +1624,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/dashboard/profit-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue, cost of goods and gross margin of what shipped in `period`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardProfitSummary($period: String) {
+         *       dashboardProfitSummary(period: $period) {
+         *         period
+         *         start_date: startDate
+         *         end_date: endDate
+         *         revenue
+         *         cost_of_goods: costOfGoods
+         *         gross_profit: grossProfit
+         *         gross_margin_percent: grossMarginPercent
+         *         shipments
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_profit_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/dashboard/purchasing-trend": {
         parameters: {
             query?: never;
@@ -1592,6 +1677,143 @@ export interface paths {
          *     ```
          */
         get: operations["list_purchasing_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/recent-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest orders, a bare array (`limit`, default 5); `customer_name` is `Unknown` when missing
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardRecentOrders($limit: Int = 5) {
+         *       dashboardRecentOrders(limit: $limit) { ...RecentOrderFields }
+         *     }
+         *     fragment RecentOrderFields on RecentOrder {
+         *       id
+         *       order_number: orderNumber
+         *       product_name: productName
+         *       customer_name: customerName
+         *       status
+         *       payment_status: paymentStatus
+         *       grand_total: grandTotal
+         *       total_price: grandTotal
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_recent_orders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/sales-trend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales and payments per day for `period` WTD, MTD (default), QTD, YTD or ALL (the last 365 days); 400 for another period
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardSalesTrend($period: String) {
+         *       dashboardSalesTrend(period: $period) {
+         *         period
+         *         start_date: startDate
+         *         end_date: endDate
+         *         total_revenue: totalRevenue
+         *         total_orders: totalOrders
+         *         total_payments: totalPayments
+         *         total_payment_count: totalPaymentCount
+         *         data { date total sales orders payments payment_count: paymentCount }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_sales_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/shipping-trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipments per day for `period`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardShippingTrend($period: String) {
+         *       dashboardShippingTrend(period: $period) {
+         *         period
+         *         start_date: startDate
+         *         end_date: endDate
+         *         total_shipped: totalShipped
+         *         data { date shipped }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_shipping_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The SPA's cards: quotes, orders, production, BOMs, inventory and the last 30 days' revenue
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardSummary {
+         *       dashboardSummary {
+         *         quotes { pending this_week: thisWeek }
+         *         orders { confirmed in_production: inProduction ready_to_ship: readyToShip overdue }
+         *         production { in_progress: inProgress scheduled ready_to_start: readyToStart }
+         *         boms { needs_review: needsReview active }
+         *         inventory { low_stock_count: lowStockCount active_orders: activeOrders }
+         *         revenue { last_30_days: last30Days orders_last_30_days: ordersLast30Days }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_summary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4415,6 +4637,281 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments, newest first, as `{items, total, page, page_size, total_pages}` (`order_id`, `payment_method`, `status`, `payment_type`, `from_date`, `to_date`, `search`, `page`, `page_size` up to 100)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Payments($orderId: Int, $paymentMethod: PaymentMethod, $status: PaymentRecordStatus, $paymentType: PaymentType, $fromDate: DateTime, $toDate: DateTime, $search: String, $page: Int = 1, $pageSize: Int = 50) {
+         *       payments(orderId: $orderId, paymentMethod: $paymentMethod, status: $status, paymentType: $paymentType, fromDate: $fromDate, toDate: $toDate, search: $search, page: $page, pageSize: $pageSize) {
+         *         items { ...PaymentFields }
+         *         total
+         *         page
+         *         page_size: pageSize
+         *         total_pages: totalPages
+         *       }
+         *     }
+         *     fragment PaymentFields on Payment {
+         *       id
+         *       payment_number: paymentNumber
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       amount
+         *       payment_method: paymentMethod
+         *       payment_type: paymentType
+         *       status
+         *       transaction_id: transactionId
+         *       check_number: checkNumber
+         *       notes
+         *       payment_date: paymentDate
+         *       recorded_by: recordedBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["list_payments"];
+        put?: never;
+        /**
+         * Record a payment `PAY-YYYY-NNNN` (1000 Cash / 1100 AR); the order's payment status is recomputed
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PaymentRecord($input: PaymentInput!) {
+         *       paymentRecord(input: $input) {
+         *         payment { ...PaymentFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PaymentFields on Payment {
+         *       id
+         *       payment_number: paymentNumber
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       amount
+         *       payment_method: paymentMethod
+         *       payment_type: paymentType
+         *       status
+         *       transaction_id: transactionId
+         *       check_number: checkNumber
+         *       notes
+         *       payment_date: paymentDate
+         *       recorded_by: recordedBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_payment_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments today, this week and this month, orders with a balance and what they owe
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PaymentsDashboard {
+         *       paymentsDashboard {
+         *         payments_today: paymentsToday
+         *         amount_today: amountToday
+         *         payments_this_week: paymentsThisWeek
+         *         amount_this_week: amountThisWeek
+         *         payments_this_month: paymentsThisMonth
+         *         amount_this_month: amountThisMonth
+         *         orders_with_balance: ordersWithBalance
+         *         total_outstanding: totalOutstanding
+         *         by_method: byMethod
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_payments_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/order/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an order owes: total, paid, refunded, balance
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PaymentOrderSummary($id: Int!) {
+         *       paymentOrderSummary(orderId: $id) {
+         *         order_total: orderTotal
+         *         total_paid: totalPaid
+         *         total_refunded: totalRefunded
+         *         balance_due: balanceDue
+         *         payment_count: paymentCount
+         *         last_payment_date: lastPaymentDate
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_payment_order_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a refund (stored negative; never more than is paid; 1100 AR / 1000 Cash)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PaymentRefund($input: PaymentInput!) {
+         *       paymentRefund(input: $input) {
+         *         payment { ...PaymentFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PaymentFields on Payment {
+         *       id
+         *       payment_number: paymentNumber
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       amount
+         *       payment_method: paymentMethod
+         *       payment_type: paymentType
+         *       status
+         *       transaction_id: transactionId
+         *       check_number: checkNumber
+         *       notes
+         *       payment_date: paymentDate
+         *       recorded_by: recordedBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_payment_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payment
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Payment($id: Int!) {
+         *       payment(id: $id) { ...PaymentFields }
+         *     }
+         *     fragment PaymentFields on Payment {
+         *       id
+         *       payment_number: paymentNumber
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       amount
+         *       payment_method: paymentMethod
+         *       payment_type: paymentType
+         *       status
+         *       transaction_id: transactionId
+         *       check_number: checkNumber
+         *       notes
+         *       payment_date: paymentDate
+         *       recorded_by: recordedBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_payment"];
+        put?: never;
+        post?: never;
+        /**
+         * Void a payment: its entry reversed, the order's payment status recomputed
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PaymentVoid($id: Int!) {
+         *       paymentVoid(id: $id) {
+         *         payment { id }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_payment_void"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a payment's notes, or void it (`status: voided`)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PaymentUpdate($id: Int!, $input: PaymentUpdateInput!) {
+         *       paymentUpdate(id: $id, input: $input) {
+         *         payment { ...PaymentFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment PaymentFields on Payment {
+         *       id
+         *       payment_number: paymentNumber
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       amount
+         *       payment_method: paymentMethod
+         *       payment_type: paymentType
+         *       status
+         *       transaction_id: transactionId
+         *       check_number: checkNumber
+         *       notes
+         *       payment_date: paymentDate
+         *       recorded_by: recordedBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        patch: operations["update_payment"];
         trace?: never;
     };
     "/printers/": {
@@ -7789,6 +8286,378 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quotes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quotes, a bare array, newest first (`status`, `search` in number, product, customer name and e-mail, `skip`, `limit` up to 200); `expired` is computed
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Quotes($status: QuoteStatus, $search: String, $limit: Int = 50, $skip: Int = 0) {
+         *       quotes(status: $status, search: $search, first: $limit, offset: $skip) {
+         *         nodes { ...QuoteFields }
+         *       }
+         *     }
+         *     fragment QuoteFields on Quote {
+         *       id
+         *       quote_number: quoteNumber
+         *       product_id: productId
+         *       product_name: productName
+         *       description
+         *       quantity
+         *       unit_price: unitPrice
+         *       subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_price: totalPrice
+         *       status
+         *       expired
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       material_type: materialType
+         *       color
+         *       has_image: hasImage
+         *       customer_notes: customerNotes
+         *       admin_notes: adminNotes
+         *       rejection_reason: rejectionReason
+         *       shipping_name: shippingName
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       shipping_phone: shippingPhone
+         *       expires_at: expiresAt
+         *       approved_at: approvedAt
+         *       converted_at: convertedAt
+         *       sales_order_id: salesOrderId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_quotes"];
+        put?: never;
+        /**
+         * Write a pending quote `Q-YYYY-NNNN` (`apply_tax` null: as the company settings say; `valid_days` 1-365, default 30)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QuoteCreate($input: QuoteCreateInput!) {
+         *       quoteCreate(input: $input) {
+         *         quote { ...QuoteFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment QuoteFields on Quote {
+         *       id
+         *       quote_number: quoteNumber
+         *       product_id: productId
+         *       product_name: productName
+         *       description
+         *       quantity
+         *       unit_price: unitPrice
+         *       subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_price: totalPrice
+         *       status
+         *       expired
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       material_type: materialType
+         *       color
+         *       has_image: hasImage
+         *       customer_notes: customerNotes
+         *       admin_notes: adminNotes
+         *       rejection_reason: rejectionReason
+         *       shipping_name: shippingName
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       shipping_phone: shippingPhone
+         *       expires_at: expiresAt
+         *       approved_at: approvedAt
+         *       converted_at: convertedAt
+         *       sales_order_id: salesOrderId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quotes/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quote counts per status, expired, total and pending value
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query QuoteStats {
+         *       quoteStats { total pending approved accepted rejected converted expired total_value: totalValue pending_value: pendingValue }
+         *     }
+         *     ```
+         */
+        get: operations["list_quote_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quotes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One quote
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Quote($id: Int!) {
+         *       quote(id: $id) { ...QuoteFields }
+         *     }
+         *     fragment QuoteFields on Quote {
+         *       id
+         *       quote_number: quoteNumber
+         *       product_id: productId
+         *       product_name: productName
+         *       description
+         *       quantity
+         *       unit_price: unitPrice
+         *       subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_price: totalPrice
+         *       status
+         *       expired
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       material_type: materialType
+         *       color
+         *       has_image: hasImage
+         *       customer_notes: customerNotes
+         *       admin_notes: adminNotes
+         *       rejection_reason: rejectionReason
+         *       shipping_name: shippingName
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       shipping_phone: shippingPhone
+         *       expires_at: expiresAt
+         *       approved_at: approvedAt
+         *       converted_at: convertedAt
+         *       sales_order_id: salesOrderId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_quote"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a quote (400 `Cannot delete a converted quote`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QuoteDelete($id: Int!) {
+         *       quoteDelete(id: $id) {
+         *         quote { id }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_quote"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a quote (400 `Cannot edit a converted quote`); the totals follow
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QuoteUpdate($id: Int!, $input: QuoteUpdateInput!) {
+         *       quoteUpdate(id: $id, input: $input) {
+         *         quote { ...QuoteFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment QuoteFields on Quote {
+         *       id
+         *       quote_number: quoteNumber
+         *       product_id: productId
+         *       product_name: productName
+         *       description
+         *       quantity
+         *       unit_price: unitPrice
+         *       subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_price: totalPrice
+         *       status
+         *       expired
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       material_type: materialType
+         *       color
+         *       has_image: hasImage
+         *       customer_notes: customerNotes
+         *       admin_notes: adminNotes
+         *       rejection_reason: rejectionReason
+         *       shipping_name: shippingName
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       shipping_phone: shippingPhone
+         *       expires_at: expiresAt
+         *       approved_at: approvedAt
+         *       converted_at: convertedAt
+         *       sales_order_id: salesOrderId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        patch: operations["update_quote"];
+        trace?: never;
+    };
+    "/quotes/{id}/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert an approved or accepted quote to a pending sales order: `{message, order_id, order_number}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QuoteConvert($id: Int!) {
+         *       quoteConvert(id: $id) {
+         *         result { message order_id: orderId order_number: orderNumber }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_quote_convert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quotes/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a quote's status (400 `Cannot change status of a converted quote`); approved records who and when
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QuoteStatus($id: Int!, $input: QuoteStatusInput!) {
+         *       quoteStatus(id: $id, input: $input) {
+         *         quote { ...QuoteFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment QuoteFields on Quote {
+         *       id
+         *       quote_number: quoteNumber
+         *       product_id: productId
+         *       product_name: productName
+         *       description
+         *       quantity
+         *       unit_price: unitPrice
+         *       subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_price: totalPrice
+         *       status
+         *       expired
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       material_type: materialType
+         *       color
+         *       has_image: hasImage
+         *       customer_notes: customerNotes
+         *       admin_notes: adminNotes
+         *       rejection_reason: rejectionReason
+         *       shipping_name: shippingName
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       shipping_phone: shippingPhone
+         *       expires_at: expiresAt
+         *       approved_at: approvedAt
+         *       converted_at: convertedAt
+         *       sales_order_id: salesOrderId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        patch: operations["update_quote_status"];
+        trace?: never;
+    };
     "/routings/": {
         parameters: {
             query?: never;
@@ -7949,6 +8818,789 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales orders, a bare array, newest first; non-admins see their own (`status` repeatable, `status_filter`, `fulfillment_state` comma list (400 for an unknown state), `customer_id`, `source`, `shipped_after`, `sort_by` order_date|fulfillment_priority|fulfillment_percent|customer_name|created_at|due_date|total_amount, `sort_order`, `skip`, `limit` capped at 100), each with its lines and fulfillment
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrders($status: [SalesOrderStatus!], $statusFilter: SalesOrderStatus, $fulfillmentState: String, $customerId: Int, $source: SalesOrderSource, $shippedAfter: NaiveDate, $sortBy: SalesOrderSort, $sortOrder: SortOrder, $limit: Int = 50, $skip: Int = 0) {
+         *       salesOrders(status: $status, statusFilter: $statusFilter, fulfillmentState: $fulfillmentState, customerId: $customerId, source: $source, shippedAfter: $shippedAfter, sortBy: $sortBy, sortOrder: $sortOrder, first: $limit, offset: $skip) {
+         *         nodes { ...SalesOrderSummaryFields }
+         *       }
+         *     }
+         *     fragment SalesOrderSummaryFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       status
+         *       fulfillment_status: fulfillmentStatus
+         *       fulfillment_state: fulfillmentState
+         *       fulfillment_priority: fulfillmentPriority
+         *       fulfillment_percent: fulfillmentPercent
+         *       product_name: productName
+         *       product_id: productId
+         *       quantity
+         *       unit_price: subtotal
+         *       total_price: subtotal
+         *       subtotal
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       grand_total: grandTotal
+         *       total_amount: totalAmount
+         *       payment_status: paymentStatus
+         *       rush_level: rushLevel
+         *       quote_id: quoteId
+         *       user_id: userId
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       source
+         *       source_order_id: sourceOrderId
+         *       due_date: dueDate
+         *       created_at: createdAt
+         *       confirmed_at: confirmedAt
+         *       estimated_completion_date: estimatedCompletionDate
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       tracking_number: trackingNumber
+         *       shipped_at: shippedAt
+         *       lines { ...SalesOrderLineFields }
+         *       fulfillment { ...FulfillmentFields }
+         *     }
+         *     fragment SalesOrderLineFields on SalesOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity
+         *       unit_price: unitPrice
+         *       total
+         *       discount
+         *       quantity_allocated: quantityAllocated
+         *       quantity_shipped: quantityShipped
+         *       is_ready: isReady
+         *       location_id: locationId
+         *       notes
+         *     }
+         *     fragment FulfillmentFields on FulfillmentSummary {
+         *       state
+         *       lines_total: linesTotal
+         *       lines_ready: linesReady
+         *       lines_blocked: linesBlocked
+         *       fulfillment_percent: fulfillmentPercent
+         *       can_ship_partial: canShipPartial
+         *       can_ship_complete: canShipComplete
+         *       estimated_complete_date: estimatedCompleteDate
+         *     }
+         *     ```
+         */
+        get: operations["get_sales_orders"];
+        put?: never;
+        /**
+         * Create a pending order `SO-YYYY-NNNN`: prices from the products' selling prices, tax from the company settings, grand total = subtotal + shipping + tax (404 `Product ID {id} not found`, 400 discontinued or unpriced products)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SalesOrderCreate($input: SalesOrderCreateInput!) {
+         *       salesOrderCreate(input: $input) {
+         *         salesOrder { ...SalesOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment SalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       user_id: userId
+         *       quote_id: quoteId
+         *       product_id: productId
+         *       order_type: orderType
+         *       source
+         *       source_order_id: sourceOrderId
+         *       status
+         *       payment_status: paymentStatus
+         *       fulfillment_status: fulfillmentStatus
+         *       fulfillment_state: fulfillmentState
+         *       fulfillment_priority: fulfillmentPriority
+         *       fulfillment_percent: fulfillmentPercent
+         *       rush_level: rushLevel
+         *       product_name: productName
+         *       quantity
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       customer_phone: customerPhone
+         *       subtotal
+         *       total_price: subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       grand_total: grandTotal
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_transaction_id: paymentTransactionId
+         *       paid_at: paidAt
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       shipped_at: shippedAt
+         *       delivered_at: deliveredAt
+         *       customer_notes: customerNotes
+         *       internal_notes: internalNotes
+         *       production_notes: productionNotes
+         *       cancelled_at: cancelledAt
+         *       cancellation_reason: cancellationReason
+         *       due_date: dueDate
+         *       estimated_completion_date: estimatedCompletionDate
+         *       actual_completion_date: actualCompletionDate
+         *       confirmed_at: confirmedAt
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       is_paid: isPaid
+         *       is_cancellable: isCancellable
+         *       is_ready_to_ship: isReadyToShip
+         *       is_complete: isComplete
+         *       lines { ...SalesOrderLineFields }
+         *       fulfillment { ...FulfillmentFields }
+         *     }
+         *     fragment SalesOrderLineFields on SalesOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity
+         *       unit_price: unitPrice
+         *       total
+         *       discount
+         *       quantity_allocated: quantityAllocated
+         *       quantity_shipped: quantityShipped
+         *       is_ready: isReady
+         *       location_id: locationId
+         *       notes
+         *     }
+         *     fragment FulfillmentFields on FulfillmentSummary {
+         *       state
+         *       lines_total: linesTotal
+         *       lines_ready: linesReady
+         *       lines_blocked: linesBlocked
+         *       fulfillment_percent: fulfillmentPercent
+         *       can_ship_partial: canShipPartial
+         *       can_ship_complete: canShipComplete
+         *       estimated_complete_date: estimatedCompleteDate
+         *     }
+         *     ```
+         */
+        post: operations["create_sales_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/payment-statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payment statuses with their meaning
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesPaymentStatuses {
+         *       salesPaymentStatuses
+         *     }
+         *     ```
+         */
+        get: operations["list_sales_payment_statuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/status-transitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The status flow of CONTRACT 6.1 (`current_status` for one status's moves)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderStatusTransitions($currentStatus: SalesOrderStatus) {
+         *       salesOrderStatusTransitions(currentStatus: $currentStatus)
+         *     }
+         *     ```
+         */
+        get: operations["list_sales_order_status_transitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order with its lines and fulfillment (owner or admin: 403 `Not authorized to view this order`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrder($id: Int!) {
+         *       salesOrder(id: $id) { ...SalesOrderFields }
+         *     }
+         *     fragment SalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       user_id: userId
+         *       quote_id: quoteId
+         *       product_id: productId
+         *       order_type: orderType
+         *       source
+         *       source_order_id: sourceOrderId
+         *       status
+         *       payment_status: paymentStatus
+         *       fulfillment_status: fulfillmentStatus
+         *       fulfillment_state: fulfillmentState
+         *       fulfillment_priority: fulfillmentPriority
+         *       fulfillment_percent: fulfillmentPercent
+         *       rush_level: rushLevel
+         *       product_name: productName
+         *       quantity
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       customer_phone: customerPhone
+         *       subtotal
+         *       total_price: subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       grand_total: grandTotal
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_transaction_id: paymentTransactionId
+         *       paid_at: paidAt
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       shipped_at: shippedAt
+         *       delivered_at: deliveredAt
+         *       customer_notes: customerNotes
+         *       internal_notes: internalNotes
+         *       production_notes: productionNotes
+         *       cancelled_at: cancelledAt
+         *       cancellation_reason: cancellationReason
+         *       due_date: dueDate
+         *       estimated_completion_date: estimatedCompletionDate
+         *       actual_completion_date: actualCompletionDate
+         *       confirmed_at: confirmedAt
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       is_paid: isPaid
+         *       is_cancellable: isCancellable
+         *       is_ready_to_ship: isReadyToShip
+         *       is_complete: isComplete
+         *       lines { ...SalesOrderLineFields }
+         *       fulfillment { ...FulfillmentFields }
+         *     }
+         *     fragment SalesOrderLineFields on SalesOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity
+         *       unit_price: unitPrice
+         *       total
+         *       discount
+         *       quantity_allocated: quantityAllocated
+         *       quantity_shipped: quantityShipped
+         *       is_ready: isReady
+         *       location_id: locationId
+         *       notes
+         *     }
+         *     fragment FulfillmentFields on FulfillmentSummary {
+         *       state
+         *       lines_total: linesTotal
+         *       lines_ready: linesReady
+         *       lines_blocked: linesBlocked
+         *       fulfillment_percent: fulfillmentPercent
+         *       can_ship_partial: canShipPartial
+         *       can_ship_complete: canShipComplete
+         *       estimated_complete_date: estimatedCompleteDate
+         *     }
+         *     ```
+         */
+        get: operations["get_sales_order"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a pending or cancelled order with no running production orders and no payments
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SalesOrderDelete($id: Int!) {
+         *       salesOrderDelete(id: $id) {
+         *         result { id order_number: orderNumber }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_sales_order"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel (owner or admin; `cancellation_reason`): pending, confirmed or on hold only (400 `Cannot cancel order with status '{s}'`), not while production orders run; reservations released
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SalesOrderCancel($id: Int!, $cancellationReason: String!) {
+         *       salesOrderCancel(id: $id, cancellationReason: $cancellationReason) {
+         *         salesOrder { ...SalesOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment SalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       user_id: userId
+         *       quote_id: quoteId
+         *       product_id: productId
+         *       order_type: orderType
+         *       source
+         *       source_order_id: sourceOrderId
+         *       status
+         *       payment_status: paymentStatus
+         *       fulfillment_status: fulfillmentStatus
+         *       fulfillment_state: fulfillmentState
+         *       fulfillment_priority: fulfillmentPriority
+         *       fulfillment_percent: fulfillmentPercent
+         *       rush_level: rushLevel
+         *       product_name: productName
+         *       quantity
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       customer_phone: customerPhone
+         *       subtotal
+         *       total_price: subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       grand_total: grandTotal
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_transaction_id: paymentTransactionId
+         *       paid_at: paidAt
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       shipped_at: shippedAt
+         *       delivered_at: deliveredAt
+         *       customer_notes: customerNotes
+         *       internal_notes: internalNotes
+         *       production_notes: productionNotes
+         *       cancelled_at: cancelledAt
+         *       cancellation_reason: cancellationReason
+         *       due_date: dueDate
+         *       estimated_completion_date: estimatedCompletionDate
+         *       actual_completion_date: actualCompletionDate
+         *       confirmed_at: confirmedAt
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       is_paid: isPaid
+         *       is_cancellable: isCancellable
+         *       is_ready_to_ship: isReadyToShip
+         *       is_complete: isComplete
+         *       lines { ...SalesOrderLineFields }
+         *       fulfillment { ...FulfillmentFields }
+         *     }
+         *     fragment SalesOrderLineFields on SalesOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity
+         *       unit_price: unitPrice
+         *       total
+         *       discount
+         *       quantity_allocated: quantityAllocated
+         *       quantity_shipped: quantityShipped
+         *       is_ready: isReady
+         *       location_id: locationId
+         *       notes
+         *     }
+         *     fragment FulfillmentFields on FulfillmentSummary {
+         *       state
+         *       lines_total: linesTotal
+         *       lines_ready: linesReady
+         *       lines_blocked: linesBlocked
+         *       fulfillment_percent: fulfillmentPercent
+         *       can_ship_partial: canShipPartial
+         *       can_ship_complete: canShipComplete
+         *       estimated_complete_date: estimatedCompleteDate
+         *     }
+         *     ```
+         */
+        post: operations["create_sales_order_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order's history, oldest first
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderEvents($id: Int!) {
+         *       salesOrder(id: $id) {
+         *         events { ...SalesEventFields }
+         *       }
+         *     }
+         *     fragment SalesEventFields on SalesOrderEvent {
+         *       id
+         *       event_type: eventType
+         *       title
+         *       description
+         *       old_status: oldStatus
+         *       new_status: newStatus
+         *       user_id: userId
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_sales_order_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/{id}/fulfillment-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order's fulfillment: state, lines ready and blocked, percent
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderFulfillment($id: Int!) {
+         *       salesOrder(id: $id) {
+         *         order_id: id
+         *         order_number: orderNumber
+         *         status
+         *         fulfillment { ...FulfillmentFields }
+         *         lines { ...SalesOrderLineFields }
+         *       }
+         *     }
+         *     fragment SalesOrderLineFields on SalesOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity
+         *       unit_price: unitPrice
+         *       total
+         *       discount
+         *       quantity_allocated: quantityAllocated
+         *       quantity_shipped: quantityShipped
+         *       is_ready: isReady
+         *       location_id: locationId
+         *       notes
+         *     }
+         *     fragment FulfillmentFields on FulfillmentSummary {
+         *       state
+         *       lines_total: linesTotal
+         *       lines_ready: linesReady
+         *       lines_blocked: linesBlocked
+         *       fulfillment_percent: fulfillmentPercent
+         *       can_ship_partial: canShipPartial
+         *       can_ship_complete: canShipComplete
+         *       estimated_complete_date: estimatedCompleteDate
+         *     }
+         *     ```
+         */
+        get: operations["list_sales_order_fulfillment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/{id}/generate-production-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create production orders for what the lines lack beyond their reservations and existing production orders
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SalesOrderGenerateProductionOrders($id: Int!) {
+         *       salesOrderGenerateProductionOrders(id: $id) {
+         *         result {
+         *           message
+         *           created_orders: createdOrders { id code product_id: productId quantity_ordered: quantityOrdered status sales_order_line_id: salesOrderLineId }
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_sales_order_generate_production_orders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/{id}/ship": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ship the order (`carrier` default USPS, `service` default Priority, `tracking_number?` generated when missing); 400 without a shipping address or when the order cannot ship
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SalesOrderShip($id: Int!, $input: ShipInput) {
+         *       salesOrderShip(id: $id, input: $input) {
+         *         result { ...ShipResultFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ShipResultFields on ShipResult {
+         *       message
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       service
+         *       shipped_at: shippedAt
+         *       label_url: labelUrl
+         *       sales_order_id: salesOrderId
+         *       shipment { ...ShipmentFields }
+         *     }
+         *     fragment ShipmentFields on Shipment {
+         *       id
+         *       shipment_number: shipmentNumber
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       carrier
+         *       service
+         *       tracking_number: trackingNumber
+         *       cost_of_goods: costOfGoods
+         *       packaging_cost: packagingCost
+         *       shipped_at: shippedAt
+         *       created_by: createdBy
+         *     }
+         *     ```
+         */
+        post: operations["create_sales_order_ship"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move the order along CONTRACT 6.1 (admins; 400 `Invalid sales order status transition: ...`); confirming reserves stock and creates production orders for the shortfall (then `in_production`)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SalesOrderStatus($id: Int!, $input: SalesOrderStatusInput!) {
+         *       salesOrderStatus(id: $id, input: $input) {
+         *         salesOrder { ...SalesOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment SalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       user_id: userId
+         *       quote_id: quoteId
+         *       product_id: productId
+         *       order_type: orderType
+         *       source
+         *       source_order_id: sourceOrderId
+         *       status
+         *       payment_status: paymentStatus
+         *       fulfillment_status: fulfillmentStatus
+         *       fulfillment_state: fulfillmentState
+         *       fulfillment_priority: fulfillmentPriority
+         *       fulfillment_percent: fulfillmentPercent
+         *       rush_level: rushLevel
+         *       product_name: productName
+         *       quantity
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       customer_phone: customerPhone
+         *       subtotal
+         *       total_price: subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       grand_total: grandTotal
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_transaction_id: paymentTransactionId
+         *       paid_at: paidAt
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       shipped_at: shippedAt
+         *       delivered_at: deliveredAt
+         *       customer_notes: customerNotes
+         *       internal_notes: internalNotes
+         *       production_notes: productionNotes
+         *       cancelled_at: cancelledAt
+         *       cancellation_reason: cancellationReason
+         *       due_date: dueDate
+         *       estimated_completion_date: estimatedCompletionDate
+         *       actual_completion_date: actualCompletionDate
+         *       confirmed_at: confirmedAt
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       is_paid: isPaid
+         *       is_cancellable: isCancellable
+         *       is_ready_to_ship: isReadyToShip
+         *       is_complete: isComplete
+         *       lines { ...SalesOrderLineFields }
+         *       fulfillment { ...FulfillmentFields }
+         *     }
+         *     fragment SalesOrderLineFields on SalesOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity
+         *       unit_price: unitPrice
+         *       total
+         *       discount
+         *       quantity_allocated: quantityAllocated
+         *       quantity_shipped: quantityShipped
+         *       is_ready: isReady
+         *       location_id: locationId
+         *       notes
+         *     }
+         *     fragment FulfillmentFields on FulfillmentSummary {
+         *       state
+         *       lines_total: linesTotal
+         *       lines_ready: linesReady
+         *       lines_blocked: linesBlocked
+         *       fulfillment_percent: fulfillmentPercent
+         *       can_ship_partial: canShipPartial
+         *       can_ship_complete: canShipComplete
+         *       estimated_complete_date: estimatedCompleteDate
+         *     }
+         *     ```
+         */
+        patch: operations["update_sales_order_status"];
         trace?: never;
     };
     "/scrap-reasons/": {
@@ -8654,6 +10306,86 @@ export interface paths {
         get: operations["list_setup_status"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shipments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipments, newest first, as `{items, total}` (`sales_order_id`, `limit`, `offset`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Shipments($salesOrderId: Int, $limit: Int = 50, $offset: Int = 0) {
+         *       shipments(salesOrderId: $salesOrderId, first: $limit, offset: $offset) {
+         *         items: nodes { ...ShipmentFields }
+         *         total: totalCount
+         *       }
+         *     }
+         *     fragment ShipmentFields on Shipment {
+         *       id
+         *       shipment_number: shipmentNumber
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       carrier
+         *       service
+         *       tracking_number: trackingNumber
+         *       cost_of_goods: costOfGoods
+         *       packaging_cost: packagingCost
+         *       shipped_at: shippedAt
+         *       created_by: createdBy
+         *     }
+         *     ```
+         */
+        get: operations["list_shipments"];
+        put?: never;
+        /**
+         * Ship an order (`sales_order_id`, `carrier`, `service`, `tracking_number?`): finished goods and shipping-stage packaging issued, 5000 COGS / 1220 FG (+ 5010 / 1230), the invoice 1100 AR / 4000 + 2100 + 4200, the order `shipped`, in one transaction
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ShipmentCreate($input: ShipmentCreateInput!) {
+         *       shipmentCreate(input: $input) {
+         *         result { ...ShipResultFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ShipResultFields on ShipResult {
+         *       message
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       service
+         *       shipped_at: shippedAt
+         *       label_url: labelUrl
+         *       sales_order_id: salesOrderId
+         *       shipment { ...ShipmentFields }
+         *     }
+         *     fragment ShipmentFields on Shipment {
+         *       id
+         *       shipment_number: shipmentNumber
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       carrier
+         *       service
+         *       tracking_number: trackingNumber
+         *       cost_of_goods: costOfGoods
+         *       packaging_cost: packagingCost
+         *       shipped_at: shippedAt
+         *       created_by: createdBy
+         *     }
+         *     ```
+         */
+        post: operations["create_shipment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14595,6 +16327,137 @@ export interface operations {
             };
         };
     };
+    list_dashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Counts
+                         * @description The counts.
+                         */
+                        summary: {
+                            /** @description Pending quotes. */
+                            pending_quotes: number;
+                            /** @description Quotes written today. */
+                            quotes_today: number;
+                            /** @description Pending orders. */
+                            pending_orders: number;
+                            /** @description Pending orders. */
+                            orders_needing_review: number;
+                            /** @description Orders in production. */
+                            orders_in_production: number;
+                            /** @description Orders ready to ship. */
+                            orders_ready_to_ship: number;
+                            /** @description Production orders in progress. */
+                            active_production_orders: number;
+                            /** @description Sales in the last 30 days (orders not cancelled or draft). */
+                            revenue_30_days: number;
+                            /** @description Their count. */
+                            orders_30_days: number;
+                        };
+                        /** @description The five latest orders. */
+                        recent_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Number. */
+                            order_number: string;
+                            /** @description What it is. */
+                            product_name: string | null;
+                            /** @description Who (`Unknown` when missing). */
+                            customer_name: string;
+                            /**
+                             * @description Status.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                            /**
+                             * @description Payment status.
+                             * @enum {string}
+                             */
+                            payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                            /** @description Grand total. */
+                            grand_total: number;
+                            /** @description Grand total. */
+                            total_price: number;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_production_trend: {
         parameters: {
             query?: {
@@ -14688,6 +16551,101 @@ export interface operations {
             };
         };
     };
+    list_dashboard_profit_summary: {
+        parameters: {
+            query?: {
+                period?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The period. */
+                        period: string;
+                        /** @description First day. */
+                        start_date: string;
+                        /** @description Today. */
+                        end_date: string;
+                        /** @description Sales (subtotals) of the orders shipped. */
+                        revenue: number;
+                        /** @description Cost of the goods and packaging shipped. */
+                        cost_of_goods: number;
+                        /** @description revenue - cost. */
+                        gross_profit: number;
+                        /** @description gross profit / revenue x 100 (0 without revenue). */
+                        gross_margin_percent: number;
+                        /** @description Shipments. */
+                        shipments: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_purchasing_trend: {
         parameters: {
             query?: {
@@ -14716,6 +16674,457 @@ export interface operations {
                          */
                         total: string;
                     }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dashboard_recent_orders: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Number. */
+                        order_number: string;
+                        /** @description What it is. */
+                        product_name: string | null;
+                        /** @description Who (`Unknown` when missing). */
+                        customer_name: string;
+                        /**
+                         * @description Status.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /**
+                         * @description Payment status.
+                         * @enum {string}
+                         */
+                        payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                        /** @description Grand total. */
+                        grand_total: number;
+                        /** @description Grand total. */
+                        total_price: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dashboard_sales_trend: {
+        parameters: {
+            query?: {
+                period?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `WTD`, `MTD`, `QTD`, `YTD` or `ALL`. */
+                        period: string;
+                        /** @description First day. */
+                        start_date: string;
+                        /** @description Today. */
+                        end_date: string;
+                        /** @description Sales in the period (orders not cancelled or draft, by grand total). */
+                        total_revenue: number;
+                        /** @description Their count. */
+                        total_orders: number;
+                        /** @description Completed payments in the period. */
+                        total_payments: number;
+                        /** @description Their count. */
+                        total_payment_count: number;
+                        /** @description Per day with activity, oldest first. */
+                        data: {
+                            /** @description `YYYY-MM-DD`. */
+                            date: string;
+                            /** @description Sales total of the day (as `sales`). */
+                            total: number;
+                            /** @description Sales total of the day. */
+                            sales: number;
+                            /** @description Orders placed. */
+                            orders: number;
+                            /** @description Payments received. */
+                            payments: number;
+                            /** @description How many payments. */
+                            payment_count: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dashboard_shipping_trend: {
+        parameters: {
+            query?: {
+                period?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The period. */
+                        period: string;
+                        /** @description First day. */
+                        start_date: string;
+                        /** @description Today. */
+                        end_date: string;
+                        /** @description Shipments in the period. */
+                        total_shipped: number;
+                        /** @description Per day with shipments. */
+                        data: {
+                            /** @description `YYYY-MM-DD`. */
+                            date: string;
+                            /** @description Shipments. */
+                            shipped: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dashboard_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * DashboardQuotes
+                         * @description Quotes.
+                         */
+                        quotes: {
+                            /** @description Pending. */
+                            pending: number;
+                            /** @description Written this week. */
+                            this_week: number;
+                        };
+                        /**
+                         * DashboardOrders
+                         * @description Orders.
+                         */
+                        orders: {
+                            /** @description Confirmed. */
+                            confirmed: number;
+                            /** @description In production. */
+                            in_production: number;
+                            /** @description Ready to ship. */
+                            ready_to_ship: number;
+                            /** @description Open and past due. */
+                            overdue: number;
+                        };
+                        /**
+                         * DashboardProduction
+                         * @description Production.
+                         */
+                        production: {
+                            /** @description In progress. */
+                            in_progress: number;
+                            /** @description Released. */
+                            scheduled: number;
+                            /** @description Draft. */
+                            ready_to_start: number;
+                        };
+                        /**
+                         * DashboardBoms
+                         * @description BOMs.
+                         */
+                        boms: {
+                            /** @description BOMs waiting for review (no review flow yet: 0). */
+                            needs_review: number;
+                            /** @description Active BOMs. */
+                            active: number;
+                        };
+                        /**
+                         * DashboardInventory
+                         * @description Inventory.
+                         */
+                        inventory: {
+                            /** @description Items at or below their reorder point. */
+                            low_stock_count: number;
+                            /** @description Orders still to ship. */
+                            active_orders: number;
+                        };
+                        /**
+                         * DashboardRevenue
+                         * @description Revenue.
+                         */
+                        revenue: {
+                            /** @description Sales in the last 30 days. */
+                            last_30_days: number;
+                            /** @description Their count. */
+                            orders_last_30_days: number;
+                        };
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -25086,6 +27495,1126 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_payments: {
+        parameters: {
+            query?: {
+                order_id?: number | null;
+                payment_method?: ("cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other") | null;
+                status?: ("pending" | "completed" | "failed" | "voided") | null;
+                payment_type?: ("payment" | "refund" | "adjustment") | null;
+                from_date?: string | null;
+                to_date?: string | null;
+                search?: string | null;
+                page?: number | null;
+                page_size?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The payments of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `PAY-YYYY-NNNN`. */
+                            payment_number: string;
+                            /** @description The order. */
+                            sales_order_id: number;
+                            /** @description The order's number. */
+                            order_number: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Amount (refunds negative).
+                             */
+                            amount: string;
+                            /**
+                             * @description How.
+                             * @enum {string}
+                             */
+                            payment_method: "cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other";
+                            /**
+                             * @description Payment, refund or adjustment.
+                             * @enum {string}
+                             */
+                            payment_type: "payment" | "refund" | "adjustment";
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "completed" | "failed" | "voided";
+                            /** @description The processor's reference. */
+                            transaction_id: string | null;
+                            /** @description Check number. */
+                            check_number: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was paid.
+                             */
+                            payment_date: string;
+                            /** @description Who recorded it. */
+                            recorded_by: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description How many match. */
+                        total: number;
+                        /** @description This page (from 1). */
+                        page: number;
+                        /** @description Page size. */
+                        page_size: number;
+                        /** @description How many pages. */
+                        total_pages: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_payment_record: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sales_order_id: number;
+                    /** Format: decimal */
+                    amount: string;
+                    /** @enum {string} */
+                    payment_method: "cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other";
+                    payment_date?: string | null;
+                    transaction_id?: string | null;
+                    check_number?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `PAY-YYYY-NNNN`. */
+                        payment_number: string;
+                        /** @description The order. */
+                        sales_order_id: number;
+                        /** @description The order's number. */
+                        order_number: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Amount (refunds negative).
+                         */
+                        amount: string;
+                        /**
+                         * @description How.
+                         * @enum {string}
+                         */
+                        payment_method: "cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other";
+                        /**
+                         * @description Payment, refund or adjustment.
+                         * @enum {string}
+                         */
+                        payment_type: "payment" | "refund" | "adjustment";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "completed" | "failed" | "voided";
+                        /** @description The processor's reference. */
+                        transaction_id: string | null;
+                        /** @description Check number. */
+                        check_number: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was paid.
+                         */
+                        payment_date: string;
+                        /** @description Who recorded it. */
+                        recorded_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_payments_dashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Completed payments today. */
+                        payments_today: number;
+                        /**
+                         * Format: decimal
+                         * @description Their amount.
+                         */
+                        amount_today: string;
+                        /** @description Completed payments this week (from Monday). */
+                        payments_this_week: number;
+                        /**
+                         * Format: decimal
+                         * @description Their amount.
+                         */
+                        amount_this_week: string;
+                        /** @description Completed payments this month. */
+                        payments_this_month: number;
+                        /**
+                         * Format: decimal
+                         * @description Their amount.
+                         */
+                        amount_this_month: string;
+                        /** @description Open orders with something still to pay. */
+                        orders_with_balance: number;
+                        /**
+                         * Format: decimal
+                         * @description What they still owe.
+                         */
+                        total_outstanding: string;
+                        /** @description Amount per method this month, as a JSON object. */
+                        by_method: unknown;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_payment_order_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: decimal
+                         * @description Grand total.
+                         */
+                        order_total: string;
+                        /**
+                         * Format: decimal
+                         * @description Completed payments.
+                         */
+                        total_paid: string;
+                        /**
+                         * Format: decimal
+                         * @description Completed refunds (positive).
+                         */
+                        total_refunded: string;
+                        /**
+                         * Format: decimal
+                         * @description order total - paid + refunded.
+                         */
+                        balance_due: string;
+                        /** @description Completed payments and refunds. */
+                        payment_count: number;
+                        /** @description The latest completed payment. */
+                        last_payment_date: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_payment_refund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sales_order_id: number;
+                    /** Format: decimal */
+                    amount: string;
+                    /** @enum {string} */
+                    payment_method: "cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other";
+                    payment_date?: string | null;
+                    transaction_id?: string | null;
+                    check_number?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `PAY-YYYY-NNNN`. */
+                        payment_number: string;
+                        /** @description The order. */
+                        sales_order_id: number;
+                        /** @description The order's number. */
+                        order_number: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Amount (refunds negative).
+                         */
+                        amount: string;
+                        /**
+                         * @description How.
+                         * @enum {string}
+                         */
+                        payment_method: "cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other";
+                        /**
+                         * @description Payment, refund or adjustment.
+                         * @enum {string}
+                         */
+                        payment_type: "payment" | "refund" | "adjustment";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "completed" | "failed" | "voided";
+                        /** @description The processor's reference. */
+                        transaction_id: string | null;
+                        /** @description Check number. */
+                        check_number: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was paid.
+                         */
+                        payment_date: string;
+                        /** @description Who recorded it. */
+                        recorded_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `PAY-YYYY-NNNN`. */
+                        payment_number: string;
+                        /** @description The order. */
+                        sales_order_id: number;
+                        /** @description The order's number. */
+                        order_number: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Amount (refunds negative).
+                         */
+                        amount: string;
+                        /**
+                         * @description How.
+                         * @enum {string}
+                         */
+                        payment_method: "cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other";
+                        /**
+                         * @description Payment, refund or adjustment.
+                         * @enum {string}
+                         */
+                        payment_type: "payment" | "refund" | "adjustment";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "completed" | "failed" | "voided";
+                        /** @description The processor's reference. */
+                        transaction_id: string | null;
+                        /** @description Check number. */
+                        check_number: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was paid.
+                         */
+                        payment_date: string;
+                        /** @description Who recorded it. */
+                        recorded_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_payment_void: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_payment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    notes?: string | null;
+                    status?: ("pending" | "completed" | "failed" | "voided") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `PAY-YYYY-NNNN`. */
+                        payment_number: string;
+                        /** @description The order. */
+                        sales_order_id: number;
+                        /** @description The order's number. */
+                        order_number: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Amount (refunds negative).
+                         */
+                        amount: string;
+                        /**
+                         * @description How.
+                         * @enum {string}
+                         */
+                        payment_method: "cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other";
+                        /**
+                         * @description Payment, refund or adjustment.
+                         * @enum {string}
+                         */
+                        payment_type: "payment" | "refund" | "adjustment";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "completed" | "failed" | "voided";
+                        /** @description The processor's reference. */
+                        transaction_id: string | null;
+                        /** @description Check number. */
+                        check_number: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was paid.
+                         */
+                        payment_date: string;
+                        /** @description Who recorded it. */
+                        recorded_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37425,6 +40954,1401 @@ export interface operations {
             };
         };
     };
+    get_quotes: {
+        parameters: {
+            query?: {
+                status?: ("pending" | "approved" | "rejected" | "accepted" | "cancelled" | "converted") | null;
+                search?: string | null;
+                limit?: number | null;
+                skip?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `Q-YYYY-NNNN`. */
+                        quote_number: string;
+                        /** @description The product, when it is one of ours. */
+                        product_id: number | null;
+                        /** @description What is quoted. */
+                        product_name: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Units. */
+                        quantity: number;
+                        /**
+                         * Format: decimal
+                         * @description Price per unit.
+                         */
+                        unit_price: string;
+                        /**
+                         * Format: decimal
+                         * @description quantity x unit price.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description subtotal + tax + shipping.
+                         */
+                        total_price: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "approved" | "rejected" | "accepted" | "cancelled" | "converted";
+                        /** @description Pending or approved and past its expiry (computed, never stored). */
+                        expired: boolean;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description Material. */
+                        material_type: string;
+                        /** @description Color. */
+                        color: string | null;
+                        /** @description Quote images are not stored yet. */
+                        has_image: boolean;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Staff notes. */
+                        admin_notes: string | null;
+                        /** @description Why it was rejected. */
+                        rejection_reason: string | null;
+                        /** @description Ship to. */
+                        shipping_name: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Ship to. */
+                        shipping_phone: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it stops being valid.
+                         */
+                        expires_at: string;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                        /** @description When it was converted. */
+                        converted_at: string | null;
+                        /** @description The order it became. */
+                        sales_order_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_quote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id?: number | null;
+                    product_name: string;
+                    description?: string | null;
+                    quantity?: number | null;
+                    /** Format: decimal */
+                    unit_price: string;
+                    customer_id?: number | null;
+                    customer_name?: string | null;
+                    customer_email?: string | null;
+                    material_type?: string | null;
+                    color?: string | null;
+                    apply_tax?: boolean | null;
+                    shipping_cost?: string | null;
+                    customer_notes?: string | null;
+                    admin_notes?: string | null;
+                    valid_days?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `Q-YYYY-NNNN`. */
+                        quote_number: string;
+                        /** @description The product, when it is one of ours. */
+                        product_id: number | null;
+                        /** @description What is quoted. */
+                        product_name: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Units. */
+                        quantity: number;
+                        /**
+                         * Format: decimal
+                         * @description Price per unit.
+                         */
+                        unit_price: string;
+                        /**
+                         * Format: decimal
+                         * @description quantity x unit price.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description subtotal + tax + shipping.
+                         */
+                        total_price: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "approved" | "rejected" | "accepted" | "cancelled" | "converted";
+                        /** @description Pending or approved and past its expiry (computed, never stored). */
+                        expired: boolean;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description Material. */
+                        material_type: string;
+                        /** @description Color. */
+                        color: string | null;
+                        /** @description Quote images are not stored yet. */
+                        has_image: boolean;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Staff notes. */
+                        admin_notes: string | null;
+                        /** @description Why it was rejected. */
+                        rejection_reason: string | null;
+                        /** @description Ship to. */
+                        shipping_name: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Ship to. */
+                        shipping_phone: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it stops being valid.
+                         */
+                        expires_at: string;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                        /** @description When it was converted. */
+                        converted_at: string | null;
+                        /** @description The order it became. */
+                        sales_order_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_quote_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Quotes. */
+                        total: number;
+                        /** @description Pending. */
+                        pending: number;
+                        /** @description Approved. */
+                        approved: number;
+                        /** @description Accepted. */
+                        accepted: number;
+                        /** @description Rejected. */
+                        rejected: number;
+                        /** @description Converted. */
+                        converted: number;
+                        /** @description Pending or approved past their expiry. */
+                        expired: number;
+                        /**
+                         * Format: decimal
+                         * @description Sum of every total.
+                         */
+                        total_value: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the pending totals.
+                         */
+                        pending_value: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `Q-YYYY-NNNN`. */
+                        quote_number: string;
+                        /** @description The product, when it is one of ours. */
+                        product_id: number | null;
+                        /** @description What is quoted. */
+                        product_name: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Units. */
+                        quantity: number;
+                        /**
+                         * Format: decimal
+                         * @description Price per unit.
+                         */
+                        unit_price: string;
+                        /**
+                         * Format: decimal
+                         * @description quantity x unit price.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description subtotal + tax + shipping.
+                         */
+                        total_price: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "approved" | "rejected" | "accepted" | "cancelled" | "converted";
+                        /** @description Pending or approved and past its expiry (computed, never stored). */
+                        expired: boolean;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description Material. */
+                        material_type: string;
+                        /** @description Color. */
+                        color: string | null;
+                        /** @description Quote images are not stored yet. */
+                        has_image: boolean;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Staff notes. */
+                        admin_notes: string | null;
+                        /** @description Why it was rejected. */
+                        rejection_reason: string | null;
+                        /** @description Ship to. */
+                        shipping_name: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Ship to. */
+                        shipping_phone: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it stops being valid.
+                         */
+                        expires_at: string;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                        /** @description When it was converted. */
+                        converted_at: string | null;
+                        /** @description The order it became. */
+                        sales_order_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_name?: string | null;
+                    description?: string | null;
+                    quantity?: number | null;
+                    unit_price?: string | null;
+                    shipping_cost?: string | null;
+                    color?: string | null;
+                    customer_notes?: string | null;
+                    admin_notes?: string | null;
+                    shipping_name?: string | null;
+                    shipping_address_line1?: string | null;
+                    shipping_address_line2?: string | null;
+                    shipping_city?: string | null;
+                    shipping_state?: string | null;
+                    shipping_zip?: string | null;
+                    shipping_country?: string | null;
+                    shipping_phone?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `Q-YYYY-NNNN`. */
+                        quote_number: string;
+                        /** @description The product, when it is one of ours. */
+                        product_id: number | null;
+                        /** @description What is quoted. */
+                        product_name: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Units. */
+                        quantity: number;
+                        /**
+                         * Format: decimal
+                         * @description Price per unit.
+                         */
+                        unit_price: string;
+                        /**
+                         * Format: decimal
+                         * @description quantity x unit price.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description subtotal + tax + shipping.
+                         */
+                        total_price: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "approved" | "rejected" | "accepted" | "cancelled" | "converted";
+                        /** @description Pending or approved and past its expiry (computed, never stored). */
+                        expired: boolean;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description Material. */
+                        material_type: string;
+                        /** @description Color. */
+                        color: string | null;
+                        /** @description Quote images are not stored yet. */
+                        has_image: boolean;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Staff notes. */
+                        admin_notes: string | null;
+                        /** @description Why it was rejected. */
+                        rejection_reason: string | null;
+                        /** @description Ship to. */
+                        shipping_name: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Ship to. */
+                        shipping_phone: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it stops being valid.
+                         */
+                        expires_at: string;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                        /** @description When it was converted. */
+                        converted_at: string | null;
+                        /** @description The order it became. */
+                        sales_order_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_quote_convert: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `Quote converted to order SO-...`. */
+                        message: string;
+                        /** @description The new order's id. */
+                        order_id: number;
+                        /** @description Its number. */
+                        order_number: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_quote_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status: "pending" | "approved" | "rejected" | "accepted" | "cancelled" | "converted";
+                    rejection_reason?: string | null;
+                    admin_notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `Q-YYYY-NNNN`. */
+                        quote_number: string;
+                        /** @description The product, when it is one of ours. */
+                        product_id: number | null;
+                        /** @description What is quoted. */
+                        product_name: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Units. */
+                        quantity: number;
+                        /**
+                         * Format: decimal
+                         * @description Price per unit.
+                         */
+                        unit_price: string;
+                        /**
+                         * Format: decimal
+                         * @description quantity x unit price.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description subtotal + tax + shipping.
+                         */
+                        total_price: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "approved" | "rejected" | "accepted" | "cancelled" | "converted";
+                        /** @description Pending or approved and past its expiry (computed, never stored). */
+                        expired: boolean;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description Material. */
+                        material_type: string;
+                        /** @description Color. */
+                        color: string | null;
+                        /** @description Quote images are not stored yet. */
+                        has_image: boolean;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Staff notes. */
+                        admin_notes: string | null;
+                        /** @description Why it was rejected. */
+                        rejection_reason: string | null;
+                        /** @description Ship to. */
+                        shipping_name: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Ship to. */
+                        shipping_phone: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it stops being valid.
+                         */
+                        expires_at: string;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                        /** @description When it was converted. */
+                        converted_at: string | null;
+                        /** @description The order it became. */
+                        sales_order_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_routings: {
         parameters: {
             query?: {
@@ -37959,6 +42883,2513 @@ export interface operations {
                          * @description Changed.
                          */
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_sales_orders: {
+        parameters: {
+            query?: {
+                status?: ("draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold")[] | null;
+                status_filter?: ("draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold") | null;
+                fulfillment_state?: string | null;
+                customer_id?: number | null;
+                source?: ("portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok") | null;
+                shipped_after?: string | null;
+                sort_by?: ("order_date" | "fulfillment_priority" | "fulfillment_percent" | "customer_name" | "created_at" | "due_date" | "total_amount") | null;
+                sort_order?: ("asc" | "desc") | null;
+                limit?: number | null;
+                skip?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /**
+                         * @description Internal logistics status.
+                         * @enum {string}
+                         */
+                        fulfillment_status: "pending" | "ready" | "picking" | "packing" | "shipped" | "delivered";
+                        /**
+                         * @description Computed from the allocations (CONTRACT 6.1).
+                         * @enum {string}
+                         */
+                        fulfillment_state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                        /** @description Sort key: ready_to_ship 1, partially_ready 2, blocked 3, shipped 4, cancelled 5. */
+                        fulfillment_priority: number;
+                        /**
+                         * Format: decimal
+                         * @description lines_ready / lines_total x 100.
+                         */
+                        fulfillment_percent: string;
+                        /** @description `{name} x{qty}` for one line, otherwise `{n} items`. */
+                        product_name: string | null;
+                        /** @description The first line's product (one-product orders). */
+                        product_id: number | null;
+                        /** @description Units over every line. */
+                        quantity: number;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        unit_price: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        total_price: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax, subtotal x rate to the cent.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping charged.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        grand_total: string;
+                        /**
+                         * Format: decimal
+                         * @description The grand total (the spec's `total_amount`).
+                         */
+                        total_amount: string;
+                        /**
+                         * @description How much is paid.
+                         * @enum {string}
+                         */
+                        payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                        /**
+                         * @description Urgency.
+                         * @enum {string}
+                         */
+                        rush_level: "standard" | "rush" | "super_rush" | "urgent";
+                        /** @description The quote it came from. */
+                        quote_id: number | null;
+                        /** @description Who placed it (non-admins see only their own orders). */
+                        user_id: number | null;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name when it was placed. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok";
+                        /** @description The marketplace's order id. */
+                        source_order_id: string | null;
+                        /** @description When it is due. */
+                        due_date: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /** @description When it was confirmed. */
+                        confirmed_at: string | null;
+                        /** @description When production should be done. */
+                        estimated_completion_date: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description When it shipped. */
+                        shipped_at: string | null;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The product. */
+                            product_id: number;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /** @description Units ordered. */
+                            quantity: number;
+                            /**
+                             * Format: decimal
+                             * @description Price per unit (the item's selling price when ordered).
+                             */
+                            unit_price: string;
+                            /**
+                             * Format: decimal
+                             * @description quantity x unit price - discount.
+                             */
+                            total: string;
+                            /**
+                             * Format: decimal
+                             * @description Discount on the line.
+                             */
+                            discount: string;
+                            /**
+                             * Format: decimal
+                             * @description Units reserved for it.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            quantity_shipped: string;
+                            /** @description Whole quantity allocated or shipped. */
+                            is_ready: boolean;
+                            /** @description Where its stock is reserved and shipped from. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                        /**
+                         * FulfillmentSummary
+                         * @description The fulfillment summary.
+                         */
+                        fulfillment: {
+                            /**
+                             * @description ready_to_ship, partially_ready, blocked, shipped or cancelled.
+                             * @enum {string}
+                             */
+                            state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                            /** @description Lines. */
+                            lines_total: number;
+                            /** @description Lines allocated in full. */
+                            lines_ready: number;
+                            /** @description Lines not allocated in full. */
+                            lines_blocked: number;
+                            /** @description lines_ready / lines_total x 100. */
+                            fulfillment_percent: number;
+                            /** @description Some lines could ship now. */
+                            can_ship_partial: boolean;
+                            /** @description Every line could ship now. */
+                            can_ship_complete: boolean;
+                            /** @description When production should be done. */
+                            estimated_complete_date: string | null;
+                        };
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_sales_order: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lines: {
+                        product_id: number;
+                        quantity: number;
+                        unit_price?: string | null;
+                        notes?: string | null;
+                    }[];
+                    customer_id?: number | null;
+                    customer_email?: string | null;
+                    source?: ("portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok") | null;
+                    source_order_id?: string | null;
+                    shipping_address_line1?: string | null;
+                    shipping_address_line2?: string | null;
+                    shipping_city?: string | null;
+                    shipping_state?: string | null;
+                    shipping_zip?: string | null;
+                    shipping_country?: string | null;
+                    shipping_cost?: string | null;
+                    customer_notes?: string | null;
+                    internal_notes?: string | null;
+                    due_date?: string | null;
+                    rush_level?: ("standard" | "rush" | "super_rush" | "urgent") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /** @description Who placed it (non-admins see only their own orders). */
+                        user_id: number | null;
+                        /** @description The quote it came from. */
+                        quote_id: number | null;
+                        /** @description The first line's product (one-product orders). */
+                        product_id: number | null;
+                        /**
+                         * @description From a quote or from lines.
+                         * @enum {string}
+                         */
+                        order_type: "quote_based" | "line_item";
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok";
+                        /** @description The marketplace's order id. */
+                        source_order_id: string | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /**
+                         * @description How much is paid.
+                         * @enum {string}
+                         */
+                        payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                        /**
+                         * @description Internal logistics status.
+                         * @enum {string}
+                         */
+                        fulfillment_status: "pending" | "ready" | "picking" | "packing" | "shipped" | "delivered";
+                        /**
+                         * @description Computed from the allocations (CONTRACT 6.1).
+                         * @enum {string}
+                         */
+                        fulfillment_state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                        /** @description Sort key: ready_to_ship 1, partially_ready 2, blocked 3, shipped 4, cancelled 5. */
+                        fulfillment_priority: number;
+                        /**
+                         * Format: decimal
+                         * @description lines_ready / lines_total x 100.
+                         */
+                        fulfillment_percent: string;
+                        /**
+                         * @description Urgency.
+                         * @enum {string}
+                         */
+                        rush_level: "standard" | "rush" | "super_rush" | "urgent";
+                        /** @description `{name} x{qty}` for one line, otherwise `{n} items`. */
+                        product_name: string | null;
+                        /** @description Units over every line. */
+                        quantity: number;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name when it was placed. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description The customer's phone. */
+                        customer_phone: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        total_price: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction, 0.0825 for 8.25 %).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax, subtotal x rate to the cent.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping charged.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        grand_total: string;
+                        /**
+                         * Format: decimal
+                         * @description The grand total (the spec's `total_amount`).
+                         */
+                        total_amount: string;
+                        /** @description How it was paid. */
+                        payment_method: string | null;
+                        /** @description The payment's reference. */
+                        payment_transaction_id: string | null;
+                        /** @description When it became paid in full. */
+                        paid_at: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
+                        /** @description When it shipped. */
+                        shipped_at: string | null;
+                        /** @description When it was delivered. */
+                        delivered_at: string | null;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Internal notes. */
+                        internal_notes: string | null;
+                        /** @description Notes for production. */
+                        production_notes: string | null;
+                        /** @description When it was cancelled. */
+                        cancelled_at: string | null;
+                        /** @description Why it was cancelled. */
+                        cancellation_reason: string | null;
+                        /** @description When it is due. */
+                        due_date: string | null;
+                        /** @description When production should be done. */
+                        estimated_completion_date: string | null;
+                        /** @description When it was completed. */
+                        actual_completion_date: string | null;
+                        /** @description When it was confirmed. */
+                        confirmed_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Paid in full. */
+                        is_paid: boolean;
+                        /** @description Pending, confirmed or on hold. */
+                        is_cancellable: boolean;
+                        /** @description Ready to ship. */
+                        is_ready_to_ship: boolean;
+                        /** @description Delivered or completed. */
+                        is_complete: boolean;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The product. */
+                            product_id: number;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /** @description Units ordered. */
+                            quantity: number;
+                            /**
+                             * Format: decimal
+                             * @description Price per unit (the item's selling price when ordered).
+                             */
+                            unit_price: string;
+                            /**
+                             * Format: decimal
+                             * @description quantity x unit price - discount.
+                             */
+                            total: string;
+                            /**
+                             * Format: decimal
+                             * @description Discount on the line.
+                             */
+                            discount: string;
+                            /**
+                             * Format: decimal
+                             * @description Units reserved for it.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            quantity_shipped: string;
+                            /** @description Whole quantity allocated or shipped. */
+                            is_ready: boolean;
+                            /** @description Where its stock is reserved and shipped from. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                        /**
+                         * FulfillmentSummary
+                         * @description The fulfillment summary.
+                         */
+                        fulfillment: {
+                            /**
+                             * @description ready_to_ship, partially_ready, blocked, shipped or cancelled.
+                             * @enum {string}
+                             */
+                            state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                            /** @description Lines. */
+                            lines_total: number;
+                            /** @description Lines allocated in full. */
+                            lines_ready: number;
+                            /** @description Lines not allocated in full. */
+                            lines_blocked: number;
+                            /** @description lines_ready / lines_total x 100. */
+                            fulfillment_percent: number;
+                            /** @description Some lines could ship now. */
+                            can_ship_partial: boolean;
+                            /** @description Every line could ship now. */
+                            can_ship_complete: boolean;
+                            /** @description When production should be done. */
+                            estimated_complete_date: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_sales_payment_statuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_sales_order_status_transitions: {
+        parameters: {
+            query?: {
+                current_status?: ("draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_sales_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /** @description Who placed it (non-admins see only their own orders). */
+                        user_id: number | null;
+                        /** @description The quote it came from. */
+                        quote_id: number | null;
+                        /** @description The first line's product (one-product orders). */
+                        product_id: number | null;
+                        /**
+                         * @description From a quote or from lines.
+                         * @enum {string}
+                         */
+                        order_type: "quote_based" | "line_item";
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok";
+                        /** @description The marketplace's order id. */
+                        source_order_id: string | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /**
+                         * @description How much is paid.
+                         * @enum {string}
+                         */
+                        payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                        /**
+                         * @description Internal logistics status.
+                         * @enum {string}
+                         */
+                        fulfillment_status: "pending" | "ready" | "picking" | "packing" | "shipped" | "delivered";
+                        /**
+                         * @description Computed from the allocations (CONTRACT 6.1).
+                         * @enum {string}
+                         */
+                        fulfillment_state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                        /** @description Sort key: ready_to_ship 1, partially_ready 2, blocked 3, shipped 4, cancelled 5. */
+                        fulfillment_priority: number;
+                        /**
+                         * Format: decimal
+                         * @description lines_ready / lines_total x 100.
+                         */
+                        fulfillment_percent: string;
+                        /**
+                         * @description Urgency.
+                         * @enum {string}
+                         */
+                        rush_level: "standard" | "rush" | "super_rush" | "urgent";
+                        /** @description `{name} x{qty}` for one line, otherwise `{n} items`. */
+                        product_name: string | null;
+                        /** @description Units over every line. */
+                        quantity: number;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name when it was placed. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description The customer's phone. */
+                        customer_phone: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        total_price: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction, 0.0825 for 8.25 %).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax, subtotal x rate to the cent.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping charged.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        grand_total: string;
+                        /**
+                         * Format: decimal
+                         * @description The grand total (the spec's `total_amount`).
+                         */
+                        total_amount: string;
+                        /** @description How it was paid. */
+                        payment_method: string | null;
+                        /** @description The payment's reference. */
+                        payment_transaction_id: string | null;
+                        /** @description When it became paid in full. */
+                        paid_at: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
+                        /** @description When it shipped. */
+                        shipped_at: string | null;
+                        /** @description When it was delivered. */
+                        delivered_at: string | null;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Internal notes. */
+                        internal_notes: string | null;
+                        /** @description Notes for production. */
+                        production_notes: string | null;
+                        /** @description When it was cancelled. */
+                        cancelled_at: string | null;
+                        /** @description Why it was cancelled. */
+                        cancellation_reason: string | null;
+                        /** @description When it is due. */
+                        due_date: string | null;
+                        /** @description When production should be done. */
+                        estimated_completion_date: string | null;
+                        /** @description When it was completed. */
+                        actual_completion_date: string | null;
+                        /** @description When it was confirmed. */
+                        confirmed_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Paid in full. */
+                        is_paid: boolean;
+                        /** @description Pending, confirmed or on hold. */
+                        is_cancellable: boolean;
+                        /** @description Ready to ship. */
+                        is_ready_to_ship: boolean;
+                        /** @description Delivered or completed. */
+                        is_complete: boolean;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The product. */
+                            product_id: number;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /** @description Units ordered. */
+                            quantity: number;
+                            /**
+                             * Format: decimal
+                             * @description Price per unit (the item's selling price when ordered).
+                             */
+                            unit_price: string;
+                            /**
+                             * Format: decimal
+                             * @description quantity x unit price - discount.
+                             */
+                            total: string;
+                            /**
+                             * Format: decimal
+                             * @description Discount on the line.
+                             */
+                            discount: string;
+                            /**
+                             * Format: decimal
+                             * @description Units reserved for it.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            quantity_shipped: string;
+                            /** @description Whole quantity allocated or shipped. */
+                            is_ready: boolean;
+                            /** @description Where its stock is reserved and shipped from. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                        /**
+                         * FulfillmentSummary
+                         * @description The fulfillment summary.
+                         */
+                        fulfillment: {
+                            /**
+                             * @description ready_to_ship, partially_ready, blocked, shipped or cancelled.
+                             * @enum {string}
+                             */
+                            state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                            /** @description Lines. */
+                            lines_total: number;
+                            /** @description Lines allocated in full. */
+                            lines_ready: number;
+                            /** @description Lines not allocated in full. */
+                            lines_blocked: number;
+                            /** @description lines_ready / lines_total x 100. */
+                            fulfillment_percent: number;
+                            /** @description Some lines could ship now. */
+                            can_ship_partial: boolean;
+                            /** @description Every line could ship now. */
+                            can_ship_complete: boolean;
+                            /** @description When production should be done. */
+                            estimated_complete_date: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_sales_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_sales_order_cancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cancellation_reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /** @description Who placed it (non-admins see only their own orders). */
+                        user_id: number | null;
+                        /** @description The quote it came from. */
+                        quote_id: number | null;
+                        /** @description The first line's product (one-product orders). */
+                        product_id: number | null;
+                        /**
+                         * @description From a quote or from lines.
+                         * @enum {string}
+                         */
+                        order_type: "quote_based" | "line_item";
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok";
+                        /** @description The marketplace's order id. */
+                        source_order_id: string | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /**
+                         * @description How much is paid.
+                         * @enum {string}
+                         */
+                        payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                        /**
+                         * @description Internal logistics status.
+                         * @enum {string}
+                         */
+                        fulfillment_status: "pending" | "ready" | "picking" | "packing" | "shipped" | "delivered";
+                        /**
+                         * @description Computed from the allocations (CONTRACT 6.1).
+                         * @enum {string}
+                         */
+                        fulfillment_state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                        /** @description Sort key: ready_to_ship 1, partially_ready 2, blocked 3, shipped 4, cancelled 5. */
+                        fulfillment_priority: number;
+                        /**
+                         * Format: decimal
+                         * @description lines_ready / lines_total x 100.
+                         */
+                        fulfillment_percent: string;
+                        /**
+                         * @description Urgency.
+                         * @enum {string}
+                         */
+                        rush_level: "standard" | "rush" | "super_rush" | "urgent";
+                        /** @description `{name} x{qty}` for one line, otherwise `{n} items`. */
+                        product_name: string | null;
+                        /** @description Units over every line. */
+                        quantity: number;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name when it was placed. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description The customer's phone. */
+                        customer_phone: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        total_price: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction, 0.0825 for 8.25 %).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax, subtotal x rate to the cent.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping charged.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        grand_total: string;
+                        /**
+                         * Format: decimal
+                         * @description The grand total (the spec's `total_amount`).
+                         */
+                        total_amount: string;
+                        /** @description How it was paid. */
+                        payment_method: string | null;
+                        /** @description The payment's reference. */
+                        payment_transaction_id: string | null;
+                        /** @description When it became paid in full. */
+                        paid_at: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
+                        /** @description When it shipped. */
+                        shipped_at: string | null;
+                        /** @description When it was delivered. */
+                        delivered_at: string | null;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Internal notes. */
+                        internal_notes: string | null;
+                        /** @description Notes for production. */
+                        production_notes: string | null;
+                        /** @description When it was cancelled. */
+                        cancelled_at: string | null;
+                        /** @description Why it was cancelled. */
+                        cancellation_reason: string | null;
+                        /** @description When it is due. */
+                        due_date: string | null;
+                        /** @description When production should be done. */
+                        estimated_completion_date: string | null;
+                        /** @description When it was completed. */
+                        actual_completion_date: string | null;
+                        /** @description When it was confirmed. */
+                        confirmed_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Paid in full. */
+                        is_paid: boolean;
+                        /** @description Pending, confirmed or on hold. */
+                        is_cancellable: boolean;
+                        /** @description Ready to ship. */
+                        is_ready_to_ship: boolean;
+                        /** @description Delivered or completed. */
+                        is_complete: boolean;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The product. */
+                            product_id: number;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /** @description Units ordered. */
+                            quantity: number;
+                            /**
+                             * Format: decimal
+                             * @description Price per unit (the item's selling price when ordered).
+                             */
+                            unit_price: string;
+                            /**
+                             * Format: decimal
+                             * @description quantity x unit price - discount.
+                             */
+                            total: string;
+                            /**
+                             * Format: decimal
+                             * @description Discount on the line.
+                             */
+                            discount: string;
+                            /**
+                             * Format: decimal
+                             * @description Units reserved for it.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            quantity_shipped: string;
+                            /** @description Whole quantity allocated or shipped. */
+                            is_ready: boolean;
+                            /** @description Where its stock is reserved and shipped from. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                        /**
+                         * FulfillmentSummary
+                         * @description The fulfillment summary.
+                         */
+                        fulfillment: {
+                            /**
+                             * @description ready_to_ship, partially_ready, blocked, shipped or cancelled.
+                             * @enum {string}
+                             */
+                            state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                            /** @description Lines. */
+                            lines_total: number;
+                            /** @description Lines allocated in full. */
+                            lines_ready: number;
+                            /** @description Lines not allocated in full. */
+                            lines_blocked: number;
+                            /** @description lines_ready / lines_total x 100. */
+                            fulfillment_percent: number;
+                            /** @description Some lines could ship now. */
+                            can_ship_partial: boolean;
+                            /** @description Every line could ship now. */
+                            can_ship_complete: boolean;
+                            /** @description When production should be done. */
+                            estimated_complete_date: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_sales_order_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description What kind of event (`created`, `status_change`, `shipped`, `payment`, `note`...). */
+                        event_type: string;
+                        /** @description Title. */
+                        title: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Status before. */
+                        old_status: string | null;
+                        /** @description Status after. */
+                        new_status: string | null;
+                        /** @description Who. */
+                        user_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_sales_order_fulfillment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        order_id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /**
+                         * FulfillmentSummary
+                         * @description The fulfillment summary.
+                         */
+                        fulfillment: {
+                            /**
+                             * @description ready_to_ship, partially_ready, blocked, shipped or cancelled.
+                             * @enum {string}
+                             */
+                            state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                            /** @description Lines. */
+                            lines_total: number;
+                            /** @description Lines allocated in full. */
+                            lines_ready: number;
+                            /** @description Lines not allocated in full. */
+                            lines_blocked: number;
+                            /** @description lines_ready / lines_total x 100. */
+                            fulfillment_percent: number;
+                            /** @description Some lines could ship now. */
+                            can_ship_partial: boolean;
+                            /** @description Every line could ship now. */
+                            can_ship_complete: boolean;
+                            /** @description When production should be done. */
+                            estimated_complete_date: string | null;
+                        };
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The product. */
+                            product_id: number;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /** @description Units ordered. */
+                            quantity: number;
+                            /**
+                             * Format: decimal
+                             * @description Price per unit (the item's selling price when ordered).
+                             */
+                            unit_price: string;
+                            /**
+                             * Format: decimal
+                             * @description quantity x unit price - discount.
+                             */
+                            total: string;
+                            /**
+                             * Format: decimal
+                             * @description Discount on the line.
+                             */
+                            discount: string;
+                            /**
+                             * Format: decimal
+                             * @description Units reserved for it.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            quantity_shipped: string;
+                            /** @description Whole quantity allocated or shipped. */
+                            is_ready: boolean;
+                            /** @description Where its stock is reserved and shipped from. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_sales_order_generate_production_orders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened, for people. */
+                        message: string;
+                        /** @description The orders created. */
+                        created_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code `WO-YYYY-NNNN`. */
+                            code: string;
+                            /** @description The product made. */
+                            product_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Quantity to make.
+                             */
+                            quantity_ordered: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            /** @description The sales order line. */
+                            sales_order_line_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_sales_order_ship: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    carrier?: string | null;
+                    service?: string | null;
+                    tracking_number?: string | null;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `Order shipped successfully`. */
+                        message: string;
+                        /** @description The tracking number. */
+                        tracking_number: string;
+                        /** @description Carrier. */
+                        carrier: string;
+                        /** @description Service. */
+                        service: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        shipped_at: string;
+                        /** @description No label service: always null. */
+                        label_url: string | null;
+                        /** @description The order's id. */
+                        sales_order_id: number;
+                        /**
+                         * Shipment
+                         * @description The shipment.
+                         */
+                        shipment: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SHP-YYYY-NNNN`. */
+                            shipment_number: string;
+                            /** @description The order shipped. */
+                            sales_order_id: number;
+                            /** @description The order's number. */
+                            order_number: string | null;
+                            /** @description The order's customer. */
+                            customer_name: string | null;
+                            /** @description Carrier. */
+                            carrier: string;
+                            /** @description Service level. */
+                            service: string;
+                            /** @description Tracking number (given or generated). */
+                            tracking_number: string;
+                            /**
+                             * Format: decimal
+                             * @description Value of the finished goods shipped (booked to 5000 COGS).
+                             */
+                            cost_of_goods: string;
+                            /**
+                             * Format: decimal
+                             * @description Value of the packaging consumed (booked to 5010).
+                             */
+                            packaging_cost: string;
+                            /**
+                             * Format: date-time
+                             * @description When it shipped.
+                             */
+                            shipped_at: string;
+                            /** @description Who shipped it. */
+                            created_by: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_sales_order_status: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                    internal_notes?: string | null;
+                    production_notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /** @description Who placed it (non-admins see only their own orders). */
+                        user_id: number | null;
+                        /** @description The quote it came from. */
+                        quote_id: number | null;
+                        /** @description The first line's product (one-product orders). */
+                        product_id: number | null;
+                        /**
+                         * @description From a quote or from lines.
+                         * @enum {string}
+                         */
+                        order_type: "quote_based" | "line_item";
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok";
+                        /** @description The marketplace's order id. */
+                        source_order_id: string | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /**
+                         * @description How much is paid.
+                         * @enum {string}
+                         */
+                        payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                        /**
+                         * @description Internal logistics status.
+                         * @enum {string}
+                         */
+                        fulfillment_status: "pending" | "ready" | "picking" | "packing" | "shipped" | "delivered";
+                        /**
+                         * @description Computed from the allocations (CONTRACT 6.1).
+                         * @enum {string}
+                         */
+                        fulfillment_state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                        /** @description Sort key: ready_to_ship 1, partially_ready 2, blocked 3, shipped 4, cancelled 5. */
+                        fulfillment_priority: number;
+                        /**
+                         * Format: decimal
+                         * @description lines_ready / lines_total x 100.
+                         */
+                        fulfillment_percent: string;
+                        /**
+                         * @description Urgency.
+                         * @enum {string}
+                         */
+                        rush_level: "standard" | "rush" | "super_rush" | "urgent";
+                        /** @description `{name} x{qty}` for one line, otherwise `{n} items`. */
+                        product_name: string | null;
+                        /** @description Units over every line. */
+                        quantity: number;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name when it was placed. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description The customer's phone. */
+                        customer_phone: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        total_price: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction, 0.0825 for 8.25 %).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax, subtotal x rate to the cent.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping charged.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        grand_total: string;
+                        /**
+                         * Format: decimal
+                         * @description The grand total (the spec's `total_amount`).
+                         */
+                        total_amount: string;
+                        /** @description How it was paid. */
+                        payment_method: string | null;
+                        /** @description The payment's reference. */
+                        payment_transaction_id: string | null;
+                        /** @description When it became paid in full. */
+                        paid_at: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
+                        /** @description When it shipped. */
+                        shipped_at: string | null;
+                        /** @description When it was delivered. */
+                        delivered_at: string | null;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Internal notes. */
+                        internal_notes: string | null;
+                        /** @description Notes for production. */
+                        production_notes: string | null;
+                        /** @description When it was cancelled. */
+                        cancelled_at: string | null;
+                        /** @description Why it was cancelled. */
+                        cancellation_reason: string | null;
+                        /** @description When it is due. */
+                        due_date: string | null;
+                        /** @description When production should be done. */
+                        estimated_completion_date: string | null;
+                        /** @description When it was completed. */
+                        actual_completion_date: string | null;
+                        /** @description When it was confirmed. */
+                        confirmed_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Paid in full. */
+                        is_paid: boolean;
+                        /** @description Pending, confirmed or on hold. */
+                        is_cancellable: boolean;
+                        /** @description Ready to ship. */
+                        is_ready_to_ship: boolean;
+                        /** @description Delivered or completed. */
+                        is_complete: boolean;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The product. */
+                            product_id: number;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /** @description Units ordered. */
+                            quantity: number;
+                            /**
+                             * Format: decimal
+                             * @description Price per unit (the item's selling price when ordered).
+                             */
+                            unit_price: string;
+                            /**
+                             * Format: decimal
+                             * @description quantity x unit price - discount.
+                             */
+                            total: string;
+                            /**
+                             * Format: decimal
+                             * @description Discount on the line.
+                             */
+                            discount: string;
+                            /**
+                             * Format: decimal
+                             * @description Units reserved for it.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            quantity_shipped: string;
+                            /** @description Whole quantity allocated or shipped. */
+                            is_ready: boolean;
+                            /** @description Where its stock is reserved and shipped from. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                        /**
+                         * FulfillmentSummary
+                         * @description The fulfillment summary.
+                         */
+                        fulfillment: {
+                            /**
+                             * @description ready_to_ship, partially_ready, blocked, shipped or cancelled.
+                             * @enum {string}
+                             */
+                            state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                            /** @description Lines. */
+                            lines_total: number;
+                            /** @description Lines allocated in full. */
+                            lines_ready: number;
+                            /** @description Lines not allocated in full. */
+                            lines_blocked: number;
+                            /** @description lines_ready / lines_total x 100. */
+                            fulfillment_percent: number;
+                            /** @description Some lines could ship now. */
+                            can_ship_partial: boolean;
+                            /** @description Every line could ship now. */
+                            can_ship_complete: boolean;
+                            /** @description When production should be done. */
+                            estimated_complete_date: string | null;
+                        };
                     };
                 };
             };
@@ -40739,6 +48170,313 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_shipments: {
+        parameters: {
+            query?: {
+                sales_order_id?: number | null;
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SHP-YYYY-NNNN`. */
+                            shipment_number: string;
+                            /** @description The order shipped. */
+                            sales_order_id: number;
+                            /** @description The order's number. */
+                            order_number: string | null;
+                            /** @description The order's customer. */
+                            customer_name: string | null;
+                            /** @description Carrier. */
+                            carrier: string;
+                            /** @description Service level. */
+                            service: string;
+                            /** @description Tracking number (given or generated). */
+                            tracking_number: string;
+                            /**
+                             * Format: decimal
+                             * @description Value of the finished goods shipped (booked to 5000 COGS).
+                             */
+                            cost_of_goods: string;
+                            /**
+                             * Format: decimal
+                             * @description Value of the packaging consumed (booked to 5010).
+                             */
+                            packaging_cost: string;
+                            /**
+                             * Format: date-time
+                             * @description When it shipped.
+                             */
+                            shipped_at: string;
+                            /** @description Who shipped it. */
+                            created_by: number | null;
+                        }[];
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_shipment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sales_order_id: number;
+                    carrier?: string | null;
+                    service?: string | null;
+                    tracking_number?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `Order shipped successfully`. */
+                        message: string;
+                        /** @description The tracking number. */
+                        tracking_number: string;
+                        /** @description Carrier. */
+                        carrier: string;
+                        /** @description Service. */
+                        service: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        shipped_at: string;
+                        /** @description No label service: always null. */
+                        label_url: string | null;
+                        /** @description The order's id. */
+                        sales_order_id: number;
+                        /**
+                         * Shipment
+                         * @description The shipment.
+                         */
+                        shipment: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SHP-YYYY-NNNN`. */
+                            shipment_number: string;
+                            /** @description The order shipped. */
+                            sales_order_id: number;
+                            /** @description The order's number. */
+                            order_number: string | null;
+                            /** @description The order's customer. */
+                            customer_name: string | null;
+                            /** @description Carrier. */
+                            carrier: string;
+                            /** @description Service level. */
+                            service: string;
+                            /** @description Tracking number (given or generated). */
+                            tracking_number: string;
+                            /**
+                             * Format: decimal
+                             * @description Value of the finished goods shipped (booked to 5000 COGS).
+                             */
+                            cost_of_goods: string;
+                            /**
+                             * Format: decimal
+                             * @description Value of the packaging consumed (booked to 5010).
+                             */
+                            packaging_cost: string;
+                            /**
+                             * Format: date-time
+                             * @description When it shipped.
+                             */
+                            shipped_at: string;
+                            /** @description Who shipped it. */
+                            created_by: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
