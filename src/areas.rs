@@ -76,5 +76,6 @@ areas! {
     production: query ProductionQuery & ProductionFloorQuery, mutation ProductionMutation & ManufacturingMutation, subscription ProductionSubscription, loaders crate::production::loaders::attach;
     sales: query SalesQuery & QuotesQuery, mutation SalesMutation & QuotesMutation, loaders crate::sales::loaders::attach;
     shipping: query ShippingQuery, mutation ShippingMutation;
+    dashboard: query DashboardQuery;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

@@ -14,6 +14,7 @@ pub mod bom;
 pub mod catalog;
 pub mod cli;
 pub mod config;
+pub mod dashboard;
 pub mod db;
 pub mod error;
 pub mod graphql;

@@ -1535,3 +1535,155 @@ async fn quotes_are_written_approved_converted_to_orders_and_counted() {
     let list = ok(&app, &t, Method::GET, "/api/v1/quotes", None).await;
     assert_eq!(list.as_array().map(Vec::len), Some(1));
 }
+
+#[tokio::test]
+async fn the_dashboard_counts_orders_and_trends_sales_shipments_payments_and_profit() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    let s = shop(&app, &t).await;
+    receive(&app, &t, s.box_, "5", "0.40").await;
+    receive(&app, &t, s.widget, "5", "3").await;
+    let c = customer(&app, &t).await;
+    let a = order(
+        &app,
+        &t,
+        json!([{"product_id": s.widget, "quantity": 2}]),
+        json!({"customer_id": c}),
+    )
+    .await;
+    let b = order(
+        &app,
+        &t,
+        json!([{"product_id": s.widget, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    set_status(&app, &t, a["id"].as_i64().expect("a"), "confirmed").await;
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{}/ship", a["id"]),
+        Some(json!({})),
+    )
+    .await;
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/payments",
+        Some(json!({"sales_order_id": a["id"], "amount": "30.00", "payment_method": "cash"})),
+    )
+    .await;
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/quotes/",
+        Some(json!({"product_name": "Q", "unit_price": "1"})),
+    )
+    .await;
+
+    let d = ok(&app, &op, Method::GET, "/api/v1/admin/dashboard/", None).await;
+    assert_eq!(d["summary"]["pending_orders"], 1, "{d}");
+    assert_eq!(d["summary"]["pending_quotes"], 1);
+    assert_eq!(d["summary"]["orders_30_days"], 2);
+    assert_eq!(d["summary"]["revenue_30_days"], 75.0);
+    assert_eq!(d["recent_orders"][0]["id"], b["id"]);
+    assert_eq!(d["recent_orders"][0]["customer_name"], "Unknown");
+    assert_eq!(d["recent_orders"][1]["customer_name"], "Bea Buyer");
+    let sm = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/admin/dashboard/summary",
+        None,
+    )
+    .await;
+    assert_eq!(sm["quotes"], json!({"pending": 1, "this_week": 1}));
+    assert_eq!(sm["orders"]["ready_to_ship"], 0);
+    assert_eq!(sm["boms"]["active"], 1);
+    assert_eq!(
+        sm["revenue"],
+        json!({"last_30_days": 75.0, "orders_last_30_days": 2})
+    );
+    let r = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/admin/dashboard/recent-orders?limit=1",
+        None,
+    )
+    .await;
+    assert_eq!(r.as_array().map(Vec::len), Some(1));
+    assert_eq!(r[0]["grand_total"], 25.0);
+    for period in ["WTD", "MTD", "QTD", "YTD", "ALL", "mtd"] {
+        let tr = ok(
+            &app,
+            &op,
+            Method::GET,
+            &format!("/api/v1/admin/dashboard/sales-trend?period={period}"),
+            None,
+        )
+        .await;
+        assert_eq!(tr["period"], period.to_uppercase());
+        assert_eq!(tr["total_revenue"], 75.0, "{tr}");
+        assert_eq!(tr["total_orders"], 2);
+        assert_eq!(tr["total_payments"], 30.0);
+        assert_eq!(tr["total_payment_count"], 1);
+        assert_eq!(tr["data"].as_array().map(Vec::len), Some(1));
+        assert_eq!(tr["data"][0]["orders"], 2);
+    }
+    let tr = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/admin/dashboard/sales-trend/",
+        None,
+    )
+    .await;
+    assert_eq!(tr["period"], "MTD");
+    let (st, body) = refused(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/admin/dashboard/sales-trend?period=DAILY",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Invalid period. Use one of: WTD, MTD, QTD, YTD, ALL"})
+        )
+    );
+    let sh = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/admin/dashboard/shipping-trend?period=YTD",
+        None,
+    )
+    .await;
+    assert_eq!(sh["total_shipped"], 1);
+    // Revenue 50.00 (2 x 25), cost 2 x 3.00 + 2 x 0.40 = 6.80: profit 43.20, 86.4 %.
+    let p = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/admin/dashboard/profit-summary?period=ALL",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (
+            p["revenue"].clone(),
+            p["cost_of_goods"].clone(),
+            p["gross_profit"].clone(),
+            p["gross_margin_percent"].clone()
+        ),
+        (json!(50.0), json!(6.8), json!(43.2), json!(86.4))
+    );
+}

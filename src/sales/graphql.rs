@@ -202,7 +202,7 @@ impl SalesOrderLineRow {
 
     /// Whole quantity allocated or shipped.
     async fn is_ready(&self) -> bool {
-        &self.quantity_allocated.0 + &self.quantity_shipped.0 >= BigDecimal::from(self.quantity)
+        &self.quantity_allocated.0 + &self.quantity_shipped.0 >= self.quantity
     }
 }
 

@@ -225,7 +225,7 @@ fn check(input: &mut PaymentInput) -> Result<(), Stop> {
         errors.push(invalid("amount", "Input should be greater than 0"));
     } else if cents(&input.amount.0) != input.amount.0 {
         errors.push(invalid("amount", "Use at most 2 decimal places"));
-    } else if input.amount.0 >= BigDecimal::from(1_000_000_000i64) {
+    } else if input.amount.0 >= 1_000_000_000i64 {
         errors.push(invalid("amount", "The amount is too large"));
     }
     optional_text(&mut errors, "transactionId", &mut input.transaction_id, 255);
@@ -472,7 +472,7 @@ pub async fn order_summary(
         last_payment_date: done
             .iter()
             .filter(|p| p.amount.0 > BigDecimal::zero())
-            .map(|p| p.payment_date.clone())
+            .map(|p| p.payment_date)
             .max_by_key(|t| t.0),
     })
 }

@@ -1543,6 +1543,56 @@ export interface paths {
         patch: operations["update_customer"];
         trace?: never;
     };
+    "/admin/dashboard/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard: `summary` counts and the five latest orders as `recent_orders`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Dashboard {
+         *       dashboardOverview {
+         *         summary {
+         *           pending_quotes: pendingQuotes
+         *           quotes_today: quotesToday
+         *           pending_orders: pendingOrders
+         *           orders_needing_review: pendingOrders
+         *           orders_in_production: ordersInProduction
+         *           orders_ready_to_ship: ordersReadyToShip
+         *           active_production_orders: productionInProgress
+         *           revenue_30_days: revenue30Days
+         *           orders_30_days: orders30Days
+         *         }
+         *         recent_orders: recentOrders { ...RecentOrderFields }
+         *       }
+         *     }
+         *     fragment RecentOrderFields on RecentOrder {
+         *       id
+         *       order_number: orderNumber
+         *       product_name: productName
+         *       customer_name: customerName
+         *       status
+         *       payment_status: paymentStatus
+         *       grand_total: grandTotal
+         *       total_price: grandTotal
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/dashboard/production-trend": {
         parameters: {
             query?: never;
@@ -1574,6 +1624,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/dashboard/profit-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue, cost of goods and gross margin of what shipped in `period`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardProfitSummary($period: String) {
+         *       dashboardProfitSummary(period: $period) {
+         *         period
+         *         start_date: startDate
+         *         end_date: endDate
+         *         revenue
+         *         cost_of_goods: costOfGoods
+         *         gross_profit: grossProfit
+         *         gross_margin_percent: grossMarginPercent
+         *         shipments
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_profit_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/dashboard/purchasing-trend": {
         parameters: {
             query?: never;
@@ -1592,6 +1677,143 @@ export interface paths {
          *     ```
          */
         get: operations["list_purchasing_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/recent-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest orders, a bare array (`limit`, default 5); `customer_name` is `Unknown` when missing
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardRecentOrders($limit: Int = 5) {
+         *       dashboardRecentOrders(limit: $limit) { ...RecentOrderFields }
+         *     }
+         *     fragment RecentOrderFields on RecentOrder {
+         *       id
+         *       order_number: orderNumber
+         *       product_name: productName
+         *       customer_name: customerName
+         *       status
+         *       payment_status: paymentStatus
+         *       grand_total: grandTotal
+         *       total_price: grandTotal
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_recent_orders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/sales-trend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales and payments per day for `period` WTD, MTD (default), QTD, YTD or ALL (the last 365 days); 400 for another period
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardSalesTrend($period: String) {
+         *       dashboardSalesTrend(period: $period) {
+         *         period
+         *         start_date: startDate
+         *         end_date: endDate
+         *         total_revenue: totalRevenue
+         *         total_orders: totalOrders
+         *         total_payments: totalPayments
+         *         total_payment_count: totalPaymentCount
+         *         data { date total sales orders payments payment_count: paymentCount }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_sales_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/shipping-trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shipments per day for `period`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardShippingTrend($period: String) {
+         *       dashboardShippingTrend(period: $period) {
+         *         period
+         *         start_date: startDate
+         *         end_date: endDate
+         *         total_shipped: totalShipped
+         *         data { date shipped }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_shipping_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The SPA's cards: quotes, orders, production, BOMs, inventory and the last 30 days' revenue
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardSummary {
+         *       dashboardSummary {
+         *         quotes { pending this_week: thisWeek }
+         *         orders { confirmed in_production: inProduction ready_to_ship: readyToShip overdue }
+         *         production { in_progress: inProgress scheduled ready_to_start: readyToStart }
+         *         boms { needs_review: needsReview active }
+         *         inventory { low_stock_count: lowStockCount active_orders: activeOrders }
+         *         revenue { last_30_days: last30Days orders_last_30_days: ordersLast30Days }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_summary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -16105,6 +16327,137 @@ export interface operations {
             };
         };
     };
+    list_dashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Counts
+                         * @description The counts.
+                         */
+                        summary: {
+                            /** @description Pending quotes. */
+                            pending_quotes: number;
+                            /** @description Quotes written today. */
+                            quotes_today: number;
+                            /** @description Pending orders. */
+                            pending_orders: number;
+                            /** @description Pending orders. */
+                            orders_needing_review: number;
+                            /** @description Orders in production. */
+                            orders_in_production: number;
+                            /** @description Orders ready to ship. */
+                            orders_ready_to_ship: number;
+                            /** @description Production orders in progress. */
+                            active_production_orders: number;
+                            /** @description Sales in the last 30 days (orders not cancelled or draft). */
+                            revenue_30_days: number;
+                            /** @description Their count. */
+                            orders_30_days: number;
+                        };
+                        /** @description The five latest orders. */
+                        recent_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Number. */
+                            order_number: string;
+                            /** @description What it is. */
+                            product_name: string | null;
+                            /** @description Who (`Unknown` when missing). */
+                            customer_name: string;
+                            /**
+                             * @description Status.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                            /**
+                             * @description Payment status.
+                             * @enum {string}
+                             */
+                            payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                            /** @description Grand total. */
+                            grand_total: number;
+                            /** @description Grand total. */
+                            total_price: number;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_production_trend: {
         parameters: {
             query?: {
@@ -16198,6 +16551,101 @@ export interface operations {
             };
         };
     };
+    list_dashboard_profit_summary: {
+        parameters: {
+            query?: {
+                period?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The period. */
+                        period: string;
+                        /** @description First day. */
+                        start_date: string;
+                        /** @description Today. */
+                        end_date: string;
+                        /** @description Sales (subtotals) of the orders shipped. */
+                        revenue: number;
+                        /** @description Cost of the goods and packaging shipped. */
+                        cost_of_goods: number;
+                        /** @description revenue - cost. */
+                        gross_profit: number;
+                        /** @description gross profit / revenue x 100 (0 without revenue). */
+                        gross_margin_percent: number;
+                        /** @description Shipments. */
+                        shipments: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_purchasing_trend: {
         parameters: {
             query?: {
@@ -16226,6 +16674,457 @@ export interface operations {
                          */
                         total: string;
                     }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dashboard_recent_orders: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Number. */
+                        order_number: string;
+                        /** @description What it is. */
+                        product_name: string | null;
+                        /** @description Who (`Unknown` when missing). */
+                        customer_name: string;
+                        /**
+                         * @description Status.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /**
+                         * @description Payment status.
+                         * @enum {string}
+                         */
+                        payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                        /** @description Grand total. */
+                        grand_total: number;
+                        /** @description Grand total. */
+                        total_price: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dashboard_sales_trend: {
+        parameters: {
+            query?: {
+                period?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `WTD`, `MTD`, `QTD`, `YTD` or `ALL`. */
+                        period: string;
+                        /** @description First day. */
+                        start_date: string;
+                        /** @description Today. */
+                        end_date: string;
+                        /** @description Sales in the period (orders not cancelled or draft, by grand total). */
+                        total_revenue: number;
+                        /** @description Their count. */
+                        total_orders: number;
+                        /** @description Completed payments in the period. */
+                        total_payments: number;
+                        /** @description Their count. */
+                        total_payment_count: number;
+                        /** @description Per day with activity, oldest first. */
+                        data: {
+                            /** @description `YYYY-MM-DD`. */
+                            date: string;
+                            /** @description Sales total of the day (as `sales`). */
+                            total: number;
+                            /** @description Sales total of the day. */
+                            sales: number;
+                            /** @description Orders placed. */
+                            orders: number;
+                            /** @description Payments received. */
+                            payments: number;
+                            /** @description How many payments. */
+                            payment_count: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dashboard_shipping_trend: {
+        parameters: {
+            query?: {
+                period?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The period. */
+                        period: string;
+                        /** @description First day. */
+                        start_date: string;
+                        /** @description Today. */
+                        end_date: string;
+                        /** @description Shipments in the period. */
+                        total_shipped: number;
+                        /** @description Per day with shipments. */
+                        data: {
+                            /** @description `YYYY-MM-DD`. */
+                            date: string;
+                            /** @description Shipments. */
+                            shipped: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dashboard_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * DashboardQuotes
+                         * @description Quotes.
+                         */
+                        quotes: {
+                            /** @description Pending. */
+                            pending: number;
+                            /** @description Written this week. */
+                            this_week: number;
+                        };
+                        /**
+                         * DashboardOrders
+                         * @description Orders.
+                         */
+                        orders: {
+                            /** @description Confirmed. */
+                            confirmed: number;
+                            /** @description In production. */
+                            in_production: number;
+                            /** @description Ready to ship. */
+                            ready_to_ship: number;
+                            /** @description Open and past due. */
+                            overdue: number;
+                        };
+                        /**
+                         * DashboardProduction
+                         * @description Production.
+                         */
+                        production: {
+                            /** @description In progress. */
+                            in_progress: number;
+                            /** @description Released. */
+                            scheduled: number;
+                            /** @description Draft. */
+                            ready_to_start: number;
+                        };
+                        /**
+                         * DashboardBoms
+                         * @description BOMs.
+                         */
+                        boms: {
+                            /** @description BOMs waiting for review (no review flow yet: 0). */
+                            needs_review: number;
+                            /** @description Active BOMs. */
+                            active: number;
+                        };
+                        /**
+                         * DashboardInventory
+                         * @description Inventory.
+                         */
+                        inventory: {
+                            /** @description Items at or below their reorder point. */
+                            low_stock_count: number;
+                            /** @description Orders still to ship. */
+                            active_orders: number;
+                        };
+                        /**
+                         * DashboardRevenue
+                         * @description Revenue.
+                         */
+                        revenue: {
+                            /** @description Sales in the last 30 days. */
+                            last_30_days: number;
+                            /** @description Their count. */
+                            orders_last_30_days: number;
+                        };
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */

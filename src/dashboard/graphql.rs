@@ -1,0 +1,93 @@
+//! The dashboard in the schema (staff, i.e. any signed-in user).
+
+use async_graphql::{Context, Object};
+
+use crate::auth::Access;
+use crate::dashboard::model::{
+    self, Counts, ProfitSummary, RecentOrder, SalesTrend, ShippingTrend, parse_period,
+};
+use crate::error::{AppError, AppResult};
+use crate::graphql::context;
+
+fn period(text: Option<String>) -> AppResult<model::TrendPeriod> {
+    parse_period(text.as_deref())
+        .ok_or_else(|| AppError::bad_request("Invalid period. Use one of: WTD, MTD, QTD, YTD, ALL"))
+}
+
+/// Dashboard queries.
+#[derive(Default)]
+pub struct DashboardQuery;
+
+#[Object]
+impl DashboardQuery {
+    /// Counts of quotes, orders, production and BOMs, and the last 30 days' sales.
+    #[graphql(guard = "Access::User")]
+    async fn dashboard_counts(&self, ctx: &Context<'_>) -> AppResult<Counts> {
+        model::counts(&mut *context::conn(ctx).await?).await
+    }
+
+    /// The counts and the five latest orders.
+    #[graphql(guard = "Access::User")]
+    async fn dashboard_overview(&self, ctx: &Context<'_>) -> AppResult<model::DashboardOverview> {
+        let mut conn = context::conn(ctx).await?;
+        Ok(model::DashboardOverview {
+            summary: model::counts(&mut conn).await?,
+            recent_orders: model::recent_orders(&mut conn, 5)
+                .await?
+                .into_iter()
+                .map(RecentOrder::from)
+                .collect(),
+        })
+    }
+
+    /// The SPA dashboard's cards: quotes, orders, production, BOMs, inventory, revenue.
+    #[graphql(guard = "Access::User")]
+    async fn dashboard_summary(&self, ctx: &Context<'_>) -> AppResult<model::DashboardSummary> {
+        model::summary(&mut *context::conn(ctx).await?).await
+    }
+
+    /// The latest orders (1-50, default 5).
+    #[graphql(guard = "Access::User")]
+    async fn dashboard_recent_orders(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "How many (1-50).", default = 5)] limit: i64,
+    ) -> AppResult<Vec<RecentOrder>> {
+        let rows =
+            model::recent_orders(&mut *context::conn(ctx).await?, limit.clamp(1, 50)).await?;
+        Ok(rows.into_iter().map(RecentOrder::from).collect())
+    }
+
+    /// Sales and payments per day of a period (WTD, MTD (default), QTD, YTD, ALL).
+    #[graphql(guard = "Access::User")]
+    async fn dashboard_sales_trend(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "WTD, MTD, QTD, YTD or ALL.")] period: Option<String>,
+    ) -> AppResult<SalesTrend> {
+        let p = self::period(period)?;
+        model::sales_trend(&mut *context::conn(ctx).await?, p).await
+    }
+
+    /// Shipments per day of a period.
+    #[graphql(guard = "Access::User")]
+    async fn dashboard_shipping_trend(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "WTD, MTD, QTD, YTD or ALL.")] period: Option<String>,
+    ) -> AppResult<ShippingTrend> {
+        let p = self::period(period)?;
+        model::shipping_trend(&mut *context::conn(ctx).await?, p).await
+    }
+
+    /// Revenue, cost and margin of what shipped in a period.
+    #[graphql(guard = "Access::User")]
+    async fn dashboard_profit_summary(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "WTD, MTD, QTD, YTD or ALL.")] period: Option<String>,
+    ) -> AppResult<ProfitSummary> {
+        let p = self::period(period)?;
+        model::profit_summary(&mut *context::conn(ctx).await?, p).await
+    }
+}

@@ -1,0 +1,22 @@
+//! REST routes of the dashboard (CONTRACT 5.1; staff): declarations only. The production and
+//! purchasing trends are declared by their own areas.
+
+use crate::rest::Route;
+
+use crate::stored_op;
+
+/// The routes.
+pub const ROUTES: &[Route] = &[
+    Route::get("/admin/dashboard/", stored_op!("dashboard.graphql", "recent_order"), "dashboardOverview")
+        .summary("The dashboard: `summary` counts and the five latest orders as `recent_orders`"),
+    Route::get("/admin/dashboard/summary", stored_op!("dashboard_summary.graphql"), "dashboardSummary")
+        .summary("The SPA's cards: quotes, orders, production, BOMs, inventory and the last 30 days' revenue"),
+    Route::get("/admin/dashboard/recent-orders", stored_op!("recent_orders.graphql", "recent_order"), "dashboardRecentOrders")
+        .summary("The latest orders, a bare array (`limit`, default 5); `customer_name` is `Unknown` when missing"),
+    Route::get("/admin/dashboard/sales-trend/", stored_op!("sales_trend.graphql"), "dashboardSalesTrend")
+        .summary("Sales and payments per day for `period` WTD, MTD (default), QTD, YTD or ALL (the last 365 days); 400 for another period"),
+    Route::get("/admin/dashboard/shipping-trend", stored_op!("shipping_trend.graphql"), "dashboardShippingTrend")
+        .summary("Shipments per day for `period`"),
+    Route::get("/admin/dashboard/profit-summary", stored_op!("profit_summary.graphql"), "dashboardProfitSummary")
+        .summary("Revenue, cost of goods and gross margin of what shipped in `period`"),
+];
