@@ -504,7 +504,10 @@ async fn an_order_goes_from_draft_to_qc_with_reservations_issues_spools_and_actu
     assert_eq!(num(&c["quantity_completed"]), 3.0);
     assert_eq!(num(&c["quantity_scrapped"]), 1.0);
     assert_eq!(c["completion_percent"], 75.0);
-    assert_eq!(c["quantity_remaining"], 0.0, "a closed order has nothing left to make");
+    assert_eq!(
+        c["quantity_remaining"], 0.0,
+        "a closed order has nothing left to make"
+    );
     assert_eq!(c["scrap_reason"], "warping");
     // Reservations are gone; WIP is empty; FG holds 3 of the 4 units' cost, scrap the fourth.
     assert_eq!(stock(&app, f.pla).await, (2620.0, 0.0));

@@ -328,6 +328,11 @@ async fn orders_are_priced_from_products_taxed_to_the_cent_and_follow_the_status
     assert_eq!(o["lines"][0]["product_sku"], "WIDGET");
     assert_eq!(o["customer_name"], "Bea Buyer");
     assert_eq!(o["customer_email"], "buyer@shop.test");
+    // The customer list counts the order and what it is worth.
+    let customers = ok(&app, &t, Method::GET, "/api/v1/admin/customers/", None).await;
+    assert_eq!(customers[0]["order_count"], 1, "{customers}");
+    assert_eq!(num(&customers[0]["total_spent"]), 74.88, "{customers}");
+    assert!(customers[0]["last_order_date"].is_string(), "{customers}");
     assert_eq!(o["shipping_address_line1"], "1 Elm St");
     assert_eq!(o["shipping_city"], "Austin");
     assert_eq!(o["shipping_country"], "USA");
@@ -453,6 +458,7 @@ async fn orders_are_priced_from_products_taxed_to_the_cent_and_follow_the_status
     assert_eq!(wos.len(), 1, "{wos:?}");
     assert_eq!(num(&wos[0]["quantity_ordered"]), 1.0);
     assert_eq!(wos[0]["source"], "sales_order");
+    assert_eq!(wos[0]["sales_order_code"], confirmed["order_number"]);
     // Generating again creates nothing: the shortfall is already planned.
     let g = ok(
         &app,

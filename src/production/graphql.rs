@@ -86,9 +86,9 @@ impl OrderRow {
         code(ctx, CodeKind::Order, self.remake_of_id).await
     }
 
-    /// The sales order's code (sales orders arrive with the sales area).
-    async fn sales_order_code(&self) -> Option<String> {
-        None
+    /// The code of the sales order this order is made for (`SO-YYYY-NNNN`).
+    async fn sales_order_code(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        code(ctx, CodeKind::SalesOrder, self.sales_order_id).await
     }
 
     /// Units left to make.

@@ -9,7 +9,7 @@ use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 
 use crate::db::DbPool;
-use crate::db::schema::{boms, printers, production_orders, routings};
+use crate::db::schema::{boms, printers, production_orders, routings, sales_orders};
 use crate::error::AppError;
 use crate::printers::model::PrinterStatus;
 use crate::production::model::{
@@ -140,12 +140,14 @@ pub enum CodeKind {
     Routing,
     /// A production order.
     Order,
+    /// A sales order (the one an order is made for).
+    SalesOrder,
 }
 
 /// A record whose code is wanted.
 pub type CodeKey = (CodeKind, i64);
 
-/// Codes of BOMs, routings and orders.
+/// Codes of BOMs, routings, production orders and sales orders.
 pub struct CodesLoader {
     /// The pool.
     pub pool: DbPool,
@@ -186,6 +188,18 @@ impl Loader<CodeKey> for CodesLoader {
                 .load(&mut conn)
                 .await?;
             out.extend(rows.into_iter().map(|(id, c)| ((CodeKind::Order, id), c)));
+        }
+        let so = ids(CodeKind::SalesOrder);
+        if !so.is_empty() {
+            let rows: Vec<(i64, String)> = sales_orders::table
+                .filter(sales_orders::id.eq_any(&so))
+                .select((sales_orders::id, sales_orders::order_number))
+                .load(&mut conn)
+                .await?;
+            out.extend(
+                rows.into_iter()
+                    .map(|(id, c)| ((CodeKind::SalesOrder, id), c)),
+            );
         }
         Ok(out)
     }

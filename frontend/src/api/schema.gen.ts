@@ -29977,7 +29977,7 @@ export interface operations {
                         scheduled_end: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description Who it is assigned to. */
                         assigned_to: string | null;
@@ -30259,7 +30259,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
@@ -31266,7 +31266,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
@@ -31688,7 +31688,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
@@ -32238,7 +32238,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
@@ -32684,7 +32684,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
@@ -33141,7 +33141,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
@@ -33589,7 +33589,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
@@ -34171,7 +34171,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
@@ -34628,7 +34628,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
@@ -35089,7 +35089,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
@@ -35538,7 +35538,7 @@ export interface operations {
                         routing_code: string | null;
                         /** @description The sales order it makes for (no foreign key until sales exist). */
                         sales_order_id: number | null;
-                        /** @description The sales order's code (sales orders arrive with the sales area). */
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
