@@ -35,6 +35,7 @@ import { ProductionPage } from './pages/production/ProductionPage';
 import { ProductionDetailPage } from './pages/production/ProductionDetailPage';
 import { ManufacturingPage } from './pages/manufacturing/ManufacturingPage';
 import { CommandCenterPage } from './pages/commandCenter/CommandCenterPage';
+import { OrdersPage } from './pages/sales/OrdersPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -77,7 +78,7 @@ function OrderDetailPage() {
  */
 export const ADMIN_PAGES: AdminPage[] = [
   { path: 'command-center', adminOnly: false, element: <CommandCenterPage /> },
-  { path: 'orders', adminOnly: false, element: soon('orders') },
+  { path: 'orders', adminOnly: false, element: <OrdersPage /> },
   { path: 'orders/import', adminOnly: true, element: soon('orders-import') },
   { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
   { path: 'quotes', adminOnly: false, element: soon('quotes') },
