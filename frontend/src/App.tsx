@@ -1,5 +1,5 @@
 import { type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from './api/errors';
 import { AuthProvider } from './auth/AuthContext';
@@ -36,6 +36,7 @@ import { ProductionDetailPage } from './pages/production/ProductionDetailPage';
 import { ManufacturingPage } from './pages/manufacturing/ManufacturingPage';
 import { CommandCenterPage } from './pages/commandCenter/CommandCenterPage';
 import { OrdersPage } from './pages/sales/OrdersPage';
+import { OrderDetailPage } from './pages/sales/OrderDetailPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -65,12 +66,6 @@ const soon = (key: string) => {
   if (!info) throw new Error(`no coming-soon entry ${key}`);
   return <ComingSoonPage {...info} />;
 };
-
-function OrderDetailPage() {
-  const { orderId } = useParams();
-  const info = COMING_SOON['order-detail']!;
-  return <ComingSoonPage {...info} title={`Order ${orderId ?? ''}`.trim()} />;
-}
 
 /**
  * Every authenticated route of spec 4.5, relative to /admin. `adminOnly` follows
