@@ -37,6 +37,7 @@ import { ManufacturingPage } from './pages/manufacturing/ManufacturingPage';
 import { CommandCenterPage } from './pages/commandCenter/CommandCenterPage';
 import { OrdersPage } from './pages/sales/OrdersPage';
 import { OrderDetailPage } from './pages/sales/OrderDetailPage';
+import { PaymentsPage } from './pages/sales/PaymentsPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -77,7 +78,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'orders/import', adminOnly: true, element: soon('orders-import') },
   { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
   { path: 'quotes', adminOnly: false, element: soon('quotes') },
-  { path: 'payments', adminOnly: true, element: soon('payments') },
+  { path: 'payments', adminOnly: true, element: <PaymentsPage /> },
   { path: 'customers', adminOnly: true, element: <CustomersPage /> },
   { path: 'bom', adminOnly: false, element: <BomPage /> },
   { path: 'items', adminOnly: false, element: <ItemsPage /> },
