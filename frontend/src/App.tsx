@@ -38,6 +38,7 @@ import { CommandCenterPage } from './pages/commandCenter/CommandCenterPage';
 import { OrdersPage } from './pages/sales/OrdersPage';
 import { OrderDetailPage } from './pages/sales/OrderDetailPage';
 import { PaymentsPage } from './pages/sales/PaymentsPage';
+import { ShippingPage } from './pages/sales/ShippingPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -86,7 +87,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'manufacturing', adminOnly: false, element: <ManufacturingPage /> },
   { path: 'production', adminOnly: false, element: <ProductionPage /> },
   { path: 'production/:orderId', adminOnly: false, element: <ProductionDetailPage /> },
-  { path: 'shipping', adminOnly: false, element: soon('shipping') },
+  { path: 'shipping', adminOnly: false, element: <ShippingPage /> },
   { path: 'materials/import', adminOnly: true, element: <MaterialImportPage /> },
   { path: 'inventory/transactions', adminOnly: true, element: <TransactionsPage /> },
   { path: 'inventory/cycle-count', adminOnly: true, element: <CycleCountPage /> },
