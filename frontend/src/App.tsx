@@ -39,6 +39,7 @@ import { OrdersPage } from './pages/sales/OrdersPage';
 import { OrderDetailPage } from './pages/sales/OrderDetailPage';
 import { PaymentsPage } from './pages/sales/PaymentsPage';
 import { ShippingPage } from './pages/sales/ShippingPage';
+import { QuotesPage } from './pages/sales/QuotesPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -78,7 +79,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'orders', adminOnly: false, element: <OrdersPage /> },
   { path: 'orders/import', adminOnly: true, element: soon('orders-import') },
   { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
-  { path: 'quotes', adminOnly: false, element: soon('quotes') },
+  { path: 'quotes', adminOnly: false, element: <QuotesPage /> },
   { path: 'payments', adminOnly: true, element: <PaymentsPage /> },
   { path: 'customers', adminOnly: true, element: <CustomersPage /> },
   { path: 'bom', adminOnly: false, element: <BomPage /> },

@@ -28,6 +28,7 @@ export type ShipBody = NonNullable<RequestBody<'/sales-orders/{id}/ship', 'post'
 export type ShipResult = Api<'/sales-orders/{id}/ship', 'post'>;
 export type Quote = Api<'/quotes/', 'get'>[number];
 export type QuoteStatus = Quote['status'];
+export type QuoteStats = Api<'/quotes/stats', 'get'>;
 export type QuoteQuery = ListQuery<'/quotes/'>;
 export type QuoteCreate = RequestBody<'/quotes/', 'post'>;
 
@@ -247,6 +248,7 @@ export const salesApi = {
   voidPayment: (id: number) => api.request<unknown>(`/payments/${id}`, { method: 'DELETE', ...once() }),
   shipments: (q: { sales_order_id?: number; limit?: number; offset?: number }, signal?: AbortSignal) =>
     api.get<ShipmentList>('/shipments/', { ...q }, signal),
+  quoteStats: (signal?: AbortSignal) => api.get<QuoteStats>('/quotes/stats', undefined, signal),
   quotes: (q: QuoteQuery, signal?: AbortSignal) => api.get<Quote[]>('/quotes/', { ...q }, signal),
   createQuote: (body: QuoteCreate, k: string) => api.post<Quote>('/quotes/', body, once(k)),
   quoteStatus: (id: number, v: QuoteStatusForm) =>
