@@ -69,7 +69,7 @@ function useCustomerOptions(enabled: boolean) {
   return { admin, customers, options };
 }
 
-const EMPTY_ORDER: CreateSalesOrderForm = { customer_id: '', lines: [{ product_id: '', quantity: '1' }], shipping_cost: '', due_date: '', customer_notes: '' };
+const EMPTY_ORDER: CreateSalesOrderForm = { customer_id: '', lines: [{ product_id: '', quantity: '1' }], shipping_cost: '', due_date: '', customer_notes: '', shipping_address_line1: '', shipping_city: '', shipping_state: '', shipping_zip: '' };
 
 /** A pending order `SO-YYYY-NNNN`: the server prices each line from the item's selling price. */
 export function CreateSalesOrderDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (id: number) => void }) {
@@ -103,7 +103,7 @@ export function CreateSalesOrderDialog({ open, onClose, onCreated }: { open: boo
       onCreated(o.id);
     },
     onError: (err) => {
-      const fields: Path<CreateSalesOrderForm>[] = ['customer_id', 'shipping_cost', 'due_date', 'customer_notes'];
+      const fields: Path<CreateSalesOrderForm>[] = ['customer_id', 'shipping_cost', 'due_date', 'customer_notes', 'shipping_address_line1', 'shipping_city', 'shipping_state', 'shipping_zip'];
       lines.fields.forEach((_, i) => fields.push(`lines.${i}.product_id`, `lines.${i}.quantity`));
       setFormError(applyServerErrors(err, setError, fields));
     },
@@ -176,6 +176,17 @@ export function CreateSalesOrderDialog({ open, onClose, onCreated }: { open: boo
         <div className="form__grid">
           <TextField label="Shipping cost" inputMode="decimal" placeholder="0.00" error={errors.shipping_cost?.message} {...register('shipping_cost')} />
           <TextField label="Due date" type="date" error={errors.due_date?.message} {...register('due_date')} />
+        </div>
+        <TextField
+          label="Ship to (street)"
+          hint="Left empty, the customer's address is used."
+          error={errors.shipping_address_line1?.message}
+          {...register('shipping_address_line1')}
+        />
+        <div className="form__grid form__grid--3">
+          <TextField label="City" error={errors.shipping_city?.message} {...register('shipping_city')} />
+          <TextField label="State" error={errors.shipping_state?.message} {...register('shipping_state')} />
+          <TextField label="Postal code" error={errors.shipping_zip?.message} {...register('shipping_zip')} />
         </div>
         <TextAreaField label="Customer notes" error={errors.customer_notes?.message} {...register('customer_notes')} />
       </form>

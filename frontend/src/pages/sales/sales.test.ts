@@ -21,7 +21,7 @@ const messages = (r: { success: boolean; error?: { issues: { path: PropertyKey[]
   Object.fromEntries((r.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
 
 describe('create sales order form', () => {
-  const good: CreateSalesOrderForm = { customer_id: '4', lines: [{ product_id: '7', quantity: '3' }], shipping_cost: '5.50', due_date: '2026-12-31', customer_notes: ' gift ' };
+  const good: CreateSalesOrderForm = { customer_id: '4', lines: [{ product_id: '7', quantity: '3' }], shipping_cost: '5.50', due_date: '2026-12-31', customer_notes: ' gift ', shipping_address_line1: '', shipping_city: '', shipping_state: '', shipping_zip: '' };
 
   it('accepts a customer and lines, and sends no prices', () => {
     expect(createSalesOrderSchema.safeParse(good).success).toBe(true);
@@ -40,6 +40,12 @@ describe('create sales order form', () => {
     expect(body.customer_id).toBeNull();
     expect(body.shipping_cost).toBeNull();
     expect(body.due_date).toBeNull();
+    expect(body).not.toHaveProperty('shipping_address_line1');
+  });
+
+  it('sends a typed ship-to address', () => {
+    const body = createSalesOrderBody({ ...good, shipping_address_line1: ' 1 Main St ', shipping_city: 'Springfield', shipping_state: 'IL', shipping_zip: '' });
+    expect(body).toMatchObject({ shipping_address_line1: '1 Main St', shipping_city: 'Springfield', shipping_state: 'IL', shipping_zip: null });
   });
 
   it('refuses no lines, a missing item and quantities outside 1..10000', () => {

@@ -137,6 +137,10 @@ export const createSalesOrderSchema = z.object({
     .trim()
     .refine((v) => v === '' || /^\d{4}-\d{2}-\d{2}$/.test(v), 'Enter a date like 2026-12-31.'),
   customer_notes: text(2000, 'notes'),
+  shipping_address_line1: text(255, 'the address'),
+  shipping_city: text(100, 'the city'),
+  shipping_state: text(50, 'the state'),
+  shipping_zip: text(20, 'the postal code'),
 });
 export type CreateSalesOrderForm = z.input<typeof createSalesOrderSchema>;
 
@@ -148,6 +152,15 @@ export function createSalesOrderBody(v: CreateSalesOrderForm): SalesOrderCreate 
     due_date: v.due_date.trim() || null,
     customer_notes: v.customer_notes.trim() || null,
     source: 'manual',
+    // Left empty, the server takes the customer's address.
+    ...(v.shipping_address_line1.trim()
+      ? {
+          shipping_address_line1: v.shipping_address_line1.trim(),
+          shipping_city: v.shipping_city.trim() || null,
+          shipping_state: v.shipping_state.trim() || null,
+          shipping_zip: v.shipping_zip.trim() || null,
+        }
+      : {}),
   };
 }
 
