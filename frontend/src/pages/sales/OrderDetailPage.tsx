@@ -17,6 +17,8 @@ import { PaymentDialog, ShipDialog, useSalesInvalidate } from './SalesDialogs';
 import { FULFILLMENT_TONE, ORDER_TONE, PAYMENT_TONE, orderMoves, salesApi, type SalesOrder, type SalesOrderStatus } from './salesApi';
 import './sales.css';
 
+const SHIPPABLE: readonly SalesOrderStatus[] = ['confirmed', 'in_production', 'ready_to_ship'];
+
 type Dialog = 'cancel' | 'delete' | 'ship' | 'payment' | 'refund' | null;
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
@@ -138,7 +140,9 @@ export function OrderDetailPage() {
     );
   }
   const moves = admin ? orderMoves(transitions.data, order.status).filter((s) => s !== 'shipped') : [];
-  const canShip = admin && (order.status === 'ready_to_ship' || order.is_ready_to_ship) && !order.shipped_at;
+  // The server ships confirmed, in-production and ready orders; offered once every line is allocated.
+  const canShip =
+    admin && SHIPPABLE.includes(order.status) && (order.status === 'ready_to_ship' || order.fulfillment_state === 'ready_to_ship') && !order.shipped_at;
   const canDelete = admin && (order.status === 'pending' || order.status === 'cancelled');
   const canGenerate = ['confirmed', 'in_production', 'on_hold'].includes(order.status);
   const paid = Number(summary.data?.total_paid ?? 0) - Number(summary.data?.total_refunded ?? 0);

@@ -34,7 +34,7 @@ export function ShippingPage() {
       ]);
       const seen = new Set<number>();
       return [...byStatus, ...byState].filter((o) => {
-        if (seen.has(o.id) || o.status === 'cancelled' || o.status === 'shipped' || o.shipped_at) return false;
+        if (seen.has(o.id) || !['confirmed', 'in_production', 'ready_to_ship'].includes(o.status) || o.shipped_at) return false;
         seen.add(o.id);
         return true;
       });
