@@ -1,5 +1,5 @@
 import { type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useParams } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from './api/errors';
 import { AuthProvider } from './auth/AuthContext';
@@ -35,6 +35,11 @@ import { ProductionPage } from './pages/production/ProductionPage';
 import { ProductionDetailPage } from './pages/production/ProductionDetailPage';
 import { ManufacturingPage } from './pages/manufacturing/ManufacturingPage';
 import { CommandCenterPage } from './pages/commandCenter/CommandCenterPage';
+import { OrdersPage } from './pages/sales/OrdersPage';
+import { OrderDetailPage } from './pages/sales/OrderDetailPage';
+import { PaymentsPage } from './pages/sales/PaymentsPage';
+import { ShippingPage } from './pages/sales/ShippingPage';
+import { QuotesPage } from './pages/sales/QuotesPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -65,23 +70,17 @@ const soon = (key: string) => {
   return <ComingSoonPage {...info} />;
 };
 
-function OrderDetailPage() {
-  const { orderId } = useParams();
-  const info = COMING_SOON['order-detail']!;
-  return <ComingSoonPage {...info} title={`Order ${orderId ?? ''}`.trim()} />;
-}
-
 /**
  * Every authenticated route of spec 4.5, relative to /admin. `adminOnly` follows
  * the last paragraph of spec 4.5 and the starred items of CONTRACT 7.
  */
 export const ADMIN_PAGES: AdminPage[] = [
   { path: 'command-center', adminOnly: false, element: <CommandCenterPage /> },
-  { path: 'orders', adminOnly: false, element: soon('orders') },
+  { path: 'orders', adminOnly: false, element: <OrdersPage /> },
   { path: 'orders/import', adminOnly: true, element: soon('orders-import') },
   { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
-  { path: 'quotes', adminOnly: false, element: soon('quotes') },
-  { path: 'payments', adminOnly: true, element: soon('payments') },
+  { path: 'quotes', adminOnly: false, element: <QuotesPage /> },
+  { path: 'payments', adminOnly: true, element: <PaymentsPage /> },
   { path: 'customers', adminOnly: true, element: <CustomersPage /> },
   { path: 'bom', adminOnly: false, element: <BomPage /> },
   { path: 'items', adminOnly: false, element: <ItemsPage /> },
@@ -89,7 +88,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'manufacturing', adminOnly: false, element: <ManufacturingPage /> },
   { path: 'production', adminOnly: false, element: <ProductionPage /> },
   { path: 'production/:orderId', adminOnly: false, element: <ProductionDetailPage /> },
-  { path: 'shipping', adminOnly: false, element: soon('shipping') },
+  { path: 'shipping', adminOnly: false, element: <ShippingPage /> },
   { path: 'materials/import', adminOnly: true, element: <MaterialImportPage /> },
   { path: 'inventory/transactions', adminOnly: true, element: <TransactionsPage /> },
   { path: 'inventory/cycle-count', adminOnly: true, element: <CycleCountPage /> },

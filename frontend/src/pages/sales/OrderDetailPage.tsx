@@ -1,0 +1,419 @@
+import { useState, type ReactNode } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ArrowLeft, Banknote, Factory, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
+import { errorMessage } from '../../api/errors';
+import { useAuth } from '../../auth/AuthContext';
+import { isAdmin } from '../../auth/roles';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FormError } from '../../components/Field';
+import { PageHeader } from '../../components/PageHeader';
+import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
+import { useToast } from '../../components/Toast';
+import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
+import { ORDER_TONE as WO_TONE, productionApi } from '../production/productionApi';
+import { PaymentDialog, ShipDialog, useSalesInvalidate } from './SalesDialogs';
+import { FULFILLMENT_TONE, ORDER_TONE, PAYMENT_TONE, orderMoves, salesApi, type SalesOrder, type SalesOrderStatus } from './salesApi';
+import './sales.css';
+
+const SHIPPABLE: readonly SalesOrderStatus[] = ['confirmed', 'in_production', 'ready_to_ship'];
+
+type Dialog = 'cancel' | 'delete' | 'ship' | 'payment' | 'refund' | null;
+
+function Stat({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="stat">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+const MOVE_LABEL: Partial<Record<SalesOrderStatus, string>> = {
+  confirmed: 'Confirm',
+  in_production: 'Start production',
+  ready_to_ship: 'Mark ready to ship',
+  shipped: 'Mark shipped',
+  delivered: 'Mark delivered',
+  completed: 'Complete',
+  on_hold: 'Put on hold',
+  pending: 'Back to pending',
+  pending_confirmation: 'Ask for confirmation',
+};
+
+function address(o: SalesOrder): string {
+  return [o.shipping_address_line1, o.shipping_address_line2, [o.shipping_city, o.shipping_state, o.shipping_zip].filter(Boolean).join(' '), o.shipping_country]
+    .filter(Boolean)
+    .join('\n');
+}
+
+export function OrderDetailPage() {
+  const { orderId } = useParams();
+  const id = Number(orderId);
+  const valid = Number.isInteger(id) && id > 0;
+  const navigate = useNavigate();
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const { user } = useAuth();
+  const admin = isAdmin(user);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [error, setError] = useState<string | null>(null);
+  const detail = useQuery({ queryKey: ['sales', 'detail', id], queryFn: ({ signal }) => salesApi.get(id, signal), enabled: valid });
+  const transitions = useQuery({ queryKey: ['sales', 'status-transitions'], queryFn: ({ signal }) => salesApi.transitions(signal), staleTime: Infinity });
+  const events = useQuery({ queryKey: ['sales', 'events', id], queryFn: ({ signal }) => salesApi.events(id, signal), enabled: valid });
+  const production = useQuery({
+    queryKey: ['production', 'list', { sales_order_id: id }],
+    queryFn: ({ signal }) => productionApi.list({ sales_order_id: id, limit: 100 }, signal),
+    enabled: valid,
+  });
+  const payments = useQuery({
+    queryKey: ['payments', 'list', { order_id: id }],
+    queryFn: ({ signal }) => salesApi.payments({ order_id: id, page_size: 100 }, signal),
+    enabled: valid && admin,
+  });
+  const summary = useQuery({ queryKey: ['payments', 'summary', id], queryFn: ({ signal }) => salesApi.paymentSummary(id, signal), enabled: valid && admin });
+  const shipments = useQuery({ queryKey: ['shipping', 'list', { sales_order_id: id }], queryFn: ({ signal }) => salesApi.shipments({ sales_order_id: id }, signal), enabled: valid });
+
+  const fail = (err: unknown) => {
+    setDialog(null);
+    setError(errorMessage(err));
+  };
+  const move = useMutation({
+    mutationFn: (to: SalesOrderStatus) => salesApi.setStatus(id, to),
+    onSuccess: async (o) => {
+      setError(null);
+      toast.success('Order updated', `${o.order_number} is ${humanize(o.status).toLowerCase()}.`);
+      await invalidate();
+    },
+    onError: fail,
+  });
+  const cancel = useMutation({
+    mutationFn: () => salesApi.cancel(id),
+    onSuccess: async (o) => {
+      setDialog(null);
+      toast.success('Order cancelled', `${o.order_number} is cancelled; its reservations are released.`);
+      await invalidate();
+    },
+    onError: fail,
+  });
+  const remove = useMutation({
+    mutationFn: () => salesApi.remove(id),
+    onSuccess: async () => {
+      toast.success('Deleted', `${detail.data?.order_number ?? 'The order'} was deleted.`);
+      await invalidate();
+      navigate('/admin/orders');
+    },
+    onError: fail,
+  });
+  const generate = useMutation({
+    mutationFn: () => salesApi.generateProduction(id),
+    onSuccess: async () => {
+      toast.success('Production orders', 'Production orders were created for what stock cannot cover.');
+      await invalidate();
+    },
+    onError: fail,
+  });
+
+  const back = (
+    <Link to="/admin/orders" className="wo-back">
+      <ArrowLeft size={14} /> Orders
+    </Link>
+  );
+  const order = detail.data;
+  if (!order) {
+    return (
+      <div className="page">
+        <PageHeader title={`Order ${orderId ?? ''}`.trim()} eyebrow={back} />
+        {detail.error || !valid ? (
+          <div className="card">
+            <ErrorState error={detail.error ?? new Error('That is not an order number.')} onRetry={() => void detail.refetch()} />
+          </div>
+        ) : (
+          <div className="card card--pad" aria-busy="true">
+            <Skeleton width="40%" height={18} />
+            <Skeleton width="70%" />
+            <Skeleton width="60%" />
+          </div>
+        )}
+      </div>
+    );
+  }
+  const moves = admin ? orderMoves(transitions.data, order.status).filter((s) => s !== 'shipped') : [];
+  // The server ships confirmed, in-production and ready orders; offered once every line is allocated.
+  const canShip =
+    admin && SHIPPABLE.includes(order.status) && (order.status === 'ready_to_ship' || order.fulfillment_state === 'ready_to_ship') && !order.shipped_at;
+  const canDelete = admin && (order.status === 'pending' || order.status === 'cancelled');
+  const canGenerate = ['confirmed', 'in_production', 'on_hold'].includes(order.status);
+  const paid = Number(summary.data?.total_paid ?? 0) - Number(summary.data?.total_refunded ?? 0);
+  const shipTo = address(order);
+  return (
+    <div className="page">
+      <PageHeader
+        eyebrow={back}
+        title={order.order_number}
+        description={order.customer_name ?? order.customer_email ?? 'No customer'}
+        actions={
+          <div className="wo-actions">
+            {moves.map((to) => (
+              <Button key={to} variant={to === 'confirmed' ? 'primary' : 'secondary'} loading={move.isPending && move.variables === to} onClick={() => move.mutate(to)}>
+                {MOVE_LABEL[to] ?? humanize(to)}
+              </Button>
+            ))}
+            {canShip && (
+              <Button variant="primary" icon={<Truck size={16} />} onClick={() => setDialog('ship')}>
+                Ship
+              </Button>
+            )}
+            {canGenerate && (
+              <Button icon={<Factory size={16} />} loading={generate.isPending} onClick={() => generate.mutate()}>
+                Create production orders
+              </Button>
+            )}
+            {admin && order.status !== 'cancelled' && (
+              <Button icon={<Banknote size={16} />} onClick={() => setDialog('payment')}>
+                Record payment
+              </Button>
+            )}
+            {order.is_cancellable && (
+              <Button variant="ghost" icon={<XCircle size={16} />} onClick={() => setDialog('cancel')}>
+                Cancel order
+              </Button>
+            )}
+            {canDelete && (
+              <Button variant="ghost" icon={<Trash2 size={16} />} onClick={() => setDialog('delete')}>
+                Delete
+              </Button>
+            )}
+          </div>
+        }
+      />
+      <div className="wo-badges">
+        <Badge tone={ORDER_TONE[order.status] ?? 'neutral'}>{humanize(order.status)}</Badge>
+        <Badge tone={FULFILLMENT_TONE[order.fulfillment_state] ?? 'neutral'}>{humanize(order.fulfillment_state)}</Badge>
+        <Badge tone={PAYMENT_TONE[order.payment_status] ?? 'neutral'}>Payment {humanize(order.payment_status).toLowerCase()}</Badge>
+        <span className="cell-sub">
+          {humanize(order.source)} · created {formatDateTime(order.created_at)} · due {order.due_date ?? '—'}
+          {order.rush_level !== 'standard' && ` · ${humanize(order.rush_level)}`}
+        </span>
+      </div>
+      <FormError message={error} />
+      <dl className="stat-row" aria-label="Totals">
+        <Stat label="Subtotal">{formatMoney(order.subtotal)}</Stat>
+        <Stat label="Shipping">{formatMoney(order.shipping_cost)}</Stat>
+        <Stat label="Tax">{formatMoney(order.tax_amount)}</Stat>
+        <Stat label="Grand total">{formatMoney(order.grand_total)}</Stat>
+        <Stat label="Ready">
+          {order.fulfillment.lines_ready}/{order.fulfillment.lines_total} lines · {Number(order.fulfillment_percent)}%
+        </Stat>
+        {admin && summary.data && <Stat label="Balance due">{formatMoney(summary.data.balance_due)}</Stat>}
+      </dl>
+      <section className="card card--pad" aria-labelledby="so-lines">
+        <h2 id="so-lines" className="section-title">
+          Lines
+        </h2>
+        <table className="table table--compact" aria-label="Lines">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Item</th>
+              <th scope="col" className="align-right">
+                Quantity
+              </th>
+              <th scope="col" className="align-right">
+                Unit price
+              </th>
+              <th scope="col" className="align-right">
+                Total
+              </th>
+              <th scope="col" className="align-right">
+                Allocated
+              </th>
+              <th scope="col" className="align-right">
+                Shipped
+              </th>
+              <th scope="col">Ready</th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.lines.map((l) => (
+              <tr key={l.id}>
+                <td className="num">{l.line_number}</td>
+                <td>
+                  <div className="cell-stack">
+                    <span className="cell-strong">{l.product_sku ?? `#${l.product_id}`}</span>
+                    {l.product_name && <span className="cell-sub">{l.product_name}</span>}
+                  </div>
+                </td>
+                <td className="align-right num">{formatQty(l.quantity)}</td>
+                <td className="align-right num">{formatMoney(l.unit_price)}</td>
+                <td className="align-right num">{formatMoney(l.total)}</td>
+                <td className="align-right num">{formatQty(l.quantity_allocated)}</td>
+                <td className="align-right num">{formatQty(l.quantity_shipped)}</td>
+                <td>
+                  <Badge tone={l.is_ready ? 'success' : 'warning'}>{l.is_ready ? 'Ready' : 'Short'}</Badge>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <div className="wo-grid">
+        <section className="card card--pad" aria-labelledby="so-production">
+          <h2 id="so-production" className="section-title">
+            Production orders
+          </h2>
+          {production.error ? (
+            <ErrorState compact error={production.error} onRetry={() => void production.refetch()} />
+          ) : production.isPending ? (
+            <Skeleton width="60%" />
+          ) : production.data.length === 0 ? (
+            <EmptyState compact title="None" description="Confirming the order creates production orders for what stock cannot cover." />
+          ) : (
+            <ul className="cc-list" aria-label="Production orders">
+              {production.data.map((w) => (
+                <li key={w.id} className="cc-item">
+                  <Link to={`/admin/production/${w.id}`} className="mono">
+                    {w.code}
+                  </Link>
+                  <span className="cell-sub">
+                    {w.product_sku} · {formatQty(w.quantity_completed)}/{formatQty(w.quantity_ordered)}
+                  </span>
+                  <Badge tone={WO_TONE[w.status] ?? 'neutral'}>{humanize(w.status)}</Badge>
+                </li>
+              ))}
+            </ul>
+          )}
+          <h3 className="section-subtitle">Shipments</h3>
+          {shipments.error ? (
+            <ErrorState compact error={shipments.error} onRetry={() => void shipments.refetch()} />
+          ) : shipments.isPending ? (
+            <Skeleton width="60%" />
+          ) : shipments.data.items.length === 0 ? (
+            <p className="muted">Not shipped yet.</p>
+          ) : (
+            <ul className="cc-list" aria-label="Shipments">
+              {shipments.data.items.map((s) => (
+                <li key={s.id} className="cc-item">
+                  <span className="mono">{s.shipment_number}</span>
+                  <span className="cell-sub">
+                    {s.carrier} {s.service} · {s.tracking_number ?? '—'}
+                  </span>
+                  <span className="cell-sub">{formatDateTime(s.shipped_at)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {shipTo && (
+            <>
+              <h3 className="section-subtitle">Ship to</h3>
+              <p className="so-address">{shipTo}</p>
+            </>
+          )}
+        </section>
+        <section className="card card--pad" aria-labelledby="so-events">
+          <h2 id="so-events" className="section-title">
+            History
+          </h2>
+          {events.error ? (
+            <ErrorState compact error={events.error} onRetry={() => void events.refetch()} />
+          ) : events.isPending ? (
+            <Skeleton width="60%" />
+          ) : events.data.length === 0 ? (
+            <p className="muted">No events yet.</p>
+          ) : (
+            <ol className="so-events" aria-label="Order history">
+              {events.data.map((e) => (
+                <li key={e.id} className="cell-stack">
+                  <span className="cell-strong">{e.title}</span>
+                  <span className="cell-sub">
+                    {formatDateTime(e.created_at)}
+                    {e.description ? ` · ${e.description}` : ''}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      </div>
+      {admin && (
+        <section className="card card--pad" aria-labelledby="so-payments">
+          <div className="wo-actions" style={{ justifyContent: 'space-between' }}>
+            <h2 id="so-payments" className="section-title">
+              Payments
+            </h2>
+            {paid > 0 && (
+              <Button size="sm" variant="secondary" icon={<Undo2 size={14} />} onClick={() => setDialog('refund')}>
+                Refund
+              </Button>
+            )}
+          </div>
+          {payments.error ? (
+            <ErrorState compact error={payments.error} onRetry={() => void payments.refetch()} />
+          ) : payments.isPending ? (
+            <Skeleton width="60%" />
+          ) : payments.data.items.length === 0 ? (
+            <p className="muted">No payments recorded.</p>
+          ) : (
+            <table className="table table--compact" aria-label="Payments">
+              <thead>
+                <tr>
+                  <th scope="col">Payment</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Method</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="align-right">
+                    Amount
+                  </th>
+                  <th scope="col">Date</th>
+                </tr>
+              </thead>
+              <tbody>
+                {payments.data.items.map((p) => (
+                  <tr key={p.id}>
+                    <td className="mono">{p.payment_number}</td>
+                    <td>{humanize(p.payment_type)}</td>
+                    <td>{humanize(p.payment_method)}</td>
+                    <td>{humanize(p.status)}</td>
+                    <td className="align-right num">{formatMoney(p.amount)}</td>
+                    <td>{formatDateTime(p.payment_date)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      )}
+      <ShipDialog order={order} open={dialog === 'ship'} onClose={() => setDialog(null)} />
+      <PaymentDialog mode="payment" orderId={order.id} orderLabel={order.order_number} open={dialog === 'payment'} onClose={() => setDialog(null)} />
+      <PaymentDialog
+        key={`refund-${paid}`}
+        mode="refund"
+        orderId={order.id}
+        orderLabel={order.order_number}
+        maxRefund={paid}
+        open={dialog === 'refund'}
+        onClose={() => setDialog(null)}
+      />
+      <ConfirmDialog
+        open={dialog === 'cancel'}
+        title={`Cancel ${order.order_number}?`}
+        message="Its stock reservations are released. Orders with running production orders cannot be cancelled."
+        confirmLabel="Cancel order"
+        cancelLabel="Keep order"
+        busy={cancel.isPending}
+        onConfirm={() => cancel.mutate()}
+        onCancel={() => setDialog(null)}
+      />
+      <ConfirmDialog
+        open={dialog === 'delete'}
+        title={`Delete ${order.order_number}?`}
+        message="The order is removed for good."
+        confirmLabel="Delete order"
+        busy={remove.isPending}
+        onConfirm={() => remove.mutate()}
+        onCancel={() => setDialog(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+import { useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { FileText, Plus } from 'lucide-react';
+import { errorMessage } from '../../api/errors';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DataTable, type Column } from '../../components/DataTable';
+import { FormError } from '../../components/Field';
+import { PageHeader } from '../../components/PageHeader';
+import { Badge } from '../../components/States';
+import { useToast } from '../../components/Toast';
+import { formatDateTime, formatMoney, humanize } from '../../lib/format';
+import { useServerList } from '../../lib/useServerList';
+import { NotYetAvailable } from '../NotYetAvailable';
+import { QuoteDialog, QuoteStatusDialog, useSalesInvalidate } from './SalesDialogs';
+import { QUOTE_STATUSES, QUOTE_TONE, canConvert, quoteMoves, salesApi, type Quote, type QuoteStatus } from './salesApi';
+import './sales.css';
+
+export function QuotesPage() {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [creating, setCreating] = useState(false);
+  const [moving, setMoving] = useState<{ quote: Quote; to: QuoteStatus } | null>(null);
+  const [converting, setConverting] = useState<Quote | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const stats = useQuery({ queryKey: ['quotes', 'stats'], queryFn: ({ signal }) => salesApi.quoteStats(signal) });
+  const list = useServerList({
+    area: 'quotes',
+    filters: ['status'],
+    fetch: (r, signal) =>
+      salesApi.quotes({ skip: r.offset, limit: r.limit, search: r.search, status: QUOTE_STATUSES.find((s) => s === r.filters.status) }, signal),
+    // A bare array: the route reports no total, so the pager offers "next" while pages are full.
+    select: (rows: Quote[]) => ({ rows }),
+  });
+  const convert = useMutation({
+    mutationFn: (q: Quote) => salesApi.convertQuote(q.id),
+    onSuccess: async (r) => {
+      setConverting(null);
+      setError(null);
+      toast.success('Converted', `${r.order_number} was created from the quote.`);
+      await invalidate();
+      navigate(`/admin/orders/${r.order_id}`);
+    },
+    onError: (err) => {
+      setConverting(null);
+      setError(errorMessage(err));
+    },
+  });
+  if (list.missing) return <NotYetAvailable area="quotes" />;
+
+  const columns: Column<Quote>[] = [
+    { key: 'quote_number', header: 'Quote', shrink: true, render: (r) => <span className="mono">{r.quote_number}</span> },
+    {
+      key: 'product_name',
+      header: 'For',
+      render: (r) => (
+        <div className="cell-stack">
+          <span className="cell-strong">{r.product_name}</span>
+          <span className="cell-sub">{r.customer_name ?? r.customer_email ?? 'No customer'}</span>
+        </div>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      shrink: true,
+      render: (r) => (
+        <div className="cell-stack cell-stack--start">
+          <Badge tone={QUOTE_TONE[r.status] ?? 'neutral'}>{humanize(r.status)}</Badge>
+          {r.expired && r.status !== 'converted' && <Badge tone="danger">Expired</Badge>}
+        </div>
+      ),
+    },
+    { key: 'quantity', header: 'Qty', align: 'right', shrink: true, render: (r) => <span className="num">{r.quantity}</span> },
+    { key: 'total_price', header: 'Total', align: 'right', shrink: true, render: (r) => <span className="num">{formatMoney(r.total_price)}</span> },
+    { key: 'expires_at', header: 'Expires', shrink: true, hideOnTablet: true, render: (r) => formatDateTime(r.expires_at) },
+    {
+      key: 'actions',
+      header: 'Actions',
+      shrink: true,
+      render: (r) => (
+        <div className="wo-actions">
+          {r.sales_order_id && (
+            <Link to={`/admin/orders/${r.sales_order_id}`} className="mono">
+              Order
+            </Link>
+          )}
+          {canConvert(r) && (
+            <Button size="sm" variant="primary" onClick={() => setConverting(r)}>
+              Convert
+            </Button>
+          )}
+          {quoteMoves(r.status).length > 0 && (
+            <select
+              className="input input--select"
+              aria-label={`Change status of ${r.quote_number}`}
+              value=""
+              onChange={(e) => {
+                const to = QUOTE_STATUSES.find((s) => s === e.target.value);
+                if (to) setMoving({ quote: r, to });
+              }}
+            >
+              <option value="">Mark…</option>
+              {quoteMoves(r.status).map((s) => (
+                <option key={s} value={s}>
+                  {humanize(s)}
+                </option>
+              ))}
+            </select>
+          )}
+        </div>
+      ),
+    },
+  ];
+  const s = stats.data;
+  const create = (
+    <Button variant="primary" icon={<Plus size={16} />} onClick={() => setCreating(true)}>
+      New quote
+    </Button>
+  );
+  return (
+    <div className="page">
+      <PageHeader title="Quotes" description="Prices offered to customers; an approved or accepted quote becomes an order." actions={create} />
+      {s && (
+        <dl className="stat-row" aria-label="Quote summary">
+          <div className="stat">
+            <dt>Pending</dt>
+            <dd>{s.pending}</dd>
+          </div>
+          <div className="stat">
+            <dt>Approved</dt>
+            <dd>{s.approved}</dd>
+          </div>
+          <div className="stat">
+            <dt>Converted</dt>
+            <dd>{s.converted}</dd>
+          </div>
+          <div className="stat">
+            <dt>Pending value</dt>
+            <dd>{formatMoney(s.pending_value)}</dd>
+          </div>
+        </dl>
+      )}
+      <FormError message={error} />
+      <DataTable
+        caption="Quotes"
+        columns={columns}
+        {...list.tableProps}
+        rowKey={(r) => r.id}
+        searchPlaceholder="Search number, product, customer"
+        searchLabel="Search quotes"
+        filters={
+          <select className="input input--select" aria-label="Status" value={list.table.filters.status ?? ''} onChange={(e) => list.table.setFilter('status', e.target.value)}>
+            <option value="">Any status</option>
+            {QUOTE_STATUSES.map((st) => (
+              <option key={st} value={st}>
+                {humanize(st)}
+              </option>
+            ))}
+          </select>
+        }
+        empty={{ icon: <FileText size={22} />, title: 'No quotes yet', description: 'Write a quote for a customer, then convert it to an order.', action: create }}
+      />
+      <QuoteDialog open={creating} onClose={() => setCreating(false)} />
+      <QuoteStatusDialog quote={moving?.quote ?? null} to={moving?.to ?? null} open={moving !== null} onClose={() => setMoving(null)} />
+      <ConfirmDialog
+        open={converting !== null}
+        title={`Convert ${converting?.quote_number ?? 'the quote'} to an order?`}
+        message="A pending sales order is created from the quote; the quote can no longer be edited."
+        confirmLabel="Convert"
+        destructive={false}
+        busy={convert.isPending}
+        onConfirm={() => converting && convert.mutate(converting)}
+        onCancel={() => setConverting(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,549 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useFieldArray, useForm, type Path } from 'react-hook-form';
+import { Plus, Trash2 } from 'lucide-react';
+import { customersApi, itemsApi } from '../../api/endpoints';
+import { useAuth } from '../../auth/AuthContext';
+import { isAdmin } from '../../auth/roles';
+import { Button } from '../../components/Button';
+import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
+import { Modal } from '../../components/Modal';
+import { useToast } from '../../components/Toast';
+import { humanize } from '../../lib/format';
+import { applyServerErrors } from '../../lib/forms';
+import {
+  PAYMENT_METHODS,
+  createSalesOrderBody,
+  createSalesOrderSchema,
+  paymentBody,
+  paymentSchema,
+  quoteBody,
+  quoteSchema,
+  quoteStatusSchema,
+  salesApi,
+  shipBody,
+  shipSchema,
+  type CreateSalesOrderForm,
+  type PaymentForm,
+  type Quote,
+  type QuoteForm,
+  type QuoteStatus,
+  type QuoteStatusForm,
+  type ShipForm,
+} from './salesApi';
+
+/** Invalidates every sales view: orders, payments, shipping, quotes (and production, fed by confirming). */
+export function useSalesInvalidate() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all(
+      [['sales'], ['payments'], ['shipping'], ['quotes'], ['production'], ['customers']].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    );
+}
+
+/** Active sellable items as select options. */
+function useItemOptions(enabled: boolean) {
+  const items = useQuery({
+    queryKey: ['sales', 'item-options'],
+    queryFn: ({ signal }) => itemsApi.list({ limit: 500, active_only: true, sort_by: 'sku' }, signal),
+    enabled,
+  });
+  const options = (items.data?.items ?? []).map((i) => ({ value: String(i.id), label: `${i.sku} · ${i.name}` }));
+  return { items, options };
+}
+
+/** Customers as select options; the list is admin-only, so operators order for themselves. */
+function useCustomerOptions(enabled: boolean) {
+  const { user } = useAuth();
+  const admin = isAdmin(user);
+  const customers = useQuery({
+    queryKey: ['customers', 'options'],
+    queryFn: ({ signal }) => customersApi.list({ limit: 500 }, signal),
+    enabled: enabled && admin,
+  });
+  const options = (customers.data ?? []).map((c) => ({
+    value: String(c.id),
+    label: [c.customer_number, c.full_name || [c.first_name, c.last_name].filter(Boolean).join(' ') || c.email].filter(Boolean).join(' · '),
+  }));
+  return { admin, customers, options };
+}
+
+const EMPTY_ORDER: CreateSalesOrderForm = { customer_id: '', lines: [{ product_id: '', quantity: '1' }], shipping_cost: '', due_date: '', customer_notes: '', shipping_address_line1: '', shipping_city: '', shipping_state: '', shipping_zip: '' };
+
+/** A pending order `SO-YYYY-NNNN`: the server prices each line from the item's selling price. */
+export function CreateSalesOrderDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (id: number) => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [idemKey, setIdemKey] = useState(salesApi.newKey);
+  const { items, options } = useItemOptions(open);
+  const customers = useCustomerOptions(open);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<CreateSalesOrderForm>({ resolver: zodResolver(createSalesOrderSchema), defaultValues: EMPTY_ORDER });
+  const lines = useFieldArray({ control, name: 'lines' });
+  const close = () => {
+    reset(EMPTY_ORDER);
+    setFormError(null);
+    setIdemKey(salesApi.newKey());
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: CreateSalesOrderForm) => salesApi.create(createSalesOrderBody(v), idemKey),
+    onSuccess: async (o) => {
+      toast.success('Order created', `${o.order_number} is pending; confirm it to reserve stock.`);
+      await invalidate();
+      close();
+      onCreated(o.id);
+    },
+    onError: (err) => {
+      const fields: Path<CreateSalesOrderForm>[] = ['customer_id', 'shipping_cost', 'due_date', 'customer_notes', 'shipping_address_line1', 'shipping_city', 'shipping_state', 'shipping_zip'];
+      lines.fields.forEach((_, i) => fields.push(`lines.${i}.product_id`, `lines.${i}.quantity`));
+      setFormError(applyServerErrors(err, setError, fields));
+    },
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      size="lg"
+      title="New sales order"
+      description="Prices come from each item's selling price; tax from the company settings."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="sales-order-form" loading={save.isPending}>
+            Create order
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="sales-order-form"
+        className="form"
+        aria-label="New sales order"
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        {customers.admin && (
+          <SelectField
+            label="Customer"
+            placeholder={customers.customers.isPending ? 'Loading customers…' : 'No customer (walk-in)'}
+            options={customers.options}
+            error={errors.customer_id?.message}
+            {...register('customer_id')}
+          />
+        )}
+        <fieldset className="so-lines">
+          <legend>Lines</legend>
+          {lines.fields.map((f, i) => {
+            const e = errors.lines?.[i];
+            return (
+              <div key={f.id} className="so-line-row" data-testid="so-line">
+                <SelectField
+                  label={`Item ${i + 1}`}
+                  placeholder={items.isPending ? 'Loading items…' : 'Choose an item'}
+                  options={options}
+                  error={e?.product_id?.message}
+                  {...register(`lines.${i}.product_id`)}
+                />
+                <TextField label="Quantity" inputMode="numeric" error={e?.quantity?.message} {...register(`lines.${i}.quantity`)} />
+                <button type="button" className="icon-btn so-line-row__remove" aria-label={`Remove line ${i + 1}`} disabled={lines.fields.length === 1} onClick={() => lines.remove(i)}>
+                  <Trash2 size={16} />
+                </button>
+              </div>
+            );
+          })}
+          {errors.lines?.message && <p className="field__error">{errors.lines.message}</p>}
+          <div>
+            <Button size="sm" variant="secondary" icon={<Plus size={14} />} onClick={() => lines.append({ product_id: '', quantity: '1' })}>
+              Add line
+            </Button>
+          </div>
+        </fieldset>
+        <div className="form__grid">
+          <TextField label="Shipping cost" inputMode="decimal" placeholder="0.00" error={errors.shipping_cost?.message} {...register('shipping_cost')} />
+          <TextField label="Due date" type="date" error={errors.due_date?.message} {...register('due_date')} />
+        </div>
+        <TextField
+          label="Ship to (street)"
+          hint="Left empty, the customer's address is used."
+          error={errors.shipping_address_line1?.message}
+          {...register('shipping_address_line1')}
+        />
+        <div className="form__grid form__grid--3">
+          <TextField label="City" error={errors.shipping_city?.message} {...register('shipping_city')} />
+          <TextField label="State" error={errors.shipping_state?.message} {...register('shipping_state')} />
+          <TextField label="Postal code" error={errors.shipping_zip?.message} {...register('shipping_zip')} />
+        </div>
+        <TextAreaField label="Customer notes" error={errors.customer_notes?.message} {...register('customer_notes')} />
+      </form>
+    </Modal>
+  );
+}
+
+const EMPTY_SHIP: ShipForm = { carrier: 'USPS', service: 'Priority', tracking_number: '' };
+
+/** Ships an order: goods issued, COGS and the invoice posted, the order `shipped` (one transaction). */
+export function ShipDialog({ order, open, onClose }: { order: { id: number; order_number: string } | null; open: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [idemKey, setIdemKey] = useState(salesApi.newKey);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<ShipForm>({ resolver: zodResolver(shipSchema), defaultValues: EMPTY_SHIP });
+  const close = () => {
+    reset(EMPTY_SHIP);
+    setFormError(null);
+    setIdemKey(salesApi.newKey());
+    onClose();
+  };
+  const ship = useMutation({
+    mutationFn: (v: ShipForm) => salesApi.ship(order?.id ?? 0, shipBody(v), idemKey),
+    onSuccess: async (r) => {
+      toast.success('Shipped', `${order?.order_number ?? 'The order'} left with ${r.carrier} ${r.service}, tracking ${r.tracking_number}.`);
+      await invalidate();
+      close();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, ['carrier', 'service', 'tracking_number'])),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title={`Ship ${order?.order_number ?? ''}`.trim()}
+      description="Finished goods and packaging are issued, and the invoice is posted."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="ship-form" loading={ship.isPending}>
+            Ship order
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="ship-form"
+        className="form"
+        aria-label="Ship order"
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          ship.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        <div className="form__grid">
+          <TextField label="Carrier" required error={errors.carrier?.message} {...register('carrier')} />
+          <TextField label="Service" required error={errors.service?.message} {...register('service')} />
+        </div>
+        <TextField label="Tracking number" hint="Left empty, one is generated." error={errors.tracking_number?.message} {...register('tracking_number')} />
+      </form>
+    </Modal>
+  );
+}
+
+const EMPTY_PAYMENT: PaymentForm = { amount: '', payment_method: 'cash', transaction_id: '', check_number: '', notes: '' };
+const METHOD_OPTIONS = PAYMENT_METHODS.map((m) => ({ value: m, label: humanize(m) }));
+
+/**
+ * Records a payment (1000 Cash / 1100 AR) or a refund (the reverse, never more than is paid)
+ * against an order; `orders` lets the payments page choose the order.
+ */
+export function PaymentDialog({
+  mode,
+  orderId,
+  orderLabel,
+  maxRefund,
+  open,
+  onClose,
+}: {
+  mode: 'payment' | 'refund';
+  orderId: number | null;
+  orderLabel?: string;
+  maxRefund?: number;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [idemKey, setIdemKey] = useState(salesApi.newKey);
+  const [chosen, setChosen] = useState('');
+  const orders = useQuery({
+    queryKey: ['sales', 'order-options'],
+    queryFn: ({ signal }) => salesApi.list({ limit: 100, sort_by: 'created_at', sort_order: 'desc' }, signal),
+    enabled: open && orderId === null,
+  });
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<PaymentForm>({ resolver: zodResolver(paymentSchema(mode === 'refund' ? maxRefund : undefined)), defaultValues: EMPTY_PAYMENT });
+  const close = () => {
+    reset(EMPTY_PAYMENT);
+    setChosen('');
+    setFormError(null);
+    setIdemKey(salesApi.newKey());
+    onClose();
+  };
+  const target = orderId ?? (chosen ? Number(chosen) : null);
+  const save = useMutation({
+    mutationFn: (v: PaymentForm) => {
+      const body = paymentBody(target ?? 0, v);
+      return mode === 'refund' ? salesApi.refund(body, idemKey) : salesApi.recordPayment(body, idemKey);
+    },
+    onSuccess: async (p) => {
+      toast.success(mode === 'refund' ? 'Refund recorded' : 'Payment recorded', `${p.payment_number} for ${p.order_number ?? 'the order'}.`);
+      await invalidate();
+      close();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, ['amount', 'payment_method', 'transaction_id', 'check_number', 'notes'])),
+  });
+  const title = mode === 'refund' ? 'Record a refund' : 'Record a payment';
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title={orderLabel ? `${title} · ${orderLabel}` : title}
+      description={mode === 'refund' ? 'Money back to the customer; never more than was paid.' : 'Money received against the order.'}
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="payment-form" loading={save.isPending}>
+            {mode === 'refund' ? 'Record refund' : 'Record payment'}
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="payment-form"
+        className="form"
+        aria-label={title}
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          if (target === null) {
+            setFormError('Choose the order.');
+            return;
+          }
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        {orderId === null && (
+          <SelectField
+            label="Order"
+            required
+            placeholder={orders.isPending ? 'Loading orders…' : 'Choose an order'}
+            options={(orders.data ?? []).map((o) => ({ value: String(o.id), label: `${o.order_number} · ${o.customer_name ?? 'no customer'} · ${o.grand_total}` }))}
+            value={chosen}
+            onChange={(e) => setChosen(e.target.value)}
+          />
+        )}
+        <div className="form__grid">
+          <TextField label="Amount" required inputMode="decimal" placeholder="0.00" error={errors.amount?.message} {...register('amount')} />
+          <SelectField label="Method" required options={METHOD_OPTIONS} error={errors.payment_method?.message} {...register('payment_method')} />
+        </div>
+        <div className="form__grid">
+          <TextField label="Reference" hint="The processor's transaction id." error={errors.transaction_id?.message} {...register('transaction_id')} />
+          {mode === 'payment' && <TextField label="Check number" error={errors.check_number?.message} {...register('check_number')} />}
+        </div>
+        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+      </form>
+    </Modal>
+  );
+}
+
+const EMPTY_QUOTE: QuoteForm = {
+  product_id: '',
+  product_name: '',
+  quantity: '1',
+  unit_price: '',
+  customer_id: '',
+  customer_email: '',
+  shipping_cost: '',
+  valid_days: '30',
+  customer_notes: '',
+};
+
+/** A pending quote `Q-YYYY-NNNN`; tax as the company settings say. */
+export function QuoteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [idemKey, setIdemKey] = useState(salesApi.newKey);
+  const { items, options } = useItemOptions(open);
+  const customers = useCustomerOptions(open);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    setValue,
+    formState: { errors },
+  } = useForm<QuoteForm>({ resolver: zodResolver(quoteSchema), defaultValues: EMPTY_QUOTE });
+  const close = () => {
+    reset(EMPTY_QUOTE);
+    setFormError(null);
+    setIdemKey(salesApi.newKey());
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: QuoteForm) => salesApi.createQuote(quoteBody(v), idemKey),
+    onSuccess: async (q) => {
+      toast.success('Quote created', `${q.quote_number} is pending.`);
+      await invalidate();
+      close();
+    },
+    onError: (err) =>
+      setFormError(
+        applyServerErrors(err, setError, ['product_id', 'product_name', 'quantity', 'unit_price', 'customer_id', 'customer_email', 'shipping_cost', 'valid_days', 'customer_notes']),
+      ),
+  });
+  const product = register('product_id');
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      size="lg"
+      title="New quote"
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="quote-form" loading={save.isPending}>
+            Create quote
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="quote-form"
+        className="form"
+        aria-label="New quote"
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        <SelectField
+          label="Item"
+          placeholder={items.isPending ? 'Loading items…' : 'A custom part (no item)'}
+          options={options}
+          error={errors.product_id?.message}
+          {...product}
+          onChange={(e) => {
+            void product.onChange(e);
+            const item = items.data?.items.find((i) => String(i.id) === e.target.value);
+            if (item) {
+              setValue('product_name', item.name);
+              if (item.selling_price) setValue('unit_price', String(item.selling_price));
+            }
+          }}
+        />
+        <TextField label="What is quoted" required error={errors.product_name?.message} {...register('product_name')} />
+        <div className="form__grid form__grid--3">
+          <TextField label="Quantity" required inputMode="numeric" error={errors.quantity?.message} {...register('quantity')} />
+          <TextField label="Unit price" required inputMode="decimal" placeholder="0.00" error={errors.unit_price?.message} {...register('unit_price')} />
+          <TextField label="Shipping cost" inputMode="decimal" placeholder="0.00" error={errors.shipping_cost?.message} {...register('shipping_cost')} />
+        </div>
+        <div className="form__grid form__grid--3">
+          {customers.admin && (
+            <SelectField label="Customer" placeholder="None" options={customers.options} error={errors.customer_id?.message} {...register('customer_id')} />
+          )}
+          <TextField label="Customer e-mail" type="email" error={errors.customer_email?.message} {...register('customer_email')} />
+          <TextField label="Valid for (days)" inputMode="numeric" error={errors.valid_days?.message} {...register('valid_days')} />
+        </div>
+        <TextAreaField label="Customer notes" error={errors.customer_notes?.message} {...register('customer_notes')} />
+      </form>
+    </Modal>
+  );
+}
+
+/** Moves a quote to another status; rejecting asks why. */
+export function QuoteStatusDialog({ quote, to, open, onClose }: { quote: Quote | null; to: QuoteStatus | null; open: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<QuoteStatusForm>({ resolver: zodResolver(quoteStatusSchema), values: { status: to ?? 'pending', rejection_reason: '' } });
+  const close = () => {
+    reset();
+    setFormError(null);
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: QuoteStatusForm) => salesApi.quoteStatus(quote?.id ?? 0, v),
+    onSuccess: async (q) => {
+      toast.success('Quote updated', `${q.quote_number} is ${humanize(q.status).toLowerCase()}.`);
+      await invalidate();
+      close();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, ['status', 'rejection_reason'])),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      size="sm"
+      title={`Mark ${quote?.quote_number ?? 'the quote'} ${humanize(to ?? '').toLowerCase()}?`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Keep as is
+          </Button>
+          <Button variant={to === 'rejected' || to === 'cancelled' ? 'danger' : 'primary'} type="submit" form="quote-status-form" loading={save.isPending}>
+            Mark {humanize(to ?? '').toLowerCase()}
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="quote-status-form"
+        className="form"
+        aria-label="Change quote status"
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        {to === 'rejected' && <TextAreaField label="Why rejected" required error={errors.rejection_reason?.message} {...register('rejection_reason')} />}
+        {to !== 'rejected' && <p className="muted">The quote moves to {humanize(to ?? '').toLowerCase()}.</p>}
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canConvert,
+  createSalesOrderBody,
+  createSalesOrderSchema,
+  orderMoves,
+  paymentBody,
+  paymentSchema,
+  quoteBody,
+  quoteMoves,
+  quoteSchema,
+  quoteStatusSchema,
+  shipBody,
+  shipSchema,
+  type CreateSalesOrderForm,
+  type QuoteForm,
+  type StatusTransitions,
+} from './salesApi';
+
+const messages = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+  Object.fromEntries((r.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
+
+describe('create sales order form', () => {
+  const good: CreateSalesOrderForm = { customer_id: '4', lines: [{ product_id: '7', quantity: '3' }], shipping_cost: '5.50', due_date: '2026-12-31', customer_notes: ' gift ', shipping_address_line1: '', shipping_city: '', shipping_state: '', shipping_zip: '' };
+
+  it('accepts a customer and lines, and sends no prices', () => {
+    expect(createSalesOrderSchema.safeParse(good).success).toBe(true);
+    expect(createSalesOrderBody(good)).toEqual({
+      customer_id: 4,
+      lines: [{ product_id: 7, quantity: 3 }],
+      shipping_cost: '5.50',
+      due_date: '2026-12-31',
+      customer_notes: 'gift',
+      source: 'manual',
+    });
+  });
+
+  it('sends nulls for what is left empty', () => {
+    const body = createSalesOrderBody({ ...good, customer_id: '', shipping_cost: '', due_date: '', customer_notes: '' });
+    expect(body.customer_id).toBeNull();
+    expect(body.shipping_cost).toBeNull();
+    expect(body.due_date).toBeNull();
+    expect(body).not.toHaveProperty('shipping_address_line1');
+  });
+
+  it('sends a typed ship-to address', () => {
+    const body = createSalesOrderBody({ ...good, shipping_address_line1: ' 1 Main St ', shipping_city: 'Springfield', shipping_state: 'IL', shipping_zip: '' });
+    expect(body).toMatchObject({ shipping_address_line1: '1 Main St', shipping_city: 'Springfield', shipping_state: 'IL', shipping_zip: null });
+  });
+
+  it('refuses no lines, a missing item and quantities outside 1..10000', () => {
+    expect(messages(createSalesOrderSchema.safeParse({ ...good, lines: [] }))).toEqual({ lines: 'Add at least one line.' });
+    const r = createSalesOrderSchema.safeParse({
+      ...good,
+      lines: [
+        { product_id: '', quantity: '1' },
+        { product_id: '2', quantity: '0' },
+        { product_id: '2', quantity: '10001' },
+        { product_id: '2', quantity: '1.5' },
+      ],
+    });
+    expect(messages(r)).toEqual({
+      'lines.0.product_id': 'Choose an item.',
+      'lines.1.quantity': 'Enter a whole quantity from 1 to 10000.',
+      'lines.2.quantity': 'Enter a whole quantity from 1 to 10000.',
+      'lines.3.quantity': 'Enter a whole quantity from 1 to 10000.',
+    });
+  });
+
+  it('refuses a bad shipping cost and date', () => {
+    expect(messages(createSalesOrderSchema.safeParse({ ...good, shipping_cost: '-1', due_date: '31/12/2026' }))).toEqual({
+      shipping_cost: 'Enter a shipping cost, 0 or more.',
+      due_date: 'Enter a date like 2026-12-31.',
+    });
+  });
+});
+
+describe('ship form', () => {
+  it('needs a carrier and a service; the tracking number is optional', () => {
+    expect(shipBody({ carrier: ' UPS ', service: 'Ground', tracking_number: '' })).toEqual({ carrier: 'UPS', service: 'Ground', tracking_number: null });
+    expect(messages(shipSchema.safeParse({ carrier: ' ', service: '', tracking_number: '' }))).toEqual({
+      carrier: 'Enter the carrier.',
+      service: 'Enter the service.',
+    });
+  });
+});
+
+describe('payment form', () => {
+  const good = { amount: '10.25', payment_method: 'cash' as const, transaction_id: '', check_number: '', notes: '' };
+  it('takes a positive amount in cents and a known method', () => {
+    expect(paymentSchema().safeParse(good).success).toBe(true);
+    expect(paymentBody(3, { ...good, check_number: ' 1001 ' })).toEqual({
+      sales_order_id: 3,
+      amount: '10.25',
+      payment_method: 'cash',
+      transaction_id: null,
+      check_number: '1001',
+      notes: null,
+    });
+    expect(messages(paymentSchema().safeParse({ ...good, amount: '0' }))).toEqual({ amount: 'Enter an amount greater than 0, in cents at most.' });
+    expect(messages(paymentSchema().safeParse({ ...good, amount: '1.234' }))).toEqual({ amount: 'Enter an amount greater than 0, in cents at most.' });
+    expect(messages(paymentSchema().safeParse({ ...good, payment_method: 'gold' }))).toEqual({ payment_method: 'Choose how it was paid.' });
+  });
+  it('refunds no more than was paid', () => {
+    expect(paymentSchema(10).safeParse({ ...good, amount: '10.00' }).success).toBe(true);
+    expect(messages(paymentSchema(10).safeParse({ ...good, amount: '10.01' }))).toEqual({ amount: 'At most 10 can be refunded.' });
+  });
+});
+
+describe('quote forms', () => {
+  const good: QuoteForm = {
+    product_id: '',
+    product_name: 'Custom bracket',
+    quantity: '2',
+    unit_price: '12.50',
+    customer_id: '',
+    customer_email: 'a@example.com',
+    shipping_cost: '',
+    valid_days: '30',
+    customer_notes: '',
+  };
+  it('builds the body', () => {
+    expect(quoteSchema.safeParse(good).success).toBe(true);
+    expect(quoteBody(good)).toEqual({
+      product_id: null,
+      product_name: 'Custom bracket',
+      quantity: 2,
+      unit_price: '12.50',
+      customer_id: null,
+      customer_email: 'a@example.com',
+      shipping_cost: null,
+      valid_days: 30,
+      customer_notes: null,
+    });
+  });
+  it('refuses a missing name, bad price, e-mail and validity', () => {
+    expect(messages(quoteSchema.safeParse({ ...good, product_name: ' ', unit_price: '0', customer_email: 'nope', valid_days: '400' }))).toEqual({
+      product_name: 'Enter what is quoted.',
+      unit_price: 'Enter a unit price greater than 0, in cents at most.',
+      customer_email: 'Enter a valid e-mail address.',
+      valid_days: 'Valid for 1 to 365 days.',
+    });
+  });
+  it('asks why a quote is rejected', () => {
+    expect(messages(quoteStatusSchema.safeParse({ status: 'rejected', rejection_reason: '' }))).toEqual({ rejection_reason: 'Say why it was rejected.' });
+    expect(quoteStatusSchema.safeParse({ status: 'approved', rejection_reason: '' }).success).toBe(true);
+  });
+  it('converts approved or accepted quotes only, and offers the moves of each status', () => {
+    expect(canConvert({ status: 'approved' })).toBe(true);
+    expect(canConvert({ status: 'accepted' })).toBe(true);
+    expect(canConvert({ status: 'pending' })).toBe(false);
+    expect(quoteMoves('converted')).toEqual([]);
+    expect(quoteMoves('pending')).toContain('approved');
+  });
+});
+
+describe('order moves', () => {
+  it('follows the server table, leaving cancel to its own button', () => {
+    const t: StatusTransitions = {
+      statuses: ['pending', 'confirmed', 'cancelled'],
+      transitions: { pending: { allowed_transitions: ['confirmed', 'cancelled'], is_terminal: false } },
+      terminal_statuses: ['cancelled'],
+    };
+    expect(orderMoves(t, 'pending')).toEqual(['confirmed']);
+    expect(orderMoves(t, 'shipped')).toEqual([]);
+    expect(orderMoves(undefined, 'pending')).toEqual([]);
+  });
+});

@@ -1,0 +1,271 @@
+/**
+ * Sales calls (CONTRACT 5.2-5.4, 6.1): sales orders, payments, shipments and quotes.
+ * Query keys start with ['sales'], ['payments'], ['shipping'] or ['quotes'] so live
+ * updates and mutations can invalidate them.
+ */
+import { z } from 'zod';
+import { api } from '../../api/client';
+import type { Api, ListQuery, RequestBody } from '../../api/model';
+
+export type SalesOrderRow = Api<'/sales-orders/', 'get'>[number];
+export type SalesOrder = Api<'/sales-orders/{id}', 'get'>;
+export type SalesOrderLine = SalesOrder['lines'][number];
+export type SalesOrderEvent = Api<'/sales-orders/{id}/events', 'get'>[number];
+export type SalesOrderStatus = SalesOrder['status'];
+export type FulfillmentState = SalesOrder['fulfillment_state'];
+export type SalesOrderQuery = ListQuery<'/sales-orders/'>;
+export type SalesOrderCreate = RequestBody<'/sales-orders/', 'post'>;
+export type PaymentList = Api<'/payments', 'get'>;
+export type Payment = PaymentList['items'][number];
+export type PaymentSummary = Api<'/payments/order/{id}/summary', 'get'>;
+export type PaymentsDashboard = Api<'/payments/dashboard', 'get'>;
+export type PaymentQuery = ListQuery<'/payments'>;
+export type PaymentCreate = RequestBody<'/payments', 'post'>;
+export type PaymentMethod = PaymentCreate['payment_method'];
+export type ShipmentList = Api<'/shipments/', 'get'>;
+export type Shipment = ShipmentList['items'][number];
+export type ShipBody = NonNullable<RequestBody<'/sales-orders/{id}/ship', 'post'>>;
+export type ShipResult = Api<'/sales-orders/{id}/ship', 'post'>;
+export type Quote = Api<'/quotes/', 'get'>[number];
+export type QuoteStatus = Quote['status'];
+export type QuoteStats = Api<'/quotes/stats', 'get'>;
+export type QuoteQuery = ListQuery<'/quotes/'>;
+export type QuoteCreate = RequestBody<'/quotes/', 'post'>;
+
+/** The answer of `/sales-orders/status-transitions` (the document types it `unknown`). */
+export interface StatusTransitions {
+  statuses: SalesOrderStatus[];
+  transitions: Record<string, { allowed_transitions: SalesOrderStatus[]; is_terminal: boolean }>;
+  terminal_statuses: SalesOrderStatus[];
+}
+
+export type Tone = 'success' | 'info' | 'warning' | 'danger' | 'neutral';
+
+export const ORDER_STATUSES: readonly SalesOrderStatus[] = [
+  'draft',
+  'pending',
+  'pending_confirmation',
+  'confirmed',
+  'in_production',
+  'ready_to_ship',
+  'shipped',
+  'delivered',
+  'completed',
+  'cancelled',
+  'on_hold',
+];
+export const FULFILLMENT_STATES: readonly FulfillmentState[] = ['ready_to_ship', 'partially_ready', 'blocked', 'shipped', 'cancelled'];
+export const PAYMENT_METHODS: readonly PaymentMethod[] = ['cash', 'check', 'credit_card', 'paypal', 'venmo', 'zelle', 'wire', 'other'];
+export const QUOTE_STATUSES: readonly QuoteStatus[] = ['pending', 'approved', 'rejected', 'accepted', 'cancelled', 'converted'];
+
+export const ORDER_TONE: Record<string, Tone> = {
+  draft: 'neutral',
+  pending: 'neutral',
+  pending_confirmation: 'warning',
+  confirmed: 'info',
+  in_production: 'info',
+  ready_to_ship: 'success',
+  shipped: 'success',
+  delivered: 'success',
+  completed: 'success',
+  cancelled: 'neutral',
+  on_hold: 'warning',
+};
+export const FULFILLMENT_TONE: Record<string, Tone> = {
+  ready_to_ship: 'success',
+  partially_ready: 'warning',
+  blocked: 'danger',
+  shipped: 'neutral',
+  cancelled: 'neutral',
+};
+export const PAYMENT_TONE: Record<string, Tone> = { pending: 'warning', partial: 'info', paid: 'success', refunded: 'neutral', overdue: 'danger' };
+export const QUOTE_TONE: Record<string, Tone> = { pending: 'warning', approved: 'info', rejected: 'danger', accepted: 'success', cancelled: 'neutral', converted: 'success' };
+
+/** Statuses a quote may be moved to by hand (converted only by converting). */
+export function quoteMoves(status: QuoteStatus): QuoteStatus[] {
+  switch (status) {
+    case 'pending':
+      return ['approved', 'rejected', 'cancelled'];
+    case 'approved':
+      return ['accepted', 'rejected', 'cancelled'];
+    case 'accepted':
+      return ['cancelled'];
+    case 'rejected':
+    case 'cancelled':
+      return ['pending'];
+    default:
+      return [];
+  }
+}
+
+/** A quote becomes an order only when approved or accepted. */
+export const canConvert = (q: Pick<Quote, 'status'>) => q.status === 'approved' || q.status === 'accepted';
+
+/** The moves of one status per the server's table; cancelling has its own route and button. */
+export function orderMoves(t: StatusTransitions | undefined, status: SalesOrderStatus): SalesOrderStatus[] {
+  return (t?.transitions[status]?.allowed_transitions ?? []).filter((s) => s !== 'cancelled');
+}
+
+// ---------------------------------------------------------------- form rules (zod)
+
+const money = /^\d+(\.\d{1,2})?$/;
+const amount = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => money.test(v) && Number(v) > 0, `Enter ${what} greater than 0, in cents at most.`);
+const optionalMoney = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === '' || money.test(v), `Enter ${what}, 0 or more.`);
+const text = (max: number, what: string) => z.string().trim().max(max, `Keep ${what} under ${max} characters.`);
+
+export const orderLineSchema = z.object({
+  product_id: z.string().min(1, 'Choose an item.'),
+  quantity: z
+    .string()
+    .trim()
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 10000, 'Enter a whole quantity from 1 to 10000.'),
+});
+export const createSalesOrderSchema = z.object({
+  customer_id: z.string(),
+  lines: z.array(orderLineSchema).min(1, 'Add at least one line.'),
+  shipping_cost: optionalMoney('a shipping cost'),
+  due_date: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^\d{4}-\d{2}-\d{2}$/.test(v), 'Enter a date like 2026-12-31.'),
+  customer_notes: text(2000, 'notes'),
+  shipping_address_line1: text(255, 'the address'),
+  shipping_city: text(100, 'the city'),
+  shipping_state: text(50, 'the state'),
+  shipping_zip: text(20, 'the postal code'),
+});
+export type CreateSalesOrderForm = z.input<typeof createSalesOrderSchema>;
+
+export function createSalesOrderBody(v: CreateSalesOrderForm): SalesOrderCreate {
+  return {
+    customer_id: v.customer_id ? Number(v.customer_id) : null,
+    lines: v.lines.map((l) => ({ product_id: Number(l.product_id), quantity: Number(l.quantity.trim()) })),
+    shipping_cost: v.shipping_cost.trim() || null,
+    due_date: v.due_date.trim() || null,
+    customer_notes: v.customer_notes.trim() || null,
+    source: 'manual',
+    // Left empty, the server takes the customer's address.
+    ...(v.shipping_address_line1.trim()
+      ? {
+          shipping_address_line1: v.shipping_address_line1.trim(),
+          shipping_city: v.shipping_city.trim() || null,
+          shipping_state: v.shipping_state.trim() || null,
+          shipping_zip: v.shipping_zip.trim() || null,
+        }
+      : {}),
+  };
+}
+
+export const shipSchema = z.object({
+  carrier: z.string().trim().min(1, 'Enter the carrier.').max(50, 'Keep the carrier under 50 characters.'),
+  service: z.string().trim().min(1, 'Enter the service.').max(100, 'Keep the service under 100 characters.'),
+  tracking_number: text(100, 'the tracking number'),
+});
+export type ShipForm = z.input<typeof shipSchema>;
+
+export function shipBody(v: ShipForm): ShipBody {
+  return { carrier: v.carrier.trim(), service: v.service.trim(), tracking_number: v.tracking_number.trim() || null };
+}
+
+/** A payment or a refund; a refund never exceeds what was paid (`max`), a payment may. */
+export function paymentSchema(max?: number) {
+  return z.object({
+    amount: amount('an amount').refine((v) => max === undefined || Number(v) <= max, `At most ${max ?? 0} can be refunded.`),
+    payment_method: z.enum(PAYMENT_METHODS as [PaymentMethod, ...PaymentMethod[]], 'Choose how it was paid.'),
+    transaction_id: text(100, 'the reference'),
+    check_number: text(50, 'the check number'),
+    notes: text(2000, 'notes'),
+  });
+}
+export type PaymentForm = z.input<ReturnType<typeof paymentSchema>>;
+
+export function paymentBody(orderId: number, v: PaymentForm): PaymentCreate {
+  return {
+    sales_order_id: orderId,
+    amount: v.amount.trim(),
+    payment_method: v.payment_method as PaymentMethod,
+    transaction_id: v.transaction_id.trim() || null,
+    check_number: v.check_number.trim() || null,
+    notes: v.notes.trim() || null,
+  };
+}
+
+export const quoteSchema = z.object({
+  product_id: z.string(),
+  product_name: z.string().trim().min(1, 'Enter what is quoted.').max(255, 'Keep the name under 255 characters.'),
+  quantity: z
+    .string()
+    .trim()
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'Enter a whole quantity of 1 or more.'),
+  unit_price: amount('a unit price'),
+  customer_id: z.string(),
+  customer_email: z.union([z.literal(''), z.string().trim().email('Enter a valid e-mail address.')]),
+  shipping_cost: optionalMoney('a shipping cost'),
+  valid_days: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 365), 'Valid for 1 to 365 days.'),
+  customer_notes: text(2000, 'notes'),
+});
+export type QuoteForm = z.input<typeof quoteSchema>;
+
+export function quoteBody(v: QuoteForm): QuoteCreate {
+  return {
+    product_id: v.product_id ? Number(v.product_id) : null,
+    product_name: v.product_name.trim(),
+    quantity: Number(v.quantity.trim()),
+    unit_price: v.unit_price.trim(),
+    customer_id: v.customer_id ? Number(v.customer_id) : null,
+    customer_email: v.customer_email.trim() || null,
+    shipping_cost: v.shipping_cost.trim() || null,
+    valid_days: v.valid_days.trim() ? Number(v.valid_days.trim()) : null,
+    customer_notes: v.customer_notes.trim() || null,
+  };
+}
+
+export const quoteStatusSchema = z
+  .object({ status: z.enum(QUOTE_STATUSES as [QuoteStatus, ...QuoteStatus[]], 'Choose a status.'), rejection_reason: text(2000, 'the reason') })
+  .refine((v) => v.status !== 'rejected' || v.rejection_reason.length > 0, { path: ['rejection_reason'], message: 'Say why it was rejected.' });
+export type QuoteStatusForm = z.input<typeof quoteStatusSchema>;
+
+// ---------------------------------------------------------------- calls
+
+const key = () => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
+const once = (k?: string) => ({ headers: { 'Idempotency-Key': k ?? key() } });
+
+export const salesApi = {
+  list: (q: SalesOrderQuery, signal?: AbortSignal) => api.get<SalesOrderRow[]>('/sales-orders/', { ...q }, signal),
+  get: (id: number, signal?: AbortSignal) => api.get<SalesOrder>(`/sales-orders/${id}`, undefined, signal),
+  events: (id: number, signal?: AbortSignal) => api.get<SalesOrderEvent[]>(`/sales-orders/${id}/events`, undefined, signal),
+  transitions: (signal?: AbortSignal) => api.get<StatusTransitions>('/sales-orders/status-transitions', undefined, signal),
+  /** One key per opened dialog: a double click or a retry posts once. */
+  create: (body: SalesOrderCreate, k: string) => api.post<SalesOrder>('/sales-orders/', body, once(k)),
+  setStatus: (id: number, status: SalesOrderStatus) => api.request<SalesOrder>(`/sales-orders/${id}/status`, { method: 'PATCH', json: { status }, ...once() }),
+  cancel: (id: number, reason?: string) => api.post<SalesOrder>(`/sales-orders/${id}/cancel`, { cancellation_reason: reason || null }, once()),
+  remove: (id: number) => api.del<unknown>(`/sales-orders/${id}`),
+  generateProduction: (id: number) => api.post<unknown>(`/sales-orders/${id}/generate-production-orders`, undefined, once()),
+  ship: (id: number, body: ShipBody, k: string) => api.post<ShipResult>(`/sales-orders/${id}/ship`, body, once(k)),
+  paymentSummary: (orderId: number, signal?: AbortSignal) => api.get<PaymentSummary>(`/payments/order/${orderId}/summary`, undefined, signal),
+  paymentsDashboard: (signal?: AbortSignal) => api.get<PaymentsDashboard>('/payments/dashboard', undefined, signal),
+  payments: (q: PaymentQuery, signal?: AbortSignal) => api.get<PaymentList>('/payments', { ...q }, signal),
+  recordPayment: (body: PaymentCreate, k: string) => api.post<Payment>('/payments', body, once(k)),
+  refund: (body: PaymentCreate, k: string) => api.post<Payment>('/payments/refund', body, once(k)),
+  voidPayment: (id: number) => api.request<unknown>(`/payments/${id}`, { method: 'DELETE', ...once() }),
+  shipments: (q: { sales_order_id?: number; limit?: number; offset?: number }, signal?: AbortSignal) =>
+    api.get<ShipmentList>('/shipments/', { ...q }, signal),
+  quoteStats: (signal?: AbortSignal) => api.get<QuoteStats>('/quotes/stats', undefined, signal),
+  quotes: (q: QuoteQuery, signal?: AbortSignal) => api.get<Quote[]>('/quotes/', { ...q }, signal),
+  createQuote: (body: QuoteCreate, k: string) => api.post<Quote>('/quotes/', body, once(k)),
+  quoteStatus: (id: number, v: QuoteStatusForm) =>
+    api.patch<Quote>(`/quotes/${id}/status`, { status: v.status, rejection_reason: v.rejection_reason.trim() || null }),
+  convertQuote: (id: number) => api.post<{ message: string; order_id: number; order_number: string }>(`/quotes/${id}/convert`, undefined, once()),
+  newKey: key,
+};
