@@ -1658,12 +1658,11 @@ async fn the_dashboard_counts_orders_and_trends_sales_shipments_payments_and_pro
         None,
     )
     .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["details"]["errors"][0]["field"], "query.period", "{body}");
     assert_eq!(
-        (st, body),
-        (
-            StatusCode::BAD_REQUEST,
-            json!({"detail": "Invalid period. Use one of: WTD, MTD, QTD, YTD, ALL"})
-        )
+        body["details"]["errors"][0]["message"],
+        "Invalid period. Use one of: WTD, MTD, QTD, YTD, ALL"
     );
     let sh = ok(
         &app,

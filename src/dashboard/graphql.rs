@@ -9,9 +9,15 @@ use crate::dashboard::model::{
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 
+/// The `period` parameter; another value is a 422 naming the field (a bad query parameter,
+/// as everywhere else; CONTRACT 5.1 gives no status of its own).
 fn period(text: Option<String>) -> AppResult<model::TrendPeriod> {
-    parse_period(text.as_deref())
-        .ok_or_else(|| AppError::bad_request("Invalid period. Use one of: WTD, MTD, QTD, YTD, ALL"))
+    parse_period(text.as_deref()).ok_or_else(|| {
+        AppError::validation(vec![crate::error::FieldError::new(
+            "period",
+            "Invalid period. Use one of: WTD, MTD, QTD, YTD, ALL",
+        )])
+    })
 }
 
 /// Dashboard queries.

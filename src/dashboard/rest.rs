@@ -14,7 +14,7 @@ pub const ROUTES: &[Route] = &[
     Route::get("/admin/dashboard/recent-orders", stored_op!("recent_orders.graphql", "recent_order"), "dashboardRecentOrders")
         .summary("The latest orders, a bare array (`limit`, default 5); `customer_name` is `Unknown` when missing"),
     Route::get("/admin/dashboard/sales-trend/", stored_op!("sales_trend.graphql"), "dashboardSalesTrend")
-        .summary("Sales and payments per day for `period` WTD, MTD (default), QTD, YTD or ALL (the last 365 days); 400 for another period"),
+        .summary("Sales and payments per day for `period` WTD, MTD (default), QTD, YTD or ALL (the last 365 days); 422 for another period"),
     Route::get("/admin/dashboard/shipping-trend", stored_op!("shipping_trend.graphql"), "dashboardShippingTrend")
         .summary("Shipments per day for `period`"),
     Route::get("/admin/dashboard/profit-summary", stored_op!("profit_summary.graphql"), "dashboardProfitSummary")

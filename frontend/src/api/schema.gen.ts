@@ -1730,7 +1730,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Sales and payments per day for `period` WTD, MTD (default), QTD, YTD or ALL (the last 365 days); 400 for another period
+         * Sales and payments per day for `period` WTD, MTD (default), QTD, YTD or ALL (the last 365 days); 422 for another period
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
