@@ -1659,7 +1659,10 @@ async fn the_dashboard_counts_orders_and_trends_sales_shipments_payments_and_pro
     )
     .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    assert_eq!(body["details"]["errors"][0]["field"], "query.period", "{body}");
+    assert_eq!(
+        body["details"]["errors"][0]["field"], "query.period",
+        "{body}"
+    );
     assert_eq!(
         body["details"]["errors"][0]["message"],
         "Invalid period. Use one of: WTD, MTD, QTD, YTD, ALL"

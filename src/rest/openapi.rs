@@ -317,7 +317,7 @@ fn responses(route: &CompiledRoute, types: &TypeInfo) -> Value {
             json!({ "description": "A replay of an earlier request with the same Idempotency-Key: its first answer" }),
         );
     }
-    if route.operation_type == OperationType::Mutation {
+    if route.operation_type == OperationType::Mutation || r.refuses {
         out.insert(
             "400".into(),
             error_response("A business rule refused the request", "Error"),

@@ -91,6 +91,9 @@ pub struct Route {
     pub omit_nulls: bool,
     /// One line for the API documentation.
     pub summary: &'static str,
+    /// A read that answers 400 for a value CONTRACT gives a 400 of its own (mutations always
+    /// may); documented in the OpenAPI document.
+    pub refuses: bool,
     /// Keys of the response object whose fields are lifted into it (for envelopes such as
     /// `{items, total, limit, offset}` built from a connection's `pageInfo`).
     pub flatten: &'static [&'static str],
@@ -136,6 +139,7 @@ impl Route {
             access: Access::User,
             omit_nulls: false,
             summary: "",
+            refuses: false,
             flatten: &[],
             rate_limit: None,
             raw: None,
@@ -267,6 +271,12 @@ impl Route {
     /// Offers `?format=csv|ndjson`, streaming every matching row.
     pub const fn export(mut self, export: Export) -> Route {
         self.export = Some(export);
+        self
+    }
+
+    /// Declares that this read answers 400 for some values (see [`Route::refuses`]).
+    pub const fn refuses(mut self) -> Route {
+        self.refuses = true;
         self
     }
 

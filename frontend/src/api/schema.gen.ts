@@ -43202,6 +43202,15 @@ export interface operations {
                     }[];
                 };
             };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
