@@ -87,3 +87,42 @@ pub fn spawn_in_current_span(
         batch.await
     }))
 }
+
+/// Declares a DataLoader of the rows that belong to each of many parents (the lines of
+/// orders, the operations of production orders): `$load(conn, parent_ids)` reads every
+/// parent's rows in one statement and `row.$key` names the parent. A parent without rows
+/// gets an empty list, so a resolver never mistakes "none" for "not loaded".
+///
+/// ```text
+/// grouped_loader!(
+///     /// The lines of sales orders, by line number.
+///     LinesLoader, SalesOrderLineRow, model::lines_of, sales_order_id
+/// );
+/// ```
+#[macro_export]
+macro_rules! grouped_loader {
+    ($(#[$doc:meta])* $name:ident, $row:ty, $load:path, $key:ident) => {
+        $(#[$doc])*
+        pub struct $name {
+            /// The pool.
+            pub pool: $crate::db::DbPool,
+        }
+
+        impl ::async_graphql::dataloader::Loader<i64> for $name {
+            type Value = Vec<$row>;
+            type Error = $crate::error::AppError;
+            async fn load(
+                &self,
+                keys: &[i64],
+            ) -> Result<::std::collections::HashMap<i64, Vec<$row>>, $crate::error::AppError> {
+                let mut conn = self.pool.get().await?;
+                let mut out: ::std::collections::HashMap<i64, Vec<$row>> =
+                    keys.iter().map(|k| (*k, Vec::new())).collect();
+                for row in $load(&mut conn, keys).await? {
+                    out.entry(row.$key).or_default().push(row);
+                }
+                Ok(out)
+            }
+        }
+    };
+}

@@ -16,39 +16,15 @@ use crate::production::model::{
     self, MaterialRow, OperationRow, OrderSpoolRow, SerialRow, WorkCenterRow,
 };
 
-macro_rules! grouped_loader {
-    ($(#[$m:meta])* $name:ident, $row:ty, $query:path, $key:ident) => {
-        $(#[$m])*
-        pub struct $name {
-            /// The pool.
-            pub pool: DbPool,
-        }
-
-        impl Loader<i64> for $name {
-            type Value = Vec<$row>;
-            type Error = AppError;
-            async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, Vec<$row>>, AppError> {
-                let mut conn = self.pool.get().await?;
-                let mut out: HashMap<i64, Vec<$row>> =
-                    keys.iter().map(|k| (*k, Vec::new())).collect();
-                for row in $query(&mut conn, keys).await? {
-                    out.entry(row.$key).or_default().push(row);
-                }
-                Ok(out)
-            }
-        }
-    };
-}
-
-grouped_loader!(
+crate::grouped_loader!(
     /// The operations of orders, in sequence.
     OperationsLoader, OperationRow, model::operations_of, production_order_id
 );
-grouped_loader!(
+crate::grouped_loader!(
     /// The materials of orders.
     MaterialsLoader, MaterialRow, model::materials_of, production_order_id
 );
-grouped_loader!(
+crate::grouped_loader!(
     /// The spools orders used.
     OrderSpoolsLoader, OrderSpoolRow, model::spools_of, production_order_id
 );

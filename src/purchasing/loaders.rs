@@ -15,52 +15,28 @@ use crate::purchasing::model::{
     self, PurchaseDocumentRow, PurchaseEventRow, PurchaseOrderLineRow, PurchaseOrderRow,
 };
 
-macro_rules! grouped_loader {
-    ($(#[$doc:meta])* $name:ident, $value:ty, $load:path, $key:ident) => {
-        $(#[$doc])*
-        pub struct $name {
-            /// The pool.
-            pub pool: DbPool,
-        }
-
-        impl Loader<i64> for $name {
-            type Value = Vec<$value>;
-            type Error = AppError;
-            async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, Vec<$value>>, AppError> {
-                let mut conn = self.pool.get().await?;
-                let mut out: HashMap<i64, Vec<$value>> =
-                    keys.iter().map(|k| (*k, Vec::new())).collect();
-                for row in $load(&mut conn, keys).await? {
-                    out.entry(row.$key).or_default().push(row);
-                }
-                Ok(out)
-            }
-        }
-    };
-}
-
-grouped_loader!(
+crate::grouped_loader!(
     /// The lines of purchase orders, by line number.
     LinesLoader,
     PurchaseOrderLineRow,
     model::lines_of,
     purchase_order_id
 );
-grouped_loader!(
+crate::grouped_loader!(
     /// The events of purchase orders, oldest first.
     EventsLoader,
     PurchaseEventRow,
     model::events_of,
     purchase_order_id
 );
-grouped_loader!(
+crate::grouped_loader!(
     /// The documents of purchase orders.
     DocumentsLoader,
     PurchaseDocumentRow,
     model::documents_of,
     purchase_order_id
 );
-grouped_loader!(
+crate::grouped_loader!(
     /// The purchase orders of vendors, newest first.
     VendorOrdersLoader,
     PurchaseOrderRow,

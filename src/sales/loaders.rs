@@ -11,52 +11,28 @@ use crate::sales::model::{self, SalesEventRow, SalesOrderLineRow, SalesOrderRow}
 use crate::sales::payments::{self, PaymentRow};
 use crate::shipping::model::{self as shipping, ShipmentRow};
 
-macro_rules! grouped_loader {
-    ($(#[$doc:meta])* $name:ident, $value:ty, $load:path, $key:ident) => {
-        $(#[$doc])*
-        pub struct $name {
-            /// The pool.
-            pub pool: DbPool,
-        }
-
-        impl Loader<i64> for $name {
-            type Value = Vec<$value>;
-            type Error = AppError;
-            async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, Vec<$value>>, AppError> {
-                let mut conn = self.pool.get().await?;
-                let mut out: HashMap<i64, Vec<$value>> =
-                    keys.iter().map(|k| (*k, Vec::new())).collect();
-                for row in $load(&mut conn, keys).await? {
-                    out.entry(row.$key).or_default().push(row);
-                }
-                Ok(out)
-            }
-        }
-    };
-}
-
-grouped_loader!(
+crate::grouped_loader!(
     /// The lines of sales orders, by line number.
     LinesLoader,
     SalesOrderLineRow,
     model::lines_of,
     sales_order_id
 );
-grouped_loader!(
+crate::grouped_loader!(
     /// The events of sales orders, oldest first.
     EventsLoader,
     SalesEventRow,
     model::events_of,
     sales_order_id
 );
-grouped_loader!(
+crate::grouped_loader!(
     /// The payments of sales orders, oldest first.
     PaymentsLoader,
     PaymentRow,
     payments::of_orders,
     sales_order_id
 );
-grouped_loader!(
+crate::grouped_loader!(
     /// The shipments of sales orders, oldest first.
     ShipmentsLoader,
     ShipmentRow,
