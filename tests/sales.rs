@@ -17,43 +17,7 @@ use serde_json::{Value, json};
 
 use common::TestApp;
 use common::api::{admin, app, call, operator, table_json};
-
-fn num(v: &Value) -> f64 {
-    v.as_str()
-        .map(|s| s.parse::<f64>().expect("number"))
-        .or_else(|| v.as_f64())
-        .unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-async fn sql(app: &TestApp, query: &str) -> String {
-    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(conn);
-    client
-        .query_one(&format!("SELECT ({query})::text"), &[])
-        .await
-        .expect("query")
-        .get::<_, Option<String>>(0)
-        .unwrap_or_default()
-}
-
-async fn exec(app: &TestApp, statement: &str) {
-    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(conn);
-    client.batch_execute(statement).await.expect("exec");
-}
-
-async fn sql_num(app: &TestApp, query: &str) -> f64 {
-    let v = sql(app, query).await;
-    if v.is_empty() {
-        0.0
-    } else {
-        v.parse().expect("number")
-    }
-}
+use common::books::{account, balanced, exec, num, receive, sql_num, stock};
 
 async fn ok(app: &TestApp, t: &str, method: Method, path: &str, body: Option<Value>) -> Value {
     let res = call(app, method, path, body, t).await;
@@ -124,58 +88,6 @@ async fn item(
     ok(app, t, Method::POST, "/api/v1/items", Some(body)).await["id"]
         .as_i64()
         .expect("id")
-}
-
-async fn receive(app: &TestApp, t: &str, id: i64, qty: &str, cost: &str) {
-    ok(
-        app,
-        t,
-        Method::POST,
-        "/api/v1/admin/inventory/transactions",
-        Some(json!({"product_id": id, "transaction_type": "receipt", "quantity": qty, "cost_per_unit": cost})),
-    )
-    .await;
-}
-
-/// On hand and allocated of an item over every location.
-async fn stock(app: &TestApp, id: i64) -> (f64, f64) {
-    (
-        sql_num(app, &format!("SELECT coalesce(sum(on_hand_quantity), 0) FROM inventory_balances WHERE item_id = {id}")).await,
-        sql_num(app, &format!("SELECT coalesce(sum(allocated_quantity), 0) FROM inventory_balances WHERE item_id = {id}")).await,
-    )
-}
-
-/// The balance (debits - credits) of a GL account.
-async fn account(app: &TestApp, code: &str) -> f64 {
-    sql_num(
-        app,
-        &format!(
-            "SELECT coalesce(sum(l.debit_amount - l.credit_amount), 0) FROM gl_journal_entry_lines l \
-             JOIN gl_accounts a ON a.id = l.account_id WHERE a.account_code = '{code}'"
-        ),
-    )
-    .await
-}
-
-async fn balanced(app: &TestApp, t: &str) {
-    let tb = ok(
-        app,
-        t,
-        Method::GET,
-        "/api/v1/accounting/trial-balance",
-        None,
-    )
-    .await;
-    assert_eq!(num(&tb["total_debits"]), num(&tb["total_credits"]), "{tb}");
-    let res = ok(
-        app,
-        t,
-        Method::POST,
-        "/api/v1/inventory/validate-consistency",
-        None,
-    )
-    .await;
-    assert_eq!(res, json!({"consistent": true, "mismatches": []}));
 }
 
 async fn customer(app: &TestApp, t: &str) -> i64 {

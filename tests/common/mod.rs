@@ -10,6 +10,7 @@
 #![allow(dead_code)]
 
 pub mod api;
+pub mod books;
 pub mod smtp;
 
 use std::net::SocketAddr;
