@@ -165,3 +165,30 @@ macro_rules! in_transaction {
         $crate::graphql::user_error::Stop::settle(outcome)?
     }};
 }
+
+/// Implements `From<Result<Row, Vec<UserError>>>` for a mutation payload of the usual shape
+/// (`$field: Option<Row>` plus `user_errors`), so a resolver ends in
+/// `Ok(in_transaction!(ctx, |conn| rules::change(conn, ...)).into())`.
+///
+/// ```text
+/// crate::payload_from_result!(SalesOrderPayload { sales_order: SalesOrderRow });
+/// ```
+#[macro_export]
+macro_rules! payload_from_result {
+    ($payload:ident { $field:ident: $row:ty }) => {
+        impl From<Result<$row, Vec<$crate::graphql::user_error::UserError>>> for $payload {
+            fn from(result: Result<$row, Vec<$crate::graphql::user_error::UserError>>) -> Self {
+                match result {
+                    Ok(row) => $payload {
+                        $field: Some(row),
+                        user_errors: Vec::new(),
+                    },
+                    Err(user_errors) => $payload {
+                        $field: None,
+                        user_errors,
+                    },
+                }
+            }
+        }
+    };
+}

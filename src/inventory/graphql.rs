@@ -356,20 +356,9 @@ pub struct InventoryTransactionPayload {
     pub user_errors: Vec<UserError>,
 }
 
-impl From<Result<TransactionRow, Vec<UserError>>> for InventoryTransactionPayload {
-    fn from(r: Result<TransactionRow, Vec<UserError>>) -> Self {
-        match r {
-            Ok(t) => InventoryTransactionPayload {
-                transaction: Some(t),
-                user_errors: Vec::new(),
-            },
-            Err(user_errors) => InventoryTransactionPayload {
-                transaction: None,
-                user_errors,
-            },
-        }
-    }
-}
+crate::payload_from_result!(InventoryTransactionPayload {
+    transaction: TransactionRow
+});
 
 /// The result of a cycle count.
 #[derive(Debug, Clone, Default, SimpleObject)]

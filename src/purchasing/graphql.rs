@@ -370,20 +370,9 @@ pub struct PurchaseOrderPayload {
     pub user_errors: Vec<UserError>,
 }
 
-impl From<Result<PurchaseOrderRow, Vec<UserError>>> for PurchaseOrderPayload {
-    fn from(r: Result<PurchaseOrderRow, Vec<UserError>>) -> Self {
-        match r {
-            Ok(p) => PurchaseOrderPayload {
-                purchase_order: Some(p),
-                user_errors: Vec::new(),
-            },
-            Err(user_errors) => PurchaseOrderPayload {
-                purchase_order: None,
-                user_errors,
-            },
-        }
-    }
-}
+crate::payload_from_result!(PurchaseOrderPayload {
+    purchase_order: PurchaseOrderRow
+});
 
 /// The result of a line change.
 #[derive(Debug, Clone, Default, SimpleObject)]
@@ -394,20 +383,9 @@ pub struct PurchaseOrderLinePayload {
     pub user_errors: Vec<UserError>,
 }
 
-impl From<Result<PurchaseOrderLineRow, Vec<UserError>>> for PurchaseOrderLinePayload {
-    fn from(r: Result<PurchaseOrderLineRow, Vec<UserError>>) -> Self {
-        match r {
-            Ok(l) => PurchaseOrderLinePayload {
-                line: Some(l),
-                user_errors: Vec::new(),
-            },
-            Err(user_errors) => PurchaseOrderLinePayload {
-                line: None,
-                user_errors,
-            },
-        }
-    }
-}
+crate::payload_from_result!(PurchaseOrderLinePayload {
+    line: PurchaseOrderLineRow
+});
 
 /// The result of deleting an order.
 #[derive(Debug, Clone, Default, SimpleObject)]

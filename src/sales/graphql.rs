@@ -467,20 +467,9 @@ pub struct SalesOrderPayload {
     pub user_errors: Vec<UserError>,
 }
 
-impl From<Result<SalesOrderRow, Vec<UserError>>> for SalesOrderPayload {
-    fn from(r: Result<SalesOrderRow, Vec<UserError>>) -> Self {
-        match r {
-            Ok(o) => SalesOrderPayload {
-                sales_order: Some(o),
-                user_errors: Vec::new(),
-            },
-            Err(user_errors) => SalesOrderPayload {
-                sales_order: None,
-                user_errors,
-            },
-        }
-    }
-}
+crate::payload_from_result!(SalesOrderPayload {
+    sales_order: SalesOrderRow
+});
 
 /// The result of deleting an order.
 #[derive(Debug, Clone, Default, SimpleObject)]
@@ -520,20 +509,9 @@ pub struct PaymentPayload {
     pub user_errors: Vec<UserError>,
 }
 
-impl From<Result<PaymentRow, Vec<UserError>>> for PaymentPayload {
-    fn from(r: Result<PaymentRow, Vec<UserError>>) -> Self {
-        match r {
-            Ok(p) => PaymentPayload {
-                payment: Some(p),
-                user_errors: Vec::new(),
-            },
-            Err(user_errors) => PaymentPayload {
-                payment: None,
-                user_errors,
-            },
-        }
-    }
-}
+crate::payload_from_result!(PaymentPayload {
+    payment: PaymentRow
+});
 
 /// Sales mutations.
 #[derive(Default)]
@@ -763,20 +741,7 @@ pub struct QuotePayload {
     pub user_errors: Vec<UserError>,
 }
 
-impl From<Result<QuoteRow, Vec<UserError>>> for QuotePayload {
-    fn from(r: Result<QuoteRow, Vec<UserError>>) -> Self {
-        match r {
-            Ok(q) => QuotePayload {
-                quote: Some(q),
-                user_errors: Vec::new(),
-            },
-            Err(user_errors) => QuotePayload {
-                quote: None,
-                user_errors,
-            },
-        }
-    }
-}
+crate::payload_from_result!(QuotePayload { quote: QuoteRow });
 
 /// The result of converting a quote.
 #[derive(Debug, Clone, Default, SimpleObject)]

@@ -57,20 +57,7 @@ pub struct ShipPayload {
     pub user_errors: Vec<UserError>,
 }
 
-impl From<Result<ShipResult, Vec<UserError>>> for ShipPayload {
-    fn from(r: Result<ShipResult, Vec<UserError>>) -> Self {
-        match r {
-            Ok(r) => ShipPayload {
-                result: Some(r),
-                user_errors: Vec::new(),
-            },
-            Err(user_errors) => ShipPayload {
-                result: None,
-                user_errors,
-            },
-        }
-    }
-}
+crate::payload_from_result!(ShipPayload { result: ShipResult });
 
 /// Shipping mutations.
 #[derive(Default)]

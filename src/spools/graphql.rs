@@ -173,20 +173,9 @@ pub struct SpoolPostingPayload {
     pub user_errors: Vec<UserError>,
 }
 
-impl From<Result<SpoolPosting, Vec<UserError>>> for SpoolPostingPayload {
-    fn from(r: Result<SpoolPosting, Vec<UserError>>) -> Self {
-        match r {
-            Ok(p) => SpoolPostingPayload {
-                result: Some(p),
-                user_errors: Vec::new(),
-            },
-            Err(user_errors) => SpoolPostingPayload {
-                result: None,
-                user_errors,
-            },
-        }
-    }
-}
+crate::payload_from_result!(SpoolPostingPayload {
+    result: SpoolPosting
+});
 
 /// Spool mutations (admins).
 #[derive(Default)]
