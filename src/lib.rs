@@ -39,6 +39,7 @@ pub mod shipping;
 pub mod spools;
 pub mod system;
 pub mod telemetry;
+pub mod traceability;
 
 /// The service version reported by `/health` and GraphQL.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

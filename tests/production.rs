@@ -14,19 +14,8 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 use common::TestApp;
-use common::api::{admin, app, call, table_json};
+use common::api::{admin, app, call, ok, table_json};
 use common::books::{account, balanced, num, receive, sql, sql_num, stock};
-
-async fn ok(app: &TestApp, t: &str, method: Method, path: &str, body: Option<Value>) -> Value {
-    let res = call(app, method, path, body, t).await;
-    assert!(
-        res.status == StatusCode::OK || res.status == StatusCode::CREATED,
-        "{path}: {} {}",
-        res.status,
-        res.text()
-    );
-    res.json()
-}
 
 async fn refused(
     app: &TestApp,

@@ -15,24 +15,13 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 use common::TestApp;
-use common::api::{admin, app, call, gql, table_json, upload};
+use common::api::{admin, app, call, gql, ok, table_json, upload};
 
 fn num(v: &Value) -> f64 {
     v.as_str()
         .map(|s| s.parse::<f64>().expect("number"))
         .or_else(|| v.as_f64())
         .unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-async fn ok(app: &TestApp, t: &str, method: Method, path: &str, body: Option<Value>) -> Value {
-    let res = call(app, method, path, body, t).await;
-    assert!(
-        res.status == StatusCode::OK || res.status == StatusCode::CREATED,
-        "{path}: {} {}",
-        res.status,
-        res.text()
-    );
-    res.json()
 }
 
 async fn vendor(app: &TestApp, t: &str, name: &str) -> i64 {

@@ -16,25 +16,8 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use common::TestApp;
-use common::api::{admin, app, call, operator, table_json};
+use common::api::{admin, app, call, ok, operator, table_json};
 use common::books::{account, balanced, exec, num, receive, sql_num, stock};
-
-async fn ok(app: &TestApp, t: &str, method: Method, path: &str, body: Option<Value>) -> Value {
-    let res = call(app, method, path, body, t).await;
-    assert!(
-        res.status == StatusCode::OK
-            || res.status == StatusCode::CREATED
-            || res.status == StatusCode::NO_CONTENT,
-        "{path}: {} {}",
-        res.status,
-        res.text()
-    );
-    if res.status == StatusCode::NO_CONTENT {
-        Value::Null
-    } else {
-        res.json()
-    }
-}
 
 async fn refused(
     app: &TestApp,

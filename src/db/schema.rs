@@ -462,6 +462,7 @@ diesel::table! {
         created_by -> Nullable<Int8>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        material_lot_id -> Nullable<Int8>,
     }
 }
 
@@ -603,6 +604,7 @@ diesel::joinable!(material_colors -> material_types (material_type_id));
 diesel::joinable!(material_colors -> colors (color_id));
 diesel::joinable!(material_colors -> items (item_id));
 diesel::joinable!(spools -> items (product_id));
+diesel::joinable!(spools -> material_lots (material_lot_id));
 diesel::joinable!(spools -> locations (location_id));
 diesel::joinable!(spool_usage -> spools (spool_id));
 
@@ -815,6 +817,7 @@ diesel::table! {
         return_reason -> Nullable<Text>,
         manufactured_at -> Timestamptz,
         created_at -> Timestamptz,
+        shipment_id -> Nullable<Int8>,
     }
 }
 

@@ -444,7 +444,26 @@ pub struct OrderSpoolRow {
     pub created_at: Timestamp,
 }
 
-/// A finished unit (CONTRACT 6.7).
+crate::text_enum! {
+    /// Where a finished unit stands (CONTRACT 6.7).
+    pub enum SerialStatus {
+        /// Made, not yet through QC or put away.
+        Manufactured,
+        /// In stock, free to ship.
+        InStock,
+        /// Sold, not yet shipped.
+        Sold,
+        /// Shipped to a customer.
+        Shipped,
+        /// Came back.
+        Returned,
+        /// Thrown away.
+        Scrapped,
+    }
+}
+
+/// A finished unit (CONTRACT 6.7): one per unit of a serial-tracked product, from the
+/// production order that made it to the sales order and shipment it left with.
 #[derive(Debug, Clone, Queryable, Selectable, SimpleObject)]
 #[diesel(table_name = serial_numbers, check_for_backend(diesel::pg::Pg))]
 #[graphql(name = "SerialNumber")]
@@ -457,12 +476,34 @@ pub struct SerialRow {
     pub product_id: i64,
     /// The order that made it.
     pub production_order_id: Option<i64>,
-    /// manufactured, in_stock, sold, shipped, returned, scrapped.
-    pub status: String,
+    /// Where the unit stands.
+    pub status: SerialStatus,
     /// QC passed.
     pub qc_passed: bool,
+    /// When QC decided (passed or failed); null before inspection.
+    pub qc_date: Option<Timestamp>,
+    /// The inspector's notes.
+    pub qc_notes: Option<String>,
+    /// The sales order it was sold or shipped on.
+    pub sales_order_id: Option<i64>,
+    /// The sales order line it filled.
+    pub sales_order_line_id: Option<i64>,
+    /// When it was sold.
+    pub sold_at: Option<Timestamp>,
+    /// When it shipped.
+    pub shipped_at: Option<Timestamp>,
+    /// The shipment's tracking number.
+    pub tracking_number: Option<String>,
+    /// The shipment it left with.
+    pub shipment_id: Option<i64>,
+    /// When it came back.
+    pub returned_at: Option<Timestamp>,
+    /// Why it came back.
+    pub return_reason: Option<String>,
     /// Made.
     pub manufactured_at: Timestamp,
+    /// Recorded.
+    pub created_at: Timestamp,
 }
 
 /// How production orders are listed (CONTRACT 5.12).
@@ -566,6 +607,19 @@ pub async fn by_ids(conn: &mut AsyncPgConnection, ids: &[i64]) -> AppResult<Vec<
     Ok(production_orders::table
         .filter(production_orders::id.eq_any(ids))
         .select(OrderRow::as_select())
+        .load(conn)
+        .await?)
+}
+
+/// Finished units by id.
+pub async fn serials_by_ids(
+    conn: &mut AsyncPgConnection,
+    ids: &[i64],
+) -> AppResult<Vec<SerialRow>> {
+    Ok(serial_numbers::table
+        .filter(serial_numbers::id.eq_any(ids))
+        .order(serial_numbers::id)
+        .select(SerialRow::as_select())
         .load(conn)
         .await?)
 }

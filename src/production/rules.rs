@@ -1353,7 +1353,7 @@ async fn create_serials(
             serial_numbers::serial_number.eq(serial_number(date, n)),
             serial_numbers::product_id.eq(order.product_id),
             serial_numbers::production_order_id.eq(Some(order.id)),
-            serial_numbers::status.eq("manufactured"),
+            serial_numbers::status.eq(crate::production::model::SerialStatus::Manufactured),
         ));
     }
     for chunk in rows.chunks(1000) {

@@ -565,6 +565,19 @@ pub async fn lots_of(
         .await?)
 }
 
+/// Lots by id.
+pub async fn lots_by_ids(
+    conn: &mut AsyncPgConnection,
+    ids: &[i64],
+) -> AppResult<Vec<MaterialLotRow>> {
+    Ok(material_lots::table
+        .filter(material_lots::id.eq_any(ids))
+        .order(material_lots::id)
+        .select(MaterialLotRow::as_select())
+        .load(conn)
+        .await?)
+}
+
 /// The items a vendor sells, by item id.
 pub async fn vendor_items_of(
     conn: &mut AsyncPgConnection,

@@ -22,7 +22,7 @@ use crate::accounting::model::SourceType;
 use crate::catalog::model::UomRow;
 use crate::db::schema::{
     items, locations, material_colors, material_lots, material_types, purchase_order_events,
-    purchase_order_lines, purchase_orders, units_of_measure, vendor_items, vendors,
+    purchase_order_lines, purchase_orders, spools, units_of_measure, vendor_items, vendors,
 };
 use crate::graphql::scalars::Decimal;
 use crate::graphql::user_error::{Stop, UserError, UserErrorCode};
@@ -1287,8 +1287,9 @@ pub async fn receive(
                 po.po_number, line.line_number, item.sku
             )),
         );
+        let mut lot_id = None;
         if let Some(number) = &lot_number {
-            diesel::insert_into(material_lots::table)
+            let id: i64 = diesel::insert_into(material_lots::table)
                 .values(NewLot {
                     lot_number: number.clone(),
                     product_id: item.id,
@@ -1304,8 +1305,10 @@ pub async fn receive(
                     notes: r.notes.clone(),
                     created_by: Some(user),
                 })
-                .execute(conn)
+                .returning(material_lots::id)
+                .get_result(conn)
                 .await?;
+            lot_id = Some(id);
             lots_created.push(number.clone());
         }
         if r.create_spools || !r.spools.is_empty() {
@@ -1374,6 +1377,13 @@ pub async fn receive(
                     ),
                     other => other,
                 })?;
+                // The spool's lot, for traceability (lot -> spool -> production order).
+                if lot_id.is_some() {
+                    diesel::update(spools::table.find(spool.id))
+                        .set(spools::material_lot_id.eq(lot_id))
+                        .execute(conn)
+                        .await?;
+                }
                 spools_created.push(spool.spool_number);
             }
         }

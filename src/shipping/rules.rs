@@ -4,7 +4,7 @@
 //! invoice, record the shipment and move the order to `shipped`.
 
 use async_graphql::{InputObject, SimpleObject};
-use bigdecimal::{BigDecimal, RoundingMode, Zero};
+use bigdecimal::{BigDecimal, RoundingMode, ToPrimitive, Zero};
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use rand::Rng;
@@ -22,6 +22,7 @@ use crate::inventory::rules::{QUANTITY_SCALE, optional_text, today};
 use crate::sales::model::{self as sales, LogisticsStatus, SalesOrderRow, SalesOrderStatus};
 use crate::sales::rules::{event, next_number, not_allowed, now};
 use crate::shipping::model::ShipmentRow;
+use crate::traceability::rules::{ShippedLine, assign_shipped_units};
 
 /// Longest carrier, service or tracking number.
 pub const SHORT_MAX: usize = 100;
@@ -155,6 +156,7 @@ pub async fn ship_locked(
     let mut goods_value = BigDecimal::zero();
     let mut packaging_value = BigDecimal::zero();
     let mut moved = Vec::new();
+    let mut shipped_lines = Vec::new();
     let base = |item: i64, location: i64, kind: MovementKind, q: BigDecimal| Movement {
         reference_type: Some(ReferenceType::SalesOrder),
         reference_id: Some(order.id),
@@ -171,6 +173,14 @@ pub async fn ship_locked(
         if open <= BigDecimal::zero() {
             continue;
         }
+        shipped_lines.push(ShippedLine {
+            line_id: l.id,
+            product_id: l.product_id,
+            units: open
+                .with_scale_round(0, RoundingMode::Down)
+                .to_i64()
+                .unwrap_or(0),
+        });
         let location = match l.location_id {
             Some(loc) => loc,
             None => crate::inventory::rules::default_location(conn).await?,
@@ -279,6 +289,16 @@ pub async fn ship_locked(
         .returning(ShipmentRow::as_returning())
         .get_result(conn)
         .await?;
+    // The finished units that left with it, for traceability (unit -> order -> customer).
+    assign_shipped_units(
+        conn,
+        order.id,
+        shipment.id,
+        &tracking,
+        Timestamp(at),
+        &shipped_lines,
+    )
+    .await?;
     // Through ready_to_ship when the order was not there yet (CONTRACT 6.1).
     if order.status != SalesOrderStatus::ReadyToShip {
         event(

@@ -54,6 +54,11 @@ impl SpoolRow {
         }
     }
 
+    /// Filament taken from it so far (initial less current weight), in grams.
+    async fn consumed_grams(&self) -> Decimal {
+        Decimal(&self.initial_weight_grams.0 - &self.current_weight_grams.0)
+    }
+
     /// Filament left as a percentage of the initial weight.
     async fn weight_remaining_percent(&self) -> Decimal {
         Decimal(rules::remaining_percent(

@@ -141,6 +141,16 @@ pub async fn find(conn: &mut AsyncPgConnection, id: i64) -> AppResult<SpoolRow> 
     .await
 }
 
+/// Spools by id.
+pub async fn by_ids(conn: &mut AsyncPgConnection, ids: &[i64]) -> AppResult<Vec<SpoolRow>> {
+    Ok(spools::table
+        .filter(spools::id.eq_any(ids))
+        .order(spools::id)
+        .select(SpoolRow::as_select())
+        .load(conn)
+        .await?)
+}
+
 /// The spool with this id, locked for the rest of the transaction.
 pub async fn lock(conn: &mut AsyncPgConnection, id: i64) -> QueryResult<Option<SpoolRow>> {
     spools::table

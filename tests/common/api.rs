@@ -67,6 +67,24 @@ pub async fn call(
     app.request(req).await
 }
 
+/// A REST call that must succeed (200, 201 or 204): its JSON body (null for a 204).
+pub async fn ok(app: &TestApp, t: &str, method: Method, path: &str, body: Option<Value>) -> Value {
+    let res = call(app, method, path, body, t).await;
+    assert!(
+        res.status == StatusCode::OK
+            || res.status == StatusCode::CREATED
+            || res.status == StatusCode::NO_CONTENT,
+        "{path}: {} {}",
+        res.status,
+        res.text()
+    );
+    if res.status == StatusCode::NO_CONTENT {
+        Value::Null
+    } else {
+        res.json()
+    }
+}
+
 pub async fn gql(app: &TestApp, token: &str, query: &str, variables: Value) -> Value {
     let res = call(
         app,

@@ -2394,6 +2394,460 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/traceability/consumptions/production/{production_order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The spools a production order consumed, with grams, lot, purchase order and vendor
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrderLineage($productionOrderId: Int!) {
+         *       productionOrderLineage(id: $productionOrderId) { ...LineageFields }
+         *     }
+         *     fragment LineageFields on LineageEntry {
+         *       spool { ...TraceSpoolFields }
+         *       weight_consumed_g: weightConsumedG
+         *       production_order_id: productionOrderId
+         *       lot { ...TraceLotFields }
+         *       purchase_order: purchaseOrder {
+         *         id
+         *         po_number: poNumber
+         *         vendor_name: vendorName
+         *         vendor_id: vendorId
+         *         order_date: orderDate
+         *         received_date: receivedDate
+         *       }
+         *     }
+         *     fragment TraceSpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       material_sku: productSku
+         *       material_name: productName
+         *       initial_weight_g: initialWeightGrams
+         *       current_weight_g: currentWeightGrams
+         *       consumed_g: consumedGrams
+         *       remaining_percent: weightRemainingPercent
+         *       status
+         *       supplier_lot_number: supplierLotNumber
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location: locationName
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *     }
+         *     ```
+         */
+        get: operations["get_production_order_lineage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/traceability/lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Material lots newest first as `{items, total, offset, limit}` (`search` in lot or vendor lot number; `status`, `product_id`, `vendor_id`, `limit` up to 500, `offset`)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MaterialLots($search: String, $status: LotStatus, $productId: Int, $vendorId: Int, $limit: Int = 100, $offset: Int = 0) {
+         *       materialLots(search: $search, status: $status, productId: $productId, vendorId: $vendorId, first: $limit, offset: $offset) {
+         *         items: nodes { ...TraceLotFields }
+         *         total: totalCount
+         *         page: pageInfo { offset limit }
+         *       }
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *     }
+         *     ```
+         */
+        get: operations["list_material_lots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/traceability/lots/{lot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One material lot by id
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MaterialLot($lotId: Int!) {
+         *       materialLot(id: $lotId) { ...TraceLotFields }
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *     }
+         *     ```
+         */
+        get: operations["get_material_lot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/traceability/recall/backward/{serial_number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything upstream of a finished unit: product, production order, `material_lineage` (spool, grams, lot, purchase order, vendor) and the sales order it went out on
+         * @deprecated
+         * @description Alias of `/traceability/backward/serial/{serial_number}`.
+         */
+        get: operations["get_trace_backward_serial_alias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/traceability/recall/forward/{lot_number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything downstream of a material lot: its spools, production orders, units, sales orders and customers
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TraceForwardLot($lotNumber: String!) {
+         *       traceForwardLot(lotNumber: $lotNumber) { ...ForwardTraceFields }
+         *     }
+         *     fragment ForwardTraceFields on ForwardTrace {
+         *       sources { ...TraceNodeFields }
+         *       spool { ...TraceSpoolFields }
+         *       purchase_info: purchaseInfo {
+         *         lot_number: lotNumber
+         *         vendor_lot_number: vendorLotNumber
+         *         purchase_order_id: purchaseOrderId
+         *         po_number: poNumber
+         *         vendor_id: vendorId
+         *         vendor_name: vendorName
+         *         order_date: orderDate
+         *         received_date: receivedDate
+         *       }
+         *       lots { ...TraceLotFields }
+         *       spools { ...TraceSpoolFields }
+         *       usage {
+         *         production_order: productionOrder { ...TraceProductionOrderFields }
+         *         material_consumed_g: materialConsumedG
+         *         sales_order: salesOrder { ...TraceSalesOrderFields }
+         *         serial_numbers: serialNumbers { ...TraceSerialFields }
+         *       }
+         *       serial_numbers: serialNumbers { ...TraceSerialFields }
+         *       sales_orders: salesOrders { ...TraceSalesOrderFields }
+         *       summary {
+         *         total_production_orders: totalProductionOrders
+         *         total_consumed_g: totalConsumedG
+         *         total_units_produced: totalUnitsProduced
+         *         total_serial_numbers: totalSerialNumbers
+         *         units_shipped: unitsShipped
+         *         units_on_hand: unitsOnHand
+         *         affected_sales_orders: affectedSalesOrders
+         *         affected_customers: affectedCustomers
+         *         customers { id name email order_numbers: orderNumbers }
+         *       }
+         *       not_found: notFound
+         *       nodes { ...TraceNodeFields }
+         *       edges { ...TraceEdgeFields }
+         *     }
+         *     fragment TraceNodeFields on TraceNode {
+         *       key
+         *       kind
+         *       id
+         *       code
+         *       name
+         *       status
+         *       at
+         *       stage
+         *       is_start: isStart
+         *     }
+         *     fragment TraceEdgeFields on TraceEdge {
+         *       from
+         *       to
+         *       relation
+         *       quantity
+         *       unit
+         *     }
+         *     fragment TraceSpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       material_sku: productSku
+         *       material_name: productName
+         *       initial_weight_g: initialWeightGrams
+         *       current_weight_g: currentWeightGrams
+         *       consumed_g: consumedGrams
+         *       remaining_percent: weightRemainingPercent
+         *       status
+         *       supplier_lot_number: supplierLotNumber
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location: locationName
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *     }
+         *     fragment TraceProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity_produced: quantityCompleted
+         *       completed_date: completedAt
+         *       status
+         *     }
+         *     fragment TraceSalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       ship_date: shippedAt
+         *       status
+         *     }
+         *     fragment TraceSerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       status
+         *       qc_passed: qcPassed
+         *       sales_order_id: salesOrderId
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_trace_forward_lot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/traceability/serials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finished units newest first as `{items, total, offset, limit}` (`search` in serial, tracking number or SKU; `status`, `product_id`, `production_order_id`, `sales_order_id`, `limit` up to 500, `offset`)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SerialNumbers($search: String, $status: SerialStatus, $productId: Int, $productionOrderId: Int, $salesOrderId: Int, $limit: Int = 100, $offset: Int = 0) {
+         *       serialNumbers(search: $search, status: $status, productId: $productId, productionOrderId: $productionOrderId, salesOrderId: $salesOrderId, first: $limit, offset: $offset) {
+         *         items: nodes { ...SerialFields }
+         *         total: totalCount
+         *         page: pageInfo { offset limit }
+         *       }
+         *     }
+         *     fragment SerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       product_id: productId
+         *       production_order_id: productionOrderId
+         *       status
+         *       qc_passed: qcPassed
+         *       qc_date: qcDate
+         *       qc_notes: qcNotes
+         *       sales_order_id: salesOrderId
+         *       sales_order_line_id: salesOrderLineId
+         *       shipment_id: shipmentId
+         *       sold_at: soldAt
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       returned_at: returnedAt
+         *       return_reason: returnReason
+         *       manufactured_at: manufacturedAt
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["list_serial_numbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/traceability/serials/lookup/{serial_number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One finished unit by serial number (ignoring case)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SerialNumberLookup($serialNumber: String!) {
+         *       serialNumberLookup(serialNumber: $serialNumber) { ...SerialFields }
+         *     }
+         *     fragment SerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       product_id: productId
+         *       production_order_id: productionOrderId
+         *       status
+         *       qc_passed: qcPassed
+         *       qc_date: qcDate
+         *       qc_notes: qcNotes
+         *       sales_order_id: salesOrderId
+         *       sales_order_line_id: salesOrderLineId
+         *       shipment_id: shipmentId
+         *       sold_at: soldAt
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       returned_at: returnedAt
+         *       return_reason: returnReason
+         *       manufactured_at: manufacturedAt
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_serial_number_lookup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/traceability/serials/{serial_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One finished unit by id
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SerialNumber($serialId: Int!) {
+         *       serialNumber(id: $serialId) { ...SerialFields }
+         *     }
+         *     fragment SerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       product_id: productId
+         *       production_order_id: productionOrderId
+         *       status
+         *       qc_passed: qcPassed
+         *       qc_date: qcDate
+         *       qc_notes: qcNotes
+         *       sales_order_id: salesOrderId
+         *       sales_order_line_id: salesOrderLineId
+         *       shipment_id: shipmentId
+         *       sold_at: soldAt
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       returned_at: returnedAt
+         *       return_reason: returnReason
+         *       manufactured_at: manufacturedAt
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_serial_number"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/uom/": {
         parameters: {
             query?: never;
@@ -10506,6 +10960,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spools/traceability/production-order/{production_order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The spools a production order consumed, with grams, lot, purchase order and vendor
+         * @deprecated
+         * @description Alias of `/admin/traceability/consumptions/production/{production_order_id}`.
+         */
+        get: operations["get_production_order_lineage_alias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spools/traceability/spool/{spool_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything downstream of a spool: the spool, `purchase_info` (lot, PO, vendor), `usage` per production order (grams, sales order, serial numbers) and a `summary` with the affected customers
+         * @deprecated
+         * @description Alias of `/traceability/forward/spool/{spool_id}`.
+         */
+        get: operations["get_trace_forward_spool_alias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spools/{id}": {
         parameters: {
             query?: never;
@@ -10712,6 +11208,716 @@ export interface paths {
         get: operations["list_system_version"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/traceability/backward/sales-order/{so_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything upstream of a sales order: its production orders and units, and the spools, lots, purchase orders and vendors of their material
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TraceBackwardSalesOrder($soId: Int!) {
+         *       traceBackwardSalesOrder(id: $soId) {
+         *         sales_order: salesOrder { ...TraceSalesOrderFields }
+         *         production_orders: productionOrders { ...TraceProductionOrderFields }
+         *         serial_numbers: serialNumbers { ...TraceSerialFields }
+         *         material_lineage: materialLineage { ...LineageFields }
+         *         lots { ...TraceLotFields }
+         *         vendors { id code name }
+         *         nodes { ...TraceNodeFields }
+         *         edges { ...TraceEdgeFields }
+         *       }
+         *     }
+         *     fragment LineageFields on LineageEntry {
+         *       spool { ...TraceSpoolFields }
+         *       weight_consumed_g: weightConsumedG
+         *       production_order_id: productionOrderId
+         *       lot { ...TraceLotFields }
+         *       purchase_order: purchaseOrder {
+         *         id
+         *         po_number: poNumber
+         *         vendor_name: vendorName
+         *         vendor_id: vendorId
+         *         order_date: orderDate
+         *         received_date: receivedDate
+         *       }
+         *     }
+         *     fragment TraceNodeFields on TraceNode {
+         *       key
+         *       kind
+         *       id
+         *       code
+         *       name
+         *       status
+         *       at
+         *       stage
+         *       is_start: isStart
+         *     }
+         *     fragment TraceEdgeFields on TraceEdge {
+         *       from
+         *       to
+         *       relation
+         *       quantity
+         *       unit
+         *     }
+         *     fragment TraceSpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       material_sku: productSku
+         *       material_name: productName
+         *       initial_weight_g: initialWeightGrams
+         *       current_weight_g: currentWeightGrams
+         *       consumed_g: consumedGrams
+         *       remaining_percent: weightRemainingPercent
+         *       status
+         *       supplier_lot_number: supplierLotNumber
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location: locationName
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *     }
+         *     fragment TraceProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity_produced: quantityCompleted
+         *       completed_date: completedAt
+         *       status
+         *     }
+         *     fragment TraceSalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       ship_date: shippedAt
+         *       status
+         *     }
+         *     fragment TraceSerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       status
+         *       qc_passed: qcPassed
+         *       sales_order_id: salesOrderId
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_trace_backward_sales_order"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/traceability/backward/serial/{serial_number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything upstream of a finished unit: product, production order, `material_lineage` (spool, grams, lot, purchase order, vendor) and the sales order it went out on
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TraceBackwardSerial($serialNumber: String!) {
+         *       traceBackwardSerial(serialNumber: $serialNumber) {
+         *         serial_number: serialNumber { ...TraceSerialFields }
+         *         product { id sku name }
+         *         production_order: productionOrder { ...TraceProductionOrderFields }
+         *         material_lineage: materialLineage { ...LineageFields }
+         *         vendors { id code name }
+         *         sales_order: salesOrder { ...TraceSalesOrderFields }
+         *         nodes { ...TraceNodeFields }
+         *         edges { ...TraceEdgeFields }
+         *       }
+         *     }
+         *     fragment LineageFields on LineageEntry {
+         *       spool { ...TraceSpoolFields }
+         *       weight_consumed_g: weightConsumedG
+         *       production_order_id: productionOrderId
+         *       lot { ...TraceLotFields }
+         *       purchase_order: purchaseOrder {
+         *         id
+         *         po_number: poNumber
+         *         vendor_name: vendorName
+         *         vendor_id: vendorId
+         *         order_date: orderDate
+         *         received_date: receivedDate
+         *       }
+         *     }
+         *     fragment TraceNodeFields on TraceNode {
+         *       key
+         *       kind
+         *       id
+         *       code
+         *       name
+         *       status
+         *       at
+         *       stage
+         *       is_start: isStart
+         *     }
+         *     fragment TraceEdgeFields on TraceEdge {
+         *       from
+         *       to
+         *       relation
+         *       quantity
+         *       unit
+         *     }
+         *     fragment TraceSpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       material_sku: productSku
+         *       material_name: productName
+         *       initial_weight_g: initialWeightGrams
+         *       current_weight_g: currentWeightGrams
+         *       consumed_g: consumedGrams
+         *       remaining_percent: weightRemainingPercent
+         *       status
+         *       supplier_lot_number: supplierLotNumber
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location: locationName
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *     }
+         *     fragment TraceProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity_produced: quantityCompleted
+         *       completed_date: completedAt
+         *       status
+         *     }
+         *     fragment TraceSalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       ship_date: shippedAt
+         *       status
+         *     }
+         *     fragment TraceSerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       status
+         *       qc_passed: qcPassed
+         *       sales_order_id: salesOrderId
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_trace_backward_serial"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/traceability/forward/spool/{spool_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything downstream of a spool: the spool, `purchase_info` (lot, PO, vendor), `usage` per production order (grams, sales order, serial numbers) and a `summary` with the affected customers
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TraceForwardSpool($spoolId: Int!) {
+         *       traceForwardSpool(id: $spoolId) { ...ForwardTraceFields }
+         *     }
+         *     fragment ForwardTraceFields on ForwardTrace {
+         *       sources { ...TraceNodeFields }
+         *       spool { ...TraceSpoolFields }
+         *       purchase_info: purchaseInfo {
+         *         lot_number: lotNumber
+         *         vendor_lot_number: vendorLotNumber
+         *         purchase_order_id: purchaseOrderId
+         *         po_number: poNumber
+         *         vendor_id: vendorId
+         *         vendor_name: vendorName
+         *         order_date: orderDate
+         *         received_date: receivedDate
+         *       }
+         *       lots { ...TraceLotFields }
+         *       spools { ...TraceSpoolFields }
+         *       usage {
+         *         production_order: productionOrder { ...TraceProductionOrderFields }
+         *         material_consumed_g: materialConsumedG
+         *         sales_order: salesOrder { ...TraceSalesOrderFields }
+         *         serial_numbers: serialNumbers { ...TraceSerialFields }
+         *       }
+         *       serial_numbers: serialNumbers { ...TraceSerialFields }
+         *       sales_orders: salesOrders { ...TraceSalesOrderFields }
+         *       summary {
+         *         total_production_orders: totalProductionOrders
+         *         total_consumed_g: totalConsumedG
+         *         total_units_produced: totalUnitsProduced
+         *         total_serial_numbers: totalSerialNumbers
+         *         units_shipped: unitsShipped
+         *         units_on_hand: unitsOnHand
+         *         affected_sales_orders: affectedSalesOrders
+         *         affected_customers: affectedCustomers
+         *         customers { id name email order_numbers: orderNumbers }
+         *       }
+         *       not_found: notFound
+         *       nodes { ...TraceNodeFields }
+         *       edges { ...TraceEdgeFields }
+         *     }
+         *     fragment TraceNodeFields on TraceNode {
+         *       key
+         *       kind
+         *       id
+         *       code
+         *       name
+         *       status
+         *       at
+         *       stage
+         *       is_start: isStart
+         *     }
+         *     fragment TraceEdgeFields on TraceEdge {
+         *       from
+         *       to
+         *       relation
+         *       quantity
+         *       unit
+         *     }
+         *     fragment TraceSpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       material_sku: productSku
+         *       material_name: productName
+         *       initial_weight_g: initialWeightGrams
+         *       current_weight_g: currentWeightGrams
+         *       consumed_g: consumedGrams
+         *       remaining_percent: weightRemainingPercent
+         *       status
+         *       supplier_lot_number: supplierLotNumber
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location: locationName
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *     }
+         *     fragment TraceProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity_produced: quantityCompleted
+         *       completed_date: completedAt
+         *       status
+         *     }
+         *     fragment TraceSalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       ship_date: shippedAt
+         *       status
+         *     }
+         *     fragment TraceSerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       status
+         *       qc_passed: qcPassed
+         *       sales_order_id: salesOrderId
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_trace_forward_spool"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/traceability/forward/{serial}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything downstream of a finished unit's serial number, a material lot number or a spool number (tried in that order): production orders, units, sales orders, customers, in the shape of the spool trace; 404 when the number names nothing
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TraceForward($serial: String!) {
+         *       traceForward(code: $serial) { ...ForwardTraceFields }
+         *     }
+         *     fragment ForwardTraceFields on ForwardTrace {
+         *       sources { ...TraceNodeFields }
+         *       spool { ...TraceSpoolFields }
+         *       purchase_info: purchaseInfo {
+         *         lot_number: lotNumber
+         *         vendor_lot_number: vendorLotNumber
+         *         purchase_order_id: purchaseOrderId
+         *         po_number: poNumber
+         *         vendor_id: vendorId
+         *         vendor_name: vendorName
+         *         order_date: orderDate
+         *         received_date: receivedDate
+         *       }
+         *       lots { ...TraceLotFields }
+         *       spools { ...TraceSpoolFields }
+         *       usage {
+         *         production_order: productionOrder { ...TraceProductionOrderFields }
+         *         material_consumed_g: materialConsumedG
+         *         sales_order: salesOrder { ...TraceSalesOrderFields }
+         *         serial_numbers: serialNumbers { ...TraceSerialFields }
+         *       }
+         *       serial_numbers: serialNumbers { ...TraceSerialFields }
+         *       sales_orders: salesOrders { ...TraceSalesOrderFields }
+         *       summary {
+         *         total_production_orders: totalProductionOrders
+         *         total_consumed_g: totalConsumedG
+         *         total_units_produced: totalUnitsProduced
+         *         total_serial_numbers: totalSerialNumbers
+         *         units_shipped: unitsShipped
+         *         units_on_hand: unitsOnHand
+         *         affected_sales_orders: affectedSalesOrders
+         *         affected_customers: affectedCustomers
+         *         customers { id name email order_numbers: orderNumbers }
+         *       }
+         *       not_found: notFound
+         *       nodes { ...TraceNodeFields }
+         *       edges { ...TraceEdgeFields }
+         *     }
+         *     fragment TraceNodeFields on TraceNode {
+         *       key
+         *       kind
+         *       id
+         *       code
+         *       name
+         *       status
+         *       at
+         *       stage
+         *       is_start: isStart
+         *     }
+         *     fragment TraceEdgeFields on TraceEdge {
+         *       from
+         *       to
+         *       relation
+         *       quantity
+         *       unit
+         *     }
+         *     fragment TraceSpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       material_sku: productSku
+         *       material_name: productName
+         *       initial_weight_g: initialWeightGrams
+         *       current_weight_g: currentWeightGrams
+         *       consumed_g: consumedGrams
+         *       remaining_percent: weightRemainingPercent
+         *       status
+         *       supplier_lot_number: supplierLotNumber
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location: locationName
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *     }
+         *     fragment TraceProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity_produced: quantityCompleted
+         *       completed_date: completedAt
+         *       status
+         *     }
+         *     fragment TraceSalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       ship_date: shippedAt
+         *       status
+         *     }
+         *     fragment TraceSerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       status
+         *       qc_passed: qcPassed
+         *       sales_order_id: salesOrderId
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_trace_forward"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/traceability/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The genealogy as a graph (`code`, or `kind` and `id`; `direction` forward or backward): typed nodes and links for a graph view
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TraceGraph($code: String, $kind: TraceNodeKind, $id: Int, $direction: TraceDirection = FORWARD) {
+         *       trace(code: $code, kind: $kind, id: $id, direction: $direction) {
+         *         start { ...TraceNodeFields }
+         *         direction
+         *         nodes { ...TraceNodeFields }
+         *         edges { ...TraceEdgeFields }
+         *         counts { kind count }
+         *       }
+         *     }
+         *     fragment TraceNodeFields on TraceNode {
+         *       key
+         *       kind
+         *       id
+         *       code
+         *       name
+         *       status
+         *       at
+         *       stage
+         *       is_start: isStart
+         *     }
+         *     fragment TraceEdgeFields on TraceEdge {
+         *       from
+         *       to
+         *       relation
+         *       quantity
+         *       unit
+         *     }
+         *     ```
+         */
+        get: operations["list_trace_graph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/traceability/recall-impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What suspect lots and spools reached (`lot_numbers`, `spool_numbers`, `lot_ids`, `spool_ids`; 1-500 in all): production orders, units shipped and on hand, sales orders and customers with counts; unknown numbers in `not_found`, 404 when none exists
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query RecallImpact($input: RecallImpactInput!) {
+         *       recallImpact(input: $input) { ...ForwardTraceFields }
+         *     }
+         *     fragment ForwardTraceFields on ForwardTrace {
+         *       sources { ...TraceNodeFields }
+         *       spool { ...TraceSpoolFields }
+         *       purchase_info: purchaseInfo {
+         *         lot_number: lotNumber
+         *         vendor_lot_number: vendorLotNumber
+         *         purchase_order_id: purchaseOrderId
+         *         po_number: poNumber
+         *         vendor_id: vendorId
+         *         vendor_name: vendorName
+         *         order_date: orderDate
+         *         received_date: receivedDate
+         *       }
+         *       lots { ...TraceLotFields }
+         *       spools { ...TraceSpoolFields }
+         *       usage {
+         *         production_order: productionOrder { ...TraceProductionOrderFields }
+         *         material_consumed_g: materialConsumedG
+         *         sales_order: salesOrder { ...TraceSalesOrderFields }
+         *         serial_numbers: serialNumbers { ...TraceSerialFields }
+         *       }
+         *       serial_numbers: serialNumbers { ...TraceSerialFields }
+         *       sales_orders: salesOrders { ...TraceSalesOrderFields }
+         *       summary {
+         *         total_production_orders: totalProductionOrders
+         *         total_consumed_g: totalConsumedG
+         *         total_units_produced: totalUnitsProduced
+         *         total_serial_numbers: totalSerialNumbers
+         *         units_shipped: unitsShipped
+         *         units_on_hand: unitsOnHand
+         *         affected_sales_orders: affectedSalesOrders
+         *         affected_customers: affectedCustomers
+         *         customers { id name email order_numbers: orderNumbers }
+         *       }
+         *       not_found: notFound
+         *       nodes { ...TraceNodeFields }
+         *       edges { ...TraceEdgeFields }
+         *     }
+         *     fragment TraceNodeFields on TraceNode {
+         *       key
+         *       kind
+         *       id
+         *       code
+         *       name
+         *       status
+         *       at
+         *       stage
+         *       is_start: isStart
+         *     }
+         *     fragment TraceEdgeFields on TraceEdge {
+         *       from
+         *       to
+         *       relation
+         *       quantity
+         *       unit
+         *     }
+         *     fragment TraceSpoolFields on Spool {
+         *       id
+         *       spool_number: spoolNumber
+         *       material_sku: productSku
+         *       material_name: productName
+         *       initial_weight_g: initialWeightGrams
+         *       current_weight_g: currentWeightGrams
+         *       consumed_g: consumedGrams
+         *       remaining_percent: weightRemainingPercent
+         *       status
+         *       supplier_lot_number: supplierLotNumber
+         *       received_date: receivedDate
+         *       expiry_date: expiryDate
+         *       location: locationName
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *     }
+         *     fragment TraceProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity_produced: quantityCompleted
+         *       completed_date: completedAt
+         *       status
+         *     }
+         *     fragment TraceSalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       ship_date: shippedAt
+         *       status
+         *     }
+         *     fragment TraceSerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       status
+         *       qc_passed: qcPassed
+         *       sales_order_id: salesOrderId
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_recall_impact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -19669,6 +20875,1600 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_production_order_lineage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                production_order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Spool
+                         * @description The spool.
+                         */
+                        spool: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        };
+                        /**
+                         * Format: decimal
+                         * @description Grams the order took from it.
+                         */
+                        weight_consumed_g: string;
+                        /** @description The production order that took them. */
+                        production_order_id: number;
+                        /** @description The lot the spool came in. */
+                        lot: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                            lot_number: string;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Received, in stocking units.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed.
+                             */
+                            quantity_consumed: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                            /**
+                             * @description Inspection.
+                             * @enum {string}
+                             */
+                            inspection_status: "pending" | "passed" | "failed" | "waived";
+                            /** @description Received on. */
+                            received_date: string;
+                            /** @description Expires on. */
+                            expiration_date: string | null;
+                        } | null;
+                        /** @description The purchase order that brought the lot. */
+                        purchase_order: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `PO-YYYY-NNN`. */
+                            po_number: string;
+                            /** @description The vendor's name (`Unknown` when it is missing). */
+                            vendor_name: string;
+                            /** @description The vendor. */
+                            vendor_id: number;
+                            /** @description When it was ordered (set on `ordered` unless given). */
+                            order_date: string | null;
+                            /** @description When everything arrived. */
+                            received_date: string | null;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_material_lots: {
+        parameters: {
+            query?: {
+                search?: string | null;
+                status?: ("active" | "depleted" | "quarantine" | "expired" | "recalled") | null;
+                product_id?: number | null;
+                vendor_id?: number | null;
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                            lot_number: string;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Received, in stocking units.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed.
+                             */
+                            quantity_consumed: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                            /**
+                             * @description Inspection.
+                             * @enum {string}
+                             */
+                            inspection_status: "pending" | "passed" | "failed" | "waived";
+                            /** @description Received on. */
+                            received_date: string;
+                            /** @description Expires on. */
+                            expiration_date: string | null;
+                        }[];
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                        /** @description The page size asked for. */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_material_lot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lot_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                        lot_number: string;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The vendor. */
+                        vendor_id: number | null;
+                        /** @description The purchase order. */
+                        purchase_order_id: number | null;
+                        /** @description The vendor's own lot number. */
+                        vendor_lot_number: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Received, in stocking units.
+                         */
+                        quantity_received: string;
+                        /**
+                         * Format: decimal
+                         * @description Consumed.
+                         */
+                        quantity_consumed: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                        /**
+                         * @description Inspection.
+                         * @enum {string}
+                         */
+                        inspection_status: "pending" | "passed" | "failed" | "waived";
+                        /** @description Received on. */
+                        received_date: string;
+                        /** @description Expires on. */
+                        expiration_date: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_trace_backward_serial_alias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                serial_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * SerialNumber
+                         * @description The unit.
+                         */
+                        serial_number: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                            /** @description The sales order it was sold or shipped on. */
+                            sales_order_id: number | null;
+                            /** @description When it shipped. */
+                            shipped_at: string | null;
+                            /** @description The shipment's tracking number. */
+                            tracking_number: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                        };
+                        /** @description Its product. */
+                        product: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description SKU. */
+                            sku: string;
+                            /** @description Name. */
+                            name: string;
+                        } | null;
+                        /** @description The order that made it. */
+                        production_order: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code `WO-YYYY-NNNN`. */
+                            code: string;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Good units made.
+                             */
+                            quantity_produced: string;
+                            /** @description Completed. */
+                            completed_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        } | null;
+                        /** @description The spools it was made from, with their lots, purchase orders and vendors. */
+                        material_lineage: {
+                            /**
+                             * Spool
+                             * @description The spool.
+                             */
+                            spool: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                                spool_number: string;
+                                /** @description The material item's SKU. */
+                                material_sku: string | null;
+                                /** @description The material item's name. */
+                                material_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament on the spool when it was received, in grams.
+                                 */
+                                initial_weight_g: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament left on the spool, in grams.
+                                 */
+                                current_weight_g: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament taken from it so far (initial less current weight), in grams.
+                                 */
+                                consumed_g: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament left as a percentage of the initial weight.
+                                 */
+                                remaining_percent: string;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "active" | "empty" | "expired" | "damaged";
+                                /** @description The supplier's lot number. */
+                                supplier_lot_number: string | null;
+                                /** @description When it was received. */
+                                received_date: string;
+                                /** @description When it expires. */
+                                expiry_date: string | null;
+                                /** @description The storage location's name. */
+                                location: string | null;
+                            };
+                            /**
+                             * Format: decimal
+                             * @description Grams the order took from it.
+                             */
+                            weight_consumed_g: string;
+                            /** @description The production order that took them. */
+                            production_order_id: number;
+                            /** @description The lot the spool came in. */
+                            lot: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                                lot_number: string;
+                                /** @description The item. */
+                                product_id: number;
+                                /** @description The vendor. */
+                                vendor_id: number | null;
+                                /** @description The purchase order. */
+                                purchase_order_id: number | null;
+                                /** @description The vendor's own lot number. */
+                                vendor_lot_number: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Received, in stocking units.
+                                 */
+                                quantity_received: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed.
+                                 */
+                                quantity_consumed: string;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                                /**
+                                 * @description Inspection.
+                                 * @enum {string}
+                                 */
+                                inspection_status: "pending" | "passed" | "failed" | "waived";
+                                /** @description Received on. */
+                                received_date: string;
+                                /** @description Expires on. */
+                                expiration_date: string | null;
+                            } | null;
+                            /** @description The purchase order that brought the lot. */
+                            purchase_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `PO-YYYY-NNN`. */
+                                po_number: string;
+                                /** @description The vendor's name (`Unknown` when it is missing). */
+                                vendor_name: string;
+                                /** @description The vendor. */
+                                vendor_id: number;
+                                /** @description When it was ordered (set on `ordered` unless given). */
+                                order_date: string | null;
+                                /** @description When everything arrived. */
+                                received_date: string | null;
+                            } | null;
+                        }[];
+                        /** @description The vendors of that material. */
+                        vendors: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                        }[];
+                        /** @description The sales order it went out on. */
+                        sales_order: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SO-YYYY-NNNN`. */
+                            order_number: string;
+                            /** @description The customer's name when it was placed. */
+                            customer_name: string | null;
+                            /** @description The customer's e-mail. */
+                            customer_email: string | null;
+                            /** @description When it shipped. */
+                            ship_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        } | null;
+                        /** @description The graph's nodes (for a graph or tree view). */
+                        nodes: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The graph's links, downstream. */
+                        edges: {
+                            /** @description The upstream node's key. */
+                            from: string;
+                            /** @description The downstream node's key. */
+                            to: string;
+                            /**
+                             * @description What the link means.
+                             * @enum {string}
+                             */
+                            relation: "ORDERED" | "RECEIVED" | "SPOOLED" | "CONSUMED_BY" | "SPLIT_INTO" | "PRODUCED" | "SOLD_ON" | "MADE_FOR" | "ORDERED_BY";
+                            /** @description What flowed along it, where known (grams of filament, units). */
+                            quantity: string | null;
+                            /** @description The quantity's unit (`G`, `EA`, the lot's stocking unit). */
+                            unit: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_trace_forward_lot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lot_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the trace started. */
+                        sources: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The source spool, when the trace started from one spool. */
+                        spool: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        } | null;
+                        /** @description The source material's origin, when it started from one spool or lot. */
+                        purchase_info: {
+                            /** @description The lot's number. */
+                            lot_number: string | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description Its number. */
+                            po_number: string | null;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description Its name. */
+                            vendor_name: string | null;
+                            /** @description When it was ordered. */
+                            order_date: string | null;
+                            /** @description When it was received. */
+                            received_date: string | null;
+                        } | null;
+                        /** @description Lots among the sources. */
+                        lots: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                            lot_number: string;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Received, in stocking units.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed.
+                             */
+                            quantity_consumed: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                            /**
+                             * @description Inspection.
+                             * @enum {string}
+                             */
+                            inspection_status: "pending" | "passed" | "failed" | "waived";
+                            /** @description Received on. */
+                            received_date: string;
+                            /** @description Expires on. */
+                            expiration_date: string | null;
+                        }[];
+                        /** @description Spools downstream of the sources (and source spools). */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        }[];
+                        /** @description Production orders downstream, with what they took and where their units went. */
+                        usage: {
+                            /**
+                             * ProductionOrder
+                             * @description The production order.
+                             */
+                            production_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description Code `WO-YYYY-NNNN`. */
+                                code: string;
+                                /** @description The product's SKU. */
+                                product_sku: string | null;
+                                /** @description The product's name. */
+                                product_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Good units made.
+                                 */
+                                quantity_produced: string;
+                                /** @description Completed. */
+                                completed_date: string | null;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            };
+                            /**
+                             * Format: decimal
+                             * @description Grams of the traced material it consumed (0 when reached otherwise, e.g. a split).
+                             */
+                            material_consumed_g: string;
+                            /** @description The sales order it was made for, or else the first one its units went to. */
+                            sales_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `SO-YYYY-NNNN`. */
+                                order_number: string;
+                                /** @description The customer's name when it was placed. */
+                                customer_name: string | null;
+                                /** @description The customer's e-mail. */
+                                customer_email: string | null;
+                                /** @description When it shipped. */
+                                ship_date: string | null;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                            } | null;
+                            /** @description The units it made. */
+                            serial_numbers: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `BLB-YYYYMMDD-NNNN`. */
+                                serial_number: string;
+                                /**
+                                 * @description Where the unit stands.
+                                 * @enum {string}
+                                 */
+                                status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                                /** @description QC passed. */
+                                qc_passed: boolean;
+                                /** @description The sales order it was sold or shipped on. */
+                                sales_order_id: number | null;
+                                /** @description When it shipped. */
+                                shipped_at: string | null;
+                                /** @description The shipment's tracking number. */
+                                tracking_number: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Recorded.
+                                 */
+                                created_at: string;
+                            }[];
+                        }[];
+                        /** @description Finished units downstream. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                            /** @description The sales order it was sold or shipped on. */
+                            sales_order_id: number | null;
+                            /** @description When it shipped. */
+                            shipped_at: string | null;
+                            /** @description The shipment's tracking number. */
+                            tracking_number: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description Sales orders downstream. */
+                        sales_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SO-YYYY-NNNN`. */
+                            order_number: string;
+                            /** @description The customer's name when it was placed. */
+                            customer_name: string | null;
+                            /** @description The customer's e-mail. */
+                            customer_email: string | null;
+                            /** @description When it shipped. */
+                            ship_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        }[];
+                        /**
+                         * TraceSummary
+                         * @description Counts.
+                         */
+                        summary: {
+                            /** @description Production orders downstream. */
+                            total_production_orders: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams of the traced material those orders consumed.
+                             */
+                            total_consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Good units those orders completed.
+                             */
+                            total_units_produced: string;
+                            /** @description Finished units (serial numbers) downstream. */
+                            total_serial_numbers: number;
+                            /** @description Of those, units already shipped. */
+                            units_shipped: number;
+                            /** @description Of those, units still here (made, in stock or sold but not shipped). */
+                            units_on_hand: number;
+                            /** @description Sales orders downstream. */
+                            affected_sales_orders: number;
+                            /** @description Customers downstream. */
+                            affected_customers: number;
+                            /** @description Those customers. */
+                            customers: {
+                                /** @description The customer record, when the orders have one. */
+                                id: number | null;
+                                /** @description Name on the orders. */
+                                name: string | null;
+                                /** @description E-mail on the orders. */
+                                email: string | null;
+                                /** @description The affected orders' numbers. */
+                                order_numbers: string[];
+                            }[];
+                        };
+                        /** @description Numbers asked for that name nothing (recall impact). */
+                        not_found: string[];
+                        /** @description The graph's nodes (for a graph or tree view). */
+                        nodes: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The graph's links, downstream. */
+                        edges: {
+                            /** @description The upstream node's key. */
+                            from: string;
+                            /** @description The downstream node's key. */
+                            to: string;
+                            /**
+                             * @description What the link means.
+                             * @enum {string}
+                             */
+                            relation: "ORDERED" | "RECEIVED" | "SPOOLED" | "CONSUMED_BY" | "SPLIT_INTO" | "PRODUCED" | "SOLD_ON" | "MADE_FOR" | "ORDERED_BY";
+                            /** @description What flowed along it, where known (grams of filament, units). */
+                            quantity: string | null;
+                            /** @description The quantity's unit (`G`, `EA`, the lot's stocking unit). */
+                            unit: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_serial_numbers: {
+        parameters: {
+            query?: {
+                search?: string | null;
+                status?: ("manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped") | null;
+                product_id?: number | null;
+                production_order_id?: number | null;
+                sales_order_id?: number | null;
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /** @description The product. */
+                            product_id: number;
+                            /** @description The order that made it. */
+                            production_order_id: number | null;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                            /** @description When QC decided (passed or failed); null before inspection. */
+                            qc_date: string | null;
+                            /** @description The inspector's notes. */
+                            qc_notes: string | null;
+                            /** @description The sales order it was sold or shipped on. */
+                            sales_order_id: number | null;
+                            /** @description The sales order line it filled. */
+                            sales_order_line_id: number | null;
+                            /** @description The shipment it left with. */
+                            shipment_id: number | null;
+                            /** @description When it was sold. */
+                            sold_at: string | null;
+                            /** @description When it shipped. */
+                            shipped_at: string | null;
+                            /** @description The shipment's tracking number. */
+                            tracking_number: string | null;
+                            /** @description When it came back. */
+                            returned_at: string | null;
+                            /** @description Why it came back. */
+                            return_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Made.
+                             */
+                            manufactured_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                        /** @description The page size asked for. */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_serial_number_lookup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                serial_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `BLB-YYYYMMDD-NNNN`. */
+                        serial_number: string;
+                        /** @description The product. */
+                        product_id: number;
+                        /** @description The order that made it. */
+                        production_order_id: number | null;
+                        /**
+                         * @description Where the unit stands.
+                         * @enum {string}
+                         */
+                        status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                        /** @description QC passed. */
+                        qc_passed: boolean;
+                        /** @description When QC decided (passed or failed); null before inspection. */
+                        qc_date: string | null;
+                        /** @description The inspector's notes. */
+                        qc_notes: string | null;
+                        /** @description The sales order it was sold or shipped on. */
+                        sales_order_id: number | null;
+                        /** @description The sales order line it filled. */
+                        sales_order_line_id: number | null;
+                        /** @description The shipment it left with. */
+                        shipment_id: number | null;
+                        /** @description When it was sold. */
+                        sold_at: string | null;
+                        /** @description When it shipped. */
+                        shipped_at: string | null;
+                        /** @description The shipment's tracking number. */
+                        tracking_number: string | null;
+                        /** @description When it came back. */
+                        returned_at: string | null;
+                        /** @description Why it came back. */
+                        return_reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Made.
+                         */
+                        manufactured_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Recorded.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_serial_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                serial_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `BLB-YYYYMMDD-NNNN`. */
+                        serial_number: string;
+                        /** @description The product. */
+                        product_id: number;
+                        /** @description The order that made it. */
+                        production_order_id: number | null;
+                        /**
+                         * @description Where the unit stands.
+                         * @enum {string}
+                         */
+                        status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                        /** @description QC passed. */
+                        qc_passed: boolean;
+                        /** @description When QC decided (passed or failed); null before inspection. */
+                        qc_date: string | null;
+                        /** @description The inspector's notes. */
+                        qc_notes: string | null;
+                        /** @description The sales order it was sold or shipped on. */
+                        sales_order_id: number | null;
+                        /** @description The sales order line it filled. */
+                        sales_order_line_id: number | null;
+                        /** @description The shipment it left with. */
+                        shipment_id: number | null;
+                        /** @description When it was sold. */
+                        sold_at: string | null;
+                        /** @description When it shipped. */
+                        shipped_at: string | null;
+                        /** @description The shipment's tracking number. */
+                        tracking_number: string | null;
+                        /** @description When it came back. */
+                        returned_at: string | null;
+                        /** @description Why it came back. */
+                        return_reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Made.
+                         */
+                        manufactured_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Recorded.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30549,8 +33349,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -31556,8 +34359,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -31978,8 +34784,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -32528,8 +35337,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -32974,8 +35786,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -33431,8 +36246,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -33879,8 +36697,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -34461,8 +37282,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -34918,8 +37742,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -35379,8 +38206,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -35828,8 +38658,11 @@ export interface operations {
                             id: number;
                             /** @description `BLB-YYYYMMDD-NNNN`. */
                             serial_number: string;
-                            /** @description manufactured, in_stock, sold, shipped, returned, scrapped. */
-                            status: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
                             /** @description QC passed. */
                             qc_passed: boolean;
                         }[];
@@ -48922,6 +51755,649 @@ export interface operations {
             };
         };
     };
+    get_production_order_lineage_alias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                production_order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Spool
+                         * @description The spool.
+                         */
+                        spool: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        };
+                        /**
+                         * Format: decimal
+                         * @description Grams the order took from it.
+                         */
+                        weight_consumed_g: string;
+                        /** @description The production order that took them. */
+                        production_order_id: number;
+                        /** @description The lot the spool came in. */
+                        lot: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                            lot_number: string;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Received, in stocking units.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed.
+                             */
+                            quantity_consumed: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                            /**
+                             * @description Inspection.
+                             * @enum {string}
+                             */
+                            inspection_status: "pending" | "passed" | "failed" | "waived";
+                            /** @description Received on. */
+                            received_date: string;
+                            /** @description Expires on. */
+                            expiration_date: string | null;
+                        } | null;
+                        /** @description The purchase order that brought the lot. */
+                        purchase_order: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `PO-YYYY-NNN`. */
+                            po_number: string;
+                            /** @description The vendor's name (`Unknown` when it is missing). */
+                            vendor_name: string;
+                            /** @description The vendor. */
+                            vendor_id: number;
+                            /** @description When it was ordered (set on `ordered` unless given). */
+                            order_date: string | null;
+                            /** @description When everything arrived. */
+                            received_date: string | null;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_trace_forward_spool_alias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spool_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the trace started. */
+                        sources: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The source spool, when the trace started from one spool. */
+                        spool: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        } | null;
+                        /** @description The source material's origin, when it started from one spool or lot. */
+                        purchase_info: {
+                            /** @description The lot's number. */
+                            lot_number: string | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description Its number. */
+                            po_number: string | null;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description Its name. */
+                            vendor_name: string | null;
+                            /** @description When it was ordered. */
+                            order_date: string | null;
+                            /** @description When it was received. */
+                            received_date: string | null;
+                        } | null;
+                        /** @description Lots among the sources. */
+                        lots: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                            lot_number: string;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Received, in stocking units.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed.
+                             */
+                            quantity_consumed: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                            /**
+                             * @description Inspection.
+                             * @enum {string}
+                             */
+                            inspection_status: "pending" | "passed" | "failed" | "waived";
+                            /** @description Received on. */
+                            received_date: string;
+                            /** @description Expires on. */
+                            expiration_date: string | null;
+                        }[];
+                        /** @description Spools downstream of the sources (and source spools). */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        }[];
+                        /** @description Production orders downstream, with what they took and where their units went. */
+                        usage: {
+                            /**
+                             * ProductionOrder
+                             * @description The production order.
+                             */
+                            production_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description Code `WO-YYYY-NNNN`. */
+                                code: string;
+                                /** @description The product's SKU. */
+                                product_sku: string | null;
+                                /** @description The product's name. */
+                                product_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Good units made.
+                                 */
+                                quantity_produced: string;
+                                /** @description Completed. */
+                                completed_date: string | null;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            };
+                            /**
+                             * Format: decimal
+                             * @description Grams of the traced material it consumed (0 when reached otherwise, e.g. a split).
+                             */
+                            material_consumed_g: string;
+                            /** @description The sales order it was made for, or else the first one its units went to. */
+                            sales_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `SO-YYYY-NNNN`. */
+                                order_number: string;
+                                /** @description The customer's name when it was placed. */
+                                customer_name: string | null;
+                                /** @description The customer's e-mail. */
+                                customer_email: string | null;
+                                /** @description When it shipped. */
+                                ship_date: string | null;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                            } | null;
+                            /** @description The units it made. */
+                            serial_numbers: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `BLB-YYYYMMDD-NNNN`. */
+                                serial_number: string;
+                                /**
+                                 * @description Where the unit stands.
+                                 * @enum {string}
+                                 */
+                                status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                                /** @description QC passed. */
+                                qc_passed: boolean;
+                                /** @description The sales order it was sold or shipped on. */
+                                sales_order_id: number | null;
+                                /** @description When it shipped. */
+                                shipped_at: string | null;
+                                /** @description The shipment's tracking number. */
+                                tracking_number: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Recorded.
+                                 */
+                                created_at: string;
+                            }[];
+                        }[];
+                        /** @description Finished units downstream. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                            /** @description The sales order it was sold or shipped on. */
+                            sales_order_id: number | null;
+                            /** @description When it shipped. */
+                            shipped_at: string | null;
+                            /** @description The shipment's tracking number. */
+                            tracking_number: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description Sales orders downstream. */
+                        sales_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SO-YYYY-NNNN`. */
+                            order_number: string;
+                            /** @description The customer's name when it was placed. */
+                            customer_name: string | null;
+                            /** @description The customer's e-mail. */
+                            customer_email: string | null;
+                            /** @description When it shipped. */
+                            ship_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        }[];
+                        /**
+                         * TraceSummary
+                         * @description Counts.
+                         */
+                        summary: {
+                            /** @description Production orders downstream. */
+                            total_production_orders: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams of the traced material those orders consumed.
+                             */
+                            total_consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Good units those orders completed.
+                             */
+                            total_units_produced: string;
+                            /** @description Finished units (serial numbers) downstream. */
+                            total_serial_numbers: number;
+                            /** @description Of those, units already shipped. */
+                            units_shipped: number;
+                            /** @description Of those, units still here (made, in stock or sold but not shipped). */
+                            units_on_hand: number;
+                            /** @description Sales orders downstream. */
+                            affected_sales_orders: number;
+                            /** @description Customers downstream. */
+                            affected_customers: number;
+                            /** @description Those customers. */
+                            customers: {
+                                /** @description The customer record, when the orders have one. */
+                                id: number | null;
+                                /** @description Name on the orders. */
+                                name: string | null;
+                                /** @description E-mail on the orders. */
+                                email: string | null;
+                                /** @description The affected orders' numbers. */
+                                order_numbers: string[];
+                            }[];
+                        };
+                        /** @description Numbers asked for that name nothing (recall impact). */
+                        not_found: string[];
+                        /** @description The graph's nodes (for a graph or tree view). */
+                        nodes: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The graph's links, downstream. */
+                        edges: {
+                            /** @description The upstream node's key. */
+                            from: string;
+                            /** @description The downstream node's key. */
+                            to: string;
+                            /**
+                             * @description What the link means.
+                             * @enum {string}
+                             */
+                            relation: "ORDERED" | "RECEIVED" | "SPOOLED" | "CONSUMED_BY" | "SPLIT_INTO" | "PRODUCED" | "SOLD_ON" | "MADE_FOR" | "ORDERED_BY";
+                            /** @description What flowed along it, where known (grams of filament, units). */
+                            quantity: string | null;
+                            /** @description The quantity's unit (`G`, `EA`, the lot's stocking unit). */
+                            unit: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_spool: {
         parameters: {
             query?: never;
@@ -49536,6 +53012,2248 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_trace_backward_sales_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                so_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * SalesOrder
+                         * @description The sales order.
+                         */
+                        sales_order: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SO-YYYY-NNNN`. */
+                            order_number: string;
+                            /** @description The customer's name when it was placed. */
+                            customer_name: string | null;
+                            /** @description The customer's e-mail. */
+                            customer_email: string | null;
+                            /** @description When it shipped. */
+                            ship_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        };
+                        /** @description Production orders that made its goods. */
+                        production_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code `WO-YYYY-NNNN`. */
+                            code: string;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Good units made.
+                             */
+                            quantity_produced: string;
+                            /** @description Completed. */
+                            completed_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        }[];
+                        /** @description The units it shipped or was allocated. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                            /** @description The sales order it was sold or shipped on. */
+                            sales_order_id: number | null;
+                            /** @description When it shipped. */
+                            shipped_at: string | null;
+                            /** @description The shipment's tracking number. */
+                            tracking_number: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The spools its goods were made from, with their origin. */
+                        material_lineage: {
+                            /**
+                             * Spool
+                             * @description The spool.
+                             */
+                            spool: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                                spool_number: string;
+                                /** @description The material item's SKU. */
+                                material_sku: string | null;
+                                /** @description The material item's name. */
+                                material_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament on the spool when it was received, in grams.
+                                 */
+                                initial_weight_g: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament left on the spool, in grams.
+                                 */
+                                current_weight_g: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament taken from it so far (initial less current weight), in grams.
+                                 */
+                                consumed_g: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament left as a percentage of the initial weight.
+                                 */
+                                remaining_percent: string;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "active" | "empty" | "expired" | "damaged";
+                                /** @description The supplier's lot number. */
+                                supplier_lot_number: string | null;
+                                /** @description When it was received. */
+                                received_date: string;
+                                /** @description When it expires. */
+                                expiry_date: string | null;
+                                /** @description The storage location's name. */
+                                location: string | null;
+                            };
+                            /**
+                             * Format: decimal
+                             * @description Grams the order took from it.
+                             */
+                            weight_consumed_g: string;
+                            /** @description The production order that took them. */
+                            production_order_id: number;
+                            /** @description The lot the spool came in. */
+                            lot: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                                lot_number: string;
+                                /** @description The item. */
+                                product_id: number;
+                                /** @description The vendor. */
+                                vendor_id: number | null;
+                                /** @description The purchase order. */
+                                purchase_order_id: number | null;
+                                /** @description The vendor's own lot number. */
+                                vendor_lot_number: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Received, in stocking units.
+                                 */
+                                quantity_received: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed.
+                                 */
+                                quantity_consumed: string;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                                /**
+                                 * @description Inspection.
+                                 * @enum {string}
+                                 */
+                                inspection_status: "pending" | "passed" | "failed" | "waived";
+                                /** @description Received on. */
+                                received_date: string;
+                                /** @description Expires on. */
+                                expiration_date: string | null;
+                            } | null;
+                            /** @description The purchase order that brought the lot. */
+                            purchase_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `PO-YYYY-NNN`. */
+                                po_number: string;
+                                /** @description The vendor's name (`Unknown` when it is missing). */
+                                vendor_name: string;
+                                /** @description The vendor. */
+                                vendor_id: number;
+                                /** @description When it was ordered (set on `ordered` unless given). */
+                                order_date: string | null;
+                                /** @description When everything arrived. */
+                                received_date: string | null;
+                            } | null;
+                        }[];
+                        /** @description The lots of that material. */
+                        lots: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                            lot_number: string;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Received, in stocking units.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed.
+                             */
+                            quantity_consumed: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                            /**
+                             * @description Inspection.
+                             * @enum {string}
+                             */
+                            inspection_status: "pending" | "passed" | "failed" | "waived";
+                            /** @description Received on. */
+                            received_date: string;
+                            /** @description Expires on. */
+                            expiration_date: string | null;
+                        }[];
+                        /** @description The vendors of that material. */
+                        vendors: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                        }[];
+                        /** @description The graph's nodes (for a graph or tree view). */
+                        nodes: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The graph's links, downstream. */
+                        edges: {
+                            /** @description The upstream node's key. */
+                            from: string;
+                            /** @description The downstream node's key. */
+                            to: string;
+                            /**
+                             * @description What the link means.
+                             * @enum {string}
+                             */
+                            relation: "ORDERED" | "RECEIVED" | "SPOOLED" | "CONSUMED_BY" | "SPLIT_INTO" | "PRODUCED" | "SOLD_ON" | "MADE_FOR" | "ORDERED_BY";
+                            /** @description What flowed along it, where known (grams of filament, units). */
+                            quantity: string | null;
+                            /** @description The quantity's unit (`G`, `EA`, the lot's stocking unit). */
+                            unit: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_trace_backward_serial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                serial_number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * SerialNumber
+                         * @description The unit.
+                         */
+                        serial_number: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                            /** @description The sales order it was sold or shipped on. */
+                            sales_order_id: number | null;
+                            /** @description When it shipped. */
+                            shipped_at: string | null;
+                            /** @description The shipment's tracking number. */
+                            tracking_number: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                        };
+                        /** @description Its product. */
+                        product: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description SKU. */
+                            sku: string;
+                            /** @description Name. */
+                            name: string;
+                        } | null;
+                        /** @description The order that made it. */
+                        production_order: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code `WO-YYYY-NNNN`. */
+                            code: string;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Good units made.
+                             */
+                            quantity_produced: string;
+                            /** @description Completed. */
+                            completed_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        } | null;
+                        /** @description The spools it was made from, with their lots, purchase orders and vendors. */
+                        material_lineage: {
+                            /**
+                             * Spool
+                             * @description The spool.
+                             */
+                            spool: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                                spool_number: string;
+                                /** @description The material item's SKU. */
+                                material_sku: string | null;
+                                /** @description The material item's name. */
+                                material_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament on the spool when it was received, in grams.
+                                 */
+                                initial_weight_g: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament left on the spool, in grams.
+                                 */
+                                current_weight_g: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament taken from it so far (initial less current weight), in grams.
+                                 */
+                                consumed_g: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Filament left as a percentage of the initial weight.
+                                 */
+                                remaining_percent: string;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "active" | "empty" | "expired" | "damaged";
+                                /** @description The supplier's lot number. */
+                                supplier_lot_number: string | null;
+                                /** @description When it was received. */
+                                received_date: string;
+                                /** @description When it expires. */
+                                expiry_date: string | null;
+                                /** @description The storage location's name. */
+                                location: string | null;
+                            };
+                            /**
+                             * Format: decimal
+                             * @description Grams the order took from it.
+                             */
+                            weight_consumed_g: string;
+                            /** @description The production order that took them. */
+                            production_order_id: number;
+                            /** @description The lot the spool came in. */
+                            lot: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                                lot_number: string;
+                                /** @description The item. */
+                                product_id: number;
+                                /** @description The vendor. */
+                                vendor_id: number | null;
+                                /** @description The purchase order. */
+                                purchase_order_id: number | null;
+                                /** @description The vendor's own lot number. */
+                                vendor_lot_number: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Received, in stocking units.
+                                 */
+                                quantity_received: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed.
+                                 */
+                                quantity_consumed: string;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                                /**
+                                 * @description Inspection.
+                                 * @enum {string}
+                                 */
+                                inspection_status: "pending" | "passed" | "failed" | "waived";
+                                /** @description Received on. */
+                                received_date: string;
+                                /** @description Expires on. */
+                                expiration_date: string | null;
+                            } | null;
+                            /** @description The purchase order that brought the lot. */
+                            purchase_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `PO-YYYY-NNN`. */
+                                po_number: string;
+                                /** @description The vendor's name (`Unknown` when it is missing). */
+                                vendor_name: string;
+                                /** @description The vendor. */
+                                vendor_id: number;
+                                /** @description When it was ordered (set on `ordered` unless given). */
+                                order_date: string | null;
+                                /** @description When everything arrived. */
+                                received_date: string | null;
+                            } | null;
+                        }[];
+                        /** @description The vendors of that material. */
+                        vendors: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                        }[];
+                        /** @description The sales order it went out on. */
+                        sales_order: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SO-YYYY-NNNN`. */
+                            order_number: string;
+                            /** @description The customer's name when it was placed. */
+                            customer_name: string | null;
+                            /** @description The customer's e-mail. */
+                            customer_email: string | null;
+                            /** @description When it shipped. */
+                            ship_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        } | null;
+                        /** @description The graph's nodes (for a graph or tree view). */
+                        nodes: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The graph's links, downstream. */
+                        edges: {
+                            /** @description The upstream node's key. */
+                            from: string;
+                            /** @description The downstream node's key. */
+                            to: string;
+                            /**
+                             * @description What the link means.
+                             * @enum {string}
+                             */
+                            relation: "ORDERED" | "RECEIVED" | "SPOOLED" | "CONSUMED_BY" | "SPLIT_INTO" | "PRODUCED" | "SOLD_ON" | "MADE_FOR" | "ORDERED_BY";
+                            /** @description What flowed along it, where known (grams of filament, units). */
+                            quantity: string | null;
+                            /** @description The quantity's unit (`G`, `EA`, the lot's stocking unit). */
+                            unit: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_trace_forward_spool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spool_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the trace started. */
+                        sources: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The source spool, when the trace started from one spool. */
+                        spool: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        } | null;
+                        /** @description The source material's origin, when it started from one spool or lot. */
+                        purchase_info: {
+                            /** @description The lot's number. */
+                            lot_number: string | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description Its number. */
+                            po_number: string | null;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description Its name. */
+                            vendor_name: string | null;
+                            /** @description When it was ordered. */
+                            order_date: string | null;
+                            /** @description When it was received. */
+                            received_date: string | null;
+                        } | null;
+                        /** @description Lots among the sources. */
+                        lots: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                            lot_number: string;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Received, in stocking units.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed.
+                             */
+                            quantity_consumed: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                            /**
+                             * @description Inspection.
+                             * @enum {string}
+                             */
+                            inspection_status: "pending" | "passed" | "failed" | "waived";
+                            /** @description Received on. */
+                            received_date: string;
+                            /** @description Expires on. */
+                            expiration_date: string | null;
+                        }[];
+                        /** @description Spools downstream of the sources (and source spools). */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        }[];
+                        /** @description Production orders downstream, with what they took and where their units went. */
+                        usage: {
+                            /**
+                             * ProductionOrder
+                             * @description The production order.
+                             */
+                            production_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description Code `WO-YYYY-NNNN`. */
+                                code: string;
+                                /** @description The product's SKU. */
+                                product_sku: string | null;
+                                /** @description The product's name. */
+                                product_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Good units made.
+                                 */
+                                quantity_produced: string;
+                                /** @description Completed. */
+                                completed_date: string | null;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            };
+                            /**
+                             * Format: decimal
+                             * @description Grams of the traced material it consumed (0 when reached otherwise, e.g. a split).
+                             */
+                            material_consumed_g: string;
+                            /** @description The sales order it was made for, or else the first one its units went to. */
+                            sales_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `SO-YYYY-NNNN`. */
+                                order_number: string;
+                                /** @description The customer's name when it was placed. */
+                                customer_name: string | null;
+                                /** @description The customer's e-mail. */
+                                customer_email: string | null;
+                                /** @description When it shipped. */
+                                ship_date: string | null;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                            } | null;
+                            /** @description The units it made. */
+                            serial_numbers: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `BLB-YYYYMMDD-NNNN`. */
+                                serial_number: string;
+                                /**
+                                 * @description Where the unit stands.
+                                 * @enum {string}
+                                 */
+                                status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                                /** @description QC passed. */
+                                qc_passed: boolean;
+                                /** @description The sales order it was sold or shipped on. */
+                                sales_order_id: number | null;
+                                /** @description When it shipped. */
+                                shipped_at: string | null;
+                                /** @description The shipment's tracking number. */
+                                tracking_number: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Recorded.
+                                 */
+                                created_at: string;
+                            }[];
+                        }[];
+                        /** @description Finished units downstream. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                            /** @description The sales order it was sold or shipped on. */
+                            sales_order_id: number | null;
+                            /** @description When it shipped. */
+                            shipped_at: string | null;
+                            /** @description The shipment's tracking number. */
+                            tracking_number: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description Sales orders downstream. */
+                        sales_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SO-YYYY-NNNN`. */
+                            order_number: string;
+                            /** @description The customer's name when it was placed. */
+                            customer_name: string | null;
+                            /** @description The customer's e-mail. */
+                            customer_email: string | null;
+                            /** @description When it shipped. */
+                            ship_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        }[];
+                        /**
+                         * TraceSummary
+                         * @description Counts.
+                         */
+                        summary: {
+                            /** @description Production orders downstream. */
+                            total_production_orders: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams of the traced material those orders consumed.
+                             */
+                            total_consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Good units those orders completed.
+                             */
+                            total_units_produced: string;
+                            /** @description Finished units (serial numbers) downstream. */
+                            total_serial_numbers: number;
+                            /** @description Of those, units already shipped. */
+                            units_shipped: number;
+                            /** @description Of those, units still here (made, in stock or sold but not shipped). */
+                            units_on_hand: number;
+                            /** @description Sales orders downstream. */
+                            affected_sales_orders: number;
+                            /** @description Customers downstream. */
+                            affected_customers: number;
+                            /** @description Those customers. */
+                            customers: {
+                                /** @description The customer record, when the orders have one. */
+                                id: number | null;
+                                /** @description Name on the orders. */
+                                name: string | null;
+                                /** @description E-mail on the orders. */
+                                email: string | null;
+                                /** @description The affected orders' numbers. */
+                                order_numbers: string[];
+                            }[];
+                        };
+                        /** @description Numbers asked for that name nothing (recall impact). */
+                        not_found: string[];
+                        /** @description The graph's nodes (for a graph or tree view). */
+                        nodes: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The graph's links, downstream. */
+                        edges: {
+                            /** @description The upstream node's key. */
+                            from: string;
+                            /** @description The downstream node's key. */
+                            to: string;
+                            /**
+                             * @description What the link means.
+                             * @enum {string}
+                             */
+                            relation: "ORDERED" | "RECEIVED" | "SPOOLED" | "CONSUMED_BY" | "SPLIT_INTO" | "PRODUCED" | "SOLD_ON" | "MADE_FOR" | "ORDERED_BY";
+                            /** @description What flowed along it, where known (grams of filament, units). */
+                            quantity: string | null;
+                            /** @description The quantity's unit (`G`, `EA`, the lot's stocking unit). */
+                            unit: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_trace_forward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                serial: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the trace started. */
+                        sources: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The source spool, when the trace started from one spool. */
+                        spool: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        } | null;
+                        /** @description The source material's origin, when it started from one spool or lot. */
+                        purchase_info: {
+                            /** @description The lot's number. */
+                            lot_number: string | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description Its number. */
+                            po_number: string | null;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description Its name. */
+                            vendor_name: string | null;
+                            /** @description When it was ordered. */
+                            order_date: string | null;
+                            /** @description When it was received. */
+                            received_date: string | null;
+                        } | null;
+                        /** @description Lots among the sources. */
+                        lots: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                            lot_number: string;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Received, in stocking units.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed.
+                             */
+                            quantity_consumed: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                            /**
+                             * @description Inspection.
+                             * @enum {string}
+                             */
+                            inspection_status: "pending" | "passed" | "failed" | "waived";
+                            /** @description Received on. */
+                            received_date: string;
+                            /** @description Expires on. */
+                            expiration_date: string | null;
+                        }[];
+                        /** @description Spools downstream of the sources (and source spools). */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        }[];
+                        /** @description Production orders downstream, with what they took and where their units went. */
+                        usage: {
+                            /**
+                             * ProductionOrder
+                             * @description The production order.
+                             */
+                            production_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description Code `WO-YYYY-NNNN`. */
+                                code: string;
+                                /** @description The product's SKU. */
+                                product_sku: string | null;
+                                /** @description The product's name. */
+                                product_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Good units made.
+                                 */
+                                quantity_produced: string;
+                                /** @description Completed. */
+                                completed_date: string | null;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            };
+                            /**
+                             * Format: decimal
+                             * @description Grams of the traced material it consumed (0 when reached otherwise, e.g. a split).
+                             */
+                            material_consumed_g: string;
+                            /** @description The sales order it was made for, or else the first one its units went to. */
+                            sales_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `SO-YYYY-NNNN`. */
+                                order_number: string;
+                                /** @description The customer's name when it was placed. */
+                                customer_name: string | null;
+                                /** @description The customer's e-mail. */
+                                customer_email: string | null;
+                                /** @description When it shipped. */
+                                ship_date: string | null;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                            } | null;
+                            /** @description The units it made. */
+                            serial_numbers: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `BLB-YYYYMMDD-NNNN`. */
+                                serial_number: string;
+                                /**
+                                 * @description Where the unit stands.
+                                 * @enum {string}
+                                 */
+                                status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                                /** @description QC passed. */
+                                qc_passed: boolean;
+                                /** @description The sales order it was sold or shipped on. */
+                                sales_order_id: number | null;
+                                /** @description When it shipped. */
+                                shipped_at: string | null;
+                                /** @description The shipment's tracking number. */
+                                tracking_number: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Recorded.
+                                 */
+                                created_at: string;
+                            }[];
+                        }[];
+                        /** @description Finished units downstream. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                            /** @description The sales order it was sold or shipped on. */
+                            sales_order_id: number | null;
+                            /** @description When it shipped. */
+                            shipped_at: string | null;
+                            /** @description The shipment's tracking number. */
+                            tracking_number: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description Sales orders downstream. */
+                        sales_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SO-YYYY-NNNN`. */
+                            order_number: string;
+                            /** @description The customer's name when it was placed. */
+                            customer_name: string | null;
+                            /** @description The customer's e-mail. */
+                            customer_email: string | null;
+                            /** @description When it shipped. */
+                            ship_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        }[];
+                        /**
+                         * TraceSummary
+                         * @description Counts.
+                         */
+                        summary: {
+                            /** @description Production orders downstream. */
+                            total_production_orders: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams of the traced material those orders consumed.
+                             */
+                            total_consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Good units those orders completed.
+                             */
+                            total_units_produced: string;
+                            /** @description Finished units (serial numbers) downstream. */
+                            total_serial_numbers: number;
+                            /** @description Of those, units already shipped. */
+                            units_shipped: number;
+                            /** @description Of those, units still here (made, in stock or sold but not shipped). */
+                            units_on_hand: number;
+                            /** @description Sales orders downstream. */
+                            affected_sales_orders: number;
+                            /** @description Customers downstream. */
+                            affected_customers: number;
+                            /** @description Those customers. */
+                            customers: {
+                                /** @description The customer record, when the orders have one. */
+                                id: number | null;
+                                /** @description Name on the orders. */
+                                name: string | null;
+                                /** @description E-mail on the orders. */
+                                email: string | null;
+                                /** @description The affected orders' numbers. */
+                                order_numbers: string[];
+                            }[];
+                        };
+                        /** @description Numbers asked for that name nothing (recall impact). */
+                        not_found: string[];
+                        /** @description The graph's nodes (for a graph or tree view). */
+                        nodes: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The graph's links, downstream. */
+                        edges: {
+                            /** @description The upstream node's key. */
+                            from: string;
+                            /** @description The downstream node's key. */
+                            to: string;
+                            /**
+                             * @description What the link means.
+                             * @enum {string}
+                             */
+                            relation: "ORDERED" | "RECEIVED" | "SPOOLED" | "CONSUMED_BY" | "SPLIT_INTO" | "PRODUCED" | "SOLD_ON" | "MADE_FOR" | "ORDERED_BY";
+                            /** @description What flowed along it, where known (grams of filament, units). */
+                            quantity: string | null;
+                            /** @description The quantity's unit (`G`, `EA`, the lot's stocking unit). */
+                            unit: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_trace_graph: {
+        parameters: {
+            query?: {
+                code?: string | null;
+                kind?: ("vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer") | null;
+                id?: number | null;
+                direction?: ("FORWARD" | "BACKWARD") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * TraceNode
+                         * @description Where it started.
+                         */
+                        start: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        };
+                        /**
+                         * @description Which way it walked.
+                         * @enum {string}
+                         */
+                        direction: "FORWARD" | "BACKWARD";
+                        /** @description Every node reached, the start included, upstream first. */
+                        nodes: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The links among them, written downstream. */
+                        edges: {
+                            /** @description The upstream node's key. */
+                            from: string;
+                            /** @description The downstream node's key. */
+                            to: string;
+                            /**
+                             * @description What the link means.
+                             * @enum {string}
+                             */
+                            relation: "ORDERED" | "RECEIVED" | "SPOOLED" | "CONSUMED_BY" | "SPLIT_INTO" | "PRODUCED" | "SOLD_ON" | "MADE_FOR" | "ORDERED_BY";
+                            /** @description What flowed along it, where known (grams of filament, units). */
+                            quantity: string | null;
+                            /** @description The quantity's unit (`G`, `EA`, the lot's stocking unit). */
+                            unit: string | null;
+                        }[];
+                        /** @description Nodes per kind. */
+                        counts: {
+                            /**
+                             * @description The kind.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description How many. */
+                            count: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_recall_impact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lot_numbers?: string[];
+                    spool_numbers?: string[];
+                    lot_ids?: number[];
+                    spool_ids?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the trace started. */
+                        sources: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The source spool, when the trace started from one spool. */
+                        spool: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        } | null;
+                        /** @description The source material's origin, when it started from one spool or lot. */
+                        purchase_info: {
+                            /** @description The lot's number. */
+                            lot_number: string | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description Its number. */
+                            po_number: string | null;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description Its name. */
+                            vendor_name: string | null;
+                            /** @description When it was ordered. */
+                            order_date: string | null;
+                            /** @description When it was received. */
+                            received_date: string | null;
+                        } | null;
+                        /** @description Lots among the sources. */
+                        lots: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                            lot_number: string;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The vendor. */
+                            vendor_id: number | null;
+                            /** @description The purchase order. */
+                            purchase_order_id: number | null;
+                            /** @description The vendor's own lot number. */
+                            vendor_lot_number: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Received, in stocking units.
+                             */
+                            quantity_received: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed.
+                             */
+                            quantity_consumed: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                            /**
+                             * @description Inspection.
+                             * @enum {string}
+                             */
+                            inspection_status: "pending" | "passed" | "failed" | "waived";
+                            /** @description Received on. */
+                            received_date: string;
+                            /** @description Expires on. */
+                            expiration_date: string | null;
+                        }[];
+                        /** @description Spools downstream of the sources (and source spools). */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool's number (unique ignoring case), e.g. `SP-0001`. */
+                            spool_number: string;
+                            /** @description The material item's SKU. */
+                            material_sku: string | null;
+                            /** @description The material item's name. */
+                            material_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament on the spool when it was received, in grams.
+                             */
+                            initial_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left on the spool, in grams.
+                             */
+                            current_weight_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament taken from it so far (initial less current weight), in grams.
+                             */
+                            consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Filament left as a percentage of the initial weight.
+                             */
+                            remaining_percent: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "active" | "empty" | "expired" | "damaged";
+                            /** @description The supplier's lot number. */
+                            supplier_lot_number: string | null;
+                            /** @description When it was received. */
+                            received_date: string;
+                            /** @description When it expires. */
+                            expiry_date: string | null;
+                            /** @description The storage location's name. */
+                            location: string | null;
+                        }[];
+                        /** @description Production orders downstream, with what they took and where their units went. */
+                        usage: {
+                            /**
+                             * ProductionOrder
+                             * @description The production order.
+                             */
+                            production_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description Code `WO-YYYY-NNNN`. */
+                                code: string;
+                                /** @description The product's SKU. */
+                                product_sku: string | null;
+                                /** @description The product's name. */
+                                product_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Good units made.
+                                 */
+                                quantity_produced: string;
+                                /** @description Completed. */
+                                completed_date: string | null;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            };
+                            /**
+                             * Format: decimal
+                             * @description Grams of the traced material it consumed (0 when reached otherwise, e.g. a split).
+                             */
+                            material_consumed_g: string;
+                            /** @description The sales order it was made for, or else the first one its units went to. */
+                            sales_order: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `SO-YYYY-NNNN`. */
+                                order_number: string;
+                                /** @description The customer's name when it was placed. */
+                                customer_name: string | null;
+                                /** @description The customer's e-mail. */
+                                customer_email: string | null;
+                                /** @description When it shipped. */
+                                ship_date: string | null;
+                                /**
+                                 * @description Where it stands.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                            } | null;
+                            /** @description The units it made. */
+                            serial_numbers: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description `BLB-YYYYMMDD-NNNN`. */
+                                serial_number: string;
+                                /**
+                                 * @description Where the unit stands.
+                                 * @enum {string}
+                                 */
+                                status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                                /** @description QC passed. */
+                                qc_passed: boolean;
+                                /** @description The sales order it was sold or shipped on. */
+                                sales_order_id: number | null;
+                                /** @description When it shipped. */
+                                shipped_at: string | null;
+                                /** @description The shipment's tracking number. */
+                                tracking_number: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Recorded.
+                                 */
+                                created_at: string;
+                            }[];
+                        }[];
+                        /** @description Finished units downstream. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                            /** @description The sales order it was sold or shipped on. */
+                            sales_order_id: number | null;
+                            /** @description When it shipped. */
+                            shipped_at: string | null;
+                            /** @description The shipment's tracking number. */
+                            tracking_number: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description Sales orders downstream. */
+                        sales_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SO-YYYY-NNNN`. */
+                            order_number: string;
+                            /** @description The customer's name when it was placed. */
+                            customer_name: string | null;
+                            /** @description The customer's e-mail. */
+                            customer_email: string | null;
+                            /** @description When it shipped. */
+                            ship_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        }[];
+                        /**
+                         * TraceSummary
+                         * @description Counts.
+                         */
+                        summary: {
+                            /** @description Production orders downstream. */
+                            total_production_orders: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams of the traced material those orders consumed.
+                             */
+                            total_consumed_g: string;
+                            /**
+                             * Format: decimal
+                             * @description Good units those orders completed.
+                             */
+                            total_units_produced: string;
+                            /** @description Finished units (serial numbers) downstream. */
+                            total_serial_numbers: number;
+                            /** @description Of those, units already shipped. */
+                            units_shipped: number;
+                            /** @description Of those, units still here (made, in stock or sold but not shipped). */
+                            units_on_hand: number;
+                            /** @description Sales orders downstream. */
+                            affected_sales_orders: number;
+                            /** @description Customers downstream. */
+                            affected_customers: number;
+                            /** @description Those customers. */
+                            customers: {
+                                /** @description The customer record, when the orders have one. */
+                                id: number | null;
+                                /** @description Name on the orders. */
+                                name: string | null;
+                                /** @description E-mail on the orders. */
+                                email: string | null;
+                                /** @description The affected orders' numbers. */
+                                order_numbers: string[];
+                            }[];
+                        };
+                        /** @description Numbers asked for that name nothing (recall impact). */
+                        not_found: string[];
+                        /** @description The graph's nodes (for a graph or tree view). */
+                        nodes: {
+                            /** @description `kind:id`, unique in the graph (edges refer to it). */
+                            key: string;
+                            /**
+                             * @description What it is.
+                             * @enum {string}
+                             */
+                            kind: "vendor" | "purchase_order" | "material_lot" | "spool" | "production_order" | "serial_number" | "sales_order" | "customer";
+                            /** @description Its id in its own table (the id its own query takes). */
+                            id: number;
+                            /**
+                             * @description Its number or code: lot and spool numbers, `WO-…`, `SO-…`, serial numbers, vendor
+                             *     codes, customer numbers.
+                             */
+                            code: string;
+                            /** @description What it is about: material or product name, vendor or customer name. */
+                            name: string | null;
+                            /** @description Its status, in its own terms. */
+                            status: string | null;
+                            /** @description Its main date: received, completed, manufactured, ordered. */
+                            at: string | null;
+                            /** @description From raw material (0: vendor) to customer (7), for laying out a graph. */
+                            stage: number;
+                            /** @description Whether it is where the trace started. */
+                            is_start: boolean;
+                        }[];
+                        /** @description The graph's links, downstream. */
+                        edges: {
+                            /** @description The upstream node's key. */
+                            from: string;
+                            /** @description The downstream node's key. */
+                            to: string;
+                            /**
+                             * @description What the link means.
+                             * @enum {string}
+                             */
+                            relation: "ORDERED" | "RECEIVED" | "SPOOLED" | "CONSUMED_BY" | "SPLIT_INTO" | "PRODUCED" | "SOLD_ON" | "MADE_FOR" | "ORDERED_BY";
+                            /** @description What flowed along it, where known (grams of filament, units). */
+                            quantity: string | null;
+                            /** @description The quantity's unit (`G`, `EA`, the lot's stocking unit). */
+                            unit: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,11 @@
+DROP VIEW trace_edges;
+DROP INDEX material_lots_po_line;
+DROP INDEX production_orders_parent;
+DROP INDEX serial_numbers_number_upper;
+DROP INDEX serial_numbers_available;
+DROP INDEX serial_numbers_sales_order;
+ALTER TABLE serial_numbers DROP CONSTRAINT serial_numbers_sales_order_line_fk;
+ALTER TABLE serial_numbers DROP CONSTRAINT serial_numbers_sales_order_fk;
+ALTER TABLE serial_numbers DROP COLUMN shipment_id;
+DROP INDEX spools_lot;
+ALTER TABLE spools DROP COLUMN material_lot_id;

@@ -1,0 +1,51 @@
+//! REST routes of traceability (CONTRACT 5.19; the trace reads are open to any signed-in
+//! user, the unit and lot registers to admins): declarations only.
+
+use crate::auth::Access::Admin;
+use crate::rest::{Body, Route};
+
+use crate::stored_op;
+
+/// The routes.
+pub const ROUTES: &[Route] = &[
+    Route::get("/traceability/forward/spool/{spool_id}", stored_op!("trace_forward_spool.graphql", "forward_trace", "trace_graph", "trace_spool", "trace_lot", "trace_production_order", "trace_sales_order", "trace_serial"), "traceForwardSpool")
+        .aliases(&["/spools/traceability/spool/{spool_id}"])
+        .summary("Everything downstream of a spool: the spool, `purchase_info` (lot, PO, vendor), `usage` per production order (grams, sales order, serial numbers) and a `summary` with the affected customers"),
+    Route::get("/traceability/forward/{serial}", stored_op!("trace_forward.graphql", "forward_trace", "trace_graph", "trace_spool", "trace_lot", "trace_production_order", "trace_sales_order", "trace_serial"), "traceForward")
+        .summary("Everything downstream of a finished unit's serial number, a material lot number or a spool number (tried in that order): production orders, units, sales orders, customers, in the shape of the spool trace; 404 when the number names nothing"),
+    Route::get("/traceability/backward/serial/{serial_number}", stored_op!("trace_backward_serial.graphql", "lineage", "trace_graph", "trace_spool", "trace_lot", "trace_production_order", "trace_sales_order", "trace_serial"), "traceBackwardSerial")
+        .aliases(&["/admin/traceability/recall/backward/{serial_number}"])
+        .summary("Everything upstream of a finished unit: product, production order, `material_lineage` (spool, grams, lot, purchase order, vendor) and the sales order it went out on"),
+    Route::get("/traceability/backward/sales-order/{so_id}", stored_op!("trace_backward_sales_order.graphql", "lineage", "trace_graph", "trace_spool", "trace_lot", "trace_production_order", "trace_sales_order", "trace_serial"), "traceBackwardSalesOrder")
+        .summary("Everything upstream of a sales order: its production orders and units, and the spools, lots, purchase orders and vendors of their material"),
+    Route::post("/traceability/recall-impact", stored_op!("recall_impact.graphql", "forward_trace", "trace_graph", "trace_spool", "trace_lot", "trace_production_order", "trace_sales_order", "trace_serial"), "recallImpact")
+        .body(Body::Input("input"))
+        .refuses()
+        .summary("What suspect lots and spools reached (`lot_numbers`, `spool_numbers`, `lot_ids`, `spool_ids`; 1-500 in all): production orders, units shipped and on hand, sales orders and customers with counts; unknown numbers in `not_found`, 404 when none exists"),
+    Route::get("/traceability/graph", stored_op!("trace_graph.graphql", "trace_graph"), "trace")
+        .summary("The genealogy as a graph (`code`, or `kind` and `id`; `direction` forward or backward): typed nodes and links for a graph view"),
+    Route::get("/admin/traceability/recall/forward/{lot_number}", stored_op!("trace_forward_lot.graphql", "forward_trace", "trace_graph", "trace_spool", "trace_lot", "trace_production_order", "trace_sales_order", "trace_serial"), "traceForwardLot")
+        .access(Admin)
+        .summary("Everything downstream of a material lot: its spools, production orders, units, sales orders and customers"),
+    Route::get("/admin/traceability/consumptions/production/{production_order_id}", stored_op!("production_order_lineage.graphql", "lineage", "trace_spool", "trace_lot"), "productionOrderLineage")
+        .aliases(&["/spools/traceability/production-order/{production_order_id}"])
+        .access(Admin)
+        .summary("The spools a production order consumed, with grams, lot, purchase order and vendor"),
+    Route::get("/admin/traceability/serials", stored_op!("serials_list.graphql", "serial"), "serialNumbers")
+        .access(Admin)
+        .flatten(&["page"])
+        .summary("Finished units newest first as `{items, total, offset, limit}` (`search` in serial, tracking number or SKU; `status`, `product_id`, `production_order_id`, `sales_order_id`, `limit` up to 500, `offset`)"),
+    Route::get("/admin/traceability/serials/lookup/{serial_number}", stored_op!("serial_lookup.graphql", "serial"), "serialNumberLookup")
+        .access(Admin)
+        .summary("One finished unit by serial number (ignoring case)"),
+    Route::get("/admin/traceability/serials/{serial_id}", stored_op!("serial_get.graphql", "serial"), "serialNumber")
+        .access(Admin)
+        .summary("One finished unit by id"),
+    Route::get("/admin/traceability/lots", stored_op!("lots_list.graphql", "trace_lot"), "materialLots")
+        .access(Admin)
+        .flatten(&["page"])
+        .summary("Material lots newest first as `{items, total, offset, limit}` (`search` in lot or vendor lot number; `status`, `product_id`, `vendor_id`, `limit` up to 500, `offset`)"),
+    Route::get("/admin/traceability/lots/{lot_id}", stored_op!("lot_get.graphql", "trace_lot"), "materialLot")
+        .access(Admin)
+        .summary("One material lot by id"),
+];
