@@ -1101,7 +1101,7 @@ describe('with the real API', () => {
       await dialog.getByRole('table', { name: 'Lines' }).getByText(pla.sku).waitFor();
       await dialog.getByRole('button', { name: 'Place order' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Place order' }).click();
-      await page.getByText('Status changed').waitFor();
+      await page.getByText('Status changed', { exact: true }).waitFor();
       await dialog.getByText('Order Placed').waitFor();
 
       // First part: 1 KG as one 1000 g spool, 4 nuts.
