@@ -222,11 +222,11 @@ describe('without an API', () => {
 
   test('pages without a back end yet show an honest coming-soon state', staticOnly, async () => {
     await withPage('products-redirect', { storage: { adminUser: JSON.stringify(ADMIN) } }, async (page) => {
-      await page.goto('/admin/quality/traceability');
-      await page.getByRole('heading', { name: 'Material Traceability', level: 1 }).waitFor();
+      await page.goto('/admin/orders/import');
+      await page.getByRole('heading', { name: 'Import Orders', level: 1 }).waitFor();
       await page.getByTestId('coming-soon').waitFor();
       await page.getByText('This area is coming soon').waitFor();
-      await screenshot(page, 'coming-soon-traceability');
+      await screenshot(page, 'coming-soon-orders-import');
       await page.goto('/admin/products');
       await page.waitForURL('**/admin/items');
     });

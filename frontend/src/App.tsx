@@ -7,6 +7,7 @@ import { RequireRole } from './auth/guards';
 import { ToastProvider } from './components/Toast';
 import { AdminLayout } from './layout/AdminLayout';
 import { ComingSoonPage } from './pages/ComingSoonPage';
+import { TraceabilityPage } from './pages/traceability/TraceabilityPage';
 import { COMING_SOON } from './pages/comingSoon';
 import { DashboardPage } from './pages/DashboardPage';
 import { ItemsPage } from './pages/items/ItemsPage';
@@ -98,7 +99,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'printers', adminOnly: false, element: <PrintersPage /> },
   { path: 'scrap-reasons', adminOnly: true, element: <ScrapReasonsPage /> },
   { path: 'spools', adminOnly: true, element: <SpoolsPage /> },
-  { path: 'quality/traceability', adminOnly: false, element: soon('traceability') },
+  { path: 'quality/traceability', adminOnly: false, element: <TraceabilityPage /> },
   { path: 'settings', adminOnly: true, element: <SettingsPage /> },
   { path: 'security', adminOnly: true, element: <SecurityAuditPage /> },
 ];

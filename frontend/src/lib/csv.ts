@@ -52,3 +52,24 @@ export function templateHref(columns: readonly string[]): string {
   const line = columns.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
   return `data:text/csv;charset=utf-8,${encodeURIComponent(`${line}\n`)}`;
 }
+
+/** One CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
+function csvField(value: string | number | null | undefined): string {
+  const text = value == null ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Rows as CSV text (CRLF line ends, as spreadsheets expect). */
+export function toCsv(rows: readonly (readonly (string | number | null | undefined)[])[]): string {
+  return rows.map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+/** Hands text to the browser as a file download. */
+export function saveText(text: string, filename: string, type = 'text/csv;charset=utf-8'): void {
+  const href = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = filename;
+  a.click();
+  window.setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
