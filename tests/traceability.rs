@@ -865,3 +865,91 @@ async fn the_graph_query_serial_and_lot_registers_and_access() {
     .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_trace_costs_the_same_statements_whatever_it_reaches() {
+    let (app, counter) = TestApp::spawn_counting(&[("AUTH_MODE", "header")]).await;
+    let t = admin(&app).await;
+    let farm = farm(&app, &t).await;
+    let statements = |method: Method, path: String, body: Option<Value>| {
+        let (app, t, counter) = (&app, &t, &counter);
+        async move {
+            let before = counter.load(std::sync::atomic::Ordering::SeqCst);
+            let res = call(app, method, &path, body, t).await;
+            assert_eq!(res.status, StatusCode::OK, "{path}: {}", res.text());
+            counter.load(std::sync::atomic::Ordering::SeqCst) - before
+        }
+    };
+    // Warm up: the first request of a session reads what later ones find cached.
+    statements(
+        Method::POST,
+        "/api/v1/traceability/recall-impact".into(),
+        Some(json!({"lot_numbers": ["LOT-C"]})),
+    )
+    .await;
+    // Two spools (3 work orders, 12 units) against all six (10 orders, 40 units, 14 orders).
+    let ids = |numbers: &[&str]| numbers.iter().map(|n| farm.spool_id(n)).collect::<Vec<_>>();
+    let small = statements(
+        Method::POST,
+        "/api/v1/traceability/recall-impact".into(),
+        Some(json!({"spool_ids": ids(&["SPB-1", "SPB-2"])})),
+    )
+    .await;
+    let large = statements(
+        Method::POST,
+        "/api/v1/traceability/recall-impact".into(),
+        Some(json!({"spool_ids": ids(&["SPA-1", "SPA-2", "SPB-1", "SPB-2", "SPC-1", "SPC-2"])})),
+    )
+    .await;
+    assert_eq!(
+        small, large,
+        "recall impact: statements grow with what it reaches"
+    );
+    // A spool used by one order against one used by three.
+    let one = statements(
+        Method::GET,
+        format!(
+            "/api/v1/traceability/forward/spool/{}",
+            farm.spool_id("SPB-2")
+        ),
+        None,
+    )
+    .await;
+    let three = statements(
+        Method::GET,
+        format!(
+            "/api/v1/traceability/forward/spool/{}",
+            farm.spool_id("SPA-1")
+        ),
+        None,
+    )
+    .await;
+    assert_eq!(
+        one, three,
+        "forward trace: statements grow with what it reaches"
+    );
+    // A sales order of one unit against one of four, from two work orders.
+    let so_one = statements(
+        Method::GET,
+        format!(
+            "/api/v1/traceability/backward/sales-order/{}",
+            farm.sales[4].0
+        ),
+        None,
+    )
+    .await;
+    let so_four = statements(
+        Method::GET,
+        format!(
+            "/api/v1/traceability/backward/sales-order/{}",
+            farm.sales[3].0
+        ),
+        None,
+    )
+    .await;
+    assert_eq!(
+        so_one, so_four,
+        "backward trace: statements grow with what it reaches"
+    );
+    assert!(large <= 20, "a recall costs {large} statements");
+}
