@@ -77,5 +77,6 @@ areas! {
     sales: query SalesQuery & QuotesQuery, mutation SalesMutation & QuotesMutation, loaders crate::sales::loaders::attach;
     shipping: query ShippingQuery, mutation ShippingMutation;
     dashboard: query DashboardQuery;
+    reporting: query ReportingQuery, mutation ReportingMutation;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

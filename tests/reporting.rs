@@ -200,7 +200,7 @@ async fn every_graphql_response_reports_its_cost_and_the_limit() {
     let t = admin(&app).await;
     let res = gql(&app, &t, REPORT, json!({"n": 50})).await;
     let cost = &res["extensions"]["cost"];
-    let requested = cost["requestedQueryCost"].as_u64().expect(&res.to_string());
+    let requested = cost["requestedQueryCost"].as_u64().expect("cost");
     assert!(requested > 50, "{cost}");
     assert_eq!(cost["maximumAvailable"], 5000, "{cost}");
     // Half the page costs about half.
@@ -231,5 +231,280 @@ async fn every_graphql_response_reports_its_cost_and_the_limit() {
     assert!(
         res["extensions"]["cost"]["maximumAvailable"].is_number(),
         "{res}"
+    );
+}
+
+/// An app with its own uploads folder and a job worker polling fast.
+async fn export_app() -> (TestApp, strata::jobs::WorkerHandle) {
+    let uploads =
+        std::env::temp_dir().join(format!("strata-uploads-{}", uuid::Uuid::new_v4().simple()));
+    let uploads = uploads.to_string_lossy().into_owned();
+    let app = TestApp::spawn_with(&[("AUTH_MODE", "header"), ("UPLOADS_DIR", &uploads)]).await;
+    let worker = strata::jobs::start_for(
+        &app.state,
+        strata::jobs::WorkerOptions {
+            poll_interval: std::time::Duration::from_millis(50),
+            ..strata::jobs::WorkerOptions::default()
+        },
+    );
+    (app, worker)
+}
+
+const EXPORT: &str = "mutation($q: String!, $f: BulkExportFormat!) {
+  bulkExport(query: $q, format: $f) { bulkExport { id status } userErrors { field message } } }";
+
+const STATUS: &str = "query($id: Int!) { bulkExport(id: $id) {
+  id status progress rowCount sizeBytes error downloadUrl expiresAt } }";
+
+/// Queues an export and waits until it is no longer queued or running.
+async fn export(app: &TestApp, t: &str, query: &str, format: &str) -> Value {
+    let res = gql(app, t, EXPORT, json!({"q": query, "f": format})).await;
+    let payload = &res["data"]["bulkExport"];
+    assert_eq!(payload["userErrors"], json!([]), "{res}");
+    assert_eq!(payload["bulkExport"]["status"], "queued", "{res}");
+    let id = payload["bulkExport"]["id"].as_i64().expect("id");
+    for _ in 0..600 {
+        let status = gql(app, t, STATUS, json!({"id": id})).await["data"]["bulkExport"].clone();
+        if status["status"] != "queued" && status["status"] != "running" {
+            return status;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the export {id} did not finish");
+}
+
+/// Three hundred ledger rows (inventory transactions) and three hundred items.
+async fn ledger(app: &TestApp) {
+    exec(
+        app,
+        "INSERT INTO items (sku, name, item_type, unit)
+           SELECT 'BULK-' || lpad(g::text, 4, '0'), 'Bulk \"item\", ' || g, 'component', 'EA'
+           FROM generate_series(1, 300) g;
+         INSERT INTO inventory_transactions (item_id, location_id, transaction_type, quantity, unit, cost_per_unit, total_cost)
+           SELECT i.id, (SELECT id FROM locations WHERE code = 'MAIN'), 'receipt', 2, 'EA', 1.5, 3
+           FROM items i WHERE i.sku LIKE 'BULK-%';",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_bulk_export_writes_every_row_as_jsonl_or_csv_for_its_owner_only() {
+    let (app, _worker) = export_app().await;
+    let t = admin(&app).await;
+    ledger(&app).await;
+
+    // JSONL of the ledger, nested: 300 rows over two pages and more.
+    let q = "{ inventoryTransactions { nodes { id quantity productSku journalEntry { entryNumber } } } }";
+    let done = export(&app, &t, q, "jsonl").await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["rowCount"], 300, "{done}");
+    assert_eq!(done["progress"], 300, "{done}");
+    assert!(done["expiresAt"].is_string(), "{done}");
+    let url = done["downloadUrl"].as_str().expect("url").to_string();
+    let res = call(&app, Method::GET, &url, None, &t).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.header("content-type"), Some("application/jsonl"));
+    let body = res.text();
+    assert_eq!(done["sizeBytes"].as_u64(), Some(body.len() as u64));
+    let lines: Vec<Value> = body
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 300);
+    let mut ids: Vec<i64> = lines
+        .iter()
+        .map(|l| l["id"].as_i64().expect("id"))
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 300, "every row once");
+    assert!(
+        lines[0]["productSku"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("BULK-"))
+    );
+    assert!(lines[0]["journalEntry"].is_null());
+
+    // CSV of a flat selection, quoted where it must be.
+    let q = "{ items(search: \"BULK-\") { nodes { sku name } } }";
+    let done = export(&app, &t, q, "csv").await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["rowCount"], 300, "{done}");
+    let res = call(
+        &app,
+        Method::GET,
+        done["downloadUrl"].as_str().expect("url"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK);
+    assert!(
+        res.header("content-type")
+            .is_some_and(|c| c.starts_with("text/csv"))
+    );
+    let text = res.text();
+    let mut rows = text.lines();
+    assert_eq!(rows.next(), Some("sku,name"));
+    assert_eq!(text.lines().count(), 301);
+    assert!(
+        text.contains("BULK-0001,\"Bulk \"\"item\"\", 1\""),
+        "{}",
+        &text[..200]
+    );
+
+    // Another user sees neither the export nor its file; an admin may.
+    let op = common::api::operator(&app, &t).await;
+    let id = done["id"].as_i64().expect("id");
+    let res = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/bulk-exports/{id}/download"),
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text());
+    let seen = gql(&app, &op, STATUS, json!({"id": id})).await;
+    assert!(
+        seen["data"].is_null() || seen["data"]["bulkExport"].is_null(),
+        "{seen}"
+    );
+    assert!(
+        gql(&app, &op, "{ bulkExports { id } }", json!({})).await["data"]["bulkExports"]
+            .as_array()
+            .is_some_and(Vec::is_empty)
+    );
+    // The operator's own export runs with the operator's permissions: admin-only fields fail.
+    let mine = export(
+        &app,
+        &op,
+        "{ items(search: \"BULK-00\") { nodes { sku } } }",
+        "jsonl",
+    )
+    .await;
+    assert_eq!(mine["status"], "completed", "{mine}");
+    assert_eq!(mine["rowCount"], 99, "{mine}");
+    let res = call(
+        &app,
+        Method::GET,
+        mine["downloadUrl"].as_str().expect("url"),
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK);
+    let res = call(
+        &app,
+        Method::GET,
+        mine["downloadUrl"].as_str().expect("url"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(
+        res.status,
+        StatusCode::OK,
+        "an admin may download any export"
+    );
+}
+
+#[tokio::test]
+async fn csv_is_refused_for_nested_selections_and_bad_queries_are_refused() {
+    let (app, _worker) = export_app().await;
+    let t = admin(&app).await;
+    let before = common::api::table_json(&app, "bulk_exports").await;
+    for (q, f, says) in [
+        (
+            "{ inventoryTransactions { nodes { id journalEntry { entryNumber } } } }",
+            "csv",
+            "CSV needs a flat selection",
+        ),
+        (
+            "{ items { nodes { sku } } printers { nodes { code } } }",
+            "jsonl",
+            "exactly one top-level field",
+        ),
+        ("mutation { logout { success } }", "jsonl", "not a mutation"),
+        ("{ items { nodes { nope } } }", "jsonl", "not valid"),
+        ("{ items { nodes ", "jsonl", "does not parse"),
+    ] {
+        let res = gql(&app, &t, EXPORT, json!({"q": q, "f": f})).await;
+        let errors = &res["data"]["bulkExport"]["userErrors"];
+        assert_eq!(errors[0]["field"], "query", "{q}: {res}");
+        assert!(
+            errors[0]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(says)),
+            "{q}: {res}"
+        );
+        assert!(res["data"]["bulkExport"]["bulkExport"].is_null());
+    }
+    assert_eq!(
+        common::api::table_json(&app, "bulk_exports").await,
+        before,
+        "a refused export was stored"
+    );
+}
+
+#[tokio::test]
+async fn an_expired_export_is_gone_and_its_file_deleted() {
+    let (app, _worker) = export_app().await;
+    let t = admin(&app).await;
+    ledger(&app).await;
+    let done = export(
+        &app,
+        &t,
+        "{ items(search: \"BULK-\") { nodes { sku } } }",
+        "jsonl",
+    )
+    .await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let id = done["id"].as_i64().expect("id");
+    let file = app
+        .state
+        .config
+        .uploads_dir
+        .join(format!("bulk-exports/{id}.jsonl"));
+    assert!(file.exists());
+    // Its day is over: the status says so at once, the download is gone...
+    exec(
+        &app,
+        &format!(
+            "UPDATE bulk_exports SET expires_at = now() - interval '1 second' WHERE id = {id}"
+        ),
+    )
+    .await;
+    let status = gql(&app, &t, STATUS, json!({"id": id})).await["data"]["bulkExport"].clone();
+    assert_eq!(status["status"], "expired", "{status}");
+    assert!(status["downloadUrl"].is_null());
+    let res = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/bulk-exports/{id}/download"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text());
+    // ...and the sweep (the job queued for the expiry) deletes the file.
+    let swept =
+        strata::reporting::export::sweep_expired(&app.state.pool, &app.state.config.uploads_dir)
+            .await
+            .expect("sweep");
+    assert_eq!(swept, 1);
+    assert!(!file.exists());
+    assert_eq!(
+        common::books::sql(
+            &app,
+            &format!("SELECT status FROM bulk_exports WHERE id = {id}")
+        )
+        .await,
+        "expired"
+    );
+    assert_eq!(
+        common::books::sql(&app, "SELECT count(*) FROM jobs WHERE kind = 'bulk_export.expire' AND run_at > now() + interval '23 hours'").await,
+        "1",
+        "the expiry is queued for a day later"
     );
 }
