@@ -22,6 +22,10 @@ use crate::reporting::rules;
 /// The folder under `UPLOADS_DIR` the files are written to.
 pub const FOLDER: &str = "bulk-exports";
 
+/// Longest an export may run: within the job worker's lease (120 s by default), so a long
+/// export fails with a clear error rather than being cut off and retried.
+pub const MAX_RUN: std::time::Duration = std::time::Duration::from_secs(100);
+
 /// Runs one bulk export.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunBulkExport {
@@ -62,7 +66,14 @@ impl Job for RunBulkExport {
             .await
             .map_err(AppError::from)?;
         drop(conn);
-        match write(ctx, &export).await {
+        let outcome = match tokio::time::timeout(MAX_RUN, write(ctx, &export)).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(AppError::bad_request(format!(
+                "The export ran longer than {} s; narrow the query with its filters",
+                MAX_RUN.as_secs()
+            ))),
+        };
+        match outcome {
             Ok(()) => Ok(()),
             Err(error) => {
                 let mut conn = ctx.pool.get().await.map_err(JobError::retry)?;
