@@ -78,5 +78,6 @@ areas! {
     shipping: query ShippingQuery, mutation ShippingMutation;
     dashboard: query DashboardQuery;
     traceability: query TraceabilityQuery;
+    reporting: query ReportingQuery, mutation ReportingMutation;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

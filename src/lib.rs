@@ -31,6 +31,7 @@ pub mod partners;
 pub mod printers;
 pub mod production;
 pub mod purchasing;
+pub mod reporting;
 pub mod rest;
 pub mod sales;
 pub mod scrap_reasons;

@@ -1008,8 +1008,30 @@ diesel::joinable!(sales_order_events -> sales_orders (sales_order_id));
 diesel::joinable!(shipments -> sales_orders (sales_order_id));
 diesel::joinable!(payments -> sales_orders (sales_order_id));
 
+diesel::table! {
+    bulk_exports (id) {
+        id -> Int8,
+        user_id -> Int8,
+        query -> Text,
+        variables -> Jsonb,
+        format -> Text,
+        status -> Text,
+        rows_written -> Int8,
+        size_bytes -> Int8,
+        error -> Nullable<Text>,
+        storage_key -> Nullable<Text>,
+        created_at -> Timestamptz,
+        started_at -> Nullable<Timestamptz>,
+        completed_at -> Nullable<Timestamptz>,
+        expires_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::joinable!(bulk_exports -> users (user_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     service_metadata,
+    bulk_exports,
     users,
     refresh_tokens,
     password_reset_requests,

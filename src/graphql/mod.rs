@@ -130,6 +130,18 @@ pub async fn validate_stored(schema: &AppSchema, document: &str) -> Vec<String> 
         .collect()
 }
 
+/// The validation errors of a request run on [`build_validation_schema`] (empty: valid).
+pub async fn validation_errors(schema: &AppSchema, request: async_graphql::Request) -> Vec<String> {
+    schema
+        .execute(request)
+        .await
+        .errors
+        .into_iter()
+        .filter(|e| e.message != DRY_RUN)
+        .map(|e| e.message)
+        .collect()
+}
+
 /// A schema that parses and validates (all rules, all limits) but never executes: the check
 /// every stored operation passes at start-up.
 pub fn build_validation_schema() -> AppSchema {

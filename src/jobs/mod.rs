@@ -89,6 +89,9 @@ pub struct JobContext {
     pub keys: TokenKeys,
     /// Rate limits (jobs are not rate limited; the identity services expect them).
     pub limits: RateLimits,
+    /// The `/graphql` schema, for jobs that run a query as a user (bulk exports); set by
+    /// [`start_for`].
+    pub schema: Option<crate::graphql::AppSchema>,
 }
 
 impl JobContext {
@@ -98,6 +101,7 @@ impl JobContext {
             mailer: Mailer::from_config(&config.smtp),
             keys: TokenKeys::new(config.secret_key.expose()),
             limits: RateLimits::default(),
+            schema: None,
             pool,
             config,
         }
@@ -138,6 +142,21 @@ pub async fn enqueue<J: Job>(conn: &mut AsyncPgConnection, job: &J) -> AppResult
     Ok(row.id)
 }
 
+/// Writes a job that is not due before `run_at` (an expiry, a reminder), like [`enqueue`].
+pub async fn enqueue_at<J: Job>(
+    conn: &mut AsyncPgConnection,
+    job: &J,
+    run_at: chrono::DateTime<chrono::Utc>,
+) -> AppResult<i64> {
+    let id = enqueue(conn, job).await?;
+    diesel::sql_query("UPDATE jobs SET run_at = $2 WHERE id = $1")
+        .bind::<BigInt, _>(id)
+        .bind::<diesel::sql_types::Timestamptz, _>(run_at)
+        .execute(conn)
+        .await?;
+    Ok(id)
+}
+
 type Handler = Arc<
     dyn Fn(serde_json::Value, Arc<JobContext>) -> BoxFuture<'static, Result<(), JobError>>
         + Send
@@ -156,6 +175,8 @@ impl Registry {
         Registry::default()
             .register::<crate::mail::SendMail>()
             .register::<crate::identity::password_reset::ResetRequested>()
+            .register::<crate::reporting::export::RunBulkExport>()
+            .register::<crate::reporting::export::ExpireBulkExports>()
     }
 
     /// Adds one job kind.
@@ -237,7 +258,8 @@ impl Drop for WorkerHandle {
 
 /// Starts a worker for a server's state (its configuration and pool) with every job kind.
 pub fn start_for(state: &crate::app::AppState, options: WorkerOptions) -> WorkerHandle {
-    let ctx = JobContext::new(state.config.clone(), state.pool.clone());
+    let mut ctx = JobContext::new(state.config.clone(), state.pool.clone());
+    ctx.schema = Some(state.schema.clone());
     start(Arc::new(ctx), Registry::standard(), options)
 }
 

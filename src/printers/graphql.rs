@@ -32,6 +32,21 @@ impl PrinterRow {
         rules::has_ams(&self.capabilities)
     }
 
+    /// The spools consumed by the production orders that ran an operation on it, each once
+    /// (consumption is recorded per order; the data model has no "spool loaded on a printer"
+    /// relation).
+    async fn spools(&self, ctx: &Context<'_>) -> AppResult<Vec<crate::spools::model::SpoolRow>> {
+        Ok(ctx
+            .data::<crate::spools::loaders::PrinterSpools>()
+            .map_err(|e| AppError::internal(e.message))?
+            .load_one(self.id)
+            .await?
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| p.spool)
+            .collect())
+    }
+
     /// Whether the capabilities list a camera (`has_camera` or `camera`).
     async fn has_camera(&self) -> bool {
         rules::has_camera(&self.capabilities)

@@ -17,7 +17,7 @@ use crate::inventory::loaders::ItemFactsOf;
 use crate::production::floor;
 pub use crate::production::live::ProductionSubscription;
 use crate::production::loaders::{
-    CodeKind, Codes, Materials, Operations, OrderSpools, PrinterBriefs, Serials, WorkCenters,
+    CodeKind, Codes, Materials, Operations, OrderSpools, Printers, Serials, WorkCenters,
 };
 use crate::production::model::{
     self, MaterialRow, OperationRow, OperationStatus, OrderFilter, OrderRow, OrderSpoolRow,
@@ -51,6 +51,16 @@ async fn operations(ctx: &Context<'_>, order: i64) -> AppResult<Vec<OperationRow
 
 fn to_f64(d: &BigDecimal) -> f64 {
     d.to_string().parse().unwrap_or(0.0)
+}
+
+#[ComplexObject]
+impl OrderSpoolRow {
+    /// The spool, whole.
+    async fn spool(&self, ctx: &Context<'_>) -> AppResult<Option<crate::spools::model::SpoolRow>> {
+        Ok(data::<crate::spools::loaders::SpoolsById>(ctx)?
+            .load_one(self.spool_id)
+            .await?)
+    }
 }
 
 #[ComplexObject]
@@ -188,13 +198,21 @@ impl OperationRow {
             .map(|w| w.name))
     }
 
+    /// The printer it runs on, whole (a report nests printer -> spools from here).
+    async fn printer(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Option<crate::printers::model::PrinterRow>> {
+        match self.printer_id {
+            Some(p) => Ok(data::<Printers>(ctx)?.load_one(p).await?),
+            None => Ok(None),
+        }
+    }
+
     /// The printer's code.
     async fn resource_code(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
         match self.printer_id {
-            Some(p) => Ok(data::<PrinterBriefs>(ctx)?
-                .load_one(p)
-                .await?
-                .map(|b| b.code)),
+            Some(p) => Ok(data::<Printers>(ctx)?.load_one(p).await?.map(|b| b.code)),
             None => Ok(None),
         }
     }
@@ -202,10 +220,7 @@ impl OperationRow {
     /// The printer's name.
     async fn resource_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
         match self.printer_id {
-            Some(p) => Ok(data::<PrinterBriefs>(ctx)?
-                .load_one(p)
-                .await?
-                .map(|b| b.name)),
+            Some(p) => Ok(data::<Printers>(ctx)?.load_one(p).await?.map(|b| b.name)),
             None => Ok(None),
         }
     }

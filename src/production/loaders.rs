@@ -11,7 +11,7 @@ use diesel_async::RunQueryDsl;
 use crate::db::DbPool;
 use crate::db::schema::{boms, printers, production_orders, routings, sales_orders};
 use crate::error::AppError;
-use crate::printers::model::PrinterStatus;
+use crate::printers::model::PrinterRow;
 use crate::production::model::{
     self, MaterialRow, OperationRow, OrderSpoolRow, SerialRow, WorkCenterRow,
 };
@@ -68,42 +68,23 @@ impl Loader<i64> for WorkCentersLoader {
     }
 }
 
-/// What an operation shows of its printer.
-#[derive(Debug, Clone)]
-pub struct PrinterBrief {
-    /// Code.
-    pub code: String,
-    /// Name.
-    pub name: String,
-    /// Status.
-    pub status: PrinterStatus,
-}
-
-/// Printers by id.
-pub struct PrinterBriefLoader {
+/// Printers by id, whole (an operation's printer, its code and name).
+pub struct PrintersLoader {
     /// The pool.
     pub pool: DbPool,
 }
 
-impl Loader<i64> for PrinterBriefLoader {
-    type Value = PrinterBrief;
+impl Loader<i64> for PrintersLoader {
+    type Value = PrinterRow;
     type Error = AppError;
-    async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, PrinterBrief>, AppError> {
+    async fn load(&self, keys: &[i64]) -> Result<HashMap<i64, PrinterRow>, AppError> {
         let mut conn = self.pool.get().await?;
-        let rows: Vec<(i64, String, String, PrinterStatus)> = printers::table
+        let rows: Vec<PrinterRow> = printers::table
             .filter(printers::id.eq_any(keys))
-            .select((
-                printers::id,
-                printers::code,
-                printers::name,
-                printers::status,
-            ))
+            .select(PrinterRow::as_select())
             .load(&mut conn)
             .await?;
-        Ok(rows
-            .into_iter()
-            .map(|(id, code, name, status)| (id, PrinterBrief { code, name, status }))
-            .collect())
+        Ok(rows.into_iter().map(|p| (p.id, p)).collect())
     }
 }
 
@@ -192,7 +173,7 @@ pub type Serials = DataLoader<SerialsLoader, HashMapCache>;
 /// Per-request work centers.
 pub type WorkCenters = DataLoader<WorkCentersLoader, HashMapCache>;
 /// Per-request printers.
-pub type PrinterBriefs = DataLoader<PrinterBriefLoader, HashMapCache>;
+pub type Printers = DataLoader<PrintersLoader, HashMapCache>;
 /// Per-request codes.
 pub type Codes = DataLoader<CodesLoader, HashMapCache>;
 
@@ -215,6 +196,6 @@ pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::
         .data(loader(OrderSpoolsLoader { pool: pool.clone() }))
         .data(loader(SerialsLoader { pool: pool.clone() }))
         .data(loader(WorkCentersLoader { pool: pool.clone() }))
-        .data(loader(PrinterBriefLoader { pool: pool.clone() }))
+        .data(loader(PrintersLoader { pool: pool.clone() }))
         .data(loader(CodesLoader { pool: pool.clone() }))
 }

@@ -427,7 +427,7 @@ pub struct MaterialRow {
 /// Filament an order took from a spool.
 #[derive(Debug, Clone, Queryable, Selectable, SimpleObject)]
 #[diesel(table_name = production_order_spools, check_for_backend(diesel::pg::Pg))]
-#[graphql(name = "ProductionOrderSpool")]
+#[graphql(name = "ProductionOrderSpool", complex)]
 pub struct OrderSpoolRow {
     /// Id.
     pub id: i64,

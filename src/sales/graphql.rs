@@ -184,6 +184,14 @@ impl SalesOrderRow {
 
 #[ComplexObject]
 impl SalesOrderLineRow {
+    /// The product, whole: a report nests its BOM, components and stock by location from
+    /// here.
+    async fn product(&self, ctx: &Context<'_>) -> AppResult<Option<crate::catalog::graphql::Item>> {
+        Ok(data::<crate::bom::loaders::Items>(ctx)?
+            .load_one(self.product_id)
+            .await?)
+    }
+
     /// The product's SKU.
     async fn product_sku(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
         Ok(data::<ItemFactsOf>(ctx)?

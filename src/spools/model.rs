@@ -198,6 +198,38 @@ pub async fn available_for(
         .await?)
 }
 
+/// A spool that production orders run on a printer consumed.
+#[derive(Debug, Clone)]
+pub struct PrinterSpool {
+    /// The printer.
+    pub printer_id: i64,
+    /// The spool.
+    pub spool: SpoolRow,
+}
+
+/// The spools consumed by production orders that have an operation on these printers, each
+/// once per printer (the data model records consumption per order, not per operation, and
+/// has no "loaded on printer" relation).
+pub async fn consumed_on_printers(
+    conn: &mut AsyncPgConnection,
+    printer_ids: &[i64],
+) -> AppResult<Vec<PrinterSpool>> {
+    use crate::db::schema::{production_order_operations as ops, production_order_spools as pos};
+    let rows: Vec<(i64, SpoolRow)> = pos::table
+        .inner_join(spools::table)
+        .inner_join(ops::table.on(ops::production_order_id.eq(pos::production_order_id)))
+        .filter(ops::printer_id.assume_not_null().eq_any(printer_ids))
+        .select((ops::printer_id.assume_not_null(), SpoolRow::as_select()))
+        .distinct()
+        .order((ops::printer_id, spools::id))
+        .load(conn)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(printer_id, spool)| PrinterSpool { printer_id, spool })
+        .collect())
+}
+
 /// The usage of these spools, oldest first.
 pub async fn usage_of(
     conn: &mut AsyncPgConnection,

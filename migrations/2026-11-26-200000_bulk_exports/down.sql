@@ -1,0 +1,1 @@
+DROP TABLE bulk_exports;
