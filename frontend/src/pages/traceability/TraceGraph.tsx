@@ -5,6 +5,9 @@ import { NODE_H, NODE_W, layoutTrace } from './traceLayout';
 /** Kinds a user can trace from by clicking (they have numbers the search box accepts). */
 const TRACEABLE = new Set(['material_lot', 'spool', 'serial_number', 'production_order', 'sales_order', 'purchase_order']);
 
+/** Text cut to `max` characters with an ellipsis, so it stays inside its box. */
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 interface TraceGraphProps {
   nodes: readonly TraceNode[];
   edges: readonly TraceEdge[];
@@ -57,10 +60,10 @@ export function TraceGraph({ nodes, edges, onPick }: TraceGraphProps) {
             >
               <rect width={NODE_W} height={NODE_H} rx={8} />
               <text x={10} y={19} className="trace-node__code">
-                {node.code.length > 24 ? `${node.code.slice(0, 23)}…` : node.code}
+                {clip(node.code, 24)}
               </text>
               <text x={10} y={36} className="trace-node__meta">
-                {[node.name, node.status ? humanize(node.status) : null].filter(Boolean).join(' · ').slice(0, 30)}
+                {clip([node.name, node.status ? humanize(node.status) : null].filter(Boolean).join(' · '), 27)}
               </text>
             </g>
           );
