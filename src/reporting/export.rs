@@ -134,55 +134,18 @@ async fn user(conn: &mut AsyncPgConnection, id: i64) -> AppResult<CurrentUser> {
     }
 }
 
-fn cell(value: &Value) -> String {
-    match value {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        Value::Enum(e) => e.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::Boolean(b) => b.to_string(),
-        other => serde_json::to_string(other).unwrap_or_default(),
-    }
-}
-
-/// Encodes a page of rows; the CSV header is written before the first row.
+/// Encodes a page of rows with the REST exports' encoder; the CSV header is written before
+/// the first row.
 fn encode(
     format: BulkExportFormat,
     rows: &[Value],
     header: &mut Option<Vec<String>>,
 ) -> AppResult<Vec<u8>> {
-    let mut out = Vec::with_capacity(rows.len() * 256);
-    match format {
-        BulkExportFormat::Jsonl => {
-            for row in rows {
-                serde_json::to_writer(&mut out, row).map_err(AppError::internal)?;
-                out.push(b'\n');
-            }
-        }
-        BulkExportFormat::Csv => {
-            let mut writer = csv::Writer::from_writer(&mut out);
-            for row in rows {
-                let Value::Object(obj) = row else {
-                    continue;
-                };
-                let columns = match header {
-                    Some(columns) => columns,
-                    None => {
-                        let columns: Vec<String> = obj.keys().map(|k| k.to_string()).collect();
-                        writer.write_record(&columns).map_err(AppError::internal)?;
-                        header.insert(columns)
-                    }
-                };
-                let record: Vec<String> = columns
-                    .iter()
-                    .map(|c| obj.get(c.as_str()).map(cell).unwrap_or_default())
-                    .collect();
-                writer.write_record(&record).map_err(AppError::internal)?;
-            }
-            writer.flush().map_err(AppError::internal)?;
-        }
-    }
-    Ok(out)
+    let format = match format {
+        BulkExportFormat::Jsonl => crate::rest::ExportFormat::Ndjson,
+        BulkExportFormat::Csv => crate::rest::ExportFormat::Csv,
+    };
+    crate::rest::encode_page(format, rows, header)
 }
 
 /// Runs the export's query page by page and writes the file; records progress after every

@@ -92,6 +92,17 @@ fn encode(
     rows: &[ConstValue],
     header: &mut Option<Vec<String>>,
 ) -> Result<Bytes, AppError> {
+    encode_page(format, rows, header).map(Bytes::from)
+}
+
+/// One page of rows as NDJSON lines or CSV records (the CSV header, from the first row's
+/// keys, is written before the first row): the one encoder of the list exports and the
+/// bulk exports.
+pub fn encode_page(
+    format: Format,
+    rows: &[ConstValue],
+    header: &mut Option<Vec<String>>,
+) -> Result<Vec<u8>, AppError> {
     let mut out = Vec::with_capacity(rows.len() * 256);
     match format {
         Format::Ndjson => {
@@ -123,7 +134,7 @@ fn encode(
             writer.flush().map_err(AppError::internal)?;
         }
     }
-    Ok(Bytes::from(out))
+    Ok(out)
 }
 
 /// Answers a list route with every matching row in `format`. The first page runs before the

@@ -31,6 +31,7 @@ macro_rules! stored_op {
 mod compile;
 mod download;
 mod export;
+pub use export::{Format as ExportFormat, encode_page};
 mod idempotency;
 pub mod openapi;
 mod respond;
