@@ -12,6 +12,12 @@ diesel::define_sql_function! {
     fn upper(x: Text) -> Text;
 }
 
+diesel::define_sql_function! {
+    /// PostgreSQL's `lower(text)`: how e-mails are compared (the unique indexes are on
+    /// `lower(email)`, so this comparison uses them).
+    fn lower(x: Text) -> Text;
+}
+
 /// A code as stored: trimmed and upper case.
 pub fn normalize_code(code: &str) -> String {
     code.trim().to_uppercase()

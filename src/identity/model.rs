@@ -8,10 +8,7 @@ use crate::db::paging::{self, SortOrder};
 use crate::db::schema::users;
 use crate::error::AppResult;
 
-diesel::define_sql_function! {
-    /// SQL `lower()`, so e-mail look-ups use the case-insensitive unique index.
-    fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text;
-}
+use crate::db::text::lower;
 
 /// A stored user (staff account).
 #[derive(Debug, Clone, Queryable, Selectable)]

@@ -26,10 +26,7 @@ use crate::inventory::model::ReferenceType;
 use crate::inventory::rules::{check_quantity, default_location, today};
 use crate::locations::model::MAIN_CODE;
 
-diesel::define_sql_function! {
-    /// PostgreSQL's `upper(text)` (location codes are unique on `upper(code)`).
-    fn upper(x: diesel::sql_types::Text) -> diesel::sql_types::Text;
-}
+use crate::db::text::upper;
 
 /// The template of the inventory import.
 pub const TEMPLATE: &str = "SKU,Quantity,Location,Lot Number,Mode\nMAT-PLA-BLK,1000,MAIN,,set\n";

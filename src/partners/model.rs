@@ -4,22 +4,14 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Text};
+use diesel::sql_types::BigInt;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::db::paging::{self, SortOrder};
 use crate::db::schema::{customers, vendors};
 use crate::error::AppResult;
 
-diesel::define_sql_function! {
-    /// SQL `upper()`, so vendor-code look-ups use the case-insensitive unique index.
-    fn upper(x: Text) -> Text;
-}
-
-diesel::define_sql_function! {
-    /// SQL `lower()`, so e-mail look-ups use the case-insensitive unique index.
-    fn lower(x: Text) -> Text;
-}
+use crate::db::text::{lower, upper};
 
 pub use crate::db::like_pattern;
 
@@ -737,21 +729,11 @@ pub async fn next_customer_numbers(
     conn: &mut AsyncPgConnection,
     n: usize,
 ) -> AppResult<Vec<String>> {
-    if n == 0 {
-        return Ok(Vec::new());
-    }
-    #[derive(QueryableByName)]
-    struct Next {
-        #[diesel(sql_type = BigInt)]
-        n: i64,
-    }
-    let rows: Vec<Next> = diesel::sql_query(
-        "SELECT nextval('customer_number_seq') AS n FROM generate_series(1, $1::bigint)",
-    )
-    .bind::<BigInt, _>(i64::try_from(n).unwrap_or(i64::MAX))
-    .load(conn)
-    .await?;
-    Ok(rows.into_iter().map(|r| customer_number(r.n)).collect())
+    Ok(crate::db::next_values(conn, "customer_number_seq", n)
+        .await?
+        .into_iter()
+        .map(customer_number)
+        .collect())
 }
 
 /// The display form of a customer number: `CUST-000042` (more digits once past a million).

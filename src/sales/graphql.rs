@@ -292,6 +292,12 @@ pub struct SalesQuery;
 
 #[Object]
 impl SalesQuery {
+    /// The order import's CSV template (CONTRACT 5.11's header and an example order of two
+    /// lines). Public, like the original's.
+    async fn order_import_template(&self) -> String {
+        crate::sales::import::template()
+    }
+
     /// Sales orders, newest first unless sorted; non-admins see their own only.
     #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::User")]
@@ -527,6 +533,33 @@ pub struct SalesMutation;
 
 #[Object]
 impl SalesMutation {
+    /// Imports orders from a CSV file (admins): the template or a Shopify, Squarespace,
+    /// WooCommerce, Etsy or TikTok export. Rows sharing an Order ID become one `pending`
+    /// order; an order with a bad row, one already imported from the same source, or one
+    /// cancelled in the file is skipped and reported. Everything else is written in one
+    /// transaction. With `dryRun` nothing is written (the preview).
+    #[graphql(guard = "Access::Admin")]
+    async fn order_import(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The CSV file (multipart upload).")] file: async_graphql::Upload,
+        #[graphql(desc = "Create the customers the file names that do not exist yet (by e-mail).", default = true)]
+        create_customers: bool,
+        #[graphql(desc = "The shop the orders come from (default: judged from the file's header, else manual).")]
+        source: Option<crate::sales::model::SalesOrderSource>,
+        #[graphql(desc = "Only check and report; change nothing.", default = false)] dry_run: bool,
+    ) -> AppResult<crate::sales::import::OrderImportReport> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        let bytes = crate::catalog::files::read_upload(ctx, file)?;
+        let options = crate::sales::import::ImportOptions {
+            create_customers,
+            source,
+            dry_run,
+        };
+        crate::sales::import::import_orders(&mut *context::conn(ctx).await?, &bytes, options, user)
+            .await
+    }
+
     /// Creates a `pending` order `SO-YYYY-NNNN` with its lines, priced from the products.
     #[graphql(guard = "Access::User")]
     async fn sales_order_create(

@@ -6,9 +6,10 @@
 //! cancelling releases the reservations. The fulfillment state, percent and priority are
 //! stored generated columns kept right by a trigger on the lines, so the list filters and
 //! sorts on them. Payments post 1000 Cash / 1100 AR (refunds the reverse). Shipments are in
-//! `crate::shipping`.
+//! `crate::shipping`. Orders come in from shops' CSV exports through [`import`].
 
 pub mod graphql;
+pub mod import;
 pub mod loaders;
 pub mod model;
 pub mod payments;

@@ -630,6 +630,7 @@ pub async fn convert(
             customer_notes: q.customer_notes.clone(),
             internal_notes: None,
             due_date: None,
+            created_at: None,
         })
         .returning(sales_orders::id)
         .get_result(conn)

@@ -58,7 +58,25 @@ pub async fn next_number(
     prefix: &str,
 ) -> Result<String, Stop> {
     let n: i64 = diesel::select(nextval(sequence)).get_result(conn).await?;
-    Ok(format!("{prefix}-{}-{n:04}", today().year()))
+    Ok(number(prefix, n))
+}
+
+/// `count` next numbers of a sequence (see [`next_number`]) in one statement, for imports.
+pub async fn next_numbers(
+    conn: &mut AsyncPgConnection,
+    sequence: &str,
+    prefix: &str,
+    count: usize,
+) -> diesel::QueryResult<Vec<String>> {
+    Ok(crate::db::next_values(conn, sequence, count)
+        .await?
+        .into_iter()
+        .map(|n| number(prefix, n))
+        .collect())
+}
+
+fn number(prefix: &str, n: i64) -> String {
+    format!("{prefix}-{}-{n:04}", today().year())
 }
 
 // ------------------------------------------------------------------------------ money
@@ -100,7 +118,7 @@ pub fn totals(line_totals: &[BigDecimal], shipping: &BigDecimal, tax_rate: &BigD
 }
 
 /// The company's tax rate (a fraction), zero when tax is off.
-pub async fn company_tax_rate(conn: &mut AsyncPgConnection) -> Result<BigDecimal, Stop> {
+pub async fn company_tax_rate(conn: &mut AsyncPgConnection) -> crate::error::AppResult<BigDecimal> {
     let row: Option<(bool, BigDecimal)> = company_settings::table
         .select((company_settings::tax_enabled, company_settings::tax_rate))
         .order(company_settings::id)
@@ -375,6 +393,8 @@ pub struct NewOrder {
     pub internal_notes: Option<String>,
     /// Due.
     pub due_date: Option<NaiveDate>,
+    /// When it was placed (now when `None`; an import gives the shop's order date).
+    pub created_at: Option<DateTime<Utc>>,
 }
 
 /// Records an event on an order.
@@ -564,6 +584,7 @@ pub async fn create(
             customer_notes: input.customer_notes,
             internal_notes: input.internal_notes,
             due_date: input.due_date,
+            created_at: None,
         })
         .returning(SalesOrderRow::as_returning())
         .get_result(conn)
