@@ -176,10 +176,15 @@ describe('orders by state', () => {
       revenue: { last_30_days: 10, orders_last_30_days: 1 },
     };
     expect(orderStates(summary).map((s) => [s.label, s.value, s.to])).toEqual([
+      ['Pending', 0, '/admin/orders?status=pending'],
       ['Confirmed', 2, '/admin/orders?status=confirmed'],
       ['In production', 3, '/admin/orders?status=in_production'],
       ['Ready to ship', 4, '/admin/orders?status=ready_to_ship'],
     ]);
+    // Pending orders are the open ones the other states leave.
+    const withPending = orderStates({ ...summary, inventory: { low_stock_count: 0, active_orders: 12 } });
+    expect(withPending[0]?.value).toBe(3);
+    expect(withPending.reduce((n, s) => n + s.value, 0)).toBe(12);
   });
 });
 
