@@ -144,14 +144,14 @@ export function OrdersDonut({ slices, total }: { slices: StateSlice[]; total: nu
   const shown = slices.filter((s) => s.value > 0);
   return (
     <div className="dash-donut">
-      <ChartFrame label={`${plural(total, 'open order')}: ${slices.map((s) => `${s.label} ${s.value}`).join(', ')}`} height={184}>
+      <ChartFrame label={`${plural(total, 'open order')}: ${slices.map((s) => `${s.label} ${s.value}`).join(', ')}`} height={150}>
         <PieChart>
           <Pie
             data={shown.length ? shown : [{ key: 'none', label: 'None', value: 1, color: '#e2e8f0' }]}
             dataKey="value"
             nameKey="label"
-            innerRadius={58}
-            outerRadius={84}
+            innerRadius={48}
+            outerRadius={70}
             paddingAngle={shown.length > 1 ? 2 : 0}
             stroke="none"
             isAnimationActive={false}

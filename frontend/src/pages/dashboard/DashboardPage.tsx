@@ -8,7 +8,7 @@ import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
-import { ORDER_TONE, PAYMENT_TONE } from '../sales/salesApi';
+import { ORDER_TONE, PAYMENT_TONE, salesApi, type PaymentsDashboard } from '../sales/salesApi';
 import { dashboardApi, type DashboardSummary, type ProfitSummary, type RecentOrder } from './dashboardApi';
 import {
   formatDay,
@@ -87,6 +87,8 @@ export function DashboardPage() {
     placeholderData: keepPreviousData,
     ...FRESH,
   });
+  // Admins only: an operator gets a 403 and the card stays away.
+  const cash = useQuery({ queryKey: ['payments', 'dashboard'], queryFn: ({ signal }) => salesApi.paymentsDashboard(signal), ...FRESH });
   const recent = useQuery({
     queryKey: ['dashboard', 'recent-orders', RECENT_ORDERS],
     queryFn: ({ signal }) => dashboardApi.recentOrders(RECENT_ORDERS, signal),
@@ -196,9 +198,14 @@ export function DashboardPage() {
               }}
             </Panel>
 
-            <Panel id="profit" title="Gross profit" subtitle={`Of what shipped ${long}`} query={profit} skeleton={260}>
-              {(p) => <Profit profit={p} long={long} />}
-            </Panel>
+            <div className="dash-stack">
+              <Panel id="profit" title="Gross profit" subtitle={`Of what shipped ${long}`} query={profit} skeleton={200}>
+                {(p) => <Profit profit={p} long={long} />}
+              </Panel>
+              <Panel id="receivables" title="Money owed to you" subtitle="Unpaid balances of all orders, right now" query={cash} skeleton={120}>
+                {(d) => <Receivables cash={d} />}
+              </Panel>
+            </div>
           </div>
 
           <div className="dash-row dash-row--trends">
@@ -519,7 +526,7 @@ function KeyFigures({ summary }: { summary: UseQueryResult<DashboardSummary> }) 
 
 function OpenOrders({ summary }: { summary: UseQueryResult<DashboardSummary> }) {
   return (
-    <Panel id="orders-by-state" title="Open orders by state" query={summary} skeleton={184}>
+    <Panel id="orders-by-state" title="Open orders by state" query={summary} skeleton={150}>
       {(s) => {
         const slices = orderStates(s);
         const open = s.inventory.active_orders;
@@ -528,7 +535,7 @@ function OpenOrders({ summary }: { summary: UseQueryResult<DashboardSummary> }) 
         }
         return (
           <div className="dash-states">
-            <Suspense fallback={<Skeleton width={184} height={184} />}>
+            <Suspense fallback={<Skeleton width={150} height={150} />}>
               <OrdersDonut slices={slices} total={open} />
             </Suspense>
             <ul className="dash-states__list">
@@ -597,6 +604,37 @@ function Profit({ profit, long }: { profit: ProfitSummary; long: string }) {
           <dd className="num">{formatMoney(profit.gross_profit)}</dd>
         </div>
       </dl>
+    </div>
+  );
+}
+
+function Receivables({ cash }: { cash: PaymentsDashboard }) {
+  const received: [string, number, string][] = [
+    ['Today', cash.payments_today, cash.amount_today],
+    ['This week', cash.payments_this_week, cash.amount_this_week],
+    ['This month', cash.payments_this_month, cash.amount_this_month],
+  ];
+  return (
+    <div className="dash-profit">
+      <Headline
+        value={formatMoney(cash.total_outstanding)}
+        unit="outstanding"
+        testId="receivables-outstanding"
+        note={cash.orders_with_balance ? `Across ${plural(cash.orders_with_balance, 'order')} with a balance` : 'Every order is paid up'}
+      />
+      <dl className="dash-profit__rows" aria-label="Payments received">
+        {received.map(([label, n, amount]) => (
+          <div key={label}>
+            <dt>
+              Received {label.toLowerCase()} <span className="muted">({n})</span>
+            </dt>
+            <dd className="num">{formatMoney(amount)}</dd>
+          </div>
+        ))}
+      </dl>
+      <Link to="/admin/payments" className="link dash-more">
+        Payments <ArrowRight size={14} aria-hidden="true" />
+      </Link>
     </div>
   );
 }
