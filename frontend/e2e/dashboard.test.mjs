@@ -36,6 +36,12 @@ async function shows(page, testId, expected) {
   assert.equal((await el.textContent())?.trim(), expected, `${testId}`);
 }
 
+/** A full-page screenshot from the top (the shell's header and sidebar are sticky). */
+async function shoot(page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
 let browser;
 
 describe('dashboard with the real API', () => {
@@ -163,7 +169,7 @@ describe('dashboard with the real API', () => {
       assert.match(await rowC.innerText(), new RegExp(`Dana Board ${RUN}`));
       assert.match(await rowC.innerText(), /Pending/);
       assert.match(await recent.getByRole('row', { name: new RegExp(a.order_number) }).innerText(), /Shipped[\s\S]*Paid/);
-      await screenshot(page, 'dashboard-mtd');
+      await shoot(page, 'dashboard-mtd');
 
       await rowC.getByRole('link', { name: c.order_number }).click();
       await page.waitForURL(new RegExp(`/admin/orders/${c.id}$`));
@@ -189,7 +195,7 @@ describe('dashboard with the real API', () => {
         assert.ok(want.sales.total_orders >= now.sales.total_orders - base.sales.total_orders);
         assert.match(await page.getByTestId('dash-range').textContent(), new RegExp(`${day(want.sales.start_date)}.*${day(today)}`));
         await page.waitForTimeout(150);
-        await screenshot(page, `dashboard-${period.toLowerCase()}`);
+        await shoot(page, `dashboard-${period.toLowerCase()}`);
       }
       // Long periods are drawn per week.
       assert.match(await sales.locator('.dash-panel__sub').textContent(), /per week/);
@@ -212,7 +218,7 @@ describe('dashboard with the real API', () => {
       await page.getByTestId('dash-sales').locator('.recharts-bar-rectangle').first().waitFor();
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= TABLET.width, `no horizontal scrolling (${width}px)`);
-      await screenshot(page, 'dashboard-narrow');
+      await shoot(page, 'dashboard-narrow');
 
       assert.deepEqual(errors, [], 'no uncaught errors in the page');
       passed = true;
@@ -249,7 +255,7 @@ describe('dashboard with the real API', () => {
       for (const id of ['dash-sales', 'dash-profit', 'dash-production', 'dash-shipping', 'dash-purchasing', 'dash-orders-by-state']) {
         assert.equal(await page.getByTestId(id).count(), 1, id);
       }
-      await screenshot(page, 'dashboard-operator');
+      await shoot(page, 'dashboard-operator');
       assert.deepEqual(errors, [], 'no uncaught errors in the page');
       passed = true;
     } finally {

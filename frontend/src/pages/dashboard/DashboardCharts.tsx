@@ -39,12 +39,23 @@ function pointOf<T>(payload: readonly { payload?: unknown }[] | undefined): T | 
   return first ? (first as T) : null;
 }
 
-function ChartFrame({ label, height, children }: { label: string; height: number; children: ReactNode }) {
+/** The chart's box: a fixed height, or with `grow` at least that and whatever the card has spare. */
+function ChartFrame({ label, height, grow, children }: { label: string; height: number; grow?: boolean; children: ReactNode }) {
+  const chart = (
+    <ResponsiveContainer width="100%" height="100%">
+      {children}
+    </ResponsiveContainer>
+  );
+  if (grow) {
+    return (
+      <div className="dash-chart dash-chart--grow" role="img" aria-label={label} style={{ minHeight: height }}>
+        <div className="dash-chart__fill">{chart}</div>
+      </div>
+    );
+  }
   return (
     <div className="dash-chart" role="img" aria-label={label} style={{ height }}>
-      <ResponsiveContainer width="100%" height="100%">
-        {children}
-      </ResponsiveContainer>
+      {chart}
     </div>
   );
 }
@@ -53,7 +64,7 @@ function ChartFrame({ label, height, children }: { label: string; height: number
 export function SalesChart({ data, label }: { data: SalesPoint[]; label: string }) {
   const gap = data.length > 40 ? 1 : 4;
   return (
-    <ChartFrame label={label} height={280}>
+    <ChartFrame label={label} height={260} grow>
       <BarChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }} barGap={gap > 1 ? 2 : 0} barCategoryGap={gap > 1 ? '22%' : '12%'}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} stroke={GRID} />
         <XAxis dataKey="date" tickFormatter={formatDay} tick={AXIS_TICK} tickLine={false} axisLine={{ stroke: '#cbd5e1' }} minTickGap={24} />

@@ -165,7 +165,7 @@ export function DashboardPage() {
                     ) : (
                       <>
                         <Legend items={[{ label: 'Sales', color: COLORS.sales }, { label: 'Payments', color: COLORS.payments }]} />
-                        <Suspense fallback={<Skeleton width="100%" height={280} />}>
+                        <Suspense fallback={<Skeleton width="100%" height={260} />}>
                           <SalesChart data={series} label={`Sales ${long}: ${formatMoney(trend.total_revenue)} from ${plural(trend.total_orders, 'order')}`} />
                         </Suspense>
                         <table className="sr-only">

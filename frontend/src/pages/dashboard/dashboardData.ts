@@ -227,7 +227,7 @@ export function orderStates(summary: DashboardSummary): StateSlice[] {
   const o = summary.orders;
   const pending = Math.max(0, summary.inventory.active_orders - o.confirmed - o.in_production - o.ready_to_ship);
   return [
-    { key: 'pending', label: 'Pending', value: pending, color: '#cbd5e1', to: '/admin/orders?status=pending' },
+    { key: 'pending', label: 'Pending', value: pending, color: '#fbbf24', to: '/admin/orders?status=pending' },
     { key: 'confirmed', label: 'Confirmed', value: o.confirmed, color: '#a5b4fc', to: '/admin/orders?status=confirmed' },
     { key: 'in_production', label: 'In production', value: o.in_production, color: '#4f46e5', to: '/admin/orders?status=in_production' },
     { key: 'ready_to_ship', label: 'Ready to ship', value: o.ready_to_ship, color: '#059669', to: '/admin/orders?status=ready_to_ship' },
