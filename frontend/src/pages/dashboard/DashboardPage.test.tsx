@@ -156,4 +156,17 @@ describe('Dashboard', () => {
     expect(screen.queryByRole('heading', { name: 'Open orders by state' })).not.toBeInTheDocument();
     expect(screen.queryAllByRole('alert')).toHaveLength(0);
   });
+
+  it('says once that the server cannot be reached, not once per card', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('Bad Gateway', { status: 502, headers: { 'Content-Type': 'text/plain' } })),
+    );
+    renderDashboard();
+    expect(await screen.findByText('Key figures could not be loaded', undefined, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Sales' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('dash-recent-orders')).not.toBeInTheDocument();
+    expect(screen.queryAllByRole('alert')).toHaveLength(0);
+  }, 15_000);
 });

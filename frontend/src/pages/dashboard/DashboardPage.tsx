@@ -1,12 +1,12 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { AlertTriangle, ArrowRight, BarChart3, Factory, PackageCheck, ShoppingCart, Sparkles, Truck, Wallet } from 'lucide-react';
-import { ApiError } from '../../api/errors';
+import { keepPreviousData, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { AlertCircle, AlertTriangle, ArrowRight, BarChart3, Factory, PackageCheck, ShoppingCart, Sparkles, Truck, Wallet } from 'lucide-react';
+import { ApiError, errorMessage } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
-import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
+import { Badge, EmptyState, Skeleton } from '../../components/States';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
 import { ORDER_TONE, PAYMENT_TONE, salesApi, type PaymentsDashboard } from '../sales/salesApi';
 import { dashboardApi, type DashboardSummary, type ProfitSummary, type RecentOrder } from './dashboardApi';
@@ -106,6 +106,11 @@ export function DashboardPage() {
       { replace: true },
     );
 
+  // The server cannot be reached at all: one notice (in the key figures) instead of one per card.
+  const queryClient = useQueryClient();
+  const unreachable = summary.error instanceof ApiError && summary.error.isUnreachable;
+  const retryAll = () => void queryClient.refetchQueries({ predicate: (q) => ['dashboard', 'payments'].includes(String(q.queryKey[0])) });
+
   const start = periodStart(period, today);
   const long = PERIOD_LABEL[period].long;
   const periodic = [sales, profit, shipping, production, purchasing];
@@ -115,12 +120,12 @@ export function DashboardPage() {
     <div className="page dash">
       <PageHeader title={`${greeting()}, ${user?.first_name?.trim() || 'there'}`} description="Here is where your shop stands today." />
 
-      <div className="dash-now">
-        <KeyFigures summary={summary} />
-        {!isForbidden(summary.error) && <OpenOrders summary={summary} />}
+      <div className={`dash-now${unreachable ? ' dash-now--alone' : ''}`}>
+        <KeyFigures summary={summary} onRetry={retryAll} />
+        {!isForbidden(summary.error) && !unreachable && <OpenOrders summary={summary} />}
       </div>
 
-      {!allForbidden && (
+      {!allForbidden && !unreachable && (
         <>
           <div className="dash-toolbar">
             <div>
@@ -307,7 +312,7 @@ export function DashboardPage() {
         </>
       )}
 
-      <RecentOrders query={recent} />
+      {!unreachable && <RecentOrders query={recent} />}
     </div>
   );
 }
@@ -351,12 +356,31 @@ function Panel<T>({ id, title, subtitle, query, skeleton = 200, children }: Pane
         {query.isPending ? (
           <Skeleton width="100%" height={skeleton} />
         ) : query.isError ? (
-          <ErrorState compact error={query.error} onRetry={() => void query.refetch()} />
+          <PanelError error={query.error} onRetry={() => void query.refetch()} />
         ) : (
           children(query.data)
         )}
       </div>
     </section>
+  );
+}
+
+/** A card's failed call, small: what went wrong and a retry. */
+function PanelError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const notFound = error instanceof ApiError && error.isNotFound;
+  return (
+    <div className="dash-quiet dash-quiet--error" role="alert">
+      <span className="dash-quiet__icon" aria-hidden="true">
+        <AlertCircle size={18} />
+      </span>
+      <p>
+        <strong>{notFound ? 'Not available on this server yet' : 'Could not load this'}</strong>
+        {!notFound && <span>{errorMessage(error)}</span>}
+      </p>
+      <Button size="sm" onClick={onRetry}>
+        Try again
+      </Button>
+    </div>
   );
 }
 
@@ -476,7 +500,7 @@ function kpisOf(s: DashboardSummary): Kpi[] {
   ];
 }
 
-function KeyFigures({ summary }: { summary: UseQueryResult<DashboardSummary> }) {
+function KeyFigures({ summary, onRetry }: { summary: UseQueryResult<DashboardSummary>; onRetry: () => void }) {
   if (isForbidden(summary.error)) return null;
   const unavailable = summary.error instanceof ApiError && summary.error.isNotFound;
   return (
@@ -514,7 +538,7 @@ function KeyFigures({ summary }: { summary: UseQueryResult<DashboardSummary> }) 
             </span>
           </div>
           {!unavailable && (
-            <Button size="sm" onClick={() => void summary.refetch()}>
+            <Button size="sm" onClick={onRetry}>
               Try again
             </Button>
           )}
@@ -661,7 +685,7 @@ function RecentOrders({ query }: { query: UseQueryResult<RecentOrder[]> }) {
         </div>
       ) : query.isError ? (
         <div className="dash-panel__body">
-          <ErrorState compact error={query.error} onRetry={() => void query.refetch()} />
+          <PanelError error={query.error} onRetry={() => void query.refetch()} />
         </div>
       ) : query.data.length === 0 ? (
         <div className="dash-panel__body">
