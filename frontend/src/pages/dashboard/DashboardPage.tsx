@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient, type UseQueryResult } from 
 import { AlertCircle, AlertTriangle, ArrowRight, BarChart3, Factory, PackageCheck, ShoppingCart, Sparkles, Truck, Wallet } from 'lucide-react';
 import { ApiError, errorMessage } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
+import { isAdmin } from '../../auth/roles';
 import { Button } from '../../components/Button';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge, EmptyState, Skeleton } from '../../components/States';
@@ -42,8 +43,8 @@ const SalesChart = lazy(() => import('./DashboardCharts').then((m) => ({ default
 const MiniBarChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.MiniBarChart })));
 const OrdersDonut = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.OrdersDonut })));
 
-/** The figures refresh every minute while the page is open. */
-const FRESH = { staleTime: 60_000, refetchInterval: 60_000 } as const;
+/** The figures refresh every minute while the page is open, and on coming back to it. */
+const FRESH = { staleTime: 10_000, refetchInterval: 60_000 } as const;
 const RECENT_ORDERS = 5;
 
 const isForbidden = (e: unknown) => e instanceof ApiError && e.status === 403;
@@ -312,7 +313,8 @@ export function DashboardPage() {
         </>
       )}
 
-      {!unreachable && <RecentOrders query={recent} />}
+      {/* An operator may open only their own orders (CONTRACT 5.2), and these rows do not say whose they are. */}
+      {!unreachable && <RecentOrders query={recent} canOpen={isAdmin(user)} />}
     </div>
   );
 }
@@ -663,7 +665,7 @@ function Receivables({ cash }: { cash: PaymentsDashboard }) {
   );
 }
 
-function RecentOrders({ query }: { query: UseQueryResult<RecentOrder[]> }) {
+function RecentOrders({ query, canOpen }: { query: UseQueryResult<RecentOrder[]>; canOpen: boolean }) {
   const navigate = useNavigate();
   if (isForbidden(query.error)) return null;
   return (
@@ -725,11 +727,15 @@ function RecentOrders({ query }: { query: UseQueryResult<RecentOrder[]> }) {
             </thead>
             <tbody>
               {query.data.map((o) => (
-                <tr key={o.id} className="is-clickable" onClick={() => navigate(`/admin/orders/${o.id}`)}>
+                <tr key={o.id} className={canOpen ? 'is-clickable' : undefined} onClick={canOpen ? () => navigate(`/admin/orders/${o.id}`) : undefined}>
                   <td className="shrink">
-                    <Link to={`/admin/orders/${o.id}`} className="link mono" onClick={(e) => e.stopPropagation()}>
-                      {o.order_number}
-                    </Link>
+                    {canOpen ? (
+                      <Link to={`/admin/orders/${o.id}`} className="link mono" onClick={(e) => e.stopPropagation()}>
+                        {o.order_number}
+                      </Link>
+                    ) : (
+                      <span className="mono">{o.order_number}</span>
+                    )}
                   </td>
                   <td>
                     <div className="cell-stack">
