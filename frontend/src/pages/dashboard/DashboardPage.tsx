@@ -246,7 +246,7 @@ export function DashboardPage() {
                         />
                       </Suspense>
                     ) : (
-                      <Quiet icon={<Factory size={18} />} text={`Nothing completed ${long} yet.`} to="/admin/production" link="Open production" />
+                      <Quiet icon={<Factory size={18} />} text={`Nothing completed ${long} yet.`} to="/admin/production" link="Go to production" />
                     )}
                   </>
                 );
@@ -275,7 +275,7 @@ export function DashboardPage() {
                         />
                       </Suspense>
                     ) : (
-                      <Quiet icon={<Truck size={18} />} text={`Nothing shipped ${long} yet.`} to="/admin/shipping" link="Open shipping" />
+                      <Quiet icon={<Truck size={18} />} text={`Nothing shipped ${long} yet.`} to="/admin/shipping" link="Go to shipping" />
                     )}
                   </>
                 );
@@ -306,7 +306,7 @@ export function DashboardPage() {
                         />
                       </Suspense>
                     ) : (
-                      <Quiet icon={<PackageCheck size={18} />} text="No purchase orders placed in these months." to="/admin/purchasing" link="Open purchasing" />
+                      <Quiet icon={<PackageCheck size={18} />} text="No purchase orders placed in these months." to="/admin/purchasing" link="Go to purchasing" />
                     )}
                   </>
                 );
@@ -560,7 +560,7 @@ function OpenOrders({ summary }: { summary: UseQueryResult<DashboardSummary> }) 
         const slices = orderStates(s);
         const open = s.inventory.active_orders;
         if (open === 0) {
-          return <Quiet icon={<ShoppingCart size={18} />} text="No open orders right now." to="/admin/orders" link="Open orders" />;
+          return <Quiet icon={<ShoppingCart size={18} />} text="No open orders right now." to="/admin/orders" link="Go to orders" />;
         }
         return (
           <div className="dash-states">
@@ -596,7 +596,7 @@ function OpenOrders({ summary }: { summary: UseQueryResult<DashboardSummary> }) 
 
 function Profit({ profit, long }: { profit: ProfitSummary; long: string }) {
   if (profit.shipments === 0) {
-    return <Quiet icon={<Truck size={18} />} text={`Nothing shipped ${long} yet, so no profit to show.`} to="/admin/shipping" link="Open shipping" />;
+    return <Quiet icon={<Truck size={18} />} text={`Nothing shipped ${long} yet, so no profit to show.`} to="/admin/shipping" link="Go to shipping" />;
   }
   const revenue = Math.max(0, profit.revenue);
   const costShare = revenue > 0 ? Math.min(100, (Math.max(0, profit.cost_of_goods) / revenue) * 100) : 100;
