@@ -100,6 +100,8 @@ describe('Dashboard', () => {
     expect(within(figures).getByRole('link', { name: /Work orders running/ })).toHaveTextContent('3');
     expect(within(figures).getByRole('link', { name: /Work orders running/ })).toHaveTextContent('1 released · 2 draft');
     expect(within(figures).getByRole('link', { name: /Low stock/ })).toHaveTextContent('Items at or below reorder point');
+    expect(within(figures).getByRole('link', { name: /Low stock/ })).toHaveAttribute('href', '/admin/purchasing?tab=low-stock');
+    expect(within(figures).getByRole('link', { name: /Active BOMs/ })).toHaveAttribute('href', '/admin/bom');
 
     // Empty: no open orders, no sales, nothing made, shipped or bought, no orders at all.
     expect(await screen.findByText('No open orders right now.')).toBeInTheDocument();

@@ -489,7 +489,7 @@ function kpisOf(s: DashboardSummary): Kpi[] {
     {
       label: 'Low stock',
       value: String(s.inventory.low_stock_count),
-      to: '/admin/purchasing',
+      to: '/admin/purchasing?tab=low-stock',
       hint: s.inventory.low_stock_count > 0 ? 'Items at or below reorder point' : 'Everything above reorder point',
       warn: s.inventory.low_stock_count > 0,
       icon: <AlertTriangle size={16} />,
