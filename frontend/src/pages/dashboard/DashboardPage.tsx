@@ -1,3 +1,10 @@
+/**
+ * The dashboard (CONTRACT 5.1): what stands now (key figures, open orders by state), then the
+ * period picked (sales and payments, gross profit, money owed, production, shipping and
+ * purchasing), then the latest orders. Each card has its own call and its own loading, empty
+ * and error states; a card whose call answers 403 is left out. The period lives in the
+ * address (`?period=QTD`; MTD when absent). Charts are loaded on demand (recharts is large).
+ */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
