@@ -129,7 +129,7 @@ describe('days and weeks', () => {
     expect(s[s.length - 1]).toMatchObject({ date: '2026-11-23', sales: 7 });
     expect(s).toHaveLength(48); // Jan 1-4, then 47 Mondays from Jan 5 to Nov 23
     expect(total(s, 'sales')).toBe(67);
-    expect(pointTitle(s[1]!)).toBe('Week of Jan 5');
+    expect(pointTitle(s[1]!)).toBe('Week of Jan 5, 2026');
     expect(pointTitle({ date: '2026-01-05', granularity: 'day' })).toBe('Jan 5');
   });
 

@@ -251,9 +251,9 @@ export function formatMonth(month: string, withYear = false): string {
   return withYear ? `${name} ${month.slice(0, 4)}` : name;
 }
 
-/** A point's tooltip title: `Nov 3` or `Week of Nov 3`. */
+/** A point's tooltip title: `Nov 3`, or `Week of Nov 3, 2026` (weeks are drawn for periods that may span two years). */
 export function pointTitle(p: { date: string; granularity: Granularity }): string {
-  return p.granularity === 'week' ? `Week of ${formatDay(p.date)}` : formatDay(p.date);
+  return p.granularity === 'week' ? `Week of ${formatDay(p.date)}, ${p.date.slice(0, 4)}` : formatDay(p.date);
 }
 
 /** `2026-11-01`..`2026-11-24` → `Nov 1 – Nov 24, 2026`. */
