@@ -9,7 +9,7 @@ import { AdminLayout } from './layout/AdminLayout';
 import { ComingSoonPage } from './pages/ComingSoonPage';
 import { TraceabilityPage } from './pages/traceability/TraceabilityPage';
 import { COMING_SOON } from './pages/comingSoon';
-import { DashboardPage } from './pages/DashboardPage';
+import { DashboardPage } from './pages/dashboard/DashboardPage';
 import { ItemsPage } from './pages/items/ItemsPage';
 import { LoginPage } from './pages/auth/LoginPage';
 import { ForgotPasswordPage } from './pages/auth/ForgotPasswordPage';

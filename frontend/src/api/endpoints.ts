@@ -36,7 +36,6 @@ import type {
   CustomerImportResult,
   CustomerList,
   CustomerListQuery,
-  DashboardSummary,
   InitialAdminRequest,
   InitialAdminResponse,
   InventoryImportResult,
@@ -193,10 +192,6 @@ export const usersApi = {
 
 export const auditApi = {
   list: (q: AuditLogQuery, signal?: AbortSignal) => api.get<AuditLogPage>('/security/audit-log/', { ...q }, signal),
-};
-
-export const dashboardApi = {
-  summary: (signal?: AbortSignal) => api.get<DashboardSummary>('/admin/dashboard/summary', undefined, signal),
 };
 
 export const purchaseOrdersApi = {

@@ -157,7 +157,7 @@ export interface MessageResponse {
 }
 
 // ---------------------------------------------------------------- routes the server does not have yet
-// Orders, the dashboard and purchase orders are not in the document at all
+// Orders and purchase orders are not in the document at all
 // (no path yet); these types follow CONTRACT.md until their areas exist.
 
 /** POST /admin/orders/import (CONTRACT 5.11). */
@@ -168,16 +168,6 @@ export interface OrderImportResult {
   errors?: ImportRowError[];
 }
 
-
-/** GET /admin/dashboard/summary (CONTRACT 5.1). */
-export interface DashboardSummary {
-  quotes: { pending: number; this_week: number };
-  orders: { confirmed: number; in_production: number; ready_to_ship: number; overdue: number };
-  production: { in_progress: number; scheduled: number; ready_to_start: number };
-  boms: { needs_review: number; active: number };
-  inventory: { low_stock_count: number; active_orders: number };
-  revenue: { last_30_days: Decimal; orders_last_30_days: number };
-}
 
 /** GET /purchase-orders/ (CONTRACT 5.14). */
 export interface PurchaseOrderRow {

@@ -1,0 +1,32 @@
+/**
+ * Dashboard calls (CONTRACT 5.1): the summary cards, the sales, shipping, production and
+ * purchasing trends, the profit of what shipped and the latest orders. Every type comes
+ * from the generated document. Query keys start with ['dashboard'].
+ */
+import { api } from '../../api/client';
+import type { Api } from '../../api/model';
+import type { Period } from './dashboardData';
+
+export type DashboardSummary = Api<'/admin/dashboard/summary', 'get'>;
+export type SalesTrend = Api<'/admin/dashboard/sales-trend/', 'get'>;
+export type SalesTrendDay = SalesTrend['data'][number];
+export type ShippingTrend = Api<'/admin/dashboard/shipping-trend', 'get'>;
+export type ShippingTrendDay = ShippingTrend['data'][number];
+export type ProfitSummary = Api<'/admin/dashboard/profit-summary', 'get'>;
+export type ProductionTrendDay = Api<'/admin/dashboard/production-trend', 'get'>[number];
+export type PurchasingTrendMonth = Api<'/admin/dashboard/purchasing-trend', 'get'>[number];
+export type RecentOrder = Api<'/admin/dashboard/recent-orders', 'get'>[number];
+
+export const dashboardApi = {
+  summary: (signal?: AbortSignal) => api.get<DashboardSummary>('/admin/dashboard/summary', undefined, signal),
+  salesTrend: (period: Period, signal?: AbortSignal) => api.get<SalesTrend>('/admin/dashboard/sales-trend/', { period }, signal),
+  shippingTrend: (period: Period, signal?: AbortSignal) => api.get<ShippingTrend>('/admin/dashboard/shipping-trend', { period }, signal),
+  profitSummary: (period: Period, signal?: AbortSignal) => api.get<ProfitSummary>('/admin/dashboard/profit-summary', { period }, signal),
+  /** Completed production per day over the last `days` days (the route takes days, not a period). */
+  productionTrend: (days: number, signal?: AbortSignal) =>
+    api.get<ProductionTrendDay[]>('/admin/dashboard/production-trend', { days }, signal),
+  /** Money placed with vendors per month, this one included (the route takes months). */
+  purchasingTrend: (months: number, signal?: AbortSignal) =>
+    api.get<PurchasingTrendMonth[]>('/admin/dashboard/purchasing-trend', { months }, signal),
+  recentOrders: (limit: number, signal?: AbortSignal) => api.get<RecentOrder[]>('/admin/dashboard/recent-orders', { limit }, signal),
+};
