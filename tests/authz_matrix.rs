@@ -41,6 +41,8 @@ const PUBLIC: &[&str] = &[
     "passwordResetStatus",
     // The company logo: shown on the login page and printed on quotes (CONTRACT 5.16).
     "companyLogo",
+    // The order import's CSV template: public in the original (CONTRACT 5.11).
+    "orderImportTemplate",
     // Mutation
     "setupInitialAdmin",
     "login",

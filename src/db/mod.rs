@@ -142,14 +142,6 @@ pub fn like_pattern(text: &str) -> String {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn like_patterns_match_wildcards_literally() {
-        assert_eq!(super::like_pattern("50%_off\\"), "%50\\%\\_off\\\\%");
-    }
-}
-
 /// `n` next values of a sequence in one round trip (numbering for multi-row inserts:
 /// imports). Gap-tolerant like every `nextval`: a rolled-back import leaves a gap.
 pub async fn next_values(
@@ -167,12 +159,20 @@ pub async fn next_values(
     if n == 0 {
         return Ok(Vec::new());
     }
-    let rows: Vec<Next> = diesel::sql_query(
-        "SELECT nextval($1::regclass) AS n FROM generate_series(1, $2::bigint)",
-    )
-    .bind::<Text, _>(sequence)
-    .bind::<BigInt, _>(i64::try_from(n).unwrap_or(i64::MAX))
-    .load(conn)
-    .await?;
+    let rows: Vec<Next> =
+        diesel::sql_query("SELECT nextval($1::regclass) AS n FROM generate_series(1, $2::bigint)")
+            .bind::<Text, _>(sequence)
+            .bind::<BigInt, _>(i64::try_from(n).unwrap_or(i64::MAX))
+            .load(conn)
+            .await?;
     Ok(rows.into_iter().map(|r| r.n).collect())
+}
+
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn like_patterns_match_wildcards_literally() {
+        assert_eq!(super::like_pattern("50%_off\\"), "%50\\%\\_off\\\\%");
+    }
 }

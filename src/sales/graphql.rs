@@ -543,9 +543,14 @@ impl SalesMutation {
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "The CSV file (multipart upload).")] file: async_graphql::Upload,
-        #[graphql(desc = "Create the customers the file names that do not exist yet (by e-mail).", default = true)]
+        #[graphql(
+            desc = "Create the customers the file names that do not exist yet (by e-mail).",
+            default = true
+        )]
         create_customers: bool,
-        #[graphql(desc = "The shop the orders come from (default: judged from the file's header, else manual).")]
+        #[graphql(
+            desc = "The shop the orders come from (default: judged from the file's header, else manual)."
+        )]
         source: Option<crate::sales::model::SalesOrderSource>,
         #[graphql(desc = "Only check and report; change nothing.", default = false)] dry_run: bool,
     ) -> AppResult<crate::sales::import::OrderImportReport> {

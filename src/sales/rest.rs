@@ -2,7 +2,7 @@
 //! orders) and payments (CONTRACT 5.4; admins): declarations only. Posting routes take an
 //! `Idempotency-Key`.
 
-use crate::auth::Access::Admin;
+use crate::auth::Access::{Admin, Public};
 use crate::rest::{Body, Route};
 
 use crate::stored_op;
@@ -50,6 +50,24 @@ pub const ROUTES: &[Route] = &[
         .summary("The order's history, oldest first"),
     Route::get("/sales-orders/{id}/fulfillment-status", stored_op!("sales_order_fulfillment.graphql", "sales_order_line", "fulfillment"), "salesOrder")
         .summary("The order's fulfillment: state, lines ready and blocked, percent"),
+    Route::get("/admin/orders/import/template", stored_op!("order_import_template.graphql"), "orderImportTemplate")
+        .access(Public)
+        .raw("text/csv; charset=utf-8")
+        .summary("The order CSV template (CONTRACT 5.11's header and an example order of two lines)"),
+    Route::post("/admin/orders/import/preview", stored_op!("order_import_preview.graphql"), "orderImport")
+        .body(Body::Multipart)
+        .access(Admin)
+        .summary("Check an order CSV (multipart `file`; `create_customers`, `source`) without importing: what each order would become"),
+    Route::post("/admin/orders/import", stored_op!("order_import.graphql"), "orderImport")
+        .body(Body::Multipart)
+        .access(Admin)
+        .idempotent()
+        .summary("Import orders from a CSV (multipart `file`; `create_customers` default true, `source` manual|squarespace|shopify|woocommerce|etsy|tiktok, default judged from the header): rows sharing an Order ID become one pending order; bad, already imported and cancelled orders are skipped and listed: `{total_rows, created, skipped, errors}` and more"),
+    Route::post("/orders/import/", stored_op!("order_import.graphql"), "orderImport")
+        .body(Body::Multipart)
+        .access(Admin)
+        .idempotent()
+        .summary("The spec's name of `POST /admin/orders/import`"),
     Route::get("/payments", stored_op!("payments_list.graphql", "payment"), "payments")
         .access(Admin)
         .summary("Payments, newest first, as `{items, total, page, page_size, total_pages}` (`order_id`, `payment_method`, `status`, `payment_type`, `from_date`, `to_date`, `search`, `page`, `page_size` up to 100)"),

@@ -2394,6 +2394,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/orders/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import orders from a CSV (multipart `file`; `create_customers` default true, `source` manual|squarespace|shopify|woocommerce|etsy|tiktok, default judged from the header): rows sharing an Order ID become one pending order; bad, already imported and cancelled orders are skipped and listed: `{total_rows, created, skipped, errors}` and more
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation OrderImport($file: Upload!, $createCustomers: Boolean = true, $source: SalesOrderSource) {
+         *       orderImport(file: $file, createCustomers: $createCustomers, source: $source, dryRun: false) {
+         *         total_rows: totalRows
+         *         orders_found: ordersFound
+         *         created
+         *         skipped
+         *         customers_created: customersCreated
+         *         errors { row field reason }
+         *         warnings
+         *         orders {
+         *           order_id: orderId
+         *           first_row: firstRow
+         *           line_count: lineCount
+         *           units
+         *           customer_email: customerEmail
+         *           customer_name: customerName
+         *           customer
+         *           subtotal
+         *           tax_amount: taxAmount
+         *           shipping_cost: shippingCost
+         *           grand_total: grandTotal
+         *           outcome
+         *           order_number: orderNumber
+         *           errors
+         *         }
+         *         truncated
+         *         detected_format: detectedFormat
+         *         source
+         *         applied
+         *         message
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_order_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/orders/import/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an order CSV (multipart `file`; `create_customers`, `source`) without importing: what each order would become
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation OrderImportPreview($file: Upload!, $createCustomers: Boolean = true, $source: SalesOrderSource) {
+         *       orderImport(file: $file, createCustomers: $createCustomers, source: $source, dryRun: true) {
+         *         total_rows: totalRows
+         *         orders_found: ordersFound
+         *         created
+         *         skipped
+         *         customers_created: customersCreated
+         *         errors { row field reason }
+         *         warnings
+         *         orders {
+         *           order_id: orderId
+         *           first_row: firstRow
+         *           line_count: lineCount
+         *           units
+         *           customer_email: customerEmail
+         *           customer_name: customerName
+         *           customer
+         *           subtotal
+         *           tax_amount: taxAmount
+         *           shipping_cost: shippingCost
+         *           grand_total: grandTotal
+         *           outcome
+         *           order_number: orderNumber
+         *           errors
+         *         }
+         *         truncated
+         *         detected_format: detectedFormat
+         *         source
+         *         applied
+         *         message
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_order_import_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/orders/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order CSV template (CONTRACT 5.11's header and an example order of two lines)
+         * @description Access: public. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query OrderImportTemplate {
+         *       orderImportTemplate
+         *     }
+         *     ```
+         */
+        get: operations["list_order_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/traceability/consumptions/production/{production_order_id}": {
         parameters: {
             query?: never;
@@ -5117,6 +5253,61 @@ export interface paths {
         get: operations["list_material_import_template"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The spec's name of `POST /admin/orders/import`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation OrderImport($file: Upload!, $createCustomers: Boolean = true, $source: SalesOrderSource) {
+         *       orderImport(file: $file, createCustomers: $createCustomers, source: $source, dryRun: false) {
+         *         total_rows: totalRows
+         *         orders_found: ordersFound
+         *         created
+         *         skipped
+         *         customers_created: customersCreated
+         *         errors { row field reason }
+         *         warnings
+         *         orders {
+         *           order_id: orderId
+         *           first_row: firstRow
+         *           line_count: lineCount
+         *           units
+         *           customer_email: customerEmail
+         *           customer_name: customerName
+         *           customer
+         *           subtotal
+         *           tax_amount: taxAmount
+         *           shipping_cost: shippingCost
+         *           grand_total: grandTotal
+         *           outcome
+         *           order_number: orderNumber
+         *           errors
+         *         }
+         *         truncated
+         *         detected_format: detectedFormat
+         *         source
+         *         applied
+         *         message
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_order_import_2"];
         delete?: never;
         options?: never;
         head?: never;
@@ -20943,6 +21134,465 @@ export interface operations {
             };
         };
     };
+    create_order_import: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    create_customers?: boolean | null;
+                    source?: ("portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Data rows in the file. */
+                        total_rows: number;
+                        /** @description Distinct orders (Order IDs) in the file. */
+                        orders_found: number;
+                        /** @description Orders created (for a preview: orders that would be). */
+                        created: number;
+                        /** @description Orders not created: invalid, already imported or cancelled in the file. */
+                        skipped: number;
+                        /** @description Customers created (for a preview: that would be). */
+                        customers_created: number;
+                        /** @description Every row problem, by file line (at most 200). */
+                        errors: {
+                            /** @description The row number in the file (the header is row 1). */
+                            row: number;
+                            /** @description The column at fault, when one is. */
+                            field: string | null;
+                            /** @description What is wrong. */
+                            reason: string;
+                        }[];
+                        /** @description Things to know that are not errors. */
+                        warnings: string[];
+                        /** @description The first 100 orders of the file. */
+                        orders: {
+                            /** @description The shop's order id. */
+                            order_id: string;
+                            /** @description The file line of its first row. */
+                            first_row: number;
+                            /** @description How many rows (lines) it has. */
+                            line_count: number;
+                            /** @description Units over all lines. */
+                            units: number;
+                            /** @description The customer's e-mail (a placeholder when the file has none). */
+                            customer_email: string;
+                            /** @description The customer's name as the file writes it. */
+                            customer_name: string | null;
+                            /**
+                             * @description `existing`, `created` (or `new` in a preview) or `none` (not linked: customers are
+                             *     not created on request).
+                             */
+                            customer: string;
+                            /** @description Sum of the lines. */
+                            subtotal: string | null;
+                            /** @description Tax (the file's, else the company rate). */
+                            tax_amount: string | null;
+                            /** @description Shipping charged. */
+                            shipping_cost: string | null;
+                            /** @description subtotal + tax + shipping. */
+                            grand_total: string | null;
+                            /** @description `ready` (preview), `created`, `duplicate`, `cancelled` or `invalid`. */
+                            outcome: string;
+                            /** @description The Strata order number, once created (or the existing one for a duplicate). */
+                            order_number: string | null;
+                            /** @description Why it is not imported. */
+                            errors: string[];
+                        }[];
+                        /** @description True when the file has more orders than `orders` lists. */
+                        truncated: boolean;
+                        /** @description `shopify`, `squarespace`, `woocommerce`, `etsy`, `tiktok` or `strata` (the template). */
+                        detected_format: string;
+                        /**
+                         * @description The source the created orders carry.
+                         * @enum {string}
+                         */
+                        source: "portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok";
+                        /** @description False for a preview. */
+                        applied: boolean;
+                        /** @description One sentence for the user. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_order_import_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    create_customers?: boolean | null;
+                    source?: ("portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Data rows in the file. */
+                        total_rows: number;
+                        /** @description Distinct orders (Order IDs) in the file. */
+                        orders_found: number;
+                        /** @description Orders created (for a preview: orders that would be). */
+                        created: number;
+                        /** @description Orders not created: invalid, already imported or cancelled in the file. */
+                        skipped: number;
+                        /** @description Customers created (for a preview: that would be). */
+                        customers_created: number;
+                        /** @description Every row problem, by file line (at most 200). */
+                        errors: {
+                            /** @description The row number in the file (the header is row 1). */
+                            row: number;
+                            /** @description The column at fault, when one is. */
+                            field: string | null;
+                            /** @description What is wrong. */
+                            reason: string;
+                        }[];
+                        /** @description Things to know that are not errors. */
+                        warnings: string[];
+                        /** @description The first 100 orders of the file. */
+                        orders: {
+                            /** @description The shop's order id. */
+                            order_id: string;
+                            /** @description The file line of its first row. */
+                            first_row: number;
+                            /** @description How many rows (lines) it has. */
+                            line_count: number;
+                            /** @description Units over all lines. */
+                            units: number;
+                            /** @description The customer's e-mail (a placeholder when the file has none). */
+                            customer_email: string;
+                            /** @description The customer's name as the file writes it. */
+                            customer_name: string | null;
+                            /**
+                             * @description `existing`, `created` (or `new` in a preview) or `none` (not linked: customers are
+                             *     not created on request).
+                             */
+                            customer: string;
+                            /** @description Sum of the lines. */
+                            subtotal: string | null;
+                            /** @description Tax (the file's, else the company rate). */
+                            tax_amount: string | null;
+                            /** @description Shipping charged. */
+                            shipping_cost: string | null;
+                            /** @description subtotal + tax + shipping. */
+                            grand_total: string | null;
+                            /** @description `ready` (preview), `created`, `duplicate`, `cancelled` or `invalid`. */
+                            outcome: string;
+                            /** @description The Strata order number, once created (or the existing one for a duplicate). */
+                            order_number: string | null;
+                            /** @description Why it is not imported. */
+                            errors: string[];
+                        }[];
+                        /** @description True when the file has more orders than `orders` lists. */
+                        truncated: boolean;
+                        /** @description `shopify`, `squarespace`, `woocommerce`, `etsy`, `tiktok` or `strata` (the template). */
+                        detected_format: string;
+                        /**
+                         * @description The source the created orders carry.
+                         * @enum {string}
+                         */
+                        source: "portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok";
+                        /** @description False for a preview. */
+                        applied: boolean;
+                        /** @description One sentence for the user. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_order_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_production_order_lineage: {
         parameters: {
             query?: never;
@@ -30403,6 +31053,199 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_order_import_2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    create_customers?: boolean | null;
+                    source?: ("portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Data rows in the file. */
+                        total_rows: number;
+                        /** @description Distinct orders (Order IDs) in the file. */
+                        orders_found: number;
+                        /** @description Orders created (for a preview: orders that would be). */
+                        created: number;
+                        /** @description Orders not created: invalid, already imported or cancelled in the file. */
+                        skipped: number;
+                        /** @description Customers created (for a preview: that would be). */
+                        customers_created: number;
+                        /** @description Every row problem, by file line (at most 200). */
+                        errors: {
+                            /** @description The row number in the file (the header is row 1). */
+                            row: number;
+                            /** @description The column at fault, when one is. */
+                            field: string | null;
+                            /** @description What is wrong. */
+                            reason: string;
+                        }[];
+                        /** @description Things to know that are not errors. */
+                        warnings: string[];
+                        /** @description The first 100 orders of the file. */
+                        orders: {
+                            /** @description The shop's order id. */
+                            order_id: string;
+                            /** @description The file line of its first row. */
+                            first_row: number;
+                            /** @description How many rows (lines) it has. */
+                            line_count: number;
+                            /** @description Units over all lines. */
+                            units: number;
+                            /** @description The customer's e-mail (a placeholder when the file has none). */
+                            customer_email: string;
+                            /** @description The customer's name as the file writes it. */
+                            customer_name: string | null;
+                            /**
+                             * @description `existing`, `created` (or `new` in a preview) or `none` (not linked: customers are
+                             *     not created on request).
+                             */
+                            customer: string;
+                            /** @description Sum of the lines. */
+                            subtotal: string | null;
+                            /** @description Tax (the file's, else the company rate). */
+                            tax_amount: string | null;
+                            /** @description Shipping charged. */
+                            shipping_cost: string | null;
+                            /** @description subtotal + tax + shipping. */
+                            grand_total: string | null;
+                            /** @description `ready` (preview), `created`, `duplicate`, `cancelled` or `invalid`. */
+                            outcome: string;
+                            /** @description The Strata order number, once created (or the existing one for a duplicate). */
+                            order_number: string | null;
+                            /** @description Why it is not imported. */
+                            errors: string[];
+                        }[];
+                        /** @description True when the file has more orders than `orders` lists. */
+                        truncated: boolean;
+                        /** @description `shopify`, `squarespace`, `woocommerce`, `etsy`, `tiktok` or `strata` (the template). */
+                        detected_format: string;
+                        /**
+                         * @description The source the created orders carry.
+                         * @enum {string}
+                         */
+                        source: "portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok";
+                        /** @description False for a preview. */
+                        applied: boolean;
+                        /** @description One sentence for the user. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
