@@ -13,6 +13,13 @@
 //!    click would) never receive more than was ordered, and what their lines received is
 //!    exactly what their receipts put in stock.
 //!
+//! 6. sales orders (created, confirmed, shipped, paid, refunded and cancelled in any order):
+//!    each order's reservation rows add up to what its lines hold, closed orders hold
+//!    nothing, no line ships more than ordered, sales revenue (4000) is the subtotal of the
+//!    shipped orders, cost of goods (5000) and shipping supplies (5010) the value their
+//!    shipments issued (goods and packaging), and accounts
+//!    receivable (1100) what was invoiced less what was paid.
+//!
 //! Plus the crash test: an error after the stock row and before the journal entry leaves
 //! neither.
 
@@ -38,6 +45,9 @@ use strata::purchasing::rules::{
     self as purchasing, PurchaseOrderCreateInput, PurchaseOrderLineInput, PurchaseOrderStatusInput,
     PurchaseReceiveInput, ReceiveLineInput,
 };
+use strata::sales::model::SalesOrderStatus;
+use strata::sales::{payments, rules as sales};
+use strata::shipping::rules as shipping;
 
 /// The items of a run: a material (1200), a finished good (1220), packaging (1230).
 const ITEMS: usize = 3;
@@ -129,6 +139,29 @@ enum Event {
     ProductionScrap {
         order: usize,
     },
+    /// A sales order for `qty` of the finished good.
+    Sell {
+        qty: u32,
+    },
+    /// The `order`-th sales order of the case is confirmed (stock reserved, production
+    /// ordered for the rest).
+    SalesConfirm {
+        order: usize,
+    },
+    /// It ships (goods and packaging issued, COGS and the invoice posted).
+    SalesShip {
+        order: usize,
+    },
+    /// A payment of `cents` (a refund when `refund`).
+    SalesPay {
+        order: usize,
+        cents: u32,
+        refund: bool,
+    },
+    /// It is cancelled (reservations released).
+    SalesCancel {
+        order: usize,
+    },
 }
 
 fn event() -> impl Strategy<Value = Event> {
@@ -157,6 +190,13 @@ fn event() -> impl Strategy<Value = Event> {
             .prop_map(|(order, good, scrapped)| Event::ProductionComplete { order, good, scrapped }),
         1 => (0..4usize).prop_map(|order| Event::ProductionCancel { order }),
         1 => (0..4usize).prop_map(|order| Event::ProductionScrap { order }),
+        3 => (1..6u32).prop_map(|qty| Event::Sell { qty }),
+        2 => (0..4usize).prop_map(|order| Event::SalesConfirm { order }),
+        3 => (0..4usize).prop_map(|order| Event::SalesShip { order }),
+        2 => (0..4usize, 1..9000u32, any::<bool>())
+            // Refunds small enough that some fit under what was paid.
+            .prop_map(|(order, cents, refund)| Event::SalesPay { order, cents: if refund { cents % 400 + 1 } else { cents }, refund }),
+        1 => (0..4usize).prop_map(|order| Event::SalesCancel { order }),
     ]
 }
 
@@ -233,6 +273,14 @@ async fn setup(conn: &mut AsyncPgConnection, case: u64) -> (Vec<i64>, Vec<i64>, 
         ),
     )
     .await;
+    exec(
+        conn,
+        &format!(
+            "UPDATE items SET selling_price = 12.34 WHERE id = {}",
+            items[1]
+        ),
+    )
+    .await;
     let main = scalar_i64(conn, "SELECT id AS n FROM locations WHERE code = 'MAIN'").await;
     let shelf = scalar_i64(
         conn,
@@ -258,6 +306,24 @@ async fn nth_order(conn: &mut AsyncPgConnection, product: i64, n: usize) -> Opti
     }
     diesel::sql_query(format!(
         "SELECT id AS n FROM production_orders WHERE product_id = {product} ORDER BY id OFFSET {n} LIMIT 1"
+    ))
+    .get_result::<N>(conn)
+    .await
+    .ok()
+    .map(|r| r.n)
+}
+
+/// One of the sales orders `user` created: the `n`-th by id, counting round (none before
+/// the first).
+async fn nth_sale(conn: &mut AsyncPgConnection, user: i64, n: usize) -> Option<i64> {
+    #[derive(diesel::QueryableByName)]
+    struct N {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    diesel::sql_query(format!(
+        "SELECT id AS n FROM sales_orders WHERE user_id = {user} ORDER BY id \
+         OFFSET {n} % GREATEST((SELECT count(*) FROM sales_orders WHERE user_id = {user}), 1) LIMIT 1"
     ))
     .get_result::<N>(conn)
     .await
@@ -508,6 +574,85 @@ async fn apply(
                         .map(|_| ()),
                     None => Ok(()),
                 },
+                Event::Sell { qty } => sales::create(
+                    conn,
+                    sales::SalesOrderCreateInput {
+                        lines: vec![sales::SalesOrderLineInput {
+                            product_id: items[1],
+                            quantity: i32::try_from(qty).expect("qty"),
+                            unit_price: None,
+                            notes: None,
+                        }],
+                        customer_id: None,
+                        customer_email: None,
+                        source: None,
+                        source_order_id: None,
+                        shipping_address_line1: Some("1 Elm St".into()),
+                        shipping_address_line2: None,
+                        shipping_city: Some("Austin".into()),
+                        shipping_state: None,
+                        shipping_zip: None,
+                        shipping_country: None,
+                        shipping_cost: Some(Decimal(d("4.50"))),
+                        customer_notes: None,
+                        internal_notes: None,
+                        due_date: None,
+                        rush_level: None,
+                    },
+                    user,
+                )
+                .await
+                .map(|_| ()),
+                Event::SalesConfirm { order } => match nth_sale(conn, user, order).await {
+                    Some(id) => sales::change_status(
+                        conn,
+                        id,
+                        sales::SalesOrderStatusInput {
+                            status: SalesOrderStatus::Confirmed,
+                            internal_notes: None,
+                            production_notes: None,
+                        },
+                        user,
+                    )
+                    .await
+                    .map(|_| ()),
+                    None => Ok(()),
+                },
+                Event::SalesShip { order } => match nth_sale(conn, user, order).await {
+                    Some(id) => shipping::ship(conn, id, shipping::ShipInput::default(), user)
+                        .await
+                        .map(|_| ()),
+                    None => Ok(()),
+                },
+                Event::SalesPay {
+                    order,
+                    cents,
+                    refund,
+                } => match nth_sale(conn, user, order).await {
+                    Some(id) => payments::record(
+                        conn,
+                        payments::PaymentInput {
+                            sales_order_id: id,
+                            amount: Decimal(d(cents) / d(100)),
+                            payment_method: payments::PaymentMethod::Cash,
+                            payment_date: None,
+                            transaction_id: None,
+                            check_number: None,
+                            notes: None,
+                        },
+                        refund,
+                        user,
+                    )
+                    .await
+                    .map(|_| ()),
+                    None => Ok(()),
+                },
+                Event::SalesCancel { order } => match nth_sale(conn, user, order).await {
+                    Some(id) => sales::cancel(conn, id, "property".into(), user, true)
+                        .await
+                        .map(|_| ()),
+                    None => Ok(()),
+                },
                 Event::ProductionScrap { order } => match nth_order(conn, items[1], order).await {
                     Some(id) => production::scrap(conn, id, "warping", None, None, false, user)
                         .await
@@ -642,6 +787,52 @@ async fn check(conn: &mut AsyncPgConnection, dates: &[NaiveDate], negative_ever_
     assert_eq!(
         held, 0,
         "a closed production order still holds a reservation"
+    );
+    // 6: sales orders.
+    let held = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM sales_orders o WHERE \
+           (SELECT COALESCE(SUM(quantity_allocated), 0) FROM sales_order_lines l WHERE l.sales_order_id = o.id) \
+           <> (SELECT COALESCE(SUM(t.quantity), 0) FROM inventory_transactions t \
+               WHERE t.reference_type = 'sales_order' AND t.reference_id = o.id \
+               AND t.transaction_type IN ('reservation', 'release', 'reservation_release')) \
+         OR (o.status IN ('cancelled', 'shipped', 'delivered') AND EXISTS \
+             (SELECT 1 FROM sales_order_lines l WHERE l.sales_order_id = o.id AND l.quantity_allocated <> 0)) \
+         OR EXISTS (SELECT 1 FROM sales_order_lines l WHERE l.sales_order_id = o.id AND l.quantity_shipped > l.quantity)",
+    )
+    .await;
+    assert_eq!(
+        held, 0,
+        "a sales order's reservations or shipped quantities are wrong"
+    );
+    let account = |code: &str| {
+        format!(
+            "(SELECT COALESCE(SUM(l.debit_amount - l.credit_amount), 0) FROM gl_journal_entry_lines l \
+              JOIN gl_accounts a ON a.id = l.account_id WHERE a.account_code = '{code}')"
+        )
+    };
+    let shipped = "SELECT DISTINCT sales_order_id FROM shipments";
+    let wrong = scalar_i64(
+        conn,
+        &format!(
+            "SELECT count(*) AS n FROM (SELECT \
+               -{sales} AS sales, {cogs} + {supplies} AS cogs, {ar} AS ar, \
+               (SELECT COALESCE(SUM(subtotal), 0) FROM sales_orders WHERE id IN ({shipped})) AS invoiced_sales, \
+               (SELECT COALESCE(SUM(grand_total), 0) FROM sales_orders WHERE id IN ({shipped})) AS invoiced, \
+               (SELECT COALESCE(SUM(amount), 0) FROM payments WHERE status = 'completed') AS paid, \
+               (SELECT COALESCE(-SUM(t.total_cost), 0) FROM inventory_transactions t \
+                WHERE t.reference_type = 'sales_order' AND t.affects_on_hand) AS issued) x \
+             WHERE sales <> invoiced_sales OR cogs <> issued OR ar <> invoiced - paid",
+            sales = account("4000"),
+            cogs = account("5000"),
+            supplies = account("5010"),
+            ar = account("1100"),
+        ),
+    )
+    .await;
+    assert_eq!(
+        wrong, 0,
+        "sales (4000), cost of goods and supplies (5000, 5010) or receivables (1100) disagree with the orders"
     );
 }
 
