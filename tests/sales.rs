@@ -1590,3 +1590,145 @@ async fn the_dashboard_counts_orders_and_trends_sales_shipments_payments_and_pro
         (json!(50.0), json!(6.8), json!(43.2), json!(86.4))
     );
 }
+
+#[tokio::test]
+async fn owners_change_the_address_until_shipped_admins_record_tracking_and_quotes_convert_by_the_old_path()
+ {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    let widget = item(&app, &t, "WIDGET", "finished_good", "EA", Some("25.00")).await;
+    // The operator's own order: the owner may move it; another operator's is not theirs.
+    let mine = ok(&app, &op, Method::POST, "/api/v1/sales-orders/", Some(json!({"lines": [{"product_id": widget, "quantity": 1}], "shipping_address_line1": "1 Elm St", "shipping_city": "Austin"}))).await;
+    let id = mine["id"].as_i64().expect("id");
+    let moved = ok(
+        &app,
+        &op,
+        Method::PATCH,
+        &format!("/api/v1/sales-orders/{id}/address"),
+        Some(json!({"shipping_address_line1": "9 Oak Ave", "shipping_zip": "45402"})),
+    )
+    .await;
+    assert_eq!(moved["shipping_address_line1"], "9 Oak Ave");
+    assert_eq!(
+        moved["shipping_city"], "Austin",
+        "an omitted field keeps its value"
+    );
+    assert_eq!(moved["shipping_zip"], "45402");
+    let events = ok(
+        &app,
+        &op,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}/events"),
+        None,
+    )
+    .await;
+    assert!(
+        events.to_string().contains("Shipping Address Updated"),
+        "{events}"
+    );
+    let theirs = order(
+        &app,
+        &t,
+        json!([{"product_id": widget, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    let theirs_id = theirs["id"].as_i64().expect("id");
+    let before = table_json(&app, "sales_orders").await;
+    let (s, body) = refused(
+        &app,
+        &op,
+        Method::PATCH,
+        &format!("/api/v1/sales-orders/{theirs_id}/address"),
+        Some(json!({"shipping_city": "Nowhere"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{body}");
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/sales-orders/{id}/address"),
+        Some(json!({"shipping_city": "x".repeat(300)})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    // Shipping details are for admins.
+    let (s, _) = refused(
+        &app,
+        &op,
+        Method::PATCH,
+        &format!("/api/v1/sales-orders/{id}/shipping"),
+        Some(json!({"tracking_number": "1Z"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    assert_eq!(
+        table_json(&app, "sales_orders").await,
+        before,
+        "a refused change wrote"
+    );
+    let tracked = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/sales-orders/{id}/shipping"),
+        Some(json!({"tracking_number": "1Z999", "carrier": "UPS"})),
+    )
+    .await;
+    assert_eq!(
+        (
+            tracked["tracking_number"].as_str(),
+            tracked["carrier"].as_str()
+        ),
+        (Some("1Z999"), Some("UPS"))
+    );
+    // Cancelled: the address is frozen.
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/cancel"),
+        Some(json!({"cancellation_reason": "test"})),
+    )
+    .await;
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/sales-orders/{id}/address"),
+        Some(json!({"shipping_city": "Dayton"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(
+        body["detail"],
+        "Cannot change the address of a cancelled order"
+    );
+    // POST /sales-orders/convert/{quote_id} is /quotes/{id}/convert.
+    let q = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_id": widget, "product_name": "Widget", "quantity": 2, "unit_price": "20"}))).await;
+    let qid = q["id"].as_i64().expect("quote");
+    ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/quotes/{qid}/status"),
+        Some(json!({"status": "approved"})),
+    )
+    .await;
+    let converted = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/convert/{qid}"),
+        None,
+    )
+    .await;
+    assert!(
+        converted["order_number"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("SO-")),
+        "{converted}"
+    );
+}

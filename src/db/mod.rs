@@ -168,7 +168,6 @@ pub async fn next_values(
     Ok(rows.into_iter().map(|r| r.n).collect())
 }
 
-
 #[cfg(test)]
 mod tests {
     #[test]

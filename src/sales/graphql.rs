@@ -592,6 +592,37 @@ impl SalesMutation {
         )
     }
 
+    /// Changes where an order ships (owner or admin), until it has shipped.
+    #[graphql(guard = "Access::User")]
+    async fn sales_order_address(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: rules::SalesOrderAddressInput,
+    ) -> AppResult<SalesOrderPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?;
+        let admin = user.is_admin();
+        Ok(crate::in_transaction!(ctx, |conn| rules::change_address(
+            conn, id, input, user.id, admin
+        ))
+        .into())
+    }
+
+    /// Records an order's carrier, tracking number or ship date (admins).
+    #[graphql(guard = "Access::Admin")]
+    async fn sales_order_shipping(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: rules::SalesOrderShippingInput,
+    ) -> AppResult<SalesOrderPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        Ok(
+            crate::in_transaction!(ctx, |conn| rules::change_shipping(conn, id, input, user))
+                .into(),
+        )
+    }
+
     /// Cancels an order (owner or admin): reservations released.
     #[graphql(guard = "Access::User")]
     async fn sales_order_cancel(

@@ -35,6 +35,17 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Input("input"))
         .idempotent()
         .summary("Move the order along CONTRACT 6.1 (admins; 400 `Invalid sales order status transition: ...`); confirming reserves stock and creates production orders for the shortfall (then `in_production`)"),
+    Route::patch("/sales-orders/{id}/address", order_op!("sales_order_address.graphql"), "salesOrderAddress.salesOrder")
+        .body(Body::Input("input"))
+        .summary("Change where an order ships (owner or admin; all fields optional; 400 `Cannot change the address of a {status} order` once shipped or cancelled)"),
+    Route::patch("/sales-orders/{id}/shipping", order_op!("sales_order_shipping.graphql"), "salesOrderShipping.salesOrder")
+        .access(Admin)
+        .body(Body::Input("input"))
+        .summary("Record an order's `tracking_number`, `carrier` or `shipped_at` (admins)"),
+    Route::post("/sales-orders/convert/{quote_id}", stored_op!("sales_order_convert_quote.graphql"), "quoteConvert.result")
+        .status(201)
+        .idempotent()
+        .summary("The original's name of `POST /quotes/{id}/convert`"),
     Route::post("/sales-orders/{id}/cancel", order_op!("sales_order_cancel.graphql"), "salesOrderCancel.salesOrder")
         .body(Body::Fields)
         .idempotent()

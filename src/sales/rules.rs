@@ -642,6 +642,167 @@ pub async fn locked_for(
     Ok(order)
 }
 
+/// A new shipping address (`PATCH /sales-orders/{id}/address`): omitted fields keep their
+/// value.
+#[derive(Debug, Clone, Default, InputObject)]
+pub struct SalesOrderAddressInput {
+    /// Street.
+    pub shipping_address_line1: Option<String>,
+    /// Second line.
+    pub shipping_address_line2: Option<String>,
+    /// City.
+    pub shipping_city: Option<String>,
+    /// State.
+    pub shipping_state: Option<String>,
+    /// Postal code.
+    pub shipping_zip: Option<String>,
+    /// Country.
+    pub shipping_country: Option<String>,
+}
+
+/// Shipping details of an order (`PATCH /sales-orders/{id}/shipping`, admins): omitted
+/// fields keep their value.
+#[derive(Debug, Clone, Default, InputObject)]
+pub struct SalesOrderShippingInput {
+    /// The carrier's tracking number.
+    pub tracking_number: Option<String>,
+    /// Carrier.
+    pub carrier: Option<String>,
+    /// When it left.
+    pub shipped_at: Option<crate::graphql::scalars::Timestamp>,
+}
+
+/// Columns an address or shipping change writes (`None` keeps a column).
+#[derive(Debug, Clone, Default, PartialEq, AsChangeset)]
+#[diesel(table_name = sales_orders)]
+struct DetailsChanges {
+    shipping_address_line1: Option<String>,
+    shipping_address_line2: Option<String>,
+    shipping_city: Option<String>,
+    shipping_state: Option<String>,
+    shipping_zip: Option<String>,
+    shipping_country: Option<String>,
+    tracking_number: Option<String>,
+    carrier: Option<String>,
+    shipped_at: Option<DateTime<Utc>>,
+    updated_at: Option<DateTime<Utc>>,
+}
+
+/// Changes where an order ships (owner or admin) while it has not shipped: 400 `Cannot
+/// change the address of a {status} order` after.
+pub async fn change_address(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    mut input: SalesOrderAddressInput,
+    user: i64,
+    admin: bool,
+) -> Result<SalesOrderRow, Stop> {
+    let order = locked_for(conn, id, user, admin).await?;
+    if matches!(
+        order.status,
+        SalesOrderStatus::Shipped | SalesOrderStatus::Delivered | SalesOrderStatus::Cancelled
+    ) {
+        return Err(not_allowed(format!(
+            "Cannot change the address of a {} order",
+            order.status
+        )));
+    }
+    let mut errors = Vec::new();
+    for (field, value) in [
+        ("shippingAddressLine1", &mut input.shipping_address_line1),
+        ("shippingAddressLine2", &mut input.shipping_address_line2),
+        ("shippingCity", &mut input.shipping_city),
+        ("shippingState", &mut input.shipping_state),
+        ("shippingZip", &mut input.shipping_zip),
+        ("shippingCountry", &mut input.shipping_country),
+    ] {
+        optional_text(&mut errors, field, value, SHORT_MAX);
+    }
+    if !errors.is_empty() {
+        return Err(Stop::Refused(errors));
+    }
+    let changes = DetailsChanges {
+        shipping_address_line1: input.shipping_address_line1,
+        shipping_address_line2: input.shipping_address_line2,
+        shipping_city: input.shipping_city,
+        shipping_state: input.shipping_state,
+        shipping_zip: input.shipping_zip,
+        shipping_country: input.shipping_country,
+        ..DetailsChanges::default()
+    };
+    write_details(
+        conn,
+        &order,
+        changes,
+        "address_updated",
+        "Shipping Address Updated",
+        user,
+    )
+    .await
+}
+
+/// Records an order's carrier, tracking number or ship date (admins), e.g. for a parcel sent
+/// outside Strata. Not for a cancelled order.
+pub async fn change_shipping(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    mut input: SalesOrderShippingInput,
+    user: i64,
+) -> Result<SalesOrderRow, Stop> {
+    let order = locked(conn, id).await?;
+    if order.status == SalesOrderStatus::Cancelled {
+        return Err(not_allowed(
+            "Cannot change the shipping of a cancelled order",
+        ));
+    }
+    let mut errors = Vec::new();
+    optional_text(
+        &mut errors,
+        "trackingNumber",
+        &mut input.tracking_number,
+        SHORT_MAX,
+    );
+    optional_text(&mut errors, "carrier", &mut input.carrier, SHORT_MAX);
+    if !errors.is_empty() {
+        return Err(Stop::Refused(errors));
+    }
+    let changes = DetailsChanges {
+        tracking_number: input.tracking_number,
+        carrier: input.carrier,
+        shipped_at: input.shipped_at.map(|t| t.0),
+        ..DetailsChanges::default()
+    };
+    write_details(
+        conn,
+        &order,
+        changes,
+        "shipping_updated",
+        "Shipping Details Updated",
+        user,
+    )
+    .await
+}
+
+async fn write_details(
+    conn: &mut AsyncPgConnection,
+    order: &SalesOrderRow,
+    mut changes: DetailsChanges,
+    event_type: &str,
+    title: &str,
+    user: i64,
+) -> Result<SalesOrderRow, Stop> {
+    if changes == DetailsChanges::default() {
+        return Ok(model::find(conn, order.id).await?);
+    }
+    changes.updated_at = Some(now());
+    diesel::update(sales_orders::table.find(order.id))
+        .set(&changes)
+        .execute(conn)
+        .await?;
+    event(conn, order.id, event_type, title, None, None, Some(user)).await?;
+    Ok(model::find(conn, order.id).await?)
+}
+
 async fn set_status(
     conn: &mut AsyncPgConnection,
     order: &SalesOrderRow,
