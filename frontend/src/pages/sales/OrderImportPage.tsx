@@ -18,12 +18,13 @@ import {
   createdNumbers,
   customerBadge,
   errorColumn,
-  formatName,
   importLabel,
   importOrders,
   ORDER_TEMPLATE_URL,
   outcomeBadge,
   readyCount,
+  reportLine,
+  showsCustomer,
   SOURCE_OPTIONS,
   type OrderImportOrder,
   type OrderImportReport,
@@ -53,7 +54,7 @@ const orderColumns: Column<OrderImportOrder>[] = [
         <div className="cell-stack cell-stack--start">
           <span className="cell-strong">{o.customer_name || o.customer_email}</span>
           {o.customer_name && <span className="cell-sub">{o.customer_email}</span>}
-          <Badge tone={b.tone}>{b.label}</Badge>
+          {showsCustomer(o) && <Badge tone={b.tone}>{b.label}</Badge>}
         </div>
       );
     },
@@ -98,7 +99,7 @@ function ReportView({ report }: { report: OrderImportReport }) {
   return (
     <>
       <p className="muted small" data-testid="import-message">
-        {report.message} Format: {formatName(report.detected_format)}.
+        {reportLine(report)}
       </p>
       <ImportSummary
         counts={[

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createdNumbers, customerBadge, errorColumn, formatName, importLabel, importQuery, outcomeBadge, readyCount, SOURCE_OPTIONS, type OrderImportOrder, type OrderImportReport } from './orderImport';
+import { createdNumbers, customerBadge, errorColumn, formatName, importLabel, importQuery, outcomeBadge, readyCount, reportLine, showsCustomer, SOURCE_OPTIONS, type OrderImportOrder, type OrderImportReport } from './orderImport';
 
 function order(o: Partial<OrderImportOrder>): OrderImportOrder {
   return {
@@ -92,6 +92,21 @@ describe('order import helpers', () => {
     expect(formatName('woocommerce')).toBe('WooCommerce');
     expect(formatName('other')).toBe('other');
     expect(errorColumn({ row: 3, field: 'Product SKU', reason: 'x' })).toBe('Product SKU');
+    expect(errorColumn({ row: 3, field: 'product_sku', reason: 'x' })).toBe('Product SKU');
+    expect(errorColumn({ row: 3, field: 'order_id', reason: 'x' })).toBe('Order ID');
+    expect(errorColumn({ row: 3, field: 'customer_email', reason: 'x' })).toBe('Customer Email');
     expect(errorColumn({ row: 3, field: null, reason: 'x' })).toBe('—');
+    expect(errorColumn({ row: 3, field: ' ', reason: 'x' })).toBe('—');
+  });
+
+  it('ends the server sentence before the format', () => {
+    expect(reportLine(report({ message: '2 of 3 orders can be imported' }))).toBe('2 of 3 orders can be imported. Format: Strata template.');
+    expect(reportLine(report({ message: 'Done.', detected_format: 'shopify' }))).toBe('Done. Format: Shopify.');
+  });
+
+  it('hides the "not linked" customer of an order that is not imported', () => {
+    expect(showsCustomer(order({ customer: 'none', outcome: 'invalid' }))).toBe(false);
+    expect(showsCustomer(order({ customer: 'none', outcome: 'ready' }))).toBe(true);
+    expect(showsCustomer(order({ customer: 'existing', outcome: 'duplicate' }))).toBe(true);
   });
 });

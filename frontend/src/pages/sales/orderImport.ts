@@ -106,7 +106,31 @@ export function formatName(detected: string): string {
   return names[detected] ?? detected;
 }
 
-/** The column of a row error, or a dash when the whole row is at fault. */
+const ACRONYMS = new Set(['id', 'sku', 'po']);
+
+/**
+ * The column of a row error as the file's header names it (the server reports field keys
+ * such as `product_sku`), or a dash when the whole row is at fault.
+ */
 export function errorColumn(e: OrderImportRowError): string {
-  return e.field && e.field.trim() ? e.field : '—';
+  const f = e.field?.trim();
+  if (!f) return '—';
+  if (!/^[a-z0-9_]+$/.test(f)) return f;
+  return f
+    .split('_')
+    .filter(Boolean)
+    .map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join(' ');
+}
+
+/** The server's sentence and the detected format, as one line. */
+export function reportLine(report: OrderImportReport): string {
+  const msg = report.message.trim();
+  const sentence = msg && !/[.!?]$/.test(msg) ? `${msg}.` : msg;
+  return `${sentence} Format: ${formatName(report.detected_format)}.`.trim();
+}
+
+/** Whether the customer badge says something: an order that is not imported links no one. */
+export function showsCustomer(o: OrderImportOrder): boolean {
+  return !(o.customer === 'none' && o.outcome !== 'ready' && o.outcome !== 'created');
 }
