@@ -86,13 +86,14 @@ describe('order import with the real API', () => {
       await invalid.getByText('Invalid', { exact: true }).waitFor();
       assert.equal(await orders.getByRole('row').filter({ hasText: 'Ready' }).count(), 2);
       assert.equal((await ok(page, '/sales-orders/?limit=100')).length, before.length, 'the check wrote nothing');
-      await page.getByRole('button', { name: 'Import 2 orders' }).scrollIntoViewIfNeeded();
+      await invalid.getByText("Row 6: Product SKU 'NOPE-").waitFor();
+      await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, 'order-import-preview');
 
       // Import (with a confirmation): the result names the new orders.
       shot = 'order-import-done';
       await page.getByRole('button', { name: 'Import 2 orders' }).click();
-      const dialog = page.getByRole('dialog');
+      const dialog = page.getByRole('alertdialog');
       await dialog.getByText('2 pending orders will be created').waitFor();
       await dialog.getByRole('button', { name: 'Import', exact: true }).click();
       await toast(page, 'Orders imported');

@@ -21,6 +21,7 @@ import {
   importLabel,
   importOrders,
   ORDER_TEMPLATE_URL,
+  orderProblem,
   outcomeBadge,
   readyCount,
   reportLine,
@@ -85,7 +86,7 @@ const orderColumns: Column<OrderImportOrder>[] = [
       ) : (
         <ul className="order-import__problems">
           {o.errors.map((e, i) => (
-            <li key={i}>{e}</li>
+            <li key={i}>{orderProblem(e)}</li>
           ))}
         </ul>
       ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createdNumbers, customerBadge, errorColumn, formatName, importLabel, importQuery, outcomeBadge, readyCount, reportLine, showsCustomer, SOURCE_OPTIONS, type OrderImportOrder, type OrderImportReport } from './orderImport';
+import { createdNumbers, customerBadge, errorColumn, formatName, importLabel, importQuery, outcomeBadge, orderProblem, readyCount, reportLine, showsCustomer, SOURCE_OPTIONS, type OrderImportOrder, type OrderImportReport } from './orderImport';
 
 function order(o: Partial<OrderImportOrder>): OrderImportOrder {
   return {
@@ -97,6 +97,12 @@ describe('order import helpers', () => {
     expect(errorColumn({ row: 3, field: 'customer_email', reason: 'x' })).toBe('Customer Email');
     expect(errorColumn({ row: 3, field: null, reason: 'x' })).toBe('—');
     expect(errorColumn({ row: 3, field: ' ', reason: 'x' })).toBe('—');
+  });
+
+  it('makes an order problem readable', () => {
+    expect(orderProblem("row 6: product_sku: Product SKU 'NOPE' not found")).toBe("Row 6: Product SKU 'NOPE' not found");
+    expect(orderProblem('row 4: quantity: must be a whole number')).toBe('Row 4, Quantity: must be a whole number');
+    expect(orderProblem('Cancelled in the shop')).toBe('Cancelled in the shop');
   });
 
   it('ends the server sentence before the format', () => {

@@ -134,3 +134,15 @@ export function reportLine(report: OrderImportReport): string {
 export function showsCustomer(o: OrderImportOrder): boolean {
   return !(o.customer === 'none' && o.outcome !== 'ready' && o.outcome !== 'created');
 }
+
+/**
+ * One of an order's problems, readable: the server writes `row 6: product_sku: Product SKU
+ * 'X' not found`; the field key is dropped when the reason names it already.
+ */
+export function orderProblem(text: string): string {
+  const m = /^row (\d+): ([a-z0-9_]+): (.*)$/i.exec(text.trim());
+  if (!m) return text;
+  const [, row = '', field = '', reason = ''] = m;
+  const column = errorColumn({ row: Number(row), field, reason });
+  return reason.toLowerCase().includes(column.toLowerCase()) ? `Row ${row}: ${reason}` : `Row ${row}, ${column}: ${reason}`;
+}
