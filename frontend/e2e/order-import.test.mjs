@@ -1,7 +1,7 @@
 // Import Orders in the browser against a real Strata server (issue 15, CONTRACT 5.11):
 // two priced items, a CSV of three orders (one with an unknown SKU) -> "Check file" shows
 // two ready and one invalid with its row error -> import -> two pending orders exist.
-// Screenshots: order-import-preview.png, order-import-done.png (test-results/screenshots).
+// Screenshots: order-import-bad-file.png, order-import-preview.png, order-import-done.png (test-results/screenshots).
 //
 //   STRATA_E2E_BASE_URL=http://127.0.0.1:8000 npm run e2e -- order-import
 import { after, before, describe, test } from 'node:test';
@@ -65,6 +65,15 @@ describe('order import with the real API', () => {
       await page.getByText('Nothing checked yet').waitFor();
       assert.equal(await page.getByLabel('Source').inputValue(), '', 'detected from the file by default');
       assert.equal(await page.getByLabel('Create missing customers').isChecked(), true);
+
+      // A file without the required columns: the server's 422 sentence, nothing to import.
+      shot = 'order-import-bad-file';
+      await page.getByLabel('Orders CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('Order ID,Quantity\n1,2\n') });
+      await page.getByRole('button', { name: 'Check file' }).click();
+      await page.getByText('The file could not be checked').waitFor();
+      await page.getByText('Missing required columns: Customer Email, Product SKU').waitFor();
+      await screenshot(page, 'order-import-bad-file');
+      await page.getByRole('button', { name: 'Remove file' }).click();
 
       // Check the file: nothing written, two ready, one invalid with its row error.
       shot = 'order-import-preview';
