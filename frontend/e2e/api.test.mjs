@@ -419,6 +419,10 @@ describe('with the real API', () => {
           `${label} (${path}) refused`,
         );
       }
+      // The Orders list opens without the admins' "Import orders" link.
+      await page.goto('/admin/orders');
+      await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
+      assert.equal(await page.getByRole('main').getByRole('link', { name: 'Import orders' }).count(), 0, 'no import link for operators');
       // An operator page still opens.
       await page.goto('/admin/items');
       await page.getByRole('heading', { name: 'Items', level: 1 }).waitFor();
