@@ -123,9 +123,17 @@ describe('order import with the real API', () => {
       // Kim: 3 x 35.00; Jane: 2 x 24.99 + 39.00 + 5.00 shipping.
       assert.deepEqual(totals, [93.98, 105]);
 
-      // Import another file: back to an empty form.
+      // Import another file: back to an empty form. The same file again has nothing left
+      // to import (two already imported, one invalid): the button is disabled.
       await page.getByRole('button', { name: 'Import another file' }).click();
       await page.getByText('Nothing checked yet').waitFor();
+      await page.getByLabel('Orders CSV file').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByRole('button', { name: 'Check file' }).click();
+      await page.getByTestId('import-summary').waitFor();
+      assert.equal(await stat(page, 'Ready'), 0);
+      assert.equal(await page.getByRole('table', { name: 'Orders in the file' }).getByText('Already imported', { exact: true }).count(), 2);
+      assert.equal(await page.getByRole('button', { name: 'Import 0 orders' }).isDisabled(), true);
+      await page.getByText('No order in this file can be imported.').waitFor();
       assert.deepEqual(errors, [], 'no uncaught errors in the page');
       passed = true;
     } finally {
