@@ -1,7 +1,7 @@
 // Import Orders in the browser against a real Strata server (issue 15, CONTRACT 5.11):
 // two priced items, a CSV of three orders (one with an unknown SKU) -> "Check file" shows
 // two ready and one invalid with its row error -> import -> two pending orders exist.
-// Screenshots: order-import-bad-file.png, order-import-preview.png, order-import-done.png (test-results/screenshots).
+// Screenshots: order-import-orders-link.png, order-import-bad-file.png, order-import-preview.png, order-import-done.png (test-results/screenshots).
 //
 //   STRATA_E2E_BASE_URL=http://127.0.0.1:8000 npm run e2e -- order-import
 import { after, before, describe, test } from 'node:test';
@@ -59,6 +59,7 @@ describe('order import with the real API', () => {
       shot = 'order-import-page';
       await page.goto('/admin/orders');
       await page.getByRole('heading', { name: 'Orders', exact: true }).waitFor();
+      await screenshot(page, 'order-import-orders-link');
       await page.getByRole('main').getByRole('link', { name: 'Import orders', exact: true }).click();
       await page.waitForURL('**/admin/orders/import');
       await page.getByRole('heading', { name: 'Import Orders', level: 1 }).waitFor();
