@@ -190,15 +190,14 @@ describe('with the real API', () => {
     assert.equal(status.status, 200);
     assert.equal(status.body.needs_setup, true, 'the database is fresh (scripts/test-frontend creates one per run)');
 
-    // The import routes of steps 3, 4 and 6 exist and must work (a 404 fails the test).
-    // Step 5 imports orders, an area the server does not have yet: it is NOT exercised here
-    // (the wizard's own "Skip this step" is used); import it for real once orders exist.
+    // The import routes of steps 3 to 6 exist and must work (a 404 fails the test).
     const importRoutes = {
       3: '/items/import',
       4: '/admin/customers/import',
+      5: '/admin/orders/import',
       6: '/admin/import/inventory',
     };
-    const notExercised = [5];
+    const notExercised = [];
 
     const files = {
       3: await csv('products.csv', [
@@ -212,11 +211,18 @@ describe('with the real API', () => {
         'grace@navylabs.example.com,Grace,Hopper,Navy Labs,555-0100',
         'alan@example.com,Alan,Turing,,',
       ]),
+      5: await csv('orders.csv', [
+        'Order ID,Customer Email,Customer Name,Product SKU,Quantity',
+        'OB-1001,grace@navylabs.example.com,Grace Hopper,DESK-ORG-01,2',
+        'OB-1001,,,CLIP-10PK,1',
+        'OB-1002,ada@example.com,Ada Lovelace,CLIP-10PK,3',
+      ]),
       6: await csv('inventory.csv', ['SKU,Location,Quantity', 'DESK-ORG-01,MAIN,12', 'CLIP-10PK,MAIN,40']),
     };
     const expected = {
       3: { stat: 'Created', min: 3 },
       4: { stat: 'Imported', min: 2 },
+      5: { stat: 'Orders created', min: 2 },
       6: { stat: 'Created', min: 2 },
     };
 
@@ -255,7 +261,7 @@ describe('with the real API', () => {
       await screenshot(page, 'onboarding-2-example-data');
       await page.getByRole('button', { name: 'Continue' }).click();
 
-      // 3, 4 and 6: CSV imports for real (5, orders, is skipped: see above).
+      // 3 to 6: CSV imports for real.
       for (const n of [3, 4, 5, 6]) {
         if (notExercised.includes(n)) {
           await page.getByText(`Step ${n} of 7`).waitFor();
@@ -419,6 +425,10 @@ describe('with the real API', () => {
           `${label} (${path}) refused`,
         );
       }
+      // The Orders list opens without the admins' "Import orders" link.
+      await page.goto('/admin/orders');
+      await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
+      assert.equal(await page.getByRole('main').getByRole('link', { name: 'Import orders' }).count(), 0, 'no import link for operators');
       // An operator page still opens.
       await page.goto('/admin/items');
       await page.getByRole('heading', { name: 'Items', level: 1 }).waitFor();

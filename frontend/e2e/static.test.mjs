@@ -222,11 +222,16 @@ describe('without an API', () => {
 
   test('pages without a back end yet show an honest coming-soon state', staticOnly, async () => {
     await withPage('products-redirect', { storage: { adminUser: JSON.stringify(ADMIN) } }, async (page) => {
-      await page.goto('/admin/orders/import');
-      await page.getByRole('heading', { name: 'Import Orders', level: 1 }).waitFor();
+      // Every page has its back end now: a list route answering 404 (a server without
+      // that area) is what still shows the coming-soon frame.
+      await page.route(/\/api\/v1\/scrap-reasons\b/, (route) =>
+        route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'not_found', message: 'Not found' }) }),
+      );
+      await page.goto('/admin/scrap-reasons');
+      await page.getByRole('heading', { name: 'Scrap Reasons', level: 1 }).waitFor();
       await page.getByTestId('coming-soon').waitFor();
       await page.getByText('This area is coming soon').waitFor();
-      await screenshot(page, 'coming-soon-orders-import');
+      await screenshot(page, 'coming-soon-scrap-reasons');
       await page.goto('/admin/products');
       await page.waitForURL('**/admin/items');
     });

@@ -6,9 +6,7 @@ import { AuthProvider } from './auth/AuthContext';
 import { RequireRole } from './auth/guards';
 import { ToastProvider } from './components/Toast';
 import { AdminLayout } from './layout/AdminLayout';
-import { ComingSoonPage } from './pages/ComingSoonPage';
 import { TraceabilityPage } from './pages/traceability/TraceabilityPage';
-import { COMING_SOON } from './pages/comingSoon';
 import { DashboardPage } from './pages/dashboard/DashboardPage';
 import { ItemsPage } from './pages/items/ItemsPage';
 import { LoginPage } from './pages/auth/LoginPage';
@@ -38,6 +36,7 @@ import { ManufacturingPage } from './pages/manufacturing/ManufacturingPage';
 import { CommandCenterPage } from './pages/commandCenter/CommandCenterPage';
 import { OrdersPage } from './pages/sales/OrdersPage';
 import { OrderDetailPage } from './pages/sales/OrderDetailPage';
+import { OrderImportPage } from './pages/sales/OrderImportPage';
 import { PaymentsPage } from './pages/sales/PaymentsPage';
 import { ShippingPage } from './pages/sales/ShippingPage';
 import { QuotesPage } from './pages/sales/QuotesPage';
@@ -65,12 +64,6 @@ interface AdminPage {
   element: ReactNode;
 }
 
-const soon = (key: string) => {
-  const info = COMING_SOON[key];
-  if (!info) throw new Error(`no coming-soon entry ${key}`);
-  return <ComingSoonPage {...info} />;
-};
-
 /**
  * Every authenticated route of spec 4.5, relative to /admin. `adminOnly` follows
  * the last paragraph of spec 4.5 and the starred items of CONTRACT 7.
@@ -78,7 +71,7 @@ const soon = (key: string) => {
 export const ADMIN_PAGES: AdminPage[] = [
   { path: 'command-center', adminOnly: false, element: <CommandCenterPage /> },
   { path: 'orders', adminOnly: false, element: <OrdersPage /> },
-  { path: 'orders/import', adminOnly: true, element: soon('orders-import') },
+  { path: 'orders/import', adminOnly: true, element: <OrderImportPage /> },
   { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
   { path: 'quotes', adminOnly: false, element: <QuotesPage /> },
   { path: 'payments', adminOnly: true, element: <PaymentsPage /> },

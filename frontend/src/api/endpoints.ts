@@ -147,7 +147,8 @@ export const importApi = {
   orders: (file: File, opts: Upload = {}) =>
     api.request<OrderImportResult>('/admin/orders/import', {
       method: 'POST',
-      query: { create_customers: true, source: 'manual' },
+      // No `source`: the server judges the format from the file's header.
+      query: { create_customers: true },
       formData: fileForm(file),
       ...opts,
     }),

@@ -99,6 +99,8 @@ export type ItemFile = NonNullable<Item['files']>[number];
 export type ItemDeleteResponse = Api<'/items/{id}', 'delete'>;
 export type ItemImportResult = Api<'/items/import', 'post'>;
 export type CustomerImportResult = Api<'/admin/customers/import', 'post'>;
+/** POST /admin/orders/import (CONTRACT 5.11): the import report (`/preview` answers the same, not applied). */
+export type OrderImportResult = Api<'/admin/orders/import', 'post'>;
 export type InventoryImportResult = Api<'/admin/import/inventory', 'post'>;
 
 export type CustomerList = Api<'/admin/customers/', 'get'>;
@@ -157,17 +159,8 @@ export interface MessageResponse {
 }
 
 // ---------------------------------------------------------------- routes the server does not have yet
-// Orders and purchase orders are not in the document at all
+// Purchase orders are not in the document at all
 // (no path yet); these types follow CONTRACT.md until their areas exist.
-
-/** POST /admin/orders/import (CONTRACT 5.11). */
-export interface OrderImportResult {
-  total_rows?: number;
-  created: number;
-  skipped?: number;
-  errors?: ImportRowError[];
-}
-
 
 /** GET /purchase-orders/ (CONTRACT 5.14). */
 export interface PurchaseOrderRow {

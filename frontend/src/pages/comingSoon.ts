@@ -110,15 +110,6 @@ export const COMING_SOON: Record<string, ComingSoonInfo> = {
       'Preview the rows and fix errors before importing',
     ],
   },
-  'orders-import': {
-    title: 'Import Orders',
-    description: 'Bring orders in from Squarespace, Shopify, WooCommerce, Etsy or TikTok exports.',
-    features: [
-      'Upload a CSV; rows with the same order ID become one order',
-      'Create missing customers automatically',
-      'See which rows were imported, skipped, or need fixing',
-    ],
-  },
   'inventory-transactions': {
     title: 'Inventory Transactions',
     description: 'The ledger of every stock movement.',

@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { Plus, ShoppingCart } from 'lucide-react';
+import { Link, useNavigate } from 'react-router';
+import { FileUp, Plus, ShoppingCart } from 'lucide-react';
+import { useAuth } from '../../auth/AuthContext';
+import { isAdmin } from '../../auth/roles';
 import { Button } from '../../components/Button';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
@@ -66,6 +68,7 @@ const columns: Column<SalesOrderRow>[] = [
 
 export function OrdersPage() {
   const navigate = useNavigate();
+  const { user } = useAuth();
   const [creating, setCreating] = useState(false);
   const list = useServerList({
     area: 'sales',
@@ -92,9 +95,20 @@ export function OrdersPage() {
       New order
     </Button>
   );
+  const headerActions = (
+    <>
+      {isAdmin(user) && (
+        <Link className="btn btn--secondary btn--md" to="/admin/orders/import">
+          <FileUp size={16} aria-hidden="true" />
+          <span className="btn__label">Import orders</span>
+        </Link>
+      )}
+      {newOrder}
+    </>
+  );
   return (
     <div className="page">
-      <PageHeader title="Orders" description="Sales orders from pending to shipped, with what is ready to go." actions={newOrder} />
+      <PageHeader title="Orders" description="Sales orders from pending to shipped, with what is ready to go." actions={headerActions} />
       <DataTable
         caption="Sales orders"
         columns={columns}
