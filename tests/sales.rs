@@ -1706,6 +1706,24 @@ async fn owners_change_the_address_until_shipped_admins_record_tracking_and_quot
         body["detail"],
         "Cannot change the address of a cancelled order"
     );
+    // The GraphQL list counts when the total is asked for (the REST list does not need it).
+    let listed = common::api::gql(
+        &app,
+        &t,
+        "{ salesOrders(first: 1) { totalCount pageInfo { hasNextPage } nodes { id } } }",
+        json!({}),
+    )
+    .await;
+    assert_eq!(listed["data"]["salesOrders"]["totalCount"], 2, "{listed}");
+    assert_eq!(
+        listed["data"]["salesOrders"]["pageInfo"]["hasNextPage"], true,
+        "{listed}"
+    );
+    let mine_only = common::api::gql(&app, &op, "{ salesOrders { totalCount } }", json!({})).await;
+    assert_eq!(
+        mine_only["data"]["salesOrders"]["totalCount"], 1,
+        "{mine_only}"
+    );
     // POST /sales-orders/convert/{quote_id} is /quotes/{id}/convert.
     let q = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_id": widget, "product_name": "Widget", "quantity": 2, "unit_price": "20"}))).await;
     let qid = q["id"].as_i64().expect("quote");

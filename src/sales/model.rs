@@ -373,9 +373,11 @@ pub struct SalesOrderFilter {
     pub sort_by: Option<SalesOrderSort>,
     /// Sort direction (default descending).
     pub sort_order: Option<SortOrder>,
+    /// Count every matching order (the total is 0 otherwise): only when it is shown.
+    pub count_total: bool,
 }
 
-/// One page of sales orders and the total, in one statement.
+/// One page of sales orders and the total (when counted), in one statement.
 pub async fn list(
     conn: &mut AsyncPgConnection,
     filter: &SalesOrderFilter,
@@ -384,7 +386,10 @@ pub async fn list(
 ) -> AppResult<(Vec<SalesOrderRow>, i64)> {
     let build = || {
         let mut q = sales_orders::table
-            .select((SalesOrderRow::as_select(), paging::total_count()))
+            .select((
+                SalesOrderRow::as_select(),
+                paging::total_count_if(filter.count_total),
+            ))
             .into_boxed();
         if !filter.statuses.is_empty() {
             q = q.filter(sales_orders::status.eq_any(filter.statuses.clone()));
