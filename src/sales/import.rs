@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet};
 
 use async_graphql::SimpleObject;
 use bigdecimal::{BigDecimal, ToPrimitive, Zero};
-use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
@@ -430,7 +430,9 @@ fn order_date(text: &str) -> Option<DateTime<Utc>> {
     let noon = NaiveTime::from_hms_opt(12, 0, 0)?;
     ["%Y-%m-%d", "%m/%d/%Y", "%m/%d/%y", "%b %d, %Y", "%d %b %Y"]
         .iter()
-        .find_map(|f| NaiveDate::parse_from_str(text, f).ok())
+        .filter_map(|f| NaiveDate::parse_from_str(text, f).ok())
+        // `%Y` also reads "26" as the year 26: a two-digit year is left to `%y`.
+        .find(|d| d.year() >= 1900)
         .map(|d| d.and_time(noon).and_utc())
 }
 
