@@ -851,14 +851,8 @@ struct Product {
     price: Option<BigDecimal>,
 }
 
-#[derive(Debug, Clone)]
-struct Known {
-    id: i64,
-    name: String,
-    phone: Option<String>,
-    address: [Option<String>; 6],
-    active: bool,
-}
+/// A customer the file names that exists: what an order copies, and whether it is active.
+type Known = (rules::CustomerFacts, bool);
 
 /// An order ready to write.
 struct Planned {
@@ -984,7 +978,7 @@ async fn plan_and_write(
         let email = order.email.clone().unwrap_or_default();
         let known = customers.get(&email);
         if let Some(k) = known
-            && !k.active
+            && !k.1
         {
             order.refuse(
                 first_row,
@@ -1043,19 +1037,22 @@ async fn plan_and_write(
         let address = if order.address.iter().any(Option::is_some) {
             order.address.clone()
         } else {
-            known.map(|k| k.address.clone()).unwrap_or_default()
+            known.map(|k| k.0.address.clone()).unwrap_or_default()
         };
         outcomes[at] = ("ready".into(), None);
         planned.push(Planned {
             at,
             customer_email: email,
-            existing_customer: known.map(|k| k.id),
+            existing_customer: known.and_then(|k| k.0.id),
             new_customer,
-            customer_name: order.name.clone().or_else(|| known.map(|k| k.name.clone())),
+            customer_name: order
+                .name
+                .clone()
+                .or_else(|| known.and_then(|k| k.0.name.clone())),
             phone: order
                 .phone
                 .clone()
-                .or_else(|| known.and_then(|k| k.phone.clone())),
+                .or_else(|| known.and_then(|k| k.0.phone.clone())),
             address,
             totals,
             lines: lines
@@ -1217,24 +1214,6 @@ async fn existing_orders(
     Ok(found)
 }
 
-type KnownTuple = (
-    i64,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    String,
-    (
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-        Option<String>,
-    ),
-);
-
 /// The customers the file's e-mails name, by lower-cased e-mail.
 async fn customers_of(
     conn: &mut AsyncPgConnection,
@@ -1248,41 +1227,16 @@ async fn customers_of(
         .collect();
     let mut found = HashMap::new();
     for chunk in emails.chunks(LOOKUP_CHUNK) {
-        let rows: Vec<KnownTuple> = customers::table
+        let rows: Vec<rules::CustomerTuple> = customers::table
             .filter(lower(customers::email).eq_any(chunk))
-            .select((
-                customers::id,
-                customers::email,
-                customers::first_name,
-                customers::last_name,
-                customers::company_name,
-                customers::phone,
-                customers::status,
-                (
-                    customers::shipping_address_line1,
-                    customers::shipping_address_line2,
-                    customers::shipping_city,
-                    customers::shipping_state,
-                    customers::shipping_zip,
-                    customers::shipping_country,
-                ),
-            ))
+            .select(rules::customer_columns())
             .load(conn)
             .await?;
-        for (id, email, first, last, company, phone, status, a) in rows {
-            let name = company
-                .filter(|c| !c.trim().is_empty())
-                .unwrap_or_else(|| format!("{first} {last}").trim().to_string());
-            found.insert(
-                email.to_lowercase(),
-                Known {
-                    id,
-                    name,
-                    phone,
-                    address: [a.0, a.1, a.2, a.3, a.4, a.5],
-                    active: status == "active",
-                },
-            );
+        for row in rows {
+            let known = rules::facts_of(row);
+            if let Some(email) = known.0.email.clone() {
+                found.insert(email.to_lowercase(), known);
+            }
         }
     }
     Ok(found)

@@ -65,16 +65,16 @@ pub const ROUTES: &[Route] = &[
         .access(Public)
         .raw("text/csv; charset=utf-8")
         .summary("The order CSV template (CONTRACT 5.11's header and an example order of two lines)"),
-    Route::post("/admin/orders/import/preview", stored_op!("order_import_preview.graphql"), "orderImport")
+    Route::post("/admin/orders/import/preview", stored_op!("order_import_preview.graphql", "order_import"), "orderImport")
         .body(Body::Multipart)
         .access(Admin)
         .summary("Check an order CSV (multipart `file`; `create_customers`, `source`) without importing: what each order would become"),
-    Route::post("/admin/orders/import", stored_op!("order_import.graphql"), "orderImport")
+    Route::post("/admin/orders/import", stored_op!("order_import.graphql", "order_import"), "orderImport")
         .body(Body::Multipart)
         .access(Admin)
         .idempotent()
         .summary("Import orders from a CSV (multipart `file`; `create_customers` default true, `source` manual|squarespace|shopify|woocommerce|etsy|tiktok, default judged from the header): rows sharing an Order ID become one pending order; bad, already imported and cancelled orders are skipped and listed: `{total_rows, created, skipped, errors}` and more"),
-    Route::post("/orders/import/", stored_op!("order_import.graphql"), "orderImport")
+    Route::post("/orders/import/", stored_op!("order_import.graphql", "order_import"), "orderImport")
         .body(Body::Multipart)
         .access(Admin)
         .idempotent()

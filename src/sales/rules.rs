@@ -249,7 +249,8 @@ pub struct CustomerFacts {
     pub address: [Option<String>; 6],
 }
 
-type CustomerTuple = (
+/// A customer row as [`customer_columns`] reads it.
+pub(crate) type CustomerTuple = (
     i64,
     String,
     String,
@@ -274,7 +275,64 @@ pub async fn customer_facts(
     id: Option<i64>,
     email: Option<&str>,
 ) -> Result<CustomerFacts, Stop> {
-    let select = (
+    let row: Option<CustomerTuple> = match (id, email) {
+        (Some(id), _) => {
+            let row = customers::table
+                .find(id)
+                .select(customer_columns())
+                .first(conn)
+                .await
+                .optional()?;
+            if row.is_none() {
+                return Err(Stop::refuse(
+                    "customerId",
+                    UserErrorCode::NotFound,
+                    "Customer not found",
+                ));
+            }
+            row
+        }
+        (None, Some(email)) => customers::table
+            .filter(customers::email.ilike(email.trim()))
+            .select(customer_columns())
+            .first(conn)
+            .await
+            .optional()?,
+        (None, None) => None,
+    };
+    let Some(row) = row else {
+        return Ok(CustomerFacts {
+            email: email.map(|e| e.trim().to_lowercase()),
+            ..CustomerFacts::default()
+        });
+    };
+    let (facts, active) = facts_of(row);
+    if !active {
+        return Err(not_allowed("Customer is not active"));
+    }
+    Ok(facts)
+}
+
+/// The customer columns an order copies (see [`facts_of`]).
+#[allow(clippy::type_complexity)]
+pub(crate) fn customer_columns() -> (
+    customers::id,
+    customers::email,
+    customers::first_name,
+    customers::last_name,
+    customers::company_name,
+    customers::phone,
+    customers::status,
+    (
+        customers::shipping_address_line1,
+        customers::shipping_address_line2,
+        customers::shipping_city,
+        customers::shipping_state,
+        customers::shipping_zip,
+        customers::shipping_country,
+    ),
+) {
+    (
         customers::id,
         customers::email,
         customers::first_name,
@@ -290,51 +348,24 @@ pub async fn customer_facts(
             customers::shipping_zip,
             customers::shipping_country,
         ),
-    );
-    let row: Option<CustomerTuple> = match (id, email) {
-        (Some(id), _) => {
-            let row = customers::table
-                .find(id)
-                .select(select)
-                .first(conn)
-                .await
-                .optional()?;
-            if row.is_none() {
-                return Err(Stop::refuse(
-                    "customerId",
-                    UserErrorCode::NotFound,
-                    "Customer not found",
-                ));
-            }
-            row
-        }
-        (None, Some(email)) => customers::table
-            .filter(customers::email.ilike(email.trim()))
-            .select(select)
-            .first(conn)
-            .await
-            .optional()?,
-        (None, None) => None,
-    };
-    let Some((id, email, first, last, company, phone, status, a)) = row else {
-        return Ok(CustomerFacts {
-            email: email.map(|e| e.trim().to_lowercase()),
-            ..CustomerFacts::default()
-        });
-    };
-    if status != "active" {
-        return Err(not_allowed("Customer is not active"));
-    }
+    )
+}
+
+/// What an order records of a customer (the name: company, else first and last), and
+/// whether the customer is active.
+pub(crate) fn facts_of(row: CustomerTuple) -> (CustomerFacts, bool) {
+    let (id, email, first, last, company, phone, status, a) = row;
     let name = company
         .filter(|c| !c.trim().is_empty())
         .unwrap_or_else(|| format!("{first} {last}").trim().to_string());
-    Ok(CustomerFacts {
+    let facts = CustomerFacts {
         id: Some(id),
         name: Some(name),
         email: Some(email),
         phone,
         address: [a.0, a.1, a.2, a.3, a.4, a.5],
-    })
+    };
+    (facts, status == "active")
 }
 
 /// A new order row.

@@ -2410,35 +2410,38 @@ export interface paths {
          *     ```graphql
          *     mutation OrderImport($file: Upload!, $createCustomers: Boolean = true, $source: SalesOrderSource) {
          *       orderImport(file: $file, createCustomers: $createCustomers, source: $source, dryRun: false) {
-         *         total_rows: totalRows
-         *         orders_found: ordersFound
-         *         created
-         *         skipped
-         *         customers_created: customersCreated
-         *         errors { row field reason }
-         *         warnings
-         *         orders {
-         *           order_id: orderId
-         *           first_row: firstRow
-         *           line_count: lineCount
-         *           units
-         *           customer_email: customerEmail
-         *           customer_name: customerName
-         *           customer
-         *           subtotal
-         *           tax_amount: taxAmount
-         *           shipping_cost: shippingCost
-         *           grand_total: grandTotal
-         *           outcome
-         *           order_number: orderNumber
-         *           errors
-         *         }
-         *         truncated
-         *         detected_format: detectedFormat
-         *         source
-         *         applied
-         *         message
+         *         ...OrderImportFields
          *       }
+         *     }
+         *     fragment OrderImportFields on OrderImportReport {
+         *       total_rows: totalRows
+         *       orders_found: ordersFound
+         *       created
+         *       skipped
+         *       customers_created: customersCreated
+         *       errors { row field reason }
+         *       warnings
+         *       orders {
+         *         order_id: orderId
+         *         first_row: firstRow
+         *         line_count: lineCount
+         *         units
+         *         customer_email: customerEmail
+         *         customer_name: customerName
+         *         customer
+         *         subtotal
+         *         tax_amount: taxAmount
+         *         shipping_cost: shippingCost
+         *         grand_total: grandTotal
+         *         outcome
+         *         order_number: orderNumber
+         *         errors
+         *       }
+         *       truncated
+         *       detected_format: detectedFormat
+         *       source
+         *       applied
+         *       message
          *     }
          *     ```
          */
@@ -2465,35 +2468,38 @@ export interface paths {
          *     ```graphql
          *     mutation OrderImportPreview($file: Upload!, $createCustomers: Boolean = true, $source: SalesOrderSource) {
          *       orderImport(file: $file, createCustomers: $createCustomers, source: $source, dryRun: true) {
-         *         total_rows: totalRows
-         *         orders_found: ordersFound
-         *         created
-         *         skipped
-         *         customers_created: customersCreated
-         *         errors { row field reason }
-         *         warnings
-         *         orders {
-         *           order_id: orderId
-         *           first_row: firstRow
-         *           line_count: lineCount
-         *           units
-         *           customer_email: customerEmail
-         *           customer_name: customerName
-         *           customer
-         *           subtotal
-         *           tax_amount: taxAmount
-         *           shipping_cost: shippingCost
-         *           grand_total: grandTotal
-         *           outcome
-         *           order_number: orderNumber
-         *           errors
-         *         }
-         *         truncated
-         *         detected_format: detectedFormat
-         *         source
-         *         applied
-         *         message
+         *         ...OrderImportFields
          *       }
+         *     }
+         *     fragment OrderImportFields on OrderImportReport {
+         *       total_rows: totalRows
+         *       orders_found: ordersFound
+         *       created
+         *       skipped
+         *       customers_created: customersCreated
+         *       errors { row field reason }
+         *       warnings
+         *       orders {
+         *         order_id: orderId
+         *         first_row: firstRow
+         *         line_count: lineCount
+         *         units
+         *         customer_email: customerEmail
+         *         customer_name: customerName
+         *         customer
+         *         subtotal
+         *         tax_amount: taxAmount
+         *         shipping_cost: shippingCost
+         *         grand_total: grandTotal
+         *         outcome
+         *         order_number: orderNumber
+         *         errors
+         *       }
+         *       truncated
+         *       detected_format: detectedFormat
+         *       source
+         *       applied
+         *       message
          *     }
          *     ```
          */
@@ -5275,35 +5281,38 @@ export interface paths {
          *     ```graphql
          *     mutation OrderImport($file: Upload!, $createCustomers: Boolean = true, $source: SalesOrderSource) {
          *       orderImport(file: $file, createCustomers: $createCustomers, source: $source, dryRun: false) {
-         *         total_rows: totalRows
-         *         orders_found: ordersFound
-         *         created
-         *         skipped
-         *         customers_created: customersCreated
-         *         errors { row field reason }
-         *         warnings
-         *         orders {
-         *           order_id: orderId
-         *           first_row: firstRow
-         *           line_count: lineCount
-         *           units
-         *           customer_email: customerEmail
-         *           customer_name: customerName
-         *           customer
-         *           subtotal
-         *           tax_amount: taxAmount
-         *           shipping_cost: shippingCost
-         *           grand_total: grandTotal
-         *           outcome
-         *           order_number: orderNumber
-         *           errors
-         *         }
-         *         truncated
-         *         detected_format: detectedFormat
-         *         source
-         *         applied
-         *         message
+         *         ...OrderImportFields
          *       }
+         *     }
+         *     fragment OrderImportFields on OrderImportReport {
+         *       total_rows: totalRows
+         *       orders_found: ordersFound
+         *       created
+         *       skipped
+         *       customers_created: customersCreated
+         *       errors { row field reason }
+         *       warnings
+         *       orders {
+         *         order_id: orderId
+         *         first_row: firstRow
+         *         line_count: lineCount
+         *         units
+         *         customer_email: customerEmail
+         *         customer_name: customerName
+         *         customer
+         *         subtotal
+         *         tax_amount: taxAmount
+         *         shipping_cost: shippingCost
+         *         grand_total: grandTotal
+         *         outcome
+         *         order_number: orderNumber
+         *         errors
+         *       }
+         *       truncated
+         *       detected_format: detectedFormat
+         *       source
+         *       applied
+         *       message
          *     }
          *     ```
          */
