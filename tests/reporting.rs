@@ -508,3 +508,103 @@ async fn an_expired_export_is_gone_and_its_file_deleted() {
         "the expiry is queued for a day later"
     );
 }
+
+#[tokio::test]
+async fn bulk_exports_are_queued_listed_and_read_through_rest() {
+    use axum::body::Body;
+    use axum::http::Request;
+    let (app, _worker) = export_app().await;
+    let t = admin(&app).await;
+    ledger(&app).await;
+    let queue = |key: &str| {
+        Request::builder()
+            .method(Method::POST)
+            .uri("/api/v1/bulk-exports")
+            .header("authorization", format!("Bearer {t}"))
+            .header("content-type", "application/json")
+            .header("idempotency-key", key)
+            .body(Body::from(
+                json!({"query": "{ items(search: \"BULK-\") { nodes { sku name } } }", "format": "csv"})
+                    .to_string(),
+            ))
+            .expect("request")
+    };
+    // Queued: 202 with where to look; the same key again queues nothing new.
+    let first = app.request(queue("export-1")).await;
+    assert_eq!(first.status, StatusCode::ACCEPTED, "{}", first.text());
+    let id = first.json()["id"].as_i64().expect("id");
+    assert_eq!(
+        first.header("location"),
+        Some(format!("/api/v1/bulk-exports/{id}").as_str())
+    );
+    assert_eq!(first.json()["format"], "csv");
+    let again = app.request(queue("export-1")).await;
+    assert_eq!(again.json()["id"], id, "{}", again.text());
+    assert_eq!(
+        common::books::sql(&app, "SELECT count(*) FROM bulk_exports").await,
+        "1"
+    );
+
+    // Polled until complete, then downloaded through `download_url`.
+    let mut done = Value::Null;
+    for _ in 0..600 {
+        let res = call(
+            &app,
+            Method::GET,
+            &format!("/api/v1/bulk-exports/{id}"),
+            None,
+            &t,
+        )
+        .await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+        done = res.json();
+        if done["status"] == "completed" || done["status"] == "failed" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["row_count"], 300, "{done}");
+    let url = done["download_url"].as_str().expect("download_url");
+    let file = call(&app, Method::GET, url, None, &t).await;
+    assert_eq!(file.status, StatusCode::OK);
+    assert_eq!(file.text().lines().count(), 301);
+
+    // Listed newest first; another user's list is empty and the export is 404 to them.
+    let list = call(&app, Method::GET, "/api/v1/bulk-exports?limit=5", None, &t).await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.text());
+    assert_eq!(list.json()[0]["id"], id);
+    let op = common::api::operator(&app, &t).await;
+    let theirs = call(&app, Method::GET, "/api/v1/bulk-exports", None, &op).await;
+    assert_eq!(theirs.json(), json!([]));
+    let res = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/bulk-exports/{id}"),
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text());
+
+    // A query that cannot be exported is a 422 naming `query`, and nothing is stored.
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/bulk-exports",
+        Some(json!({"query": "{ items { nodes ", "format": "jsonl"})),
+        &t,
+    )
+    .await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+    assert!(res.text().contains("query"), "{}", res.text());
+    assert_eq!(
+        common::books::sql(&app, "SELECT count(*) FROM bulk_exports").await,
+        "1"
+    );
+}

@@ -120,7 +120,8 @@ pub fn shape(
 pub fn answer(route: &CompiledRoute, value: &ConstValue) -> Result<Answer, AppError> {
     let status = StatusCode::from_u16(route.route.status).unwrap_or(StatusCode::OK);
     let mut headers = HeaderMap::new();
-    if status == StatusCode::CREATED
+    // 201 names what was created, 202 where to watch what was queued.
+    if matches!(status, StatusCode::CREATED | StatusCode::ACCEPTED)
         && let Some(template) = route.route.location
         && let Some(location) = fill_template(template, value)
         && let Ok(v) = HeaderValue::from_str(&location)

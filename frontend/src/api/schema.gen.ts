@@ -3767,6 +3767,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bulk-exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's bulk exports, newest first (`limit` 1-100, default 20)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query BulkExports($limit: Int = 20) {
+         *       bulkExports(first: $limit) {
+         *         ...bulk_export
+         *       }
+         *     }
+         *     fragment bulk_export on BulkExport {
+         *       id
+         *       user_id: userId
+         *       query
+         *       format
+         *       status
+         *       progress
+         *       row_count: rowCount
+         *       size_bytes: sizeBytes
+         *       error
+         *       download_url: downloadUrl
+         *       created_at: createdAt
+         *       started_at: startedAt
+         *       completed_at: completedAt
+         *       expires_at: expiresAt
+         *     }
+         *     ```
+         */
+        get: operations["list_bulk_exports"];
+        put?: never;
+        /**
+         * Queue a bulk export: `{query, format: jsonl|csv, variables}`; the job runs the query as the caller
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation BulkExportCreate($query: String!, $format: BulkExportFormat, $variables: JSON) {
+         *       bulkExport(query: $query, format: $format, variables: $variables) {
+         *         bulk_export: bulkExport {
+         *           ...bulk_export
+         *         }
+         *         user_errors: userErrors {
+         *           field
+         *           message
+         *           code
+         *         }
+         *       }
+         *     }
+         *     fragment bulk_export on BulkExport {
+         *       id
+         *       user_id: userId
+         *       query
+         *       format
+         *       status
+         *       progress
+         *       row_count: rowCount
+         *       size_bytes: sizeBytes
+         *       error
+         *       download_url: downloadUrl
+         *       created_at: createdAt
+         *       started_at: startedAt
+         *       completed_at: completedAt
+         *       expires_at: expiresAt
+         *     }
+         *     ```
+         */
+        post: operations["create_bulk_export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk-exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One bulk export: status, progress and, once complete, `download_url`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query BulkExport($id: Int!) {
+         *       bulkExport(id: $id) {
+         *         ...bulk_export
+         *       }
+         *     }
+         *     fragment bulk_export on BulkExport {
+         *       id
+         *       user_id: userId
+         *       query
+         *       format
+         *       status
+         *       progress
+         *       row_count: rowCount
+         *       size_bytes: sizeBytes
+         *       error
+         *       download_url: downloadUrl
+         *       created_at: createdAt
+         *       started_at: startedAt
+         *       completed_at: completedAt
+         *       expires_at: expiresAt
+         *     }
+         *     ```
+         */
+        get: operations["get_bulk_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bulk-exports/{id}/download": {
         parameters: {
             query?: never;
@@ -26195,6 +26318,417 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_bulk_exports: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The user who asked for it (its rows are what this user may read). */
+                        user_id: number;
+                        /** @description The GraphQL query it runs. */
+                        query: string;
+                        /**
+                         * @description The file format.
+                         * @enum {string}
+                         */
+                        format: "jsonl" | "csv";
+                        /**
+                         * @description Where it stands now (a completed export past `expiresAt` is expired).
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "completed" | "failed" | "expired";
+                        /** @description Rows written so far (the progress while it runs). */
+                        progress: number;
+                        /** @description Rows in the file, once it is complete. */
+                        row_count: number | null;
+                        /** @description Bytes written so far. */
+                        size_bytes: number;
+                        /** @description Why it failed. */
+                        error: string | null;
+                        /**
+                         * @description Where to download the file (`GET`, same credentials), while it is complete and not
+                         *     expired.
+                         */
+                        download_url: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was asked for.
+                         */
+                        created_at: string;
+                        /** @description When the worker started it. */
+                        started_at: string | null;
+                        /** @description When the file was finished. */
+                        completed_at: string | null;
+                        /** @description When the file stops being downloadable (and is deleted). */
+                        expires_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_bulk_export: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: string;
+                    format?: ("jsonl" | "csv") | null;
+                    variables?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The user who asked for it (its rows are what this user may read). */
+                        user_id: number;
+                        /** @description The GraphQL query it runs. */
+                        query: string;
+                        /**
+                         * @description The file format.
+                         * @enum {string}
+                         */
+                        format: "jsonl" | "csv";
+                        /**
+                         * @description Where it stands now (a completed export past `expiresAt` is expired).
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "completed" | "failed" | "expired";
+                        /** @description Rows written so far (the progress while it runs). */
+                        progress: number;
+                        /** @description Rows in the file, once it is complete. */
+                        row_count: number | null;
+                        /** @description Bytes written so far. */
+                        size_bytes: number;
+                        /** @description Why it failed. */
+                        error: string | null;
+                        /**
+                         * @description Where to download the file (`GET`, same credentials), while it is complete and not
+                         *     expired.
+                         */
+                        download_url: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was asked for.
+                         */
+                        created_at: string;
+                        /** @description When the worker started it. */
+                        started_at: string | null;
+                        /** @description When the file was finished. */
+                        completed_at: string | null;
+                        /** @description When the file stops being downloadable (and is deleted). */
+                        expires_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_bulk_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The user who asked for it (its rows are what this user may read). */
+                        user_id: number;
+                        /** @description The GraphQL query it runs. */
+                        query: string;
+                        /**
+                         * @description The file format.
+                         * @enum {string}
+                         */
+                        format: "jsonl" | "csv";
+                        /**
+                         * @description Where it stands now (a completed export past `expiresAt` is expired).
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "completed" | "failed" | "expired";
+                        /** @description Rows written so far (the progress while it runs). */
+                        progress: number;
+                        /** @description Rows in the file, once it is complete. */
+                        row_count: number | null;
+                        /** @description Bytes written so far. */
+                        size_bytes: number;
+                        /** @description Why it failed. */
+                        error: string | null;
+                        /**
+                         * @description Where to download the file (`GET`, same credentials), while it is complete and not
+                         *     expired.
+                         */
+                        download_url: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was asked for.
+                         */
+                        created_at: string;
+                        /** @description When the worker started it. */
+                        started_at: string | null;
+                        /** @description When the file was finished. */
+                        completed_at: string | null;
+                        /** @description When the file stops being downloadable (and is deleted). */
+                        expires_at: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
