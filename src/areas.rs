@@ -77,7 +77,7 @@ areas! {
     sales: query SalesQuery & QuotesQuery, mutation SalesMutation & QuotesMutation, loaders crate::sales::loaders::attach;
     shipping: query ShippingQuery, mutation ShippingMutation;
     dashboard: query DashboardQuery;
-    traceability: query TraceabilityQuery;
+    traceability: query TraceabilityQuery, mutation TraceabilityMutation;
     reporting: query ReportingQuery, mutation ReportingMutation;
     settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
 }

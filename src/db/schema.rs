@@ -1029,8 +1029,45 @@ diesel::table! {
 
 diesel::joinable!(bulk_exports -> users (user_id));
 
+diesel::table! {
+    production_lot_consumptions (id) {
+        id -> Int8,
+        production_order_id -> Int8,
+        material_lot_id -> Int8,
+        serial_number_id -> Nullable<Int8>,
+        bom_line_id -> Nullable<Int8>,
+        quantity_consumed -> Numeric,
+        consumed_at -> Timestamptz,
+        notes -> Nullable<Text>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    customer_traceability_profiles (id) {
+        id -> Int8,
+        customer_id -> Int8,
+        traceability_level -> Text,
+        requires_coc -> Bool,
+        requires_coa -> Bool,
+        requires_first_article -> Bool,
+        record_retention_days -> Int4,
+        custom_serial_prefix -> Nullable<Text>,
+        compliance_standards -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(production_lot_consumptions -> material_lots (material_lot_id));
+diesel::joinable!(customer_traceability_profiles -> customers (customer_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     service_metadata,
+    production_lot_consumptions,
+    customer_traceability_profiles,
     bulk_exports,
     users,
     refresh_tokens,

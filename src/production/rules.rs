@@ -1343,26 +1343,50 @@ async fn create_serials(
         .to_string()
         .parse()
         .unwrap_or(0);
+    new_serials(
+        conn,
+        order.product_id,
+        Some(order.id),
+        units.min(100_000),
+        crate::production::model::SerialStatus::Manufactured,
+    )
+    .await?;
+    Ok(())
+}
+
+/// Numbers and inserts `units` finished units of a product (`BLB-YYYYMMDD-NNNN`, today's
+/// date), made by a production order or not; answers their ids in number order.
+pub async fn new_serials(
+    conn: &mut AsyncPgConnection,
+    product_id: i64,
+    production_order_id: Option<i64>,
+    units: i64,
+    status: crate::production::model::SerialStatus,
+) -> diesel::QueryResult<Vec<i64>> {
     let date = today();
     let mut rows = Vec::new();
-    for _ in 0..units.min(100_000) {
+    for _ in 0..units {
         let n: i64 = diesel::select(books::nextval("serial_number_seq"))
             .get_result(conn)
             .await?;
         rows.push((
             serial_numbers::serial_number.eq(serial_number(date, n)),
-            serial_numbers::product_id.eq(order.product_id),
-            serial_numbers::production_order_id.eq(Some(order.id)),
-            serial_numbers::status.eq(crate::production::model::SerialStatus::Manufactured),
+            serial_numbers::product_id.eq(product_id),
+            serial_numbers::production_order_id.eq(production_order_id),
+            serial_numbers::status.eq(status),
         ));
     }
+    let mut ids = Vec::with_capacity(rows.len());
     for chunk in rows.chunks(1000) {
-        diesel::insert_into(serial_numbers::table)
-            .values(chunk)
-            .execute(conn)
-            .await?;
+        ids.extend(
+            diesel::insert_into(serial_numbers::table)
+                .values(chunk)
+                .returning(serial_numbers::id)
+                .get_results::<i64>(conn)
+                .await?,
+        );
     }
-    Ok(())
+    Ok(ids)
 }
 
 /// What a QC decision did.

@@ -1044,20 +1044,30 @@ pub async fn on_order(
 
 // ------------------------------------------------------------------------------ receiving
 
-/// The code a material lot number starts with: the item's material type code when it has
-/// one, else its SKU.
-async fn material_code(conn: &mut AsyncPgConnection, item: &PurchasedItem) -> QueryResult<String> {
+/// The next material lot number of an item, `{MATERIALCODE}-{YYYY}-{NNNN}` (CONTRACT 6.7):
+/// the item's material type code when it has one, else its SKU; the year given; the next
+/// value of the lot sequence (so no two calls hand out the same number).
+pub async fn next_lot_number(
+    conn: &mut AsyncPgConnection,
+    item_id: i64,
+    sku: &str,
+    year: i32,
+) -> QueryResult<String> {
     let code: Option<String> = material_colors::table
         .inner_join(material_types::table)
-        .filter(material_colors::item_id.eq(item.id))
+        .filter(material_colors::item_id.eq(item_id))
         .select(material_types::code)
         .first(conn)
         .await
         .optional()?;
-    Ok(code.unwrap_or_else(|| item.sku.clone()))
+    let n: i64 = diesel::select(nextval("material_lot_number_seq"))
+        .get_result(conn)
+        .await?;
+    Ok(format!("{}-{year}-{n:04}", code.as_deref().unwrap_or(sku)))
 }
 
-async fn lot_taken(conn: &mut AsyncPgConnection, number: &str) -> QueryResult<bool> {
+/// Whether a lot number is in use (ignoring case).
+pub async fn lot_taken(conn: &mut AsyncPgConnection, number: &str) -> QueryResult<bool> {
     Ok(material_lots::table
         .filter(crate::db::text::code_matches(
             material_lots::lot_number,
@@ -1249,13 +1259,7 @@ pub async fn receive(
                     }
                     given.clone()
                 }
-                None => {
-                    let code = material_code(conn, &item).await?;
-                    let n: i64 = diesel::select(nextval("material_lot_number_seq"))
-                        .get_result(conn)
-                        .await?;
-                    format!("{code}-{}-{n:04}", date.year())
-                }
+                None => next_lot_number(conn, item.id, &item.sku, date.year()).await?,
             })
         } else {
             None

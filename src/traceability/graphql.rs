@@ -5,15 +5,25 @@
 use async_graphql::{Context, InputObject, Object, SimpleObject};
 
 use crate::auth::Access;
+use crate::auth::viewer::current_user;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::graphql::context;
 use crate::graphql::pagination::Page;
+use crate::graphql::user_error::{Stop, UserError};
 use crate::production::model::{SerialRow, SerialStatus};
 use crate::purchasing::model::{LotStatus, MaterialLotRow};
 use crate::traceability::model::{
     self, LotFilter, NodeKey, SerialFilter, TraceDirection, TraceEdge, TraceNode, TraceNodeKind,
 };
+use crate::traceability::records::{
+    self, ConsumptionRow, Profile, TraceabilityProfileCreateInput, TraceabilityProfileUpdateInput,
+};
 use crate::traceability::report::{self, ForwardTrace, SalesOrderTrace, SerialTrace};
+use crate::traceability::rules::{
+    self, LotConsumptionInput, MaterialLotCreateInput, MaterialLotUpdateInput,
+    SerialNumberCreateInput, SerialNumberUpdateInput,
+};
+use diesel_async::AsyncPgConnection;
 
 /// The most sources one recall-impact request may name.
 pub const MAX_RECALL_SOURCES: usize = 500;
@@ -416,5 +426,231 @@ impl TraceabilityQuery {
             .into_iter()
             .next()
             .ok_or_else(|| AppError::not_found("Lot not found"))
+    }
+
+    /// Every customer's traceability profile, by customer name (admins).
+    #[graphql(guard = "Access::Admin")]
+    async fn traceability_profiles(&self, ctx: &Context<'_>) -> AppResult<Vec<Profile>> {
+        records::all_profiles(&mut *context::conn(ctx).await?).await
+    }
+
+    /// One customer's traceability profile (admins; 404 when the customer has none).
+    #[graphql(guard = "Access::Admin")]
+    async fn traceability_profile(
+        &self,
+        ctx: &Context<'_>,
+        customer_id: i64,
+    ) -> AppResult<Profile> {
+        records::profile_of(&mut *context::conn(ctx).await?, customer_id).await
+    }
+}
+
+/// The result of numbering new units.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct SerialNumbersPayload {
+    /// The new units, in number order.
+    pub serial_numbers: Vec<SerialRow>,
+    /// Why nothing was numbered.
+    pub user_errors: Vec<UserError>,
+}
+
+/// The result of a change to a unit.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct SerialNumberPayload {
+    /// The unit after the change.
+    pub serial_number: Option<SerialRow>,
+    /// Why nothing changed.
+    pub user_errors: Vec<UserError>,
+}
+
+/// The result of recording or changing a lot.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct MaterialLotPayload {
+    /// The lot after the change.
+    pub material_lot: Option<MaterialLotRow>,
+    /// Why nothing changed.
+    pub user_errors: Vec<UserError>,
+}
+
+/// A lot number handed out.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct LotNumberPayload {
+    /// The number, `{MATERIALCODE}-{YYYY}-{NNNN}`.
+    pub lot_number: Option<String>,
+    /// Why none was handed out.
+    pub user_errors: Vec<UserError>,
+}
+
+/// The result of recording a lot consumption.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct LotConsumptionPayload {
+    /// The consumption.
+    pub consumption: Option<ConsumptionRow>,
+    /// Why nothing was recorded.
+    pub user_errors: Vec<UserError>,
+}
+
+/// The result of a change to a traceability profile.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct TraceabilityProfilePayload {
+    /// The profile after the change.
+    pub profile: Option<Profile>,
+    /// Why nothing changed.
+    pub user_errors: Vec<UserError>,
+}
+
+crate::payload_from_result!(SerialNumberPayload {
+    serial_number: SerialRow
+});
+crate::payload_from_result!(MaterialLotPayload {
+    material_lot: MaterialLotRow
+});
+crate::payload_from_result!(LotNumberPayload { lot_number: String });
+crate::payload_from_result!(LotConsumptionPayload {
+    consumption: ConsumptionRow
+});
+crate::payload_from_result!(TraceabilityProfilePayload { profile: Profile });
+
+async fn serial(conn: &mut AsyncPgConnection, id: i64) -> Result<SerialRow, Stop> {
+    crate::production::model::serials_by_ids(conn, &[id])
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(|| Stop::Failed(AppError::not_found("Serial number not found")))
+}
+
+async fn lot(conn: &mut AsyncPgConnection, id: i64) -> Result<MaterialLotRow, Stop> {
+    crate::purchasing::model::lots_by_ids(conn, &[id])
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(|| Stop::Failed(AppError::not_found("Lot not found")))
+}
+
+/// The records of traceability an admin keeps by hand (CONTRACT 5.19).
+#[derive(Default)]
+pub struct TraceabilityMutation;
+
+#[Object]
+impl TraceabilityMutation {
+    /// Numbers new finished units of a serial-tracked product, made by a production order or
+    /// outside one (1-1000 at a time).
+    #[graphql(guard = "Access::Admin")]
+    async fn serial_number_create(
+        &self,
+        ctx: &Context<'_>,
+        input: SerialNumberCreateInput,
+    ) -> AppResult<SerialNumbersPayload> {
+        let created = crate::in_transaction!(ctx, |conn| async move {
+            let ids = rules::create_serials(conn, &input).await?;
+            Ok::<_, Stop>(crate::production::model::serials_by_ids(conn, &ids).await?)
+        });
+        Ok(match created {
+            Ok(serial_numbers) => SerialNumbersPayload {
+                serial_numbers,
+                user_errors: Vec::new(),
+            },
+            Err(user_errors) => SerialNumbersPayload {
+                serial_numbers: Vec::new(),
+                user_errors,
+            },
+        })
+    }
+
+    /// Changes a finished unit: its status (by the moves a person makes: put away, scrap,
+    /// return, restock), QC decision, tracking number or return reason.
+    #[graphql(guard = "Access::Admin")]
+    async fn serial_number_update(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: SerialNumberUpdateInput,
+    ) -> AppResult<SerialNumberPayload> {
+        Ok(crate::in_transaction!(ctx, |conn| async move {
+            rules::update_serial(conn, id, input).await?;
+            serial(conn, id).await
+        })
+        .into())
+    }
+
+    /// Records a material lot by hand (it posts no stock).
+    #[graphql(guard = "Access::Admin")]
+    async fn material_lot_create(
+        &self,
+        ctx: &Context<'_>,
+        input: MaterialLotCreateInput,
+    ) -> AppResult<MaterialLotPayload> {
+        let user = current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| async move {
+            let id = rules::create_lot(conn, input, user).await?;
+            lot(conn, id).await
+        })
+        .into())
+    }
+
+    /// Changes a lot's status, inspection, expiry, vendor lot number, location or notes.
+    #[graphql(guard = "Access::Admin")]
+    async fn material_lot_update(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: MaterialLotUpdateInput,
+    ) -> AppResult<MaterialLotPayload> {
+        Ok(crate::in_transaction!(ctx, |conn| async move {
+            rules::update_lot(conn, id, input).await?;
+            lot(conn, id).await
+        })
+        .into())
+    }
+
+    /// Hands out the next lot number of an item (each call a new one).
+    #[graphql(guard = "Access::Admin")]
+    async fn material_lot_number_generate(
+        &self,
+        ctx: &Context<'_>,
+        product_id: i64,
+    ) -> AppResult<LotNumberPayload> {
+        Ok(crate::in_transaction!(ctx, |conn| rules::generate_lot_number(conn, product_id)).into())
+    }
+
+    /// Records material a production order drew from a lot (and the unit it went into), so
+    /// traces and recalls reach that order.
+    #[graphql(guard = "Access::Admin")]
+    async fn lot_consumption_record(
+        &self,
+        ctx: &Context<'_>,
+        input: LotConsumptionInput,
+    ) -> AppResult<LotConsumptionPayload> {
+        let user = current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| rules::record_consumption(conn, input, user)).into())
+    }
+
+    /// Gives a customer a traceability profile (one each).
+    #[graphql(guard = "Access::Admin")]
+    async fn traceability_profile_create(
+        &self,
+        ctx: &Context<'_>,
+        input: TraceabilityProfileCreateInput,
+    ) -> AppResult<TraceabilityProfilePayload> {
+        Ok(
+            crate::in_transaction!(ctx, |conn| rules::save_profile(conn, None, input.into()))
+                .into(),
+        )
+    }
+
+    /// Changes a customer's traceability profile.
+    #[graphql(guard = "Access::Admin")]
+    async fn traceability_profile_update(
+        &self,
+        ctx: &Context<'_>,
+        customer_id: i64,
+        input: TraceabilityProfileUpdateInput,
+    ) -> AppResult<TraceabilityProfilePayload> {
+        Ok(crate::in_transaction!(ctx, |conn| rules::save_profile(
+            conn,
+            Some(customer_id),
+            input.into()
+        ))
+        .into())
     }
 }

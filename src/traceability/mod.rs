@@ -9,6 +9,7 @@
 
 pub mod graphql;
 pub mod model;
+pub mod records;
 pub mod report;
 pub mod rest;
 pub mod rules;

@@ -70,7 +70,7 @@ pub enum TraceRelation {
     Received,
     /// A lot's spool.
     Spooled,
-    /// A spool's filament consumed by a production order.
+    /// A spool's filament, or a lot's material, consumed by a production order (or unit).
     ConsumedBy,
     /// A production order split into another.
     SplitInto,
@@ -90,7 +90,8 @@ impl TraceRelation {
         match (from, to) {
             (K::Vendor, _) => TraceRelation::Ordered,
             (K::PurchaseOrder, _) => TraceRelation::Received,
-            (K::MaterialLot, _) => TraceRelation::Spooled,
+            (K::MaterialLot, K::Spool) => TraceRelation::Spooled,
+            (K::MaterialLot, _) => TraceRelation::ConsumedBy,
             (K::Spool, _) => TraceRelation::ConsumedBy,
             (K::ProductionOrder, K::ProductionOrder) => TraceRelation::SplitInto,
             (K::ProductionOrder, K::SerialNumber) => TraceRelation::Produced,

@@ -270,7 +270,11 @@ pub async fn forward(
             let consumed = sum(graph
                 .links()
                 .iter()
-                .filter(|(from, to, _)| *to == key && from.kind == TraceNodeKind::Spool)
+                .filter(|(from, to, _)| {
+                    // Filament from spools, and material drawn from a lot without a spool.
+                    *to == key
+                        && matches!(from.kind, TraceNodeKind::Spool | TraceNodeKind::MaterialLot)
+                })
                 .filter_map(|(_, _, q)| q.as_ref().map(|q| q.0.clone())));
             let units: Vec<SerialRow> = serials
                 .iter()

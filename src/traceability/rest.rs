@@ -48,4 +48,51 @@ pub const ROUTES: &[Route] = &[
     Route::get("/admin/traceability/lots/{lot_id}", stored_op!("lot_get.graphql", "trace_lot"), "materialLot")
         .access(Admin)
         .summary("One material lot by id"),
+    Route::post("/admin/traceability/serials", stored_op!("serial_create.graphql", "serial"), "serialNumberCreate.serial_numbers")
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .access(Admin)
+        .summary("Number new finished units of a serial-tracked product (`product_id`, `production_order_id?`, `quantity` 1-1000, `status` manufactured or in_stock): a bare array of the units"),
+    Route::patch("/admin/traceability/serials/{serial_id}", stored_op!("serial_update.graphql", "serial"), "serialNumberUpdate.serialNumber")
+        .body(Body::Input("input"))
+        .access(Admin)
+        .summary("Change a unit: `status` (manufactured -> in_stock or scrapped, in_stock -> scrapped, sold or shipped -> returned with a `return_reason`, returned -> in_stock or scrapped), `qc_passed`, `qc_notes`, `tracking_number`"),
+    Route::post("/admin/traceability/lots", stored_op!("lot_create.graphql", "trace_lot"), "materialLotCreate.materialLot")
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .location("/api/v1/admin/traceability/lots/{id}")
+        .access(Admin)
+        .summary("Record a lot by hand (`product_id`, `quantity_received`, `lot_number?` else generated, vendor, purchase order, dates, cost, status, inspection): it posts no stock"),
+    Route::patch("/admin/traceability/lots/{lot_id}", stored_op!("lot_update.graphql", "trace_lot"), "materialLotUpdate.materialLot")
+        .body(Body::Input("input"))
+        .access(Admin)
+        .summary("Change a lot's `status` (quarantine, recall), `inspection_status`, `expiration_date`, `vendor_lot_number`, `location_id` or `notes`"),
+    Route::post("/admin/traceability/lots/generate-number", include_str!("rest/lot_generate_number.graphql"), "materialLotNumberGenerate")
+        .body(Body::Fields)
+        .access(Admin)
+        .summary("Hand out the next lot number of an item (`product_id`): `{lot_number}`, `{MATERIALCODE}-{YYYY}-{NNNN}`"),
+    Route::post("/admin/traceability/consumptions", include_str!("rest/consumption_record.graphql"), "lotConsumptionRecord.consumption")
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .access(Admin)
+        .summary("Record material a production order drew from a lot (`production_order_id`, `material_lot_id`, `quantity_consumed`, `serial_number_id?`, `bom_line_id?`): at most what the lot has left; a lot drawn to nothing is depleted"),
+    Route::get("/admin/traceability/profiles", stored_op!("profiles_list.graphql", "profile"), "traceabilityProfiles")
+        .access(Admin)
+        .summary("Customers' traceability profiles (a bare array, by customer name)"),
+    Route::post("/admin/traceability/profiles", stored_op!("profile_create.graphql", "profile"), "traceabilityProfileCreate.profile")
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .access(Admin)
+        .summary("Give a customer a traceability profile (`customer_id`, `traceability_level` none, lot, serial or full, `requires_coc`, `requires_coa`, `requires_first_article`, `record_retention_days` 1-36500, `custom_serial_prefix`, `compliance_standards`); one per customer"),
+    Route::get("/admin/traceability/profiles/{user_id}", stored_op!("profile_get.graphql", "profile"), "traceabilityProfile")
+        .access(Admin)
+        .summary("One customer's traceability profile (`user_id` is the customer's id); 404 when none"),
+    Route::patch("/admin/traceability/profiles/{user_id}", stored_op!("profile_update.graphql", "profile"), "traceabilityProfileUpdate.profile")
+        .body(Body::Input("input"))
+        .access(Admin)
+        .summary("Change a customer's traceability profile (`user_id` is the customer's id)"),
 ];

@@ -2536,6 +2536,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/traceability/consumptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record material a production order drew from a lot (`production_order_id`, `material_lot_id`, `quantity_consumed`, `serial_number_id?`, `bom_line_id?`): at most what the lot has left; a lot drawn to nothing is depleted
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation LotConsumptionRecord($input: LotConsumptionInput!) {
+         *       lotConsumptionRecord(input: $input) {
+         *         consumption {
+         *           id
+         *           production_order_id: productionOrderId
+         *           material_lot_id: materialLotId
+         *           serial_number_id: serialNumberId
+         *           bom_line_id: bomLineId
+         *           quantity_consumed: quantityConsumed
+         *           consumed_at: consumedAt
+         *           notes
+         *           created_by: createdBy
+         *           created_at: createdAt
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_lot_consumption_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/traceability/consumptions/production/{production_order_id}": {
         parameters: {
             query?: never;
@@ -2589,10 +2629,15 @@ export interface paths {
          *       vendor_lot_number: vendorLotNumber
          *       quantity_received: quantityReceived
          *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
          *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
          *     }
          *     ```
          */
@@ -2633,16 +2678,82 @@ export interface paths {
          *       vendor_lot_number: vendorLotNumber
          *       quantity_received: quantityReceived
          *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
          *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
          *     }
          *     ```
          */
         get: operations["list_material_lots"];
         put?: never;
-        post?: never;
+        /**
+         * Record a lot by hand (`product_id`, `quantity_received`, `lot_number?` else generated, vendor, purchase order, dates, cost, status, inspection): it posts no stock
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation MaterialLotCreate($input: MaterialLotCreateInput!) {
+         *       materialLotCreate(input: $input) {
+         *         materialLot { ...TraceLotFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
+         *     }
+         *     ```
+         */
+        post: operations["create_material_lot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/traceability/lots/generate-number": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand out the next lot number of an item (`product_id`): `{lot_number}`, `{MATERIALCODE}-{YYYY}-{NNNN}`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation MaterialLotNumberGenerate($productId: Int!) {
+         *       materialLotNumberGenerate(productId: $productId) {
+         *         lot_number: lotNumber
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_material_lot_number_generate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2673,10 +2784,15 @@ export interface paths {
          *       vendor_lot_number: vendorLotNumber
          *       quantity_received: quantityReceived
          *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
          *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
          *     }
          *     ```
          */
@@ -2686,7 +2802,185 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Change a lot's `status` (quarantine, recall), `inspection_status`, `expiration_date`, `vendor_lot_number`, `location_id` or `notes`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation MaterialLotUpdate($lotId: Int!, $input: MaterialLotUpdateInput!) {
+         *       materialLotUpdate(id: $lotId, input: $input) {
+         *         materialLot { ...TraceLotFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment TraceLotFields on MaterialLot {
+         *       id
+         *       lot_number: lotNumber
+         *       product_id: productId
+         *       vendor_id: vendorId
+         *       purchase_order_id: purchaseOrderId
+         *       vendor_lot_number: vendorLotNumber
+         *       quantity_received: quantityReceived
+         *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
+         *       status
+         *       inspection_status: inspectionStatus
+         *       received_date: receivedDate
+         *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
+         *     }
+         *     ```
+         */
+        patch: operations["update_material_lot"];
+        trace?: never;
+    };
+    "/admin/traceability/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customers' traceability profiles (a bare array, by customer name)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TraceabilityProfiles {
+         *       traceabilityProfiles { ...ProfileFields }
+         *     }
+         *     fragment ProfileFields on TraceabilityProfileEntry {
+         *       id
+         *       user_id: customerId
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       traceability_level: traceabilityLevel
+         *       requires_coc: requiresCoc
+         *       requires_coa: requiresCoa
+         *       requires_first_article: requiresFirstArticle
+         *       record_retention_days: recordRetentionDays
+         *       custom_serial_prefix: customSerialPrefix
+         *       compliance_standards: complianceStandards
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_traceability_profiles"];
+        put?: never;
+        /**
+         * Give a customer a traceability profile (`customer_id`, `traceability_level` none, lot, serial or full, `requires_coc`, `requires_coa`, `requires_first_article`, `record_retention_days` 1-36500, `custom_serial_prefix`, `compliance_standards`); one per customer
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation TraceabilityProfileCreate($input: TraceabilityProfileCreateInput!) {
+         *       traceabilityProfileCreate(input: $input) {
+         *         profile { ...ProfileFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProfileFields on TraceabilityProfileEntry {
+         *       id
+         *       user_id: customerId
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       traceability_level: traceabilityLevel
+         *       requires_coc: requiresCoc
+         *       requires_coa: requiresCoa
+         *       requires_first_article: requiresFirstArticle
+         *       record_retention_days: recordRetentionDays
+         *       custom_serial_prefix: customSerialPrefix
+         *       compliance_standards: complianceStandards
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_traceability_profile"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/traceability/profiles/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One customer's traceability profile (`user_id` is the customer's id); 404 when none
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TraceabilityProfile($userId: Int!) {
+         *       traceabilityProfile(customerId: $userId) { ...ProfileFields }
+         *     }
+         *     fragment ProfileFields on TraceabilityProfileEntry {
+         *       id
+         *       user_id: customerId
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       traceability_level: traceabilityLevel
+         *       requires_coc: requiresCoc
+         *       requires_coa: requiresCoa
+         *       requires_first_article: requiresFirstArticle
+         *       record_retention_days: recordRetentionDays
+         *       custom_serial_prefix: customSerialPrefix
+         *       compliance_standards: complianceStandards
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_traceability_profile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a customer's traceability profile (`user_id` is the customer's id)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation TraceabilityProfileUpdate($userId: Int!, $input: TraceabilityProfileUpdateInput!) {
+         *       traceabilityProfileUpdate(customerId: $userId, input: $input) {
+         *         profile { ...ProfileFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProfileFields on TraceabilityProfileEntry {
+         *       id
+         *       user_id: customerId
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       traceability_level: traceabilityLevel
+         *       requires_coc: requiresCoc
+         *       requires_coa: requiresCoa
+         *       requires_first_article: requiresFirstArticle
+         *       record_retention_days: recordRetentionDays
+         *       custom_serial_prefix: customSerialPrefix
+         *       compliance_standards: complianceStandards
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        patch: operations["update_traceability_profile"];
         trace?: never;
     };
     "/admin/traceability/recall/backward/{serial_number}": {
@@ -2805,10 +3099,15 @@ export interface paths {
          *       vendor_lot_number: vendorLotNumber
          *       quantity_received: quantityReceived
          *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
          *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
          *     }
          *     fragment TraceProductionOrderFields on ProductionOrder {
          *       id
@@ -2891,7 +3190,40 @@ export interface paths {
          */
         get: operations["list_serial_numbers"];
         put?: never;
-        post?: never;
+        /**
+         * Number new finished units of a serial-tracked product (`product_id`, `production_order_id?`, `quantity` 1-1000, `status` manufactured or in_stock): a bare array of the units
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SerialNumberCreate($input: SerialNumberCreateInput!) {
+         *       serialNumberCreate(input: $input) {
+         *         serial_numbers: serialNumbers { ...SerialFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment SerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       product_id: productId
+         *       production_order_id: productionOrderId
+         *       status
+         *       qc_passed: qcPassed
+         *       qc_date: qcDate
+         *       qc_notes: qcNotes
+         *       sales_order_id: salesOrderId
+         *       sales_order_line_id: salesOrderLineId
+         *       shipment_id: shipmentId
+         *       sold_at: soldAt
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       returned_at: returnedAt
+         *       return_reason: returnReason
+         *       manufactured_at: manufacturedAt
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_serial_number"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2987,7 +3319,40 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a unit: `status` (manufactured -> in_stock or scrapped, in_stock -> scrapped, sold or shipped -> returned with a `return_reason`, returned -> in_stock or scrapped), `qc_passed`, `qc_notes`, `tracking_number`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SerialNumberUpdate($serialId: Int!, $input: SerialNumberUpdateInput!) {
+         *       serialNumberUpdate(id: $serialId, input: $input) {
+         *         serialNumber { ...SerialFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment SerialFields on SerialNumber {
+         *       id
+         *       serial_number: serialNumber
+         *       product_id: productId
+         *       production_order_id: productionOrderId
+         *       status
+         *       qc_passed: qcPassed
+         *       qc_date: qcDate
+         *       qc_notes: qcNotes
+         *       sales_order_id: salesOrderId
+         *       sales_order_line_id: salesOrderLineId
+         *       shipment_id: shipmentId
+         *       sold_at: soldAt
+         *       shipped_at: shippedAt
+         *       tracking_number: trackingNumber
+         *       returned_at: returnedAt
+         *       return_reason: returnReason
+         *       manufactured_at: manufacturedAt
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        patch: operations["update_serial_number"];
         trace?: never;
     };
     "/admin/uom/": {
@@ -11906,10 +12271,15 @@ export interface paths {
          *       vendor_lot_number: vendorLotNumber
          *       quantity_received: quantityReceived
          *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
          *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
          *     }
          *     fragment TraceProductionOrderFields on ProductionOrder {
          *       id
@@ -12029,10 +12399,15 @@ export interface paths {
          *       vendor_lot_number: vendorLotNumber
          *       quantity_received: quantityReceived
          *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
          *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
          *     }
          *     fragment TraceProductionOrderFields on ProductionOrder {
          *       id
@@ -12167,10 +12542,15 @@ export interface paths {
          *       vendor_lot_number: vendorLotNumber
          *       quantity_received: quantityReceived
          *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
          *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
          *     }
          *     fragment TraceProductionOrderFields on ProductionOrder {
          *       id
@@ -12305,10 +12685,15 @@ export interface paths {
          *       vendor_lot_number: vendorLotNumber
          *       quantity_received: quantityReceived
          *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
          *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
          *     }
          *     fragment TraceProductionOrderFields on ProductionOrder {
          *       id
@@ -12495,10 +12880,15 @@ export interface paths {
          *       vendor_lot_number: vendorLotNumber
          *       quantity_received: quantityReceived
          *       quantity_consumed: quantityConsumed
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_adjusted: quantityAdjusted
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
          *       expiration_date: expirationDate
+         *       unit_cost: unitCost
+         *       location_id: locationId
+         *       notes
          *     }
          *     fragment TraceProductionOrderFields on ProductionOrder {
          *       id
@@ -21984,6 +22374,170 @@ export interface operations {
             };
         };
     };
+    create_lot_consumption_record: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    production_order_id: number;
+                    material_lot_id: number;
+                    /** Format: decimal */
+                    quantity_consumed: string;
+                    serial_number_id?: number | null;
+                    bom_line_id?: number | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The production order. */
+                        production_order_id: number;
+                        /** @description The lot. */
+                        material_lot_id: number;
+                        /** @description The unit it went into, when one is named. */
+                        serial_number_id: number | null;
+                        /** @description The BOM line it filled, when one is named. */
+                        bom_line_id: number | null;
+                        /**
+                         * Format: decimal
+                         * @description How much, in the lot's stocking unit.
+                         */
+                        quantity_consumed: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        consumed_at: string;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Who recorded it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Recorded.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_production_order_lineage: {
         parameters: {
             query?: never;
@@ -22081,6 +22635,16 @@ export interface operations {
                              */
                             quantity_consumed: string;
                             /**
+                             * Format: decimal
+                             * @description Scrapped.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Adjusted (signed).
+                             */
+                            quantity_adjusted: string;
+                            /**
                              * @description Where it stands.
                              * @enum {string}
                              */
@@ -22094,6 +22658,12 @@ export interface operations {
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
+                            /** @description Cost per stocking unit. */
+                            unit_cost: string | null;
+                            /** @description Where it was received. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
                         } | null;
                         /** @description The purchase order that brought the lot. */
                         purchase_order: {
@@ -22219,6 +22789,16 @@ export interface operations {
                              */
                             quantity_consumed: string;
                             /**
+                             * Format: decimal
+                             * @description Scrapped.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Adjusted (signed).
+                             */
+                            quantity_adjusted: string;
+                            /**
                              * @description Where it stands.
                              * @enum {string}
                              */
@@ -22232,6 +22812,12 @@ export interface operations {
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
+                            /** @description Cost per stocking unit. */
+                            unit_cost: string | null;
+                            /** @description Where it was received. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
                         }[];
                         /** @description How many rows match, over all pages. */
                         total: number;
@@ -22262,6 +22848,325 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_material_lot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    lot_number?: string | null;
+                    vendor_id?: number | null;
+                    purchase_order_id?: number | null;
+                    vendor_lot_number?: string | null;
+                    /** Format: decimal */
+                    quantity_received: string;
+                    received_date?: string | null;
+                    expiration_date?: string | null;
+                    unit_cost?: string | null;
+                    location_id?: number | null;
+                    /** @enum {string} */
+                    status?: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                    /** @enum {string} */
+                    inspection_status?: "pending" | "passed" | "failed" | "waived";
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                        lot_number: string;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The vendor. */
+                        vendor_id: number | null;
+                        /** @description The purchase order. */
+                        purchase_order_id: number | null;
+                        /** @description The vendor's own lot number. */
+                        vendor_lot_number: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Received, in stocking units.
+                         */
+                        quantity_received: string;
+                        /**
+                         * Format: decimal
+                         * @description Consumed.
+                         */
+                        quantity_consumed: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * Format: decimal
+                         * @description Adjusted (signed).
+                         */
+                        quantity_adjusted: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                        /**
+                         * @description Inspection.
+                         * @enum {string}
+                         */
+                        inspection_status: "pending" | "passed" | "failed" | "waived";
+                        /** @description Received on. */
+                        received_date: string;
+                        /** @description Expires on. */
+                        expiration_date: string | null;
+                        /** @description Cost per stocking unit. */
+                        unit_cost: string | null;
+                        /** @description Where it was received. */
+                        location_id: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_material_lot_number_generate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The number, `{MATERIALCODE}-{YYYY}-{NNNN}`. */
+                        lot_number: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22341,6 +23246,16 @@ export interface operations {
                          */
                         quantity_consumed: string;
                         /**
+                         * Format: decimal
+                         * @description Scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * Format: decimal
+                         * @description Adjusted (signed).
+                         */
+                        quantity_adjusted: string;
+                        /**
                          * @description Where it stands.
                          * @enum {string}
                          */
@@ -22354,6 +23269,12 @@ export interface operations {
                         received_date: string;
                         /** @description Expires on. */
                         expiration_date: string | null;
+                        /** @description Cost per stocking unit. */
+                        unit_cost: string | null;
+                        /** @description Where it was received. */
+                        location_id: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
                     };
                 };
             };
@@ -22377,6 +23298,762 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_material_lot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lot_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    vendor_lot_number?: string | null;
+                    status?: ("active" | "depleted" | "quarantine" | "expired" | "recalled") | null;
+                    inspection_status?: ("pending" | "passed" | "failed" | "waived") | null;
+                    expiration_date?: string | null;
+                    location_id?: number | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `{MATERIALCODE}-{YYYY}-{NNNN}` (or the number given at receipt). */
+                        lot_number: string;
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The vendor. */
+                        vendor_id: number | null;
+                        /** @description The purchase order. */
+                        purchase_order_id: number | null;
+                        /** @description The vendor's own lot number. */
+                        vendor_lot_number: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Received, in stocking units.
+                         */
+                        quantity_received: string;
+                        /**
+                         * Format: decimal
+                         * @description Consumed.
+                         */
+                        quantity_consumed: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * Format: decimal
+                         * @description Adjusted (signed).
+                         */
+                        quantity_adjusted: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "active" | "depleted" | "quarantine" | "expired" | "recalled";
+                        /**
+                         * @description Inspection.
+                         * @enum {string}
+                         */
+                        inspection_status: "pending" | "passed" | "failed" | "waived";
+                        /** @description Received on. */
+                        received_date: string;
+                        /** @description Expires on. */
+                        expiration_date: string | null;
+                        /** @description Cost per stocking unit. */
+                        unit_cost: string | null;
+                        /** @description Where it was received. */
+                        location_id: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_traceability_profiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The customer (one profile each; the original called it `user_id`). */
+                        user_id: number;
+                        /** @description The customer (one profile each; the original called it `user_id`). */
+                        customer_id: number;
+                        /** @description The customer's name (company, else first and last). */
+                        customer_name: string;
+                        /** @description The customer's e-mail. */
+                        customer_email: string;
+                        /**
+                         * @description How far their orders must be traceable.
+                         * @enum {string}
+                         */
+                        traceability_level: "none" | "lot" | "serial" | "full";
+                        /** @description A certificate of conformance ships with every order. */
+                        requires_coc: boolean;
+                        /** @description A certificate of analysis of the material ships with every order. */
+                        requires_coa: boolean;
+                        /** @description The first unit of every order is inspected before the rest are made. */
+                        requires_first_article: boolean;
+                        /** @description How long their records are kept, in days (default 2555, seven years). */
+                        record_retention_days: number;
+                        /** @description A prefix for their units' serial numbers. */
+                        custom_serial_prefix: string | null;
+                        /** @description Standards their orders follow (e.g. `ISO 9001, AS9100`). */
+                        compliance_standards: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_traceability_profile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    customer_id: number;
+                    traceability_level?: ("none" | "lot" | "serial" | "full") | null;
+                    requires_coc?: boolean | null;
+                    requires_coa?: boolean | null;
+                    requires_first_article?: boolean | null;
+                    record_retention_days?: number | null;
+                    custom_serial_prefix?: string | null;
+                    compliance_standards?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The customer (one profile each; the original called it `user_id`). */
+                        user_id: number;
+                        /** @description The customer (one profile each; the original called it `user_id`). */
+                        customer_id: number;
+                        /** @description The customer's name (company, else first and last). */
+                        customer_name: string;
+                        /** @description The customer's e-mail. */
+                        customer_email: string;
+                        /**
+                         * @description How far their orders must be traceable.
+                         * @enum {string}
+                         */
+                        traceability_level: "none" | "lot" | "serial" | "full";
+                        /** @description A certificate of conformance ships with every order. */
+                        requires_coc: boolean;
+                        /** @description A certificate of analysis of the material ships with every order. */
+                        requires_coa: boolean;
+                        /** @description The first unit of every order is inspected before the rest are made. */
+                        requires_first_article: boolean;
+                        /** @description How long their records are kept, in days (default 2555, seven years). */
+                        record_retention_days: number;
+                        /** @description A prefix for their units' serial numbers. */
+                        custom_serial_prefix: string | null;
+                        /** @description Standards their orders follow (e.g. `ISO 9001, AS9100`). */
+                        compliance_standards: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_traceability_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The customer (one profile each; the original called it `user_id`). */
+                        user_id: number;
+                        /** @description The customer (one profile each; the original called it `user_id`). */
+                        customer_id: number;
+                        /** @description The customer's name (company, else first and last). */
+                        customer_name: string;
+                        /** @description The customer's e-mail. */
+                        customer_email: string;
+                        /**
+                         * @description How far their orders must be traceable.
+                         * @enum {string}
+                         */
+                        traceability_level: "none" | "lot" | "serial" | "full";
+                        /** @description A certificate of conformance ships with every order. */
+                        requires_coc: boolean;
+                        /** @description A certificate of analysis of the material ships with every order. */
+                        requires_coa: boolean;
+                        /** @description The first unit of every order is inspected before the rest are made. */
+                        requires_first_article: boolean;
+                        /** @description How long their records are kept, in days (default 2555, seven years). */
+                        record_retention_days: number;
+                        /** @description A prefix for their units' serial numbers. */
+                        custom_serial_prefix: string | null;
+                        /** @description Standards their orders follow (e.g. `ISO 9001, AS9100`). */
+                        compliance_standards: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_traceability_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    customer_id?: number | null;
+                    traceability_level?: ("none" | "lot" | "serial" | "full") | null;
+                    requires_coc?: boolean | null;
+                    requires_coa?: boolean | null;
+                    requires_first_article?: boolean | null;
+                    record_retention_days?: number | null;
+                    custom_serial_prefix?: string | null;
+                    compliance_standards?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The customer (one profile each; the original called it `user_id`). */
+                        user_id: number;
+                        /** @description The customer (one profile each; the original called it `user_id`). */
+                        customer_id: number;
+                        /** @description The customer's name (company, else first and last). */
+                        customer_name: string;
+                        /** @description The customer's e-mail. */
+                        customer_email: string;
+                        /**
+                         * @description How far their orders must be traceable.
+                         * @enum {string}
+                         */
+                        traceability_level: "none" | "lot" | "serial" | "full";
+                        /** @description A certificate of conformance ships with every order. */
+                        requires_coc: boolean;
+                        /** @description A certificate of analysis of the material ships with every order. */
+                        requires_coa: boolean;
+                        /** @description The first unit of every order is inspected before the rest are made. */
+                        requires_first_article: boolean;
+                        /** @description How long their records are kept, in days (default 2555, seven years). */
+                        record_retention_days: number;
+                        /** @description A prefix for their units' serial numbers. */
+                        custom_serial_prefix: string | null;
+                        /** @description Standards their orders follow (e.g. `ISO 9001, AS9100`). */
+                        compliance_standards: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22574,6 +24251,16 @@ export interface operations {
                                  */
                                 quantity_consumed: string;
                                 /**
+                                 * Format: decimal
+                                 * @description Scrapped.
+                                 */
+                                quantity_scrapped: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Adjusted (signed).
+                                 */
+                                quantity_adjusted: string;
+                                /**
                                  * @description Where it stands.
                                  * @enum {string}
                                  */
@@ -22587,6 +24274,12 @@ export interface operations {
                                 received_date: string;
                                 /** @description Expires on. */
                                 expiration_date: string | null;
+                                /** @description Cost per stocking unit. */
+                                unit_cost: string | null;
+                                /** @description Where it was received. */
+                                location_id: number | null;
+                                /** @description Notes. */
+                                notes: string | null;
                             } | null;
                             /** @description The purchase order that brought the lot. */
                             purchase_order: {
@@ -22868,6 +24561,16 @@ export interface operations {
                              */
                             quantity_consumed: string;
                             /**
+                             * Format: decimal
+                             * @description Scrapped.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Adjusted (signed).
+                             */
+                            quantity_adjusted: string;
+                            /**
                              * @description Where it stands.
                              * @enum {string}
                              */
@@ -22881,6 +24584,12 @@ export interface operations {
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
+                            /** @description Cost per stocking unit. */
+                            unit_cost: string | null;
+                            /** @description Where it was received. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
                         }[];
                         /** @description Spools downstream of the sources (and source spools). */
                         spools: {
@@ -23330,6 +25039,184 @@ export interface operations {
             };
         };
     };
+    create_serial_number: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    production_order_id?: number | null;
+                    quantity?: number;
+                    /** @enum {string} */
+                    status?: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `BLB-YYYYMMDD-NNNN`. */
+                        serial_number: string;
+                        /** @description The product. */
+                        product_id: number;
+                        /** @description The order that made it. */
+                        production_order_id: number | null;
+                        /**
+                         * @description Where the unit stands.
+                         * @enum {string}
+                         */
+                        status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                        /** @description QC passed. */
+                        qc_passed: boolean;
+                        /** @description When QC decided (passed or failed); null before inspection. */
+                        qc_date: string | null;
+                        /** @description The inspector's notes. */
+                        qc_notes: string | null;
+                        /** @description The sales order it was sold or shipped on. */
+                        sales_order_id: number | null;
+                        /** @description The sales order line it filled. */
+                        sales_order_line_id: number | null;
+                        /** @description The shipment it left with. */
+                        shipment_id: number | null;
+                        /** @description When it was sold. */
+                        sold_at: string | null;
+                        /** @description When it shipped. */
+                        shipped_at: string | null;
+                        /** @description The shipment's tracking number. */
+                        tracking_number: string | null;
+                        /** @description When it came back. */
+                        returned_at: string | null;
+                        /** @description Why it came back. */
+                        return_reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Made.
+                         */
+                        manufactured_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Recorded.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_serial_number_lookup: {
         parameters: {
             query?: never;
@@ -23540,6 +25427,176 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_serial_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                serial_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    status?: ("manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped") | null;
+                    qc_passed?: boolean | null;
+                    qc_notes?: string | null;
+                    tracking_number?: string | null;
+                    return_reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `BLB-YYYYMMDD-NNNN`. */
+                        serial_number: string;
+                        /** @description The product. */
+                        product_id: number;
+                        /** @description The order that made it. */
+                        production_order_id: number | null;
+                        /**
+                         * @description Where the unit stands.
+                         * @enum {string}
+                         */
+                        status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                        /** @description QC passed. */
+                        qc_passed: boolean;
+                        /** @description When QC decided (passed or failed); null before inspection. */
+                        qc_date: string | null;
+                        /** @description The inspector's notes. */
+                        qc_notes: string | null;
+                        /** @description The sales order it was sold or shipped on. */
+                        sales_order_id: number | null;
+                        /** @description The sales order line it filled. */
+                        sales_order_line_id: number | null;
+                        /** @description The shipment it left with. */
+                        shipment_id: number | null;
+                        /** @description When it was sold. */
+                        sold_at: string | null;
+                        /** @description When it shipped. */
+                        shipped_at: string | null;
+                        /** @description The shipment's tracking number. */
+                        tracking_number: string | null;
+                        /** @description When it came back. */
+                        returned_at: string | null;
+                        /** @description Why it came back. */
+                        return_reason: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Made.
+                         */
+                        manufactured_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Recorded.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -54435,6 +56492,16 @@ export interface operations {
                              */
                             quantity_consumed: string;
                             /**
+                             * Format: decimal
+                             * @description Scrapped.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Adjusted (signed).
+                             */
+                            quantity_adjusted: string;
+                            /**
                              * @description Where it stands.
                              * @enum {string}
                              */
@@ -54448,6 +56515,12 @@ export interface operations {
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
+                            /** @description Cost per stocking unit. */
+                            unit_cost: string | null;
+                            /** @description Where it was received. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
                         } | null;
                         /** @description The purchase order that brought the lot. */
                         purchase_order: {
@@ -54658,6 +56731,16 @@ export interface operations {
                              */
                             quantity_consumed: string;
                             /**
+                             * Format: decimal
+                             * @description Scrapped.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Adjusted (signed).
+                             */
+                            quantity_adjusted: string;
+                            /**
                              * @description Where it stands.
                              * @enum {string}
                              */
@@ -54671,6 +56754,12 @@ export interface operations {
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
+                            /** @description Cost per stocking unit. */
+                            unit_cost: string | null;
+                            /** @description Where it was received. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
                         }[];
                         /** @description Spools downstream of the sources (and source spools). */
                         spools: {
@@ -55801,6 +57890,16 @@ export interface operations {
                                  */
                                 quantity_consumed: string;
                                 /**
+                                 * Format: decimal
+                                 * @description Scrapped.
+                                 */
+                                quantity_scrapped: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Adjusted (signed).
+                                 */
+                                quantity_adjusted: string;
+                                /**
                                  * @description Where it stands.
                                  * @enum {string}
                                  */
@@ -55814,6 +57913,12 @@ export interface operations {
                                 received_date: string;
                                 /** @description Expires on. */
                                 expiration_date: string | null;
+                                /** @description Cost per stocking unit. */
+                                unit_cost: string | null;
+                                /** @description Where it was received. */
+                                location_id: number | null;
+                                /** @description Notes. */
+                                notes: string | null;
                             } | null;
                             /** @description The purchase order that brought the lot. */
                             purchase_order: {
@@ -55856,6 +57961,16 @@ export interface operations {
                              */
                             quantity_consumed: string;
                             /**
+                             * Format: decimal
+                             * @description Scrapped.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Adjusted (signed).
+                             */
+                            quantity_adjusted: string;
+                            /**
                              * @description Where it stands.
                              * @enum {string}
                              */
@@ -55869,6 +57984,12 @@ export interface operations {
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
+                            /** @description Cost per stocking unit. */
+                            unit_cost: string | null;
+                            /** @description Where it was received. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
                         }[];
                         /** @description The vendors of that material. */
                         vendors: {
@@ -56142,6 +58263,16 @@ export interface operations {
                                  */
                                 quantity_consumed: string;
                                 /**
+                                 * Format: decimal
+                                 * @description Scrapped.
+                                 */
+                                quantity_scrapped: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Adjusted (signed).
+                                 */
+                                quantity_adjusted: string;
+                                /**
                                  * @description Where it stands.
                                  * @enum {string}
                                  */
@@ -56155,6 +58286,12 @@ export interface operations {
                                 received_date: string;
                                 /** @description Expires on. */
                                 expiration_date: string | null;
+                                /** @description Cost per stocking unit. */
+                                unit_cost: string | null;
+                                /** @description Where it was received. */
+                                location_id: number | null;
+                                /** @description Notes. */
+                                notes: string | null;
                             } | null;
                             /** @description The purchase order that brought the lot. */
                             purchase_order: {
@@ -56436,6 +58573,16 @@ export interface operations {
                              */
                             quantity_consumed: string;
                             /**
+                             * Format: decimal
+                             * @description Scrapped.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Adjusted (signed).
+                             */
+                            quantity_adjusted: string;
+                            /**
                              * @description Where it stands.
                              * @enum {string}
                              */
@@ -56449,6 +58596,12 @@ export interface operations {
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
+                            /** @description Cost per stocking unit. */
+                            unit_cost: string | null;
+                            /** @description Where it was received. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
                         }[];
                         /** @description Spools downstream of the sources (and source spools). */
                         spools: {
@@ -56892,6 +59045,16 @@ export interface operations {
                              */
                             quantity_consumed: string;
                             /**
+                             * Format: decimal
+                             * @description Scrapped.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Adjusted (signed).
+                             */
+                            quantity_adjusted: string;
+                            /**
                              * @description Where it stands.
                              * @enum {string}
                              */
@@ -56905,6 +59068,12 @@ export interface operations {
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
+                            /** @description Cost per stocking unit. */
+                            unit_cost: string | null;
+                            /** @description Where it was received. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
                         }[];
                         /** @description Spools downstream of the sources (and source spools). */
                         spools: {
@@ -57525,6 +59694,16 @@ export interface operations {
                              */
                             quantity_consumed: string;
                             /**
+                             * Format: decimal
+                             * @description Scrapped.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Adjusted (signed).
+                             */
+                            quantity_adjusted: string;
+                            /**
                              * @description Where it stands.
                              * @enum {string}
                              */
@@ -57538,6 +59717,12 @@ export interface operations {
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
+                            /** @description Cost per stocking unit. */
+                            unit_cost: string | null;
+                            /** @description Where it was received. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
                         }[];
                         /** @description Spools downstream of the sources (and source spools). */
                         spools: {
