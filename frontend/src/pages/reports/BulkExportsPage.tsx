@@ -59,7 +59,12 @@ const columns: Column<BulkExport>[] = [
     shrink: true,
     render: (e) => {
       const b = statusBadge(e.status);
-      return <Badge tone={b.tone}>{b.label}</Badge>;
+      return (
+        <div className="cell-stack cell-stack--start">
+          <Badge tone={b.tone}>{b.label}</Badge>
+          {e.error && <span className="bulk-exports__error">{e.error}</span>}
+        </div>
+      );
     },
   },
   { key: 'progress', header: 'Rows', align: 'right', shrink: true, render: (e) => <span className="num">{progressLabel(e)}</span> },
@@ -70,11 +75,6 @@ const columns: Column<BulkExport>[] = [
     header: 'Expires',
     shrink: true,
     render: (e) => <span title={e.expires_at ? formatDateTime(e.expires_at) : undefined}>{e.status === 'expired' ? 'Expired' : expiresLabel(e.expires_at)}</span>,
-  },
-  {
-    key: 'error',
-    header: 'Error',
-    render: (e) => (e.error ? <span className="bulk-exports__error">{e.error}</span> : <span className="muted">—</span>),
   },
   {
     key: 'download',
@@ -98,6 +98,8 @@ export function BulkExportsPage() {
   const [formError, setFormError] = useState<string | null>(null);
   // One key per submitted form: a double click (or a retry of the same submit) queues one export.
   const idempotencyKey = useRef<string>(newIdempotencyKey());
+  // Set synchronously on submit: a second click before the first request is pending is ignored.
+  const submitting = useRef(false);
 
   const list = useQuery({
     queryKey: ['bulk-exports', EXPORT_LIST_LIMIT],
@@ -123,9 +125,17 @@ export function BulkExportsPage() {
     },
     onError: (err) => setFormError(applyServerErrors(err, setError, ['query', 'format'])),
     onSettled: () => {
+      submitting.current = false;
       idempotencyKey.current = newIdempotencyKey();
     },
   });
+
+  const queueExport = (v: ExportFormValues) => {
+    if (submitting.current) return;
+    submitting.current = true;
+    setFormError(null);
+    queue.mutate(v);
+  };
 
   const preset = useWatch({ control, name: 'preset' });
   const format = useWatch({ control, name: 'format' });
@@ -157,18 +167,14 @@ export function BulkExportsPage() {
           className="form bulk-exports__form"
           aria-label="New export"
           noValidate
-          onSubmit={handleSubmit((v) => {
-            if (queue.isPending) return;
-            setFormError(null);
-            queue.mutate(v);
-          })}
+          onSubmit={(e) => void handleSubmit(queueExport)(e)}
         >
           <FormError title="The export was not queued" message={formError} />
           <SelectField label="Report" options={PRESET_OPTIONS} hint={chosen?.description ?? 'Your own query: one top-level list or connection field.'} {...presetField} />
           <TextAreaField
             label="Query"
             required
-            rows={14}
+            rows={12}
             spellCheck={false}
             autoCapitalize="off"
             autoCorrect="off"
@@ -200,7 +206,7 @@ export function BulkExportsPage() {
         <div className="bulk-exports__head">
           <h2 className="bulk-exports__title">Your exports</h2>
           <span className="muted small" data-testid="export-polling">
-            {active > 0 ? `${active} in progress · refreshing every few seconds` : ''}
+            {active > 0 ? `${active} in progress · refreshing every few seconds` : rows && rows.length > 0 ? 'All exports finished' : ''}
           </span>
           <Button variant="ghost" size="sm" icon={<RefreshCw size={14} />} onClick={() => void list.refetch()} loading={list.isFetching && !list.isLoading}>
             Refresh
