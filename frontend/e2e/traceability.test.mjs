@@ -168,8 +168,11 @@ describe('material traceability with the real API', () => {
       await page.waitForURL(new RegExp(`q=${lot}`));
       const lotRow = lots.getByRole('row').filter({ hasText: lot });
       await lotRow.waitFor();
+      // The other runs' lots leave once the search has answered.
+      await lots.locator('tbody tr').nth(1).waitFor({ state: 'detached' });
       assert.equal(await lots.getByRole('row').count(), 2, 'the header and the one lot');
       await lotRow.getByText('Active', { exact: true }).waitFor();
+      await lotRow.getByText(pla.sku, { exact: true }).waitFor();
       await lots.getByLabel('Lot status').selectOption('recalled');
       await lots.getByText('No results match').waitFor();
       await lots.getByLabel('Lot status').selectOption('active');
@@ -189,7 +192,9 @@ describe('material traceability with the real API', () => {
       const serials = page.getByRole('region', { name: 'Serial numbers' });
       await serials.getByRole('searchbox', { name: 'Search serial numbers' }).fill(`TW-${RUN}`);
       for (const u of units.items) await serials.getByRole('row').filter({ hasText: u.serial_number }).waitFor();
+      await serials.locator('tbody tr').nth(3).waitFor({ state: 'detached' });
       assert.equal(await serials.getByRole('row').count(), 4, 'the header and three units');
+      assert.equal(await serials.getByRole('row').filter({ hasText: widget.sku }).count(), 3);
       await serials.getByLabel('Unit status').selectOption('in_stock');
       await serials.getByText('No results match').waitFor();
       await serials.getByLabel('Unit status').selectOption('shipped');

@@ -1,4 +1,7 @@
+import { createContext, useContext } from 'react';
 import { Link } from 'react-router';
+import { useQueries } from '@tanstack/react-query';
+import { itemsApi } from '../../api/endpoints';
 import { Boxes, Fingerprint } from 'lucide-react';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Badge } from '../../components/States';
@@ -17,6 +20,33 @@ import {
   type SerialPage,
   type SerialUnit,
 } from './traceApi';
+
+/** SKU and name of the items on the page, by id (filled as they load). */
+const ItemNames = createContext<ReadonlyMap<number, { sku: string; name: string }>>(new Map());
+
+/** Looks up the distinct items of a page (a handful: lots and units of a few products). */
+function useItemNames(ids: readonly number[]) {
+  const distinct = [...new Set(ids)];
+  const results = useQueries({
+    queries: distinct.map((id) => ({ queryKey: ['items', 'detail', id], queryFn: () => itemsApi.get(id), staleTime: 5 * 60_000, retry: false })),
+  });
+  const map = new Map<number, { sku: string; name: string }>();
+  results.forEach((r, i) => {
+    if (r.data) map.set(distinct[i]!, { sku: r.data.sku, name: r.data.name });
+  });
+  return map;
+}
+
+function ItemCell({ id }: { id: number }) {
+  const item = useContext(ItemNames).get(id);
+  if (!item) return <span className="mono">#{id}</span>;
+  return (
+    <div className="cell-stack cell-stack--start">
+      <span className="mono">{item.sku}</span>
+      <span className="cell-sub">{item.name}</span>
+    </div>
+  );
+}
 
 /** "Forward" and "Backward" links that open a number in the trace view. */
 function TraceLinks({ code }: { code: string }) {
@@ -58,7 +88,7 @@ const lotColumns: Column<MaterialLot>[] = [
       </div>
     ),
   },
-  { key: 'product_id', header: 'Item', shrink: true, render: (l) => <span className="mono">#{l.product_id}</span> },
+  { key: 'product_id', header: 'Item', shrink: true, render: (l) => <ItemCell id={l.product_id} /> },
   {
     key: 'status',
     header: 'Status',
@@ -100,7 +130,7 @@ const serialColumns: Column<SerialUnit>[] = [
       </Link>
     ),
   },
-  { key: 'product_id', header: 'Item', shrink: true, render: (s) => <span className="mono">#{s.product_id}</span> },
+  { key: 'product_id', header: 'Item', shrink: true, render: (s) => <ItemCell id={s.product_id} /> },
   { key: 'status', header: 'Status', shrink: true, render: (s) => <Badge tone={serialTone(s.status)}>{humanize(s.status)}</Badge> },
   {
     key: 'qc_passed',
@@ -144,7 +174,6 @@ const serialColumns: Column<SerialUnit>[] = [
         <span className="muted">—</span>
       ),
   },
-  { key: 'manufactured_at', header: 'Made', shrink: true, hideOnTablet: true, render: (s) => formatDateTime(s.manufactured_at) },
   { key: 'trace', header: 'Trace', shrink: true, render: (s) => <TraceLinks code={s.serial_number} /> },
 ];
 
@@ -156,21 +185,24 @@ export function LotsSection() {
     fetch: (r, signal) => traceListApi.lots({ limit: r.limit, offset: r.offset, search: r.search, status: r.filters.status }, signal),
     select: (d: MaterialLotPage) => ({ rows: d.items, total: d.total }),
   });
+  const names = useItemNames(list.tableProps.rows?.map((l) => l.product_id) ?? []);
   return (
-    <section className="trace-section" aria-label="Material lots">
-      <DataTable
-        caption="Material lots"
-        columns={lotColumns}
-        rowKey={(l) => l.id}
-        searchPlaceholder="Search lot or vendor lot number…"
-        searchLabel="Search lots"
-        filters={<StatusFilter label="Lot status" value={list.table.filters.status ?? ''} values={LOT_STATUSES} onChange={(v) => list.table.setFilter('status', v)} />}
-        empty={{ title: 'No material lots yet', description: 'Lots are recorded when purchase orders are received with a lot number.', icon: <Boxes size={22} /> }}
-        {...list.tableProps}
-        sort={undefined}
-        onSortChange={undefined}
-      />
-    </section>
+    <ItemNames.Provider value={names}>
+      <div className="trace-section">
+        <DataTable
+          caption="Material lots"
+          columns={lotColumns}
+          rowKey={(l) => l.id}
+          searchPlaceholder="Search lot or vendor lot number…"
+          searchLabel="Search lots"
+          filters={<StatusFilter label="Lot status" value={list.table.filters.status ?? ''} values={LOT_STATUSES} onChange={(v) => list.table.setFilter('status', v)} />}
+          empty={{ title: 'No material lots yet', description: 'Lots are recorded when purchase orders are received with a lot number.', icon: <Boxes size={22} /> }}
+          {...list.tableProps}
+          sort={undefined}
+          onSortChange={undefined}
+        />
+      </div>
+    </ItemNames.Provider>
   );
 }
 
@@ -182,20 +214,23 @@ export function SerialsSection() {
     fetch: (r, signal) => traceListApi.serials({ limit: r.limit, offset: r.offset, search: r.search, status: r.filters.status }, signal),
     select: (d: SerialPage) => ({ rows: d.items, total: d.total }),
   });
+  const names = useItemNames(list.tableProps.rows?.map((s) => s.product_id) ?? []);
   return (
-    <section className="trace-section" aria-label="Serial numbers">
-      <DataTable
-        caption="Serial numbers"
-        columns={serialColumns}
-        rowKey={(s) => s.id}
-        searchPlaceholder="Search serial, tracking number or SKU…"
-        searchLabel="Search serial numbers"
-        filters={<StatusFilter label="Unit status" value={list.table.filters.status ?? ''} values={SERIAL_STATUSES} onChange={(v) => list.table.setFilter('status', v)} />}
-        empty={{ title: 'No serial numbers yet', description: 'Units get serial numbers when a work order of a serial-tracked item completes.', icon: <Fingerprint size={22} /> }}
-        {...list.tableProps}
-        sort={undefined}
-        onSortChange={undefined}
-      />
-    </section>
+    <ItemNames.Provider value={names}>
+      <div className="trace-section">
+        <DataTable
+          caption="Serial numbers"
+          columns={serialColumns}
+          rowKey={(s) => s.id}
+          searchPlaceholder="Search serial, tracking number or SKU…"
+          searchLabel="Search serial numbers"
+          filters={<StatusFilter label="Unit status" value={list.table.filters.status ?? ''} values={SERIAL_STATUSES} onChange={(v) => list.table.setFilter('status', v)} />}
+          empty={{ title: 'No serial numbers yet', description: 'Units get serial numbers when a work order of a serial-tracked item completes.', icon: <Fingerprint size={22} /> }}
+          {...list.tableProps}
+          sort={undefined}
+          onSortChange={undefined}
+        />
+      </div>
+    </ItemNames.Provider>
   );
 }
