@@ -114,6 +114,12 @@ describe('Bulk Exports page', () => {
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toEqual({ query: '{ items { nodes { sku stock { onHandQuantity } } } }', format: 'csv' });
     expect(posts[0]!.headers.get('Idempotency-Key')).toMatch(/.{10,}/);
+
+    // Picking a report starts afresh: no error left over.
+    await user.selectOptions(screen.getByLabelText('Report'), 'items');
+    expect(screen.queryByText(/CSV needs a flat selection/)).not.toBeInTheDocument();
+    expect(screen.queryByText('The export was not queued')).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/^Query/)).not.toHaveAttribute('aria-invalid');
   });
 
   it('queues an export with an Idempotency-Key, then lists it with its Download link', async () => {

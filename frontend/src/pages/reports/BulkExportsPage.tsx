@@ -113,6 +113,7 @@ export function BulkExportsPage() {
     handleSubmit,
     setError,
     setValue,
+    clearErrors,
     control,
     formState: { errors },
   } = useForm<ExportFormValues>({ resolver: zodResolver(exportFormSchema), defaultValues: DEFAULT_FORM });
@@ -120,7 +121,7 @@ export function BulkExportsPage() {
   const queue = useMutation({
     mutationFn: (v: ExportFormValues) => bulkExportApi.create({ query: v.query.trim(), format: v.format }, idempotencyKey.current),
     onSuccess: async (e) => {
-      toast.success('Export queued', `Export #${e.id} runs in the background; it appears below when it is ready.`);
+      toast.success('Export queued', `Export #${e.id} runs in the background; the list below shows its progress and then the download.`);
       await queryClient.invalidateQueries({ queryKey: ['bulk-exports'] });
     },
     onError: (err) => setFormError(applyServerErrors(err, setError, ['query', 'format'])),
@@ -149,6 +150,7 @@ export function BulkExportsPage() {
       if (!p) return;
       setValue('query', p.query, { shouldValidate: false });
       setValue('format', p.format);
+      clearErrors();
       setFormError(null);
     },
   });
