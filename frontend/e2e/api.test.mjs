@@ -52,6 +52,7 @@ const OPERATOR_SECTIONS = [
   'Purchasing',
   'Shipping',
   'Material Traceability',
+  'Bulk Exports',
 ];
 
 let browser;

@@ -2,8 +2,9 @@
 // bought on a purchase order as two spools (API), a work order prints 3 serial-numbered
 // widgets from one spool, two sales orders ship them; then the Material Traceability page
 // traces the lot forward (graph, counts, affected customers, CSV export), a unit backward to
-// its vendor, and a recall of the lot lists the customers to contact. Screenshots go to
-// test-results/screenshots.
+// its vendor, and a recall of the lot lists the customers to contact; the Lots and Serial
+// numbers tabs (admins) find the lot and the units and open them in the trace view.
+// Screenshots go to test-results/screenshots.
 //
 //   STRATA_E2E_BASE_URL=http://127.0.0.1:8000 npm run e2e -- traceability
 import { after, before, describe, test } from 'node:test';
@@ -156,6 +157,55 @@ describe('material traceability with the real API', () => {
       for (const { customer } of orders) await page.getByRole('table', { name: 'Affected customers' }).getByText(customer.email).waitFor();
       assert.equal(await stat('Customers'), '2');
       await screenshot(page, 'traceability-recall');
+
+      // Admins browse the material lots: the lot of this run, searched and filtered by status,
+      // links to its trace.
+      shot = 'traceability-lots';
+      await page.getByRole('tab', { name: 'Lots' }).click();
+      await page.waitForURL(/tab=lots/);
+      const lots = page.getByRole('region', { name: 'Material lots' });
+      await lots.getByRole('searchbox', { name: 'Search lots' }).fill(lot);
+      await page.waitForURL(new RegExp(`q=${lot}`));
+      const lotRow = lots.getByRole('row').filter({ hasText: lot });
+      await lotRow.waitFor();
+      // The other runs' lots leave once the search has answered.
+      await lots.locator('tbody tr').nth(1).waitFor({ state: 'detached' });
+      assert.equal(await lots.getByRole('row').count(), 2, 'the header and the one lot');
+      await lotRow.getByText('Active', { exact: true }).waitFor();
+      await lotRow.getByText(pla.sku, { exact: true }).waitFor();
+      await lots.getByLabel('Lot status').selectOption('recalled');
+      await lots.getByText('No results match').waitFor();
+      await lots.getByLabel('Lot status').selectOption('active');
+      await lotRow.waitFor();
+      await screenshot(page, 'traceability-lots');
+      await lotRow.getByRole('link', { name: `Trace ${lot} forward` }).click();
+      await page.waitForURL((u) => u.searchParams.get('q') === lot && !u.searchParams.has('tab'));
+      await page.getByRole('region', { name: 'Trace graph' }).waitFor();
+      assert.equal(await page.getByLabel('Serial, lot or spool number').inputValue(), lot);
+      assert.equal(await stat('Units'), '3');
+
+      // And the serial numbers: the three units of the work order (searched by the widget's SKU),
+      // all shipped; one of them traced back to its lot.
+      shot = 'traceability-serials';
+      await page.getByRole('tab', { name: 'Serial numbers' }).click();
+      await page.waitForURL(/tab=serials/);
+      const serials = page.getByRole('region', { name: 'Serial numbers' });
+      await serials.getByRole('searchbox', { name: 'Search serial numbers' }).fill(`TW-${RUN}`);
+      for (const u of units.items) await serials.getByRole('row').filter({ hasText: u.serial_number }).waitFor();
+      await serials.locator('tbody tr').nth(3).waitFor({ state: 'detached' });
+      assert.equal(await serials.getByRole('row').count(), 4, 'the header and three units');
+      assert.equal(await serials.getByRole('row').filter({ hasText: widget.sku }).count(), 3);
+      await serials.getByLabel('Unit status').selectOption('in_stock');
+      await serials.getByText('No results match').waitFor();
+      await serials.getByLabel('Unit status').selectOption('shipped');
+      await serials.getByRole('row').filter({ hasText: units.items[0].serial_number }).waitFor();
+      assert.equal(await serials.getByRole('row').count(), 4);
+      await screenshot(page, 'traceability-serials');
+      const unit = units.items[1].serial_number;
+      await serials.getByRole('link', { name: `Trace ${unit} backward` }).click();
+      await page.waitForURL((u) => u.searchParams.get('q') === unit && u.searchParams.get('dir') === 'backward');
+      await page.locator('dl[aria-label="Upstream counts"]').waitFor();
+      await graph.locator(`[data-code="${lot}"]`).waitFor();
 
       assert.deepEqual(errors, [], `browser errors: ${errors.join('\n')}`);
       passed = true;

@@ -40,6 +40,7 @@ import { OrderImportPage } from './pages/sales/OrderImportPage';
 import { PaymentsPage } from './pages/sales/PaymentsPage';
 import { ShippingPage } from './pages/sales/ShippingPage';
 import { QuotesPage } from './pages/sales/QuotesPage';
+import { BulkExportsPage } from './pages/reports/BulkExportsPage';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -93,6 +94,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'scrap-reasons', adminOnly: true, element: <ScrapReasonsPage /> },
   { path: 'spools', adminOnly: true, element: <SpoolsPage /> },
   { path: 'quality/traceability', adminOnly: false, element: <TraceabilityPage /> },
+  { path: 'reports/exports', adminOnly: false, element: <BulkExportsPage /> },
   { path: 'settings', adminOnly: true, element: <SettingsPage /> },
   { path: 'security', adminOnly: true, element: <SecurityAuditPage /> },
 ];

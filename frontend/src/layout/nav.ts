@@ -6,6 +6,7 @@ import {
   CreditCard,
   Disc3,
   Factory,
+  FileDown,
   FileText,
   FileUp,
   Gauge,
@@ -91,6 +92,11 @@ export const NAV_GROUPS: NavGroup[] = [
     id: 'quality',
     label: 'Quality',
     items: [{ label: 'Material Traceability', to: '/admin/quality/traceability', icon: ScanSearch }],
+  },
+  {
+    id: 'reports',
+    label: 'Reports',
+    items: [{ label: 'Bulk Exports', to: '/admin/reports/exports', icon: FileDown }],
   },
   {
     id: 'admin',

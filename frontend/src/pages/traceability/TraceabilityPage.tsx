@@ -9,10 +9,14 @@ import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { saveText, toCsv } from '../../lib/csv';
 import { humanize } from '../../lib/format';
+import { isAdmin } from '../../auth/roles';
+import { useAuth } from '../../auth/AuthContext';
 import { TraceGraph } from './TraceGraph';
+import { LotsSection, SerialsSection } from './TraceLists';
 import {
   customerRows,
   parseNumbers,
+  tabParams,
   traceApi,
   unitRows,
   type Direction,
@@ -22,19 +26,25 @@ import {
 } from './traceApi';
 import './traceability.css';
 
-type Tab = 'trace' | 'recall';
+type Tab = 'trace' | 'recall' | 'lots' | 'serials';
+
+const TABS: readonly { id: Tab; label: string; adminOnly: boolean }[] = [
+  { id: 'trace', label: 'Trace', adminOnly: false },
+  { id: 'recall', label: 'Recall impact', adminOnly: false },
+  { id: 'lots', label: 'Lots', adminOnly: true },
+  { id: 'serials', label: 'Serial numbers', adminOnly: true },
+];
 
 /** Material Traceability (`/admin/quality/traceability`): trace a serial, lot or spool number
- * forward to customers or backward to vendors, and assess a recall. */
+ * forward to customers or backward to vendors, assess a recall, and (admins) browse the
+ * material lots and serial numbers to trace one of them. */
 export function TraceabilityPage() {
+  const { user } = useAuth();
+  const admin = isAdmin(user);
   const [params, setParams] = useSearchParams();
-  const tab: Tab = params.get('tab') === 'recall' ? 'recall' : 'trace';
-  const setTab = (t: Tab) => {
-    const next = new URLSearchParams(params);
-    if (t === 'recall') next.set('tab', 'recall');
-    else next.delete('tab');
-    setParams(next, { replace: true });
-  };
+  const tabs = TABS.filter((t) => admin || !t.adminOnly);
+  const tab: Tab = tabs.find((t) => t.id === params.get('tab'))?.id ?? 'trace';
+  const setTab = (t: Tab) => setParams(tabParams(params, t), { replace: true });
   return (
     <div className="page">
       <PageHeader
@@ -42,18 +52,16 @@ export function TraceabilityPage() {
         description="Follow a serial, lot or spool number to every work order, unit, order and customer it reached, or back to the spools, lots and vendors it came from."
       />
       <div className="tabs" role="tablist" aria-label="Traceability views">
-        {(
-          [
-            ['trace', 'Trace'],
-            ['recall', 'Recall impact'],
-          ] as const
-        ).map(([id, label]) => (
+        {tabs.map(({ id, label }) => (
           <button key={id} type="button" role="tab" aria-selected={tab === id} className={`tab${tab === id ? ' is-active' : ''}`} onClick={() => setTab(id)}>
             {label}
           </button>
         ))}
       </div>
-      {tab === 'trace' ? <TraceSection /> : <RecallSection />}
+      {tab === 'trace' && <TraceSection />}
+      {tab === 'recall' && <RecallSection />}
+      {tab === 'lots' && <LotsSection />}
+      {tab === 'serials' && <SerialsSection />}
     </div>
   );
 }
