@@ -466,7 +466,7 @@ crate::text_enum! {
 /// production order that made it to the sales order and shipment it left with.
 #[derive(Debug, Clone, Queryable, Selectable, SimpleObject)]
 #[diesel(table_name = serial_numbers, check_for_backend(diesel::pg::Pg))]
-#[graphql(name = "SerialNumber")]
+#[graphql(name = "SerialNumber", complex)]
 pub struct SerialRow {
     /// Id.
     pub id: i64,

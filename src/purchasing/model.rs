@@ -288,7 +288,7 @@ pub struct PurchaseDocumentRow {
 /// A material lot (CONTRACT 6.7): what one receipt line brought in, in stocking units.
 #[derive(Debug, Clone, Queryable, Selectable, SimpleObject)]
 #[diesel(table_name = material_lots, check_for_backend(diesel::pg::Pg))]
-#[graphql(name = "MaterialLot")]
+#[graphql(name = "MaterialLot", complex)]
 pub struct MaterialLotRow {
     /// Id.
     pub id: i64,

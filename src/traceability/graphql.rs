@@ -2,7 +2,9 @@
 //! backward reports and recall impact (any signed-in user), and the admin lists of finished
 //! units and material lots.
 
-use async_graphql::{Context, InputObject, Object, SimpleObject};
+use async_graphql::{ComplexObject, Context, InputObject, Object, SimpleObject};
+
+use crate::graphql::scalars::Decimal;
 
 use crate::auth::Access;
 use crate::auth::viewer::current_user;
@@ -525,6 +527,51 @@ async fn lot(conn: &mut AsyncPgConnection, id: i64) -> Result<MaterialLotRow, St
         .into_iter()
         .next()
         .ok_or_else(|| Stop::Failed(AppError::not_found("Lot not found")))
+}
+
+async fn item_facts(
+    ctx: &Context<'_>,
+    id: i64,
+) -> AppResult<Option<crate::inventory::model::ItemFacts>> {
+    Ok(ctx
+        .data::<crate::inventory::loaders::ItemFactsOf>()
+        .map_err(|e| AppError::internal(e.message))?
+        .load_one(id)
+        .await?)
+}
+
+#[ComplexObject]
+impl SerialRow {
+    /// The product's SKU.
+    async fn product_sku(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        Ok(item_facts(ctx, self.product_id).await?.map(|f| f.sku))
+    }
+
+    /// The product's name.
+    async fn product_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        Ok(item_facts(ctx, self.product_id).await?.map(|f| f.name))
+    }
+}
+
+#[ComplexObject]
+impl MaterialLotRow {
+    /// The item's SKU.
+    async fn product_sku(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        Ok(item_facts(ctx, self.product_id).await?.map(|f| f.sku))
+    }
+
+    /// The item's name.
+    async fn product_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        Ok(item_facts(ctx, self.product_id).await?.map(|f| f.name))
+    }
+
+    /// What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+    async fn quantity_remaining(&self) -> Decimal {
+        Decimal(
+            &self.quantity_received.0 - &self.quantity_consumed.0 - &self.quantity_scrapped.0
+                + &self.quantity_adjusted.0,
+        )
+    }
 }
 
 /// The records of traceability an admin keeps by hand (CONTRACT 5.19).

@@ -2624,6 +2624,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -2631,6 +2633,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -2673,6 +2676,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -2680,6 +2685,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -2707,6 +2713,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -2714,6 +2722,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -2779,6 +2788,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -2786,6 +2797,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -2817,6 +2829,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -2824,6 +2838,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -3094,6 +3109,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -3101,6 +3118,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -3170,6 +3188,8 @@ export interface paths {
          *       id
          *       serial_number: serialNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       production_order_id: productionOrderId
          *       status
          *       qc_passed: qcPassed
@@ -3205,6 +3225,8 @@ export interface paths {
          *       id
          *       serial_number: serialNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       production_order_id: productionOrderId
          *       status
          *       qc_passed: qcPassed
@@ -3249,6 +3271,8 @@ export interface paths {
          *       id
          *       serial_number: serialNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       production_order_id: productionOrderId
          *       status
          *       qc_passed: qcPassed
@@ -3295,6 +3319,8 @@ export interface paths {
          *       id
          *       serial_number: serialNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       production_order_id: productionOrderId
          *       status
          *       qc_passed: qcPassed
@@ -3334,6 +3360,8 @@ export interface paths {
          *       id
          *       serial_number: serialNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       production_order_id: productionOrderId
          *       status
          *       qc_passed: qcPassed
@@ -12266,6 +12294,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -12273,6 +12303,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -12394,6 +12425,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -12401,6 +12434,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -12537,6 +12571,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -12544,6 +12580,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -12680,6 +12717,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -12687,6 +12726,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -12875,6 +12915,8 @@ export interface paths {
          *       id
          *       lot_number: lotNumber
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       vendor_id: vendorId
          *       purchase_order_id: purchaseOrderId
          *       vendor_lot_number: vendorLotNumber
@@ -12882,6 +12924,7 @@ export interface paths {
          *       quantity_consumed: quantityConsumed
          *       quantity_scrapped: quantityScrapped
          *       quantity_adjusted: quantityAdjusted
+         *       quantity_remaining: quantityRemaining
          *       status
          *       inspection_status: inspectionStatus
          *       received_date: receivedDate
@@ -22618,6 +22661,10 @@ export interface operations {
                             lot_number: string;
                             /** @description The item. */
                             product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
                             /** @description The vendor. */
                             vendor_id: number | null;
                             /** @description The purchase order. */
@@ -22644,6 +22691,11 @@ export interface operations {
                              * @description Adjusted (signed).
                              */
                             quantity_adjusted: string;
+                            /**
+                             * Format: decimal
+                             * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                             */
+                            quantity_remaining: string;
                             /**
                              * @description Where it stands.
                              * @enum {string}
@@ -22772,6 +22824,10 @@ export interface operations {
                             lot_number: string;
                             /** @description The item. */
                             product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
                             /** @description The vendor. */
                             vendor_id: number | null;
                             /** @description The purchase order. */
@@ -22798,6 +22854,11 @@ export interface operations {
                              * @description Adjusted (signed).
                              */
                             quantity_adjusted: string;
+                            /**
+                             * Format: decimal
+                             * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                             */
+                            quantity_remaining: string;
                             /**
                              * @description Where it stands.
                              * @enum {string}
@@ -22941,6 +23002,10 @@ export interface operations {
                         lot_number: string;
                         /** @description The item. */
                         product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string | null;
+                        /** @description The item's name. */
+                        product_name: string | null;
                         /** @description The vendor. */
                         vendor_id: number | null;
                         /** @description The purchase order. */
@@ -22967,6 +23032,11 @@ export interface operations {
                          * @description Adjusted (signed).
                          */
                         quantity_adjusted: string;
+                        /**
+                         * Format: decimal
+                         * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                         */
+                        quantity_remaining: string;
                         /**
                          * @description Where it stands.
                          * @enum {string}
@@ -23229,6 +23299,10 @@ export interface operations {
                         lot_number: string;
                         /** @description The item. */
                         product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string | null;
+                        /** @description The item's name. */
+                        product_name: string | null;
                         /** @description The vendor. */
                         vendor_id: number | null;
                         /** @description The purchase order. */
@@ -23255,6 +23329,11 @@ export interface operations {
                          * @description Adjusted (signed).
                          */
                         quantity_adjusted: string;
+                        /**
+                         * Format: decimal
+                         * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                         */
+                        quantity_remaining: string;
                         /**
                          * @description Where it stands.
                          * @enum {string}
@@ -23371,6 +23450,10 @@ export interface operations {
                         lot_number: string;
                         /** @description The item. */
                         product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string | null;
+                        /** @description The item's name. */
+                        product_name: string | null;
                         /** @description The vendor. */
                         vendor_id: number | null;
                         /** @description The purchase order. */
@@ -23397,6 +23480,11 @@ export interface operations {
                          * @description Adjusted (signed).
                          */
                         quantity_adjusted: string;
+                        /**
+                         * Format: decimal
+                         * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                         */
+                        quantity_remaining: string;
                         /**
                          * @description Where it stands.
                          * @enum {string}
@@ -24234,6 +24322,10 @@ export interface operations {
                                 lot_number: string;
                                 /** @description The item. */
                                 product_id: number;
+                                /** @description The item's SKU. */
+                                product_sku: string | null;
+                                /** @description The item's name. */
+                                product_name: string | null;
                                 /** @description The vendor. */
                                 vendor_id: number | null;
                                 /** @description The purchase order. */
@@ -24260,6 +24352,11 @@ export interface operations {
                                  * @description Adjusted (signed).
                                  */
                                 quantity_adjusted: string;
+                                /**
+                                 * Format: decimal
+                                 * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                                 */
+                                quantity_remaining: string;
                                 /**
                                  * @description Where it stands.
                                  * @enum {string}
@@ -24544,6 +24641,10 @@ export interface operations {
                             lot_number: string;
                             /** @description The item. */
                             product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
                             /** @description The vendor. */
                             vendor_id: number | null;
                             /** @description The purchase order. */
@@ -24570,6 +24671,11 @@ export interface operations {
                              * @description Adjusted (signed).
                              */
                             quantity_adjusted: string;
+                            /**
+                             * Format: decimal
+                             * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                             */
+                            quantity_remaining: string;
                             /**
                              * @description Where it stands.
                              * @enum {string}
@@ -24932,6 +25038,10 @@ export interface operations {
                             serial_number: string;
                             /** @description The product. */
                             product_id: number;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
                             /** @description The order that made it. */
                             production_order_id: number | null;
                             /**
@@ -25081,6 +25191,10 @@ export interface operations {
                         serial_number: string;
                         /** @description The product. */
                         product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
                         /** @description The order that made it. */
                         production_order_id: number | null;
                         /**
@@ -25241,6 +25355,10 @@ export interface operations {
                         serial_number: string;
                         /** @description The product. */
                         product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
                         /** @description The order that made it. */
                         production_order_id: number | null;
                         /**
@@ -25365,6 +25483,10 @@ export interface operations {
                         serial_number: string;
                         /** @description The product. */
                         product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
                         /** @description The order that made it. */
                         production_order_id: number | null;
                         /**
@@ -25499,6 +25621,10 @@ export interface operations {
                         serial_number: string;
                         /** @description The product. */
                         product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
                         /** @description The order that made it. */
                         production_order_id: number | null;
                         /**
@@ -56475,6 +56601,10 @@ export interface operations {
                             lot_number: string;
                             /** @description The item. */
                             product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
                             /** @description The vendor. */
                             vendor_id: number | null;
                             /** @description The purchase order. */
@@ -56501,6 +56631,11 @@ export interface operations {
                              * @description Adjusted (signed).
                              */
                             quantity_adjusted: string;
+                            /**
+                             * Format: decimal
+                             * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                             */
+                            quantity_remaining: string;
                             /**
                              * @description Where it stands.
                              * @enum {string}
@@ -56714,6 +56849,10 @@ export interface operations {
                             lot_number: string;
                             /** @description The item. */
                             product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
                             /** @description The vendor. */
                             vendor_id: number | null;
                             /** @description The purchase order. */
@@ -56740,6 +56879,11 @@ export interface operations {
                              * @description Adjusted (signed).
                              */
                             quantity_adjusted: string;
+                            /**
+                             * Format: decimal
+                             * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                             */
+                            quantity_remaining: string;
                             /**
                              * @description Where it stands.
                              * @enum {string}
@@ -57873,6 +58017,10 @@ export interface operations {
                                 lot_number: string;
                                 /** @description The item. */
                                 product_id: number;
+                                /** @description The item's SKU. */
+                                product_sku: string | null;
+                                /** @description The item's name. */
+                                product_name: string | null;
                                 /** @description The vendor. */
                                 vendor_id: number | null;
                                 /** @description The purchase order. */
@@ -57899,6 +58047,11 @@ export interface operations {
                                  * @description Adjusted (signed).
                                  */
                                 quantity_adjusted: string;
+                                /**
+                                 * Format: decimal
+                                 * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                                 */
+                                quantity_remaining: string;
                                 /**
                                  * @description Where it stands.
                                  * @enum {string}
@@ -57944,6 +58097,10 @@ export interface operations {
                             lot_number: string;
                             /** @description The item. */
                             product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
                             /** @description The vendor. */
                             vendor_id: number | null;
                             /** @description The purchase order. */
@@ -57970,6 +58127,11 @@ export interface operations {
                              * @description Adjusted (signed).
                              */
                             quantity_adjusted: string;
+                            /**
+                             * Format: decimal
+                             * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                             */
+                            quantity_remaining: string;
                             /**
                              * @description Where it stands.
                              * @enum {string}
@@ -58246,6 +58408,10 @@ export interface operations {
                                 lot_number: string;
                                 /** @description The item. */
                                 product_id: number;
+                                /** @description The item's SKU. */
+                                product_sku: string | null;
+                                /** @description The item's name. */
+                                product_name: string | null;
                                 /** @description The vendor. */
                                 vendor_id: number | null;
                                 /** @description The purchase order. */
@@ -58272,6 +58438,11 @@ export interface operations {
                                  * @description Adjusted (signed).
                                  */
                                 quantity_adjusted: string;
+                                /**
+                                 * Format: decimal
+                                 * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                                 */
+                                quantity_remaining: string;
                                 /**
                                  * @description Where it stands.
                                  * @enum {string}
@@ -58556,6 +58727,10 @@ export interface operations {
                             lot_number: string;
                             /** @description The item. */
                             product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
                             /** @description The vendor. */
                             vendor_id: number | null;
                             /** @description The purchase order. */
@@ -58582,6 +58757,11 @@ export interface operations {
                              * @description Adjusted (signed).
                              */
                             quantity_adjusted: string;
+                            /**
+                             * Format: decimal
+                             * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                             */
+                            quantity_remaining: string;
                             /**
                              * @description Where it stands.
                              * @enum {string}
@@ -59028,6 +59208,10 @@ export interface operations {
                             lot_number: string;
                             /** @description The item. */
                             product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
                             /** @description The vendor. */
                             vendor_id: number | null;
                             /** @description The purchase order. */
@@ -59054,6 +59238,11 @@ export interface operations {
                              * @description Adjusted (signed).
                              */
                             quantity_adjusted: string;
+                            /**
+                             * Format: decimal
+                             * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                             */
+                            quantity_remaining: string;
                             /**
                              * @description Where it stands.
                              * @enum {string}
@@ -59677,6 +59866,10 @@ export interface operations {
                             lot_number: string;
                             /** @description The item. */
                             product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
                             /** @description The vendor. */
                             vendor_id: number | null;
                             /** @description The purchase order. */
@@ -59703,6 +59896,11 @@ export interface operations {
                              * @description Adjusted (signed).
                              */
                             quantity_adjusted: string;
+                            /**
+                             * Format: decimal
+                             * @description What is left: received - consumed - scrapped + adjusted (CONTRACT 6.7).
+                             */
+                            quantity_remaining: string;
                             /**
                              * @description Where it stands.
                              * @enum {string}
