@@ -533,11 +533,10 @@ async fn item_facts(
     ctx: &Context<'_>,
     id: i64,
 ) -> AppResult<Option<crate::inventory::model::ItemFacts>> {
-    Ok(ctx
-        .data::<crate::inventory::loaders::ItemFactsOf>()
+    ctx.data::<crate::inventory::loaders::ItemFactsOf>()
         .map_err(|e| AppError::internal(e.message))?
         .load_one(id)
-        .await?)
+        .await
 }
 
 #[ComplexObject]
