@@ -115,7 +115,7 @@ function ProfileDialog({ profile, taken, onClose }: { profile: Profile | null; t
   const [formError, setFormError] = useState<string | null>(null);
   const customers = useQuery({
     queryKey: ['customers', 'options', 'traceability'],
-    queryFn: ({ signal }) => customersApi.list({ limit: 500 } as never, signal),
+    queryFn: ({ signal }) => customersApi.list({ limit: 200 }, signal),
     enabled: profile === null,
     staleTime: 60_000,
   });

@@ -61,7 +61,7 @@ function useItemOptions(enabled: boolean) {
 function useWorkOrderOptions(enabled: boolean) {
   return useQuery({
     queryKey: ['production', 'options', 'traceability'],
-    queryFn: ({ signal }) => productionApi.list({ limit: 500 } as never, signal),
+    queryFn: ({ signal }) => productionApi.list({ limit: 500 }, signal),
     enabled,
     staleTime: 30_000,
     select: (rows) => rows.map((r) => ({ value: String(r.id), label: `${r.code} — ${r.product_sku ?? ''} ${r.product_name ?? ''} (${humanize(r.status)})`.replace(/\s+/g, ' ') })),
@@ -86,7 +86,7 @@ export function RecordLotDialog({ open, onClose }: { open: boolean; onClose: () 
   const items = useItemOptions(open);
   const vendors = useQuery({
     queryKey: ['vendors', 'options', 'traceability'],
-    queryFn: ({ signal }) => vendorsApi.list({ limit: 500 } as never, signal),
+    queryFn: ({ signal }) => vendorsApi.list({ limit: 500, active_only: true }, signal),
     enabled: open,
     staleTime: 60_000,
     select: (d) => d.items.map((v) => ({ value: String(v.id), label: v.name })),
