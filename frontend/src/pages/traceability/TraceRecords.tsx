@@ -3,7 +3,7 @@
 import { useId, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Wand2 } from 'lucide-react';
 import { itemsApi, vendorsApi } from '../../api/endpoints';
 import { errorMessage } from '../../api/errors';
@@ -14,7 +14,7 @@ import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
 import { formatQty, humanize } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
-import { productionApi } from '../production/productionApi';
+import { productionApi, type ProductionOrderRow } from '../production/productionApi';
 import type { LotStatus, MaterialLot, SerialUnit } from './traceApi';
 import {
   CONSUMPTION_FIELDS,
@@ -57,15 +57,18 @@ function useItemOptions(enabled: boolean) {
   });
 }
 
-/** Open work orders to pick from. */
-function useWorkOrderOptions(enabled: boolean) {
-  return useQuery({
+/** Work orders to pick from; `keep` narrows them (e.g. to the ones that can make an item). */
+function useWorkOrderOptions(enabled: boolean, keep: (r: ProductionOrderRow) => boolean = () => true) {
+  const q = useQuery({
     queryKey: ['production', 'options', 'traceability'],
     queryFn: ({ signal }) => productionApi.list({ limit: 500 }, signal),
     enabled,
     staleTime: 30_000,
-    select: (rows) => rows.map((r) => ({ value: String(r.id), label: `${r.code} — ${r.product_sku ?? ''} ${r.product_name ?? ''} (${humanize(r.status)})`.replace(/\s+/g, ' ') })),
   });
+  const data = q.data
+    ?.filter(keep)
+    .map((r) => ({ value: String(r.id), label: `${r.code} — ${r.product_sku ?? ''} ${r.product_name ?? ''} (${humanize(r.status)})`.replace(/\s+/g, ' ') }));
+  return { ...q, data };
 }
 
 function pickerHint(q: { isLoading: boolean; isError: boolean; error: unknown; data?: unknown[] }, none: string, fallback?: string) {
@@ -351,10 +354,19 @@ function ConsumptionDialog({ lot, onClose }: { lot: MaterialLot; onClose: () => 
     register,
     handleSubmit,
     setError,
+    setValue,
+    control,
     formState: { errors },
   } = useForm<ConsumptionValues>({
     resolver: zodResolver(consumptionSchema(remaining)),
     defaultValues: { production_order_id: '', quantity_consumed: '', serial_number_id: '', notes: '' },
+  });
+  const order = useWatch({ control, name: 'production_order_id' });
+  const units = useQuery({
+    queryKey: [...SERIALS_KEY, 'of-order', order],
+    queryFn: ({ signal }) => recordsApi.unitsOf(Number(order), signal),
+    enabled: order !== '',
+    select: (d) => d.items.map((u) => ({ value: String(u.id), label: `${u.serial_number} (${humanize(u.status).toLowerCase()})` })),
   });
   const save = useMutation({
     mutationFn: (v: ConsumptionValues) => recordsApi.consume(consumptionPayload(lot.id, v), key.current),
@@ -406,7 +418,7 @@ function ConsumptionDialog({ lot, onClose }: { lot: MaterialLot; onClose: () => 
           options={orders.data ?? []}
           hint={pickerHint(orders, 'No work orders yet.')}
           error={errors.production_order_id?.message}
-          {...register('production_order_id')}
+          {...register('production_order_id', { onChange: () => setValue('serial_number_id', '') })}
         />
         <div className="form__grid">
           <TextField
@@ -417,7 +429,15 @@ function ConsumptionDialog({ lot, onClose }: { lot: MaterialLot; onClose: () => 
             error={errors.quantity_consumed?.message}
             {...register('quantity_consumed')}
           />
-          <TextField label="Unit id (optional)" inputMode="numeric" hint="The serial-numbered unit it went into." error={errors.serial_number_id?.message} {...register('serial_number_id')} />
+          <SelectField
+            label="Unit"
+            placeholder="No particular unit"
+            options={units.data ?? []}
+            disabled={order === ''}
+            hint={order === '' ? 'Pick the work order first.' : pickerHint(units, 'The work order has no numbered units.', 'Optional: the unit it went into.')}
+            error={errors.serial_number_id?.message}
+            {...register('serial_number_id')}
+          />
         </div>
         <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
       </form>
@@ -434,15 +454,19 @@ export function NumberUnitsDialog({ open, onClose }: { open: boolean; onClose: (
   const key = useRef(newKey());
   const [formError, setFormError] = useState<string | null>(null);
   const items = useItemOptions(open);
-  const orders = useWorkOrderOptions(open);
   const empty: UnitsFormValues = { product_id: '', production_order_id: '', quantity: '1', status: 'manufactured' };
   const {
     register,
     handleSubmit,
     setError,
     reset,
+    setValue,
     formState: { errors },
+    control,
   } = useForm<UnitsFormValues>({ resolver: zodResolver(unitsFormSchema), defaultValues: empty });
+  const product = useWatch({ control, name: 'product_id' });
+  // Only work orders of the item that are released or further along make units.
+  const orders = useWorkOrderOptions(open, (r) => String(r.product_id) === product && r.status !== 'draft' && r.status !== 'cancelled');
   const close = () => {
     reset(empty);
     setFormError(null);
@@ -501,13 +525,13 @@ export function NumberUnitsDialog({ open, onClose }: { open: boolean; onClose: (
           options={items.data ?? []}
           hint={pickerHint(items, 'No items yet.', 'The item must track serial numbers (set on the item).')}
           error={errors.product_id?.message}
-          {...register('product_id')}
+          {...register('product_id', { onChange: () => setValue('production_order_id', '') })}
         />
         <SelectField
           label="Work order"
           placeholder="None"
           options={orders.data ?? []}
-          hint={pickerHint(orders, 'No work orders yet.', 'Optional: the work order that made them.')}
+          hint={product ? pickerHint(orders, 'No released work order makes this item.', 'Optional: the work order that made them.') : 'Pick the item first to see its work orders.'}
           error={errors.production_order_id?.message}
           {...register('production_order_id')}
         />

@@ -34,6 +34,9 @@ export const recordsApi = {
     api.post<{ lot_number: string }>('/admin/traceability/lots/generate-number', { product_id: productId }, once(key)),
   consume: (body: ConsumptionCreate, key: string) => api.post<unknown>('/admin/traceability/consumptions', body, once(key)),
   numberUnits: (body: SerialsCreate, key: string) => api.post<SerialUnit[]>('/admin/traceability/serials', body, once(key)),
+  /** The units a work order made (the consumption dialog's optional unit). */
+  unitsOf: (productionOrderId: number, signal?: AbortSignal) =>
+    api.get<{ items: SerialUnit[]; total: number }>('/admin/traceability/serials', { production_order_id: productionOrderId, limit: 500 }, signal),
   updateSerial: (id: number, body: SerialPatch) => api.patch<SerialUnit>(`/admin/traceability/serials/${id}`, body),
   profiles: (signal?: AbortSignal) => api.get<Profile[]>('/admin/traceability/profiles', undefined, signal),
   createProfile: (body: ProfileCreate, key: string) => api.post<Profile>('/admin/traceability/profiles', body, once(key)),
@@ -155,7 +158,7 @@ export function consumptionSchema(remaining: number) {
   return z.object({
     production_order_id: z.string().min(1, 'Pick the work order that used the material'),
     quantity_consumed: positive('Enter a quantity above 0').refine((v) => Number(v) <= remaining, `Only ${remaining} left in this lot`),
-    serial_number_id: z.string().refine((v) => v.trim() === '' || /^\d+$/.test(v.trim()), 'Enter a unit id (a number) or leave it blank'),
+    serial_number_id: z.string(),
     notes: z.string(),
   });
 }
