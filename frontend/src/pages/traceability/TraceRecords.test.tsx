@@ -228,4 +228,19 @@ describe('customer profiles', () => {
     expect(within(row).getByText('CoC, First article')).toBeInTheDocument();
     expect(within(row).getByText('AS9100')).toBeInTheDocument();
   });
+
+  it('edits a profile by its customer id', async () => {
+    const calls = stubServer((c) => (c.method === 'PATCH' ? [200, { ...(c.body as object), customer_name: 'Acme Aero', customer_email: 'qa@acme.test' }] : undefined));
+    renderAt('/admin/quality/traceability?tab=profiles');
+    const u = userEvent.setup();
+    await u.click(await screen.findByRole('button', { name: 'Edit profile of Acme Aero' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Traceability profile of Acme Aero' });
+    expect(within(dialog).queryByLabelText(/^Customer/)).toBeNull();
+    await u.selectOptions(within(dialog).getByLabelText(/^Traceability level/), 'full');
+    await u.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await screen.findByText('Acme Aero: full tracing.');
+    const patch = calls.find((c) => c.method === 'PATCH')!;
+    expect(patch.path).toBe('/admin/traceability/profiles/9');
+    expect(patch.body).toMatchObject({ customer_id: 9, traceability_level: 'full', requires_coc: true, requires_first_article: true, record_retention_days: 2555 });
+  });
 });
