@@ -20,18 +20,22 @@ const lot = {
   id: 7,
   lot_number: 'PLA-2026-0007',
   product_id: 3,
+  product_sku: 'PLA-BLK',
+  product_name: 'PLA Black',
   vendor_id: 1,
   purchase_order_id: 2,
   vendor_lot_number: 'V-88',
   quantity_received: '1000.000',
   quantity_consumed: '250.000',
+  quantity_remaining: '750.000',
+  notes: null,
   status: 'active',
   inspection_status: 'passed',
   received_date: '2026-11-20',
   expiration_date: null,
 };
 
-/** Answers the lots list and the item lookup; records the URLs asked. */
+/** Answers the lots list; records the URLs asked. */
 function stubServer() {
   const asked: URL[] = [];
   vi.stubGlobal(
@@ -46,10 +50,6 @@ function stubServer() {
         status = 200;
         const items = url.searchParams.get('status') === 'recalled' ? [] : [lot];
         body = { items, total: items.length, offset: Number(url.searchParams.get('offset')), limit: Number(url.searchParams.get('limit')) };
-      }
-      if (path === '/items/3') {
-        status = 200;
-        body = { id: 3, sku: 'PLA-BLK', name: 'PLA Black' };
       }
       return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
     }),
@@ -91,6 +91,8 @@ describe('traceability lists', () => {
     expect(await within(row).findByText('PLA-BLK')).toBeInTheDocument();
     expect(within(row).getByText('750')).toBeInTheDocument();
     expect(within(row).getByText('Vendor lot V-88')).toBeInTheDocument();
+    // The list names the item itself: no lookup per item.
+    expect(asked.some((x) => x.pathname.includes('/items'))).toBe(false);
     const first = asked.find((u) => u.pathname.endsWith('/admin/traceability/lots'))!;
     expect(Object.fromEntries(first.searchParams)).toEqual({ limit: '25', offset: '0' });
 

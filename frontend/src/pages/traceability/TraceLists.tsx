@@ -1,8 +1,7 @@
-import { createContext, useContext } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { useQueries } from '@tanstack/react-query';
-import { itemsApi } from '../../api/endpoints';
-import { Boxes, Fingerprint } from 'lucide-react';
+import { Boxes, Fingerprint, Plus } from 'lucide-react';
+import { Button } from '../../components/Button';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Badge } from '../../components/States';
 import { formatDateTime, formatQty, humanize } from '../../lib/format';
@@ -20,30 +19,15 @@ import {
   type SerialPage,
   type SerialUnit,
 } from './traceApi';
+import { LotActions, NumberUnitsDialog, RecordLotDialog, SerialActions } from './TraceRecords';
 
-/** SKU and name of the items on the page, by id (filled as they load). */
-const ItemNames = createContext<ReadonlyMap<number, { sku: string; name: string }>>(new Map());
-
-/** Looks up the distinct items of a page (a handful: lots and units of a few products). */
-function useItemNames(ids: readonly number[]) {
-  const distinct = [...new Set(ids)];
-  const results = useQueries({
-    queries: distinct.map((id) => ({ queryKey: ['items', 'detail', id], queryFn: () => itemsApi.get(id), staleTime: 5 * 60_000, retry: false })),
-  });
-  const map = new Map<number, { sku: string; name: string }>();
-  results.forEach((r, i) => {
-    if (r.data) map.set(distinct[i]!, { sku: r.data.sku, name: r.data.name });
-  });
-  return map;
-}
-
-function ItemCell({ id }: { id: number }) {
-  const item = useContext(ItemNames).get(id);
-  if (!item) return <span className="mono">#{id}</span>;
+/** SKU and name of a lot's or unit's item (the list routes name it). */
+function ItemCell({ id, sku, name }: { id: number; sku: string | null; name: string | null }) {
+  if (!sku) return <span className="mono">#{id}</span>;
   return (
     <div className="cell-stack cell-stack--start">
-      <span className="mono">{item.sku}</span>
-      <span className="cell-sub">{item.name}</span>
+      <span className="mono">{sku}</span>
+      {name && <span className="cell-sub">{name}</span>}
     </div>
   );
 }
@@ -88,7 +72,7 @@ const lotColumns: Column<MaterialLot>[] = [
       </div>
     ),
   },
-  { key: 'product_id', header: 'Item', shrink: true, render: (l) => <ItemCell id={l.product_id} /> },
+  { key: 'product_id', header: 'Item', shrink: true, render: (l) => <ItemCell id={l.product_id} sku={l.product_sku} name={l.product_name} /> },
   {
     key: 'status',
     header: 'Status',
@@ -110,7 +94,7 @@ const lotColumns: Column<MaterialLot>[] = [
       const r = lotRemaining(l);
       return (
         <span className="num" title={`${Math.round(r.used * 100)}% used`}>
-          {formatQty(r.remaining)}
+          {formatQty(l.quantity_remaining ?? r.remaining)}
         </span>
       );
     },
@@ -118,6 +102,7 @@ const lotColumns: Column<MaterialLot>[] = [
   { key: 'received_date', header: 'Received on', shrink: true, hideOnTablet: true, render: (l) => l.received_date },
   { key: 'expiration_date', header: 'Expires', shrink: true, hideOnTablet: true, render: (l) => l.expiration_date ?? '—' },
   { key: 'trace', header: 'Trace', shrink: true, render: (l) => <TraceLinks code={l.lot_number} /> },
+  { key: 'actions', header: 'Actions', shrink: true, render: (l) => <LotActions lot={l} /> },
 ];
 
 const serialColumns: Column<SerialUnit>[] = [
@@ -130,7 +115,7 @@ const serialColumns: Column<SerialUnit>[] = [
       </Link>
     ),
   },
-  { key: 'product_id', header: 'Item', shrink: true, render: (s) => <ItemCell id={s.product_id} /> },
+  { key: 'product_id', header: 'Item', shrink: true, render: (s) => <ItemCell id={s.product_id} sku={s.product_sku} name={s.product_name} /> },
   { key: 'status', header: 'Status', shrink: true, render: (s) => <Badge tone={serialTone(s.status)}>{humanize(s.status)}</Badge> },
   {
     key: 'qc_passed',
@@ -175,6 +160,7 @@ const serialColumns: Column<SerialUnit>[] = [
       ),
   },
   { key: 'trace', header: 'Trace', shrink: true, render: (s) => <TraceLinks code={s.serial_number} /> },
+  { key: 'actions', header: 'Actions', shrink: true, render: (s) => <SerialActions unit={s} /> },
 ];
 
 /** Every material lot, newest first, server-paged, searchable by lot or vendor lot number. */
@@ -185,10 +171,16 @@ export function LotsSection() {
     fetch: (r, signal) => traceListApi.lots({ limit: r.limit, offset: r.offset, search: r.search, status: r.filters.status }, signal),
     select: (d: MaterialLotPage) => ({ rows: d.items, total: d.total }),
   });
-  const names = useItemNames(list.tableProps.rows?.map((l) => l.product_id) ?? []);
+  const [recording, setRecording] = useState(false);
   return (
-    <ItemNames.Provider value={names}>
+    <>
       <div className="trace-section">
+        <div className="trace-toolbar">
+          <p className="muted">Recording a lot here posts no stock; receive purchase orders to add stock.</p>
+          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setRecording(true)}>
+            Record lot
+          </Button>
+        </div>
         <DataTable
           caption="Material lots"
           columns={lotColumns}
@@ -202,7 +194,8 @@ export function LotsSection() {
           onSortChange={undefined}
         />
       </div>
-    </ItemNames.Provider>
+      <RecordLotDialog open={recording} onClose={() => setRecording(false)} />
+    </>
   );
 }
 
@@ -214,10 +207,16 @@ export function SerialsSection() {
     fetch: (r, signal) => traceListApi.serials({ limit: r.limit, offset: r.offset, search: r.search, status: r.filters.status }, signal),
     select: (d: SerialPage) => ({ rows: d.items, total: d.total }),
   });
-  const names = useItemNames(list.tableProps.rows?.map((s) => s.product_id) ?? []);
+  const [numbering, setNumbering] = useState(false);
   return (
-    <ItemNames.Provider value={names}>
+    <>
       <div className="trace-section">
+        <div className="trace-toolbar">
+          <p className="muted">Number units of a serial-tracked item by hand, then move them through their statuses.</p>
+          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setNumbering(true)}>
+            Number units
+          </Button>
+        </div>
         <DataTable
           caption="Serial numbers"
           columns={serialColumns}
@@ -231,6 +230,7 @@ export function SerialsSection() {
           onSortChange={undefined}
         />
       </div>
-    </ItemNames.Provider>
+      <NumberUnitsDialog open={numbering} onClose={() => setNumbering(false)} />
+    </>
   );
 }

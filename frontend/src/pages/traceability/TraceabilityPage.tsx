@@ -13,6 +13,7 @@ import { isAdmin } from '../../auth/roles';
 import { useAuth } from '../../auth/AuthContext';
 import { TraceGraph } from './TraceGraph';
 import { LotsSection, SerialsSection } from './TraceLists';
+import { ProfilesSection } from './TraceProfiles';
 import {
   customerRows,
   parseNumbers,
@@ -26,18 +27,20 @@ import {
 } from './traceApi';
 import './traceability.css';
 
-type Tab = 'trace' | 'recall' | 'lots' | 'serials';
+type Tab = 'trace' | 'recall' | 'lots' | 'serials' | 'profiles';
 
 const TABS: readonly { id: Tab; label: string; adminOnly: boolean }[] = [
   { id: 'trace', label: 'Trace', adminOnly: false },
   { id: 'recall', label: 'Recall impact', adminOnly: false },
   { id: 'lots', label: 'Lots', adminOnly: true },
   { id: 'serials', label: 'Serial numbers', adminOnly: true },
+  { id: 'profiles', label: 'Customer profiles', adminOnly: true },
 ];
 
 /** Material Traceability (`/admin/quality/traceability`): trace a serial, lot or spool number
  * forward to customers or backward to vendors, assess a recall, and (admins) browse the
- * material lots and serial numbers to trace one of them. */
+ * material lots and serial numbers, record lots, consumptions and units, and keep customers'
+ * traceability profiles. */
 export function TraceabilityPage() {
   const { user } = useAuth();
   const admin = isAdmin(user);
@@ -62,6 +65,7 @@ export function TraceabilityPage() {
       {tab === 'recall' && <RecallSection />}
       {tab === 'lots' && <LotsSection />}
       {tab === 'serials' && <SerialsSection />}
+      {tab === 'profiles' && <ProfilesSection />}
     </div>
   );
 }

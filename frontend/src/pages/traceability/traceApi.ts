@@ -129,7 +129,7 @@ export function traceHref(code: string, direction: Direction = 'FORWARD'): strin
   return `/admin/quality/traceability?${params.toString()}`;
 }
 
-const LIST_TABS = ['lots', 'serials'];
+const LIST_TABS = ['lots', 'serials', 'profiles'];
 
 /**
  * The URL of another traceability view. Trace and recall share the trace's `q` and `dir`
