@@ -1750,3 +1750,171 @@ async fn owners_change_the_address_until_shipped_admins_record_tracking_and_quot
         "{converted}"
     );
 }
+
+#[tokio::test]
+async fn notes_and_tracking_updates_join_the_history_and_delivered_closes_the_trip() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    let widget = item(&app, &t, "WIDGET", "finished_good", "EA", Some("25.00")).await;
+    let so = order(
+        &app,
+        &t,
+        json!([{"product_id": widget, "quantity": 2}]),
+        json!({}),
+    )
+    .await;
+    let id = so["id"].as_i64().expect("id");
+    let events = format!("/api/v1/sales-orders/{id}/events");
+
+    // Notes: the owner or an admin adds one; a blank title is refused; another user's order
+    // is not theirs.
+    let (st, note) = keyed(
+        &app,
+        &t,
+        Method::POST,
+        &events,
+        "note-1",
+        json!({"title": " Called the customer ", "description": "Wants it by Friday"}),
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{note}");
+    assert_eq!(note["event_type"], "note");
+    assert_eq!(note["title"], "Called the customer");
+    let (_, again) = keyed(
+        &app,
+        &t,
+        Method::POST,
+        &events,
+        "note-1",
+        json!({"title": " Called the customer ", "description": "Wants it by Friday"}),
+    )
+    .await;
+    assert_eq!(again["id"], note["id"], "a retry adds no second note: {again}");
+    let before = table_json(&app, "sales_order_events").await;
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &events,
+        Some(json!({"title": "  "})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let (st, _) = refused(
+        &app,
+        &op,
+        Method::POST,
+        &events,
+        Some(json!({"title": "Mine?"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    assert_eq!(table_json(&app, "sales_order_events").await, before);
+
+    // Tracking updates need a shipped order and an admin.
+    let tracking = format!("/api/v1/sales-orders/{id}/shipping-events");
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &tracking,
+        Some(json!({"event_type": "in_transit"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body.to_string().contains("has not shipped"), "{body}");
+    exec(
+        &app,
+        &format!("UPDATE sales_orders SET status = 'shipped', carrier = 'UPS', tracking_number = '1Z999', shipped_at = now() WHERE id = {id}"),
+    )
+    .await;
+    let (st, _) = refused(
+        &app,
+        &op,
+        Method::POST,
+        &tracking,
+        Some(json!({"event_type": "in_transit"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &tracking,
+        Some(json!({"event_type": "teleported"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &tracking,
+        Some(json!({"event_type": "in_transit", "event_at": "2999-01-01T00:00:00Z"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let moving = ok(
+        &app,
+        &t,
+        Method::POST,
+        &tracking,
+        Some(json!({"event_type": "in_transit", "location": "Memphis, TN"})),
+    )
+    .await;
+    assert_eq!(moving["carrier"], "UPS");
+    assert_eq!(moving["tracking_number"], "1Z999");
+    assert_eq!(moving["source"], "manual");
+    let order_now = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(order_now["status"], "shipped", "in transit moves nothing");
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &tracking,
+        Some(json!({"event_type": "delivered", "description": "Left at front door", "source": "carrier"})),
+    )
+    .await;
+    let order_now = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(order_now["status"], "delivered", "{order_now}");
+    let listed = ok(&app, &t, Method::GET, &tracking, None).await;
+    let kinds: Vec<&str> = listed
+        .as_array()
+        .expect("a bare array")
+        .iter()
+        .filter_map(|e| e["event_type"].as_str())
+        .collect();
+    assert_eq!(kinds, ["in_transit", "delivered"]);
+    let history = ok(&app, &t, Method::GET, &events, None).await.to_string();
+    for says in ["In Transit", "Memphis, TN", "Delivered", "Order Delivered"] {
+        assert!(history.contains(says), "{says}: {history}");
+    }
+
+    // The production orders making it: none yet for a stocked order.
+    let required = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}/required-orders"),
+        None,
+    )
+    .await;
+    assert_eq!(required["order_id"], id);
+    assert_eq!(required["production_orders"], json!([]));
+}

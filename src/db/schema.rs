@@ -1064,8 +1064,26 @@ diesel::table! {
 diesel::joinable!(production_lot_consumptions -> material_lots (material_lot_id));
 diesel::joinable!(customer_traceability_profiles -> customers (customer_id));
 
+diesel::table! {
+    shipping_events (id) {
+        id -> Int8,
+        sales_order_id -> Int8,
+        shipment_id -> Nullable<Int8>,
+        event_type -> Text,
+        description -> Nullable<Text>,
+        location -> Nullable<Text>,
+        carrier -> Nullable<Text>,
+        tracking_number -> Nullable<Text>,
+        event_at -> Timestamptz,
+        source -> Text,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     service_metadata,
+    shipping_events,
     production_lot_consumptions,
     customer_traceability_profiles,
     bulk_exports,

@@ -70,6 +70,31 @@ pub struct FulfillmentSummary {
     pub estimated_complete_date: Option<NaiveDate>,
 }
 
+/// The result of adding a note.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct SalesOrderEventPayload {
+    /// The note, as the history shows it.
+    pub event: Option<SalesEventRow>,
+    /// Why nothing was added.
+    pub user_errors: Vec<UserError>,
+}
+
+/// The result of recording a tracking update.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct ShippingEventPayload {
+    /// The update.
+    pub shipping_event: Option<crate::sales::events::ShippingEventRow>,
+    /// Why nothing was recorded.
+    pub user_errors: Vec<UserError>,
+}
+
+crate::payload_from_result!(SalesOrderEventPayload {
+    event: SalesEventRow
+});
+crate::payload_from_result!(ShippingEventPayload {
+    shipping_event: crate::sales::events::ShippingEventRow
+});
+
 #[ComplexObject]
 impl SalesOrderRow {
     /// The lines, by line number.
@@ -166,6 +191,15 @@ impl SalesOrderRow {
             .load_one(self.id)
             .await?
             .unwrap_or_default())
+    }
+
+    /// Its tracking updates, oldest first (one statement; read on one order at a time).
+    async fn shipping_events(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Vec<crate::sales::events::ShippingEventRow>> {
+        let mut conn = context::conn(ctx).await?;
+        Ok(crate::sales::events::of_order(&mut conn, self.id).await?)
     }
 
     /// The production orders making it (one statement; read on one order at a time).
@@ -610,6 +644,40 @@ impl SalesMutation {
         Ok(crate::in_transaction!(ctx, |conn| rules::change_address(
             conn, id, input, user.id, admin
         ))
+        .into())
+    }
+
+    /// Adds a note to an order's history (owner or admin).
+    #[graphql(guard = "Access::User")]
+    async fn sales_order_note_add(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: crate::sales::events::SalesOrderNoteInput,
+    ) -> AppResult<SalesOrderEventPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?;
+        let admin = user.is_admin();
+        Ok(
+            crate::in_transaction!(ctx, |conn| crate::sales::events::add_note(
+                conn, id, input, user.id, admin
+            ))
+            .into(),
+        )
+    }
+
+    /// Records a carrier's tracking update on a shipped order (admins); a delivered update
+    /// moves a shipped order to delivered.
+    #[graphql(guard = "Access::Admin")]
+    async fn sales_order_shipping_event_record(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: crate::sales::events::ShippingEventInput,
+    ) -> AppResult<ShippingEventPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| {
+            crate::sales::events::record_shipping_event(conn, id, input, user)
+        })
         .into())
     }
 

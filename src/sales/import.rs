@@ -36,7 +36,9 @@ use crate::import::{self as csv_engine, normalize_header};
 use crate::inventory::rules::NOTES_MAX;
 use crate::partners::customer::{self, CustomerCreateInput};
 use crate::partners::model as partners;
-use crate::sales::model::{NewEvent, NewLine, RushLevel, SalesOrderSource, SalesOrderType};
+use crate::sales::model::{
+    NewEvent, NewLine, RushLevel, SalesEventType, SalesOrderSource, SalesOrderType,
+};
 use crate::sales::rules::{self, LINE_QUANTITY_MAX, NewOrder, SHORT_MAX};
 
 /// Largest number of data rows in one file.
@@ -1349,7 +1351,7 @@ async fn write(
         let shop_id = file.orders.get(p.at).map(|o| o.order_id.as_str());
         events.push(NewEvent {
             sales_order_id: order_id,
-            event_type: "created".into(),
+            event_type: SalesEventType::Created,
             title: "Order Imported".into(),
             description: Some(format!(
                 "Order {number} imported from {source} order {}",

@@ -328,6 +328,28 @@ pub struct SalesOrderLineRow {
     pub updated_at: Timestamp,
 }
 
+crate::text_enum! {
+    /// What kind of thing happened to a sales order.
+    pub enum SalesEventType {
+        /// Placed (by hand, from a quote or by an import).
+        Created,
+        /// Its status moved.
+        StatusChange,
+        /// A payment or refund.
+        Payment,
+        /// Production orders were made for it.
+        Production,
+        /// Its shipping address changed.
+        AddressUpdated,
+        /// Its carrier, tracking number or ship date changed.
+        ShippingUpdated,
+        /// A note someone added.
+        Note,
+        /// A carrier's tracking update (see its shipping events).
+        Shipping,
+    }
+}
+
 /// Something that happened to a sales order.
 #[derive(Debug, Clone, Queryable, Selectable, SimpleObject)]
 #[diesel(table_name = sales_order_events, check_for_backend(diesel::pg::Pg))]
@@ -337,8 +359,8 @@ pub struct SalesEventRow {
     pub id: i64,
     /// The order.
     pub sales_order_id: i64,
-    /// What kind of event (`created`, `status_change`, `shipped`, `payment`, `note`...).
-    pub event_type: String,
+    /// What kind of event.
+    pub event_type: SalesEventType,
     /// Title.
     pub title: String,
     /// Details.
@@ -556,7 +578,7 @@ pub struct NewEvent {
     /// Order.
     pub sales_order_id: i64,
     /// Kind.
-    pub event_type: String,
+    pub event_type: SalesEventType,
     /// Title.
     pub title: String,
     /// Details.

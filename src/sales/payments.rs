@@ -17,7 +17,7 @@ use crate::error::AppResult;
 use crate::graphql::scalars::{Decimal, Timestamp};
 use crate::graphql::user_error::{Stop, UserError, UserErrorCode};
 use crate::inventory::rules::{NOTES_MAX, optional_text};
-use crate::sales::model::{self as sales, SalesOrderStatus};
+use crate::sales::model::{self as sales, SalesEventType, SalesOrderStatus};
 use crate::sales::rules::{
     event, invalid, next_number, not_allowed, now, recompute_payment_status,
 };
@@ -328,7 +328,7 @@ pub async fn record(
     event(
         conn,
         order.id,
-        "payment",
+        SalesEventType::Payment,
         format!("{what} Recorded"),
         Some(format!("{number}: {signed} by {}", row.payment_method)),
         None,
@@ -381,7 +381,7 @@ pub async fn void(conn: &mut AsyncPgConnection, id: i64, user: i64) -> Result<Pa
     event(
         conn,
         order.id,
-        "payment",
+        SalesEventType::Payment,
         "Payment Voided",
         Some(row.payment_number.clone()),
         None,

@@ -16,7 +16,9 @@ use crate::error::AppResult;
 use crate::graphql::scalars::{Decimal, Timestamp};
 use crate::graphql::user_error::{Stop, UserErrorCode};
 use crate::inventory::rules::{NOTES_MAX, optional_text};
-use crate::sales::model::{self as sales, NewLine, RushLevel, SalesOrderSource, SalesOrderType};
+use crate::sales::model::{
+    self as sales, NewLine, RushLevel, SalesEventType, SalesOrderSource, SalesOrderType,
+};
 use crate::sales::rules::{
     NewOrder, SHORT_MAX, company_tax_rate, customer_facts, event, invalid, line_total, next_number,
     not_allowed, now, totals,
@@ -652,7 +654,7 @@ pub async fn convert(
     event(
         conn,
         order_id,
-        "created",
+        SalesEventType::Created,
         "Order Created",
         Some(format!("Converted from quote {}", q.quote_number)),
         None,

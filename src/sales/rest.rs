@@ -59,6 +59,21 @@ pub const ROUTES: &[Route] = &[
         .summary("Create production orders for what the lines lack beyond their reservations and existing production orders"),
     Route::get("/sales-orders/{id}/events", stored_op!("sales_order_events.graphql", "sales_event"), "salesOrder.events")
         .summary("The order's history, oldest first"),
+    Route::post("/sales-orders/{id}/events", stored_op!("sales_order_note_add.graphql", "sales_event"), "salesOrderNoteAdd.event")
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .summary("Add a note to the order's history (`title` 1-255, `description?`): owner or admin"),
+    Route::get("/sales-orders/{id}/shipping-events", stored_op!("sales_order_shipping_events.graphql", "shipping_event"), "salesOrder.shipping_events")
+        .summary("The order's tracking updates, oldest first"),
+    Route::post("/sales-orders/{id}/shipping-events", stored_op!("sales_order_shipping_event_record.graphql", "shipping_event"), "salesOrderShippingEventRecord.shipping_event")
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .access(Admin)
+        .summary("Record a tracking update on a shipped order (`event_type` label_created, picked_up, in_transit, out_for_delivery, delivered, delivery_attempted, exception, returned_to_sender; `description?`, `location?`, `event_at?`, `source` manual or carrier): delivered moves a shipped order to delivered"),
+    Route::get("/sales-orders/{id}/required-orders", include_str!("rest/sales_order_required_orders.graphql"), "salesOrder")
+        .summary("The production orders making the order: `{order_id, order_number, production_orders}`"),
     Route::get("/sales-orders/{id}/fulfillment-status", stored_op!("sales_order_fulfillment.graphql", "sales_order_line", "fulfillment"), "salesOrder")
         .summary("The order's fulfillment: state, lines ready and blocked, percent"),
     Route::get("/admin/orders/import/template", stored_op!("order_import_template.graphql"), "orderImportTemplate")

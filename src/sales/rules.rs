@@ -23,8 +23,8 @@ use crate::inventory::model::ReferenceType;
 use crate::inventory::rules::{NOTES_MAX, QUANTITY_SCALE, default_location, optional_text, today};
 use crate::production::model::{OrderRow as ProductionOrderRow, OrderSource, OrderStatus};
 use crate::sales::model::{
-    self, NewEvent, NewLine, RushLevel, SalesOrderLineRow, SalesOrderRow, SalesOrderSource,
-    SalesOrderStatus, SalesPaymentStatus,
+    self, NewEvent, NewLine, RushLevel, SalesEventType, SalesOrderLineRow, SalesOrderRow,
+    SalesOrderSource, SalesOrderStatus, SalesPaymentStatus,
 };
 
 /// Longest short text (references, tracking numbers, address parts).
@@ -432,7 +432,7 @@ pub struct NewOrder {
 pub async fn event(
     conn: &mut AsyncPgConnection,
     order_id: i64,
-    event_type: &str,
+    event_type: SalesEventType,
     title: impl Into<String>,
     description: Option<String>,
     change: Option<(SalesOrderStatus, SalesOrderStatus)>,
@@ -441,7 +441,7 @@ pub async fn event(
     diesel::insert_into(sales_order_events::table)
         .values(NewEvent {
             sales_order_id: order_id,
-            event_type: event_type.into(),
+            event_type,
             title: title.into(),
             description,
             old_status: change.map(|(f, _)| f.to_string()),
@@ -641,7 +641,7 @@ pub async fn create(
     event(
         conn,
         order.id,
-        "created",
+        SalesEventType::Created,
         "Order Created",
         Some(format!("Order {} created", order.order_number)),
         None,
@@ -765,7 +765,7 @@ pub async fn change_address(
         conn,
         &order,
         changes,
-        "address_updated",
+        SalesEventType::AddressUpdated,
         "Shipping Address Updated",
         user,
     )
@@ -807,7 +807,7 @@ pub async fn change_shipping(
         conn,
         &order,
         changes,
-        "shipping_updated",
+        SalesEventType::ShippingUpdated,
         "Shipping Details Updated",
         user,
     )
@@ -818,7 +818,7 @@ async fn write_details(
     conn: &mut AsyncPgConnection,
     order: &SalesOrderRow,
     mut changes: DetailsChanges,
-    event_type: &str,
+    event_type: SalesEventType,
     title: &str,
     user: i64,
 ) -> Result<SalesOrderRow, Stop> {
@@ -834,7 +834,7 @@ async fn write_details(
     Ok(model::find(conn, order.id).await?)
 }
 
-async fn set_status(
+pub(crate) async fn set_status(
     conn: &mut AsyncPgConnection,
     order: &SalesOrderRow,
     to: SalesOrderStatus,
@@ -892,7 +892,7 @@ async fn set_status(
     event(
         conn,
         order.id,
-        "status_change",
+        SalesEventType::StatusChange,
         title,
         None,
         Some((order.status, to)),
@@ -1135,7 +1135,7 @@ pub async fn generate_production_orders(
         event(
             conn,
             order.id,
-            "production",
+            SalesEventType::Production,
             "Production Orders Created",
             Some(
                 created

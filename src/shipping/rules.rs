@@ -19,7 +19,9 @@ use crate::graphql::user_error::{Stop, UserErrorCode};
 use crate::inventory::ledger::{self, Movement, MovementKind};
 use crate::inventory::model::ReferenceType;
 use crate::inventory::rules::{QUANTITY_SCALE, optional_text, today};
-use crate::sales::model::{self as sales, LogisticsStatus, SalesOrderRow, SalesOrderStatus};
+use crate::sales::model::{
+    self as sales, LogisticsStatus, SalesEventType, SalesOrderRow, SalesOrderStatus,
+};
 use crate::sales::rules::{event, next_number, not_allowed, now};
 use crate::shipping::model::ShipmentRow;
 use crate::traceability::rules::{ShippedLine, assign_shipped_units};
@@ -304,7 +306,7 @@ pub async fn ship_locked(
         event(
             conn,
             order.id,
-            "status_change",
+            SalesEventType::StatusChange,
             "Ready to Ship",
             None,
             Some((order.status, SalesOrderStatus::ReadyToShip)),
@@ -326,7 +328,7 @@ pub async fn ship_locked(
     event(
         conn,
         order.id,
-        "status_change",
+        SalesEventType::StatusChange,
         "Order Shipped",
         Some(format!(
             "{carrier} {service}, tracking {tracking} ({number})"

@@ -777,8 +777,11 @@ pub async fn record_consumption(
     let Some((code, order_status)) = order else {
         return Err(missing("productionOrderId", "Production order"));
     };
-    if order_status == OrderStatus::Cancelled {
-        return Err(refuse("productionOrderId", format!("{code} is cancelled")));
+    if matches!(order_status, OrderStatus::Cancelled | OrderStatus::Draft) {
+        return Err(refuse(
+            "productionOrderId",
+            format!("{code} is {order_status}; it consumes nothing"),
+        ));
     }
     if let Some(serial) = input.serial_number_id {
         let of: Option<Option<i64>> = serial_numbers::table

@@ -10682,7 +10682,30 @@ export interface paths {
          */
         get: operations["get_sales_order_events"];
         put?: never;
-        post?: never;
+        /**
+         * Add a note to the order's history (`title` 1-255, `description?`): owner or admin
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SalesOrderNoteAdd($id: Int!, $input: SalesOrderNoteInput!) {
+         *       salesOrderNoteAdd(id: $id, input: $input) {
+         *         event { ...SalesEventFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment SalesEventFields on SalesOrderEvent {
+         *       id
+         *       event_type: eventType
+         *       title
+         *       description
+         *       old_status: oldStatus
+         *       new_status: newStatus
+         *       user_id: userId
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_sales_order_note_add"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10773,6 +10796,49 @@ export interface paths {
          *     ```
          */
         post: operations["create_sales_order_generate_production_orders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/{id}/required-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The production orders making the order: `{order_id, order_number, production_orders}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderRequiredOrders($id: Int!) {
+         *       salesOrder(id: $id) {
+         *         order_id: id
+         *         order_number: orderNumber
+         *         production_orders: productionOrders {
+         *           id
+         *           code
+         *           product_id: productId
+         *           product_sku: productSku
+         *           product_name: productName
+         *           sales_order_line_id: salesOrderLineId
+         *           quantity_ordered: quantityOrdered
+         *           quantity_completed: quantityCompleted
+         *           quantity_remaining: quantityRemaining
+         *           status
+         *           qc_status: qcStatus
+         *           due_date: dueDate
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_sales_order_required_orders"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10945,6 +11011,75 @@ export interface paths {
          *     ```
          */
         patch: operations["update_sales_order_shipping"];
+        trace?: never;
+    };
+    "/sales-orders/{id}/shipping-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order's tracking updates, oldest first
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderShippingEvents($id: Int!) {
+         *       salesOrder(id: $id) {
+         *         shipping_events: shippingEvents { ...ShippingEventFields }
+         *       }
+         *     }
+         *     fragment ShippingEventFields on ShippingEvent {
+         *       id
+         *       sales_order_id: salesOrderId
+         *       shipment_id: shipmentId
+         *       event_type: eventType
+         *       description
+         *       location
+         *       carrier
+         *       tracking_number: trackingNumber
+         *       event_at: eventAt
+         *       source
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["get_sales_order_shipping_events"];
+        put?: never;
+        /**
+         * Record a tracking update on a shipped order (`event_type` label_created, picked_up, in_transit, out_for_delivery, delivered, delivery_attempted, exception, returned_to_sender; `description?`, `location?`, `event_at?`, `source` manual or carrier): delivered moves a shipped order to delivered
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SalesOrderShippingEventRecord($id: Int!, $input: ShippingEventInput!) {
+         *       salesOrderShippingEventRecord(id: $id, input: $input) {
+         *         shipping_event: shippingEvent { ...ShippingEventFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ShippingEventFields on ShippingEvent {
+         *       id
+         *       sales_order_id: salesOrderId
+         *       shipment_id: shipmentId
+         *       event_type: eventType
+         *       description
+         *       location
+         *       carrier
+         *       tracking_number: trackingNumber
+         *       event_at: eventAt
+         *       source
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_sales_order_shipping_event_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/sales-orders/{id}/status": {
@@ -51835,8 +51970,11 @@ export interface operations {
                     "application/json": {
                         /** @description Id. */
                         id: number;
-                        /** @description What kind of event (`created`, `status_change`, `shipped`, `payment`, `note`...). */
-                        event_type: string;
+                        /**
+                         * @description What kind of event.
+                         * @enum {string}
+                         */
+                        event_type: "created" | "status_change" | "payment" | "production" | "address_updated" | "shipping_updated" | "note" | "shipping";
                         /** @description Title. */
                         title: string;
                         /** @description Details. */
@@ -51875,6 +52013,160 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_sales_order_note_add: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /**
+                         * @description What kind of event.
+                         * @enum {string}
+                         */
+                        event_type: "created" | "status_change" | "payment" | "production" | "address_updated" | "shipping_updated" | "note" | "shipping";
+                        /** @description Title. */
+                        title: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Status before. */
+                        old_status: string | null;
+                        /** @description Status after. */
+                        new_status: string | null;
+                        /** @description Who. */
+                        user_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -52157,6 +52449,128 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_sales_order_required_orders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        order_id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /** @description The production orders making it (one statement; read on one order at a time). */
+                        production_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code `WO-YYYY-NNNN`. */
+                            code: string;
+                            /** @description The product made. */
+                            product_id: number;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /** @description The sales order line. */
+                            sales_order_line_id: number | null;
+                            /**
+                             * Format: decimal
+                             * @description Quantity to make.
+                             */
+                            quantity_ordered: string;
+                            /**
+                             * Format: decimal
+                             * @description Good units made.
+                             */
+                            quantity_completed: string;
+                            /** @description Units left to make. */
+                            quantity_remaining: number;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            /**
+                             * @description Quality control.
+                             * @enum {string}
+                             */
+                            qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                            /** @description Due. */
+                            due_date: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -52637,6 +53051,294 @@ export interface operations {
                             /** @description When production should be done. */
                             estimated_complete_date: string | null;
                         };
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_sales_order_shipping_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        sales_order_id: number;
+                        /** @description The shipment it is about (the order's latest when not named). */
+                        shipment_id: number | null;
+                        /**
+                         * @description What happened.
+                         * @enum {string}
+                         */
+                        event_type: "label_created" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "delivery_attempted" | "exception" | "returned_to_sender";
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Where (a depot, a city). */
+                        location: string | null;
+                        /** @description The carrier. */
+                        carrier: string | null;
+                        /** @description The tracking number. */
+                        tracking_number: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it happened.
+                         */
+                        event_at: string;
+                        /**
+                         * @description Who reported it.
+                         * @enum {string}
+                         */
+                        source: "manual" | "carrier";
+                        /** @description Who recorded it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Recorded.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_sales_order_shipping_event_record: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    event_type: "label_created" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "delivery_attempted" | "exception" | "returned_to_sender";
+                    description?: string | null;
+                    location?: string | null;
+                    event_at?: string | null;
+                    /** @enum {string} */
+                    source?: "manual" | "carrier";
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        sales_order_id: number;
+                        /** @description The shipment it is about (the order's latest when not named). */
+                        shipment_id: number | null;
+                        /**
+                         * @description What happened.
+                         * @enum {string}
+                         */
+                        event_type: "label_created" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "delivery_attempted" | "exception" | "returned_to_sender";
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Where (a depot, a city). */
+                        location: string | null;
+                        /** @description The carrier. */
+                        carrier: string | null;
+                        /** @description The tracking number. */
+                        tracking_number: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it happened.
+                         */
+                        event_at: string;
+                        /**
+                         * @description Who reported it.
+                         * @enum {string}
+                         */
+                        source: "manual" | "carrier";
+                        /** @description Who recorded it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Recorded.
+                         */
+                        created_at: string;
                     };
                 };
             };

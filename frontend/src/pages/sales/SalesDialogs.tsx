@@ -59,7 +59,7 @@ function useCustomerOptions(enabled: boolean) {
   const admin = isAdmin(user);
   const customers = useQuery({
     queryKey: ['customers', 'options'],
-    queryFn: ({ signal }) => customersApi.list({ limit: 500 }, signal),
+    queryFn: ({ signal }) => customersApi.list({ limit: 200 }, signal),
     enabled: enabled && admin,
   });
   const options = (customers.data ?? []).map((c) => ({
