@@ -1790,7 +1790,10 @@ async fn notes_and_tracking_updates_join_the_history_and_delivered_closes_the_tr
         json!({"title": " Called the customer ", "description": "Wants it by Friday"}),
     )
     .await;
-    assert_eq!(again["id"], note["id"], "a retry adds no second note: {again}");
+    assert_eq!(
+        again["id"], note["id"],
+        "a retry adds no second note: {again}"
+    );
     let before = table_json(&app, "sales_order_events").await;
     let (st, body) = refused(
         &app,
