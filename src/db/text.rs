@@ -4,7 +4,7 @@
 use diesel::expression::AsExpression;
 use diesel::sql_types::Text;
 
-use crate::graphql::user_error::{UserError, UserErrorCode};
+use crate::graphql::user_error::UserError;
 
 diesel::define_sql_function! {
     /// PostgreSQL's `upper(text)`: how codes are compared (the unique indexes are on
@@ -38,9 +38,7 @@ pub fn non_blank(text: Option<String>) -> Option<String> {
     text.map(|t| t.trim().to_string()).filter(|t| !t.is_empty())
 }
 
-fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
+use crate::graphql::user_error::invalid;
 
 fn too_long(errors: &mut Vec<UserError>, field: &str, text: &str, max: usize) {
     if text.chars().count() > max {

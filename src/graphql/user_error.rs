@@ -68,6 +68,12 @@ pub struct UserError {
     pub message: String,
 }
 
+/// A field-level `Invalid` error: the one constructor every area's rules use for "this value
+/// is wrong" (422 over REST).
+pub fn invalid(field: &str, message: impl Into<String>) -> UserError {
+    UserError::new(field, UserErrorCode::Invalid, message)
+}
+
 impl UserError {
     /// An error on `field`.
     pub fn new(field: impl Into<String>, code: UserErrorCode, message: impl Into<String>) -> Self {

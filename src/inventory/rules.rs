@@ -101,9 +101,7 @@ pub fn adjustment_reasons() -> Vec<AdjustmentReasonInfo> {
     .collect()
 }
 
-fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
+use crate::graphql::user_error::invalid;
 
 /// A quantity's decimal places and size: errors on `field`.
 pub fn check_quantity(errors: &mut Vec<UserError>, field: &str, value: &BigDecimal) {

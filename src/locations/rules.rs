@@ -28,9 +28,7 @@ pub fn normalize_kind(raw: &str) -> String {
         .collect()
 }
 
-fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
+use crate::graphql::user_error::invalid;
 
 fn not_found() -> AppError {
     AppError::not_found("Location not found")

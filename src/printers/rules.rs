@@ -26,9 +26,7 @@ pub const JSON_MAX_BYTES: usize = 16 * 1024;
 /// The prefix of suggested codes when none is given.
 pub const DEFAULT_PREFIX: &str = "PRT";
 
-fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
+use crate::graphql::user_error::invalid;
 
 /// True for an IPv4 or IPv6 address or a host name (`octopi.lan`, `printer-3`).
 pub fn plausible_address(text: &str) -> bool {

@@ -47,9 +47,7 @@ pub const QC_NOTES_MAX: usize = 2000;
 /// Longest assignee.
 pub const ASSIGNEE_MAX: usize = 255;
 
-fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
+use crate::graphql::user_error::invalid;
 
 fn not_allowed(message: impl Into<String>) -> Stop {
     Stop::Refused(vec![UserError::general(UserErrorCode::NotAllowed, message)])

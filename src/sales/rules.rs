@@ -34,9 +34,7 @@ pub const REASON_MAX: usize = 1000;
 /// Most units on a line.
 pub const LINE_QUANTITY_MAX: i32 = 10_000;
 
-pub(crate) fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
+pub(crate) use crate::graphql::user_error::invalid;
 
 pub(crate) fn not_allowed(message: impl Into<String>) -> Stop {
     Stop::Refused(vec![UserError::general(UserErrorCode::NotAllowed, message)])

@@ -9,7 +9,7 @@ use crate::audit::{AuditEvent, Outcome};
 use crate::auth::RequestMeta;
 use crate::auth::viewer::CurrentUser;
 use crate::error::{AppError, AppResult};
-use crate::graphql::user_error::{UserError, UserErrorCode};
+use crate::graphql::user_error::UserError;
 use crate::identity::Email;
 use crate::settings::model::{self, SettingsChanges, SettingsRow};
 
@@ -72,9 +72,7 @@ pub struct SettingsInput {
     pub allow_negative_inventory: Option<bool>,
 }
 
-fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
+use crate::graphql::user_error::invalid;
 
 /// Trims a text change (blank clears it) and checks its length.
 fn text(errors: &mut Vec<UserError>, field: &str, value: TextChange, max: usize) -> TextChange {

@@ -64,9 +64,7 @@ pub fn is_empty(status: SpoolStatus, current: &BigDecimal) -> bool {
     status == SpoolStatus::Empty || *current < empty_below()
 }
 
-fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
+use crate::graphql::user_error::invalid;
 
 fn weight(errors: &mut Vec<UserError>, field: &str, value: &BigDecimal, positive: bool) {
     check_quantity(errors, field, value);

@@ -86,9 +86,7 @@ const NOTES_MAX: usize = 2000;
 /// The longest custom serial prefix.
 const PREFIX_MAX: usize = 20;
 
-fn invalid(field: &str, message: impl Into<String>) -> UserError {
-    UserError::new(field, UserErrorCode::Invalid, message)
-}
+use crate::graphql::user_error::invalid;
 
 fn refuse(field: &str, message: impl Into<String>) -> Stop {
     Stop::refuse(field, UserErrorCode::NotAllowed, message)
