@@ -327,6 +327,32 @@ async fn orders_are_priced_from_products_taxed_to_the_cent_and_follow_the_status
     assert_eq!(list[0]["id"], mine["id"]);
     let all = ok(&app, &t, Method::GET, "/api/v1/sales-orders", None).await;
     assert_eq!(all.as_array().map(Vec::len), Some(2));
+    // Search: order number or product, case-insensitive; an operator still sees only theirs.
+    let number = mine["order_number"]
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase();
+    for (who, query, expect) in [
+        (&t, format!("search={number}"), 1),
+        (&t, "search=gadget%20ITEM".to_string(), 1),
+        (&t, "search=%25".to_string(), 0),
+        (&t, "search=%20".to_string(), 2),
+        (&op, "search=SO-".to_string(), 1),
+    ] {
+        let found = ok(
+            &app,
+            who,
+            Method::GET,
+            &format!("/api/v1/sales-orders/?{query}"),
+            None,
+        )
+        .await;
+        assert_eq!(
+            found.as_array().map(Vec::len),
+            Some(expect),
+            "{query}: {found}"
+        );
+    }
 
     // Confirm: 2 widgets in stock of 3, gadgets in full: reserved, a production order for
     // the one widget short, status in_production, half the lines ready.
@@ -1753,6 +1779,11 @@ async fn owners_change_the_address_until_shipped_admins_record_tracking_and_quot
 
 #[tokio::test]
 async fn notes_and_tracking_updates_join_the_history_and_delivered_closes_the_trip() {
+    let ago = |minutes| {
+        (chrono::Utc::now() - chrono::Duration::minutes(minutes))
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    };
+    let (in_transit_at, delivered_at) = (ago(10), ago(3));
     let app = app().await;
     let t = admin(&app).await;
     let op = operator(&app, &t).await;
@@ -1859,12 +1890,24 @@ async fn notes_and_tracking_updates_join_the_history_and_delivered_closes_the_tr
     )
     .await;
     assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    for garbage in ["garbage", "2026-11-24T10:00"] {
+        let (st, body) = refused(
+            &app,
+            &t,
+            Method::POST,
+            &tracking,
+            Some(json!({"event_type": "in_transit", "event_at": garbage})),
+        )
+        .await;
+        assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(body["details"]["errors"][0]["field"], "event_at", "{body}");
+    }
     let moving = ok(
         &app,
         &t,
         Method::POST,
         &tracking,
-        Some(json!({"event_type": "in_transit", "location": "Memphis, TN"})),
+        Some(json!({"event_type": "in_transit", "location": "Memphis, TN", "event_at": in_transit_at})),
     )
     .await;
     assert_eq!(moving["carrier"], "UPS");
@@ -1884,7 +1927,9 @@ async fn notes_and_tracking_updates_join_the_history_and_delivered_closes_the_tr
         &t,
         Method::POST,
         &tracking,
-        Some(json!({"event_type": "delivered", "description": "Left at front door", "source": "carrier"})),
+        Some(
+            json!({"event_type": "delivered", "description": "Left at front door", "source": "carrier", "event_at": delivered_at}),
+        ),
     )
     .await;
     let order_now = ok(
@@ -1896,6 +1941,13 @@ async fn notes_and_tracking_updates_join_the_history_and_delivered_closes_the_tr
     )
     .await;
     assert_eq!(order_now["status"], "delivered", "{order_now}");
+    // Delivered when the carrier says it was.
+    let stamped = order_now["delivered_at"].as_str().unwrap_or_default();
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(stamped).ok(),
+        chrono::DateTime::parse_from_rfc3339(&delivered_at).ok(),
+        "{order_now}"
+    );
     let listed = ok(&app, &t, Method::GET, &tracking, None).await;
     let kinds: Vec<&str> = listed
         .as_array()

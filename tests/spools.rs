@@ -484,42 +484,65 @@ async fn consumption_beyond_the_books_is_refused_atomically() {
     assert_eq!(books(&app).await, before);
 }
 
+/// Operators run production, so they see spools and draw filament from them (CONTRACT 5.10:
+/// `/spools` is for signed-in users); registering a spool and correcting its weight post
+/// adjustments to the books and stay with admins.
 #[tokio::test]
-async fn spools_are_for_admins_only() {
+async fn operators_read_and_consume_spools_admins_register_and_correct_them() {
     let app = app().await;
     let t = admin(&app).await;
     let op = operator(&app, &t).await;
     let pla = material(&app, &t, "MAT-TPU", "100").await;
-    create(
+    let spool = create(
         &app,
         &t,
         &format!("spool_number=SP-T&product_id={pla}&initial_weight_kg=100"),
     )
+    .await["id"]
+        .clone();
+    for path in [
+        "/api/v1/spools/".to_string(),
+        format!("/api/v1/spools/{spool}"),
+        format!("/api/v1/spools/product/{pla}/available"),
+    ] {
+        let seen = get(&app, &op, &path).await;
+        assert!(seen.to_string().contains("SP-T"), "{path}: {seen}");
+    }
+    // Drawing from a spool is the operator's to do (any order number, as recorded usage
+    // always has been; see the production migration).
+    let res = call(
+        &app,
+        Method::POST,
+        &format!("/api/v1/spools/{spool}/consume?production_order_id=7&weight_consumed_g=1"),
+        None,
+        &op,
+    )
     .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json()["current_weight_kg"], "99.00");
     let before = books(&app).await;
     for (method, path) in [
-        (Method::GET, "/api/v1/spools/".to_string()),
-        (Method::GET, "/api/v1/spools/1".to_string()),
-        (
-            Method::GET,
-            format!("/api/v1/spools/product/{pla}/available"),
-        ),
         (
             Method::POST,
             format!("/api/v1/spools/?spool_number=X&product_id={pla}&initial_weight_kg=1"),
         ),
         (
             Method::PATCH,
-            "/api/v1/spools/1?current_weight_g=5&reason=x".to_string(),
-        ),
-        (
-            Method::POST,
-            "/api/v1/spools/1/consume?production_order_id=1&weight_consumed_g=1".to_string(),
+            format!("/api/v1/spools/{spool}?current_weight_g=5&reason=x"),
         ),
     ] {
         let res = call(&app, method.clone(), &path, None, &op).await;
         assert_eq!(res.status, StatusCode::FORBIDDEN, "{method} {path}");
         assert_eq!(res.json()["detail"], "Admin access required");
+    }
+    for (method, path) in [
+        (Method::GET, "/api/v1/spools/".to_string()),
+        (Method::GET, format!("/api/v1/spools/{spool}")),
+        (
+            Method::POST,
+            format!("/api/v1/spools/{spool}/consume?production_order_id=1&weight_consumed_g=1"),
+        ),
+    ] {
         let res = app
             .request(
                 Request::builder()

@@ -496,7 +496,7 @@ impl AccountingQuery {
             model::recent_entries(&mut *context::conn(ctx).await?, page.limit, page.offset).await?;
         Ok(JournalEntryConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }

@@ -460,7 +460,7 @@ impl BomQuery {
         .await?;
         Ok(BomConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }

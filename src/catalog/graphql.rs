@@ -14,6 +14,7 @@ use crate::catalog::{files, import, items};
 use crate::db::paging::SortOrder;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
+use crate::graphql::flat::Flat;
 use crate::graphql::pagination::Page;
 use crate::graphql::scalars::{Decimal, Timestamp};
 use crate::graphql::user_error::UserError;
@@ -595,16 +596,16 @@ impl CatalogQuery {
 
     /// One item by id (with its category and files in the same statement when asked for).
     #[graphql(guard = "Access::User")]
-    async fn item(&self, ctx: &Context<'_>, id: i64) -> AppResult<Item> {
+    async fn item(&self, ctx: &Context<'_>, id: i64) -> AppResult<Flat<Item>> {
         let include = ctx
             .look_ahead()
             .selection_fields()
             .into_iter()
             .map(item_includes)
             .fold(model::ItemIncludes::default(), model::ItemIncludes::or);
-        Ok(Item::with_extras(
+        Ok(Flat(Item::with_extras(
             model::find_with(&mut *context::conn(ctx).await?, id, include).await?,
-        ))
+        )))
     }
 
     /// One file of an item.

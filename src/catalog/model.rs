@@ -439,8 +439,13 @@ pub async fn list(
                      SELECT id FROM tree)",
             ));
         }
-        if let Some(a) = filter.active {
-            q = q.filter(items::active.eq(a));
+        // Written as a constant, not a bound parameter: PostgreSQL matches a partial index
+        // (`items_active_sku`) only against constants, and prepared statements are planned
+        // generically, so `active = $1` would count by scanning every row.
+        match filter.active {
+            Some(true) => q = q.filter(items::active),
+            Some(false) => q = q.filter(diesel::dsl::not(items::active)),
+            None => {}
         }
         q
     };

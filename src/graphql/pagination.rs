@@ -54,7 +54,7 @@ impl Page {
         PageInfo {
             total,
             returned: (total - self.offset).clamp(0, self.limit),
-            has_next_page: self.offset + self.limit < total,
+            has_next_page: self.offset.saturating_add(self.limit) < total,
             has_previous_page: self.offset > 0,
             offset: self.offset,
             limit: self.limit,
@@ -89,7 +89,7 @@ macro_rules! connection {
             /// How many rows match, over all pages.
             pub total_count: i64,
             /// The rows of this page.
-            pub nodes: Vec<$node>,
+            pub nodes: $crate::graphql::flat::FlatList<$node>,
             /// Where this page sits.
             pub page_info: $crate::graphql::pagination::PageInfo,
         }

@@ -211,7 +211,7 @@ impl InventoryQuery {
         .await?;
         Ok(InventoryTransactionConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }
@@ -261,7 +261,7 @@ impl InventoryQuery {
         .await?;
         Ok(StockBalanceConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }
@@ -300,7 +300,7 @@ impl InventoryQuery {
                 remaining: 0,
                 lines: StockBalanceConnection {
                     total_count: 0,
-                    nodes: Vec::new(),
+                    nodes: Vec::new().into(),
                     page_info: page.info(0),
                 },
             });
@@ -323,7 +323,7 @@ impl InventoryQuery {
             remaining: balances - counted,
             lines: StockBalanceConnection {
                 total_count: total,
-                nodes,
+                nodes: nodes.into(),
                 page_info: page.info(total),
             },
         })

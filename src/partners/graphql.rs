@@ -375,7 +375,7 @@ impl PartnersQuery {
             model::list_vendors(&mut conn, &filter, page.limit, page.offset).await?;
         Ok(VendorConnection {
             total_count: total,
-            nodes: vendors_with_counts(&mut conn, rows).await?,
+            nodes: vendors_with_counts(&mut conn, rows).await?.into(),
             page_info: page.info(total),
         })
     }
@@ -427,7 +427,7 @@ impl PartnersQuery {
             model::list_customers(&mut conn, &filter, page.limit, page.offset).await?;
         Ok(CustomerConnection {
             total_count: total,
-            nodes: customers_with_stats(&mut conn, rows).await?,
+            nodes: customers_with_stats(&mut conn, rows).await?.into(),
             page_info: page.info(total),
         })
     }

@@ -372,7 +372,7 @@ impl ProductionQuery {
         .await?;
         Ok(ProductionOrderConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }

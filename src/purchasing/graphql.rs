@@ -287,7 +287,7 @@ impl PurchasingQuery {
         .await?;
         Ok(PurchaseOrderConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }

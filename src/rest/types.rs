@@ -252,6 +252,32 @@ impl TypeInfo {
             ("ID", Value::Number(n)) => Some(Value::String(n.to_string())),
             ("ID", _) => fail("Input should be a valid string".into(), "string_type"),
             ("Decimal", _) => fail("Input should be a valid decimal".into(), "decimal_type"),
+            // Dates and instants are checked here so a bad one names its field (GraphQL's own
+            // message names only the input object).
+            ("DateTime", Value::String(s)) => {
+                // The scalar's own parser, so the two checks cannot drift apart.
+                let text = async_graphql::Value::String(s.trim().to_string());
+                match <crate::graphql::scalars::Timestamp as async_graphql::ScalarType>::parse(text)
+                {
+                    Ok(_) => Some(Value::String(s.trim().to_string())),
+                    Err(_) => fail(
+                        "Input should be a valid datetime (RFC 3339, with a time zone)".into(),
+                        "datetime_parsing",
+                    ),
+                }
+            }
+            ("DateTime", _) => fail("Input should be a valid datetime".into(), "datetime_type"),
+            ("NaiveDate", Value::String(s)) => {
+                let text = async_graphql::Value::String(s.trim().to_string());
+                match <chrono::NaiveDate as async_graphql::ScalarType>::parse(text) {
+                    Ok(_) => Some(Value::String(s.trim().to_string())),
+                    Err(_) => fail(
+                        "Input should be a valid date (YYYY-MM-DD)".into(),
+                        "date_parsing",
+                    ),
+                }
+            }
+            ("NaiveDate", _) => fail("Input should be a valid date".into(), "date_type"),
             // Other custom scalars check their own syntax in GraphQL; text is passed through.
             _ => Some(value.clone()),
         }

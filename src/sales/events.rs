@@ -11,7 +11,7 @@ use crate::graphql::scalars::Timestamp;
 use crate::graphql::user_error::{Stop, UserErrorCode};
 use crate::inventory::rules::{NOTES_MAX, optional_text};
 use crate::sales::model::{SalesEventRow, SalesEventType, SalesOrderStatus};
-use crate::sales::rules::{SHORT_MAX, event, locked_for, now, set_status};
+use crate::sales::rules::{SHORT_MAX, event, locked_for, now, set_status_at};
 
 /// The longest event title.
 const TITLE_MAX: usize = 255;
@@ -234,7 +234,8 @@ pub async fn record_shipping_event(
     .await?;
     if input.event_type == ShippingEventType::Delivered && order.status == SalesOrderStatus::Shipped
     {
-        set_status(conn, &order, SalesOrderStatus::Delivered, Some(user)).await?;
+        // Delivered when the carrier says it was, not when the update reached us.
+        set_status_at(conn, &order, SalesOrderStatus::Delivered, Some(user), at).await?;
     }
     Ok(row)
 }

@@ -344,6 +344,10 @@ impl SalesQuery {
         #[graphql(desc = "Only this customer's orders.")] customer_id: Option<i64>,
         #[graphql(desc = "Only this source.")] source: Option<SalesOrderSource>,
         #[graphql(desc = "Shipped on or after.")] shipped_after: Option<NaiveDate>,
+        #[graphql(
+            desc = "Order number, customer name or email, product, tracking number or the source's order number contains this (case-insensitive)."
+        )]
+        search: Option<String>,
         #[graphql(desc = "Sort column (default order_date).")] sort_by: Option<SalesOrderSort>,
         #[graphql(desc = "Sort direction.")] sort_order: Option<SortOrder>,
         #[graphql(desc = "Page size (silently capped at 100).", default = 50)] first: i64,
@@ -360,6 +364,7 @@ impl SalesQuery {
             customer_id,
             source,
             shipped_after,
+            search,
             sort_by,
             sort_order,
             // The bare-array REST list selects only the nodes: it need not count.
@@ -377,7 +382,7 @@ impl SalesQuery {
         .await?;
         Ok(SalesOrderConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }
@@ -465,7 +470,7 @@ impl SalesQuery {
         }
         let p = Page::with_max(
             Some(page_size),
-            Some((page - 1) * page_size.max(1)),
+            Some((page - 1).saturating_mul(page_size.max(1))),
             MAX_PAYMENT_PAGE,
         )?;
         let filter = PaymentFilter {
@@ -858,7 +863,7 @@ impl QuotesQuery {
         .await?;
         Ok(QuoteConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }

@@ -391,6 +391,9 @@ pub struct SalesOrderFilter {
     pub source: Option<SalesOrderSource>,
     /// Shipped on or after.
     pub shipped_after: Option<NaiveDate>,
+    /// Order number, customer name or email, product, tracking number or the source's order
+    /// number contains this (case-insensitive).
+    pub search: Option<String>,
     /// Sort column.
     pub sort_by: Option<SalesOrderSort>,
     /// Sort direction (default descending).
@@ -431,6 +434,23 @@ pub async fn list(
         if let Some(d) = filter.shipped_after {
             let start = d.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc();
             q = q.filter(sales_orders::shipped_at.ge(start));
+        }
+        if let Some(text) = filter
+            .search
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let p = crate::db::like_pattern(text);
+            q = q.filter(
+                sales_orders::order_number
+                    .ilike(p.clone())
+                    .or(sales_orders::customer_name.ilike(p.clone()))
+                    .or(sales_orders::customer_email.ilike(p.clone()))
+                    .or(sales_orders::product_name.ilike(p.clone()))
+                    .or(sales_orders::tracking_number.ilike(p.clone()))
+                    .or(sales_orders::source_order_id.ilike(p)),
+            );
         }
         let sort = filter.sort_by.unwrap_or(SalesOrderSort::OrderDate);
         let order = filter.sort_order.unwrap_or(match sort {

@@ -17,7 +17,7 @@ macro_rules! order_op {
 pub const ROUTES: &[Route] = &[
     Route::get("/sales-orders/", stored_op!("sales_orders_list.graphql", "sales_order_summary", "sales_order_line", "fulfillment"), "salesOrders.nodes")
         .refuses()
-        .summary("Sales orders, a bare array, newest first; non-admins see their own (`status` repeatable, `status_filter`, `fulfillment_state` comma list (400 for an unknown state), `customer_id`, `source`, `shipped_after`, `sort_by` order_date|fulfillment_priority|fulfillment_percent|customer_name|created_at|due_date|total_amount, `sort_order`, `skip`, `limit` capped at 100), each with its lines and fulfillment"),
+        .summary("Sales orders, a bare array, newest first; non-admins see their own (`status` repeatable, `status_filter`, `fulfillment_state` comma list (400 for an unknown state), `customer_id`, `source`, `shipped_after`, `search` (order number, customer, email, product, tracking or source order number), `sort_by` order_date|fulfillment_priority|fulfillment_percent|customer_name|created_at|due_date|total_amount, `sort_order`, `skip`, `limit` capped at 100), each with its lines and fulfillment"),
     Route::post("/sales-orders/", order_op!("sales_order_create.graphql"), "salesOrderCreate.salesOrder")
         .body(Body::Input("input"))
         .status(201)

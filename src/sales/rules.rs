@@ -838,12 +838,26 @@ pub(crate) async fn set_status(
     to: SalesOrderStatus,
     user: Option<i64>,
 ) -> Result<(), Stop> {
+    set_status_at(conn, order, to, user, now()).await
+}
+
+/// [`set_status`] with the moment the move happened (a carrier's delivery time) for the
+/// status's own stamp (`confirmed_at`, `delivered_at`...); `updated_at` is still now.
+pub(crate) async fn set_status_at(
+    conn: &mut AsyncPgConnection,
+    order: &SalesOrderRow,
+    to: SalesOrderStatus,
+    user: Option<i64>,
+    at: DateTime<Utc>,
+) -> Result<(), Stop> {
     if order.status == to {
         return Ok(());
     }
-    let at = now();
     diesel::update(sales_orders::table.find(order.id))
-        .set((sales_orders::status.eq(to), sales_orders::updated_at.eq(at)))
+        .set((
+            sales_orders::status.eq(to),
+            sales_orders::updated_at.eq(now()),
+        ))
         .execute(conn)
         .await?;
     match to {

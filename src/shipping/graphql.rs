@@ -42,7 +42,7 @@ impl ShippingQuery {
         .await?;
         Ok(ShipmentConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }

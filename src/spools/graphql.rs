@@ -104,7 +104,7 @@ pub struct SpoolsQuery;
 impl SpoolsQuery {
     /// Spools, newest first, with filters.
     #[allow(clippy::too_many_arguments)]
-    #[graphql(guard = "Access::Admin")]
+    #[graphql(guard = "Access::User")]
     async fn spools(
         &self,
         ctx: &Context<'_>,
@@ -135,20 +135,20 @@ impl SpoolsQuery {
         .await?;
         Ok(SpoolConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }
 
     /// One spool by id.
-    #[graphql(guard = "Access::Admin")]
+    #[graphql(guard = "Access::User")]
     async fn spool(&self, ctx: &Context<'_>, id: i64) -> AppResult<SpoolRow> {
         model::find(&mut *context::conn(ctx).await?, id).await
     }
 
     /// The spools of a material item that can still be used (active, filament left), in
     /// the order to use them: oldest expiry first, then oldest received.
-    #[graphql(guard = "Access::Admin")]
+    #[graphql(guard = "Access::User")]
     async fn spools_available_for_product(
         &self,
         ctx: &Context<'_>,
@@ -229,7 +229,7 @@ impl SpoolsMutation {
     /// Records filament a production order took from a spool: the usage, the spool's new
     /// weight, a `consumption` in the stock ledger and its journal entry (1210 WIP / 1200
     /// Raw materials), in one database transaction.
-    #[graphql(guard = "Access::Admin")]
+    #[graphql(guard = "Access::User")]
     async fn spool_consume(
         &self,
         ctx: &Context<'_>,

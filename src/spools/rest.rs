@@ -10,7 +10,6 @@ use crate::stored_op;
 /// The routes.
 pub const ROUTES: &[Route] = &[
     Route::get("/spools/", stored_op!("spools_list.graphql", "spool"), "spools")
-        .access(Admin)
         .flatten(&["page"])
         .summary("Spools newest first as `{items, total, offset, limit}` (`product_id`, `status`, `location_id`, `low_weight` (< 10 % left), `limit` up to 500, `offset`); weights in grams"),
     Route::post("/spools/", stored_op!("spool_create.graphql"), "spoolCreate")
@@ -19,10 +18,8 @@ pub const ROUTES: &[Route] = &[
         .flatten(&["spool"])
         .summary("Register a spool from query parameters (`spool_number`, `product_id`, `initial_weight_kg` in grams, `current_weight_kg?`, `location_id?`, `supplier_lot_number?`, `expiry_date?`, `notes?`): `{id, spool_number, message}`"),
     Route::get("/spools/product/{product_id}/available", stored_op!("spools_available.graphql", "spool"), "spoolsAvailableForProduct")
-        .access(Admin)
         .summary("The usable spools of a material (active, filament left), oldest expiry first"),
     Route::get("/spools/{id}", stored_op!("spool_get.graphql", "spool"), "spool")
-        .access(Admin)
         .summary("One spool with its `usage_history`"),
     Route::patch("/spools/{id}", stored_op!("spool_update.graphql", "spool"), "spoolUpdate.result")
         .access(Admin)
@@ -30,7 +27,6 @@ pub const ROUTES: &[Route] = &[
         .flatten(&["spool"])
         .summary("Change a spool from query parameters (`current_weight_g`, `status`, `location_id`, `notes`, `reason`); a weight change needs `reason` (400 otherwise) and posts a `spool_adjustment` with its journal entry"),
     Route::post("/spools/{id}/consume", stored_op!("spool_consume.graphql", "spool"), "spoolConsume.result")
-        .access(Admin)
         .idempotent()
         .flatten(&["spool"])
         .summary("Record filament a production order used (`production_order_id`, `weight_consumed_g`, `production_order_code?`): a consumption and its journal entry (1210 WIP / 1200)"),

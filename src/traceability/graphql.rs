@@ -345,7 +345,7 @@ impl TraceabilityQuery {
         .await?;
         Ok(SerialConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }
@@ -415,7 +415,7 @@ impl TraceabilityQuery {
         .await?;
         Ok(MaterialLotConnection {
             total_count: total,
-            nodes,
+            nodes: nodes.into(),
             page_info: page.info(total),
         })
     }

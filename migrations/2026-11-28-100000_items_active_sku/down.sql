@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS items_active_sku;
