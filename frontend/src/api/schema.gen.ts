@@ -10028,12 +10028,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Sales orders, a bare array, newest first; non-admins see their own (`status` repeatable, `status_filter`, `fulfillment_state` comma list (400 for an unknown state), `customer_id`, `source`, `shipped_after`, `sort_by` order_date|fulfillment_priority|fulfillment_percent|customer_name|created_at|due_date|total_amount, `sort_order`, `skip`, `limit` capped at 100), each with its lines and fulfillment
+         * Sales orders, a bare array, newest first; non-admins see their own (`status` repeatable, `status_filter`, `fulfillment_state` comma list (400 for an unknown state), `customer_id`, `source`, `shipped_after`, `search` (order number, customer, email, product, tracking or source order number), `sort_by` order_date|fulfillment_priority|fulfillment_percent|customer_name|created_at|due_date|total_amount, `sort_order`, `skip`, `limit` capped at 100), each with its lines and fulfillment
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query SalesOrders($status: [SalesOrderStatus!], $statusFilter: SalesOrderStatus, $fulfillmentState: String, $customerId: Int, $source: SalesOrderSource, $shippedAfter: NaiveDate, $sortBy: SalesOrderSort, $sortOrder: SortOrder, $limit: Int = 50, $skip: Int = 0) {
-         *       salesOrders(status: $status, statusFilter: $statusFilter, fulfillmentState: $fulfillmentState, customerId: $customerId, source: $source, shippedAfter: $shippedAfter, sortBy: $sortBy, sortOrder: $sortOrder, first: $limit, offset: $skip) {
+         *     query SalesOrders($status: [SalesOrderStatus!], $statusFilter: SalesOrderStatus, $fulfillmentState: String, $customerId: Int, $source: SalesOrderSource, $shippedAfter: NaiveDate, $search: String, $sortBy: SalesOrderSort, $sortOrder: SortOrder, $limit: Int = 50, $skip: Int = 0) {
+         *       salesOrders(status: $status, statusFilter: $statusFilter, fulfillmentState: $fulfillmentState, customerId: $customerId, source: $source, shippedAfter: $shippedAfter, search: $search, sortBy: $sortBy, sortOrder: $sortOrder, first: $limit, offset: $skip) {
          *         nodes { ...SalesOrderSummaryFields }
          *       }
          *     }
@@ -11995,7 +11995,7 @@ export interface paths {
         };
         /**
          * Spools newest first as `{items, total, offset, limit}` (`product_id`, `status`, `location_id`, `low_weight` (< 10 % left), `limit` up to 500, `offset`); weights in grams
-         * @description Access: admins only. Runs the stored GraphQL operation:
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
          *     query Spools($productId: Int, $status: SpoolStatus, $locationId: Int, $lowWeight: Boolean = false, $limit: Int = 100, $offset: Int = 0) {
@@ -12061,7 +12061,7 @@ export interface paths {
         };
         /**
          * The usable spools of a material (active, filament left), oldest expiry first
-         * @description Access: admins only. Runs the stored GraphQL operation:
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
          *     query SpoolsAvailableForProduct($productId: Int!) {
@@ -12151,7 +12151,7 @@ export interface paths {
         };
         /**
          * One spool with its `usage_history`
-         * @description Access: admins only. Runs the stored GraphQL operation:
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
          *     query Spool($id: Int!) {
@@ -12249,7 +12249,7 @@ export interface paths {
         put?: never;
         /**
          * Record filament a production order used (`production_order_id`, `weight_consumed_g`, `production_order_code?`): a consumption and its journal entry (1210 WIP / 1200)
-         * @description Access: admins only. Runs the stored GraphQL operation:
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
          *     mutation SpoolConsume($id: Int!, $productionOrderId: Int!, $weightConsumedG: Decimal!, $productionOrderCode: String) {
@@ -49893,6 +49893,7 @@ export interface operations {
                 customer_id?: number | null;
                 source?: ("portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok") | null;
                 shipped_after?: string | null;
+                search?: string | null;
                 sort_by?: ("order_date" | "fulfillment_priority" | "fulfillment_percent" | "customer_name" | "created_at" | "due_date" | "total_amount") | null;
                 sort_order?: ("asc" | "desc") | null;
                 limit?: number | null;

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ArrowLeft, Banknote, Factory, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
+import { ArrowLeft, Banknote, Factory, MapPin, MessageSquarePlus, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
@@ -12,14 +12,25 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
-import { ORDER_TONE as WO_TONE, productionApi } from '../production/productionApi';
-import { PaymentDialog, ShipDialog, useSalesInvalidate } from './SalesDialogs';
-import { FULFILLMENT_TONE, ORDER_TONE, PAYMENT_TONE, orderMoves, salesApi, type SalesOrder, type SalesOrderStatus } from './salesApi';
+import { ORDER_TONE as WO_TONE } from '../production/productionApi';
+import { NoteDialog, PaymentDialog, ShipDialog, TrackingDialog, useSalesInvalidate } from './SalesDialogs';
+import {
+  FULFILLMENT_TONE,
+  ORDER_TONE,
+  PAYMENT_TONE,
+  SHIPPING_EVENT_LABEL,
+  SHIPPING_EVENT_SOURCE_LABEL,
+  SHIPPING_EVENT_TONE,
+  orderMoves,
+  salesApi,
+  type SalesOrder,
+  type SalesOrderStatus,
+} from './salesApi';
 import './sales.css';
 
 const SHIPPABLE: readonly SalesOrderStatus[] = ['confirmed', 'in_production', 'ready_to_ship'];
 
-type Dialog = 'cancel' | 'delete' | 'ship' | 'payment' | 'refund' | null;
+type Dialog = 'cancel' | 'delete' | 'ship' | 'payment' | 'refund' | 'note' | 'tracking' | null;
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -62,11 +73,8 @@ export function OrderDetailPage() {
   const detail = useQuery({ queryKey: ['sales', 'detail', id], queryFn: ({ signal }) => salesApi.get(id, signal), enabled: valid });
   const transitions = useQuery({ queryKey: ['sales', 'status-transitions'], queryFn: ({ signal }) => salesApi.transitions(signal), staleTime: Infinity });
   const events = useQuery({ queryKey: ['sales', 'events', id], queryFn: ({ signal }) => salesApi.events(id, signal), enabled: valid });
-  const production = useQuery({
-    queryKey: ['production', 'list', { sales_order_id: id }],
-    queryFn: ({ signal }) => productionApi.list({ sales_order_id: id, limit: 100 }, signal),
-    enabled: valid,
-  });
+  const required = useQuery({ queryKey: ['sales', 'required-orders', id], queryFn: ({ signal }) => salesApi.requiredOrders(id, signal), enabled: valid });
+  const tracking = useQuery({ queryKey: ['sales', 'shipping-events', id], queryFn: ({ signal }) => salesApi.shippingEvents(id, signal), enabled: valid });
   const payments = useQuery({
     queryKey: ['payments', 'list', { order_id: id }],
     queryFn: ({ signal }) => salesApi.payments({ order_id: id, page_size: 100 }, signal),
@@ -145,6 +153,8 @@ export function OrderDetailPage() {
     admin && SHIPPABLE.includes(order.status) && (order.status === 'ready_to_ship' || order.fulfillment_state === 'ready_to_ship') && !order.shipped_at;
   const canDelete = admin && (order.status === 'pending' || order.status === 'cancelled');
   const canGenerate = ['confirmed', 'in_production', 'on_hold'].includes(order.status);
+  // The server takes tracking updates once the order has shipped (also after delivery).
+  const canTrack = admin && Boolean(order.shipped_at) && order.status !== 'cancelled';
   const paid = Number(summary.data?.total_paid ?? 0) - Number(summary.data?.total_refunded ?? 0);
   const shipTo = address(order);
   return (
@@ -212,77 +222,101 @@ export function OrderDetailPage() {
         <h2 id="so-lines" className="section-title">
           Lines
         </h2>
-        <table className="table table--compact" aria-label="Lines">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Item</th>
-              <th scope="col" className="align-right">
-                Quantity
-              </th>
-              <th scope="col" className="align-right">
-                Unit price
-              </th>
-              <th scope="col" className="align-right">
-                Total
-              </th>
-              <th scope="col" className="align-right">
-                Allocated
-              </th>
-              <th scope="col" className="align-right">
-                Shipped
-              </th>
-              <th scope="col">Ready</th>
-            </tr>
-          </thead>
-          <tbody>
-            {order.lines.map((l) => (
-              <tr key={l.id}>
-                <td className="num">{l.line_number}</td>
-                <td>
-                  <div className="cell-stack">
-                    <span className="cell-strong">{l.product_sku ?? `#${l.product_id}`}</span>
-                    {l.product_name && <span className="cell-sub">{l.product_name}</span>}
-                  </div>
-                </td>
-                <td className="align-right num">{formatQty(l.quantity)}</td>
-                <td className="align-right num">{formatMoney(l.unit_price)}</td>
-                <td className="align-right num">{formatMoney(l.total)}</td>
-                <td className="align-right num">{formatQty(l.quantity_allocated)}</td>
-                <td className="align-right num">{formatQty(l.quantity_shipped)}</td>
-                <td>
-                  <Badge tone={l.is_ready ? 'success' : 'warning'}>{l.is_ready ? 'Ready' : 'Short'}</Badge>
-                </td>
+        <div className="so-scroll">
+          <table className="table table--compact" aria-label="Lines">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Item</th>
+                <th scope="col" className="align-right">
+                  Quantity
+                </th>
+                <th scope="col" className="align-right">
+                  Unit price
+                </th>
+                <th scope="col" className="align-right">
+                  Total
+                </th>
+                <th scope="col" className="align-right">
+                  Allocated
+                </th>
+                <th scope="col" className="align-right">
+                  Shipped
+                </th>
+                <th scope="col">Ready</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {order.lines.map((l) => (
+                <tr key={l.id}>
+                  <td className="num">{l.line_number}</td>
+                  <td>
+                    <div className="cell-stack">
+                      <span className="cell-strong">{l.product_sku ?? `#${l.product_id}`}</span>
+                      {l.product_name && <span className="cell-sub">{l.product_name}</span>}
+                    </div>
+                  </td>
+                  <td className="align-right num">{formatQty(l.quantity)}</td>
+                  <td className="align-right num">{formatMoney(l.unit_price)}</td>
+                  <td className="align-right num">{formatMoney(l.total)}</td>
+                  <td className="align-right num">{formatQty(l.quantity_allocated)}</td>
+                  <td className="align-right num">{formatQty(l.quantity_shipped)}</td>
+                  <td>
+                    <Badge tone={l.is_ready ? 'success' : 'warning'}>{l.is_ready ? 'Ready' : 'Short'}</Badge>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
       <div className="wo-grid">
         <section className="card card--pad" aria-labelledby="so-production">
           <h2 id="so-production" className="section-title">
-            Production orders
+            Required orders
           </h2>
-          {production.error ? (
-            <ErrorState compact error={production.error} onRetry={() => void production.refetch()} />
-          ) : production.isPending ? (
+          {required.error ? (
+            <ErrorState compact error={required.error} onRetry={() => void required.refetch()} />
+          ) : required.isPending ? (
             <Skeleton width="60%" />
-          ) : production.data.length === 0 ? (
-            <EmptyState compact title="None" description="Confirming the order creates production orders for what stock cannot cover." />
+          ) : required.data.production_orders.length === 0 ? (
+            <EmptyState compact title="No production orders" description="Confirming the order creates production orders for what stock cannot cover." />
           ) : (
-            <ul className="cc-list" aria-label="Production orders">
-              {production.data.map((w) => (
-                <li key={w.id} className="cc-item">
-                  <Link to={`/admin/production/${w.id}`} className="mono">
-                    {w.code}
-                  </Link>
-                  <span className="cell-sub">
-                    {w.product_sku} · {formatQty(w.quantity_completed)}/{formatQty(w.quantity_ordered)}
-                  </span>
-                  <Badge tone={WO_TONE[w.status] ?? 'neutral'}>{humanize(w.status)}</Badge>
-                </li>
-              ))}
-            </ul>
+            <div className="so-scroll">
+              <table className="table table--compact" aria-label="Required orders">
+                <thead>
+                  <tr>
+                    <th scope="col">Production order</th>
+                    <th scope="col">Status</th>
+                    <th scope="col" className="align-right">
+                      Quantity
+                    </th>
+                    <th scope="col">Due</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {required.data.production_orders.map((w) => (
+                    <tr key={w.id}>
+                      <td>
+                        <div className="cell-stack">
+                          <Link to={`/admin/production/${w.id}`} className="mono">
+                            {w.code}
+                          </Link>
+                          <span className="cell-sub">{w.product_sku ?? w.product_name ?? `#${w.product_id}`}</span>
+                        </div>
+                      </td>
+                      <td>
+                        <Badge tone={WO_TONE[w.status] ?? 'neutral'}>{humanize(w.status)}</Badge>
+                      </td>
+                      <td className="align-right num">
+                        {formatQty(w.quantity_completed)}/{formatQty(w.quantity_ordered)}
+                      </td>
+                      <td>{w.due_date ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
           <h3 className="section-subtitle">Shipments</h3>
           {shipments.error ? (
@@ -312,9 +346,16 @@ export function OrderDetailPage() {
           )}
         </section>
         <section className="card card--pad" aria-labelledby="so-events">
-          <h2 id="so-events" className="section-title">
-            History
-          </h2>
+          <div className="wo-actions" style={{ justifyContent: 'space-between' }}>
+            <h2 id="so-events" className="section-title">
+              History
+            </h2>
+            {admin && (
+              <Button size="sm" variant="secondary" icon={<MessageSquarePlus size={14} />} onClick={() => setDialog('note')}>
+                Add note
+              </Button>
+            )}
+          </div>
           {events.error ? (
             <ErrorState compact error={events.error} onRetry={() => void events.refetch()} />
           ) : events.isPending ? (
@@ -325,7 +366,9 @@ export function OrderDetailPage() {
             <ol className="so-events" aria-label="Order history">
               {events.data.map((e) => (
                 <li key={e.id} className="cell-stack">
-                  <span className="cell-strong">{e.title}</span>
+                  <span className="cell-strong">
+                    {e.event_type === 'note' && <Badge tone="info">Note</Badge>} {e.title}
+                  </span>
                   <span className="cell-sub">
                     {formatDateTime(e.created_at)}
                     {e.description ? ` · ${e.description}` : ''}
@@ -336,6 +379,52 @@ export function OrderDetailPage() {
           )}
         </section>
       </div>
+      <section className="card card--pad" aria-labelledby="so-tracking">
+        <div className="wo-actions" style={{ justifyContent: 'space-between' }}>
+          <h2 id="so-tracking" className="section-title">
+            Tracking
+          </h2>
+          {canTrack && (
+            <Button size="sm" variant="secondary" icon={<MapPin size={14} />} onClick={() => setDialog('tracking')}>
+              Tracking update
+            </Button>
+          )}
+        </div>
+        {tracking.error ? (
+          <ErrorState compact error={tracking.error} onRetry={() => void tracking.refetch()} />
+        ) : tracking.isPending ? (
+          <Skeleton width="60%" />
+        ) : tracking.data.length === 0 ? (
+          <p className="muted">{order.shipped_at ? 'No tracking updates yet.' : 'Tracking updates can be recorded once the order ships.'}</p>
+        ) : (
+          <div className="so-scroll">
+            <table className="table table--compact" aria-label="Tracking timeline">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Location</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Source</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tracking.data.map((e) => (
+                  <tr key={e.id}>
+                    <td className="so-when">{formatDateTime(e.event_at)}</td>
+                    <td>
+                      <Badge tone={SHIPPING_EVENT_TONE[e.event_type] ?? 'neutral'}>{SHIPPING_EVENT_LABEL[e.event_type] ?? humanize(e.event_type)}</Badge>
+                    </td>
+                    <td>{e.location ?? '—'}</td>
+                    <td>{e.description ?? '—'}</td>
+                    <td>{SHIPPING_EVENT_SOURCE_LABEL[e.source] ?? humanize(e.source)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
       {admin && (
         <section className="card card--pad" aria-labelledby="so-payments">
           <div className="wo-actions" style={{ justifyContent: 'space-between' }}>
@@ -385,6 +474,8 @@ export function OrderDetailPage() {
         </section>
       )}
       <ShipDialog order={order} open={dialog === 'ship'} onClose={() => setDialog(null)} />
+      <NoteDialog order={order} open={dialog === 'note'} onClose={() => setDialog(null)} />
+      <TrackingDialog order={order} open={dialog === 'tracking'} onClose={() => setDialog(null)} />
       <PaymentDialog mode="payment" orderId={order.id} orderLabel={order.order_number} open={dialog === 'payment'} onClose={() => setDialog(null)} />
       <PaymentDialog
         key={`refund-${paid}`}

@@ -73,12 +73,14 @@ export function OrdersPage() {
   const list = useServerList({
     area: 'sales',
     filters: ['status', 'fulfillment'],
-    searchable: false,
+    // `q` in the URL; the server searches order number, customer name and e-mail, product,
+    // tracking number and the marketplace's order number.
     fetch: (r, signal) =>
       salesApi.list(
         {
           skip: r.offset,
           limit: r.limit,
+          search: r.search ?? null,
           status_filter: ORDER_STATUSES.find((s) => s === r.filters.status) ?? null,
           fulfillment_state: FULFILLMENT_STATES.find((s) => s === r.filters.fulfillment) ?? null,
           sort_by: pickSort(ORDER_SORTS, r.sort_by),
@@ -114,6 +116,8 @@ export function OrdersPage() {
         columns={columns}
         {...list.tableProps}
         pageSizes={[25, 50, 100]}
+        searchLabel="Search orders"
+        searchPlaceholder="Order, customer, product, tracking…"
         rowKey={(r) => r.id}
         filters={
           <>

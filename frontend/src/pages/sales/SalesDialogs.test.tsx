@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../../App';
 import { ToastProvider } from '../../components/Toast';
-import { PaymentDialog, ShipDialog } from './SalesDialogs';
+import { NoteDialog, PaymentDialog, ShipDialog, TrackingDialog } from './SalesDialogs';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -81,6 +81,80 @@ describe('payment dialog', () => {
     await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(posts.map((p) => [p.path, p.body])).toEqual([
       ['/api/v1/payments/refund', { sales_order_id: 9, amount: '20', payment_method: 'cash', transaction_id: null, check_number: null, notes: null }],
+    ]);
+    expect(posts[0]?.key).toBeTruthy();
+  });
+});
+
+describe('note dialog', () => {
+  it('requires a note, shows the server\'s 422 on the field, then posts the trimmed note', async () => {
+    const posts: Post[] = [];
+    let refuse = true;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+        const url = new URL(String(input), 'http://localhost');
+        if (init.method !== 'POST') return new Response('[]', { status: 200, headers: { 'Content-Type': 'application/json' } });
+        posts.push({ path: url.pathname, key: new Headers(init.headers).get('Idempotency-Key'), body: JSON.parse(String(init.body)) });
+        if (refuse) {
+          refuse = false;
+          const body = { error: 'VALIDATION_ERROR', message: 'Request validation failed', details: { errors: [{ field: 'title', message: 'Say something useful', type: 'value_error' }] } };
+          return new Response(JSON.stringify(body), { status: 422, headers: { 'Content-Type': 'application/json' } });
+        }
+        return new Response(JSON.stringify({ id: 3, event_type: 'note', title: 'Called', description: null }), { status: 201, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    const onClose = vi.fn();
+    wrap(<NoteDialog order={{ id: 9, order_number: 'SO-2026-0009' }} open onClose={onClose} />);
+    const user = userEvent.setup();
+    const dialog = screen.getByRole('dialog');
+    const note = within(dialog).getByLabelText(/^Note/);
+    await user.type(note, '   ');
+    await user.click(within(dialog).getByRole('button', { name: 'Add note' }));
+    expect(await within(dialog).findByText('Write the note.')).toBeInTheDocument();
+    expect(posts).toEqual([]);
+
+    await user.clear(note);
+    await user.type(note, '  Called the customer ');
+    await user.click(within(dialog).getByRole('button', { name: 'Add note' }));
+    expect(await within(dialog).findByText('Say something useful')).toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Add note' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts.map((p) => [p.path, p.body])).toEqual([
+      ['/api/v1/sales-orders/9/events', { title: 'Called the customer', description: null }],
+      ['/api/v1/sales-orders/9/events', { title: 'Called the customer', description: null }],
+    ]);
+    expect(posts[0]?.key).toBeTruthy();
+  });
+});
+
+describe('tracking dialog', () => {
+  it('offers the event types as a select and posts the update', async () => {
+    const posts = stubFetch(() => ({ id: 1, event_type: 'delivered', source: 'carrier' }));
+    const onClose = vi.fn();
+    wrap(<TrackingDialog order={{ id: 9, order_number: 'SO-2026-0009' }} open onClose={onClose} />);
+    const user = userEvent.setup();
+    const dialog = screen.getByRole('dialog');
+    const type = within(dialog).getByRole('combobox', { name: /Event/ });
+    expect(within(type).getAllByRole('option').map((o) => o.getAttribute('value'))).toEqual([
+      'label_created',
+      'picked_up',
+      'in_transit',
+      'out_for_delivery',
+      'delivered',
+      'delivery_attempted',
+      'exception',
+      'returned_to_sender',
+    ]);
+    await user.selectOptions(type, 'delivered');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: /Reported by/ }), 'carrier');
+    await user.type(within(dialog).getByLabelText(/Location/), 'Springfield');
+    await user.click(within(dialog).getByRole('button', { name: 'Record update' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(posts.map((p) => [p.path, p.body])).toEqual([
+      ['/api/v1/sales-orders/9/shipping-events', { event_type: 'delivered', event_at: null, location: 'Springfield', description: null, source: 'carrier' }],
     ]);
     expect(posts[0]?.key).toBeTruthy();
   });

@@ -14,7 +14,13 @@ import { humanize } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
 import {
   PAYMENT_METHODS,
+  SHIPPING_EVENT_LABEL,
+  SHIPPING_EVENT_SOURCE_LABEL,
+  SHIPPING_EVENT_SOURCES,
+  SHIPPING_EVENT_TYPES,
   createSalesOrderBody,
+  noteBody,
+  noteSchema,
   createSalesOrderSchema,
   paymentBody,
   paymentSchema,
@@ -24,13 +30,17 @@ import {
   salesApi,
   shipBody,
   shipSchema,
+  trackingBody,
+  trackingSchema,
   type CreateSalesOrderForm,
+  type NoteForm,
   type PaymentForm,
   type Quote,
   type QuoteForm,
   type QuoteStatus,
   type QuoteStatusForm,
   type ShipForm,
+  type TrackingForm,
 } from './salesApi';
 
 /** Invalidates every sales view: orders, payments, shipping, quotes (and production, fed by confirming). */
@@ -543,6 +553,149 @@ export function QuoteStatusDialog({ quote, to, open, onClose }: { quote: Quote |
         <FormError message={formError} />
         {to === 'rejected' && <TextAreaField label="Why rejected" required error={errors.rejection_reason?.message} {...register('rejection_reason')} />}
         {to !== 'rejected' && <p className="muted">The quote moves to {humanize(to ?? '').toLowerCase()}.</p>}
+      </form>
+    </Modal>
+  );
+}
+
+const EMPTY_NOTE: NoteForm = { title: '', description: '' };
+
+/** Adds a note to the order's history (admins; the server also lets the order's owner). */
+export function NoteDialog({ order, open, onClose }: { order: { id: number; order_number: string }; open: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [idemKey, setIdemKey] = useState(salesApi.newKey);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<NoteForm>({ resolver: zodResolver(noteSchema), defaultValues: EMPTY_NOTE });
+  const close = () => {
+    reset(EMPTY_NOTE);
+    setFormError(null);
+    setIdemKey(salesApi.newKey());
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: NoteForm) => salesApi.addNote(order.id, noteBody(v), idemKey),
+    onSuccess: async () => {
+      toast.success('Note added', `The note is in ${order.order_number}'s history.`);
+      await invalidate();
+      close();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, ['title', 'description'])),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title={`Add a note · ${order.order_number}`}
+      description="Notes stay in the order's history with who wrote them and when."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="note-form" loading={save.isPending}>
+            Add note
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="note-form"
+        className="form"
+        aria-label="Add a note"
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        <TextAreaField label="Note" required rows={3} hint="Up to 255 characters; longer text goes in the details." error={errors.title?.message} {...register('title')} />
+        <TextAreaField label="Details" rows={4} error={errors.description?.message} {...register('description')} />
+      </form>
+    </Modal>
+  );
+}
+
+const EMPTY_TRACKING: TrackingForm = { event_type: 'in_transit', event_at: '', location: '', description: '', source: 'manual' };
+const TRACKING_TYPE_OPTIONS = SHIPPING_EVENT_TYPES.map((t) => ({ value: t, label: SHIPPING_EVENT_LABEL[t] }));
+const TRACKING_SOURCE_OPTIONS = SHIPPING_EVENT_SOURCES.map((s) => ({ value: s, label: SHIPPING_EVENT_SOURCE_LABEL[s] }));
+
+/** Records a carrier tracking update on a shipped order; `delivered` moves it to delivered. */
+export function TrackingDialog({ order, open, onClose }: { order: { id: number; order_number: string }; open: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [idemKey, setIdemKey] = useState(salesApi.newKey);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<TrackingForm>({ resolver: zodResolver(trackingSchema()), defaultValues: EMPTY_TRACKING });
+  const close = () => {
+    reset(EMPTY_TRACKING);
+    setFormError(null);
+    setIdemKey(salesApi.newKey());
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: TrackingForm) => salesApi.recordShippingEvent(order.id, trackingBody(v), idemKey),
+    onSuccess: async (e) => {
+      toast.success(
+        'Tracking updated',
+        e.event_type === 'delivered' ? `${order.order_number} is delivered.` : `${SHIPPING_EVENT_LABEL[e.event_type]} recorded for ${order.order_number}.`,
+      );
+      // The order itself may have moved (delivered): every sales view is refetched.
+      await invalidate();
+      close();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, ['event_type', 'event_at', 'location', 'description', 'source'])),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title={`Tracking update · ${order.order_number}`}
+      description="What the carrier reported. Delivered marks the order delivered."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="tracking-form" loading={save.isPending}>
+            Record update
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="tracking-form"
+        className="form"
+        aria-label="Tracking update"
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        <div className="form__grid">
+          <SelectField label="Event" required options={TRACKING_TYPE_OPTIONS} error={errors.event_type?.message} {...register('event_type')} />
+          <TextField label="When" type="datetime-local" hint="Left empty: now." error={errors.event_at?.message} {...register('event_at')} />
+        </div>
+        <div className="form__grid">
+          <TextField label="Location" placeholder="Memphis, TN" error={errors.location?.message} {...register('location')} />
+          <SelectField label="Reported by" options={TRACKING_SOURCE_OPTIONS} error={errors.source?.message} {...register('source')} />
+        </div>
+        <TextAreaField label="Description" error={errors.description?.message} {...register('description')} />
       </form>
     </Modal>
   );

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  SHIPPING_EVENT_SOURCES,
+  SHIPPING_EVENT_TYPES,
   canConvert,
   createSalesOrderBody,
+  localToIso,
+  noteBody,
+  noteSchema,
   createSalesOrderSchema,
   orderMoves,
   paymentBody,
@@ -12,9 +17,12 @@ import {
   quoteStatusSchema,
   shipBody,
   shipSchema,
+  trackingBody,
+  trackingSchema,
   type CreateSalesOrderForm,
   type QuoteForm,
   type StatusTransitions,
+  type TrackingForm,
 } from './salesApi';
 
 const messages = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -164,5 +172,60 @@ describe('order moves', () => {
     expect(orderMoves(t, 'pending')).toEqual(['confirmed']);
     expect(orderMoves(t, 'shipped')).toEqual([]);
     expect(orderMoves(undefined, 'pending')).toEqual([]);
+  });
+});
+
+describe('order note', () => {
+  it('trims the note and sends empty details as null', () => {
+    const v = { title: '  Called the customer  ', description: '   ' };
+    expect(noteSchema.safeParse(v).success).toBe(true);
+    expect(noteBody(v)).toEqual({ title: 'Called the customer', description: null });
+    expect(noteBody({ title: 'x', description: ' by Friday ' })).toEqual({ title: 'x', description: 'by Friday' });
+  });
+  it('requires a note of at most 255 characters and details of at most 2000 (the server limits)', () => {
+    expect(messages(noteSchema.safeParse({ title: '   ', description: '' }))).toEqual({ title: 'Write the note.' });
+    expect(noteSchema.safeParse({ title: 'a'.repeat(255), description: 'b'.repeat(2000) }).success).toBe(true);
+    expect(messages(noteSchema.safeParse({ title: 'a'.repeat(256), description: 'b'.repeat(2001) }))).toEqual({
+      title: 'Keep the note under 255 characters; put the rest in the details.',
+      description: 'Keep the details under 2000 characters.',
+    });
+  });
+});
+
+describe('tracking update', () => {
+  const now = () => new Date('2026-11-24T12:00:00Z');
+  const schema = trackingSchema(now);
+  const good: TrackingForm = { event_type: 'in_transit', event_at: '', location: ' Memphis ', description: '', source: 'manual' };
+
+  it('offers every event type and source of the document, in order', () => {
+    expect(SHIPPING_EVENT_TYPES).toEqual(['label_created', 'picked_up', 'in_transit', 'out_for_delivery', 'delivered', 'delivery_attempted', 'exception', 'returned_to_sender']);
+    expect(SHIPPING_EVENT_SOURCES).toEqual(['manual', 'carrier']);
+  });
+  it('builds the body: empty time is now (null), a local time becomes an instant', () => {
+    expect(schema.safeParse(good).success).toBe(true);
+    expect(trackingBody(good)).toEqual({ event_type: 'in_transit', event_at: null, location: 'Memphis', description: null, source: 'manual' });
+    const at = trackingBody({ ...good, event_at: '2026-11-24T09:30' }).event_at;
+    expect(at).toBe(new Date(2026, 10, 24, 9, 30).toISOString());
+  });
+  it('refuses an unknown type, a time in the future, a bad time and long text', () => {
+    expect(
+      messages(
+        schema.safeParse({ event_type: 'lost', event_at: '2026-11-25T09:00', location: 'x'.repeat(256), description: 'y'.repeat(2001), source: 'pigeon' }),
+      ),
+    ).toEqual({
+      event_type: 'Choose what happened.',
+      event_at: 'The event cannot be in the future.',
+      location: 'Keep the location under 255 characters.',
+      description: 'Keep the description under 2000 characters.',
+      source: 'Choose who reported it.',
+    });
+    expect(messages(schema.safeParse({ ...good, event_at: 'yesterday' }))).toEqual({ event_at: 'Enter a date and time.' });
+  });
+  it('reads only datetime-local values', () => {
+    expect(localToIso('2026-11-24T09:30')).toBe(new Date(2026, 10, 24, 9, 30).toISOString());
+    expect(localToIso('2026-11-24T09:30:15')).toBe(new Date(2026, 10, 24, 9, 30, 15).toISOString());
+    expect(localToIso('2026-11-24')).toBeNull();
+    expect(localToIso('2026-13-40T99:99')).toBeNull();
+    expect(localToIso('')).toBeNull();
   });
 });

@@ -31,6 +31,13 @@ export type QuoteStatus = Quote['status'];
 export type QuoteStats = Api<'/quotes/stats', 'get'>;
 export type QuoteQuery = ListQuery<'/quotes/'>;
 export type QuoteCreate = RequestBody<'/quotes/', 'post'>;
+export type NoteCreate = RequestBody<'/sales-orders/{id}/events', 'post'>;
+export type ShippingEvent = Api<'/sales-orders/{id}/shipping-events', 'get'>[number];
+export type ShippingEventCreate = RequestBody<'/sales-orders/{id}/shipping-events', 'post'>;
+export type ShippingEventType = ShippingEvent['event_type'];
+export type ShippingEventSource = ShippingEvent['source'];
+export type RequiredOrders = Api<'/sales-orders/{id}/required-orders', 'get'>;
+export type RequiredOrder = RequiredOrders['production_orders'][number];
 
 /** The answer of `/sales-orders/status-transitions` (the document types it `unknown`). */
 export interface StatusTransitions {
@@ -56,6 +63,33 @@ export const ORDER_STATUSES: readonly SalesOrderStatus[] = [
 ];
 export const FULFILLMENT_STATES: readonly FulfillmentState[] = ['ready_to_ship', 'partially_ready', 'blocked', 'shipped', 'cancelled'];
 export const PAYMENT_METHODS: readonly PaymentMethod[] = ['cash', 'check', 'credit_card', 'paypal', 'venmo', 'zelle', 'wire', 'other'];
+/**
+ * Carrier tracking events, labelled; a `Record` over the generated enum, so a type the
+ * server adds or renames breaks the type-check instead of going missing from the select.
+ */
+export const SHIPPING_EVENT_LABEL: Record<ShippingEventType, string> = {
+  label_created: 'Label created',
+  picked_up: 'Picked up',
+  in_transit: 'In transit',
+  out_for_delivery: 'Out for delivery',
+  delivered: 'Delivered',
+  delivery_attempted: 'Delivery attempted',
+  exception: 'Exception',
+  returned_to_sender: 'Returned to sender',
+};
+export const SHIPPING_EVENT_TYPES = Object.keys(SHIPPING_EVENT_LABEL) as ShippingEventType[];
+export const SHIPPING_EVENT_SOURCE_LABEL: Record<ShippingEventSource, string> = { manual: 'Entered by hand', carrier: 'Carrier' };
+export const SHIPPING_EVENT_SOURCES = Object.keys(SHIPPING_EVENT_SOURCE_LABEL) as ShippingEventSource[];
+export const SHIPPING_EVENT_TONE: Record<ShippingEventType, Tone> = {
+  label_created: 'neutral',
+  picked_up: 'info',
+  in_transit: 'info',
+  out_for_delivery: 'info',
+  delivered: 'success',
+  delivery_attempted: 'warning',
+  exception: 'danger',
+  returned_to_sender: 'danger',
+};
 export const QUOTE_STATUSES: readonly QuoteStatus[] = ['pending', 'approved', 'rejected', 'accepted', 'cancelled', 'converted'];
 
 export const ORDER_TONE: Record<string, Tone> = {
@@ -198,6 +232,55 @@ export function paymentBody(orderId: number, v: PaymentForm): PaymentCreate {
   };
 }
 
+/** A note in the order's history: `title` 1-255 (the note), `description` up to 2000 (details). */
+export const noteSchema = z.object({
+  title: z.string().trim().min(1, 'Write the note.').max(255, 'Keep the note under 255 characters; put the rest in the details.'),
+  description: text(2000, 'the details'),
+});
+export type NoteForm = z.input<typeof noteSchema>;
+
+export function noteBody(v: NoteForm): NoteCreate {
+  return { title: v.title.trim(), description: v.description.trim() || null };
+}
+
+/** A `datetime-local` value ('2026-11-24T10:30') in the browser's zone, as an instant. */
+export function localToIso(v: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v)) return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** A tracking update; `now` is injectable for tests (the server refuses events in the future). */
+export function trackingSchema(now: () => Date = () => new Date()) {
+  return z.object({
+    event_type: z.enum(SHIPPING_EVENT_TYPES as [ShippingEventType, ...ShippingEventType[]], 'Choose what happened.'),
+    event_at: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || localToIso(v) !== null, 'Enter a date and time.')
+      // A minute of slack for a clock a little ahead of the server's.
+      .refine((v) => {
+        const iso = v === '' ? null : localToIso(v);
+        return iso === null || new Date(iso).getTime() <= now().getTime() + 60_000;
+      }, 'The event cannot be in the future.'),
+    location: text(255, 'the location'),
+    description: text(2000, 'the description'),
+    source: z.enum(SHIPPING_EVENT_SOURCES as [ShippingEventSource, ...ShippingEventSource[]], 'Choose who reported it.'),
+  });
+}
+export type TrackingForm = z.input<ReturnType<typeof trackingSchema>>;
+
+/** Left empty, `event_at` is now (the server's clock). */
+export function trackingBody(v: TrackingForm): ShippingEventCreate {
+  return {
+    event_type: v.event_type as ShippingEventType,
+    event_at: v.event_at.trim() ? localToIso(v.event_at.trim()) : null,
+    location: v.location.trim() || null,
+    description: v.description.trim() || null,
+    source: v.source as ShippingEventSource,
+  };
+}
+
 export const quoteSchema = z.object({
   product_id: z.string(),
   product_name: z.string().trim().min(1, 'Enter what is quoted.').max(255, 'Keep the name under 255 characters.'),
@@ -245,6 +328,10 @@ export const salesApi = {
   list: (q: SalesOrderQuery, signal?: AbortSignal) => api.get<SalesOrderRow[]>('/sales-orders/', { ...q }, signal),
   get: (id: number, signal?: AbortSignal) => api.get<SalesOrder>(`/sales-orders/${id}`, undefined, signal),
   events: (id: number, signal?: AbortSignal) => api.get<SalesOrderEvent[]>(`/sales-orders/${id}/events`, undefined, signal),
+  addNote: (id: number, body: NoteCreate, k: string) => api.post<SalesOrderEvent>(`/sales-orders/${id}/events`, body, once(k)),
+  shippingEvents: (id: number, signal?: AbortSignal) => api.get<ShippingEvent[]>(`/sales-orders/${id}/shipping-events`, undefined, signal),
+  recordShippingEvent: (id: number, body: ShippingEventCreate, k: string) => api.post<ShippingEvent>(`/sales-orders/${id}/shipping-events`, body, once(k)),
+  requiredOrders: (id: number, signal?: AbortSignal) => api.get<RequiredOrders>(`/sales-orders/${id}/required-orders`, undefined, signal),
   transitions: (signal?: AbortSignal) => api.get<StatusTransitions>('/sales-orders/status-transitions', undefined, signal),
   /** One key per opened dialog: a double click or a retry posts once. */
   create: (body: SalesOrderCreate, k: string) => api.post<SalesOrder>('/sales-orders/', body, once(k)),
