@@ -38,7 +38,7 @@ use strata::accounting::rules as book_rules;
 use strata::graphql::scalars::Decimal;
 use strata::graphql::user_error::Stop;
 use strata::inventory::ledger::{self, Movement, MovementKind};
-use strata::inventory::model;
+use strata::inventory::model::{self, ReferenceType};
 use strata::inventory::rules::{self, CycleCountInput, CycleCountLine};
 use strata::production::rules as production;
 use strata::purchasing::rules::{
@@ -920,6 +920,76 @@ async fn an_error_between_the_stock_row_and_the_journal_entry_leaves_neither() {
         snapshot(&mut conn).await,
         before,
         "a failed posting left rows behind"
+    );
+    assert!(
+        model::mismatches(&mut conn)
+            .await
+            .expect("check")
+            .is_empty()
+    );
+}
+
+/// Reservations are pooled per balance, but each order gives back only its own: a release
+/// (or a draw-down) for one reference never takes what another reserved. Found by the
+/// property test: a release with no reference emptied a sales order's reservation, and the
+/// order's shipment then released nothing, so its rows no longer summed to its lines.
+#[tokio::test]
+async fn a_release_gives_back_only_what_its_own_reference_reserved() {
+    let db = common::TestDatabase::migrated().await;
+    let mut conn = db.connect().await;
+    let (items, locations, _) = setup(&mut conn, 1).await;
+    let (item, location) = (items[1], locations[0]);
+    let for_order = |kind: MovementKind, q: u32| Movement {
+        reference_type: Some(ReferenceType::SalesOrder),
+        reference_id: Some(4242),
+        ..Movement::new(item, location, kind, d(q))
+    };
+    let anonymous = |q: u32| Movement::new(item, location, MovementKind::Issue, d(q));
+    let receipt = Movement::new(
+        item,
+        location,
+        MovementKind::Receipt {
+            unit_cost: Some(d(1)),
+        },
+        d(10),
+    );
+    ledger::post(&mut conn, &receipt).await.expect("receipt");
+    let (reserved, _) = ledger::reserve(&mut conn, &for_order(MovementKind::Shipment, 4))
+        .await
+        .expect("reserve");
+    assert_eq!(reserved, d(4));
+
+    let (released, row) = ledger::release(&mut conn, &anonymous(4))
+        .await
+        .expect("release");
+    assert_eq!(
+        released,
+        d(0),
+        "nothing of the order's reservation is released"
+    );
+    assert!(row.is_none());
+    ledger::reserve(&mut conn, &anonymous(2))
+        .await
+        .expect("reserve");
+    let (released, _) = ledger::release(&mut conn, &anonymous(5))
+        .await
+        .expect("release");
+    assert_eq!(released, d(2), "only its own two");
+
+    let mut shipment = for_order(MovementKind::Shipment, 4);
+    shipment.from_reservation = true;
+    let posted = ledger::post(&mut conn, &shipment).await.expect("ship");
+    assert_eq!(posted.balance.allocated_quantity.0, d(0));
+    let held = scalar_i64(
+        &mut conn,
+        "SELECT COALESCE(SUM(quantity), 0)::bigint AS n FROM inventory_transactions \
+         WHERE reference_type = 'sales_order' AND reference_id = 4242 \
+         AND transaction_type IN ('reservation', 'release', 'reservation_release')",
+    )
+    .await;
+    assert_eq!(
+        held, 0,
+        "the order's reservation rows sum to what it still holds"
     );
     assert!(
         model::mismatches(&mut conn)

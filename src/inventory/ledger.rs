@@ -110,7 +110,7 @@ pub struct Movement {
     /// Who.
     pub created_by: Option<i64>,
     /// An outgoing movement that uses up the caller's own reservation at this location: the
-    /// reservation is released by the same quantity (up to what is allocated), and stock
+    /// reservation is released by the same quantity (up to what this reference holds), and stock
     /// reserved for others is not protected from it.
     pub from_reservation: bool,
 }
@@ -299,6 +299,38 @@ pub async fn balance(
         .optional()?)
 }
 
+/// What one reference (a sales order, a production order, or none) still holds reserved of
+/// an item at a location: the sum of its reservation rows. Releases are clamped to it, so
+/// one order can never give back (or draw down) stock reserved for another.
+async fn held_by(
+    conn: &mut AsyncPgConnection,
+    item_id: i64,
+    location_id: i64,
+    m: &Movement,
+) -> Result<BigDecimal, Stop> {
+    use diesel::dsl::sum;
+    let mut q = inventory_transactions::table
+        .filter(inventory_transactions::item_id.eq(item_id))
+        .filter(inventory_transactions::location_id.eq(location_id))
+        .filter(inventory_transactions::transaction_type.eq_any([
+            TransactionType::Reservation,
+            TransactionType::Release,
+            TransactionType::ReservationRelease,
+        ]))
+        .select(sum(inventory_transactions::quantity))
+        .into_boxed();
+    q = match m.reference_type {
+        Some(t) => q.filter(inventory_transactions::reference_type.eq(t)),
+        None => q.filter(inventory_transactions::reference_type.is_null()),
+    };
+    q = match m.reference_id {
+        Some(id) => q.filter(inventory_transactions::reference_id.eq(id)),
+        None => q.filter(inventory_transactions::reference_id.is_null()),
+    };
+    let held: Option<BigDecimal> = q.first(conn).await?;
+    Ok(held.unwrap_or_default().max(BigDecimal::zero()))
+}
+
 /// On hand of an item over every location.
 async fn total_on_hand(conn: &mut AsyncPgConnection, item_id: i64) -> Result<BigDecimal, Stop> {
     use diesel::dsl::sum;
@@ -481,7 +513,9 @@ pub async fn post(conn: &mut AsyncPgConnection, m: &Movement) -> Result<Posted, 
         .map(|b| b.on_hand_quantity.0.clone())
         .unwrap_or_default();
     let released = if m.from_reservation && delta < zero {
-        (-delta.clone()).min(allocated_before.clone())
+        (-delta.clone())
+            .min(allocated_before.clone())
+            .min(held_by(conn, item.id, m.location_id, m).await?)
     } else {
         zero.clone()
     };
@@ -614,7 +648,8 @@ pub async fn reserve(
     Ok((reserved, Some(row)))
 }
 
-/// Gives back up to `m.quantity` of a reservation (never more than is allocated). Answers
+/// Gives back up to `m.quantity` of the reference's own reservation (never more than it
+/// holds, nor than is allocated). Answers
 /// the quantity released and the ledger row, if any.
 pub async fn release(
     conn: &mut AsyncPgConnection,
@@ -633,7 +668,11 @@ pub async fn release(
         .await?
         .map(|b| b.allocated_quantity.0)
         .unwrap_or_default();
-    let released = m.quantity.clone().min(allocated);
+    let released = m
+        .quantity
+        .clone()
+        .min(allocated)
+        .min(held_by(conn, item.id, m.location_id, m).await?);
     if released <= zero {
         return Ok((zero, None));
     }
