@@ -41,6 +41,8 @@ function useDone(onClose: () => void) {
   return async () => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: ['production'] }),
+      // Completing and QC move the sales order the production order is for (ready to ship).
+      queryClient.invalidateQueries({ queryKey: ['sales'] }),
       queryClient.invalidateQueries({ queryKey: ['printers'] }),
       queryClient.invalidateQueries({ queryKey: ['command-center'] }),
       queryClient.invalidateQueries({ queryKey: ['spools'] }),

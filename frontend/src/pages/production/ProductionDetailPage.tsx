@@ -27,11 +27,13 @@ import './production.css';
 
 type Dialog = 'consume' | 'complete' | 'scrap' | 'qc' | 'cancel' | 'delete' | 'hold' | null;
 
+/** Invalidates production views and the sales orders it feeds (their status and required orders). */
 function useInvalidate() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: ['production'] }),
+      queryClient.invalidateQueries({ queryKey: ['sales'] }),
       queryClient.invalidateQueries({ queryKey: ['printers'] }),
       queryClient.invalidateQueries({ queryKey: ['command-center'] }),
     ]);
@@ -292,7 +294,18 @@ export function ProductionDetailPage() {
         {order.qc_status !== 'not_required' && <Badge tone={QC_TONE[order.qc_status] ?? 'neutral'}>QC {humanize(order.qc_status).toLowerCase()}</Badge>}
         <span className="cell-sub">
           Priority {order.priority} · due {order.due_date ?? '—'}
-          {order.sales_order_code && ` · for ${order.sales_order_code}`}
+          {order.sales_order_code && (
+            <>
+              {' · for '}
+              {order.sales_order_id ? (
+                <Link to={`/admin/orders/${order.sales_order_id}`} className="mono">
+                  {order.sales_order_code}
+                </Link>
+              ) : (
+                order.sales_order_code
+              )}
+            </>
+          )}
           {order.bom_code && ` · BOM ${order.bom_code}`}
           {order.routing_code && ` · routing ${order.routing_code}`}
           {order.remake_of_code && ` · remake of ${order.remake_of_code}`}
