@@ -16,6 +16,7 @@ pub mod cli;
 pub mod config;
 pub mod dashboard;
 pub mod db;
+pub mod documents;
 pub mod error;
 pub mod graphql;
 pub mod health;

@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use common::TestApp;
-use common::api::{admin, app, call, ok, operator, table_json};
+use common::api::{admin, app, call, gql, ok, operator, table_json};
 use common::books::{account, balanced, exec, num, receive, sql_num, stock};
 
 async fn refused(
@@ -1972,4 +1972,149 @@ async fn notes_and_tracking_updates_join_the_history_and_delivered_closes_the_tr
     .await;
     assert_eq!(required["order_id"], id);
     assert_eq!(required["production_orders"], json!([]));
+}
+
+#[tokio::test]
+async fn quotes_and_packing_slips_come_as_pdfs_to_those_who_may_see_them() {
+    let app = app().await;
+    let t = admin(&app).await;
+    ok(
+        &app,
+        &t,
+        Method::PATCH,
+        "/api/v1/settings/",
+        Some(json!({"company_name": "Filament Farm", "company_city": "Austin", "quote_terms": "Payment due within 30 days.", "tax_enabled": true, "tax_rate_percent": "10"})),
+    )
+    .await;
+    let widget = item(&app, &t, "PDF-WIDGET", "finished_good", "EA", Some("25.00")).await;
+    let c = customer(&app, &t).await;
+    let q = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_id": widget, "product_name": "Caf\u{e9} widget \u{4e2d}", "quantity": 4, "unit_price": "12.345", "customer_id": c, "shipping_cost": "3"}))).await;
+    let id = q["id"].as_i64().expect("id");
+    let number = q["quote_number"].as_str().expect("number").to_string();
+
+    let res = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/quotes/{id}/pdf"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.header("content-type"), Some("application/pdf"));
+    let disposition = res.header("content-disposition").expect("disposition");
+    assert!(
+        disposition.starts_with(&format!("inline; filename=\"{number}.pdf\"")),
+        "{disposition}"
+    );
+    assert_eq!(
+        res.header("content-length"),
+        Some(res.body.len().to_string().as_str())
+    );
+    assert!(res.body.starts_with(b"%PDF-"));
+    let has = |body: &[u8], needle: &[u8]| body.windows(needle.len()).any(|w| w == needle);
+    for needle in [
+        &b"(Filament Farm)"[..],
+        b"(QUOTE)",
+        number.as_bytes(),
+        // Windows-1252 (as a hex string): the e-acute is one byte (E9), the CJK character a
+        // question mark (3F).
+        b"<436166E920776964676574203F>",
+        b"(49.40)",
+        b"(Tax (10%))",
+        b"(4.94)",
+        b"(57.34)",
+        b"(Payment due within 30 days.)",
+    ] {
+        assert!(
+            has(&res.body, needle),
+            "{} missing from the quote PDF",
+            String::from_utf8_lossy(needle)
+        );
+    }
+    // GraphQL answers the same document (one resolver behind both).
+    let g = gql(
+        &app,
+        &t,
+        "query($id: Int!) { quotePdf(id: $id) { filename contentType contentBase64 } }",
+        json!({"id": id}),
+    )
+    .await;
+    let encoded = g["data"]["quotePdf"]["contentBase64"]
+        .as_str()
+        .expect("base64");
+    use base64::Engine;
+    assert_eq!(
+        base64::engine::general_purpose::STANDARD
+            .decode(encoded)
+            .expect("decodes"),
+        res.body
+    );
+    let missing = call(&app, Method::GET, "/api/v1/quotes/999999/pdf", None, &t).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND, "{}", missing.text());
+
+    // A packing slip: the lines with SKU and quantities, the tracking number, no prices.
+    receive(&app, &t, widget, "5", "4.00").await;
+    let o = order(
+        &app,
+        &t,
+        json!([{"product_id": widget, "quantity": 2}]),
+        json!({"customer_notes": "Leave at the door"}),
+    )
+    .await;
+    let order_id = o["id"].as_i64().expect("order");
+    let order_number = o["order_number"].as_str().expect("number").to_string();
+    set_status(&app, &t, order_id, "confirmed").await;
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{order_id}/ship"),
+        Some(json!({"carrier": "UPS", "tracking_number": "1ZPDF123"})),
+    )
+    .await;
+    let slip = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{order_id}/packing-slip/pdf"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(slip.status, StatusCode::OK, "{}", slip.text());
+    assert_eq!(slip.header("content-type"), Some("application/pdf"));
+    assert!(
+        slip.header("content-disposition")
+            .expect("disposition")
+            .contains(&format!("packing-slip-{order_number}.pdf"))
+    );
+    for needle in [
+        &b"(PACKING SLIP)"[..],
+        order_number.as_bytes(),
+        b"(PDF-WIDGET)",
+        b"(2 EA)",
+        b"(UPS tracking: 1ZPDF123)",
+        b"(Leave at the door)",
+        b"(1 Elm St)",
+    ] {
+        assert!(
+            has(&slip.body, needle),
+            "{} missing from the packing slip",
+            String::from_utf8_lossy(needle)
+        );
+    }
+    assert!(!has(&slip.body, b"(25.00)"), "no prices on a packing slip");
+
+    // Someone else's order: refused as the order itself is.
+    let op = operator(&app, &t).await;
+    let (status, body) = refused(
+        &app,
+        &op,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{order_id}/packing-slip/pdf"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["detail"], "Not authorized to view this order");
 }

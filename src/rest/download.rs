@@ -1,7 +1,9 @@
 //! File answers: a route whose response value describes a stored file (`filename`,
 //! `content_type`, `storage_key`) sends the file's bytes, streamed from disk, with
 //! `Content-Type`, `Content-Length` and `Content-Disposition`. The resolver decided who may
-//! see the file; this only reads it, and only from under `UPLOADS_DIR`.
+//! see the file; this only reads it, and only from under `UPLOADS_DIR`. A value with
+//! `content_base64` instead (a document written on request, such as a quote PDF) is sent
+//! as those bytes, `inline` so a browser shows it.
 
 use std::path::{Component, Path};
 
@@ -24,6 +26,11 @@ fn text<'a>(value: &'a ConstValue, key: &str) -> Option<&'a str> {
 
 /// `attachment; filename="..."; filename*=UTF-8''...` for any name, safely quoted.
 pub fn content_disposition(filename: &str) -> String {
+    disposition("attachment", filename)
+}
+
+/// `{kind}; filename="..."; filename*=UTF-8''...` for any name, safely quoted.
+fn disposition(kind: &str, filename: &str) -> String {
     let ascii: String = filename
         .chars()
         .map(|c| {
@@ -36,14 +43,19 @@ pub fn content_disposition(filename: &str) -> String {
         .collect();
     let encoded =
         percent_encoding::utf8_percent_encode(filename, percent_encoding::NON_ALPHANUMERIC);
-    format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
+    format!("{kind}; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
 }
 
 /// Streams the file a response value describes.
 pub async fn send(uploads_dir: &Path, value: &ConstValue) -> Result<Response, AppError> {
+    if let (Some(filename), Some(encoded)) =
+        (text(value, "filename"), text(value, "content_base64"))
+    {
+        return generated(filename, text(value, "content_type"), encoded);
+    }
     let (Some(filename), Some(key)) = (text(value, "filename"), text(value, "storage_key")) else {
         return Err(AppError::internal(
-            "a download route's operation must select filename and storage_key",
+            "a download route's operation must select filename and storage_key or content_base64",
         ));
     };
     let content_type = text(value, "content_type").unwrap_or("application/octet-stream");
@@ -74,6 +86,34 @@ pub async fn send(uploads_dir: &Path, value: &ConstValue) -> Result<Response, Ap
     }
     headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
     if let Ok(v) = HeaderValue::from_str(&content_disposition(filename)) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-store"),
+    );
+    Ok(response)
+}
+
+/// A document written on request: the decoded bytes, shown inline.
+fn generated(
+    filename: &str,
+    content_type: Option<&str>,
+    encoded: &str,
+) -> Result<Response, AppError> {
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .map_err(AppError::internal)?;
+    let length = bytes.len();
+    let mut response = (StatusCode::OK, bytes).into_response();
+    let headers = response.headers_mut();
+    let content_type = content_type.unwrap_or("application/octet-stream");
+    if let Ok(v) = HeaderValue::from_str(content_type) {
+        headers.insert(header::CONTENT_TYPE, v);
+    }
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    if let Ok(v) = HeaderValue::from_str(&disposition("inline", filename)) {
         headers.insert(header::CONTENT_DISPOSITION, v);
     }
     headers.insert(

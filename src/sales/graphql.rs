@@ -390,12 +390,21 @@ impl SalesQuery {
     /// One sales order (owner or admin: 403 `Not authorized to view this order`).
     #[graphql(guard = "Access::User")]
     async fn sales_order(&self, ctx: &Context<'_>, id: i64) -> AppResult<SalesOrderRow> {
-        let user = crate::auth::viewer::current_user(ctx).await?;
-        let order = model::find(&mut *context::conn(ctx).await?, id).await?;
-        if !user.is_admin() && order.user_id != Some(user.id) {
-            return Err(AppError::forbidden("Not authorized to view this order"));
-        }
-        Ok(order)
+        visible_order(ctx, id).await
+    }
+
+    /// An order's packing slip as a PDF (owner or admin, as the order itself): ship-to,
+    /// tracking, and per line the SKU, item, quantity ordered and shipped; no prices.
+    #[graphql(guard = "Access::User")]
+    async fn packing_slip_pdf(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The sales order.")] id: i64,
+    ) -> AppResult<crate::documents::GeneratedDocument> {
+        let order = visible_order(ctx, id).await?;
+        let conn = &mut *context::conn(ctx).await?;
+        let settings = crate::settings::model::get(conn).await?;
+        crate::sales::documents::packing_slip_pdf(conn, &order, &settings).await
     }
 
     /// The status flow (CONTRACT 6.1): every status with its moves, or one status's moves.
@@ -835,6 +844,17 @@ mod tests {
 /// The largest page of quotes (CONTRACT 5.3).
 pub const MAX_QUOTE_PAGE: i64 = 200;
 
+/// The order, when the viewer may see it: its owner or an admin (403 `Not authorized to view
+/// this order` otherwise).
+async fn visible_order(ctx: &Context<'_>, id: i64) -> AppResult<SalesOrderRow> {
+    let user = crate::auth::viewer::current_user(ctx).await?;
+    let order = model::find(&mut *context::conn(ctx).await?, id).await?;
+    if !user.is_admin() && order.user_id != Some(user.id) {
+        return Err(AppError::forbidden("Not authorized to view this order"));
+    }
+    Ok(order)
+}
+
 /// Quote queries (any signed-in user).
 #[derive(Default)]
 pub struct QuotesQuery;
@@ -872,6 +892,20 @@ impl QuotesQuery {
     #[graphql(guard = "Access::User")]
     async fn quote(&self, ctx: &Context<'_>, id: i64) -> AppResult<QuoteRow> {
         quotes::find(&mut *context::conn(ctx).await?, id).await
+    }
+
+    /// A quote as a PDF to send the customer (item, quantity, prices, tax, shipping, total,
+    /// validity, the company's quote terms and footer).
+    #[graphql(guard = "Access::User")]
+    async fn quote_pdf(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The quote.")] id: i64,
+    ) -> AppResult<crate::documents::GeneratedDocument> {
+        let conn = &mut *context::conn(ctx).await?;
+        let quote = quotes::find(conn, id).await?;
+        let settings = crate::settings::model::get(conn).await?;
+        Ok(crate::sales::documents::quote_pdf(&quote, &settings))
     }
 
     /// Quote figures.

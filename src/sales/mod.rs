@@ -8,6 +8,7 @@
 //! sorts on them. Payments post 1000 Cash / 1100 AR (refunds the reverse). Shipments are in
 //! `crate::shipping`. Orders come in from shops' CSV exports through [`import`].
 
+pub mod documents;
 pub mod events;
 pub mod graphql;
 pub mod import;

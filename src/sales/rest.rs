@@ -30,6 +30,9 @@ pub const ROUTES: &[Route] = &[
         .summary("The payment statuses with their meaning"),
     Route::get("/sales-orders/{id}", order_op!("sales_order_get.graphql"), "salesOrder")
         .summary("One order with its lines and fulfillment (owner or admin: 403 `Not authorized to view this order`)"),
+    Route::get("/sales-orders/{id}/packing-slip/pdf", stored_op!("packing_slip_pdf.graphql"), "packingSlipPdf")
+        .download()
+        .summary("The order's packing slip, a PDF shown inline (owner or admin): ship-to, tracking, SKU, item, quantities ordered and shipped; no prices"),
     Route::patch("/sales-orders/{id}/status", order_op!("sales_order_status.graphql"), "salesOrderStatus.salesOrder")
         .access(Admin)
         .body(Body::Input("input"))
@@ -140,6 +143,9 @@ pub const ROUTES: &[Route] = &[
         .summary("Quote counts per status, expired, total and pending value"),
     Route::get("/quotes/{id}", stored_op!("quote_get.graphql", "quote"), "quote")
         .summary("One quote"),
+    Route::get("/quotes/{id}/pdf", stored_op!("quote_pdf.graphql"), "quotePdf")
+        .download()
+        .summary("The quote as a PDF, shown inline: item, quantity, prices, tax, shipping, total, validity, the company's quote terms and footer"),
     Route::patch("/quotes/{id}", stored_op!("quote_update.graphql", "quote"), "quoteUpdate.quote")
         .body(Body::Input("input"))
         .summary("Change a quote (400 `Cannot edit a converted quote`); the totals follow"),

@@ -1,0 +1,67 @@
+//! Documents the system writes (quote PDFs, packing slips): the layout writer and the
+//! GraphQL shape a generated file travels in. The REST facade sends such a value as the
+//! file itself (`Route::download`), so GraphQL and REST share one resolver.
+
+pub mod pdf;
+
+use async_graphql::SimpleObject;
+use base64::Engine;
+
+/// A file written on request (not stored): its name, type and bytes.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct GeneratedDocument {
+    /// The file name to save it as (`Q-2026-0001.pdf`).
+    pub filename: String,
+    /// The media type (`application/pdf`).
+    pub content_type: String,
+    /// The bytes, base64 (standard alphabet, padded).
+    pub content_base64: String,
+}
+
+impl GeneratedDocument {
+    /// A PDF named `filename`.
+    pub fn pdf(filename: impl Into<String>, bytes: &[u8]) -> GeneratedDocument {
+        GeneratedDocument {
+            filename: filename.into(),
+            content_type: "application/pdf".into(),
+            content_base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+        }
+    }
+}
+
+/// Money for a document: `1,234.50` (two places, thousands grouped; a minus sign in front).
+pub fn money(value: &bigdecimal::BigDecimal) -> String {
+    let rounded = value.with_scale_round(2, bigdecimal::RoundingMode::HalfUp);
+    let text = rounded.abs().to_string();
+    let (whole, cents) = text.split_once('.').unwrap_or((&text, "00"));
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let sign = if rounded.sign() == bigdecimal::num_bigint::Sign::Minus {
+        "-"
+    } else {
+        ""
+    };
+    format!("{sign}{grouped}.{cents}")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use bigdecimal::BigDecimal;
+
+    #[test]
+    fn money_is_grouped_and_rounded_to_cents() {
+        let m = |s: &str| super::money(&BigDecimal::from_str(s).expect("decimal"));
+        assert_eq!(m("1234.5"), "1,234.50");
+        assert_eq!(m("0.005"), "0.01");
+        assert_eq!(m("-1234567.891"), "-1,234,567.89");
+        assert_eq!(m("12"), "12.00");
+        assert_eq!(m("999"), "999.00");
+    }
+}
