@@ -8,12 +8,23 @@
 // test-results/screenshots (o2c-*.png).
 //
 //   STRATA_E2E_BASE_URL=http://127.0.0.1:8000 npm run e2e -- order-to-cash
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { API_URL, HAS_API, launch, newPage, screenshot } from './lib/browser.mjs';
 import { balances, cents, dismissToasts, ensureAdmin, needsApi, ok, onHand, signIn, toast } from './lib/flow.mjs';
 
 const RUN = Date.now().toString(36).toUpperCase();
+
+/** Clicks a PDF link and checks the browser saved a PDF under the expected name. */
+async function expectPdf(page, link, name) {
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  const filename = download.suggestedFilename();
+  if (name instanceof RegExp) assert.match(filename, name);
+  else assert.equal(filename, name);
+  const bytes = await readFile(await download.path());
+  assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-', `${filename} is a PDF`);
+}
 const money = (n) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 }).format(Number(n));
 const amount = (text) => Number(String(text).replace(/[$,\s]/g, ''));
 
@@ -109,6 +120,8 @@ describe('order to cash with production, with the real API', () => {
       await row.getByRole('button', { name: 'Convert' }).waitFor();
       await dismissToasts(page);
       await screenshot(page, 'o2c-quote-approved');
+      // The quote as a PDF for the customer.
+      await expectPdf(page, row.getByRole('link', { name: `PDF of ${quote.quote_number}` }), `${quote.quote_number}.pdf`);
       await row.getByRole('button', { name: 'Convert' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Convert' }).click();
       await page.waitForURL(/\/admin\/orders\/\d+$/);
@@ -203,6 +216,8 @@ describe('order to cash with production, with the real API', () => {
       await page.getByRole('list', { name: 'Shipments' }).getByText(new RegExp(`O2C${RUN}`)).waitFor();
       await dismissToasts(page);
       await shoot(page, 'o2c-order-shipped');
+      // The packing slip for the box.
+      await expectPdf(page, page.getByRole('link', { name: /^Packing slip for / }), /^packing-slip-SO-\d{4}-\d{4}\.pdf$/);
 
       assert.equal(await onHand(page, widget.id), 0, 'all three widgets left with the shipment');
       const shipped = await balances(page);

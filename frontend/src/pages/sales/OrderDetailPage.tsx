@@ -1,12 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ArrowLeft, Banknote, Factory, MapPin, MessageSquarePlus, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
+import { ArrowLeft, Banknote, Factory, FileText, MapPin, MessageSquarePlus, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DownloadLink } from '../../components/DownloadLink';
 import { FormError } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
@@ -185,6 +186,15 @@ export function OrderDetailPage() {
                 Record payment
               </Button>
             )}
+            <DownloadLink
+              url={`/api/v1/sales-orders/${order.id}/packing-slip/pdf`}
+              filename={`packing-slip-${order.order_number}.pdf`}
+              className="btn btn--secondary btn--md"
+              aria-label={`Packing slip for ${order.order_number}`}
+            >
+              <FileText size={16} aria-hidden />
+              <span className="btn__label">Packing slip</span>
+            </DownloadLink>
             {order.is_cancellable && (
               <Button variant="ghost" icon={<XCircle size={16} />} onClick={() => setDialog('cancel')}>
                 Cancel order

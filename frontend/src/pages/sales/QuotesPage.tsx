@@ -5,6 +5,7 @@ import { FileText, Plus } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DownloadLink } from '../../components/DownloadLink';
 import { DataTable, type Column } from '../../components/DataTable';
 import { FormError } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
@@ -87,6 +88,14 @@ export function QuotesPage() {
               Order
             </Link>
           )}
+          <DownloadLink
+            url={`/api/v1/quotes/${r.id}/pdf`}
+            filename={`${r.quote_number}.pdf`}
+            className="btn btn--ghost btn--sm"
+            aria-label={`PDF of ${r.quote_number}`}
+          >
+            <span className="btn__label">PDF</span>
+          </DownloadLink>
           {canConvert(r) && (
             <Button size="sm" variant="primary" onClick={() => setConverting(r)}>
               Convert
