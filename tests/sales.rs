@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use common::TestApp;
-use common::api::{admin, app, call, gql, ok, operator, table_json};
+use common::api::{admin, app, call, gql, ok, operator, table_json, upload};
 use common::books::{account, balanced, exec, num, receive, sql_num, stock};
 
 async fn refused(
@@ -2117,4 +2117,121 @@ async fn quotes_and_packing_slips_come_as_pdfs_to_those_who_may_see_them() {
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     assert_eq!(body["detail"], "Not authorized to view this order");
+}
+
+/// The stored file name of a quote's picture, read from its row.
+async fn stored_image(app: &TestApp, id: i64) -> Option<String> {
+    let rows: Value = serde_json::from_str(&table_json(app, "quotes").await).expect("json");
+    rows.as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["id"] == id)
+        .and_then(|r| r["image_filename"].as_str().map(str::to_string))
+}
+
+#[tokio::test]
+async fn a_quote_takes_one_picture_that_is_served_replaced_and_removed() {
+    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR-png-magic";
+    const JPEG: &[u8] = b"\xFF\xD8\xFF\xE0\0\x10JFIF\0rest";
+    let app = app().await;
+    let t = admin(&app).await;
+    let q = ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/quotes/",
+        Some(json!({"product_name": "Bracket", "unit_price": "10"})),
+    )
+    .await;
+    let id = q["id"].as_i64().expect("id");
+    let number = q["quote_number"].as_str().expect("number").to_string();
+    assert_eq!(q["has_image"], false);
+    let image = format!("/api/v1/quotes/{id}/image");
+    let (status, body) = refused(&app, &t, Method::GET, &image, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body["detail"], "This quote has no image");
+
+    // Not a picture by content (whatever the name): refused, nothing stored.
+    let res = upload(&app, &image, &t, "part.png", b"GIF89a-not-png", &[]).await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+    assert_eq!(res.json()["details"]["errors"][0]["field"], "file");
+    assert!(res.text().contains("PNG or JPEG"), "{}", res.text());
+    let listed = ok(&app, &t, Method::GET, &format!("/api/v1/quotes/{id}"), None).await;
+    assert_eq!(listed["has_image"], false);
+
+    let res = upload(&app, &image, &t, "part.png", PNG, &[]).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json()["has_image"], true);
+    let folder = app.state.config.uploads_dir.join("quotes");
+    let first = stored_image(&app, id).await.expect("stored");
+    assert!(folder.join(&first).exists());
+    let got = call(&app, Method::GET, &image, None, &t).await;
+    assert_eq!(got.status, StatusCode::OK);
+    assert_eq!(got.header("content-type"), Some("image/png"));
+    assert!(
+        got.header("content-disposition")
+            .expect("disposition")
+            .contains(&format!("{number}.png"))
+    );
+    assert_eq!(got.body, PNG);
+
+    // A second picture replaces the first (and its file).
+    let res = upload(&app, &image, &t, "photo", JPEG, &[]).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let got = call(&app, Method::GET, &image, None, &t).await;
+    assert_eq!(got.header("content-type"), Some("image/jpeg"));
+    assert_eq!(got.body, JPEG);
+    let second = stored_image(&app, id).await.expect("stored");
+    assert!(
+        !folder.join(&first).exists(),
+        "the replaced picture's file is gone"
+    );
+    assert!(folder.join(&second).exists());
+
+    // Removed: 404 again, has_image false, no file left; a second delete is 404.
+    let res = call(&app, Method::DELETE, &image, None, &t).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json()["has_image"], false);
+    assert_eq!(
+        call(&app, Method::GET, &image, None, &t).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        call(&app, Method::DELETE, &image, None, &t).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert!(!folder.join(&second).exists(), "no file left");
+    assert_eq!(stored_image(&app, id).await, None);
+    // Deleting the quote takes its picture with it.
+    upload(&app, &image, &t, "part.png", PNG, &[]).await;
+    let third = stored_image(&app, id).await.expect("stored");
+    let res = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/quotes/{id}"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT, "{}", res.text());
+    assert!(
+        !folder.join(&third).exists(),
+        "a deleted quote leaves no picture behind"
+    );
+    // An unknown quote.
+    let res = upload(
+        &app,
+        "/api/v1/quotes/999999/image",
+        &t,
+        "part.png",
+        PNG,
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text());
 }

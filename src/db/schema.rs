@@ -875,6 +875,7 @@ diesel::table! {
         sales_order_id -> Nullable<Int8>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        image_filename -> Nullable<Text>,
     }
 }
 

@@ -1,5 +1,5 @@
 //! Documents the system writes (quote PDFs, packing slips): the layout writer and the
-//! GraphQL shape a generated file travels in. The REST facade sends such a value as the
+//! GraphQL shape a generated file travels in; and the picture formats uploads may have. The REST facade sends such a value as the
 //! file itself (`Route::download`), so GraphQL and REST share one resolver.
 
 pub mod pdf;
@@ -25,6 +25,54 @@ impl GeneratedDocument {
             filename: filename.into(),
             content_type: "application/pdf".into(),
             content_base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+        }
+    }
+}
+
+/// The image formats an uploaded picture (the company logo, a quote's image) may have,
+/// recognised by content (never by name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageFormat {
+    /// PNG.
+    Png,
+    /// JPEG.
+    Jpeg,
+}
+
+impl ImageFormat {
+    /// The format of `bytes`, when it is one a picture may have.
+    pub fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
+        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+            Some(ImageFormat::Png)
+        } else if bytes.starts_with(b"\xFF\xD8\xFF") {
+            Some(ImageFormat::Jpeg)
+        } else {
+            None
+        }
+    }
+
+    /// The format a stored name was written with.
+    pub fn of_stored_name(name: &str) -> Option<ImageFormat> {
+        match name.rsplit_once('.').map(|(_, e)| e) {
+            Some("png") => Some(ImageFormat::Png),
+            Some("jpg") => Some(ImageFormat::Jpeg),
+            _ => None,
+        }
+    }
+
+    /// The file extension it is stored with.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "png",
+            ImageFormat::Jpeg => "jpg",
+        }
+    }
+
+    /// The MIME type it is served with.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "image/png",
+            ImageFormat::Jpeg => "image/jpeg",
         }
     }
 }

@@ -908,6 +908,16 @@ impl QuotesQuery {
         Ok(crate::sales::documents::quote_pdf(&quote, &settings))
     }
 
+    /// A quote's picture, as a file (not found when it has none).
+    #[graphql(guard = "Access::User")]
+    async fn quote_image(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The quote.")] id: i64,
+    ) -> AppResult<crate::sales::quote_images::QuoteImage> {
+        crate::sales::quote_images::image(ctx, id).await
+    }
+
     /// Quote figures.
     #[graphql(guard = "Access::User")]
     async fn quote_stats(&self, ctx: &Context<'_>) -> AppResult<QuoteStats> {
@@ -999,9 +1009,40 @@ impl QuotesMutation {
         )
     }
 
-    /// Deletes a quote that was not converted.
+    /// Deletes a quote that was not converted (its picture too).
     #[graphql(guard = "Access::User")]
     async fn quote_delete(&self, ctx: &Context<'_>, id: i64) -> AppResult<QuotePayload> {
-        Ok(crate::in_transaction!(ctx, |conn| quotes::delete(conn, id)).into())
+        let payload: QuotePayload =
+            crate::in_transaction!(ctx, |conn| quotes::delete(conn, id)).into();
+        if let Some(stored) = payload
+            .quote
+            .as_ref()
+            .and_then(|q| q.image_filename.as_deref())
+        {
+            crate::sales::quote_images::remove_stored(ctx, stored).await?;
+        }
+        Ok(payload)
+    }
+
+    /// Attaches a picture of the part to a quote (PNG or JPEG by content, at most
+    /// `MAX_UPLOAD_BYTES`), replacing the previous one.
+    #[graphql(guard = "Access::User")]
+    async fn quote_image_upload(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The quote.")] id: i64,
+        #[graphql(desc = "The picture.")] file: async_graphql::Upload,
+    ) -> AppResult<QuotePayload> {
+        crate::sales::quote_images::upload(ctx, id, file).await
+    }
+
+    /// Removes a quote's picture (not found when it has none).
+    #[graphql(guard = "Access::User")]
+    async fn quote_image_delete(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The quote.")] id: i64,
+    ) -> AppResult<QuotePayload> {
+        crate::sales::quote_images::delete(ctx, id).await
     }
 }

@@ -15,6 +15,7 @@ pub mod import;
 pub mod loaders;
 pub mod model;
 pub mod payments;
+pub mod quote_images;
 pub mod quotes;
 pub mod rest;
 pub mod rules;

@@ -123,6 +123,10 @@ pub struct QuoteRow {
     pub created_at: Timestamp,
     /// Changed.
     pub updated_at: Timestamp,
+    /// The stored image's generated name under `UPLOADS_DIR/quotes/` (served by
+    /// `GET /quotes/{id}/image`, never exposed as a path).
+    #[graphql(skip)]
+    pub image_filename: Option<String>,
 }
 
 #[ComplexObject]
@@ -132,9 +136,9 @@ impl QuoteRow {
         is_expired(self)
     }
 
-    /// Quote images are not stored yet.
+    /// Whether a picture of the part is attached (`GET /quotes/{id}/image`).
     async fn has_image(&self) -> bool {
-        false
+        self.image_filename.is_some()
     }
 }
 

@@ -143,6 +143,14 @@ pub const ROUTES: &[Route] = &[
         .summary("Quote counts per status, expired, total and pending value"),
     Route::get("/quotes/{id}", stored_op!("quote_get.graphql", "quote"), "quote")
         .summary("One quote"),
+    Route::get("/quotes/{id}/image", stored_op!("quote_image_get.graphql"), "quoteImage")
+        .download()
+        .summary("The quote's picture, PNG or JPEG (404 `This quote has no image` when none is attached)"),
+    Route::post("/quotes/{id}/image", stored_op!("quote_image_upload.graphql", "quote"), "quoteImageUpload.quote")
+        .body(Body::Multipart)
+        .summary("Attach a picture of the part (multipart `file`, PNG or JPEG by content), replacing any previous one: the quote with `has_image`"),
+    Route::delete("/quotes/{id}/image", stored_op!("quote_image_delete.graphql", "quote"), "quoteImageDelete.quote")
+        .summary("Remove the quote's picture (404 when none is attached): the quote"),
     Route::get("/quotes/{id}/pdf", stored_op!("quote_pdf.graphql"), "quotePdf")
         .download()
         .summary("The quote as a PDF, shown inline: item, quantity, prices, tax, shipping, total, validity, the company's quote terms and footer"),

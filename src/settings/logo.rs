@@ -11,6 +11,7 @@ use crate::audit::{AuditEvent, Outcome};
 use crate::auth::Access;
 use crate::auth::viewer::current_user;
 use crate::db::schema::company_settings;
+use crate::documents::ImageFormat;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::user_error::{UserError, UserErrorCode};
@@ -19,53 +20,6 @@ use crate::settings::model::{self, SETTINGS_ID, SettingsRow};
 
 /// The folder under `UPLOADS_DIR` that holds the logo.
 const LOGO_DIR: &str = "logo";
-
-/// The image formats a logo may have, recognised by content (never by name).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LogoFormat {
-    /// PNG.
-    Png,
-    /// JPEG.
-    Jpeg,
-}
-
-impl LogoFormat {
-    /// The format of `bytes`, when it is one a logo may have.
-    pub fn sniff(bytes: &[u8]) -> Option<LogoFormat> {
-        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-            Some(LogoFormat::Png)
-        } else if bytes.starts_with(b"\xFF\xD8\xFF") {
-            Some(LogoFormat::Jpeg)
-        } else {
-            None
-        }
-    }
-
-    /// The format a stored name was written with.
-    pub fn of_stored_name(name: &str) -> Option<LogoFormat> {
-        match name.rsplit_once('.').map(|(_, e)| e) {
-            Some("png") => Some(LogoFormat::Png),
-            Some("jpg") => Some(LogoFormat::Jpeg),
-            _ => None,
-        }
-    }
-
-    /// The file extension it is stored with.
-    pub fn extension(self) -> &'static str {
-        match self {
-            LogoFormat::Png => "png",
-            LogoFormat::Jpeg => "jpg",
-        }
-    }
-
-    /// The MIME type it is served with.
-    pub fn content_type(self) -> &'static str {
-        match self {
-            LogoFormat::Png => "image/png",
-            LogoFormat::Jpeg => "image/jpeg",
-        }
-    }
-}
 
 /// The stored logo, as a file to download.
 #[derive(Debug, Clone, SimpleObject)]
@@ -105,7 +59,7 @@ impl SettingsLogoQuery {
         let filename = row
             .logo_filename
             .ok_or_else(|| AppError::not_found("No logo uploaded"))?;
-        let format = LogoFormat::of_stored_name(&filename)
+        let format = ImageFormat::of_stored_name(&filename)
             .ok_or_else(|| AppError::not_found("No logo uploaded"))?;
         Ok(CompanyLogo {
             storage_key: storage_key(&filename),
@@ -174,7 +128,7 @@ impl SettingsLogoMutation {
         file: Upload,
     ) -> AppResult<CompanyLogoPayload> {
         let bytes = crate::catalog::files::read_upload(ctx, file)?;
-        let Some(format) = LogoFormat::sniff(&bytes) else {
+        let Some(format) = ImageFormat::sniff(&bytes) else {
             return Ok(CompanyLogoPayload {
                 user_errors: vec![UserError::new(
                     "file",
@@ -236,27 +190,27 @@ impl SettingsLogoMutation {
 
 #[cfg(test)]
 mod tests {
-    use super::LogoFormat;
+    use super::ImageFormat;
 
     #[test]
     fn only_png_and_jpeg_content_is_a_logo() {
         assert_eq!(
-            LogoFormat::sniff(b"\x89PNG\r\n\x1a\nrest"),
-            Some(LogoFormat::Png)
+            ImageFormat::sniff(b"\x89PNG\r\n\x1a\nrest"),
+            Some(ImageFormat::Png)
         );
         assert_eq!(
-            LogoFormat::sniff(b"\xFF\xD8\xFF\xE0"),
-            Some(LogoFormat::Jpeg)
+            ImageFormat::sniff(b"\xFF\xD8\xFF\xE0"),
+            Some(ImageFormat::Jpeg)
         );
         assert_eq!(
-            LogoFormat::sniff(b"<svg xmlns='http://www.w3.org/2000/svg'/>"),
+            ImageFormat::sniff(b"<svg xmlns='http://www.w3.org/2000/svg'/>"),
             None
         );
-        assert_eq!(LogoFormat::sniff(b""), None);
+        assert_eq!(ImageFormat::sniff(b""), None);
         assert_eq!(
-            LogoFormat::of_stored_name("logo-ab.png"),
-            Some(LogoFormat::Png)
+            ImageFormat::of_stored_name("logo-ab.png"),
+            Some(ImageFormat::Png)
         );
-        assert_eq!(LogoFormat::of_stored_name("logo-ab.exe"), None);
+        assert_eq!(ImageFormat::of_stored_name("logo-ab.exe"), None);
     }
 }

@@ -9790,6 +9790,140 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quotes/{id}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The quote's picture, PNG or JPEG (404 `This quote has no image` when none is attached)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query QuoteImage($id: Int!) {
+         *       quoteImage(id: $id) {
+         *         filename
+         *         content_type: contentType
+         *         storage_key: storageKey
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_quote_image"];
+        put?: never;
+        /**
+         * Attach a picture of the part (multipart `file`, PNG or JPEG by content), replacing any previous one: the quote with `has_image`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QuoteImageUpload($id: Int!, $file: Upload!) {
+         *       quoteImageUpload(id: $id, file: $file) {
+         *         quote { ...QuoteFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment QuoteFields on Quote {
+         *       id
+         *       quote_number: quoteNumber
+         *       product_id: productId
+         *       product_name: productName
+         *       description
+         *       quantity
+         *       unit_price: unitPrice
+         *       subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_price: totalPrice
+         *       status
+         *       expired
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       material_type: materialType
+         *       color
+         *       has_image: hasImage
+         *       customer_notes: customerNotes
+         *       admin_notes: adminNotes
+         *       rejection_reason: rejectionReason
+         *       shipping_name: shippingName
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       shipping_phone: shippingPhone
+         *       expires_at: expiresAt
+         *       approved_at: approvedAt
+         *       converted_at: convertedAt
+         *       sales_order_id: salesOrderId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_quote_image_upload"];
+        /**
+         * Remove the quote's picture (404 when none is attached): the quote
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QuoteImageDelete($id: Int!) {
+         *       quoteImageDelete(id: $id) {
+         *         quote { ...QuoteFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment QuoteFields on Quote {
+         *       id
+         *       quote_number: quoteNumber
+         *       product_id: productId
+         *       product_name: productName
+         *       description
+         *       quantity
+         *       unit_price: unitPrice
+         *       subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       total_price: totalPrice
+         *       status
+         *       expired
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       material_type: materialType
+         *       color
+         *       has_image: hasImage
+         *       customer_notes: customerNotes
+         *       admin_notes: adminNotes
+         *       rejection_reason: rejectionReason
+         *       shipping_name: shippingName
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       shipping_phone: shippingPhone
+         *       expires_at: expiresAt
+         *       approved_at: approvedAt
+         *       converted_at: convertedAt
+         *       sales_order_id: salesOrderId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        delete: operations["delete_quote_image"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/quotes/{id}/pdf": {
         parameters: {
             query?: never;
@@ -47998,7 +48132,7 @@ export interface operations {
                         material_type: string;
                         /** @description Color. */
                         color: string | null;
-                        /** @description Quote images are not stored yet. */
+                        /** @description Whether a picture of the part is attached (`GET /quotes/{id}/image`). */
                         has_image: boolean;
                         /** @description The customer's notes. */
                         customer_notes: string | null;
@@ -48212,7 +48346,7 @@ export interface operations {
                         material_type: string;
                         /** @description Color. */
                         color: string | null;
-                        /** @description Quote images are not stored yet. */
+                        /** @description Whether a picture of the part is attached (`GET /quotes/{id}/image`). */
                         has_image: boolean;
                         /** @description The customer's notes. */
                         customer_notes: string | null;
@@ -48532,7 +48666,7 @@ export interface operations {
                         material_type: string;
                         /** @description Color. */
                         color: string | null;
-                        /** @description Quote images are not stored yet. */
+                        /** @description Whether a picture of the part is attached (`GET /quotes/{id}/image`). */
                         has_image: boolean;
                         /** @description The customer's notes. */
                         customer_notes: string | null;
@@ -48830,7 +48964,7 @@ export interface operations {
                         material_type: string;
                         /** @description Color. */
                         color: string | null;
-                        /** @description Quote images are not stored yet. */
+                        /** @description Whether a picture of the part is attached (`GET /quotes/{id}/image`). */
                         has_image: boolean;
                         /** @description The customer's notes. */
                         customer_notes: string | null;
@@ -49085,6 +49219,511 @@ export interface operations {
             };
         };
     };
+    list_quote_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_quote_image_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `Q-YYYY-NNNN`. */
+                        quote_number: string;
+                        /** @description The product, when it is one of ours. */
+                        product_id: number | null;
+                        /** @description What is quoted. */
+                        product_name: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Units. */
+                        quantity: number;
+                        /**
+                         * Format: decimal
+                         * @description Price per unit.
+                         */
+                        unit_price: string;
+                        /**
+                         * Format: decimal
+                         * @description quantity x unit price.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description subtotal + tax + shipping.
+                         */
+                        total_price: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "approved" | "rejected" | "accepted" | "cancelled" | "converted";
+                        /** @description Pending or approved and past its expiry (computed, never stored). */
+                        expired: boolean;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description Material. */
+                        material_type: string;
+                        /** @description Color. */
+                        color: string | null;
+                        /** @description Whether a picture of the part is attached (`GET /quotes/{id}/image`). */
+                        has_image: boolean;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Staff notes. */
+                        admin_notes: string | null;
+                        /** @description Why it was rejected. */
+                        rejection_reason: string | null;
+                        /** @description Ship to. */
+                        shipping_name: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Ship to. */
+                        shipping_phone: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it stops being valid.
+                         */
+                        expires_at: string;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                        /** @description When it was converted. */
+                        converted_at: string | null;
+                        /** @description The order it became. */
+                        sales_order_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_quote_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `Q-YYYY-NNNN`. */
+                        quote_number: string;
+                        /** @description The product, when it is one of ours. */
+                        product_id: number | null;
+                        /** @description What is quoted. */
+                        product_name: string;
+                        /** @description Details. */
+                        description: string | null;
+                        /** @description Units. */
+                        quantity: number;
+                        /**
+                         * Format: decimal
+                         * @description Price per unit.
+                         */
+                        unit_price: string;
+                        /**
+                         * Format: decimal
+                         * @description quantity x unit price.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description subtotal + tax + shipping.
+                         */
+                        total_price: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "approved" | "rejected" | "accepted" | "cancelled" | "converted";
+                        /** @description Pending or approved and past its expiry (computed, never stored). */
+                        expired: boolean;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description Material. */
+                        material_type: string;
+                        /** @description Color. */
+                        color: string | null;
+                        /** @description Whether a picture of the part is attached (`GET /quotes/{id}/image`). */
+                        has_image: boolean;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Staff notes. */
+                        admin_notes: string | null;
+                        /** @description Why it was rejected. */
+                        rejection_reason: string | null;
+                        /** @description Ship to. */
+                        shipping_name: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Ship to. */
+                        shipping_phone: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it stops being valid.
+                         */
+                        expires_at: string;
+                        /** @description When it was approved. */
+                        approved_at: string | null;
+                        /** @description When it was converted. */
+                        converted_at: string | null;
+                        /** @description The order it became. */
+                        sales_order_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_quote_pdf: {
         parameters: {
             query?: never;
@@ -49249,7 +49888,7 @@ export interface operations {
                         material_type: string;
                         /** @description Color. */
                         color: string | null;
-                        /** @description Quote images are not stored yet. */
+                        /** @description Whether a picture of the part is attached (`GET /quotes/{id}/image`). */
                         has_image: boolean;
                         /** @description The customer's notes. */
                         customer_notes: string | null;
