@@ -14,6 +14,8 @@ import assert from 'node:assert/strict';
 import { API_URL, HAS_API, launch, newPage, screenshot } from './lib/browser.mjs';
 import { balances, cents, dismissToasts, ensureAdmin, needsApi, ok, onHand, signIn, toast } from './lib/flow.mjs';
 
+/** A 1×1 PNG. */
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const RUN = Date.now().toString(36).toUpperCase();
 
 /** Clicks a PDF link and checks the browser saved a PDF under the expected name. */
@@ -120,6 +122,13 @@ describe('order to cash with production, with the real API', () => {
       await row.getByRole('button', { name: 'Convert' }).waitFor();
       await dismissToasts(page);
       await screenshot(page, 'o2c-quote-approved');
+      // A picture of the part, attached from the row.
+      await row.locator('input[type=file]').setInputFiles({ name: 'part.png', mimeType: 'image/png', buffer: Buffer.from(PIXEL_PNG, 'base64') });
+      await toast(page, 'Image attached');
+      await row.getByRole('link', { name: `Image of ${quote.quote_number}` }).waitFor();
+      assert.equal((await ok(page, `/quotes/${quote.id}`)).has_image, true, 'the quote has its picture');
+      await dismissToasts(page);
+      await screenshot(page, 'o2c-quote-with-image');
       // The quote as a PDF for the customer.
       await expectPdf(page, row.getByRole('link', { name: `PDF of ${quote.quote_number}` }), `${quote.quote_number}.pdf`);
       await row.getByRole('button', { name: 'Convert' }).click();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { FileText, Plus } from 'lucide-react';
+import { FileText, ImagePlus, Plus } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -82,12 +82,13 @@ export function QuotesPage() {
       header: 'Actions',
       shrink: true,
       render: (r) => (
-        <div className="wo-actions">
+        <div className="wo-actions quote-actions">
           {r.sales_order_id && (
             <Link to={`/admin/orders/${r.sales_order_id}`} className="mono">
               Order
             </Link>
           )}
+          <QuoteImageControl quote={r} />
           <DownloadLink
             url={`/api/v1/quotes/${r.id}/pdf`}
             filename={`${r.quote_number}.pdf`}
@@ -185,5 +186,63 @@ export function QuotesPage() {
         onCancel={() => setConverting(null)}
       />
     </div>
+  );
+}
+
+/**
+ * A quote's picture of the part: "Image" opens it when one is attached, a file picker adds or
+ * replaces it (PNG or JPEG; the server checks the content), and × removes it.
+ */
+function QuoteImageControl({ quote }: { quote: Quote }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const upload = useMutation({
+    mutationFn: (file: File) => salesApi.uploadQuoteImage(quote.id, file),
+    onSuccess: async () => {
+      toast.success('Image attached', quote.quote_number);
+      await invalidate();
+    },
+    onError: (err: unknown) => toast.error('The image was not attached', errorMessage(err)),
+  });
+  const remove = useMutation({
+    mutationFn: () => salesApi.deleteQuoteImage(quote.id),
+    onSuccess: async () => {
+      toast.success('Image removed', quote.quote_number);
+      await invalidate();
+    },
+    onError: (err: unknown) => toast.error('The image was not removed', errorMessage(err)),
+  });
+  return (
+    <>
+      {quote.has_image && (
+        <>
+          <DownloadLink
+            url={`/api/v1/quotes/${quote.id}/image`}
+            filename={`${quote.quote_number}-image`}
+            className="btn btn--ghost btn--sm"
+            aria-label={`Image of ${quote.quote_number}`}
+          >
+            <span className="btn__label">Image</span>
+          </DownloadLink>
+          <Button size="sm" variant="ghost" aria-label={`Remove the image of ${quote.quote_number}`} loading={remove.isPending} onClick={() => remove.mutate()}>
+            ×
+          </Button>
+        </>
+      )}
+      <label className="btn btn--ghost btn--sm" aria-label={`${quote.has_image ? 'Replace' : 'Add'} the image of ${quote.quote_number}`}>
+        <ImagePlus size={14} aria-hidden />
+        <input
+          type="file"
+          accept="image/png,image/jpeg"
+          hidden
+          disabled={upload.isPending}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) upload.mutate(file);
+          }}
+        />
+      </label>
+    </>
   );
 }

@@ -353,6 +353,12 @@ export const salesApi = {
   createQuote: (body: QuoteCreate, k: string) => api.post<Quote>('/quotes/', body, once(k)),
   quoteStatus: (id: number, v: QuoteStatusForm) =>
     api.patch<Quote>(`/quotes/${id}/status`, { status: v.status, rejection_reason: v.rejection_reason.trim() || null }),
+  uploadQuoteImage: (id: number, file: File) => {
+    const formData = new FormData();
+    formData.append('file', file, file.name);
+    return api.request<Quote>(`/quotes/${id}/image`, { method: 'POST', formData });
+  },
+  deleteQuoteImage: (id: number) => api.request<Quote>(`/quotes/${id}/image`, { method: 'DELETE' }),
   convertQuote: (id: number) => api.post<{ message: string; order_id: number; order_number: string }>(`/quotes/${id}/convert`, undefined, once()),
   newKey: key,
 };
