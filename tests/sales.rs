@@ -2235,3 +2235,84 @@ async fn a_quote_takes_one_picture_that_is_served_replaced_and_removed() {
     .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text());
 }
+
+#[tokio::test]
+async fn blocking_issues_and_material_requirements_say_what_an_order_still_lacks() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let s = shop(&app, &t).await;
+    receive(&app, &t, s.widget, "1", "4.00").await;
+    receive(&app, &t, s.box_, "2", "0.40").await;
+    let o = order(
+        &app,
+        &t,
+        json!([{"product_id": s.widget, "quantity": 3}]),
+        json!({}),
+    )
+    .await;
+    let id = o["id"].as_i64().expect("id");
+    let blocking = format!("/api/v1/sales-orders/{id}/blocking-issues");
+    let needs = format!("/api/v1/sales-orders/{id}/material-requirements");
+
+    let b = ok(&app, &t, Method::GET, &blocking, None).await;
+    assert_eq!(b["can_ship"], false);
+    assert_eq!(b["status"], "pending");
+    assert_eq!(
+        b["blocking_issues"],
+        json!(["The order is not confirmed yet"])
+    );
+    // Nothing reserved yet: all three to make (100 g of PLA each) and three boxes to pack.
+    let m = ok(&app, &t, Method::GET, &needs, None).await;
+    assert_eq!(m["has_shortages"], true, "{m}");
+    assert_eq!(
+        m["requirements"],
+        json!([
+            {"product_id": s.box_, "sku": "BOX", "name": "BOX item", "unit": "EA", "quantity_required": "3", "quantity_available": "2", "shortage": "1"},
+            {"product_id": m["requirements"][1]["product_id"], "sku": "PLA", "name": "PLA item", "unit": "G", "quantity_required": "300", "quantity_available": "1000", "shortage": "0"}
+        ])
+    );
+
+    // Confirmed: one widget reserved, a production order for the other two.
+    set_status(&app, &t, id, "confirmed").await;
+    let b = ok(&app, &t, Method::GET, &blocking, None).await;
+    assert_eq!(b["can_ship"], false);
+    let issues: Vec<String> = serde_json::from_value(b["blocking_issues"].clone()).expect("list");
+    assert_eq!(
+        issues[0], "Line 1 (WIDGET): 1 of 3 reserved, 2 short",
+        "{b}"
+    );
+    assert!(
+        issues[1].starts_with("Production order WO-") && issues[1].ends_with(" is not finished"),
+        "{b}"
+    );
+    let m = ok(&app, &t, Method::GET, &needs, None).await;
+    assert_eq!(m["requirements"][1]["quantity_required"], "200", "{m}");
+    // The pre-flight check answers the same and changes nothing.
+    let before = table_json(&app, "inventory_transactions").await;
+    let p = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/pre-flight-check"),
+        None,
+    )
+    .await;
+    assert_eq!(p, b);
+    assert_eq!(table_json(&app, "inventory_transactions").await, before);
+
+    // Someone else's order, or none.
+    let op = operator(&app, &t).await;
+    let (status, _) = refused(&app, &op, Method::GET, &blocking, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = refused(&app, &op, Method::GET, &needs, None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = refused(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/sales-orders/999999/blocking-issues",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

@@ -393,6 +393,31 @@ impl SalesQuery {
         visible_order(ctx, id).await
     }
 
+    /// Whether the order can ship now, and each reason it cannot (owner or admin): its
+    /// status, a missing address, lines not fully reserved, production still running.
+    #[graphql(guard = "Access::User")]
+    async fn sales_order_blocking_issues(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The sales order.")] id: i64,
+    ) -> AppResult<crate::sales::readiness::ShipReadiness> {
+        let order = visible_order(ctx, id).await?;
+        crate::sales::readiness::ship_readiness(&mut *context::conn(ctx).await?, &order).await
+    }
+
+    /// The components the order still needs through its products' BOMs, against available
+    /// stock (owner or admin).
+    #[graphql(guard = "Access::User")]
+    async fn sales_order_material_requirements(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The sales order.")] id: i64,
+    ) -> AppResult<crate::sales::readiness::MaterialRequirements> {
+        let order = visible_order(ctx, id).await?;
+        crate::sales::readiness::material_requirements(&mut *context::conn(ctx).await?, &order)
+            .await
+    }
+
     /// An order's packing slip as a PDF (owner or admin, as the order itself): ship-to,
     /// tracking, and per line the SKU, item, quantity ordered and shipped; no prices.
     #[graphql(guard = "Access::User")]

@@ -17,5 +17,6 @@ pub mod model;
 pub mod payments;
 pub mod quote_images;
 pub mod quotes;
+pub mod readiness;
 pub mod rest;
 pub mod rules;

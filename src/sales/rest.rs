@@ -30,6 +30,12 @@ pub const ROUTES: &[Route] = &[
         .summary("The payment statuses with their meaning"),
     Route::get("/sales-orders/{id}", order_op!("sales_order_get.graphql"), "salesOrder")
         .summary("One order with its lines and fulfillment (owner or admin: 403 `Not authorized to view this order`)"),
+    Route::get("/sales-orders/{id}/blocking-issues", stored_op!("sales_order_blocking_issues.graphql"), "salesOrderBlockingIssues")
+        .summary("Whether the order can ship now: `{sales_order_id, order_number, status, can_ship, blocking_issues: [text]}` (status, address, lines not fully reserved, production still running)"),
+    Route::post("/sales-orders/{id}/pre-flight-check", stored_op!("sales_order_blocking_issues.graphql"), "salesOrderBlockingIssues")
+        .summary("The checks run before shipping, as `GET /{id}/blocking-issues` answers them; changes nothing"),
+    Route::get("/sales-orders/{id}/material-requirements", stored_op!("sales_order_material_requirements.graphql"), "salesOrderMaterialRequirements")
+        .summary("Components still needed through the products' BOMs (production stage for what is not reserved, packaging for what is not shipped) against available stock, with shortages"),
     Route::get("/sales-orders/{id}/packing-slip/pdf", stored_op!("packing_slip_pdf.graphql"), "packingSlipPdf")
         .download()
         .summary("The order's packing slip, a PDF shown inline (owner or admin): ship-to, tracking, SKU, item, quantities ordered and shipped; no prices"),

@@ -1061,7 +1061,7 @@ const INACTIVE_PRODUCTION: [OrderStatus; 4] = [
 pub async fn active_production_orders(
     conn: &mut AsyncPgConnection,
     sales_order_id: i64,
-) -> Result<Vec<String>, Stop> {
+) -> crate::error::AppResult<Vec<String>> {
     Ok(production_orders::table
         .filter(production_orders::sales_order_id.eq(sales_order_id))
         .filter(production_orders::status.ne_all(INACTIVE_PRODUCTION))

@@ -10700,6 +10700,38 @@ export interface paths {
         patch: operations["update_sales_order_address"];
         trace?: never;
     };
+    "/sales-orders/{id}/blocking-issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the order can ship now: `{sales_order_id, order_number, status, can_ship, blocking_issues: [text]}` (status, address, lines not fully reserved, production still running)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderBlockingIssues($id: Int!) {
+         *       salesOrderBlockingIssues(id: $id) {
+         *         sales_order_id: salesOrderId
+         *         order_number: orderNumber
+         *         status
+         *         can_ship: canShip
+         *         blocking_issues: blockingIssues
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_sales_order_blocking_issues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sales-orders/{id}/cancel": {
         parameters: {
             query?: never;
@@ -10966,6 +10998,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sales-orders/{id}/material-requirements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Components still needed through the products' BOMs (production stage for what is not reserved, packaging for what is not shipped) against available stock, with shortages
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderMaterialRequirements($id: Int!) {
+         *       salesOrderMaterialRequirements(id: $id) {
+         *         sales_order_id: salesOrderId
+         *         order_number: orderNumber
+         *         has_shortages: hasShortages
+         *         requirements {
+         *           product_id: productId
+         *           sku
+         *           name
+         *           unit
+         *           quantity_required: quantityRequired
+         *           quantity_available: quantityAvailable
+         *           shortage
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_sales_order_material_requirements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sales-orders/{id}/packing-slip/pdf": {
         parameters: {
             query?: never;
@@ -10990,6 +11061,38 @@ export interface paths {
         get: operations["list_packing_slip_pdf"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/{id}/pre-flight-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The checks run before shipping, as `GET /{id}/blocking-issues` answers them; changes nothing
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderBlockingIssues($id: Int!) {
+         *       salesOrderBlockingIssues(id: $id) {
+         *         sales_order_id: salesOrderId
+         *         order_number: orderNumber
+         *         status
+         *         can_ship: canShip
+         *         blocking_issues: blockingIssues
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_sales_order_blocking_issues"];
         delete?: never;
         options?: never;
         head?: never;
@@ -52370,6 +52473,98 @@ export interface operations {
             };
         };
     };
+    list_sales_order_blocking_issues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        sales_order_id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /**
+                         * @description Its status.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /** @description Nothing blocks it: it can ship now. */
+                        can_ship: boolean;
+                        /** @description Each reason it cannot, in words (empty when it can). */
+                        blocking_issues: string[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_sales_order_cancel: {
         parameters: {
             query?: never;
@@ -53265,6 +53460,117 @@ export interface operations {
             };
         };
     };
+    list_sales_order_material_requirements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        sales_order_id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /** @description Some component is short. */
+                        has_shortages: boolean;
+                        /** @description One row per component, by SKU. */
+                        requirements: {
+                            /** @description The component. */
+                            product_id: number;
+                            /** @description Its SKU. */
+                            sku: string;
+                            /** @description Its name. */
+                            name: string;
+                            /** @description Its stocking unit. */
+                            unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Needed for what the order still has to make and pack, in the stocking unit.
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Available now (on hand less reserved) over every location.
+                             */
+                            quantity_available: string;
+                            /**
+                             * Format: decimal
+                             * @description Required beyond what is available (0 when covered).
+                             */
+                            shortage: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_packing_slip_pdf: {
         parameters: {
             query?: never;
@@ -53283,6 +53589,98 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_sales_order_blocking_issues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        sales_order_id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /**
+                         * @description Its status.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /** @description Nothing blocks it: it can ship now. */
+                        can_ship: boolean;
+                        /** @description Each reason it cannot, in words (empty when it can). */
+                        blocking_issues: string[];
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */
