@@ -159,6 +159,11 @@ describe('order to cash with production, with the real API', () => {
       const confirmed = await ok(page, `/sales-orders/${orderId}`);
       assert.equal(confirmed.status, 'in_production');
       assert.equal(Number(confirmed.lines[0].quantity_allocated), 1, 'the widget in stock is reserved');
+      // What still blocks the shipment, and the materials the two to make need.
+      const issues = page.getByRole('list', { name: 'Blocking issues' });
+      await issues.getByText(/: 1 of 3 reserved, 2 short$/).waitFor();
+      await issues.getByText(/^Production order WO-.* is not finished$/).waitFor();
+      await page.getByRole('table', { name: 'Material requirements' }).getByText(insert.sku, { exact: true }).waitFor();
       await dismissToasts(page);
       await shoot(page, 'o2c-order-in-production');
 
@@ -213,6 +218,7 @@ describe('order to cash with production, with the real API', () => {
       await page.waitForURL(new RegExp(`/admin/orders/${orderId}$`));
       await badges.getByText('Ready to ship', { exact: true }).first().waitFor();
       await page.getByRole('table', { name: 'Required orders' }).getByText('Complete', { exact: true }).waitFor();
+      await page.getByTestId('ship-readiness').getByText('Nothing blocks it').waitFor();
       await shoot(page, 'o2c-order-ready-to-ship');
       shot = 'o2c-ship';
       await page.getByRole('button', { name: 'Ship', exact: true }).click();

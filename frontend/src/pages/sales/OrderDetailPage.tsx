@@ -75,6 +75,8 @@ export function OrderDetailPage() {
   const transitions = useQuery({ queryKey: ['sales', 'status-transitions'], queryFn: ({ signal }) => salesApi.transitions(signal), staleTime: Infinity });
   const events = useQuery({ queryKey: ['sales', 'events', id], queryFn: ({ signal }) => salesApi.events(id, signal), enabled: valid });
   const required = useQuery({ queryKey: ['sales', 'required-orders', id], queryFn: ({ signal }) => salesApi.requiredOrders(id, signal), enabled: valid });
+  const blocking = useQuery({ queryKey: ['sales', 'blocking-issues', id], queryFn: ({ signal }) => salesApi.blockingIssues(id, signal), enabled: valid });
+  const materials = useQuery({ queryKey: ['sales', 'material-requirements', id], queryFn: ({ signal }) => salesApi.materialRequirements(id, signal), enabled: valid });
   const tracking = useQuery({ queryKey: ['sales', 'shipping-events', id], queryFn: ({ signal }) => salesApi.shippingEvents(id, signal), enabled: valid });
   const payments = useQuery({
     queryKey: ['payments', 'list', { order_id: id }],
@@ -280,6 +282,78 @@ export function OrderDetailPage() {
           </table>
         </div>
       </section>
+      <div className="wo-grid">
+        <section className="card card--pad" aria-labelledby="so-readiness">
+          <h2 id="so-readiness" className="section-title">
+            Ready to ship?
+          </h2>
+          {blocking.error ? (
+            <ErrorState compact error={blocking.error} onRetry={() => void blocking.refetch()} />
+          ) : blocking.isPending ? (
+            <Skeleton width="60%" />
+          ) : blocking.data.can_ship ? (
+            <p className="so-readiness" data-testid="ship-readiness">
+              <Badge tone="success">Nothing blocks it</Badge> Every line is reserved and production is done: the order can ship.
+            </p>
+          ) : (
+            <ul className="so-issues" aria-label="Blocking issues" data-testid="ship-readiness">
+              {blocking.data.blocking_issues.map((issue) => (
+                <li key={issue}>{issue}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className="card card--pad" aria-labelledby="so-materials">
+          <h2 id="so-materials" className="section-title">
+            Materials
+          </h2>
+          {materials.error ? (
+            <ErrorState compact error={materials.error} onRetry={() => void materials.refetch()} />
+          ) : materials.isPending ? (
+            <Skeleton width="60%" />
+          ) : materials.data.requirements.length === 0 ? (
+            <EmptyState compact title="Nothing left to make or pack" description="Materials appear here while lines still need production or packaging." />
+          ) : (
+            <div className="so-scroll">
+              <table className="table table--compact" aria-label="Material requirements">
+                <thead>
+                  <tr>
+                    <th scope="col">Component</th>
+                    <th scope="col" className="align-right">
+                      Needed
+                    </th>
+                    <th scope="col" className="align-right">
+                      Available
+                    </th>
+                    <th scope="col" className="align-right">
+                      Short
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {materials.data.requirements.map((r) => (
+                    <tr key={r.product_id}>
+                      <td>
+                        <div className="cell-stack">
+                          <span className="cell-strong">{r.sku}</span>
+                          <span className="cell-sub">{r.name}</span>
+                        </div>
+                      </td>
+                      <td className="align-right num">
+                        {formatQty(r.quantity_required)} {r.unit}
+                      </td>
+                      <td className="align-right num">{formatQty(r.quantity_available)}</td>
+                      <td className="align-right num">
+                        {Number(r.shortage) > 0 ? <Badge tone="warning">{formatQty(r.shortage)}</Badge> : '—'}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      </div>
       <div className="wo-grid">
         <section className="card card--pad" aria-labelledby="so-production">
           <h2 id="so-production" className="section-title">

@@ -37,6 +37,8 @@ export type ShippingEventCreate = RequestBody<'/sales-orders/{id}/shipping-event
 export type ShippingEventType = ShippingEvent['event_type'];
 export type ShippingEventSource = ShippingEvent['source'];
 export type RequiredOrders = Api<'/sales-orders/{id}/required-orders', 'get'>;
+export type BlockingIssues = Api<'/sales-orders/{id}/blocking-issues', 'get'>;
+export type MaterialRequirements = Api<'/sales-orders/{id}/material-requirements', 'get'>;
 export type RequiredOrder = RequiredOrders['production_orders'][number];
 
 /** The answer of `/sales-orders/status-transitions` (the document types it `unknown`). */
@@ -331,6 +333,9 @@ export const salesApi = {
   addNote: (id: number, body: NoteCreate, k: string) => api.post<SalesOrderEvent>(`/sales-orders/${id}/events`, body, once(k)),
   shippingEvents: (id: number, signal?: AbortSignal) => api.get<ShippingEvent[]>(`/sales-orders/${id}/shipping-events`, undefined, signal),
   recordShippingEvent: (id: number, body: ShippingEventCreate, k: string) => api.post<ShippingEvent>(`/sales-orders/${id}/shipping-events`, body, once(k)),
+  blockingIssues: (id: number, signal?: AbortSignal) => api.get<BlockingIssues>(`/sales-orders/${id}/blocking-issues`, undefined, signal),
+  materialRequirements: (id: number, signal?: AbortSignal) =>
+    api.get<MaterialRequirements>(`/sales-orders/${id}/material-requirements`, undefined, signal),
   requiredOrders: (id: number, signal?: AbortSignal) => api.get<RequiredOrders>(`/sales-orders/${id}/required-orders`, undefined, signal),
   transitions: (signal?: AbortSignal) => api.get<StatusTransitions>('/sales-orders/status-transitions', undefined, signal),
   /** One key per opened dialog: a double click or a retry posts once. */
