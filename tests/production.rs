@@ -954,6 +954,17 @@ async fn blocking_issues_name_missing_material_and_a_busy_or_maintained_printer(
     let id = order(&app, &t, f.widget, "40").await["id"]
         .as_i64()
         .expect("id");
+    // The order as a whole: a draft goes nowhere until released.
+    let whole = format!("/api/v1/production-orders/{id}/blocking-issues");
+    let draft = ok(&app, &t, Method::GET, &whole, None).await;
+    assert_eq!(draft["can_proceed"], false);
+    assert_eq!(draft["status"], "draft");
+    assert!(
+        draft["blocking_issues"]
+            .to_string()
+            .contains("Production order is draft"),
+        "{draft}"
+    );
     let r = ok(
         &app,
         &t,
@@ -975,6 +986,14 @@ async fn blocking_issues_name_missing_material_and_a_busy_or_maintained_printer(
     let text = issues["blocking_issues"].to_string();
     assert!(text.contains("Missing material: PLA-BLK"), "{text}");
     assert!(text.contains("Missing material: INSERT-M3"), "{text}");
+    // Released, the order is blocked by what blocks its next operation.
+    let released = ok(&app, &t, Method::GET, &whole, None).await;
+    assert_eq!(released["can_proceed"], false);
+    assert!(released["code"].as_str().expect("code").starts_with("WO-"));
+    assert_eq!(
+        released["blocking_issues"], issues["blocking_issues"],
+        "{released}"
+    );
     ok(
         &app,
         &t,

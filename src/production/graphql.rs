@@ -383,6 +383,30 @@ impl ProductionQuery {
         model::find(&mut *context::conn(ctx).await?, id).await
     }
 
+    /// Why an order cannot go on now (empty: it can): its status, then what blocks its next
+    /// queued operation (material, printer) or, without operations, its material.
+    #[graphql(guard = "Access::User")]
+    async fn production_order_blocking_issues(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The production order.")] id: i64,
+    ) -> AppResult<OrderCheck> {
+        let mut conn = context::conn(ctx).await?;
+        let order = model::find(&mut conn, id).await?;
+        let issues = match rules::order_blocking_issues(&mut conn, &order).await {
+            Ok(i) => i,
+            Err(Stop::Failed(e)) => return Err(e),
+            Err(Stop::Refused(e)) => e.into_iter().map(|e| e.message).collect(),
+        };
+        Ok(OrderCheck {
+            production_order_id: id,
+            code: order.code,
+            status: order.status,
+            can_proceed: issues.is_empty(),
+            blocking_issues: issues,
+        })
+    }
+
     /// Why an operation cannot start now (empty: it can).
     #[graphql(guard = "Access::User")]
     async fn production_operation_blocking_issues(
@@ -464,6 +488,21 @@ pub struct OperationCheck {
     /// No blocking issue.
     pub can_start: bool,
     /// What blocks it (missing material, printer busy or in maintenance, earlier steps).
+    pub blocking_issues: Vec<String>,
+}
+
+/// Whether a production order can go on, and what blocks it.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct OrderCheck {
+    /// The order.
+    pub production_order_id: i64,
+    /// `WO-YYYY-NNNN`.
+    pub code: String,
+    /// Its status.
+    pub status: OrderStatus,
+    /// No blocking issue.
+    pub can_proceed: bool,
+    /// What blocks it (status, missing material, printer busy or in maintenance).
     pub blocking_issues: Vec<String>,
 }
 

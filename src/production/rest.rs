@@ -83,6 +83,8 @@ pub const ROUTES: &[Route] = &[
         .summary("Complete a running operation (`quantity_completed`, `quantity_scrapped`, `actual_setup_minutes`, `actual_run_minutes`, `notes`)"),
     Route::post("/production-orders/{order_id}/operations/{operation_id}/skip", operation_op!("production_operation_skip.graphql"), "productionOperationSkip.operation")
         .summary("Skip a pending or queued operation (`notes`)"),
+    Route::get("/production-orders/{id}/blocking-issues", stored_op!("production_order_blocking_issues.graphql"), "productionOrderBlockingIssues")
+        .summary("Why the order cannot go on now: `{production_order_id, code, status, can_proceed, blocking_issues: [text]}` (status, missing material, printer of its next operation)"),
     Route::get("/production-orders/{order_id}/operations/{operation_id}/can-start", include_str!("rest/production_operation_check.graphql"), "productionOperationBlockingIssues")
         .summary("Whether the operation can start now: `{can_start, blocking_issues}` (`printer_id` to check a printer)"),
     Route::get("/production-orders/{order_id}/operations/{operation_id}/blocking-issues", include_str!("rest/production_operation_check.graphql"), "productionOperationBlockingIssues")

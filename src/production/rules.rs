@@ -1721,6 +1721,78 @@ fn check_op_transition(from: OperationStatus, to: OperationStatus) -> Result<(),
     }
 }
 
+const EARLIER_UNFINISHED: &str = "Earlier operations are not finished";
+
+/// Materials still to consume that are neither reserved nor available: for one operation
+/// (its own lines and those tied to no operation) or, with `None`, for the whole order.
+async fn missing_materials(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    operation: Option<i64>,
+) -> Result<Vec<String>, Stop> {
+    let mut issues = Vec::new();
+    for m in model::materials_of(conn, &[order.id]).await? {
+        if let (Some(only), Some(of)) = (operation, m.operation_id)
+            && only != of
+        {
+            continue;
+        }
+        let open = &m.quantity_required.0 - &m.quantity_consumed.0;
+        if open <= BigDecimal::zero() {
+            continue;
+        }
+        let available = ledger::balance(conn, m.component_id, m.location_id)
+            .await?
+            .map(|b| b.available_quantity.0)
+            .unwrap_or_default();
+        if &m.quantity_allocated.0 + available.max(BigDecimal::zero()) < open {
+            let sku: String = items::table
+                .find(m.component_id)
+                .select(items::sku)
+                .first(conn)
+                .await?;
+            issues.push(format!(
+                "Missing material: {sku} needs {} {}, {} reserved",
+                open.normalized(),
+                m.unit,
+                m.quantity_allocated.0.normalized()
+            ));
+        }
+    }
+    Ok(issues)
+}
+
+/// Why an order cannot go on now (empty: it can): its status, then what blocks its next
+/// queued operation (earlier steps, material, printer), or, without operations, its material.
+pub async fn order_blocking_issues(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+) -> Result<Vec<String>, Stop> {
+    let next = model::operations_of(conn, &[order.id])
+        .await?
+        .into_iter()
+        .filter(|o| o.status == OperationStatus::Queued)
+        .min_by_key(|o| o.sequence);
+    let mut issues = match &next {
+        Some(op) => blocking_issues(conn, order, op, None).await?,
+        None => {
+            let mut issues = Vec::new();
+            if !matches!(
+                order.status,
+                OrderStatus::InProgress | OrderStatus::Released
+            ) {
+                issues.push(format!("Production order is {}", order.status));
+            }
+            issues.extend(missing_materials(conn, order, None).await?);
+            issues
+        }
+    };
+    // An earlier step still running is progress, not a block, for the order as a whole.
+    issues.retain(|i| i != EARLIER_UNFINISHED);
+    issues.dedup();
+    Ok(issues)
+}
+
 /// Why an operation cannot start now (empty: it can).
 pub async fn blocking_issues(
     conn: &mut AsyncPgConnection,
@@ -1749,35 +1821,9 @@ pub async fn blocking_issues(
         .get_result(conn)
         .await?;
     if earlier > 0 {
-        issues.push("Earlier operations are not finished".into());
+        issues.push(EARLIER_UNFINISHED.into());
     }
-    // Missing material: what is still to consume is neither reserved nor available.
-    for m in model::materials_of(conn, &[order.id]).await? {
-        if m.operation_id.is_some() && m.operation_id != Some(op.id) {
-            continue;
-        }
-        let open = &m.quantity_required.0 - &m.quantity_consumed.0;
-        if open <= BigDecimal::zero() {
-            continue;
-        }
-        let available = ledger::balance(conn, m.component_id, m.location_id)
-            .await?
-            .map(|b| b.available_quantity.0)
-            .unwrap_or_default();
-        if &m.quantity_allocated.0 + available.max(BigDecimal::zero()) < open {
-            let sku: String = items::table
-                .find(m.component_id)
-                .select(items::sku)
-                .first(conn)
-                .await?;
-            issues.push(format!(
-                "Missing material: {sku} needs {} {}, {} reserved",
-                open.normalized(),
-                m.unit,
-                m.quantity_allocated.0.normalized()
-            ));
-        }
-    }
+    issues.extend(missing_materials(conn, order, Some(op.id)).await?);
     if let Some(p) = printer_id.or(op.printer_id) {
         let printer: Option<(String, PrinterStatus, bool)> = printers::table
             .find(p)

@@ -6999,6 +6999,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/production-orders/{id}/blocking-issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why the order cannot go on now: `{production_order_id, code, status, can_proceed, blocking_issues: [text]}` (status, missing material, printer of its next operation)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrderBlockingIssues($id: Int!) {
+         *       productionOrderBlockingIssues(id: $id) {
+         *         production_order_id: productionOrderId
+         *         code
+         *         status
+         *         can_proceed: canProceed
+         *         blocking_issues: blockingIssues
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_order_blocking_issues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/production-orders/{id}/cancel": {
         parameters: {
             query?: never;
@@ -39334,6 +39366,98 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_production_order_blocking_issues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description `WO-YYYY-NNNN`. */
+                        code: string;
+                        /**
+                         * @description Its status.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description No blocking issue. */
+                        can_proceed: boolean;
+                        /** @description What blocks it (status, missing material, printer busy or in maintenance). */
+                        blocking_issues: string[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
