@@ -2316,3 +2316,164 @@ async fn blocking_issues_and_material_requirements_say_what_an_order_still_lacks
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// `PATCH /sales-orders/{id}/payment` (CONTRACT 5.2, admins): method and reference are
+/// recorded; the status may only be flagged where payments cannot say it (`overdue`,
+/// `refunded`) or agree with them; anything else is a 400 naming what is paid, and writes
+/// nothing.
+#[tokio::test]
+async fn admins_record_payment_details_and_flag_overdue_but_the_status_follows_the_payments() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    let widget = item(&app, &t, "WIDGET", "finished_good", "EA", Some("40.00")).await;
+    let o = order(
+        &app,
+        &t,
+        json!([{"product_id": widget, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    let id = o["id"].as_i64().expect("id");
+    let path = format!("/api/v1/sales-orders/{id}/payment");
+    let total = o["grand_total"].as_str().expect("total").to_string();
+
+    let before = table_json(&app, "sales_orders").await;
+    let (st, body) = refused(
+        &app,
+        &op,
+        Method::PATCH,
+        &path,
+        Some(json!({"payment_status": "overdue"})),
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::FORBIDDEN,
+            json!({"detail": "Admin access required"})
+        )
+    );
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::PATCH,
+        &path,
+        Some(json!({"payment_status": "paid"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(
+        body["detail"],
+        format!(
+            "Payment status follows the order's payments: 0.00 of {total} is paid, so it is 'pending', not 'paid'. Record a payment or refund on Payments to change it"
+        )
+    );
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::PATCH,
+        &path,
+        Some(json!({"payment_status": "refunded"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::PATCH,
+        &path,
+        Some(json!({"payment_status": "settled"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::PATCH,
+        &path,
+        Some(json!({"payment_status": "overdue", "payment_method": "x".repeat(101)})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(
+        table_json(&app, "sales_orders").await,
+        before,
+        "a refused change wrote"
+    );
+
+    // Overdue with the marketplace's method and reference; the history says so.
+    let r = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &path,
+        Some(json!({"payment_status": "overdue", "payment_method": "Etsy Payments", "payment_transaction_id": "etsy-991"})),
+    )
+    .await;
+    assert_eq!(r["payment_status"], "overdue");
+    assert_eq!(r["payment_method"], "Etsy Payments");
+    assert_eq!(r["payment_transaction_id"], "etsy-991");
+    let events = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}/events"),
+        None,
+    )
+    .await;
+    assert!(events.to_string().contains("pending → overdue"), "{events}");
+    // Back to what the payments say clears the flag; an omitted reference is kept.
+    let r = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &path,
+        Some(json!({"payment_status": "pending"})),
+    )
+    .await;
+    assert_eq!(r["payment_status"], "pending");
+    assert_eq!(r["payment_transaction_id"], "etsy-991");
+
+    // Paid in full: never overdue. Refunded in full: may be flagged refunded.
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/payments",
+        Some(json!({"sales_order_id": id, "amount": total, "payment_method": "cash"})),
+    )
+    .await;
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::PATCH,
+        &path,
+        Some(json!({"payment_status": "overdue"})),
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "The order is paid in full; it cannot be overdue"})
+        )
+    );
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/payments/refund",
+        Some(json!({"sales_order_id": id, "amount": total, "payment_method": "cash"})),
+    )
+    .await;
+    let r = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &path,
+        Some(json!({"payment_status": "refunded"})),
+    )
+    .await;
+    assert_eq!(r["payment_status"], "refunded");
+}

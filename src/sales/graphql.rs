@@ -735,6 +735,20 @@ impl SalesMutation {
         )
     }
 
+    /// Sets an order's payment method, transaction reference or payment status (admins).
+    /// The status otherwise follows the payments: `overdue` (an unpaid balance past due),
+    /// `refunded` (refunds gave everything back) or what the payments already say.
+    #[graphql(guard = "Access::Admin")]
+    async fn sales_order_payment(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        input: rules::SalesOrderPaymentInput,
+    ) -> AppResult<SalesOrderPayload> {
+        let user = crate::auth::viewer::current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| rules::change_payment(conn, id, input, user)).into())
+    }
+
     /// Cancels an order (owner or admin): reservations released.
     #[graphql(guard = "Access::User")]
     async fn sales_order_cancel(

@@ -477,6 +477,23 @@ pub async fn order_summary(
     })
 }
 
+/// An order's net completed payments (refunds subtracted) and whether a completed refund is
+/// among them: what an admin's payment status must agree with.
+pub async fn paid_and_refunded(
+    conn: &mut AsyncPgConnection,
+    order_id: i64,
+) -> AppResult<(BigDecimal, bool)> {
+    let rows = of_orders(conn, &[order_id]).await?;
+    let done = rows
+        .iter()
+        .filter(|p| p.status == PaymentRecordStatus::Completed);
+    let net = done
+        .clone()
+        .fold(BigDecimal::zero(), |a, p| a + &p.amount.0);
+    let refunded_any = done.clone().any(|p| p.amount.0 < BigDecimal::zero());
+    Ok((net, refunded_any))
+}
+
 /// The payments dashboard (`GET /payments/dashboard`).
 #[derive(Debug, Clone, SimpleObject)]
 pub struct PaymentsDashboard {

@@ -51,6 +51,10 @@ pub const ROUTES: &[Route] = &[
         .access(Admin)
         .body(Body::Input("input"))
         .summary("Record an order's `tracking_number`, `carrier` or `shipped_at` (admins)"),
+    Route::patch("/sales-orders/{id}/payment", order_op!("sales_order_payment.graphql"), "salesOrderPayment.salesOrder")
+        .access(Admin)
+        .body(Body::Input("input"))
+        .summary("Record an order's `payment_method` and `payment_transaction_id`, or flag its `payment_status` (admins): `overdue` for an unpaid balance past due, `refunded` once refunds gave everything back; otherwise the status follows the payments (400 naming what is paid)"),
     Route::post("/sales-orders/convert/{quote_id}", stored_op!("sales_order_convert_quote.graphql"), "quoteConvert.result")
         .status(201)
         .idempotent()

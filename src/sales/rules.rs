@@ -812,6 +812,123 @@ pub async fn change_shipping(
     .await
 }
 
+/// An admin's word on an order's payment (`PATCH /sales-orders/{id}/payment`). The status
+/// otherwise follows the order's payments (CONTRACT 5.4), so only what payments cannot say
+/// is accepted: `overdue` for an unpaid balance past due, `refunded` once refunds have given
+/// everything back, or the status the payments already give (which clears a flag).
+#[derive(Debug, Clone, InputObject)]
+pub struct SalesOrderPaymentInput {
+    /// The payment status.
+    pub payment_status: SalesPaymentStatus,
+    /// How the customer pays (free text, e.g. the marketplace's method); omitted keeps it.
+    pub payment_method: Option<String>,
+    /// The payment processor's reference; omitted keeps it.
+    pub payment_transaction_id: Option<String>,
+}
+
+/// What an admin may set an order's payment status to, given what its payments say: `Err`
+/// carries the 400 message.
+pub fn payment_status_allowed(
+    wanted: SalesPaymentStatus,
+    order_status: SalesOrderStatus,
+    grand_total: &BigDecimal,
+    net_paid: &BigDecimal,
+    refunded_any: bool,
+) -> Result<(), String> {
+    let from_payments = if *net_paid <= BigDecimal::zero() {
+        SalesPaymentStatus::Pending
+    } else if net_paid >= grand_total {
+        SalesPaymentStatus::Paid
+    } else {
+        SalesPaymentStatus::Partial
+    };
+    match wanted {
+        SalesPaymentStatus::Overdue if order_status == SalesOrderStatus::Cancelled => {
+            Err("A cancelled order cannot be overdue".into())
+        }
+        SalesPaymentStatus::Overdue if from_payments == SalesPaymentStatus::Paid => {
+            Err("The order is paid in full; it cannot be overdue".into())
+        }
+        SalesPaymentStatus::Overdue => Ok(()),
+        SalesPaymentStatus::Refunded if refunded_any && from_payments == SalesPaymentStatus::Pending => {
+            Ok(())
+        }
+        SalesPaymentStatus::Refunded => Err(
+            "Only an order whose payments were refunded in full can be marked refunded; record the refund on Payments".into(),
+        ),
+        wanted if wanted == from_payments => Ok(()),
+        wanted => Err(format!(
+            "Payment status follows the order's payments: {} of {} is paid, so it is '{from_payments}', not '{wanted}'. Record a payment or refund on Payments to change it",
+            crate::documents::money(net_paid),
+            crate::documents::money(grand_total),
+        )),
+    }
+}
+
+/// Sets an order's payment status, method or transaction reference (admins) within what
+/// [`payment_status_allowed`] lets through; records a payment event when something changed.
+pub async fn change_payment(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    mut input: SalesOrderPaymentInput,
+    user: i64,
+) -> Result<SalesOrderRow, Stop> {
+    let order = locked(conn, id).await?;
+    let mut errors = Vec::new();
+    optional_text(&mut errors, "paymentMethod", &mut input.payment_method, 100);
+    optional_text(
+        &mut errors,
+        "paymentTransactionId",
+        &mut input.payment_transaction_id,
+        SHORT_MAX,
+    );
+    if !errors.is_empty() {
+        return Err(Stop::Refused(errors));
+    }
+    let (net_paid, refunded_any) =
+        crate::sales::payments::paid_and_refunded(conn, order.id).await?;
+    payment_status_allowed(
+        input.payment_status,
+        order.status,
+        &order.grand_total.0,
+        &net_paid,
+        refunded_any,
+    )
+    .map_err(not_allowed)?;
+    let method = input.payment_method.or(order.payment_method.clone());
+    let reference = input
+        .payment_transaction_id
+        .or(order.payment_transaction_id.clone());
+    if input.payment_status == order.payment_status
+        && method == order.payment_method
+        && reference == order.payment_transaction_id
+    {
+        return Ok(order);
+    }
+    diesel::update(sales_orders::table.find(order.id))
+        .set((
+            sales_orders::payment_status.eq(input.payment_status),
+            sales_orders::payment_method.eq(&method),
+            sales_orders::payment_transaction_id.eq(&reference),
+            sales_orders::updated_at.eq(now()),
+        ))
+        .execute(conn)
+        .await?;
+    let description = (input.payment_status != order.payment_status)
+        .then(|| format!("{} → {}", order.payment_status, input.payment_status));
+    event(
+        conn,
+        order.id,
+        SalesEventType::Payment,
+        "Payment Details Updated",
+        description,
+        None,
+        Some(user),
+    )
+    .await?;
+    Ok(model::find(conn, order.id).await?)
+}
+
 async fn write_details(
     conn: &mut AsyncPgConnection,
     order: &SalesOrderRow,

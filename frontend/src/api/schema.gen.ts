@@ -11099,6 +11099,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sales-orders/{id}/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Record an order's `payment_method` and `payment_transaction_id`, or flag its `payment_status` (admins): `overdue` for an unpaid balance past due, `refunded` once refunds gave everything back; otherwise the status follows the payments (400 naming what is paid)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SalesOrderPayment($id: Int!, $input: SalesOrderPaymentInput!) {
+         *       salesOrderPayment(id: $id, input: $input) {
+         *         salesOrder { ...SalesOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment SalesOrderFields on SalesOrder {
+         *       id
+         *       order_number: orderNumber
+         *       user_id: userId
+         *       quote_id: quoteId
+         *       product_id: productId
+         *       order_type: orderType
+         *       source
+         *       source_order_id: sourceOrderId
+         *       status
+         *       payment_status: paymentStatus
+         *       fulfillment_status: fulfillmentStatus
+         *       fulfillment_state: fulfillmentState
+         *       fulfillment_priority: fulfillmentPriority
+         *       fulfillment_percent: fulfillmentPercent
+         *       rush_level: rushLevel
+         *       product_name: productName
+         *       quantity
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       customer_email: customerEmail
+         *       customer_phone: customerPhone
+         *       subtotal
+         *       total_price: subtotal
+         *       tax_rate: taxRate
+         *       tax_amount: taxAmount
+         *       shipping_cost: shippingCost
+         *       grand_total: grandTotal
+         *       total_amount: totalAmount
+         *       payment_method: paymentMethod
+         *       payment_transaction_id: paymentTransactionId
+         *       paid_at: paidAt
+         *       shipping_address_line1: shippingAddressLine1
+         *       shipping_address_line2: shippingAddressLine2
+         *       shipping_city: shippingCity
+         *       shipping_state: shippingState
+         *       shipping_zip: shippingZip
+         *       shipping_country: shippingCountry
+         *       tracking_number: trackingNumber
+         *       carrier
+         *       shipped_at: shippedAt
+         *       delivered_at: deliveredAt
+         *       customer_notes: customerNotes
+         *       internal_notes: internalNotes
+         *       production_notes: productionNotes
+         *       cancelled_at: cancelledAt
+         *       cancellation_reason: cancellationReason
+         *       due_date: dueDate
+         *       estimated_completion_date: estimatedCompletionDate
+         *       actual_completion_date: actualCompletionDate
+         *       confirmed_at: confirmedAt
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       is_paid: isPaid
+         *       is_cancellable: isCancellable
+         *       is_ready_to_ship: isReadyToShip
+         *       is_complete: isComplete
+         *       lines { ...SalesOrderLineFields }
+         *       fulfillment { ...FulfillmentFields }
+         *     }
+         *     fragment SalesOrderLineFields on SalesOrderLine {
+         *       id
+         *       line_number: lineNumber
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity
+         *       unit_price: unitPrice
+         *       total
+         *       discount
+         *       quantity_allocated: quantityAllocated
+         *       quantity_shipped: quantityShipped
+         *       is_ready: isReady
+         *       location_id: locationId
+         *       notes
+         *     }
+         *     fragment FulfillmentFields on FulfillmentSummary {
+         *       state
+         *       lines_total: linesTotal
+         *       lines_ready: linesReady
+         *       lines_blocked: linesBlocked
+         *       fulfillment_percent: fulfillmentPercent
+         *       can_ship_partial: canShipPartial
+         *       can_ship_complete: canShipComplete
+         *       estimated_complete_date: estimatedCompleteDate
+         *     }
+         *     ```
+         */
+        patch: operations["update_sales_order_payment"];
+        trace?: never;
+    };
     "/sales-orders/{id}/pre-flight-check": {
         parameters: {
             query?: never;
@@ -53735,6 +53850,364 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_sales_order_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                    payment_method?: string | null;
+                    payment_transaction_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /** @description Who placed it (non-admins see only their own orders). */
+                        user_id: number | null;
+                        /** @description The quote it came from. */
+                        quote_id: number | null;
+                        /** @description The first line's product (one-product orders). */
+                        product_id: number | null;
+                        /**
+                         * @description From a quote or from lines.
+                         * @enum {string}
+                         */
+                        order_type: "quote_based" | "line_item";
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "portal" | "manual" | "squarespace" | "woocommerce" | "shopify" | "etsy" | "tiktok";
+                        /** @description The marketplace's order id. */
+                        source_order_id: string | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /**
+                         * @description How much is paid.
+                         * @enum {string}
+                         */
+                        payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                        /**
+                         * @description Internal logistics status.
+                         * @enum {string}
+                         */
+                        fulfillment_status: "pending" | "ready" | "picking" | "packing" | "shipped" | "delivered";
+                        /**
+                         * @description Computed from the allocations (CONTRACT 6.1).
+                         * @enum {string}
+                         */
+                        fulfillment_state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                        /** @description Sort key: ready_to_ship 1, partially_ready 2, blocked 3, shipped 4, cancelled 5. */
+                        fulfillment_priority: number;
+                        /**
+                         * Format: decimal
+                         * @description lines_ready / lines_total x 100.
+                         */
+                        fulfillment_percent: string;
+                        /**
+                         * @description Urgency.
+                         * @enum {string}
+                         */
+                        rush_level: "standard" | "rush" | "super_rush" | "urgent";
+                        /** @description `{name} x{qty}` for one line, otherwise `{n} items`. */
+                        product_name: string | null;
+                        /** @description Units over every line. */
+                        quantity: number;
+                        /** @description The customer. */
+                        customer_id: number | null;
+                        /** @description The customer's name when it was placed. */
+                        customer_name: string | null;
+                        /** @description The customer's e-mail. */
+                        customer_email: string | null;
+                        /** @description The customer's phone. */
+                        customer_phone: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        subtotal: string;
+                        /**
+                         * Format: decimal
+                         * @description Sum of the lines.
+                         */
+                        total_price: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax rate applied (a fraction, 0.0825 for 8.25 %).
+                         */
+                        tax_rate: string;
+                        /**
+                         * Format: decimal
+                         * @description Tax, subtotal x rate to the cent.
+                         */
+                        tax_amount: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping charged.
+                         */
+                        shipping_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Subtotal + tax + shipping.
+                         */
+                        grand_total: string;
+                        /**
+                         * Format: decimal
+                         * @description The grand total (the spec's `total_amount`).
+                         */
+                        total_amount: string;
+                        /** @description How it was paid. */
+                        payment_method: string | null;
+                        /** @description The payment's reference. */
+                        payment_transaction_id: string | null;
+                        /** @description When it became paid in full. */
+                        paid_at: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line1: string | null;
+                        /** @description Ship to. */
+                        shipping_address_line2: string | null;
+                        /** @description Ship to. */
+                        shipping_city: string | null;
+                        /** @description Ship to. */
+                        shipping_state: string | null;
+                        /** @description Ship to. */
+                        shipping_zip: string | null;
+                        /** @description Ship to. */
+                        shipping_country: string | null;
+                        /** @description Carrier tracking number. */
+                        tracking_number: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
+                        /** @description When it shipped. */
+                        shipped_at: string | null;
+                        /** @description When it was delivered. */
+                        delivered_at: string | null;
+                        /** @description The customer's notes. */
+                        customer_notes: string | null;
+                        /** @description Internal notes. */
+                        internal_notes: string | null;
+                        /** @description Notes for production. */
+                        production_notes: string | null;
+                        /** @description When it was cancelled. */
+                        cancelled_at: string | null;
+                        /** @description Why it was cancelled. */
+                        cancellation_reason: string | null;
+                        /** @description When it is due. */
+                        due_date: string | null;
+                        /** @description When production should be done. */
+                        estimated_completion_date: string | null;
+                        /** @description When it was completed. */
+                        actual_completion_date: string | null;
+                        /** @description When it was confirmed. */
+                        confirmed_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Paid in full. */
+                        is_paid: boolean;
+                        /** @description Pending, confirmed or on hold. */
+                        is_cancellable: boolean;
+                        /** @description Ready to ship. */
+                        is_ready_to_ship: boolean;
+                        /** @description Delivered or completed. */
+                        is_complete: boolean;
+                        /** @description The lines, by line number. */
+                        lines: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Position (1, 2, ...). */
+                            line_number: number;
+                            /** @description The product. */
+                            product_id: number;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /** @description Units ordered. */
+                            quantity: number;
+                            /**
+                             * Format: decimal
+                             * @description Price per unit (the item's selling price when ordered).
+                             */
+                            unit_price: string;
+                            /**
+                             * Format: decimal
+                             * @description quantity x unit price - discount.
+                             */
+                            total: string;
+                            /**
+                             * Format: decimal
+                             * @description Discount on the line.
+                             */
+                            discount: string;
+                            /**
+                             * Format: decimal
+                             * @description Units reserved for it.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            quantity_shipped: string;
+                            /** @description Whole quantity allocated or shipped. */
+                            is_ready: boolean;
+                            /** @description Where its stock is reserved and shipped from. */
+                            location_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                        }[];
+                        /**
+                         * FulfillmentSummary
+                         * @description The fulfillment summary.
+                         */
+                        fulfillment: {
+                            /**
+                             * @description ready_to_ship, partially_ready, blocked, shipped or cancelled.
+                             * @enum {string}
+                             */
+                            state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                            /** @description Lines. */
+                            lines_total: number;
+                            /** @description Lines allocated in full. */
+                            lines_ready: number;
+                            /** @description Lines not allocated in full. */
+                            lines_blocked: number;
+                            /** @description lines_ready / lines_total x 100. */
+                            fulfillment_percent: number;
+                            /** @description Some lines could ship now. */
+                            can_ship_partial: boolean;
+                            /** @description Every line could ship now. */
+                            can_ship_complete: boolean;
+                            /** @description When production should be done. */
+                            estimated_complete_date: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

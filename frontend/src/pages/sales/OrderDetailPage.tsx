@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ArrowLeft, Banknote, Factory, FileText, MapPin, MessageSquarePlus, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
+import { ArrowLeft, Banknote, CreditCard, Factory, FileText, MapPin, MessageSquarePlus, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
@@ -14,7 +14,7 @@ import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
 import { ORDER_TONE as WO_TONE } from '../production/productionApi';
-import { NoteDialog, PaymentDialog, ShipDialog, TrackingDialog, useSalesInvalidate } from './SalesDialogs';
+import { NoteDialog, PaymentDetailsDialog, PaymentDialog, ShipDialog, TrackingDialog, useSalesInvalidate } from './SalesDialogs';
 import {
   FULFILLMENT_TONE,
   ORDER_TONE,
@@ -31,7 +31,7 @@ import './sales.css';
 
 const SHIPPABLE: readonly SalesOrderStatus[] = ['confirmed', 'in_production', 'ready_to_ship'];
 
-type Dialog = 'cancel' | 'delete' | 'ship' | 'payment' | 'refund' | 'note' | 'tracking' | null;
+type Dialog = 'cancel' | 'delete' | 'ship' | 'payment' | 'refund' | 'note' | 'tracking' | 'payment-details' | null;
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -515,12 +515,22 @@ export function OrderDetailPage() {
             <h2 id="so-payments" className="section-title">
               Payments
             </h2>
-            {paid > 0 && (
-              <Button size="sm" variant="secondary" icon={<Undo2 size={14} />} onClick={() => setDialog('refund')}>
-                Refund
+            <div className="wo-actions">
+              <Button size="sm" variant="secondary" icon={<CreditCard size={14} />} onClick={() => setDialog('payment-details')}>
+                Payment details
               </Button>
-            )}
+              {paid > 0 && (
+                <Button size="sm" variant="secondary" icon={<Undo2 size={14} />} onClick={() => setDialog('refund')}>
+                  Refund
+                </Button>
+              )}
+            </div>
           </div>
+          {(order.payment_method || order.payment_transaction_id) && (
+            <p className="cell-sub" data-testid="payment-details">
+              {[order.payment_method, order.payment_transaction_id && `ref. ${order.payment_transaction_id}`].filter(Boolean).join(' · ')}
+            </p>
+          )}
           {payments.error ? (
             <ErrorState compact error={payments.error} onRetry={() => void payments.refetch()} />
           ) : payments.isPending ? (
@@ -560,6 +570,7 @@ export function OrderDetailPage() {
       <ShipDialog order={order} open={dialog === 'ship'} onClose={() => setDialog(null)} />
       <NoteDialog order={order} open={dialog === 'note'} onClose={() => setDialog(null)} />
       <TrackingDialog order={order} open={dialog === 'tracking'} onClose={() => setDialog(null)} />
+      {admin && <PaymentDetailsDialog order={order} open={dialog === 'payment-details'} onClose={() => setDialog(null)} />}
       <PaymentDialog mode="payment" orderId={order.id} orderLabel={order.order_number} open={dialog === 'payment'} onClose={() => setDialog(null)} />
       <PaymentDialog
         key={`refund-${paid}`}

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../../App';
 import { ToastProvider } from '../../components/Toast';
-import { NoteDialog, PaymentDialog, ShipDialog, TrackingDialog } from './SalesDialogs';
+import { NoteDialog, PaymentDetailsDialog, PaymentDialog, ShipDialog, TrackingDialog } from './SalesDialogs';
+import type { SalesOrder } from './salesApi';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -157,5 +158,45 @@ describe('tracking dialog', () => {
       ['/api/v1/sales-orders/9/shipping-events', { event_type: 'delivered', event_at: null, location: 'Springfield', description: null, source: 'carrier' }],
     ]);
     expect(posts[0]?.key).toBeTruthy();
+  });
+});
+
+describe('payment details dialog', () => {
+  it("shows the server's 400 when the status disagrees with the payments, then saves the overdue flag", async () => {
+    const patches: { path: string; body: unknown }[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+        const url = new URL(String(input), 'http://localhost');
+        if (init.method !== 'PATCH') return new Response('[]', { status: 200, headers: { 'Content-Type': 'application/json' } });
+        const body = JSON.parse(String(init.body)) as { payment_status: string };
+        patches.push({ path: url.pathname, body });
+        if (body.payment_status === 'paid') {
+          const detail = "Payment status follows the order's payments: 0.00 of 43.30 is paid, so it is 'pending', not 'paid'. Record a payment or refund on Payments to change it";
+          return new Response(JSON.stringify({ detail }), { status: 400, headers: { 'Content-Type': 'application/json' } });
+        }
+        return new Response(JSON.stringify({ id: 9, order_number: 'SO-2026-0009', payment_status: 'overdue' }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    const order = { id: 9, order_number: 'SO-2026-0009', payment_status: 'pending', payment_method: null, payment_transaction_id: 'etsy-1' } as unknown as SalesOrder;
+    const onClose = vi.fn();
+    wrap(<PaymentDetailsDialog order={order} open onClose={onClose} />);
+    const user = userEvent.setup();
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByLabelText(/Transaction reference/)).toHaveValue('etsy-1');
+    const status = within(dialog).getByRole('combobox', { name: /Payment status/ });
+    await user.selectOptions(status, 'paid');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(/so it is 'pending', not 'paid'/)).toBeInTheDocument();
+    expect(onClose).not.toHaveBeenCalled();
+
+    await user.selectOptions(status, 'overdue');
+    await user.type(within(dialog).getByLabelText(/Method/), ' Etsy Payments ');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(patches.map((p) => [p.path, p.body])).toEqual([
+      ['/api/v1/sales-orders/9/payment', { payment_status: 'paid', payment_method: null, payment_transaction_id: 'etsy-1' }],
+      ['/api/v1/sales-orders/9/payment', { payment_status: 'overdue', payment_method: 'Etsy Payments', payment_transaction_id: 'etsy-1' }],
+    ]);
   });
 });

@@ -21,6 +21,9 @@ import {
   createSalesOrderBody,
   noteBody,
   noteSchema,
+  paymentDetailsBody,
+  paymentDetailsSchema,
+  SALES_PAYMENT_STATUSES,
   createSalesOrderSchema,
   paymentBody,
   paymentSchema,
@@ -34,6 +37,8 @@ import {
   trackingSchema,
   type CreateSalesOrderForm,
   type NoteForm,
+  type PaymentDetailsForm,
+  type SalesOrder,
   type PaymentForm,
   type Quote,
   type QuoteForm,
@@ -696,6 +701,81 @@ export function TrackingDialog({ order, open, onClose }: { order: { id: number; 
           <SelectField label="Reported by" options={TRACKING_SOURCE_OPTIONS} error={errors.source?.message} {...register('source')} />
         </div>
         <TextAreaField label="Description" error={errors.description?.message} {...register('description')} />
+      </form>
+    </Modal>
+  );
+}
+
+const PAYMENT_STATUS_OPTIONS = SALES_PAYMENT_STATUSES.map((s) => ({ value: s, label: humanize(s) }));
+
+/**
+ * An admin's payment details on an order: the customer's method and the processor's
+ * reference, and the overdue or refunded flag. Pending, partial and paid follow the recorded
+ * payments; the server's 400 says what is paid when they disagree.
+ */
+export function PaymentDetailsDialog({ order, open, onClose }: { order: SalesOrder; open: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const current = (): PaymentDetailsForm => ({
+    payment_status: order.payment_status,
+    payment_method: order.payment_method ?? '',
+    payment_transaction_id: order.payment_transaction_id ?? '',
+  });
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<PaymentDetailsForm>({ resolver: zodResolver(paymentDetailsSchema), values: current() });
+  const close = () => {
+    reset(current());
+    setFormError(null);
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: PaymentDetailsForm) => salesApi.setPaymentDetails(order.id, paymentDetailsBody(v)),
+    onSuccess: async (o) => {
+      toast.success('Payment details saved', `${o.order_number} is ${humanize(o.payment_status).toLowerCase()}.`);
+      await invalidate();
+      close();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, ['payment_status', 'payment_method', 'payment_transaction_id'])),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title={`Payment details · ${order.order_number}`}
+      description="Pending, partial and paid follow the payments recorded below. Flag an unpaid balance as overdue, or a fully refunded order as refunded."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="payment-details-form" loading={save.isPending}>
+            Save
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="payment-details-form"
+        className="form"
+        aria-label="Payment details"
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        <SelectField label="Payment status" required options={PAYMENT_STATUS_OPTIONS} error={errors.payment_status?.message} {...register('payment_status')} />
+        <div className="form__grid">
+          <TextField label="Method" placeholder="Etsy Payments" hint="Left empty: unchanged." error={errors.payment_method?.message} {...register('payment_method')} />
+          <TextField label="Transaction reference" hint="Left empty: unchanged." error={errors.payment_transaction_id?.message} {...register('payment_transaction_id')} />
+        </div>
       </form>
     </Modal>
   );

@@ -40,6 +40,8 @@ export type RequiredOrders = Api<'/sales-orders/{id}/required-orders', 'get'>;
 export type BlockingIssues = Api<'/sales-orders/{id}/blocking-issues', 'get'>;
 export type MaterialRequirements = Api<'/sales-orders/{id}/material-requirements', 'get'>;
 export type RequiredOrder = RequiredOrders['production_orders'][number];
+export type PaymentDetailsUpdate = RequestBody<'/sales-orders/{id}/payment', 'patch'>;
+export type SalesPaymentStatus = PaymentDetailsUpdate['payment_status'];
 
 /** The answer of `/sales-orders/status-transitions` (the document types it `unknown`). */
 export interface StatusTransitions {
@@ -283,6 +285,29 @@ export function trackingBody(v: TrackingForm): ShippingEventCreate {
   };
 }
 
+export const SALES_PAYMENT_STATUSES: readonly SalesPaymentStatus[] = ['pending', 'partial', 'paid', 'refunded', 'overdue'];
+
+/**
+ * An admin's payment details: method and reference are free text; the status may only be
+ * flagged where payments cannot say it (`overdue`, `refunded`), otherwise the server answers
+ * 400 with what is paid.
+ */
+export const paymentDetailsSchema = z.object({
+  payment_status: z.enum(SALES_PAYMENT_STATUSES as [SalesPaymentStatus, ...SalesPaymentStatus[]], 'Choose a payment status.'),
+  payment_method: text(100, 'the method'),
+  payment_transaction_id: text(255, 'the reference'),
+});
+export type PaymentDetailsForm = z.input<typeof paymentDetailsSchema>;
+
+/** Empty method or reference keep what the order has. */
+export function paymentDetailsBody(v: PaymentDetailsForm): PaymentDetailsUpdate {
+  return {
+    payment_status: v.payment_status as SalesPaymentStatus,
+    payment_method: v.payment_method.trim() || null,
+    payment_transaction_id: v.payment_transaction_id.trim() || null,
+  };
+}
+
 export const quoteSchema = z.object({
   product_id: z.string(),
   product_name: z.string().trim().min(1, 'Enter what is quoted.').max(255, 'Keep the name under 255 characters.'),
@@ -343,6 +368,8 @@ export const salesApi = {
   setStatus: (id: number, status: SalesOrderStatus) => api.request<SalesOrder>(`/sales-orders/${id}/status`, { method: 'PATCH', json: { status }, ...once() }),
   cancel: (id: number, reason?: string) => api.post<SalesOrder>(`/sales-orders/${id}/cancel`, { cancellation_reason: reason || null }, once()),
   remove: (id: number) => api.del<unknown>(`/sales-orders/${id}`),
+  setPaymentDetails: (id: number, body: PaymentDetailsUpdate) =>
+    api.request<SalesOrder>(`/sales-orders/${id}/payment`, { method: 'PATCH', json: body, ...once() }),
   generateProduction: (id: number) => api.post<unknown>(`/sales-orders/${id}/generate-production-orders`, undefined, once()),
   ship: (id: number, body: ShipBody, k: string) => api.post<ShipResult>(`/sales-orders/${id}/ship`, body, once(k)),
   paymentSummary: (orderId: number, signal?: AbortSignal) => api.get<PaymentSummary>(`/payments/order/${orderId}/summary`, undefined, signal),
