@@ -2477,3 +2477,86 @@ async fn admins_record_payment_details_and_flag_overdue_but_the_status_follows_t
     .await;
     assert_eq!(r["payment_status"], "refunded");
 }
+
+/// `GET /admin/customers/{id}/orders` (CONTRACT 5.5): the customer's latest orders, newest
+/// first, `grand_total` a number; admins only; 404 for an unknown customer; `limit` bounded.
+#[tokio::test]
+async fn a_customers_orders_are_listed_newest_first_for_admins() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    let widget = item(&app, &t, "WIDGET", "finished_good", "EA", Some("10.00")).await;
+    let c = customer(&app, &t).await;
+    let mut numbers = Vec::new();
+    for qty in 1..=3 {
+        let o = order(
+            &app,
+            &t,
+            json!([{"product_id": widget, "quantity": qty}]),
+            json!({"customer_id": c}),
+        )
+        .await;
+        numbers.push(o["order_number"].as_str().expect("number").to_string());
+    }
+    // Another customer's order is not listed.
+    order(
+        &app,
+        &t,
+        json!([{"product_id": widget, "quantity": 9}]),
+        json!({}),
+    )
+    .await;
+    let path = format!("/api/v1/admin/customers/{c}/orders");
+    let rows = ok(&app, &t, Method::GET, &path, None).await;
+    let listed: Vec<&str> = rows
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|r| r["order_number"].as_str().expect("n"))
+        .collect();
+    numbers.reverse();
+    assert_eq!(listed, numbers, "newest first");
+    let first = &rows[0];
+    assert_eq!(
+        first
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect::<std::collections::BTreeSet<_>>(),
+        [
+            "created_at",
+            "grand_total",
+            "id",
+            "order_number",
+            "payment_status",
+            "status"
+        ]
+        .into_iter()
+        .collect()
+    );
+    assert!(first["grand_total"].is_number(), "{first}");
+    assert_eq!(first["status"], "pending");
+    assert_eq!(first["payment_status"], "pending");
+    let two = ok(&app, &t, Method::GET, &format!("{path}?limit=2"), None).await;
+    assert_eq!(two.as_array().map(Vec::len), Some(2));
+    let (st, _) = refused(&app, &t, Method::GET, &format!("{path}?limit=0"), None).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY);
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/admin/customers/999999/orders",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::NOT_FOUND,
+            json!({"detail": "Customer not found"})
+        )
+    );
+    let (st, _) = refused(&app, &op, Method::GET, &path, None).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+}

@@ -387,6 +387,28 @@ impl SalesQuery {
         })
     }
 
+    /// A customer's latest orders, newest first (admins; CONTRACT 5.5 `GET
+    /// /admin/customers/{id}/orders`): 404 `Customer not found` for an unknown customer.
+    #[graphql(guard = "Access::Admin")]
+    async fn customer_orders(
+        &self,
+        ctx: &Context<'_>,
+        customer_id: i64,
+        #[graphql(desc = "How many (1-100).", default = 20)] limit: i64,
+    ) -> AppResult<Vec<crate::dashboard::model::RecentOrder>> {
+        let page = Page::with_max(Some(limit), Some(0), MAX_SO_PAGE)?;
+        let mut conn = context::conn(ctx).await?;
+        crate::partners::model::find_customer(&mut conn, customer_id)
+            .await?
+            .ok_or_else(|| AppError::not_found("Customer not found"))?;
+        let filter = SalesOrderFilter {
+            customer_id: Some(customer_id),
+            ..SalesOrderFilter::default()
+        };
+        let (rows, _) = model::list(&mut conn, &filter, page.limit, 0).await?;
+        Ok(rows.into_iter().map(Into::into).collect())
+    }
+
     /// One sales order (owner or admin: 403 `Not authorized to view this order`).
     #[graphql(guard = "Access::User")]
     async fn sales_order(&self, ctx: &Context<'_>, id: i64) -> AppResult<SalesOrderRow> {

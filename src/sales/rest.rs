@@ -107,6 +107,9 @@ pub const ROUTES: &[Route] = &[
         .access(Admin)
         .idempotent()
         .summary("The spec's name of `POST /admin/orders/import`"),
+    Route::get("/admin/customers/{id}/orders", stored_op!("customer_orders.graphql"), "customerOrders")
+        .access(Admin)
+        .summary("A customer's latest orders, newest first (`limit`, default 20, up to 100): `{id, order_number, status, grand_total, payment_status, created_at}`; 404 `Customer not found`"),
     Route::get("/payments", stored_op!("payments_list.graphql", "payment"), "payments")
         .access(Admin)
         .summary("Payments, newest first, as `{items, total, page, page_size, total_pages}` (`order_id`, `payment_method`, `status`, `payment_type`, `from_date`, `to_date`, `search`, `page`, `page_size` up to 100)"),

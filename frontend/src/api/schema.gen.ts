@@ -1543,6 +1543,39 @@ export interface paths {
         patch: operations["update_customer"];
         trace?: never;
     };
+    "/admin/customers/{id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's latest orders, newest first (`limit`, default 20, up to 100): `{id, order_number, status, grand_total, payment_status, created_at}`; 404 `Customer not found`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query CustomerOrders($id: Int!, $limit: Int = 20) {
+         *       customerOrders(customerId: $id, limit: $limit) {
+         *         id
+         *         order_number: orderNumber
+         *         status
+         *         grand_total: grandTotal
+         *         payment_status: paymentStatus
+         *         created_at: createdAt
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_customer_orders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/dashboard/": {
         parameters: {
             query?: never;
@@ -19119,6 +19152,108 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_customer_orders: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Number. */
+                        order_number: string;
+                        /**
+                         * @description Status.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /** @description Grand total. */
+                        grand_total: number;
+                        /**
+                         * @description Payment status.
+                         * @enum {string}
+                         */
+                        payment_status: "pending" | "partial" | "paid" | "refunded" | "overdue";
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
