@@ -2560,3 +2560,126 @@ async fn a_customers_orders_are_listed_newest_first_for_admins() {
     let (st, _) = refused(&app, &op, Method::GET, &path, None).await;
     assert_eq!(st, StatusCode::FORBIDDEN);
 }
+
+/// CONTRACT 5.1's dashboard siblings: `stats`, `modules` and `pending-bom-reviews`, and the
+/// same blocks in `GET /admin/dashboard/`. A BOM needs review when it has a discontinued
+/// component or no cost; the count reaches the SPA's summary card too.
+#[tokio::test]
+async fn the_dashboard_lists_modules_with_badges_and_the_boms_needing_review() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    let s = shop(&app, &t).await;
+    // A gadget made of a part about to be discontinued; a trinket of resin nobody priced.
+    let part = item(&app, &t, "OLD-PART", "component", "EA", None).await;
+    receive(&app, &t, part, "3", "1.50").await;
+    let resin = item(&app, &t, "RESIN", "material", "G", None).await;
+    let gadget = item(&app, &t, "GADGET", "finished_good", "EA", Some("9.00")).await;
+    let trinket = item(&app, &t, "TRINKET", "finished_good", "EA", Some("4.00")).await;
+    for (product, component, unit) in [(gadget, part, "EA"), (trinket, resin, "G")] {
+        ok(
+            &app,
+            &t,
+            Method::POST,
+            "/api/v1/admin/bom/",
+            Some(json!({"product_id": product, "lines": [{"component_id": component, "quantity": "2", "unit": unit}]})),
+        )
+        .await;
+    }
+    ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/items/{part}"),
+        Some(json!({"active": false})),
+    )
+    .await;
+    order(
+        &app,
+        &t,
+        json!([{"product_id": s.widget, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+
+    let reviews = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/admin/dashboard/pending-bom-reviews",
+        None,
+    )
+    .await;
+    let found: Vec<(String, Value)> = reviews
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|r| {
+            (
+                r["product_sku"].as_str().expect("sku").to_string(),
+                r["reasons"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("TRINKET".to_string(), json!(["no_cost"])),
+            ("GADGET".to_string(), json!(["discontinued_component"])),
+        ],
+        "newest first; the widget's BOM is fine"
+    );
+    assert_eq!(reviews[1]["total_cost"], "3.00");
+    assert_eq!(reviews[1]["line_count"], 1);
+    let one = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/admin/dashboard/pending-bom-reviews?limit=1",
+        None,
+    )
+    .await;
+    assert_eq!(one.as_array().map(Vec::len), Some(1));
+
+    let stats = ok(&app, &t, Method::GET, "/api/v1/admin/dashboard/stats", None).await;
+    assert_eq!(stats["boms_needing_review"], 2);
+    assert_eq!(stats["pending_orders"], 1);
+    let summary = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/admin/dashboard/summary",
+        None,
+    )
+    .await;
+    assert_eq!(summary["boms"]["needs_review"], 2);
+
+    let modules = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/admin/dashboard/modules",
+        None,
+    )
+    .await;
+    let by_name = |name: &str| {
+        modules
+            .as_array()
+            .and_then(|m| m.iter().find(|x| x["name"] == name))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    assert_eq!(by_name("Orders")["badge_count"], 1);
+    assert_eq!(by_name("Orders")["badge_type"], "info");
+    assert_eq!(by_name("Orders")["route"], "/admin/orders");
+    assert_eq!(by_name("Bills of materials")["badge_count"], 2);
+    assert_eq!(by_name("Bills of materials")["badge_type"], "warning");
+    assert_eq!(by_name("Quotes")["badge_count"], Value::Null);
+    assert_eq!(by_name("Quotes")["badge_type"], Value::Null);
+
+    let all = ok(&app, &t, Method::GET, "/api/v1/admin/dashboard/", None).await;
+    assert_eq!(all["summary"], stats);
+    assert_eq!(all["modules"], modules);
+    assert_eq!(all["pending_bom_reviews"], reviews);
+    assert_eq!(all["recent_orders"].as_array().map(Vec::len), Some(1));
+}

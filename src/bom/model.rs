@@ -535,3 +535,65 @@ pub async fn uses_of_item(conn: &mut AsyncPgConnection, item_id: i64) -> AppResu
         .await?;
     Ok((as_component, as_product))
 }
+
+/// An active BOM that needs someone's eye (CONTRACT 5.1 `pending_bom_reviews`), with why.
+#[derive(Debug, Clone, QueryableByName, SimpleObject)]
+pub struct BomReview {
+    /// The BOM.
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub bom_id: i64,
+    /// Its code.
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub bom_code: String,
+    /// The product's SKU.
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub product_sku: String,
+    /// The product's name.
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub product_name: String,
+    /// Component cost plus process cost, as last rolled up.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_cost: Decimal,
+    /// How many lines it has.
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub line_count: i64,
+    /// Created.
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    pub created_at: Timestamp,
+    /// Why it needs review: `no_lines`, `discontinued_component` or `no_cost`.
+    #[diesel(sql_type = diesel::sql_types::Array<diesel::sql_types::Text>)]
+    pub reasons: Vec<String>,
+    /// How many BOMs need review in all (the same on every row).
+    #[graphql(skip)]
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub total: i64,
+}
+
+/// Active BOMs that cannot be trusted as they are, newest first: no lines, a component that
+/// is discontinued (it can no longer be bought or made), or no cost at all (quotes and COGS
+/// would price the product at zero). One statement; `total` counts them all.
+pub async fn needing_review(conn: &mut AsyncPgConnection, limit: i64) -> AppResult<Vec<BomReview>> {
+    const SQL: &str = "\
+        WITH flagged AS ( \
+            SELECT b.id AS bom_id, b.code AS bom_code, p.sku AS product_sku, p.name AS product_name, \
+                   (b.material_cost + b.process_cost) AS total_cost, count(l.id) AS line_count, \
+                   b.created_at, \
+                   array_remove(ARRAY[ \
+                       CASE WHEN count(l.id) = 0 THEN 'no_lines' END, \
+                       CASE WHEN bool_or(NOT c.active) THEN 'discontinued_component' END, \
+                       CASE WHEN count(l.id) > 0 AND b.material_cost + b.process_cost = 0 THEN 'no_cost' END \
+                   ], NULL) AS reasons \
+            FROM boms b \
+            JOIN items p ON p.id = b.product_id \
+            LEFT JOIN bom_lines l ON l.bom_id = b.id \
+            LEFT JOIN items c ON c.id = l.component_id \
+            WHERE b.active \
+            GROUP BY b.id, p.sku, p.name) \
+        SELECT f.*, count(*) OVER () AS total FROM flagged f \
+        WHERE cardinality(f.reasons) > 0 \
+        ORDER BY f.created_at DESC, f.bom_id DESC LIMIT $1";
+    Ok(diesel::sql_query(SQL)
+        .bind::<diesel::sql_types::BigInt, _>(limit)
+        .load(conn)
+        .await?)
+}

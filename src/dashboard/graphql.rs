@@ -32,18 +32,23 @@ impl DashboardQuery {
         model::counts(&mut *context::conn(ctx).await?).await
     }
 
-    /// The counts and the five latest orders.
+    /// The counts, the modules with their badges, the five latest orders and the BOMs
+    /// needing review.
     #[graphql(guard = "Access::User")]
     async fn dashboard_overview(&self, ctx: &Context<'_>) -> AppResult<model::DashboardOverview> {
-        let mut conn = context::conn(ctx).await?;
-        Ok(model::DashboardOverview {
-            summary: model::counts(&mut conn).await?,
-            recent_orders: model::recent_orders(&mut conn, 5)
-                .await?
-                .into_iter()
-                .map(RecentOrder::from)
-                .collect(),
-        })
+        model::overview(&mut *context::conn(ctx).await?).await
+    }
+
+    /// Active BOMs needing review, newest first (1-100, default 20): no lines, a
+    /// discontinued component or no cost.
+    #[graphql(guard = "Access::User")]
+    async fn dashboard_pending_bom_reviews(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "How many (1-100).", default = 20)] limit: i64,
+    ) -> AppResult<Vec<crate::bom::model::BomReview>> {
+        let page = crate::graphql::pagination::Page::with_max(Some(limit), Some(0), 100)?;
+        crate::bom::model::needing_review(&mut *context::conn(ctx).await?, page.limit).await
     }
 
     /// The SPA dashboard's cards: quotes, orders, production, BOMs, inventory, revenue.

@@ -335,6 +335,8 @@ pub struct Counts {
     pub production_ready_to_start: i64,
     /// Active BOMs.
     pub active_boms: i64,
+    /// Active BOMs needing review (see [`crate::bom::model::needing_review`]).
+    pub boms_needing_review: i64,
     /// Sales in the last 30 days (orders not cancelled or draft).
     pub revenue_30_days: f64,
     /// Their count.
@@ -395,6 +397,11 @@ pub async fn counts(conn: &mut AsyncPgConnection) -> AppResult<Counts> {
         .count()
         .get_result(conn)
         .await?;
+    let boms_needing_review = crate::bom::model::needing_review(conn, 1)
+        .await?
+        .into_iter()
+        .next()
+        .map_or(0, |r| r.total);
     Ok(Counts {
         pending_quotes: q.iter().filter(|r| r.0 == QuoteStatus::Pending).count() as i64,
         quotes_today: q.iter().filter(|r| r.1 >= start_of(today)).count() as i64,
@@ -408,6 +415,7 @@ pub async fn counts(conn: &mut AsyncPgConnection) -> AppResult<Counts> {
         production_scheduled: wo(OrderStatus::Released),
         production_ready_to_start: wo(OrderStatus::Draft),
         active_boms,
+        boms_needing_review,
         revenue_30_days: money(&revenue.unwrap_or_default()),
         orders_30_days: n30,
     })
@@ -498,7 +506,7 @@ pub struct DashboardProduction {
 /// BOM cards.
 #[derive(Debug, Clone, SimpleObject)]
 pub struct DashboardBoms {
-    /// BOMs waiting for review (no review flow yet: 0).
+    /// Active BOMs needing review (no lines, a discontinued component or no cost).
     pub needs_review: i64,
     /// Active BOMs.
     pub active: i64,
@@ -539,14 +547,19 @@ pub struct DashboardSummary {
     pub revenue: DashboardRevenue,
 }
 
+/// Items to reorder: what the purchasing suggestions list.
+async fn low_stock_count(conn: &mut AsyncPgConnection) -> AppResult<i64> {
+    match crate::purchasing::replenish::suggestions(conn).await {
+        Ok(s) => Ok(s.len() as i64),
+        Err(crate::graphql::user_error::Stop::Failed(e)) => Err(e),
+        Err(crate::graphql::user_error::Stop::Refused(_)) => Ok(0),
+    }
+}
+
 /// The summary, from the counts and the low-stock list.
 pub async fn summary(conn: &mut AsyncPgConnection) -> AppResult<DashboardSummary> {
     let c = counts(conn).await?;
-    let low = match crate::purchasing::replenish::suggestions(conn).await {
-        Ok(s) => s.len() as i64,
-        Err(crate::graphql::user_error::Stop::Failed(e)) => return Err(e),
-        Err(crate::graphql::user_error::Stop::Refused(_)) => 0,
-    };
+    let low = low_stock_count(conn).await?;
     Ok(DashboardSummary {
         quotes: DashboardQuotes {
             pending: c.pending_quotes,
@@ -564,7 +577,7 @@ pub async fn summary(conn: &mut AsyncPgConnection) -> AppResult<DashboardSummary
             ready_to_start: c.production_ready_to_start,
         },
         boms: DashboardBoms {
-            needs_review: 0,
+            needs_review: c.boms_needing_review,
             active: c.active_boms,
         },
         inventory: DashboardInventory {
@@ -586,6 +599,131 @@ pub async fn summary(conn: &mut AsyncPgConnection) -> AppResult<DashboardSummary
 pub struct DashboardOverview {
     /// The counts.
     pub summary: Counts,
+    /// The modules with their badges.
+    pub modules: Vec<DashboardModule>,
     /// The five latest orders.
     pub recent_orders: Vec<RecentOrder>,
+    /// The ten newest BOMs needing review.
+    pub pending_bom_reviews: Vec<crate::bom::model::BomReview>,
+}
+
+crate::text_enum! {
+    /// How a module's badge reads.
+    pub enum BadgeType {
+        /// Work waiting.
+        Info,
+        /// Something to fix.
+        Warning,
+    }
+}
+
+/// A module of the back office with what waits in it (CONTRACT 5.1 `modules`).
+#[derive(Debug, Clone, SimpleObject)]
+pub struct DashboardModule {
+    /// Its name.
+    pub name: &'static str,
+    /// What it is for.
+    pub description: &'static str,
+    /// Where it is in the app.
+    pub route: &'static str,
+    /// Its icon (a lucide icon name).
+    pub icon: &'static str,
+    /// How many things wait there (none when nothing is counted).
+    pub badge_count: Option<i64>,
+    /// How the badge reads (none without a badge).
+    pub badge_type: Option<BadgeType>,
+}
+
+/// The modules and their badges, from the counts: a badge only when something waits.
+pub fn modules(c: &Counts, low_stock: i64) -> Vec<DashboardModule> {
+    let m = |name, description, route, icon, count: i64, kind| DashboardModule {
+        name,
+        description,
+        route,
+        icon,
+        badge_count: (count > 0).then_some(count),
+        badge_type: (count > 0).then_some(kind),
+    };
+    vec![
+        m(
+            "Quotes",
+            "Price requests and their approval",
+            "/admin/quotes",
+            "FileText",
+            c.pending_quotes,
+            BadgeType::Info,
+        ),
+        m(
+            "Orders",
+            "Sales orders from quote to delivery",
+            "/admin/orders",
+            "ShoppingCart",
+            c.pending_orders,
+            BadgeType::Info,
+        ),
+        m(
+            "Production",
+            "Production orders and their operations",
+            "/admin/production",
+            "Factory",
+            c.production_ready_to_start + c.production_scheduled,
+            BadgeType::Info,
+        ),
+        m(
+            "Shipping",
+            "Orders ready to ship and shipments",
+            "/admin/shipping",
+            "Truck",
+            c.orders_ready_to_ship,
+            BadgeType::Info,
+        ),
+        m(
+            "Bills of materials",
+            "What each product is made of and what it costs",
+            "/admin/bom",
+            "Layers",
+            c.boms_needing_review,
+            BadgeType::Warning,
+        ),
+        m(
+            "Items",
+            "Products, materials and stock",
+            "/admin/items",
+            "Package",
+            low_stock,
+            BadgeType::Warning,
+        ),
+        m(
+            "Purchasing",
+            "Purchase orders and vendors",
+            "/admin/purchasing",
+            "ClipboardList",
+            0,
+            BadgeType::Info,
+        ),
+        m(
+            "Payments",
+            "Payments and refunds",
+            "/admin/payments",
+            "Banknote",
+            c.overdue_orders,
+            BadgeType::Warning,
+        ),
+    ]
+}
+
+/// The overview: counts, modules, the five latest orders and the BOMs needing review.
+pub async fn overview(conn: &mut AsyncPgConnection) -> AppResult<DashboardOverview> {
+    let summary = counts(conn).await?;
+    let low = low_stock_count(conn).await?;
+    Ok(DashboardOverview {
+        modules: modules(&summary, low),
+        summary,
+        recent_orders: recent_orders(conn, 5)
+            .await?
+            .into_iter()
+            .map(RecentOrder::from)
+            .collect(),
+        pending_bom_reviews: crate::bom::model::needing_review(conn, 10).await?,
+    })
 }

@@ -7,8 +7,14 @@ use crate::stored_op;
 
 /// The routes.
 pub const ROUTES: &[Route] = &[
-    Route::get("/admin/dashboard/", stored_op!("dashboard.graphql", "recent_order"), "dashboardOverview")
-        .summary("The dashboard: `summary` counts and the five latest orders as `recent_orders`"),
+    Route::get("/admin/dashboard/", stored_op!("dashboard.graphql", "recent_order", "dashboard_stats", "dashboard_module", "bom_review"), "dashboardOverview")
+        .summary("The dashboard: `summary` counts, `modules` with their badges, the five latest orders as `recent_orders` and the BOMs needing review as `pending_bom_reviews`"),
+    Route::get("/admin/dashboard/stats", stored_op!("dashboard_stats.graphql", "dashboard_stats"), "dashboardOverview.summary")
+        .summary("The dashboard's counts (the `summary` of `GET /admin/dashboard/`)"),
+    Route::get("/admin/dashboard/modules", stored_op!("dashboard_modules.graphql", "dashboard_module"), "dashboardOverview.modules")
+        .summary("The back office's modules, each with a badge (`badge_count`, `badge_type` info or warning) when something waits in it"),
+    Route::get("/admin/dashboard/pending-bom-reviews", stored_op!("pending_bom_reviews.graphql", "bom_review"), "dashboardPendingBomReviews")
+        .summary("Active BOMs needing review, newest first (`limit`, default 20, up to 100): no lines, a discontinued component or no cost, named in `reasons`"),
     Route::get("/admin/dashboard/summary", stored_op!("dashboard_summary.graphql"), "dashboardSummary")
         .summary("The SPA's cards: quotes, orders, production, BOMs, inventory and the last 30 days' revenue"),
     Route::get("/admin/dashboard/recent-orders", stored_op!("recent_orders.graphql", "recent_order"), "dashboardRecentOrders")

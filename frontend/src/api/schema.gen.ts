@@ -1584,24 +1584,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The dashboard: `summary` counts and the five latest orders as `recent_orders`
+         * The dashboard: `summary` counts, `modules` with their badges, the five latest orders as `recent_orders` and the BOMs needing review as `pending_bom_reviews`
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
          *     query Dashboard {
          *       dashboardOverview {
-         *         summary {
-         *           pending_quotes: pendingQuotes
-         *           quotes_today: quotesToday
-         *           pending_orders: pendingOrders
-         *           orders_needing_review: pendingOrders
-         *           orders_in_production: ordersInProduction
-         *           orders_ready_to_ship: ordersReadyToShip
-         *           active_production_orders: productionInProgress
-         *           revenue_30_days: revenue30Days
-         *           orders_30_days: orders30Days
-         *         }
+         *         summary { ...DashboardStatsFields }
+         *         modules { ...DashboardModuleFields }
          *         recent_orders: recentOrders { ...RecentOrderFields }
+         *         pending_bom_reviews: pendingBomReviews { ...BomReviewFields }
          *       }
          *     }
          *     fragment RecentOrderFields on RecentOrder {
@@ -1615,9 +1607,111 @@ export interface paths {
          *       total_price: grandTotal
          *       created_at: createdAt
          *     }
+         *     fragment DashboardStatsFields on Counts {
+         *       pending_quotes: pendingQuotes
+         *       quotes_today: quotesToday
+         *       pending_orders: pendingOrders
+         *       orders_needing_review: pendingOrders
+         *       orders_in_production: ordersInProduction
+         *       orders_ready_to_ship: ordersReadyToShip
+         *       active_production_orders: productionInProgress
+         *       boms_needing_review: bomsNeedingReview
+         *       revenue_30_days: revenue30Days
+         *       orders_30_days: orders30Days
+         *     }
+         *     fragment DashboardModuleFields on DashboardModule {
+         *       name
+         *       description
+         *       route
+         *       icon
+         *       badge_count: badgeCount
+         *       badge_type: badgeType
+         *     }
+         *     fragment BomReviewFields on BomReview {
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       product_sku: productSku
+         *       product_name: productName
+         *       total_cost: totalCost
+         *       line_count: lineCount
+         *       created_at: createdAt
+         *       reasons
+         *     }
          *     ```
          */
         get: operations["list_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/modules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The back office's modules, each with a badge (`badge_count`, `badge_type` info or warning) when something waits in it
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardModules {
+         *       dashboardOverview {
+         *         modules { ...DashboardModuleFields }
+         *       }
+         *     }
+         *     fragment DashboardModuleFields on DashboardModule {
+         *       name
+         *       description
+         *       route
+         *       icon
+         *       badge_count: badgeCount
+         *       badge_type: badgeType
+         *     }
+         *     ```
+         */
+        get: operations["get_dashboard_modules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/pending-bom-reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active BOMs needing review, newest first (`limit`, default 20, up to 100): no lines, a discontinued component or no cost, named in `reasons`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardPendingBomReviews($limit: Int = 20) {
+         *       dashboardPendingBomReviews(limit: $limit) { ...BomReviewFields }
+         *     }
+         *     fragment BomReviewFields on BomReview {
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       product_sku: productSku
+         *       product_name: productName
+         *       total_cost: totalCost
+         *       line_count: lineCount
+         *       created_at: createdAt
+         *       reasons
+         *     }
+         *     ```
+         */
+        get: operations["list_dashboard_pending_bom_reviews"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1814,6 +1908,46 @@ export interface paths {
          *     ```
          */
         get: operations["list_dashboard_shipping_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dashboard/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard's counts (the `summary` of `GET /admin/dashboard/`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DashboardStats {
+         *       dashboardOverview {
+         *         summary { ...DashboardStatsFields }
+         *       }
+         *     }
+         *     fragment DashboardStatsFields on Counts {
+         *       pending_quotes: pendingQuotes
+         *       quotes_today: quotesToday
+         *       pending_orders: pendingOrders
+         *       orders_needing_review: pendingOrders
+         *       orders_in_production: ordersInProduction
+         *       orders_ready_to_ship: ordersReadyToShip
+         *       active_production_orders: productionInProgress
+         *       boms_needing_review: bomsNeedingReview
+         *       revenue_30_days: revenue30Days
+         *       orders_30_days: orders30Days
+         *     }
+         *     ```
+         */
+        get: operations["get_dashboard_stats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -19327,11 +19461,28 @@ export interface operations {
                             orders_ready_to_ship: number;
                             /** @description Production orders in progress. */
                             active_production_orders: number;
+                            /** @description Active BOMs needing review (see [`crate::bom::model::needing_review`]). */
+                            boms_needing_review: number;
                             /** @description Sales in the last 30 days (orders not cancelled or draft). */
                             revenue_30_days: number;
                             /** @description Their count. */
                             orders_30_days: number;
                         };
+                        /** @description The modules with their badges. */
+                        modules: {
+                            /** @description Its name. */
+                            name: string;
+                            /** @description What it is for. */
+                            description: string;
+                            /** @description Where it is in the app. */
+                            route: string;
+                            /** @description Its icon (a lucide icon name). */
+                            icon: string;
+                            /** @description How many things wait there (none when nothing is counted). */
+                            badge_count: number | null;
+                            /** @description How the badge reads (none without a badge). */
+                            badge_type: ("info" | "warning") | null;
+                        }[];
                         /** @description The five latest orders. */
                         recent_orders: {
                             /** @description Id. */
@@ -19362,7 +19513,222 @@ export interface operations {
                              */
                             created_at: string;
                         }[];
+                        /** @description The ten newest BOMs needing review. */
+                        pending_bom_reviews: {
+                            /** @description The BOM. */
+                            bom_id: number;
+                            /** @description Its code. */
+                            bom_code: string;
+                            /** @description The product's SKU. */
+                            product_sku: string;
+                            /** @description The product's name. */
+                            product_name: string;
+                            /**
+                             * Format: decimal
+                             * @description Component cost plus process cost, as last rolled up.
+                             */
+                            total_cost: string;
+                            /** @description How many lines it has. */
+                            line_count: number;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /** @description Why it needs review: `no_lines`, `discontinued_component` or `no_cost`. */
+                            reasons: string[];
+                        }[];
                     };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_dashboard_modules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Its name. */
+                        name: string;
+                        /** @description What it is for. */
+                        description: string;
+                        /** @description Where it is in the app. */
+                        route: string;
+                        /** @description Its icon (a lucide icon name). */
+                        icon: string;
+                        /** @description How many things wait there (none when nothing is counted). */
+                        badge_count: number | null;
+                        /** @description How the badge reads (none without a badge). */
+                        badge_type: ("info" | "warning") | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_dashboard_pending_bom_reviews: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The BOM. */
+                        bom_id: number;
+                        /** @description Its code. */
+                        bom_code: string;
+                        /** @description The product's SKU. */
+                        product_sku: string;
+                        /** @description The product's name. */
+                        product_name: string;
+                        /**
+                         * Format: decimal
+                         * @description Component cost plus process cost, as last rolled up.
+                         */
+                        total_cost: string;
+                        /** @description How many lines it has. */
+                        line_count: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /** @description Why it needs review: `no_lines`, `discontinued_component` or `no_cost`. */
+                        reasons: string[];
+                    }[];
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -20007,6 +20373,103 @@ export interface operations {
             };
         };
     };
+    get_dashboard_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pending quotes. */
+                        pending_quotes: number;
+                        /** @description Quotes written today. */
+                        quotes_today: number;
+                        /** @description Pending orders. */
+                        pending_orders: number;
+                        /** @description Pending orders. */
+                        orders_needing_review: number;
+                        /** @description Orders in production. */
+                        orders_in_production: number;
+                        /** @description Orders ready to ship. */
+                        orders_ready_to_ship: number;
+                        /** @description Production orders in progress. */
+                        active_production_orders: number;
+                        /** @description Active BOMs needing review (see [`crate::bom::model::needing_review`]). */
+                        boms_needing_review: number;
+                        /** @description Sales in the last 30 days (orders not cancelled or draft). */
+                        revenue_30_days: number;
+                        /** @description Their count. */
+                        orders_30_days: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_dashboard_summary: {
         parameters: {
             query?: never;
@@ -20064,7 +20527,7 @@ export interface operations {
                          * @description BOMs.
                          */
                         boms: {
-                            /** @description BOMs waiting for review (no review flow yet: 0). */
+                            /** @description Active BOMs needing review (no lines, a discontinued component or no cost). */
                             needs_review: number;
                             /** @description Active BOMs. */
                             active: number;
