@@ -1283,3 +1283,85 @@ async fn dispatch_suggests_the_loaded_filament_first_and_the_command_center_coun
     .await;
     assert_eq!(trend.as_array().map(Vec::len), Some(7));
 }
+
+/// `PUT /production-orders/{id}/schedule` (CONTRACT 5.12): plans the order's window; an end
+/// before the start is a 422 on `scheduled_end` (through the order's update too), a closed
+/// order a 400, and a refusal changes nothing.
+#[tokio::test]
+async fn an_order_is_scheduled_with_a_window_that_ends_after_it_starts() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let f = farm(&app, &t).await;
+    let o = order(&app, &t, f.widget, "2").await;
+    let id = o["id"].as_i64().expect("id");
+    let path = format!("/api/v1/production-orders/{id}/schedule");
+    let planned = ok(
+        &app,
+        &t,
+        Method::PUT,
+        &path,
+        Some(json!({"scheduled_start": "2030-01-10T08:00:00Z", "scheduled_end": "2030-01-10T16:00:00Z"})),
+    )
+    .await;
+    assert_eq!(planned["scheduled_start"], "2030-01-10T08:00:00.000Z");
+    assert_eq!(planned["scheduled_end"], "2030-01-10T16:00:00.000Z");
+    assert_eq!(planned["code"], o["code"]);
+
+    let before = table_json(&app, "production_orders").await;
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::PUT,
+        &path,
+        Some(json!({"scheduled_start": "2030-01-11T08:00:00Z", "scheduled_end": "2030-01-10T08:00:00Z"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(body.to_string().contains("scheduled_end"), "{body}");
+    // A new start after the kept end, through the order's own update.
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::PUT,
+        &format!("/api/v1/production-orders/{id}"),
+        Some(json!({"scheduled_start": "2030-01-12T08:00:00Z"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let (st, body) = refused(&app, &t, Method::PUT, &path, Some(json!({}))).await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(table_json(&app, "production_orders").await, before);
+
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/cancel"),
+        None,
+    )
+    .await;
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::PUT,
+        &path,
+        Some(json!({"scheduled_start": "2030-01-10T08:00:00Z"})),
+    )
+    .await;
+    assert_eq!(
+        (st, body["detail"].clone()),
+        (
+            StatusCode::BAD_REQUEST,
+            json!("Cannot update cancelled production order")
+        )
+    );
+    let (st, _) = refused(
+        &app,
+        &t,
+        Method::PUT,
+        "/api/v1/production-orders/999999/schedule",
+        Some(json!({"scheduled_start": "2030-01-10T08:00:00Z"})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+}

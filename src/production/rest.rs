@@ -35,6 +35,9 @@ pub const ROUTES: &[Route] = &[
     Route::put("/production-orders/{id}", order_op!("production_order_update.graphql"), "productionOrderUpdate.order")
         .body(Body::Input("input"))
         .summary("Change an order (400 `Cannot update {status} production order` when complete or cancelled)"),
+    Route::put("/production-orders/{id}/schedule", order_op!("production_order_schedule.graphql"), "productionOrderUpdate.order")
+        .body(Body::Fields)
+        .summary("Plan an order: `scheduled_start` (required) and `scheduled_end` (422 when it is before the start; 400 `Cannot update {status} production order` when complete or cancelled)"),
     Route::delete("/production-orders/{id}", include_str!("rest/production_order_delete.graphql"), "productionOrderDelete")
         .summary("Delete a draft order (400 `Only draft orders can be deleted` otherwise)"),
     Route::post("/production-orders/{id}/release", order_op!("production_order_release.graphql"), "productionOrderRelease.result")

@@ -490,6 +490,25 @@ pub async fn update(
         &mut input.assigned_to,
         ASSIGNEE_MAX,
     );
+    // The window as it will be: a new end is checked against the start kept, and back.
+    let start = input
+        .scheduled_start
+        .as_ref()
+        .map(|t| t.0)
+        .or(order.scheduled_start.as_ref().map(|t| t.0));
+    let end = input
+        .scheduled_end
+        .as_ref()
+        .map(|t| t.0)
+        .or(order.scheduled_end.as_ref().map(|t| t.0));
+    if let (Some(start), Some(end)) = (start, end)
+        && end < start
+    {
+        errors.push(invalid(
+            "scheduledEnd",
+            "The planned end must not be before the planned start",
+        ));
+    }
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
