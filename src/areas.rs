@@ -69,7 +69,7 @@ areas! {
     scrap_reasons: query ScrapReasonsQuery, mutation ScrapReasonsMutation;
     inventory: query InventoryQuery, mutation InventoryMutation, loaders crate::inventory::loaders::attach;
     bom: query BomQuery, mutation BomMutation, loaders crate::bom::loaders::attach;
-    accounting: query AccountingQuery, mutation AccountingMutation;
+    accounting: query AccountingQuery & JournalsQuery & AuditTrailQuery, mutation AccountingMutation;
     materials: query MaterialsQuery, mutation MaterialsMutation;
     spools: query SpoolsQuery, mutation SpoolsMutation, loaders crate::spools::loaders::attach;
     purchasing: query PurchasingQuery, mutation PurchasingMutation, loaders crate::purchasing::loaders::attach;

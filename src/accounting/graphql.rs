@@ -669,3 +669,6 @@ impl AccountingMutation {
         ))
     }
 }
+
+pub use super::journals::JournalsQuery;
+pub use super::trail::AuditTrailQuery;

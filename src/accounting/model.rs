@@ -12,6 +12,7 @@ use crate::db::schema::{
 };
 use crate::error::AppResult;
 use crate::graphql::scalars::{Decimal, Timestamp};
+use crate::sales::payments::{PaymentMethod, PaymentRecordStatus};
 
 crate::text_enum! {
     /// What kind of account: decides its normal balance.
@@ -469,4 +470,496 @@ pub async fn stock_by_type(conn: &mut AsyncPgConnection) -> AppResult<Vec<StockB
     )
     .load(conn)
     .await?)
+}
+
+// ------------------------------------------------------------------ journals over a window
+//
+// The journals read the general ledger, not the orders and payments tables: an entry is what
+// was booked (on its booking date, in its fiscal period), so every total here ties to the
+// trial balance's accounts for the same dates. Each report is one statement, whatever the
+// number of rows (the page and the window's totals come back together).
+
+/// One invoice of the sales journal (with the window's totals on every row), or, when the
+/// page is empty, one row of totals only.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct SalesJournalLine {
+    /// The invoice's journal entry (`None` on a totals-only row).
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::BigInt>)]
+    pub journal_entry_id: Option<i64>,
+    /// Its number.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    pub entry_number: Option<String>,
+    /// Its booking date (the shipment's day).
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Date>)]
+    pub entry_date: Option<NaiveDate>,
+    /// The sales order.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::BigInt>)]
+    pub sales_order_id: Option<i64>,
+    /// Its number.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    pub order_number: Option<String>,
+    /// The customer.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::BigInt>)]
+    pub customer_id: Option<i64>,
+    /// The customer's name on the order.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    pub customer_name: Option<String>,
+    /// Credit to 4000 Sales.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Numeric>)]
+    pub subtotal: Option<BigDecimal>,
+    /// Credit to 2100 Sales tax payable.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Numeric>)]
+    pub tax: Option<BigDecimal>,
+    /// Credit to 4200 Shipping revenue.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Numeric>)]
+    pub shipping: Option<BigDecimal>,
+    /// Debit to 1100 Accounts receivable.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Numeric>)]
+    pub grand_total: Option<BigDecimal>,
+    /// Invoices in the window.
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub total: i64,
+    /// Their subtotals.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_subtotal: BigDecimal,
+    /// Their tax.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_tax: BigDecimal,
+    /// Their shipping.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_shipping: BigDecimal,
+    /// Their grand totals.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_grand_total: BigDecimal,
+}
+
+/// The sales journal: a page of the invoices booked between two dates (inclusive), oldest
+/// first, and the window's totals. An invoice is a posted entry of a sales order that
+/// debits 1100 (the shipment's cost entry of the same order debits 5000 instead).
+pub async fn sales_journal(
+    conn: &mut AsyncPgConnection,
+    from: NaiveDate,
+    to: NaiveDate,
+    limit: i64,
+    offset: i64,
+) -> AppResult<Vec<SalesJournalLine>> {
+    use diesel::sql_types::{BigInt, Date};
+    Ok(diesel::sql_query(
+        "WITH inv AS ( \
+           SELECT e.id, e.entry_number, e.entry_date, e.source_id, \
+                  COALESCE(SUM(l.credit_amount - l.debit_amount) FILTER (WHERE a.account_code = '4000'), 0) AS subtotal, \
+                  COALESCE(SUM(l.credit_amount - l.debit_amount) FILTER (WHERE a.account_code = '2100'), 0) AS tax, \
+                  COALESCE(SUM(l.credit_amount - l.debit_amount) FILTER (WHERE a.account_code = '4200'), 0) AS shipping, \
+                  COALESCE(SUM(l.debit_amount - l.credit_amount) FILTER (WHERE a.account_code = '1100'), 0) AS grand_total \
+           FROM gl_journal_entries e \
+           JOIN gl_journal_entry_lines l ON l.journal_entry_id = e.id \
+           JOIN gl_accounts a ON a.id = l.account_id \
+           WHERE e.source_type = 'sales_order' AND e.status = 'posted' \
+             AND e.entry_date BETWEEN $1 AND $2 \
+           GROUP BY e.id \
+           HAVING bool_or(a.account_code = '1100') \
+         ), tot AS ( \
+           SELECT COUNT(*) AS total, COALESCE(SUM(subtotal), 0) AS total_subtotal, \
+                  COALESCE(SUM(tax), 0) AS total_tax, COALESCE(SUM(shipping), 0) AS total_shipping, \
+                  COALESCE(SUM(grand_total), 0) AS total_grand_total FROM inv \
+         ), page AS ( \
+           SELECT inv.id AS journal_entry_id, inv.entry_number, inv.entry_date, \
+                  inv.source_id AS sales_order_id, so.order_number, so.customer_id, so.customer_name, \
+                  inv.subtotal, inv.tax, inv.shipping, inv.grand_total \
+           FROM inv LEFT JOIN sales_orders so ON so.id = inv.source_id \
+           ORDER BY inv.entry_date, inv.id LIMIT $3 OFFSET $4 \
+         ) \
+         SELECT page.*, tot.* FROM tot LEFT JOIN page ON true \
+         ORDER BY page.entry_date, page.journal_entry_id",
+    )
+    .bind::<Date, _>(from)
+    .bind::<Date, _>(to)
+    .bind::<BigInt, _>(limit)
+    .bind::<BigInt, _>(offset)
+    .load(conn)
+    .await?)
+}
+
+crate::text_enum! {
+    /// What moved cash in the payments journal.
+    pub enum PaymentEntryKind {
+        /// A payment received.
+        Payment,
+        /// Money paid back.
+        Refund,
+        /// The reversal of a voided payment or refund.
+        Void,
+    }
+}
+
+/// One cash entry of the payments journal (with the window's totals on every row), or, when
+/// the page is empty, one row of totals only.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct PaymentsJournalLine {
+    /// The cash entry (`None` on a totals-only row).
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::BigInt>)]
+    pub journal_entry_id: Option<i64>,
+    /// Its number.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    pub entry_number: Option<String>,
+    /// Its booking date.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Date>)]
+    pub entry_date: Option<NaiveDate>,
+    /// The payment.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::BigInt>)]
+    pub payment_id: Option<i64>,
+    /// Its number.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    pub payment_number: Option<String>,
+    /// Payment, refund or void.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    pub kind: Option<PaymentEntryKind>,
+    /// How it was paid.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    pub payment_method: Option<PaymentMethod>,
+    /// The payment's status now.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    pub payment_status: Option<PaymentRecordStatus>,
+    /// The sales order.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::BigInt>)]
+    pub sales_order_id: Option<i64>,
+    /// Its number.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    pub order_number: Option<String>,
+    /// The customer's name on the order.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+    pub customer_name: Option<String>,
+    /// Cash in (negative: out), the entry's net debit to 1000.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Numeric>)]
+    pub amount: Option<BigDecimal>,
+    /// Entries in the window.
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub total: i64,
+    /// Sum of the payments.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_payments: BigDecimal,
+    /// Sum of the refunds (negative).
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_refunds: BigDecimal,
+    /// Sum of the voids.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_voids: BigDecimal,
+    /// The net change of cash.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_net: BigDecimal,
+}
+
+/// The cash entries of payments booked between two dates: the payment's number, kind,
+/// method and order, and the entry's net debit to 1000. A void is told from the payment it
+/// reverses by its sign.
+const PAYMENT_ENTRIES: &str = "pe AS ( \
+       SELECT e.id AS journal_entry_id, e.entry_number, e.entry_date, p.id AS payment_id, \
+              p.payment_number, p.payment_method, p.status AS payment_status, \
+              so.id AS sales_order_id, so.order_number, so.customer_name, x.amount, \
+              CASE WHEN sign(x.amount) <> sign(p.amount) THEN 'void' ELSE p.payment_type END AS kind \
+       FROM gl_journal_entries e \
+       JOIN (SELECT l.journal_entry_id, SUM(l.debit_amount - l.credit_amount) AS amount \
+             FROM gl_journal_entry_lines l JOIN gl_accounts a ON a.id = l.account_id \
+             WHERE a.account_code = '1000' GROUP BY l.journal_entry_id) x ON x.journal_entry_id = e.id \
+       JOIN payments p ON p.id = e.source_id \
+       JOIN sales_orders so ON so.id = p.sales_order_id \
+       WHERE e.source_type = 'payment' AND e.status = 'posted' AND e.entry_date BETWEEN $1 AND $2 \
+     )";
+
+/// The payments journal: a page of the cash entries of payments, refunds and voids booked
+/// between two dates (inclusive), oldest first, and the window's totals.
+pub async fn payments_journal(
+    conn: &mut AsyncPgConnection,
+    from: NaiveDate,
+    to: NaiveDate,
+    limit: i64,
+    offset: i64,
+) -> AppResult<Vec<PaymentsJournalLine>> {
+    use diesel::sql_types::{BigInt, Date};
+    Ok(diesel::sql_query(format!(
+        "WITH {PAYMENT_ENTRIES}, tot AS ( \
+           SELECT COUNT(*) AS total, \
+                  COALESCE(SUM(amount) FILTER (WHERE kind = 'payment'), 0) AS total_payments, \
+                  COALESCE(SUM(amount) FILTER (WHERE kind = 'refund'), 0) AS total_refunds, \
+                  COALESCE(SUM(amount) FILTER (WHERE kind = 'void'), 0) AS total_voids, \
+                  COALESCE(SUM(amount), 0) AS total_net FROM pe \
+         ), page AS ( \
+           SELECT * FROM pe ORDER BY entry_date, journal_entry_id LIMIT $3 OFFSET $4 \
+         ) \
+         SELECT page.*, tot.* FROM tot LEFT JOIN page ON true \
+         ORDER BY page.entry_date, page.journal_entry_id"
+    ))
+    .bind::<Date, _>(from)
+    .bind::<Date, _>(to)
+    .bind::<BigInt, _>(limit)
+    .bind::<BigInt, _>(offset)
+    .load(conn)
+    .await?)
+}
+
+/// The payments journal's totals by payment method.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct MethodTotal {
+    /// The method.
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub payment_method: PaymentMethod,
+    /// Entries.
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub count: i64,
+    /// Net cash.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub amount: BigDecimal,
+}
+
+/// Net cash of the payments journal per payment method, by method.
+pub async fn payments_by_method(
+    conn: &mut AsyncPgConnection,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> AppResult<Vec<MethodTotal>> {
+    use diesel::sql_types::Date;
+    Ok(diesel::sql_query(format!(
+        "WITH {PAYMENT_ENTRIES} \
+         SELECT payment_method, COUNT(*) AS count, SUM(amount) AS amount \
+         FROM pe GROUP BY payment_method ORDER BY payment_method"
+    ))
+    .bind::<Date, _>(from)
+    .bind::<Date, _>(to)
+    .load(conn)
+    .await?)
+}
+
+/// Sales and tax of one calendar month of a window.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct TaxMonth {
+    /// The month's first day.
+    #[diesel(sql_type = diesel::sql_types::Date)]
+    pub month: NaiveDate,
+    /// Invoices booked.
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub invoice_count: i64,
+    /// Sales (4000) of the invoices that charged tax.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub taxable_sales: BigDecimal,
+    /// Sales (4000) of the invoices that charged none.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub non_taxable_sales: BigDecimal,
+    /// Net credits to 2100 Sales tax payable, from every entry.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub tax_collected: BigDecimal,
+}
+
+/// Every calendar month that overlaps the window (months without postings too), with the
+/// sales and tax booked in it between the two dates.
+pub async fn tax_by_month(
+    conn: &mut AsyncPgConnection,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> AppResult<Vec<TaxMonth>> {
+    use diesel::sql_types::Date;
+    Ok(diesel::sql_query(
+        "WITH ent AS ( \
+           SELECT date_trunc('month', e.entry_date)::date AS month, \
+                  e.source_type = 'sales_order' AND bool_or(a.account_code = '1100') AS is_invoice, \
+                  COALESCE(SUM(l.credit_amount - l.debit_amount) FILTER (WHERE a.account_code = '4000'), 0) AS sales, \
+                  COALESCE(SUM(l.credit_amount - l.debit_amount) FILTER (WHERE a.account_code = '2100'), 0) AS tax \
+           FROM gl_journal_entries e \
+           JOIN gl_journal_entry_lines l ON l.journal_entry_id = e.id \
+           JOIN gl_accounts a ON a.id = l.account_id \
+           WHERE e.status = 'posted' AND e.entry_date BETWEEN $1 AND $2 \
+             AND a.account_code IN ('1100', '4000', '2100') \
+           GROUP BY e.id \
+         ), m AS ( \
+           SELECT month, \
+                  COUNT(*) FILTER (WHERE is_invoice) AS invoice_count, \
+                  COALESCE(SUM(sales) FILTER (WHERE is_invoice AND tax <> 0), 0) AS taxable_sales, \
+                  COALESCE(SUM(sales) FILTER (WHERE is_invoice AND tax = 0), 0) AS non_taxable_sales, \
+                  COALESCE(SUM(tax), 0) AS tax_collected \
+           FROM ent GROUP BY month \
+         ) \
+         SELECT s.month::date AS month, COALESCE(m.invoice_count, 0) AS invoice_count, \
+                COALESCE(m.taxable_sales, 0) AS taxable_sales, \
+                COALESCE(m.non_taxable_sales, 0) AS non_taxable_sales, \
+                COALESCE(m.tax_collected, 0) AS tax_collected \
+         FROM generate_series(date_trunc('month', $1::date), date_trunc('month', $2::date), interval '1 month') s(month) \
+         LEFT JOIN m ON m.month = s.month::date \
+         ORDER BY s.month",
+    )
+    .bind::<Date, _>(from)
+    .bind::<Date, _>(to)
+    .load(conn)
+    .await?)
+}
+
+/// One account's debits and credits within a window and up to its last day.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct WindowTotals {
+    /// Code.
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub account_code: String,
+    /// Debits dated in the window.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub window_debits: BigDecimal,
+    /// Credits dated in the window.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub window_credits: BigDecimal,
+    /// Debits dated on or before the window's last day.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub debits: BigDecimal,
+    /// Credits dated on or before the window's last day.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub credits: BigDecimal,
+    /// Invoices (sales-order entries debiting 1100) booked in the window.
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub invoice_count: i64,
+}
+
+/// [`WindowTotals`] of the accounts with these codes (codes without postings are left out),
+/// in one statement.
+pub async fn window_totals(
+    conn: &mut AsyncPgConnection,
+    codes: &[&str],
+    from: NaiveDate,
+    to: NaiveDate,
+) -> AppResult<Vec<WindowTotals>> {
+    use diesel::sql_types::{Array, Date, Text};
+    let codes: Vec<String> = codes.iter().map(|c| (*c).to_string()).collect();
+    Ok(diesel::sql_query(
+        "SELECT a.account_code, \
+                COALESCE(SUM(l.debit_amount) FILTER (WHERE e.entry_date >= $2), 0) AS window_debits, \
+                COALESCE(SUM(l.credit_amount) FILTER (WHERE e.entry_date >= $2), 0) AS window_credits, \
+                COALESCE(SUM(l.debit_amount), 0) AS debits, \
+                COALESCE(SUM(l.credit_amount), 0) AS credits, \
+                COUNT(DISTINCT e.id) FILTER (WHERE e.entry_date >= $2 AND e.source_type = 'sales_order' \
+                                              AND a.account_code = '1100' AND l.debit_amount > 0) AS invoice_count \
+         FROM gl_journal_entry_lines l \
+         JOIN gl_journal_entries e ON e.id = l.journal_entry_id \
+         JOIN gl_accounts a ON a.id = l.account_id \
+         WHERE a.account_code = ANY($1) AND e.status = 'posted' AND e.entry_date <= $3 \
+         GROUP BY a.account_code ORDER BY a.account_code",
+    )
+    .bind::<Array<Text>, _>(codes)
+    .bind::<Date, _>(from)
+    .bind::<Date, _>(to)
+    .load(conn)
+    .await?)
+}
+
+// ------------------------------------------------------------------------- the audit trail
+
+/// Stock transactions of one type in a window (the audit trail's summary).
+#[derive(Debug, Clone, QueryableByName)]
+pub struct TransactionTypeTotals {
+    /// The type.
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub transaction_type: crate::inventory::model::TransactionType,
+    /// Transactions.
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub count: i64,
+    /// Distinct items moved.
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub item_count: i64,
+    /// Sum of the quantities (signed; mixed units).
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_quantity: BigDecimal,
+    /// Sum of their value.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_cost: BigDecimal,
+}
+
+/// Stock transactions written in `[from, before)` by type (only one item's, or one kind of
+/// record's, when given), by type: one statement.
+pub async fn transactions_by_type(
+    conn: &mut AsyncPgConnection,
+    from: chrono::DateTime<chrono::Utc>,
+    before: chrono::DateTime<chrono::Utc>,
+    item_id: Option<i64>,
+    reference_type: Option<crate::inventory::model::ReferenceType>,
+) -> AppResult<Vec<TransactionTypeTotals>> {
+    use diesel::sql_types::{BigInt, Nullable, Text, Timestamptz};
+    Ok(diesel::sql_query(
+        "SELECT transaction_type, COUNT(*) AS count, COUNT(DISTINCT item_id) AS item_count, \
+                COALESCE(SUM(quantity), 0) AS total_quantity, \
+                COALESCE(SUM(total_cost), 0) AS total_cost \
+         FROM inventory_transactions \
+         WHERE created_at >= $1 AND created_at < $2 \
+           AND ($3::bigint IS NULL OR item_id = $3) \
+           AND ($4::text IS NULL OR reference_type = $4) \
+         GROUP BY transaction_type ORDER BY transaction_type",
+    )
+    .bind::<Timestamptz, _>(from)
+    .bind::<Timestamptz, _>(before)
+    .bind::<Nullable<BigInt>, _>(item_id)
+    .bind::<Nullable<Text>, _>(reference_type)
+    .load(conn)
+    .await?)
+}
+
+/// The production orders made for a sales order, oldest first.
+pub async fn production_orders_of(
+    conn: &mut AsyncPgConnection,
+    sales_order_id: i64,
+) -> AppResult<Vec<crate::production::model::OrderRow>> {
+    use crate::db::schema::production_orders;
+    use crate::production::model::OrderRow;
+    Ok(production_orders::table
+        .filter(production_orders::sales_order_id.eq(sales_order_id))
+        .order(production_orders::id)
+        .select(OrderRow::as_select())
+        .load(conn)
+        .await?)
+}
+
+/// Every stock transaction that references a sales order or one of these production
+/// orders, oldest first.
+pub async fn stock_moves_of(
+    conn: &mut AsyncPgConnection,
+    sales_order_id: i64,
+    production_orders: &[i64],
+) -> AppResult<Vec<crate::inventory::model::TransactionRow>> {
+    use crate::db::schema::inventory_transactions as t;
+    use crate::inventory::model::{ReferenceType, TransactionRow};
+    Ok(t::table
+        .filter(
+            t::reference_type
+                .eq(ReferenceType::SalesOrder)
+                .and(t::reference_id.eq(sales_order_id))
+                .or(t::reference_type
+                    .eq(ReferenceType::ProductionOrder)
+                    .and(t::reference_id.assume_not_null().eq_any(production_orders))),
+        )
+        .order((t::created_at, t::id))
+        .select(TransactionRow::as_select())
+        .load(conn)
+        .await?)
+}
+
+/// Every journal entry of a sales order: its own (shipment cost, invoice), its payments'
+/// and those of these production orders, oldest first.
+pub async fn entries_of_order(
+    conn: &mut AsyncPgConnection,
+    sales_order_id: i64,
+    production_orders: &[i64],
+) -> AppResult<Vec<EntryRow>> {
+    use crate::db::schema::payments;
+    use gl_journal_entries as e;
+    let paid = payments::table
+        .filter(payments::sales_order_id.eq(sales_order_id))
+        .select(payments::id);
+    Ok(e::table
+        .filter(
+            e::source_type
+                .eq(SourceType::SalesOrder)
+                .and(e::source_id.eq(sales_order_id))
+                .or(e::source_type
+                    .eq(SourceType::Payment)
+                    .and(e::source_id.assume_not_null().eq_any(paid)))
+                .or(e::source_type
+                    .eq(SourceType::ProductionOrder)
+                    .and(e::source_id.assume_not_null().eq_any(production_orders))),
+        )
+        .order((e::created_at, e::id))
+        .select(EntryRow::as_select())
+        .load(conn)
+        .await?)
 }

@@ -2,6 +2,7 @@
 //! reopening fiscal periods, and which inventory account an item's stock is booked in.
 
 use bigdecimal::{BigDecimal, Zero};
+use chrono::{DateTime, Days, NaiveDate, NaiveTime, Utc};
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
@@ -9,8 +10,78 @@ use crate::accounting::ledger::SystemAccount;
 use crate::accounting::model::{AccountTotals, GlAccountType, PeriodRow, PeriodStatus};
 use crate::catalog::graphql::ItemType;
 use crate::db::schema::gl_fiscal_periods;
-use crate::error::{AppError, AppResult};
+use crate::error::{AppError, AppResult, FieldError};
 use crate::graphql::user_error::{Stop, UserErrorCode};
+
+/// How many days a journal or report window covers when no start is given (the last 30
+/// days, today included).
+pub const DEFAULT_WINDOW_DAYS: i64 = 30;
+
+/// The longest window a journal or report reads (about ten years), so a typo in a year
+/// cannot ask for millions of monthly buckets.
+pub const MAX_WINDOW_DAYS: i64 = 3660;
+
+/// The dates a journal or report covers, both inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    /// First day.
+    pub start: NaiveDate,
+    /// Last day.
+    pub end: NaiveDate,
+}
+
+/// The window of `start_date`..`end_date`: the end defaults to `today`, the start to
+/// [`DEFAULT_WINDOW_DAYS`] days up to the end. A start after the end, or a window longer
+/// than [`MAX_WINDOW_DAYS`], is a 422 naming the argument (the REST facade reports it as
+/// `query.start_date` / `query.end_date`).
+pub fn window(
+    start: Option<NaiveDate>,
+    end: Option<NaiveDate>,
+    today: NaiveDate,
+) -> AppResult<Window> {
+    let end = end.unwrap_or(today);
+    let start = match start {
+        Some(s) => s,
+        None => end
+            .checked_sub_days(Days::new((DEFAULT_WINDOW_DAYS - 1) as u64))
+            .unwrap_or(end),
+    };
+    if start > end {
+        return Err(AppError::validation(vec![FieldError::new(
+            "startDate",
+            format!("start_date ({start}) must be on or before end_date ({end})"),
+        )]));
+    }
+    if (end - start).num_days() >= MAX_WINDOW_DAYS {
+        return Err(AppError::validation(vec![FieldError::new(
+            "endDate",
+            format!("The window may cover at most {MAX_WINDOW_DAYS} days"),
+        )]));
+    }
+    Ok(Window { start, end })
+}
+
+/// From this moment (inclusive), before that one; open where `None`.
+pub type DayBounds = (Option<DateTime<Utc>>, Option<DateTime<Utc>>);
+
+/// The moments that bound the days `start`..=`end` (UTC): from the start's midnight, before
+/// the midnight after the end; open where a day is not given. A start after the end is a
+/// 422 naming `startDate`.
+pub fn day_bounds(start: Option<NaiveDate>, end: Option<NaiveDate>) -> AppResult<DayBounds> {
+    if let (Some(s), Some(e)) = (start, end)
+        && s > e
+    {
+        return Err(AppError::validation(vec![FieldError::new(
+            "startDate",
+            format!("start_date ({s}) must be on or before end_date ({e})"),
+        )]));
+    }
+    let midnight = |d: NaiveDate| d.and_time(NaiveTime::MIN).and_utc();
+    Ok((
+        start.map(midnight),
+        end.map(|e| e.succ_opt().map_or(DateTime::<Utc>::MAX_UTC, midnight)),
+    ))
+}
 
 /// The tolerance of `is_balanced` (CONTRACT 5.18: a variance under one cent).
 pub fn balance_tolerance() -> BigDecimal {
@@ -177,6 +248,35 @@ mod tests {
 
     fn d(s: &str) -> BigDecimal {
         BigDecimal::from_str(s).unwrap()
+    }
+
+    fn day(s: &str) -> NaiveDate {
+        NaiveDate::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn a_window_defaults_to_the_last_30_days_and_refuses_a_start_after_its_end() {
+        let today = day("2026-03-15");
+        let w = window(None, None, today).unwrap();
+        assert_eq!((w.start, w.end), (day("2026-02-14"), today));
+        let w = window(None, Some(day("2026-01-30")), today).unwrap();
+        assert_eq!((w.start, w.end), (day("2026-01-01"), day("2026-01-30")));
+        let w = window(Some(day("2026-03-15")), None, today).unwrap();
+        assert_eq!((w.start, w.end), (today, today));
+        let e = window(Some(day("2026-03-16")), None, today).unwrap_err();
+        assert_eq!(e.fields[0].field, "startDate");
+        let e = window(Some(day("2000-01-01")), None, today).unwrap_err();
+        assert_eq!(e.fields[0].field, "endDate");
+    }
+
+    #[test]
+    fn day_bounds_cover_whole_utc_days() {
+        let (from, before) = day_bounds(Some(day("2026-01-31")), Some(day("2026-01-31"))).unwrap();
+        assert_eq!(from.unwrap().to_rfc3339(), "2026-01-31T00:00:00+00:00");
+        assert_eq!(before.unwrap().to_rfc3339(), "2026-02-01T00:00:00+00:00");
+        assert_eq!(day_bounds(None, None).unwrap(), (None, None));
+        let e = day_bounds(Some(day("2026-02-01")), Some(day("2026-01-31"))).unwrap_err();
+        assert_eq!(e.fields[0].field, "startDate");
     }
 
     #[test]

@@ -189,11 +189,20 @@ impl InventoryQuery {
             default = false
         )]
         pending_approval: bool,
+        #[graphql(desc = "Only rows written on or after this day (UTC).")] start_date: Option<
+            chrono::NaiveDate,
+        >,
+        #[graphql(desc = "Only rows written on or before this day (UTC).")] end_date: Option<
+            chrono::NaiveDate,
+        >,
         #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
         #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
     ) -> AppResult<InventoryTransactionConnection> {
         let page = Page::with_max(Some(first), Some(offset), MAX_STOCK_PAGE)?;
+        let (from, before) = crate::accounting::rules::day_bounds(start_date, end_date)?;
         let filter = TransactionFilter {
+            from,
+            before,
             item_id: product_id,
             transaction_type,
             location_id,

@@ -182,6 +182,10 @@ pub struct TransactionFilter {
     pub search: Option<String>,
     /// Only rows waiting for approval.
     pub pending_approval: bool,
+    /// Only rows written at or after this moment.
+    pub from: Option<chrono::DateTime<chrono::Utc>>,
+    /// Only rows written before this moment.
+    pub before: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// One page of transactions, newest first, and the total.
@@ -219,6 +223,12 @@ pub async fn transactions(
             q = q
                 .filter(inventory_transactions::requires_approval.eq(true))
                 .filter(inventory_transactions::approved_at.is_null());
+        }
+        if let Some(v) = filter.from {
+            q = q.filter(inventory_transactions::created_at.ge(v));
+        }
+        if let Some(v) = filter.before {
+            q = q.filter(inventory_transactions::created_at.lt(v));
         }
         q
     };

@@ -29,15 +29,19 @@ pub enum Format {
 }
 
 impl Format {
-    /// Reads `?format=` (`json`, the default, is no export).
-    pub fn from_query(query: Option<&str>) -> Result<Option<Format>, AppError> {
+    /// Reads `?format=` (`json` is no export; without `format`, `default`).
+    pub fn from_query(
+        query: Option<&str>,
+        default: Option<Format>,
+    ) -> Result<Option<Format>, AppError> {
         let format = query.and_then(|q| {
             url::form_urlencoded::parse(q.as_bytes())
                 .find(|(k, _)| k == "format")
                 .map(|(_, v)| v.into_owned())
         });
         match format.as_deref() {
-            None | Some("json") => Ok(None),
+            None => Ok(default),
+            Some("json") => Ok(None),
             Some("csv") => Ok(Some(Format::Csv)),
             Some("ndjson") => Ok(Some(Format::Ndjson)),
             Some(_) => Err(AppError::validation(vec![
@@ -151,10 +155,14 @@ pub async fn stream(
     let Some(export) = route.route.export else {
         return Err(AppError::not_found("This list has no export"));
     };
+    // An operation without paging variables answers every row at once: it runs once.
+    let paged = !export.limit.is_empty();
     let page = move |offset: i64| {
         let mut vars = variables.clone();
-        vars.insert(export.limit.to_string(), Value::from(export.page_size));
-        vars.insert(export.offset.to_string(), Value::from(offset));
+        if paged {
+            vars.insert(export.limit.to_string(), Value::from(export.page_size));
+            vars.insert(export.offset.to_string(), Value::from(offset));
+        }
         vars
     };
     let first = execute(
@@ -171,16 +179,17 @@ pub async fn stream(
     let first_chunk = encode(format, &first_rows, &mut header)?;
     let full_page = usize::try_from(export.page_size).unwrap_or(usize::MAX);
 
+    // The file is named after the list (`/sales-journal/export` -> `sales-journal.csv`).
     let name = route
         .route
         .path
         .trim_end_matches('/')
         .rsplit('/')
-        .next()
+        .find(|segment| *segment != "export" && !segment.is_empty())
         .unwrap_or("export")
         .to_string();
     let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(4);
-    let more = first_rows.len() >= full_page;
+    let more = paged && first_rows.len() >= full_page;
     tokio::spawn(
         async move {
             if tx.send(first_chunk).await.is_err() || !more {

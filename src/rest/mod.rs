@@ -265,7 +265,10 @@ async fn serve(
         (body, Vec::new())
     };
     let export_format = match route.route.export {
-        Some(_) => export::Format::from_query(uri.query())?,
+        Some(_) => export::Format::from_query(
+            uri.query(),
+            route.route.export_by_default.then_some(export::Format::Csv),
+        )?,
         None => None,
     };
     let mut variables = bind::bind(&route, &types, &pattern, &uri, &headers, &body)

@@ -166,7 +166,13 @@ fn operation(route: &CompiledRoute, types: &TypeInfo, alias: bool) -> Value {
             "schema": { "type": "string", "minLength": 1, "maxLength": 255 }
         }));
     }
-    if r.export.is_some() {
+    if r.export_by_default {
+        parameters.push(json!({
+            "name": "format", "in": "query", "required": false,
+            "description": "`csv` (the default) or `ndjson` stream every matching row (all pages) as an attachment; `json` answers one JSON page.",
+            "schema": { "type": "string", "enum": ["csv", "ndjson", "json"], "default": "csv" }
+        }));
+    } else if r.export.is_some() {
         parameters.push(json!({
             "name": "format", "in": "query", "required": false,
             "description": "`csv` or `ndjson` stream every matching row (all pages) instead of one JSON page.",
@@ -291,6 +297,15 @@ fn responses(route: &CompiledRoute, types: &TypeInfo) -> Value {
         })
     } else if let Some(content_type) = r.raw {
         json!({ "description": "Success", "content": { content_type: { "schema": { "type": "string" } } } })
+    } else if r.export_by_default {
+        json!({
+            "description": "Every row as a CSV file (`Content-Disposition: attachment`; a header row from the JSON keys, then one record per row)",
+            "content": {
+                "text/csv": { "schema": { "type": "string" } },
+                "application/x-ndjson": { "schema": { "type": "string" } },
+                "application/json": { "schema": response_schema(route, types).unwrap_or_else(|| json!({})) }
+            }
+        })
     } else {
         let mut content = Map::new();
         content.insert(

@@ -48,7 +48,9 @@ pub enum Body {
 }
 
 /// A list route's streamed export (`?format=csv` or `?format=ndjson`): every matching row,
-/// read page by page through the same operation, written as it arrives.
+/// read page by page through the same operation, written as it arrives. An operation that
+/// answers all its rows at once (a report by month, say) names no `limit` and `offset`
+/// (`""`): it runs once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Export {
     /// The key of the rows array in the response body (`""` when the body is the array).
@@ -119,6 +121,9 @@ pub struct Route {
     pub download: bool,
     /// The list's streamed export, when it has one.
     pub export: Option<Export>,
+    /// The route is a file download of its export: CSV without `?format=` (a
+    /// `.../export` route), `Content-Disposition: attachment`.
+    pub export_by_default: bool,
 }
 
 impl Route {
@@ -149,6 +154,7 @@ impl Route {
             location: None,
             download: false,
             export: None,
+            export_by_default: false,
         }
     }
 
@@ -271,6 +277,14 @@ impl Route {
     /// Offers `?format=csv|ndjson`, streaming every matching row.
     pub const fn export(mut self, export: Export) -> Route {
         self.export = Some(export);
+        self
+    }
+
+    /// Answers the export as a CSV file even without `?format=` (`ndjson` and `json` may
+    /// still be asked for): the `.../export` routes.
+    pub const fn csv_export(mut self, export: Export) -> Route {
+        self.export = Some(export);
+        self.export_by_default = true;
         self
     }
 

@@ -7,6 +7,10 @@
 import { api, buildUrl, type RequestOptions } from './client';
 import type {
   AccountingSummary,
+  JournalQuery,
+  PaymentsJournal,
+  SalesJournal,
+  TaxSummary,
   AccountLedger,
   AdjustmentReason,
   AdjustQuantityRequest,
@@ -254,4 +258,15 @@ export const accountingApi = {
   periods: (signal?: AbortSignal) => api.get<FiscalPeriod[]>('/accounting/periods', undefined, signal),
   closePeriod: (id: number) => api.post<FiscalPeriod>(`/accounting/periods/${id}/close`, { confirm: true }),
   reopenPeriod: (id: number) => api.post<FiscalPeriod>(`/accounting/periods/${id}/reopen`, {}),
+  /** Invoices (shipped orders) of a window, from the ledger, with the window's totals. */
+  salesJournal: (q: JournalQuery, signal?: AbortSignal) => api.get<SalesJournal>('/admin/accounting/sales-journal', { ...q }, signal),
+  /** Payments, refunds and voids of a window, signed, with totals by method. */
+  paymentsJournal: (q: JournalQuery, signal?: AbortSignal) =>
+    api.get<PaymentsJournal>('/admin/accounting/payments-journal', { ...q }, signal),
+  /** Sales tax by month of a window. */
+  taxSummary: (q: Pick<JournalQuery, 'start_date' | 'end_date'>, signal?: AbortSignal) =>
+    api.get<TaxSummary>('/admin/accounting/tax-summary', { ...q }, signal),
+  /** A report of the window as a CSV file (every row), for `<DownloadLink>`. */
+  journalCsvUrl: (report: 'sales-journal' | 'payments-journal' | 'tax-summary', q: Pick<JournalQuery, 'start_date' | 'end_date'>) =>
+    buildUrl('', `/admin/accounting/${report}/export`, { ...q }),
 };

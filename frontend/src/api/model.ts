@@ -147,6 +147,11 @@ export type InventoryValuation = Api<'/accounting/inventory-valuation', 'get'>;
 export type AccountingSummary = Api<'/accounting/summary', 'get'>;
 export type JournalEntry = Api<'/accounting/journal-entries/{id}', 'get'>;
 export type FiscalPeriod = Api<'/accounting/periods', 'get'>[number];
+export type SalesJournal = Api<'/admin/accounting/sales-journal', 'get'>;
+export type PaymentsJournal = Api<'/admin/accounting/payments-journal', 'get'>;
+export type TaxSummary = Api<'/admin/accounting/tax-summary', 'get'>;
+/** A journal's window and page (`start_date`, `end_date`, `limit`, `offset`). */
+export type JournalQuery = Omit<ListQuery<'/admin/accounting/sales-journal'>, 'format'>;
 
 export type AccountType = 'admin' | 'operator' | 'customer';
 export type UserStatus = 'active' | 'inactive' | 'suspended';

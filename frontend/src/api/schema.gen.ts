@@ -423,6 +423,597 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/accounting/cogs-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * COGS (5000) and packaging (5010) between `start_date` and `end_date` (default the last 30 days) next to revenue (4000 + 4200): gross margin and its percent
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query CogsSummary($startDate: NaiveDate, $endDate: NaiveDate) {
+         *       cogsSummary(startDate: $startDate, endDate: $endDate) {
+         *         start_date: startDate
+         *         end_date: endDate
+         *         invoice_count: invoiceCount
+         *         sales_revenue: salesRevenue
+         *         shipping_revenue: shippingRevenue
+         *         revenue
+         *         cogs
+         *         packaging
+         *         total_cogs: totalCogs
+         *         gross_margin: grossMargin
+         *         gross_margin_percent: grossMarginPercent
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_cogs_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounting/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Key figures: revenue, COGS and gross margin of the window (default the last 30 days); receivables (1100), cash (1000) and sales tax owed (2100) at its end
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query AccountingDashboard($startDate: NaiveDate, $endDate: NaiveDate) {
+         *       accountingDashboard(startDate: $startDate, endDate: $endDate) {
+         *         start_date: startDate
+         *         end_date: endDate
+         *         revenue
+         *         cogs
+         *         gross_margin: grossMargin
+         *         gross_margin_percent: grossMarginPercent
+         *         accounts_receivable: accountsReceivable
+         *         cash
+         *         tax_liability: taxLiability
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_accounting_dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounting/payments-journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments journal: every payment, refund and void booked between `start_date` and `end_date` (default the last 30 days), amounts signed (the cash entries, 1000), oldest first, with totals overall and by method (`limit` up to 500, `offset`)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PaymentsJournal($startDate: NaiveDate, $endDate: NaiveDate, $limit: Int = 100, $offset: Int = 0) {
+         *       paymentsJournal(startDate: $startDate, endDate: $endDate, first: $limit, offset: $offset) {
+         *         start_date: startDate
+         *         end_date: endDate
+         *         rows { ...PaymentsJournalRowFields }
+         *         total: totalCount
+         *         page: pageInfo { limit offset }
+         *         totals {
+         *           entry_count: entryCount
+         *           payments
+         *           refunds
+         *           voids
+         *           net
+         *         }
+         *         by_method: byMethod {
+         *           payment_method: paymentMethod
+         *           entry_count: entryCount
+         *           amount
+         *         }
+         *       }
+         *     }
+         *
+         *     fragment PaymentsJournalRowFields on PaymentsJournalRow {
+         *       journal_entry_id: journalEntryId
+         *       entry_number: entryNumber
+         *       date: entryDate
+         *       payment_id: paymentId
+         *       payment_number: paymentNumber
+         *       kind
+         *       payment_method: paymentMethod
+         *       payment_status: paymentStatus
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       amount
+         *     }
+         *     ```
+         */
+        get: operations["list_payments_journal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounting/payments-journal/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payments journal of the window as a CSV file (every row)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PaymentsJournalExport($startDate: NaiveDate, $endDate: NaiveDate, $limit: Int = 500, $offset: Int = 0) {
+         *       paymentsJournal(startDate: $startDate, endDate: $endDate, first: $limit, offset: $offset) {
+         *         rows { ...PaymentsJournalRowFields }
+         *       }
+         *     }
+         *
+         *     fragment PaymentsJournalRowFields on PaymentsJournalRow {
+         *       journal_entry_id: journalEntryId
+         *       entry_number: entryNumber
+         *       date: entryDate
+         *       payment_id: paymentId
+         *       payment_number: paymentNumber
+         *       kind
+         *       payment_method: paymentMethod
+         *       payment_status: paymentStatus
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       customer_name: customerName
+         *       amount
+         *     }
+         *     ```
+         */
+        get: operations["list_payments_journal_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounting/sales-journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales journal: one row per sales order invoiced (shipped) between `start_date` and `end_date` (default the last 30 days), from the invoice entries (Dr 1100 / Cr 4000 + 2100 + 4200), oldest first, with the window's totals (`limit` up to 500, `offset`)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesJournal($startDate: NaiveDate, $endDate: NaiveDate, $limit: Int = 100, $offset: Int = 0) {
+         *       salesJournal(startDate: $startDate, endDate: $endDate, first: $limit, offset: $offset) {
+         *         start_date: startDate
+         *         end_date: endDate
+         *         rows { ...SalesJournalRowFields }
+         *         total: totalCount
+         *         page: pageInfo { limit offset }
+         *         totals {
+         *           invoice_count: invoiceCount
+         *           subtotal
+         *           tax
+         *           shipping
+         *           grand_total: grandTotal
+         *         }
+         *       }
+         *     }
+         *
+         *     fragment SalesJournalRowFields on SalesJournalRow {
+         *       journal_entry_id: journalEntryId
+         *       entry_number: entryNumber
+         *       date: entryDate
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       subtotal
+         *       tax
+         *       shipping
+         *       grand_total: grandTotal
+         *     }
+         *     ```
+         */
+        get: operations["list_sales_journal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounting/sales-journal/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sales journal of the window as a CSV file (every row)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesJournalExport($startDate: NaiveDate, $endDate: NaiveDate, $limit: Int = 500, $offset: Int = 0) {
+         *       salesJournal(startDate: $startDate, endDate: $endDate, first: $limit, offset: $offset) {
+         *         rows { ...SalesJournalRowFields }
+         *       }
+         *     }
+         *
+         *     fragment SalesJournalRowFields on SalesJournalRow {
+         *       journal_entry_id: journalEntryId
+         *       entry_number: entryNumber
+         *       date: entryDate
+         *       sales_order_id: salesOrderId
+         *       order_number: orderNumber
+         *       customer_id: customerId
+         *       customer_name: customerName
+         *       subtotal
+         *       tax
+         *       shipping
+         *       grand_total: grandTotal
+         *     }
+         *     ```
+         */
+        get: operations["list_sales_journal_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounting/tax-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales tax by month between `start_date` and `end_date` (default the last 30 days): taxable and non-taxable sales of the invoices, tax collected (net credits to 2100), and totals
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TaxSummary($startDate: NaiveDate, $endDate: NaiveDate) {
+         *       taxSummary(startDate: $startDate, endDate: $endDate) {
+         *         start_date: startDate
+         *         end_date: endDate
+         *         periods { ...TaxPeriodFields }
+         *         totals {
+         *           invoice_count: invoiceCount
+         *           taxable_sales: taxableSales
+         *           non_taxable_sales: nonTaxableSales
+         *           tax_collected: taxCollected
+         *         }
+         *       }
+         *     }
+         *
+         *     fragment TaxPeriodFields on TaxPeriod {
+         *       period
+         *       start_date: startDate
+         *       end_date: endDate
+         *       invoice_count: invoiceCount
+         *       taxable_sales: taxableSales
+         *       non_taxable_sales: nonTaxableSales
+         *       tax_collected: taxCollected
+         *     }
+         *     ```
+         */
+        get: operations["list_tax_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounting/tax-summary/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tax summary's months as a CSV file
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query TaxSummaryExport($startDate: NaiveDate, $endDate: NaiveDate) {
+         *       taxSummary(startDate: $startDate, endDate: $endDate) {
+         *         periods { ...TaxPeriodFields }
+         *       }
+         *     }
+         *
+         *     fragment TaxPeriodFields on TaxPeriod {
+         *       period
+         *       start_date: startDate
+         *       end_date: endDate
+         *       invoice_count: invoiceCount
+         *       taxable_sales: taxableSales
+         *       non_taxable_sales: nonTaxableSales
+         *       tax_collected: taxCollected
+         *     }
+         *     ```
+         */
+        get: operations["list_tax_summary_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inventory ledger as an audit trail, newest first: the `/admin/inventory/transactions` resolver (`product_id`, `reference_type`, `reference_id`, `transaction_type`, `location_id`, `start_date`, `end_date`, `limit` up to 500, `offset`; `format=csv` streams every row): `{items, total, limit, offset}`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query AuditTransactions($productId: Int, $transactionType: TransactionType, $locationId: Int, $referenceType: ReferenceType, $referenceId: Int, $startDate: NaiveDate, $endDate: NaiveDate, $limit: Int = 100, $offset: Int = 0) {
+         *       inventoryTransactions(productId: $productId, transactionType: $transactionType, locationId: $locationId, referenceType: $referenceType, referenceId: $referenceId, startDate: $startDate, endDate: $endDate, first: $limit, offset: $offset) {
+         *         items: nodes { ...TrailTransactionFields }
+         *         total: totalCount
+         *         page: pageInfo { limit offset }
+         *       }
+         *     }
+         *
+         *     fragment TrailTransactionFields on InventoryTransaction {
+         *       id
+         *       product_id: itemId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       location_id: locationId
+         *       location_name: locationName
+         *       transaction_type: transactionType
+         *       quantity
+         *       unit
+         *       cost_per_unit: costPerUnit
+         *       total_cost: totalCost
+         *       reference_type: referenceType
+         *       reference_id: referenceId
+         *       lot_number: lotNumber
+         *       serial_number: serialNumber
+         *       reason
+         *       notes
+         *       journal_entry_id: journalEntryId
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["list_audit_transactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/transactions/order/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every stock transaction and journal entry of a sales order, its payments and the production orders made for it, oldest first
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderAudit($id: Int!) {
+         *       salesOrderAudit(id: $id) {
+         *         sales_order: salesOrder {
+         *           id
+         *           order_number: orderNumber
+         *           status
+         *           customer_name: customerName
+         *         }
+         *         production_orders: productionOrders {
+         *           id
+         *           code
+         *           status
+         *         }
+         *         inventory_transactions: inventoryTransactions { ...TrailTransactionFields }
+         *         journal_entries: journalEntries { ...EntryFields }
+         *       }
+         *     }
+         *
+         *     fragment TrailTransactionFields on InventoryTransaction {
+         *       id
+         *       product_id: itemId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       location_id: locationId
+         *       location_name: locationName
+         *       transaction_type: transactionType
+         *       quantity
+         *       unit
+         *       cost_per_unit: costPerUnit
+         *       total_cost: totalCost
+         *       reference_type: referenceType
+         *       reference_id: referenceId
+         *       lot_number: lotNumber
+         *       serial_number: serialNumber
+         *       reason
+         *       notes
+         *       journal_entry_id: journalEntryId
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *     }
+         *
+         *     fragment EntryFields on JournalEntry {
+         *       id
+         *       entry_number: entryNumber
+         *       entry_date: entryDate
+         *       description
+         *       source_type: sourceType
+         *       source_id: sourceId
+         *       status
+         *       fiscal_period_id: fiscalPeriodId
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       total_debit: totalDebit
+         *       lines {
+         *         id
+         *         account_code: accountCode
+         *         account_name: accountName
+         *         debit_amount: debitAmount
+         *         credit_amount: creditAmount
+         *         memo
+         *         line_order: lineOrder
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_sales_order_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/transactions/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stock transactions by type between `start_date` and `end_date` (default the last 30 days; `product_id`, `reference_type`): count, items, quantity, value
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query AuditTransactionSummary($startDate: NaiveDate, $endDate: NaiveDate, $productId: Int, $referenceType: ReferenceType) {
+         *       inventoryTransactionSummary(startDate: $startDate, endDate: $endDate, productId: $productId, referenceType: $referenceType) {
+         *         start_date: startDate
+         *         end_date: endDate
+         *         total_count: totalCount
+         *         by_type: byType {
+         *           transaction_type: transactionType
+         *           count
+         *           item_count: itemCount
+         *           total_quantity: totalQuantity
+         *           total_cost: totalCost
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_audit_transaction_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/transactions/timeline/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sales order's stock transactions and journal entries merged into one timeline, oldest first
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderAuditTimeline($id: Int!) {
+         *       salesOrderAudit(id: $id) {
+         *         sales_order: salesOrder {
+         *           id
+         *           order_number: orderNumber
+         *           status
+         *           customer_name: customerName
+         *         }
+         *         events {
+         *           at
+         *           kind
+         *           id
+         *           title
+         *           description
+         *           reference_type: referenceType
+         *           reference_id: referenceId
+         *           quantity
+         *           amount
+         *           created_by: createdBy
+         *           inventory_transaction: inventoryTransaction {
+         *             product_sku: productSku
+         *             product_name: productName
+         *             location_name: locationName
+         *             transaction_type: transactionType
+         *           }
+         *           journal_entry: journalEntry {
+         *             entry_number: entryNumber
+         *             entry_date: entryDate
+         *             lines {
+         *               account_code: accountCode
+         *               debit_amount: debitAmount
+         *               credit_amount: creditAmount
+         *             }
+         *           }
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_sales_order_audit_timeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/bom/": {
         parameters: {
             query?: never;
@@ -15441,6 +16032,1721 @@ export interface operations {
                          * @description Total debits minus total credits.
                          */
                         variance: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_cogs_summary: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description First day of the window. */
+                        start_date: string;
+                        /** @description Last day of the window. */
+                        end_date: string;
+                        /** @description Invoices booked. */
+                        invoice_count: number;
+                        /**
+                         * Format: decimal
+                         * @description Sales revenue (4000).
+                         */
+                        sales_revenue: string;
+                        /**
+                         * Format: decimal
+                         * @description Shipping revenue (4200).
+                         */
+                        shipping_revenue: string;
+                        /**
+                         * Format: decimal
+                         * @description Revenue: sales plus shipping.
+                         */
+                        revenue: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of the goods shipped (5000 COGS).
+                         */
+                        cogs: string;
+                        /**
+                         * Format: decimal
+                         * @description Packaging shipped with them (5010 Shipping supplies).
+                         */
+                        packaging: string;
+                        /**
+                         * Format: decimal
+                         * @description COGS plus packaging.
+                         */
+                        total_cogs: string;
+                        /**
+                         * Format: decimal
+                         * @description Revenue minus total COGS.
+                         */
+                        gross_margin: string;
+                        /** @description Gross margin as a percent of revenue (two places); null without revenue. */
+                        gross_margin_percent: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_accounting_dashboard: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description First day of the window. */
+                        start_date: string;
+                        /** @description Last day of the window. */
+                        end_date: string;
+                        /**
+                         * Format: decimal
+                         * @description Revenue booked in the window (4000 + 4200).
+                         */
+                        revenue: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of goods sold in the window (5000 + 5010).
+                         */
+                        cogs: string;
+                        /**
+                         * Format: decimal
+                         * @description Revenue minus COGS.
+                         */
+                        gross_margin: string;
+                        /** @description Gross margin as a percent of revenue (two places); null without revenue. */
+                        gross_margin_percent: string | null;
+                        /**
+                         * Format: decimal
+                         * @description What customers owe at the end of the window (1100 balance).
+                         */
+                        accounts_receivable: string;
+                        /**
+                         * Format: decimal
+                         * @description Cash at the end of the window (1000 balance).
+                         */
+                        cash: string;
+                        /**
+                         * Format: decimal
+                         * @description Sales tax owed at the end of the window (2100 balance).
+                         */
+                        tax_liability: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_payments_journal: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+                limit?: number | null;
+                offset?: number | null;
+                /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
+                format?: "json" | "csv" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description First day of the window. */
+                        start_date: string;
+                        /** @description Last day of the window. */
+                        end_date: string;
+                        /** @description This page of cash entries, oldest first. */
+                        rows: {
+                            /** @description The cash entry. */
+                            journal_entry_id: number;
+                            /** @description Its number. */
+                            entry_number: string;
+                            /** @description The day it was booked (the payment's day; a void's own day). */
+                            date: string;
+                            /** @description The payment. */
+                            payment_id: number;
+                            /** @description Its number, `PAY-YYYY-NNNN`. */
+                            payment_number: string;
+                            /**
+                             * @description Payment, refund or void.
+                             * @enum {string}
+                             */
+                            kind: "payment" | "refund" | "void";
+                            /**
+                             * @description How it was paid.
+                             * @enum {string}
+                             */
+                            payment_method: "cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other";
+                            /**
+                             * @description The payment's status now (`voided` on both the payment and its void).
+                             * @enum {string}
+                             */
+                            payment_status: "pending" | "completed" | "failed" | "voided";
+                            /** @description The sales order. */
+                            sales_order_id: number;
+                            /** @description Its number. */
+                            order_number: string;
+                            /** @description The customer's name on the order. */
+                            customer_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Cash in, signed: refunds and voids of payments are negative (the entry's net debit
+                             *     to 1000 Cash).
+                             */
+                            amount: string;
+                        }[];
+                        /** @description Cash entries in the window, over all pages. */
+                        total: number;
+                        /** @description Totals of the whole window per method, by method. */
+                        by_method: {
+                            /**
+                             * @description The method.
+                             * @enum {string}
+                             */
+                            payment_method: "cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other";
+                            /** @description Cash entries. */
+                            entry_count: number;
+                            /**
+                             * Format: decimal
+                             * @description Net cash, signed.
+                             */
+                            amount: string;
+                        }[];
+                        /**
+                         * PaymentsJournalTotals
+                         * @description Totals of the whole window.
+                         */
+                        totals: {
+                            /** @description Cash entries. */
+                            entry_count: number;
+                            /**
+                             * Format: decimal
+                             * @description Payments received.
+                             */
+                            payments: string;
+                            /**
+                             * Format: decimal
+                             * @description Refunds paid (negative).
+                             */
+                            refunds: string;
+                            /**
+                             * Format: decimal
+                             * @description Voids (reversals of payments are negative, of refunds positive).
+                             */
+                            voids: string;
+                            /**
+                             * Format: decimal
+                             * @description Net cash from customers (the window's movement of 1000 from payments).
+                             */
+                            net: string;
+                        };
+                        /** @description The page size asked for. */
+                        limit: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                    };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_payments_journal_export: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+                limit?: number | null;
+                offset?: number | null;
+                /** @description `csv` (the default) or `ndjson` stream every matching row (all pages) as an attachment; `json` answers one JSON page. */
+                format?: "csv" | "ndjson" | "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every row as a CSV file (`Content-Disposition: attachment`; a header row from the JSON keys, then one record per row) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/json": {
+                        /** @description This page of cash entries, oldest first. */
+                        rows: {
+                            /** @description The cash entry. */
+                            journal_entry_id: number;
+                            /** @description Its number. */
+                            entry_number: string;
+                            /** @description The day it was booked (the payment's day; a void's own day). */
+                            date: string;
+                            /** @description The payment. */
+                            payment_id: number;
+                            /** @description Its number, `PAY-YYYY-NNNN`. */
+                            payment_number: string;
+                            /**
+                             * @description Payment, refund or void.
+                             * @enum {string}
+                             */
+                            kind: "payment" | "refund" | "void";
+                            /**
+                             * @description How it was paid.
+                             * @enum {string}
+                             */
+                            payment_method: "cash" | "check" | "credit_card" | "paypal" | "venmo" | "zelle" | "wire" | "other";
+                            /**
+                             * @description The payment's status now (`voided` on both the payment and its void).
+                             * @enum {string}
+                             */
+                            payment_status: "pending" | "completed" | "failed" | "voided";
+                            /** @description The sales order. */
+                            sales_order_id: number;
+                            /** @description Its number. */
+                            order_number: string;
+                            /** @description The customer's name on the order. */
+                            customer_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Cash in, signed: refunds and voids of payments are negative (the entry's net debit
+                             *     to 1000 Cash).
+                             */
+                            amount: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_sales_journal: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+                limit?: number | null;
+                offset?: number | null;
+                /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
+                format?: "json" | "csv" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description First day of the window. */
+                        start_date: string;
+                        /** @description Last day of the window. */
+                        end_date: string;
+                        /** @description This page of invoices. */
+                        rows: {
+                            /** @description The invoice's journal entry. */
+                            journal_entry_id: number;
+                            /** @description Its number, `JE-YYYY-NNNNNN`. */
+                            entry_number: string;
+                            /** @description The day it was booked (the day the order shipped). */
+                            date: string;
+                            /** @description The sales order. */
+                            sales_order_id: number | null;
+                            /** @description Its number, `SO-YYYY-NNNN`. */
+                            order_number: string | null;
+                            /** @description The customer, when the order has one. */
+                            customer_id: number | null;
+                            /** @description The customer's name on the order. */
+                            customer_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Goods sold (credit to 4000 Sales).
+                             */
+                            subtotal: string;
+                            /**
+                             * Format: decimal
+                             * @description Sales tax charged (credit to 2100 Sales tax payable).
+                             */
+                            tax: string;
+                            /**
+                             * Format: decimal
+                             * @description Shipping charged (credit to 4200 Shipping revenue).
+                             */
+                            shipping: string;
+                            /**
+                             * Format: decimal
+                             * @description What the customer owes (debit to 1100 Accounts receivable).
+                             */
+                            grand_total: string;
+                        }[];
+                        /** @description Invoices in the window, over all pages. */
+                        total: number;
+                        /**
+                         * SalesJournalTotals
+                         * @description Totals of the whole window.
+                         */
+                        totals: {
+                            /** @description Invoices. */
+                            invoice_count: number;
+                            /**
+                             * Format: decimal
+                             * @description Sum of the subtotals (the window's movement of 4000).
+                             */
+                            subtotal: string;
+                            /**
+                             * Format: decimal
+                             * @description Sum of the tax (the invoices' part of 2100).
+                             */
+                            tax: string;
+                            /**
+                             * Format: decimal
+                             * @description Sum of the shipping (the window's movement of 4200).
+                             */
+                            shipping: string;
+                            /**
+                             * Format: decimal
+                             * @description Sum of the grand totals (the invoices' part of 1100).
+                             */
+                            grand_total: string;
+                        };
+                        /** @description The page size asked for. */
+                        limit: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                    };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_sales_journal_export: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+                limit?: number | null;
+                offset?: number | null;
+                /** @description `csv` (the default) or `ndjson` stream every matching row (all pages) as an attachment; `json` answers one JSON page. */
+                format?: "csv" | "ndjson" | "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every row as a CSV file (`Content-Disposition: attachment`; a header row from the JSON keys, then one record per row) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/json": {
+                        /** @description This page of invoices. */
+                        rows: {
+                            /** @description The invoice's journal entry. */
+                            journal_entry_id: number;
+                            /** @description Its number, `JE-YYYY-NNNNNN`. */
+                            entry_number: string;
+                            /** @description The day it was booked (the day the order shipped). */
+                            date: string;
+                            /** @description The sales order. */
+                            sales_order_id: number | null;
+                            /** @description Its number, `SO-YYYY-NNNN`. */
+                            order_number: string | null;
+                            /** @description The customer, when the order has one. */
+                            customer_id: number | null;
+                            /** @description The customer's name on the order. */
+                            customer_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Goods sold (credit to 4000 Sales).
+                             */
+                            subtotal: string;
+                            /**
+                             * Format: decimal
+                             * @description Sales tax charged (credit to 2100 Sales tax payable).
+                             */
+                            tax: string;
+                            /**
+                             * Format: decimal
+                             * @description Shipping charged (credit to 4200 Shipping revenue).
+                             */
+                            shipping: string;
+                            /**
+                             * Format: decimal
+                             * @description What the customer owes (debit to 1100 Accounts receivable).
+                             */
+                            grand_total: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_tax_summary: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+                /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
+                format?: "json" | "csv" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description First day of the window. */
+                        start_date: string;
+                        /** @description Last day of the window. */
+                        end_date: string;
+                        /** @description Every month that overlaps the window, oldest first (months without sales too). */
+                        periods: {
+                            /** @description The month, `YYYY-MM`. */
+                            period: string;
+                            /** @description Its first day inside the window. */
+                            start_date: string;
+                            /** @description Its last day inside the window. */
+                            end_date: string;
+                            /** @description Invoices booked. */
+                            invoice_count: number;
+                            /**
+                             * Format: decimal
+                             * @description Sales (4000) of the invoices that charged tax.
+                             */
+                            taxable_sales: string;
+                            /**
+                             * Format: decimal
+                             * @description Sales (4000) of the invoices that charged none.
+                             */
+                            non_taxable_sales: string;
+                            /**
+                             * Format: decimal
+                             * @description Tax collected: the net credits to 2100 Sales tax payable.
+                             */
+                            tax_collected: string;
+                        }[];
+                        /**
+                         * TaxTotals
+                         * @description Totals of the whole window.
+                         */
+                        totals: {
+                            /** @description Invoices booked. */
+                            invoice_count: number;
+                            /**
+                             * Format: decimal
+                             * @description Taxable sales.
+                             */
+                            taxable_sales: string;
+                            /**
+                             * Format: decimal
+                             * @description Non-taxable sales.
+                             */
+                            non_taxable_sales: string;
+                            /**
+                             * Format: decimal
+                             * @description Tax collected (the window's movement of 2100).
+                             */
+                            tax_collected: string;
+                        };
+                    };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_tax_summary_export: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+                /** @description `csv` (the default) or `ndjson` stream every matching row (all pages) as an attachment; `json` answers one JSON page. */
+                format?: "csv" | "ndjson" | "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every row as a CSV file (`Content-Disposition: attachment`; a header row from the JSON keys, then one record per row) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/json": {
+                        /** @description Every month that overlaps the window, oldest first (months without sales too). */
+                        periods: {
+                            /** @description The month, `YYYY-MM`. */
+                            period: string;
+                            /** @description Its first day inside the window. */
+                            start_date: string;
+                            /** @description Its last day inside the window. */
+                            end_date: string;
+                            /** @description Invoices booked. */
+                            invoice_count: number;
+                            /**
+                             * Format: decimal
+                             * @description Sales (4000) of the invoices that charged tax.
+                             */
+                            taxable_sales: string;
+                            /**
+                             * Format: decimal
+                             * @description Sales (4000) of the invoices that charged none.
+                             */
+                            non_taxable_sales: string;
+                            /**
+                             * Format: decimal
+                             * @description Tax collected: the net credits to 2100 Sales tax payable.
+                             */
+                            tax_collected: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_audit_transactions: {
+        parameters: {
+            query?: {
+                product_id?: number | null;
+                transaction_type?: ("receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment") | null;
+                location_id?: number | null;
+                reference_type?: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                reference_id?: number | null;
+                start_date?: string | null;
+                end_date?: string | null;
+                limit?: number | null;
+                offset?: number | null;
+                /** @description `csv` or `ndjson` stream every matching row (all pages) instead of one JSON page. */
+                format?: "json" | "csv" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string;
+                            /** @description The item's name. */
+                            product_name: string;
+                            /** @description Where. */
+                            location_id: number;
+                            /** @description The location's name. */
+                            location_name: string;
+                            /**
+                             * @description What it did.
+                             * @enum {string}
+                             */
+                            transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                            /**
+                             * Format: decimal
+                             * @description The signed change: of on hand for stock movements, of allocated for reservations.
+                             */
+                            quantity: string;
+                            /** @description The item's stocking unit. */
+                            unit: string;
+                            /** @description Cost per unit it was valued at. */
+                            cost_per_unit: string | null;
+                            /** @description quantity x cost, in cents, signed like quantity. */
+                            total_cost: string | null;
+                            /** @description The kind of record it belongs to. */
+                            reference_type: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                            /** @description The record it belongs to. */
+                            reference_id: number | null;
+                            /** @description Lot number. */
+                            lot_number: string | null;
+                            /** @description Serial number. */
+                            serial_number: string | null;
+                            /** @description Why (adjustments, counts). */
+                            reason: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description The journal entry that booked its value. */
+                            journal_entry_id: number | null;
+                            /** @description Who posted it. */
+                            created_by: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                        /** @description The page size asked for. */
+                        limit: number;
+                        /** @description Rows skipped before this page. */
+                        offset: number;
+                    };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_sales_order_audit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * SalesOrder
+                         * @description The order.
+                         */
+                        sales_order: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SO-YYYY-NNNN`. */
+                            order_number: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                            /** @description The customer's name when it was placed. */
+                            customer_name: string | null;
+                        };
+                        /** @description The production orders made for it. */
+                        production_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code `WO-YYYY-NNNN`. */
+                            code: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        }[];
+                        /** @description Stock transactions referencing the order or its production orders, oldest first. */
+                        inventory_transactions: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string;
+                            /** @description The item's name. */
+                            product_name: string;
+                            /** @description Where. */
+                            location_id: number;
+                            /** @description The location's name. */
+                            location_name: string;
+                            /**
+                             * @description What it did.
+                             * @enum {string}
+                             */
+                            transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                            /**
+                             * Format: decimal
+                             * @description The signed change: of on hand for stock movements, of allocated for reservations.
+                             */
+                            quantity: string;
+                            /** @description The item's stocking unit. */
+                            unit: string;
+                            /** @description Cost per unit it was valued at. */
+                            cost_per_unit: string | null;
+                            /** @description quantity x cost, in cents, signed like quantity. */
+                            total_cost: string | null;
+                            /** @description The kind of record it belongs to. */
+                            reference_type: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                            /** @description The record it belongs to. */
+                            reference_id: number | null;
+                            /** @description Lot number. */
+                            lot_number: string | null;
+                            /** @description Serial number. */
+                            serial_number: string | null;
+                            /** @description Why (adjustments, counts). */
+                            reason: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description The journal entry that booked its value. */
+                            journal_entry_id: number | null;
+                            /** @description Who posted it. */
+                            created_by: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description Journal entries of the order, its payments and its production orders, oldest first. */
+                        journal_entries: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Number, `JE-YYYY-NNNNNN`. */
+                            entry_number: string;
+                            /** @description The date it is booked on. */
+                            entry_date: string;
+                            /** @description What happened. */
+                            description: string;
+                            /** @description The kind of business event behind it. */
+                            source_type: ("adjustment" | "spool_adjustment" | "inventory_import" | "purchase_order" | "production_order" | "sales_order" | "payment" | "manual") | null;
+                            /** @description The id of the record behind it (an order, a transaction...). */
+                            source_id: number | null;
+                            /**
+                             * @description Status.
+                             * @enum {string}
+                             */
+                            status: "draft" | "posted" | "voided";
+                            /** @description The fiscal period it is booked in. */
+                            fiscal_period_id: number;
+                            /** @description Who caused it. */
+                            created_by: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was written.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: decimal
+                             * @description Sum of the debits (equal to the credits: the database refuses anything else).
+                             */
+                            total_debit: string;
+                            /** @description The debit and credit lines. */
+                            lines: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The account's code. */
+                                account_code: string;
+                                /** @description The account's name. */
+                                account_name: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Debit (zero on a credit line).
+                                 */
+                                debit_amount: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Credit (zero on a debit line).
+                                 */
+                                credit_amount: string;
+                                /** @description Memo. */
+                                memo: string | null;
+                                /** @description Position in the entry. */
+                                line_order: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_audit_transaction_summary: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+                product_id?: number | null;
+                reference_type?: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description First day of the window (UTC). */
+                        start_date: string;
+                        /** @description Last day of the window (UTC). */
+                        end_date: string;
+                        /** @description Transactions in the window. */
+                        total_count: number;
+                        /** @description One row per type that moved, by type. */
+                        by_type: {
+                            /**
+                             * @description The type.
+                             * @enum {string}
+                             */
+                            transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                            /** @description Transactions. */
+                            count: number;
+                            /** @description Distinct items moved. */
+                            item_count: number;
+                            /**
+                             * Format: decimal
+                             * @description Sum of the quantities, signed (items in mixed units).
+                             */
+                            total_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Sum of their value at cost.
+                             */
+                            total_cost: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_sales_order_audit_timeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * SalesOrder
+                         * @description The order.
+                         */
+                        sales_order: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SO-YYYY-NNNN`. */
+                            order_number: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                            /** @description The customer's name when it was placed. */
+                            customer_name: string | null;
+                        };
+                        /**
+                         * @description The stock transactions and journal entries merged into one timeline, oldest first
+                         *     (by the moment each was written; a stock move before the entry that booked it).
+                         */
+                        events: {
+                            /**
+                             * Format: date-time
+                             * @description When it was written.
+                             */
+                            at: string;
+                            /**
+                             * @description Stock transaction or journal entry.
+                             * @enum {string}
+                             */
+                            kind: "inventory_transaction" | "journal_entry";
+                            /** @description The transaction's or entry's id. */
+                            id: number;
+                            /** @description The transaction's type, or the entry's number. */
+                            title: string;
+                            /** @description The transaction's notes, or the entry's description. */
+                            description: string | null;
+                            /** @description The kind of record behind it (`sales_order`, `production_order`, `payment`...). */
+                            reference_type: string | null;
+                            /** @description The id of that record. */
+                            reference_id: number | null;
+                            /** @description The quantity moved (stock transactions). */
+                            quantity: string | null;
+                            /** @description The value: a transaction's cost, an entry's total debit. */
+                            amount: string | null;
+                            /** @description Who caused it. */
+                            created_by: number | null;
+                            /** @description The stock transaction, for a stock event. */
+                            inventory_transaction: {
+                                /** @description The item's SKU. */
+                                product_sku: string;
+                                /** @description The item's name. */
+                                product_name: string;
+                                /** @description The location's name. */
+                                location_name: string;
+                                /**
+                                 * @description What it did.
+                                 * @enum {string}
+                                 */
+                                transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                            } | null;
+                            /** @description The journal entry, for a journal event. */
+                            journal_entry: {
+                                /** @description Number, `JE-YYYY-NNNNNN`. */
+                                entry_number: string;
+                                /** @description The date it is booked on. */
+                                entry_date: string;
+                                /** @description The debit and credit lines. */
+                                lines: {
+                                    /** @description The account's code. */
+                                    account_code: string;
+                                    /**
+                                     * Format: decimal
+                                     * @description Debit (zero on a credit line).
+                                     */
+                                    debit_amount: string;
+                                    /**
+                                     * Format: decimal
+                                     * @description Credit (zero on a debit line).
+                                     */
+                                    credit_amount: string;
+                                }[];
+                            } | null;
+                        }[];
                     };
                 };
             };

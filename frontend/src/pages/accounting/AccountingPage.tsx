@@ -14,6 +14,7 @@ import { formatDateTime, formatMoney, formatQty, humanize, toNumber } from '../.
 import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { ACCOUNT_TYPE_LABEL, ACCOUNT_TYPE_TONE, formatDate, periodName, today } from './accountingFormat';
 import { JournalEntryModal } from './JournalEntryModal';
+import { JournalsSection } from './JournalsSection';
 import { LedgerModal } from './LedgerModal';
 import type { ValuationBar } from './ValuationChart';
 
@@ -23,6 +24,7 @@ const TABS = [
   { id: 'trial-balance', label: 'Trial balance' },
   { id: 'valuation', label: 'Inventory valuation' },
   { id: 'entries', label: 'Journal entries' },
+  { id: 'journals', label: 'Journals' },
   { id: 'periods', label: 'Fiscal periods' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
@@ -134,6 +136,7 @@ export function AccountingPage() {
       )}
       {tab === 'valuation' && <ValuationSection onAccount={setAccount} />}
       {tab === 'entries' && <EntriesSection onEntry={(e) => setEntry({ id: e.id, data: e })} />}
+      {tab === 'journals' && <JournalsSection />}
       {tab === 'periods' && <PeriodsSection />}
 
       <LedgerModal accountCode={account} asOfDate={tab === 'trial-balance' ? asOf || undefined : undefined} onClose={() => setAccount(null)}
