@@ -1198,3 +1198,129 @@ async fn documents_upload_list_download_and_delete() {
     let got = call(&app, Method::GET, &url, None, &t).await;
     assert_eq!(got.status, StatusCode::NOT_FOUND);
 }
+
+/// `POST /vendors/{vendor_id}/items` (CONTRACT 5.14 "Also", and the original's
+/// `/purchase-orders/vendors/{vendor_id}/items`): an item goes on a vendor's list, a second
+/// post updates it keeping what it omits, one vendor per item is preferred, a retried key
+/// saves once, and bad input is a 4xx that changes nothing.
+#[tokio::test]
+async fn vendors_keep_a_price_list_with_one_preferred_vendor_per_item() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let acme = vendor(&app, &t, "Acme Filament").await;
+    let best = vendor(&app, &t, "Best Plastics").await;
+    let pla = item(&app, &t, "PLA-BLK", "material", "G").await;
+    let path = format!("/api/v1/vendors/{acme}/items");
+
+    let saved = ok(
+        &app,
+        &t,
+        Method::POST,
+        &path,
+        Some(json!({"product_id": pla, "vendor_sku": "AC-PLA-1", "unit_cost": "18.5", "lead_time_days": 5, "is_preferred": true})),
+    )
+    .await;
+    assert_eq!(saved["vendor_id"], acme);
+    assert_eq!(saved["item_sku"], "PLA-BLK");
+    assert_eq!(saved["vendor_sku"], "AC-PLA-1");
+    assert_eq!(num(&saved["last_price"]), 18.5);
+    assert_eq!(saved["purchase_unit"], "KG", "the item's purchase unit");
+    assert_eq!(saved["is_preferred"], true);
+    // Again through the original's path: an update that keeps the SKU and lead time.
+    let again = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/purchase-orders/vendors/{acme}/items"),
+        Some(json!({"product_id": pla, "unit_cost": "17.25"})),
+    )
+    .await;
+    assert_eq!(again["id"], saved["id"]);
+    assert_eq!(again["vendor_sku"], "AC-PLA-1");
+    assert_eq!(again["lead_time_days"], 5);
+    assert_eq!(num(&again["last_price"]), 17.25);
+    assert_eq!(again["is_preferred"], true);
+    // Another vendor becomes the preferred one: the mark moves.
+    let other = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/vendors/{best}/items"),
+        Some(json!({"product_id": pla, "unit_cost": "16", "purchase_unit": "g", "is_preferred": true})),
+    )
+    .await;
+    assert_eq!(other["purchase_unit"], "G");
+    let list = ok(&app, &t, Method::GET, &path, None).await;
+    assert_eq!(list.as_array().map(Vec::len), Some(1));
+    assert_eq!(list[0]["is_preferred"], false);
+
+    // A retried key saves once (and answers the first result).
+    let body = json!({"product_id": pla, "unit_cost": "15"});
+    let send = |key: &'static str, body: Value| {
+        let app = &app;
+        let t = &t;
+        let path = path.clone();
+        async move {
+            let req = Request::builder()
+                .method(Method::POST)
+                .uri(path)
+                .header("authorization", format!("Bearer {t}"))
+                .header("content-type", "application/json")
+                .header("idempotency-key", key)
+                .body(Body::from(body.to_string()))
+                .expect("request");
+            app.request(req).await
+        }
+    };
+    let first = send("vi-1", body.clone()).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text());
+    let second = send("vi-1", body.clone()).await;
+    assert_eq!(second.json(), first.json());
+    let reused = send("vi-1", json!({"product_id": pla, "unit_cost": "99"})).await;
+    assert_eq!(reused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let list = ok(&app, &t, Method::GET, &path, None).await;
+    assert_eq!(num(&list[0]["last_price"]), 15.0);
+
+    let before = table_json(&app, "vendor_items").await;
+    for (body, status, says) in [
+        (
+            json!({"product_id": pla, "unit_cost": "-1"}),
+            422,
+            "unit_cost",
+        ),
+        (
+            json!({"product_id": pla, "lead_time_days": 4000}),
+            422,
+            "lead_time_days",
+        ),
+        (
+            json!({"product_id": pla, "purchase_unit": "EA"}),
+            400,
+            "Cannot convert EA to G",
+        ),
+        (
+            json!({"product_id": pla, "vendor_sku": "x".repeat(300)}),
+            422,
+            "vendor_sku",
+        ),
+        (
+            json!({"product_id": 999999}),
+            404,
+            "Product 999999 not found",
+        ),
+    ] {
+        let res = call(&app, Method::POST, &path, Some(body.clone()), &t).await;
+        assert_eq!(res.status.as_u16(), status, "{body}: {}", res.text());
+        assert!(res.text().contains(says), "{body}: {}", res.text());
+    }
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/vendors/999999/items",
+        Some(json!({"product_id": pla})),
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text());
+    assert_eq!(table_json(&app, "vendor_items").await, before);
+}

@@ -387,6 +387,19 @@ crate::payload_from_result!(PurchaseOrderLinePayload {
     line: PurchaseOrderLineRow
 });
 
+/// The result of saving a vendor item.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct VendorItemPayload {
+    /// The vendor's entry for the item.
+    pub vendor_item: Option<crate::purchasing::model::VendorItemRow>,
+    /// Rule violations (nothing changed when present).
+    pub user_errors: Vec<UserError>,
+}
+
+crate::payload_from_result!(VendorItemPayload {
+    vendor_item: crate::purchasing::model::VendorItemRow
+});
+
 /// The result of deleting an order.
 #[derive(Debug, Clone, Default, SimpleObject)]
 pub struct PurchaseOrderDeletePayload {
@@ -429,6 +442,21 @@ pub struct PurchasingMutation;
 
 #[Object]
 impl PurchasingMutation {
+    /// Puts an item on a vendor's list, or updates its entry: vendor SKU, price per
+    /// purchase unit, lead time, preferred (one preferred vendor per item).
+    #[graphql(guard = "Access::User")]
+    async fn vendor_item_save(
+        &self,
+        ctx: &Context<'_>,
+        vendor_id: i64,
+        input: crate::purchasing::rules::VendorItemInput,
+    ) -> AppResult<VendorItemPayload> {
+        Ok(crate::in_transaction!(ctx, |conn| {
+            crate::purchasing::rules::save_vendor_item(conn, vendor_id, input)
+        })
+        .into())
+    }
+
     /// Creates a draft purchase order (`PO-YYYY-NNN`) with its lines.
     #[graphql(guard = "Access::User")]
     async fn purchase_order_create(

@@ -27,9 +27,15 @@ pub const ROUTES: &[Route] = &[
         .status(201)
         .idempotent()
         .summary("Create a draft order for one item (`vendor_id?`, `quantity?`, `unit_cost?`; defaults from the item's vendor and low-stock suggestion)"),
-    Route::get("/vendors/{vendor_id}/items", stored_op!("vendor_items.graphql"), "vendorItems")
+    Route::get("/vendors/{vendor_id}/items", stored_op!("vendor_items.graphql", "vendor_item"), "vendorItems")
         .aliases(&["/purchase-orders/vendors/{vendor_id}/items"])
         .summary("What a vendor sells: last price, purchase unit, lead time, preferred"),
+    Route::post("/vendors/{vendor_id}/items", stored_op!("vendor_item_save.graphql", "vendor_item"), "vendorItemSave.vendor_item")
+        .aliases(&["/purchase-orders/vendors/{vendor_id}/items"])
+        .body(Body::Input("input"))
+        .status(201)
+        .idempotent()
+        .summary("Put an item on a vendor's list or update its entry (`product_id`, `vendor_sku?`, `unit_cost?`, `purchase_unit?`, `lead_time_days?`, `is_preferred?`: one preferred vendor per item); 404 `Vendor not found`, 422 per field"),
     Route::get("/vendors/{vendor_id}/metrics", stored_op!("vendor_metrics.graphql"), "vendorMetrics")
         .summary("A vendor's orders, spend, on-time rate and average lead time"),
     Route::get("/admin/dashboard/purchasing-trend", stored_op!("purchasing_trend.graphql"), "purchasingTrend")

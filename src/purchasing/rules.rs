@@ -1455,6 +1455,116 @@ pub async fn receive(
     })
 }
 
+/// An item on a vendor's list (`POST /vendors/{vendor_id}/items`): what the vendor calls
+/// it, what it costs per purchase unit and how long it takes. Sent again for the same item,
+/// it updates the entry (omitted fields keep their value).
+#[derive(Debug, Clone, InputObject)]
+pub struct VendorItemInput {
+    /// The item.
+    pub product_id: i64,
+    /// The vendor's SKU.
+    pub vendor_sku: Option<String>,
+    /// Price per purchase unit (≥ 0).
+    pub unit_cost: Option<Decimal>,
+    /// The purchase unit of that price (default the item's purchase unit).
+    pub purchase_unit: Option<String>,
+    /// Days from order to receipt (0-3650).
+    pub lead_time_days: Option<i32>,
+    /// The item's preferred vendor for replenishment (one per item: setting it moves the
+    /// mark from another vendor).
+    pub is_preferred: Option<bool>,
+}
+
+/// Puts an item on a vendor's list or updates its entry; answers the entry.
+pub async fn save_vendor_item(
+    conn: &mut AsyncPgConnection,
+    vendor_id: i64,
+    mut input: VendorItemInput,
+) -> Result<model::VendorItemRow, Stop> {
+    check_vendor(conn, vendor_id).await?;
+    let mut errors = Vec::new();
+    let unit = check_line_item(
+        conn,
+        &mut errors,
+        "",
+        input.product_id,
+        input.purchase_unit.as_deref(),
+    )
+    .await?;
+    optional_text(&mut errors, "vendorSku", &mut input.vendor_sku, SHORT_MAX);
+    if let Some(cost) = &input.unit_cost {
+        check_quantity(&mut errors, "unitCost", &cost.0);
+        if cost.0 < BigDecimal::zero() {
+            errors.push(invalid(
+                "unitCost",
+                "Input should be greater than or equal to 0",
+            ));
+        }
+    }
+    if let Some(days) = input.lead_time_days
+        && !(0..=3650).contains(&days)
+    {
+        errors.push(invalid(
+            "leadTimeDays",
+            "Lead time must be between 0 and 3650 days",
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(Stop::Refused(errors));
+    }
+    // `unit` is the given unit normalised, or the item's purchase unit: a new entry takes
+    // it, an existing one only when a unit was given.
+    let price = input
+        .unit_cost
+        .map(|c| c.0.with_scale_round(COST_SCALE, RoundingMode::HalfUp));
+    if input.is_preferred == Some(true) {
+        diesel::update(
+            vendor_items::table
+                .filter(vendor_items::item_id.eq(input.product_id))
+                .filter(vendor_items::vendor_id.ne(vendor_id)),
+        )
+        .set(vendor_items::is_preferred.eq(false))
+        .execute(conn)
+        .await?;
+    }
+    let now = chrono::Utc::now();
+    let row = diesel::insert_into(vendor_items::table)
+        .values((
+            vendor_items::vendor_id.eq(vendor_id),
+            vendor_items::item_id.eq(input.product_id),
+            vendor_items::vendor_sku.eq(&input.vendor_sku),
+            vendor_items::last_price.eq(&price),
+            vendor_items::purchase_unit.eq(&unit),
+            vendor_items::lead_time_days.eq(input.lead_time_days),
+            vendor_items::is_preferred.eq(input.is_preferred.unwrap_or(false)),
+        ))
+        .on_conflict((vendor_items::vendor_id, vendor_items::item_id))
+        .do_update()
+        .set((
+            input
+                .vendor_sku
+                .as_ref()
+                .map(|v| vendor_items::vendor_sku.eq(Some(v.clone()))),
+            price
+                .as_ref()
+                .map(|p| vendor_items::last_price.eq(Some(p.clone()))),
+            input
+                .purchase_unit
+                .as_ref()
+                .and(unit.as_ref())
+                .map(|u| vendor_items::purchase_unit.eq(Some(u.clone()))),
+            input
+                .lead_time_days
+                .map(|d| vendor_items::lead_time_days.eq(Some(d))),
+            input.is_preferred.map(|p| vendor_items::is_preferred.eq(p)),
+            vendor_items::updated_at.eq(now),
+        ))
+        .returning(model::VendorItemRow::as_returning())
+        .get_result(conn)
+        .await?;
+    Ok(row)
+}
+
 /// Records what the vendor charged and how long it took (vendor items).
 async fn remember_vendor_item(
     conn: &mut AsyncPgConnection,

@@ -9780,7 +9780,12 @@ export interface paths {
          */
         get: operations["list_vendor_items_alias"];
         put?: never;
-        post?: never;
+        /**
+         * Put an item on a vendor's list or update its entry (`product_id`, `vendor_sku?`, `unit_cost?`, `purchase_unit?`, `lead_time_days?`, `is_preferred?`: one preferred vendor per item); 404 `Vendor not found`, 422 per field
+         * @deprecated
+         * @description Alias of `/vendors/{vendor_id}/items`.
+         */
+        post: operations["create_vendor_item_save_alias"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14651,25 +14656,52 @@ export interface paths {
          *
          *     ```graphql
          *     query VendorItems($vendorId: Int!) {
-         *       vendorItems(vendorId: $vendorId) {
-         *         id
-         *         vendor_id: vendorId
-         *         item_id: itemId
-         *         item_sku: itemSku
-         *         item_name: itemName
-         *         vendor_sku: vendorSku
-         *         last_price: lastPrice
-         *         purchase_unit: purchaseUnit
-         *         lead_time_days: leadTimeDays
-         *         is_preferred: isPreferred
-         *         last_ordered_at: lastOrderedAt
-         *       }
+         *       vendorItems(vendorId: $vendorId) { ...VendorItemFields }
+         *     }
+         *     fragment VendorItemFields on VendorItem {
+         *       id
+         *       vendor_id: vendorId
+         *       item_id: itemId
+         *       item_sku: itemSku
+         *       item_name: itemName
+         *       vendor_sku: vendorSku
+         *       last_price: lastPrice
+         *       purchase_unit: purchaseUnit
+         *       lead_time_days: leadTimeDays
+         *       is_preferred: isPreferred
+         *       last_ordered_at: lastOrderedAt
          *     }
          *     ```
          */
         get: operations["list_vendor_items"];
         put?: never;
-        post?: never;
+        /**
+         * Put an item on a vendor's list or update its entry (`product_id`, `vendor_sku?`, `unit_cost?`, `purchase_unit?`, `lead_time_days?`, `is_preferred?`: one preferred vendor per item); 404 `Vendor not found`, 422 per field
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation VendorItemSave($vendorId: Int!, $input: VendorItemInput!) {
+         *       vendorItemSave(vendorId: $vendorId, input: $input) {
+         *         vendor_item: vendorItem { ...VendorItemFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment VendorItemFields on VendorItem {
+         *       id
+         *       vendor_id: vendorId
+         *       item_id: itemId
+         *       item_sku: itemSku
+         *       item_name: itemName
+         *       vendor_sku: vendorSku
+         *       last_price: lastPrice
+         *       purchase_unit: purchaseUnit
+         *       lead_time_days: leadTimeDays
+         *       is_preferred: isPreferred
+         *       last_ordered_at: lastOrderedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_vendor_item_save"];
         delete?: never;
         options?: never;
         head?: never;
@@ -49459,6 +49491,164 @@ export interface operations {
             };
         };
     };
+    create_vendor_item_save_alias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                vendor_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    vendor_sku?: string | null;
+                    unit_cost?: string | null;
+                    purchase_unit?: string | null;
+                    lead_time_days?: number | null;
+                    is_preferred?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description The item's SKU. */
+                        item_sku: string | null;
+                        /** @description The item's name. */
+                        item_name: string | null;
+                        /** @description The vendor's SKU. */
+                        vendor_sku: string | null;
+                        /** @description Last price per purchase unit. */
+                        last_price: string | null;
+                        /** @description The purchase unit of that price. */
+                        purchase_unit: string | null;
+                        /** @description Days from order to receipt last time (or as set). */
+                        lead_time_days: number | null;
+                        /** @description The item's preferred vendor for replenishment. */
+                        is_preferred: boolean;
+                        /** @description When it was last ordered. */
+                        last_ordered_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_purchase_order: {
         parameters: {
             query?: never;
@@ -67162,6 +67352,164 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_vendor_item_save: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                vendor_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id: number;
+                    vendor_sku?: string | null;
+                    unit_cost?: string | null;
+                    purchase_unit?: string | null;
+                    lead_time_days?: number | null;
+                    is_preferred?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description The item's SKU. */
+                        item_sku: string | null;
+                        /** @description The item's name. */
+                        item_name: string | null;
+                        /** @description The vendor's SKU. */
+                        vendor_sku: string | null;
+                        /** @description Last price per purchase unit. */
+                        last_price: string | null;
+                        /** @description The purchase unit of that price. */
+                        purchase_unit: string | null;
+                        /** @description Days from order to receipt last time (or as set). */
+                        lead_time_days: number | null;
+                        /** @description The item's preferred vendor for replenishment. */
+                        is_preferred: boolean;
+                        /** @description When it was last ordered. */
+                        last_ordered_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
