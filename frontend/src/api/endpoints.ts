@@ -39,6 +39,7 @@ import type {
   CompanySettingsPatch,
   CustomerImportResult,
   CustomerList,
+  CustomerOrders,
   CustomerListQuery,
   InitialAdminRequest,
   InitialAdminResponse,
@@ -164,6 +165,8 @@ export const importApi = {
 export const customersApi = {
   /** A bare array (CONTRACT 5.5): the page has no total. */
   list: (q: CustomerListQuery, signal?: AbortSignal) => api.get<CustomerList>('/admin/customers/', { ...q }, signal),
+  /** The customer's latest orders, newest first (CONTRACT 5.5). */
+  orders: (id: number, limit = 20, signal?: AbortSignal) => api.get<CustomerOrders>(`/admin/customers/${id}/orders`, { limit }, signal),
 };
 
 export const vendorsApi = {

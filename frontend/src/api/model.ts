@@ -105,6 +105,7 @@ export type InventoryImportResult = Api<'/admin/import/inventory', 'post'>;
 
 export type CustomerList = Api<'/admin/customers/', 'get'>;
 export type CustomerListRow = CustomerList[number];
+export type CustomerOrders = Api<'/admin/customers/{id}/orders', 'get'>;
 export type VendorList = Api<'/vendors/', 'get'>;
 export type VendorListRow = VendorList['items'][number];
 export type LocationList = Api<'/admin/locations', 'get'>;

@@ -1,5 +1,6 @@
 import type { SortBy, CustomerListQuery } from '../../api/model';
 import { pickSort } from '../../lib/useServerList';
+import { useState } from 'react';
 import { Users } from 'lucide-react';
 import { customersApi } from '../../api/endpoints';
 import type { CustomerList, CustomerListRow } from '../../api/model';
@@ -9,11 +10,13 @@ import { Badge } from '../../components/States';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
+import { CustomerOrdersDialog } from './CustomerOrdersDialog';
 
 /** What the server sorts this list by. */
 const SORTS = ['customer_number', 'email', 'first_name', 'last_name', 'company_name', 'status', 'created_at', 'updated_at'] as const satisfies readonly SortBy<CustomerListQuery>[];
 
-const columns: Column<CustomerListRow>[] = [
+function customerColumns(showOrders: (c: CustomerListRow) => void): Column<CustomerListRow>[] {
+  return [
   {
     key: 'full_name',
     sortKey: 'last_name',
@@ -29,13 +32,28 @@ const columns: Column<CustomerListRow>[] = [
   { key: 'customer_number', header: 'Number', shrink: true, sortable: true, render: (r) => <span className="mono">{r.customer_number ?? '—'}</span> },
   { key: 'company_name', header: 'Company', hideOnTablet: true, sortable: true, render: (r) => r.company_name ?? '—' },
   { key: 'phone', header: 'Phone', shrink: true, hideOnTablet: true, render: (r) => r.phone ?? '—' },
-  { key: 'order_count', header: 'Orders', align: 'right', shrink: true, render: (r) => <span className="num">{r.order_count}</span> },
+  {
+    key: 'order_count',
+    header: 'Orders',
+    align: 'right',
+    shrink: true,
+    render: (r) =>
+      r.order_count > 0 ? (
+        <button type="button" className="link-btn num" onClick={() => showOrders(r)} aria-label={`Orders of ${r.full_name || r.email}`}>
+          {r.order_count}
+        </button>
+      ) : (
+        <span className="num">0</span>
+      ),
+  },
   { key: 'total_spent', header: 'Total spent', align: 'right', shrink: true, render: (r) => <span className="num">{formatMoney(r.total_spent)}</span> },
   { key: 'last_order_date', header: 'Last order', shrink: true, hideOnTablet: true, render: (r) => formatDateTime(r.last_order_date) },
   { key: 'status', header: 'Status', shrink: true, render: (r) => <Badge tone={r.status === 'active' ? 'success' : 'neutral'}>{humanize(r.status)}</Badge> },
-];
+  ];
+}
 
 export function CustomersPage() {
+  const [ordersOf, setOrdersOf] = useState<CustomerListRow | null>(null);
   const list = useServerList({
     area: 'customers',
     filters: ['status'],
@@ -62,7 +80,7 @@ export function CustomersPage() {
       <PageHeader title="Customers" description="The people and companies you sell to." />
       <DataTable
         caption="Customers"
-        columns={columns}
+        columns={customerColumns(setOrdersOf)}
         {...list.tableProps}
         rowKey={(r) => r.id}
         searchPlaceholder="Search name, email, company, phone or number"
@@ -75,6 +93,7 @@ export function CustomersPage() {
         }
         empty={{ icon: <Users size={22} />, title: 'No customers yet', description: 'Customers appear here when you import them or when orders come in.' }}
       />
+      <CustomerOrdersDialog customer={ordersOf} onClose={() => setOrdersOf(null)} />
     </div>
   );
 }
