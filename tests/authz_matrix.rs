@@ -37,6 +37,8 @@ const PUBLIC: &[&str] = &[
     "version",
     "tier",
     "system",
+    // The original's `/api/v1/system/health`: public like `/health` (CONTRACT 4).
+    "systemHealth",
     "setupStatus",
     "passwordResetStatus",
     // The company logo: shown on the login page and printed on quotes (CONTRACT 5.16).

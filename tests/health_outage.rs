@@ -100,6 +100,15 @@ async fn health_goes_503_quickly_and_recovers_without_restart() {
     let (app, relay, _db) = app_behind_relay().await;
     let (status, _, _) = health_status(&app).await;
     assert_eq!(status, StatusCode::OK);
+    // The original's `/api/v1/system/health`: public, always 200, the database's state inside.
+    let res = app.get("/api/v1/system/health").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let body = res.json();
+    assert_eq!(body["status"], "healthy");
+    assert_eq!(body["database_connected"], true);
+    assert_eq!(body["services"]["database"], "connected");
+    assert_eq!(body["error"], serde_json::Value::Null);
+    assert_eq!(body["version"], strata::VERSION);
 
     relay.set(REFUSE);
     let (status, body, took) = health_status(&app).await;
@@ -108,6 +117,13 @@ async fn health_goes_503_quickly_and_recovers_without_restart() {
     assert_eq!(body["checks"]["database"], "failed");
     assert_eq!(body["version"], strata::VERSION);
     assert!(took < Duration::from_secs(3), "answered in {took:?}");
+    let res = app.get("/api/v1/system/health").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let body = res.json();
+    assert_eq!(body["status"], "degraded");
+    assert_eq!(body["database_connected"], false);
+    assert_eq!(body["services"]["database"], "disconnected");
+    assert!(body["error"].is_string(), "{body}");
 
     relay.set(UP);
     let deadline = Instant::now() + Duration::from_secs(5);

@@ -26,6 +26,36 @@ pub struct SystemInfo {
     pub environment: String,
 }
 
+/// The service's health as the original's `/api/v1/system/health` reports it: always an
+/// answer (unlike `/health`, which is 503 without a database), `degraded` when the database
+/// does not answer.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct SystemHealth {
+    /// `healthy`, or `degraded` when the database does not answer.
+    pub status: &'static str,
+    /// The service version.
+    pub version: &'static str,
+    /// The day this binary was built (`YYYY-MM-DD`, UTC).
+    pub timestamp: &'static str,
+    /// Whether `SELECT 1` answered within the health check's timeout.
+    pub database_connected: bool,
+    /// Each part's state.
+    pub services: SystemServices,
+    /// What is wrong, when something is.
+    pub error: Option<String>,
+}
+
+/// The parts of [`SystemHealth`].
+#[derive(Debug, Clone, SimpleObject)]
+pub struct SystemServices {
+    /// Always `operational` (this binary answers).
+    pub version_manager: &'static str,
+    /// Always `ready` (updates are the deployment's business).
+    pub update_checker: &'static str,
+    /// `connected` or `disconnected`.
+    pub database: &'static str,
+}
+
 /// Fields about the service itself.
 #[derive(Default)]
 pub struct SystemQuery;
@@ -50,6 +80,28 @@ impl SystemQuery {
             version: crate::VERSION,
             build_date: crate::BUILD_DATE,
         }
+    }
+
+    /// The service's health (public, like `/health`; CONTRACT 4 `/api/v1/system/health`).
+    async fn system_health(&self, ctx: &Context<'_>) -> crate::error::AppResult<SystemHealth> {
+        let pool = crate::graphql::context::pool(ctx)?;
+        let connected = crate::health::database_ok(pool).await;
+        Ok(SystemHealth {
+            status: if connected { "healthy" } else { "degraded" },
+            version: crate::VERSION,
+            timestamp: crate::BUILD_DATE,
+            database_connected: connected,
+            services: SystemServices {
+                version_manager: "operational",
+                update_checker: "ready",
+                database: if connected {
+                    "connected"
+                } else {
+                    "disconnected"
+                },
+            },
+            error: (!connected).then(|| "The database does not answer".to_string()),
+        })
     }
 
     /// The service's version, build, edition and environment.

@@ -13631,6 +13631,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/system/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `{status: healthy|degraded, version, timestamp, database_connected, services, error}`; always 200 (use `/health` for a 503 when the database is down)
+         * @description Access: public. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SystemHealth {
+         *       systemHealth {
+         *         status
+         *         version
+         *         timestamp
+         *         database_connected: databaseConnected
+         *         services {
+         *           version_manager: versionManager
+         *           update_checker: updateChecker
+         *           database
+         *         }
+         *         error
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_system_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/system/info": {
         parameters: {
             query?: never;
@@ -63896,6 +63933,105 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_system_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `healthy`, or `degraded` when the database does not answer. */
+                        status: string;
+                        /** @description The service version. */
+                        version: string;
+                        /** @description The day this binary was built (`YYYY-MM-DD`, UTC). */
+                        timestamp: string;
+                        /** @description Whether `SELECT 1` answered within the health check's timeout. */
+                        database_connected: boolean;
+                        /**
+                         * SystemServices
+                         * @description Each part's state.
+                         */
+                        services: {
+                            /** @description Always `operational` (this binary answers). */
+                            version_manager: string;
+                            /** @description Always `ready` (updates are the deployment's business). */
+                            update_checker: string;
+                            /** @description `connected` or `disconnected`. */
+                            database: string;
+                        };
+                        /** @description What is wrong, when something is. */
+                        error: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
