@@ -2683,3 +2683,90 @@ async fn the_dashboard_lists_modules_with_badges_and_the_boms_needing_review() {
     assert_eq!(all["pending_bom_reviews"], reviews);
     assert_eq!(all["recent_orders"].as_array().map(Vec::len), Some(1));
 }
+
+/// `GET /items/{id}/demand-summary` (CONTRACT 5.6 "Also"): stock, reservations, open sales
+/// and production demand with their unreserved parts, what is being made, the projection.
+#[tokio::test]
+async fn an_items_demand_summary_weighs_stock_against_open_orders() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let s = shop(&app, &t).await;
+    receive(&app, &t, s.widget, "5", "3").await;
+    let a = order(
+        &app,
+        &t,
+        json!([{"product_id": s.widget, "quantity": 3}]),
+        json!({}),
+    )
+    .await;
+    set_status(&app, &t, a["id"].as_i64().expect("a"), "confirmed").await;
+    order(
+        &app,
+        &t,
+        json!([{"product_id": s.widget, "quantity": 4}]),
+        json!({}),
+    )
+    .await;
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/production-orders/",
+        Some(json!({"product_id": s.widget, "quantity_ordered": "2"})),
+    )
+    .await;
+    let d = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/items/{}/demand-summary", s.widget),
+        None,
+    )
+    .await;
+    let n = |k: &str| num(&d[k]);
+    assert_eq!(d["sku"], "WIDGET");
+    assert_eq!(
+        (n("on_hand"), n("allocated"), n("available")),
+        (5.0, 3.0, 2.0),
+        "{d}"
+    );
+    assert_eq!(
+        (n("sales_demand"), n("sales_unreserved")),
+        (7.0, 4.0),
+        "{d}"
+    );
+    assert_eq!(n("in_production"), 2.0, "{d}");
+    assert_eq!(n("on_order"), 0.0);
+    // 2 available + 2 being made - 4 unreserved.
+    assert_eq!((n("projected"), n("shortage")), (0.0, 0.0), "{d}");
+    // One more unreserved widget is a shortage of one.
+    order(
+        &app,
+        &t,
+        json!([{"product_id": s.widget, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    let d = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/items/{}/demand-summary", s.widget),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (num(&d["projected"]), num(&d["shortage"])),
+        (-1.0, 1.0),
+        "{d}"
+    );
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/items/999999/demand-summary",
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+}

@@ -51,6 +51,8 @@ pub const ROUTES: &[Route] = &[
     Route::post("/items/import", stored_op!("item_import.graphql"), "itemImport")
         .body(Body::Multipart)
         .summary("Import a product CSV (multipart `file`; `update_existing`, `default_item_type`)"),
+    Route::get("/items/{id}/demand-summary", include_str!("rest/item_demand_summary.graphql"), "itemDemandSummary")
+        .summary("Where an item's stock is going and coming from, in its stocking unit: `on_hand`, `allocated`, `available`, open `sales_demand` and `production_demand` (each with its unreserved part), `in_production`, `on_order`, `projected` and `shortage`"),
     Route::get("/items/{id}", stored_op!("item_get.graphql", "item", "item_list"), "item")
         .summary("One item"),
     Route::patch("/items/{id}", stored_op!("item_update.graphql", "item", "item_list"), "itemUpdate.item")

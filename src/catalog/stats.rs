@@ -205,12 +205,129 @@ pub async fn low_stock(conn: &mut diesel_async::AsyncPgConnection) -> AppResult<
         .collect())
 }
 
+/// Where an item's stock is going and coming from (`GET /items/{id}/demand-summary`), in its
+/// stocking unit. Demand counts open orders only (sales orders not shipped, closed, drafted
+/// or cancelled; production orders not complete, cancelled, split or scrapped); the
+/// unreserved part is what no reservation covers yet.
+#[derive(Debug, Clone, QueryableByName, SimpleObject)]
+pub struct DemandSummary {
+    /// The item.
+    #[diesel(sql_type = BigInt)]
+    pub item_id: i64,
+    /// Its SKU.
+    #[diesel(sql_type = Text)]
+    pub sku: String,
+    /// Its name.
+    #[diesel(sql_type = Text)]
+    pub name: String,
+    /// Its stocking unit.
+    #[diesel(sql_type = Text)]
+    pub unit: String,
+    /// On hand over every location.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub on_hand: Decimal,
+    /// Reserved for orders.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub allocated: Decimal,
+    /// On hand minus reserved.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub available: Decimal,
+    /// Still to ship on open sales orders.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub sales_demand: Decimal,
+    /// The part of it no reservation covers.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub sales_unreserved: Decimal,
+    /// Still to consume as a component of open production orders.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub production_demand: Decimal,
+    /// The part of it no reservation covers.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub production_unreserved: Decimal,
+    /// Still to make on open production orders of this item.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub in_production: Decimal,
+    /// Still to receive on open purchase orders.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub on_order: Decimal,
+    /// Available + in production + on order - unreserved demand.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub projected: Decimal,
+    /// How much more is needed (0 when the projection is not negative).
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub shortage: Decimal,
+}
+
+/// The demand summary without what is on order (added from purchasing's own conversion).
+const DEMAND_SQL: &str = "\
+    WITH stock AS (SELECT COALESCE(SUM(on_hand_quantity), 0) AS on_hand, \
+                          COALESCE(SUM(allocated_quantity), 0) AS allocated \
+                   FROM inventory_balances WHERE item_id = $1), \
+    sales AS (SELECT COALESCE(SUM(l.quantity - l.quantity_shipped), 0) AS demand, \
+                     COALESCE(SUM(GREATEST(l.quantity - l.quantity_shipped - l.quantity_allocated, 0)), 0) AS unreserved \
+              FROM sales_order_lines l JOIN sales_orders o ON o.id = l.sales_order_id \
+              WHERE l.product_id = $1 \
+                AND o.status IN ('pending', 'pending_confirmation', 'confirmed', 'in_production', 'ready_to_ship', 'on_hold')), \
+    made AS (SELECT COALESCE(SUM(GREATEST(m.quantity_required - m.quantity_consumed, 0)), 0) AS demand, \
+                    COALESCE(SUM(GREATEST(m.quantity_required - m.quantity_consumed - m.quantity_allocated, 0)), 0) AS unreserved \
+             FROM production_order_materials m JOIN production_orders p ON p.id = m.production_order_id \
+             WHERE m.component_id = $1 AND p.status IN ('draft', 'released', 'in_progress', 'on_hold')), \
+    making AS (SELECT COALESCE(SUM(GREATEST(p.quantity_ordered - p.quantity_completed - p.quantity_scrapped, 0)), 0) AS qty \
+               FROM production_orders p \
+               WHERE p.product_id = $1 AND p.status IN ('draft', 'released', 'in_progress', 'on_hold')) \
+    SELECT i.id AS item_id, i.sku, i.name, i.unit, stock.on_hand, stock.allocated, \
+           stock.on_hand - stock.allocated AS available, \
+           sales.demand AS sales_demand, sales.unreserved AS sales_unreserved, \
+           made.demand AS production_demand, made.unreserved AS production_unreserved, \
+           making.qty AS in_production, 0::numeric AS on_order, \
+           stock.on_hand - stock.allocated + making.qty - sales.unreserved - made.unreserved AS projected, \
+           0::numeric AS shortage \
+    FROM items i, stock, sales, made, making WHERE i.id = $1";
+
+/// An item's demand summary; `None` for an unknown item.
+pub async fn demand_summary(
+    conn: &mut diesel_async::AsyncPgConnection,
+    item_id: i64,
+) -> AppResult<Option<DemandSummary>> {
+    let row: Option<DemandSummary> = diesel::sql_query(DEMAND_SQL)
+        .bind::<BigInt, _>(item_id)
+        .get_result(conn)
+        .await
+        .optional()?;
+    let Some(mut row) = row else {
+        return Ok(None);
+    };
+    let on_order = crate::purchasing::rules::on_order(conn, &[item_id])
+        .await?
+        .remove(&item_id)
+        .unwrap_or_default();
+    let projected = &row.projected.0 + &on_order;
+    row.shortage = Decimal(if projected < BigDecimal::from(0) {
+        -projected.clone()
+    } else {
+        BigDecimal::from(0)
+    });
+    row.projected = Decimal(projected);
+    row.on_order = Decimal(on_order);
+    Ok(Some(row))
+}
+
 /// Catalog overview queries.
 #[derive(Default)]
 pub struct CatalogStatsQuery;
 
 #[Object]
 impl CatalogStatsQuery {
+    /// Where an item's stock is going and coming from: on hand, reserved, open sales and
+    /// production demand, what is being made and what is on order, the projection and the
+    /// shortage (404 `Item not found`).
+    #[graphql(guard = "Access::User")]
+    async fn item_demand_summary(&self, ctx: &Context<'_>, id: i64) -> AppResult<DemandSummary> {
+        demand_summary(&mut *context::conn(ctx).await?, id)
+            .await?
+            .ok_or_else(|| AppError::not_found("Item not found"))
+    }
+
     /// Counts over the catalog (any signed-in user).
     #[graphql(guard = "Access::User")]
     async fn item_stats(&self, ctx: &Context<'_>) -> AppResult<ItemStats> {

@@ -6276,6 +6276,48 @@ export interface paths {
         patch: operations["update_item"];
         trace?: never;
     };
+    "/items/{id}/demand-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where an item's stock is going and coming from, in its stocking unit: `on_hand`, `allocated`, `available`, open `sales_demand` and `production_demand` (each with its unreserved part), `in_production`, `on_order`, `projected` and `shortage`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ItemDemandSummary($id: Int!) {
+         *       itemDemandSummary(id: $id) {
+         *         item_id: itemId
+         *         sku
+         *         name
+         *         unit
+         *         on_hand: onHand
+         *         allocated
+         *         available
+         *         sales_demand: salesDemand
+         *         sales_unreserved: salesUnreserved
+         *         production_demand: productionDemand
+         *         production_unreserved: productionUnreserved
+         *         in_production: inProduction
+         *         on_order: onOrder
+         *         projected
+         *         shortage
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_item_demand_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/items/{id}/duplicate": {
         parameters: {
             query?: never;
@@ -36816,6 +36858,148 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_item_demand_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description Its SKU. */
+                        sku: string;
+                        /** @description Its name. */
+                        name: string;
+                        /** @description Its stocking unit. */
+                        unit: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand over every location.
+                         */
+                        on_hand: string;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for orders.
+                         */
+                        allocated: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand minus reserved.
+                         */
+                        available: string;
+                        /**
+                         * Format: decimal
+                         * @description Still to ship on open sales orders.
+                         */
+                        sales_demand: string;
+                        /**
+                         * Format: decimal
+                         * @description The part of it no reservation covers.
+                         */
+                        sales_unreserved: string;
+                        /**
+                         * Format: decimal
+                         * @description Still to consume as a component of open production orders.
+                         */
+                        production_demand: string;
+                        /**
+                         * Format: decimal
+                         * @description The part of it no reservation covers.
+                         */
+                        production_unreserved: string;
+                        /**
+                         * Format: decimal
+                         * @description Still to make on open production orders of this item.
+                         */
+                        in_production: string;
+                        /**
+                         * Format: decimal
+                         * @description Still to receive on open purchase orders.
+                         */
+                        on_order: string;
+                        /**
+                         * Format: decimal
+                         * @description Available + in production + on order - unreserved demand.
+                         */
+                        projected: string;
+                        /**
+                         * Format: decimal
+                         * @description How much more is needed (0 when the projection is not negative).
+                         */
+                        shortage: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
