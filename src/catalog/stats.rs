@@ -302,10 +302,10 @@ pub async fn demand_summary(
         .remove(&item_id)
         .unwrap_or_default();
     let projected = &row.projected.0 + &on_order;
-    row.shortage = Decimal(if projected < BigDecimal::from(0) {
+    row.shortage = Decimal(if projected.sign() == bigdecimal::num_bigint::Sign::Minus {
         -projected.clone()
     } else {
-        BigDecimal::from(0)
+        BigDecimal::default()
     });
     row.projected = Decimal(projected);
     row.on_order = Decimal(on_order);
