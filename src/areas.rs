@@ -65,7 +65,7 @@ areas! {
     catalog: query CatalogQuery & CatalogStatsQuery & CatalogUomQuery, mutation CatalogMutation & CatalogStatsMutation, loaders crate::catalog::loaders::attach;
     partners: query PartnersQuery, mutation PartnersMutation;
     locations: query LocationsQuery, mutation LocationsMutation;
-    printers: query PrintersQuery & PrinterBrandsQuery, mutation PrintersMutation;
+    printers: query PrintersQuery & PrinterBrandsQuery & PrinterMaintenanceQuery, mutation PrintersMutation & PrinterMaintenanceMutation & PrinterToolsMutation;
     scrap_reasons: query ScrapReasonsQuery, mutation ScrapReasonsMutation;
     inventory: query InventoryQuery, mutation InventoryMutation, loaders crate::inventory::loaders::attach;
     bom: query BomQuery, mutation BomMutation, loaders crate::bom::loaders::attach;

@@ -1082,7 +1082,29 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    printer_maintenance (id) {
+        id -> Int8,
+        printer_id -> Int8,
+        maintenance_type -> Text,
+        description -> Text,
+        performed_by -> Nullable<Text>,
+        performed_at -> Timestamptz,
+        next_due_at -> Nullable<Timestamptz>,
+        cost -> Nullable<Numeric>,
+        downtime_minutes -> Nullable<Int4>,
+        parts_used -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(printer_maintenance -> printers (printer_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    printer_maintenance,
     service_metadata,
     shipping_events,
     production_lot_consumptions,

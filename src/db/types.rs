@@ -66,6 +66,17 @@ impl FromSql<Timestamptz, Pg> for Timestamp {
     }
 }
 
+impl diesel::serialize::ToSql<Timestamptz, Pg> for Timestamp {
+    fn to_sql<'b>(
+        &'b self,
+        out: &mut diesel::serialize::Output<'b, '_, Pg>,
+    ) -> diesel::serialize::Result {
+        <chrono::DateTime<chrono::Utc> as diesel::serialize::ToSql<Timestamptz, Pg>>::to_sql(
+            &self.0, out,
+        )
+    }
+}
+
 impl Queryable<Timestamptz, Pg> for Timestamp {
     type Row = Self;
     fn build(row: Self) -> deserialize::Result<Self> {

@@ -4,7 +4,8 @@ use async_graphql::{InputValueError, InputValueResult, Scalar, ScalarType, Value
 use chrono::{DateTime, SecondsFormat, Utc};
 
 /// An instant, ISO 8601 in UTC with a `Z` (for example `2026-11-22T09:15:00.123Z`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, diesel::expression::AsExpression)]
+#[diesel(sql_type = diesel::sql_types::Timestamptz)]
 pub struct Timestamp(pub DateTime<Utc>);
 
 /// A UTC instant in ISO 8601 with a `Z`, e.g. `2026-11-22T09:15:00.123Z`. Input accepts any

@@ -3,6 +3,8 @@
 
 pub mod brands;
 pub mod graphql;
+pub mod import;
+pub mod maintenance;
 pub mod model;
 pub mod rest;
 pub mod rules;

@@ -305,3 +305,12 @@ pub async fn highest_code_number(conn: &mut AsyncPgConnection, prefix: &str) -> 
     .await?;
     Ok(found.n)
 }
+
+/// Every address a printer is registered with (to leave them out of a scan).
+pub async fn ip_addresses(conn: &mut AsyncPgConnection) -> AppResult<Vec<String>> {
+    Ok(printers::table
+        .filter(printers::ip_address.is_not_null())
+        .select(printers::ip_address.assume_not_null())
+        .load(conn)
+        .await?)
+}

@@ -1,0 +1,1 @@
+DROP TABLE printer_maintenance;
