@@ -6517,6 +6517,265 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/maintenance/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Maintenance logs, newest first, as `{items, total, page, page_size, total_pages}` (`printer_id`, `maintenance_type`, `start_date`, `end_date`, `page`, `page_size` up to 200)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PrinterMaintenanceLogs($printerId: Int, $maintenanceType: MaintenanceType, $startDate: NaiveDate, $endDate: NaiveDate, $page: Int = 1, $pageSize: Int = 50) {
+         *       printerMaintenanceLogs(printerId: $printerId, maintenanceType: $maintenanceType, startDate: $startDate, endDate: $endDate, page: $page, first: $pageSize) {
+         *         items: nodes { ...MaintenanceLogFields }
+         *         total: totalCount
+         *         page
+         *         page_size: pageSize
+         *         total_pages: totalPages
+         *       }
+         *     }
+         *     fragment MaintenanceLogFields on PrinterMaintenanceLog {
+         *       id
+         *       printer_id: printerId
+         *       maintenance_type: maintenanceType
+         *       description
+         *       performed_by: performedBy
+         *       performed_at: performedAt
+         *       next_due_at: nextDueAt
+         *       cost
+         *       downtime_minutes: downtimeMinutes
+         *       parts_used: partsUsed
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       printer_code: printerCode
+         *       printer_name: printerName
+         *     }
+         *     ```
+         */
+        get: operations["list_printer_maintenance_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/maintenance/due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active printers whose latest log's `next_due_at` has passed or falls within `days_ahead` days (default 7), most overdue first
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PrinterMaintenanceDue($daysAhead: Int) {
+         *       printerMaintenanceDue(daysAhead: $daysAhead) {
+         *         printers {
+         *           printer_id: printerId
+         *           printer_code: printerCode
+         *           printer_name: printerName
+         *           last_maintenance_at: lastMaintenanceAt
+         *           last_maintenance_type: lastMaintenanceType
+         *           next_due_at: nextDueAt
+         *           days_overdue: daysOverdue
+         *           overdue
+         *         }
+         *         total_overdue: totalOverdue
+         *         total_due_soon: totalDueSoon
+         *         days_ahead: daysAhead
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_printer_maintenance_due"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/maintenance/printers/{printer_id}/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printer's maintenance history, newest first (`page`, `page_size`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PrinterMaintenanceHistory($printerId: Int!, $page: Int = 1, $pageSize: Int = 50) {
+         *       printerMaintenanceHistory(printerId: $printerId, page: $page, first: $pageSize) {
+         *         items: nodes { ...MaintenanceLogFields }
+         *         total: totalCount
+         *         page
+         *         page_size: pageSize
+         *         total_pages: totalPages
+         *       }
+         *     }
+         *     fragment MaintenanceLogFields on PrinterMaintenanceLog {
+         *       id
+         *       printer_id: printerId
+         *       maintenance_type: maintenanceType
+         *       description
+         *       performed_by: performedBy
+         *       performed_at: performedAt
+         *       next_due_at: nextDueAt
+         *       cost
+         *       downtime_minutes: downtimeMinutes
+         *       parts_used: partsUsed
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       printer_code: printerCode
+         *       printer_name: printerName
+         *     }
+         *     ```
+         */
+        get: operations["list_printer_maintenance_history"];
+        put?: never;
+        /**
+         * Log maintenance on a printer (`maintenance_type` and `description` required; `performed_at` not in the future, `next_due_at` after it)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PrinterMaintenanceCreate($printerId: Int!, $input: PrinterMaintenanceCreateInput!) {
+         *       printerMaintenanceCreate(printerId: $printerId, input: $input) {
+         *         maintenance_log: maintenanceLog { ...MaintenanceLogFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment MaintenanceLogFields on PrinterMaintenanceLog {
+         *       id
+         *       printer_id: printerId
+         *       maintenance_type: maintenanceType
+         *       description
+         *       performed_by: performedBy
+         *       performed_at: performedAt
+         *       next_due_at: nextDueAt
+         *       cost
+         *       downtime_minutes: downtimeMinutes
+         *       parts_used: partsUsed
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       printer_code: printerCode
+         *       printer_name: printerName
+         *     }
+         *     ```
+         */
+        post: operations["create_printer_maintenance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/maintenance/{log_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One maintenance log
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PrinterMaintenanceLog($logId: Int!) {
+         *       printerMaintenanceLog(id: $logId) { ...MaintenanceLogFields }
+         *     }
+         *     fragment MaintenanceLogFields on PrinterMaintenanceLog {
+         *       id
+         *       printer_id: printerId
+         *       maintenance_type: maintenanceType
+         *       description
+         *       performed_by: performedBy
+         *       performed_at: performedAt
+         *       next_due_at: nextDueAt
+         *       cost
+         *       downtime_minutes: downtimeMinutes
+         *       parts_used: partsUsed
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       printer_code: printerCode
+         *       printer_name: printerName
+         *     }
+         *     ```
+         */
+        get: operations["get_printer_maintenance_log"];
+        /**
+         * Change a maintenance log
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PrinterMaintenanceUpdate($logId: Int!, $input: PrinterMaintenanceUpdateInput!) {
+         *       printerMaintenanceUpdate(id: $logId, input: $input) {
+         *         maintenance_log: maintenanceLog { ...MaintenanceLogFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment MaintenanceLogFields on PrinterMaintenanceLog {
+         *       id
+         *       printer_id: printerId
+         *       maintenance_type: maintenanceType
+         *       description
+         *       performed_by: performedBy
+         *       performed_at: performedAt
+         *       next_due_at: nextDueAt
+         *       cost
+         *       downtime_minutes: downtimeMinutes
+         *       parts_used: partsUsed
+         *       notes
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       printer_code: printerCode
+         *       printer_name: printerName
+         *     }
+         *     ```
+         */
+        put: operations["update_printer_maintenance"];
+        post?: never;
+        /**
+         * Delete a maintenance log
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PrinterMaintenanceDelete($logId: Int!) {
+         *       printerMaintenanceDelete(id: $logId) {
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_printer_maintenance"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/materials/import/": {
         parameters: {
             query?: never;
@@ -7081,6 +7340,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/printers/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scan `{subnet}` (a private IPv4 subnet, at most /24; 3 s in all) for unregistered printers as `{printers, scanned, message}`; without a subnet nothing is scanned
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PrinterDiscover($subnet: String) {
+         *       printerDiscover(subnet: $subnet) {
+         *         printers { ...ProbeFields }
+         *         scanned
+         *         message
+         *       }
+         *     }
+         *     fragment ProbeFields on ProbeResult {
+         *       ip_address: ipAddress
+         *       reachable
+         *       open_ports: openPorts
+         *       suggested_brand: suggestedBrand
+         *       latency_ms: latencyMs
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_printer_discover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/printers/generate-code": {
         parameters: {
             query?: never;
@@ -7101,6 +7398,104 @@ export interface paths {
         get: operations["list_printer_code_suggestion"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/printers/import-csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create printers from a CSV (multipart `file`; columns code, name, model, brand, serial_number, ip_address, location, notes) as `{created, skipped, errors: [{row, field, reason}]}`; existing codes are skipped; one transaction
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PrinterImportCsv($file: Upload!) {
+         *       printerImportCsv(file: $file) {
+         *         created
+         *         skipped
+         *         errors { row field reason }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_printer_import_csv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/printers/probe-ip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Probe `?ip_address=` on the brands' usual ports (8883, 7125, 80) and suggest a brand
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PrinterProbe($ipAddress: String!) {
+         *       printerProbe(ipAddress: $ipAddress) { ...ProbeFields }
+         *     }
+         *     fragment ProbeFields on ProbeResult {
+         *       ip_address: ipAddress
+         *       reachable
+         *       open_ports: openPorts
+         *       suggested_brand: suggestedBrand
+         *       latency_ms: latencyMs
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_printer_probe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/printers/test-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * TCP connect test of `{ip_address, port?}` (IP literals only; loopback, link-local, multicast, unspecified and broadcast are 422) as `{ip_address, reachable, open_ports, suggested_brand, latency_ms, message}`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PrinterTestConnection($ipAddress: String!, $port: Int) {
+         *       printerTestConnection(ipAddress: $ipAddress, port: $port) { ...ProbeFields }
+         *     }
+         *     fragment ProbeFields on ProbeResult {
+         *       ip_address: ipAddress
+         *       reachable
+         *       open_ports: openPorts
+         *       suggested_brand: suggestedBrand
+         *       latency_ms: latencyMs
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_printer_test_connection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -37712,6 +38107,997 @@ export interface operations {
             };
         };
     };
+    list_printer_maintenance_logs: {
+        parameters: {
+            query?: {
+                printer_id?: number | null;
+                maintenance_type?: ("routine" | "repair" | "calibration" | "cleaning" | "nozzle_change" | "belt_tension" | "firmware_update" | "other") | null;
+                start_date?: string | null;
+                end_date?: string | null;
+                page?: number | null;
+                page_size?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The logs of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The printer it was done on. */
+                            printer_id: number;
+                            /**
+                             * @description What kind of maintenance.
+                             * @enum {string}
+                             */
+                            maintenance_type: "routine" | "repair" | "calibration" | "cleaning" | "nozzle_change" | "belt_tension" | "firmware_update" | "other";
+                            /** @description What was done. */
+                            description: string;
+                            /** @description Who did it (free text: a person or a service company). */
+                            performed_by: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was done (never in the future).
+                             */
+                            performed_at: string;
+                            /**
+                             * @description When it is due again (after `performedAt`); the printer's latest log decides whether
+                             *     it is due (`printerMaintenanceDue`).
+                             */
+                            next_due_at: string | null;
+                            /** @description What it cost (at least 0, two decimals). */
+                            cost: string | null;
+                            /** @description How long the printer was out of service, in minutes (at least 0). */
+                            downtime_minutes: number | null;
+                            /** @description Parts used (free text). */
+                            parts_used: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description The user who recorded it. */
+                            created_by: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                            /** @description The printer's code. */
+                            printer_code: string | null;
+                            /** @description The printer's name. */
+                            printer_name: string | null;
+                        }[];
+                        /** @description How many logs match, over all pages. */
+                        total: number;
+                        /** @description The page number (1-based). */
+                        page: number;
+                        /** @description The page size. */
+                        page_size: number;
+                        /** @description How many pages there are (at least 1). */
+                        total_pages: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_printer_maintenance_due: {
+        parameters: {
+            query?: {
+                days_ahead?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Active printers whose latest log's next due time has passed or falls within
+                         *     `daysAhead` days, the most overdue first.
+                         */
+                        printers: {
+                            /** @description The printer. */
+                            printer_id: number;
+                            /** @description Its code. */
+                            printer_code: string;
+                            /** @description Its name. */
+                            printer_name: string;
+                            /**
+                             * Format: date-time
+                             * @description When its latest maintenance was done.
+                             */
+                            last_maintenance_at: string;
+                            /**
+                             * @description What its latest maintenance was.
+                             * @enum {string}
+                             */
+                            last_maintenance_type: "routine" | "repair" | "calibration" | "cleaning" | "nozzle_change" | "belt_tension" | "firmware_update" | "other";
+                            /**
+                             * Format: date-time
+                             * @description When the latest log says it is due again.
+                             */
+                            next_due_at: string;
+                            /**
+                             * @description Whole days past due: positive when overdue, 0 within the day, negative when it is
+                             *     still ahead (`-3`: due in three days and some hours).
+                             */
+                            days_overdue: number;
+                            /** @description True when the due time has passed. */
+                            overdue: boolean;
+                        }[];
+                        /** @description How many of them are overdue. */
+                        total_overdue: number;
+                        /** @description How many are due within the look-ahead but not yet overdue. */
+                        total_due_soon: number;
+                        /** @description The look-ahead used, in days. */
+                        days_ahead: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_printer_maintenance_history: {
+        parameters: {
+            query?: {
+                page?: number | null;
+                page_size?: number | null;
+            };
+            header?: never;
+            path: {
+                printer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The logs of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The printer it was done on. */
+                            printer_id: number;
+                            /**
+                             * @description What kind of maintenance.
+                             * @enum {string}
+                             */
+                            maintenance_type: "routine" | "repair" | "calibration" | "cleaning" | "nozzle_change" | "belt_tension" | "firmware_update" | "other";
+                            /** @description What was done. */
+                            description: string;
+                            /** @description Who did it (free text: a person or a service company). */
+                            performed_by: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it was done (never in the future).
+                             */
+                            performed_at: string;
+                            /**
+                             * @description When it is due again (after `performedAt`); the printer's latest log decides whether
+                             *     it is due (`printerMaintenanceDue`).
+                             */
+                            next_due_at: string | null;
+                            /** @description What it cost (at least 0, two decimals). */
+                            cost: string | null;
+                            /** @description How long the printer was out of service, in minutes (at least 0). */
+                            downtime_minutes: number | null;
+                            /** @description Parts used (free text). */
+                            parts_used: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description The user who recorded it. */
+                            created_by: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                            /** @description The printer's code. */
+                            printer_code: string | null;
+                            /** @description The printer's name. */
+                            printer_name: string | null;
+                        }[];
+                        /** @description How many logs match, over all pages. */
+                        total: number;
+                        /** @description The page number (1-based). */
+                        page: number;
+                        /** @description The page size. */
+                        page_size: number;
+                        /** @description How many pages there are (at least 1). */
+                        total_pages: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_printer_maintenance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                printer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    maintenance_type: "routine" | "repair" | "calibration" | "cleaning" | "nozzle_change" | "belt_tension" | "firmware_update" | "other";
+                    description: string;
+                    performed_by?: string | null;
+                    performed_at?: string | null;
+                    next_due_at?: string | null;
+                    cost?: string | null;
+                    downtime_minutes?: number | null;
+                    parts_used?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The printer it was done on. */
+                        printer_id: number;
+                        /**
+                         * @description What kind of maintenance.
+                         * @enum {string}
+                         */
+                        maintenance_type: "routine" | "repair" | "calibration" | "cleaning" | "nozzle_change" | "belt_tension" | "firmware_update" | "other";
+                        /** @description What was done. */
+                        description: string;
+                        /** @description Who did it (free text: a person or a service company). */
+                        performed_by: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was done (never in the future).
+                         */
+                        performed_at: string;
+                        /**
+                         * @description When it is due again (after `performedAt`); the printer's latest log decides whether
+                         *     it is due (`printerMaintenanceDue`).
+                         */
+                        next_due_at: string | null;
+                        /** @description What it cost (at least 0, two decimals). */
+                        cost: string | null;
+                        /** @description How long the printer was out of service, in minutes (at least 0). */
+                        downtime_minutes: number | null;
+                        /** @description Parts used (free text). */
+                        parts_used: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The user who recorded it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Recorded.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The printer's code. */
+                        printer_code: string | null;
+                        /** @description The printer's name. */
+                        printer_name: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_printer_maintenance_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                log_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The printer it was done on. */
+                        printer_id: number;
+                        /**
+                         * @description What kind of maintenance.
+                         * @enum {string}
+                         */
+                        maintenance_type: "routine" | "repair" | "calibration" | "cleaning" | "nozzle_change" | "belt_tension" | "firmware_update" | "other";
+                        /** @description What was done. */
+                        description: string;
+                        /** @description Who did it (free text: a person or a service company). */
+                        performed_by: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was done (never in the future).
+                         */
+                        performed_at: string;
+                        /**
+                         * @description When it is due again (after `performedAt`); the printer's latest log decides whether
+                         *     it is due (`printerMaintenanceDue`).
+                         */
+                        next_due_at: string | null;
+                        /** @description What it cost (at least 0, two decimals). */
+                        cost: string | null;
+                        /** @description How long the printer was out of service, in minutes (at least 0). */
+                        downtime_minutes: number | null;
+                        /** @description Parts used (free text). */
+                        parts_used: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The user who recorded it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Recorded.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The printer's code. */
+                        printer_code: string | null;
+                        /** @description The printer's name. */
+                        printer_name: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_printer_maintenance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                log_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    maintenance_type?: ("routine" | "repair" | "calibration" | "cleaning" | "nozzle_change" | "belt_tension" | "firmware_update" | "other") | null;
+                    description?: string | null;
+                    performed_by?: string | null;
+                    performed_at?: string | null;
+                    next_due_at?: string | null;
+                    cost?: string | null;
+                    downtime_minutes?: number | null;
+                    parts_used?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The printer it was done on. */
+                        printer_id: number;
+                        /**
+                         * @description What kind of maintenance.
+                         * @enum {string}
+                         */
+                        maintenance_type: "routine" | "repair" | "calibration" | "cleaning" | "nozzle_change" | "belt_tension" | "firmware_update" | "other";
+                        /** @description What was done. */
+                        description: string;
+                        /** @description Who did it (free text: a person or a service company). */
+                        performed_by: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was done (never in the future).
+                         */
+                        performed_at: string;
+                        /**
+                         * @description When it is due again (after `performedAt`); the printer's latest log decides whether
+                         *     it is due (`printerMaintenanceDue`).
+                         */
+                        next_due_at: string | null;
+                        /** @description What it cost (at least 0, two decimals). */
+                        cost: string | null;
+                        /** @description How long the printer was out of service, in minutes (at least 0). */
+                        downtime_minutes: number | null;
+                        /** @description Parts used (free text). */
+                        parts_used: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The user who recorded it. */
+                        created_by: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Recorded.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The printer's code. */
+                        printer_code: string | null;
+                        /** @description The printer's name. */
+                        printer_name: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_printer_maintenance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                log_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened (delete). */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_material_import: {
         parameters: {
             query?: never;
@@ -39804,6 +41190,144 @@ export interface operations {
             };
         };
     };
+    create_printer_discover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    subnet?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The reachable addresses that are not registered yet, with suggested brands. */
+                        printers: {
+                            /** @description The address probed. */
+                            ip_address: string;
+                            /** @description True when at least one port answered. */
+                            reachable: boolean;
+                            /** @description The ports that accepted a connection, ascending. */
+                            open_ports: number[];
+                            /** @description The brand the open ports (or the web page) suggest, if any. */
+                            suggested_brand: ("bambulab" | "klipper" | "octoprint" | "prusa" | "creality" | "generic") | null;
+                            /** @description The fastest connect, in milliseconds, when one answered. */
+                            latency_ms: number | null;
+                            /** @description What was found, for people. */
+                            message: string;
+                        }[];
+                        /** @description How many addresses were probed (registered ones are left out). */
+                        scanned: number;
+                        /** @description What happened, for people. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_printer_code_suggestion: {
         parameters: {
             query?: {
@@ -39847,6 +41371,380 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_printer_import_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Printers created. */
+                        created: number;
+                        /** @description Rows not imported (errors and codes that exist already). */
+                        skipped: number;
+                        /** @description Why rows were skipped (the first 200). */
+                        errors: {
+                            /** @description The row's line in the file (the header is line 1). */
+                            row: number;
+                            /** @description The column at fault, when one is (snake_case). */
+                            field: string | null;
+                            /** @description What is wrong. */
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_printer_probe: {
+        parameters: {
+            query: {
+                ip_address: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The address probed. */
+                        ip_address: string;
+                        /** @description True when at least one port answered. */
+                        reachable: boolean;
+                        /** @description The ports that accepted a connection, ascending. */
+                        open_ports: number[];
+                        /** @description The brand the open ports (or the web page) suggest, if any. */
+                        suggested_brand: ("bambulab" | "klipper" | "octoprint" | "prusa" | "creality" | "generic") | null;
+                        /** @description The fastest connect, in milliseconds, when one answered. */
+                        latency_ms: number | null;
+                        /** @description What was found, for people. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_printer_test_connection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ip_address: string;
+                    port?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The address probed. */
+                        ip_address: string;
+                        /** @description True when at least one port answered. */
+                        reachable: boolean;
+                        /** @description The ports that accepted a connection, ascending. */
+                        open_ports: number[];
+                        /** @description The brand the open ports (or the web page) suggest, if any. */
+                        suggested_brand: ("bambulab" | "klipper" | "octoprint" | "prusa" | "creality" | "generic") | null;
+                        /** @description The fastest connect, in milliseconds, when one answered. */
+                        latency_ms: number | null;
+                        /** @description What was found, for people. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
