@@ -1,39 +1,23 @@
-import type { SortBy } from '../../api/model';
-import { pickSort } from '../../lib/useServerList';
-import { Printer as PrinterIcon } from 'lucide-react';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { AlertTriangle, Plus, Printer as PrinterIcon } from 'lucide-react';
 import { printersApi } from '../../api/endpoints';
-import type { Printer, PrinterList, PrinterListQuery } from '../../api/model';
+import type { Printer, PrinterList, PrinterListQuery, SortBy } from '../../api/model';
+import { Button } from '../../components/Button';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatDateTime, humanize } from '../../lib/format';
-import { useServerList } from '../../lib/useServerList';
+import { pickSort, useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
+import { PrinterDetailModal } from './PrinterDetailModal';
+import { PrinterFormModal } from './PrinterFormModal';
+import { BRANDS, BRAND_VALUES, DUE_DAYS_AHEAD, MAINTENANCE_TYPES, PRINTER_STATUSES, printerApi, type MaintenanceDue, type PrinterBrand, type PrinterDetail } from './printerApi';
+import { STATUS_TONE } from './printerStatus';
+import './printers.css';
 
 /** What the server sorts this list by. */
 const SORTS = ['code', 'name', 'model', 'brand', 'status', 'location', 'last_seen', 'created_at', 'updated_at'] as const satisfies readonly SortBy<PrinterListQuery>[];
-
-type PrinterStatus = NonNullable<PrinterListQuery['status']>;
-type PrinterBrand = NonNullable<PrinterListQuery['brand']>;
-
-const STATUS_TONE: Record<string, 'success' | 'info' | 'warning' | 'danger' | 'neutral'> = {
-  idle: 'success',
-  printing: 'info',
-  paused: 'warning',
-  maintenance: 'warning',
-  error: 'danger',
-  offline: 'neutral',
-};
-const STATUSES: PrinterStatus[] = ['idle', 'printing', 'paused', 'error', 'maintenance', 'offline'];
-const BRANDS: Record<PrinterBrand, string> = {
-  bambulab: 'Bambu Lab',
-  klipper: 'Klipper',
-  octoprint: 'OctoPrint',
-  prusa: 'Prusa',
-  creality: 'Creality',
-  generic: 'Generic',
-};
-const BRAND_VALUES = Object.keys(BRANDS) as PrinterBrand[];
 
 const columns: Column<Printer>[] = [
   { key: 'code', header: 'Code', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
@@ -64,7 +48,7 @@ export function PrintersPage() {
           page: r.page,
           page_size: r.limit,
           search: r.search,
-          status: STATUSES.find((s) => s === r.filters.status),
+          status: PRINTER_STATUSES.find((s) => s === r.filters.status),
           brand: BRAND_VALUES.find((b) => b === r.filters.brand),
           sort_by: pickSort(SORTS, r.sort_by),
           sort_order: r.sort_order,
@@ -74,23 +58,38 @@ export function PrintersPage() {
     select: (data: PrinterList) => ({ rows: data.items, total: data.total }),
   });
   const { table } = list;
+  const [openId, setOpenId] = useState<number | null>(null);
+  /** The printer being edited, `null` for a new one, `undefined` when the form is closed. */
+  const [editing, setEditing] = useState<PrinterDetail | null | undefined>(undefined);
+  const due = useQuery({ queryKey: ['printers', 'maintenance-due'], queryFn: ({ signal }) => printerApi.due(signal) });
   if (list.missing) return <NotYetAvailable area="printers" />;
 
   return (
     <div className="page">
-      <PageHeader title="Printers" description="Your print farm: every printer, its status and what it is doing." />
+      <PageHeader
+        title="Printers"
+        description="Your print farm: every printer, its status and what it is doing."
+        actions={
+          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditing(null)}>
+            Add printer
+          </Button>
+        }
+      />
+      {due.data && due.data.printers.length > 0 && <MaintenanceDueAlert due={due.data.printers} onOpen={setOpenId} />}
       <DataTable
         caption="Printers"
         columns={columns}
         {...list.tableProps}
         rowKey={(r) => r.id}
+        onRowClick={(r) => setOpenId(r.id)}
+        rowLabel={(r) => `Open ${r.code}`}
         searchPlaceholder="Search code, name or model"
         searchLabel="Search printers"
         filters={
           <>
             <select className="input input--select" aria-label="Status" value={table.filters.status ?? ''} onChange={(e) => table.setFilter('status', e.target.value)}>
               <option value="">Any status</option>
-              {STATUSES.map((s) => (
+              {PRINTER_STATUSES.map((s) => (
                 <option key={s} value={s}>
                   {humanize(s)}
                 </option>
@@ -106,8 +105,43 @@ export function PrintersPage() {
             </select>
           </>
         }
-        empty={{ icon: <PrinterIcon size={22} />, title: 'No printers yet', description: 'Printers you add appear here with their live status.' }}
+        empty={{
+          icon: <PrinterIcon size={22} />,
+          title: 'No printers yet',
+          description: 'Printers you add appear here with their live status.',
+          action: (
+            <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditing(null)}>
+              Add printer
+            </Button>
+          ),
+        }}
       />
+      <PrinterDetailModal printerId={openId} onClose={() => setOpenId(null)} onEdit={(p) => setEditing(p)} />
+      <PrinterFormModal open={editing !== undefined} printer={editing ?? null} onClose={() => setEditing(undefined)} />
+    </div>
+  );
+}
+
+/** Printers whose maintenance is overdue or due within a week; each opens its printer. */
+function MaintenanceDueAlert({ due, onOpen }: { due: MaintenanceDue[]; onOpen: (id: number) => void }) {
+  const overdue = due.filter((d) => d.overdue).length;
+  return (
+    <div className={`alert ${overdue ? 'alert--warning' : 'alert--info'}`} role="status" aria-label="Maintenance due">
+      <AlertTriangle size={18} className="alert__icon" aria-hidden="true" />
+      <div>
+        <span className="alert__title">
+          {overdue ? `${overdue} printer${overdue === 1 ? '' : 's'} overdue for maintenance` : `Maintenance due within ${DUE_DAYS_AHEAD} days`}
+        </span>
+        <div className="maintenance-due">
+          {due.map((d) => (
+            <button key={d.printer_id} type="button" onClick={() => onOpen(d.printer_id)} title={`Last: ${MAINTENANCE_TYPES[d.last_maintenance_type]} on ${formatDateTime(d.last_maintenance_at)}`}>
+              <Badge tone={d.overdue ? 'danger' : 'warning'}>
+                {d.printer_code} · {d.overdue ? `${Math.max(d.days_overdue, 0)} d overdue` : `due ${formatDateTime(d.next_due_at)}`}
+              </Badge>
+            </button>
+          ))}
+        </div>
+      </div>
     </div>
   );
 }

@@ -1,0 +1,152 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { Button } from '../../components/Button';
+import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
+import { useToast } from '../../components/Toast';
+import { applyServerErrors } from '../../lib/forms';
+import { MAINTENANCE_TYPES, printerApi, type MaintenanceCreate, type MaintenanceType } from './printerApi';
+
+const MONEY = /^\d+(\.\d{1,2})?$/;
+const MINUTES = /^\d{1,6}$/;
+const optional = z
+  .string()
+  .trim()
+  .transform((v) => v || null);
+
+/** A `datetime-local` value (local time, no zone) as the instant it names, or null when empty or invalid. */
+export function localToIso(v: string): string | null {
+  if (!v) return null;
+  const t = new Date(v);
+  return Number.isNaN(t.getTime()) ? null : t.toISOString();
+}
+
+/** An instant as a `datetime-local` value in the browser's zone (minutes precision). */
+export function isoToLocal(d: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The form's rules mirror `printers::rules::check_maintenance`; the server has the last word. */
+export const maintenanceFormSchema = z
+  .object({
+    maintenance_type: z.string().refine((v) => v in MAINTENANCE_TYPES, 'Choose what kind of maintenance it was.'),
+    description: z.string().trim().min(1, 'Say what was done.').max(1000, 'At most 1000 characters.'),
+    performed_by: optional,
+    performed_at: z.string(),
+    next_due_at: z.string(),
+    cost: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || MONEY.test(v), 'Enter an amount, 0 or more, with at most two decimals.'),
+    downtime_minutes: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || MINUTES.test(v), 'Enter whole minutes, 0 or more.'),
+    parts_used: optional,
+    notes: optional,
+  })
+  .superRefine((v, ctx) => {
+    const performed = localToIso(v.performed_at);
+    if (v.performed_at && !performed) ctx.addIssue({ code: 'custom', path: ['performed_at'], message: 'Enter a valid date and time.' });
+    if (performed && Date.parse(performed) > Date.now() + 60_000)
+      ctx.addIssue({ code: 'custom', path: ['performed_at'], message: 'Maintenance cannot be logged in the future.' });
+    const due = localToIso(v.next_due_at);
+    if (v.next_due_at && !due) ctx.addIssue({ code: 'custom', path: ['next_due_at'], message: 'Enter a valid date and time.' });
+    const from = performed ? Date.parse(performed) : Date.now();
+    if (due && Date.parse(due) <= from) ctx.addIssue({ code: 'custom', path: ['next_due_at'], message: 'The next due time must come after the maintenance.' });
+  })
+  .transform(
+    (v) =>
+      ({
+        maintenance_type: v.maintenance_type as MaintenanceType,
+        description: v.description,
+        performed_by: v.performed_by,
+        performed_at: localToIso(v.performed_at),
+        next_due_at: localToIso(v.next_due_at),
+        cost: v.cost || null,
+        downtime_minutes: v.downtime_minutes ? Number(v.downtime_minutes) : null,
+        parts_used: v.parts_used,
+        notes: v.notes,
+      }) satisfies MaintenanceCreate,
+  );
+
+type FormIn = z.input<typeof maintenanceFormSchema>;
+type FormOut = z.output<typeof maintenanceFormSchema>;
+const FIELDS = ['maintenance_type', 'description', 'performed_by', 'performed_at', 'next_due_at', 'cost', 'downtime_minutes', 'parts_used', 'notes'] as const;
+
+function blank(): FormIn {
+  return {
+    maintenance_type: 'routine',
+    description: '',
+    performed_by: '',
+    performed_at: isoToLocal(new Date()),
+    next_due_at: '',
+    cost: '',
+    downtime_minutes: '',
+    parts_used: '',
+    notes: '',
+  };
+}
+
+/** Logs maintenance on one printer; the history and the due list refresh after it. */
+export function MaintenanceForm({ printerId, onDone }: { printerId: number; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(maintenanceFormSchema), defaultValues: blank() });
+  const log = useMutation({
+    mutationFn: (body: FormOut) => printerApi.logMaintenance(printerId, body),
+    onSuccess: async (m) => {
+      toast.success('Maintenance logged', `${MAINTENANCE_TYPES[m.maintenance_type]}: ${m.description}`);
+      await queryClient.invalidateQueries({ queryKey: ['printers'] });
+      onDone();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, FIELDS)),
+  });
+  return (
+    <form
+      className="form printer-maintenance-form"
+      aria-label="Log maintenance"
+      noValidate
+      onSubmit={handleSubmit((v) => {
+        setFormError(null);
+        log.mutate(v);
+      })}
+    >
+      <FormError message={formError} />
+      <div className="form__grid">
+        <SelectField
+          label="Kind"
+          required
+          options={Object.entries(MAINTENANCE_TYPES).map(([value, label]) => ({ value, label }))}
+          error={errors.maintenance_type?.message}
+          {...register('maintenance_type')}
+        />
+        <TextField label="Done by" placeholder="Your name by default" error={errors.performed_by?.message} {...register('performed_by')} />
+        <TextField label="Done at" type="datetime-local" error={errors.performed_at?.message} {...register('performed_at')} />
+        <TextField label="Next due" type="datetime-local" hint="Leave empty when nothing is scheduled." error={errors.next_due_at?.message} {...register('next_due_at')} />
+        <TextField label="Cost" inputMode="decimal" placeholder="0.00" error={errors.cost?.message} {...register('cost')} />
+        <TextField label="Downtime (minutes)" inputMode="numeric" error={errors.downtime_minutes?.message} {...register('downtime_minutes')} />
+      </div>
+      <TextField label="What was done" required placeholder="Replaced the 0.4 mm nozzle, recalibrated flow" error={errors.description?.message} {...register('description')} />
+      <TextField label="Parts used" error={errors.parts_used?.message} {...register('parts_used')} />
+      <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+      <div className="form__row form__row--end">
+        <Button variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button variant="primary" type="submit" loading={log.isPending}>
+          Log maintenance
+        </Button>
+      </div>
+    </form>
+  );
+}

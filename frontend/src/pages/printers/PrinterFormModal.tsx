@@ -1,0 +1,149 @@
+import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { Button } from '../../components/Button';
+import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
+import { Modal } from '../../components/Modal';
+import { useToast } from '../../components/Toast';
+import { applyServerErrors } from '../../lib/forms';
+import { BRANDS, BRAND_VALUES, printerApi, type PrinterBrand, type PrinterCreate, type PrinterDetail } from './printerApi';
+
+/** An IPv4 or IPv6 literal or a host name, as the server's `plausible_address` accepts. */
+const ADDRESS = /^[A-Za-z0-9.:_-]{1,255}$/;
+const optional = z
+  .string()
+  .trim()
+  .transform((v) => v || null);
+
+export const printerFormSchema = z
+  .object({
+    code: z.string().trim().min(1, 'Enter a code, e.g. PRT-001.').max(50, 'At most 50 characters.'),
+    name: z.string().trim().min(1, 'Enter a name people recognise, e.g. "X1C bay 3".').max(100, 'At most 100 characters.'),
+    model: z.string().trim().min(1, 'Enter the model, e.g. X1 Carbon.').max(100, 'At most 100 characters.'),
+    brand: z.string(),
+    serial_number: optional,
+    ip_address: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || ADDRESS.test(v), 'Enter an IP address or host name.')
+      .transform((v) => v || null),
+    location: optional,
+    notes: optional,
+  })
+  .transform(
+    (v) =>
+      ({
+        code: v.code,
+        name: v.name,
+        model: v.model,
+        brand: BRAND_VALUES.find((b) => b === v.brand) ?? null,
+        serial_number: v.serial_number,
+        ip_address: v.ip_address,
+        location: v.location,
+        notes: v.notes,
+      }) satisfies PrinterCreate,
+  );
+
+type FormIn = z.input<typeof printerFormSchema>;
+type FormOut = z.output<typeof printerFormSchema>;
+const FIELDS = ['code', 'name', 'model', 'brand', 'serial_number', 'ip_address', 'location', 'notes'] as const;
+
+function formValues(p: PrinterDetail | null): FormIn {
+  return {
+    code: p?.code ?? '',
+    name: p?.name ?? '',
+    model: p?.model ?? '',
+    brand: p?.brand ?? 'bambulab',
+    serial_number: p?.serial_number ?? '',
+    ip_address: p?.ip_address ?? '',
+    location: p?.location ?? '',
+    notes: p?.notes ?? '',
+  };
+}
+
+/** Adds a printer (`printer` null) or changes one; the code of a new printer is suggested by the server. */
+export function PrinterFormModal({ open, printer, onClose }: { open: boolean; printer: PrinterDetail | null; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [formError, setFormError] = useState<string | null>(null);
+  const editing = printer !== null;
+  const suggestion = useQuery({ queryKey: ['printers', 'code-suggestion'], queryFn: ({ signal }) => printerApi.suggestCode(signal), enabled: open && !editing });
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    getValues,
+    setValue,
+    formState: { errors },
+  } = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(printerFormSchema), defaultValues: formValues(printer) });
+
+  useEffect(() => {
+    if (open) reset(formValues(printer));
+  }, [open, printer, reset]);
+  useEffect(() => {
+    if (open && !editing && suggestion.data && !getValues('code')) setValue('code', suggestion.data.code);
+  }, [open, editing, suggestion.data, getValues, setValue]);
+
+  const close = () => {
+    setFormError(null);
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (body: FormOut) => (printer ? printerApi.update(printer.id, body) : printerApi.create(body)),
+    onSuccess: async (p) => {
+      toast.success(editing ? 'Printer saved' : 'Printer added', `${p.code} · ${p.name}`);
+      await queryClient.invalidateQueries({ queryKey: ['printers'] });
+      close();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, FIELDS)),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title={editing ? `Edit ${printer.code}` : 'Add printer'}
+      description="A machine of your farm. Its address lets Strata reach it on your network."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="printer-form" loading={save.isPending}>
+            {editing ? 'Save printer' : 'Add printer'}
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="printer-form"
+        className="form"
+        aria-label={editing ? 'Edit printer' : 'Add printer'}
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        <div className="form__grid">
+          <TextField label="Code" required placeholder="PRT-001" error={errors.code?.message} {...register('code')} />
+          <TextField label="Name" required error={errors.name?.message} {...register('name')} />
+          <SelectField
+            label="Brand"
+            options={BRAND_VALUES.map((b: PrinterBrand) => ({ value: b, label: BRANDS[b] }))}
+            error={errors.brand?.message}
+            {...register('brand')}
+          />
+          <TextField label="Model" required placeholder="X1 Carbon" error={errors.model?.message} {...register('model')} />
+          <TextField label="Serial number" error={errors.serial_number?.message} {...register('serial_number')} />
+          <TextField label="IP address" placeholder="192.168.1.50" className="mono" error={errors.ip_address?.message} {...register('ip_address')} />
+          <TextField label="Location" placeholder="Rack A, shelf 2" error={errors.location?.message} {...register('location')} />
+        </div>
+        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+      </form>
+    </Modal>
+  );
+}

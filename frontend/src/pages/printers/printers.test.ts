@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { isoToLocal, localToIso, maintenanceFormSchema } from './MaintenanceForm';
+import { printerFormSchema } from './PrinterFormModal';
+
+const base = {
+  maintenance_type: 'cleaning',
+  description: ' Cleaned the bed ',
+  performed_by: '',
+  performed_at: '',
+  next_due_at: '',
+  cost: '',
+  downtime_minutes: '',
+  parts_used: '',
+  notes: '',
+};
+
+describe('maintenance form', () => {
+  it('sends trimmed text, nulls for empty fields and instants for local times', () => {
+    const done = new Date(Date.now() - 3_600_000);
+    const due = new Date(Date.now() + 7 * 86_400_000);
+    const r = maintenanceFormSchema.parse({ ...base, performed_at: isoToLocal(done), next_due_at: isoToLocal(due), cost: '12.5', downtime_minutes: '30' });
+    expect(r.description).toBe('Cleaned the bed');
+    expect(r.performed_by).toBeNull();
+    expect(r.cost).toBe('12.5');
+    expect(r.downtime_minutes).toBe(30);
+    expect(Math.abs(Date.parse(r.performed_at!) - done.getTime())).toBeLessThan(60_000);
+    expect(r.next_due_at).toBe(localToIso(isoToLocal(due)));
+  });
+
+  it('refuses the future, a due time before the work, bad amounts and an empty description', () => {
+    const future = maintenanceFormSchema.safeParse({ ...base, performed_at: isoToLocal(new Date(Date.now() + 86_400_000)) });
+    expect(future.success).toBe(false);
+    expect(future.error?.issues.map((i) => i.path[0])).toContain('performed_at');
+    const early = maintenanceFormSchema.safeParse({ ...base, performed_at: isoToLocal(new Date(Date.now() - 86_400_000)), next_due_at: isoToLocal(new Date(Date.now() - 2 * 86_400_000)) });
+    expect(early.error?.issues.map((i) => i.message)).toContain('The next due time must come after the maintenance.');
+    const fields = maintenanceFormSchema.safeParse({ ...base, description: '  ', cost: '1.234', downtime_minutes: '-5' });
+    expect(fields.error?.issues.map((i) => i.path[0]).sort()).toEqual(['cost', 'description', 'downtime_minutes']);
+  });
+
+  it('reads empty and invalid local times as null', () => {
+    expect(localToIso('')).toBeNull();
+    expect(localToIso('not a date')).toBeNull();
+  });
+});
+
+describe('printer form', () => {
+  it('requires code, name and model and drops empty optional fields', () => {
+    const bad = printerFormSchema.safeParse({ code: '', name: ' ', model: '', brand: 'bambulab', serial_number: '', ip_address: '', location: '', notes: '' });
+    expect(bad.error?.issues.map((i) => i.path[0]).sort()).toEqual(['code', 'model', 'name']);
+    const ok = printerFormSchema.parse({ code: 'PRT-001', name: 'Bay 1', model: 'MK4', brand: 'prusa', serial_number: '', ip_address: ' 10.0.0.5 ', location: '', notes: '' });
+    expect(ok).toEqual({ code: 'PRT-001', name: 'Bay 1', model: 'MK4', brand: 'prusa', serial_number: null, ip_address: '10.0.0.5', location: null, notes: null });
+  });
+
+  it('refuses an address with spaces or slashes', () => {
+    const r = printerFormSchema.safeParse({ code: 'P', name: 'N', model: 'M', brand: 'generic', serial_number: '', ip_address: 'http://x/y', location: '', notes: '' });
+    expect(r.error?.issues[0]?.path[0]).toBe('ip_address');
+  });
+});
