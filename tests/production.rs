@@ -446,7 +446,7 @@ async fn an_order_goes_from_draft_to_qc_with_reservations_issues_spools_and_actu
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         body,
-        json!({"detail": "QC result must be 'passed' or 'failed'"})
+        json!({"detail": "QC result must be 'passed', 'failed', 'waived' or 'pending'"})
     );
     let q = ok(
         &app,
@@ -1364,4 +1364,128 @@ async fn an_order_is_scheduled_with_a_window_that_ends_after_it_starts() {
     )
     .await;
     assert_eq!(st, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn qc_is_waived_with_a_reason_and_a_failure_goes_back_for_inspection() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let f = farm(&app, &t).await;
+    let o = order(&app, &t, f.widget, "1").await;
+    let id = o["id"].as_i64().expect("id");
+    for step in ["release", "start"] {
+        ok(
+            &app,
+            &t,
+            Method::POST,
+            &format!("/api/v1/production-orders/{id}/{step}"),
+            None,
+        )
+        .await;
+    }
+    let done = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/complete"),
+        Some(json!({"quantity_completed": "1"})),
+    )
+    .await;
+    assert_eq!(done["qc_status"], "pending", "{done}");
+    let qc = format!("/api/v1/production-orders/{id}/qc");
+    let serials = format!(
+        "SELECT coalesce(bool_or(qc_passed)::text, 'none') FROM serial_numbers WHERE production_order_id = {id}"
+    );
+
+    // Pending -> pending is not a move; a waiver needs its reason; nothing changes.
+    let before = table_json(&app, "production_orders").await;
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &qc,
+        Some(json!({"result": "pending"})),
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "QC cannot move from 'pending' to 'pending'"})
+        )
+    );
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &qc,
+        Some(json!({"result": "waived", "notes": "   "})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(body.to_string().contains("Say why QC is waived"), "{body}");
+    assert_eq!(table_json(&app, "production_orders").await, before);
+
+    // Failed; a failure is not waived, it goes back to pending first.
+    let failed = ok(
+        &app,
+        &t,
+        Method::POST,
+        &qc,
+        Some(json!({"result": "failed", "notes": "Layer shift"})),
+    )
+    .await;
+    assert_eq!(failed["qc_status"], "failed");
+    assert_eq!(sql(&app, &serials).await, "false");
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &qc,
+        Some(json!({"result": "waived", "notes": "Customer accepts it"})),
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "QC cannot move from 'failed' to 'waived'"})
+        )
+    );
+    let reopened = ok(
+        &app,
+        &t,
+        Method::POST,
+        &qc,
+        Some(json!({"result": "pending", "notes": "Reprinted the top layers"})),
+    )
+    .await;
+    assert_eq!(reopened["qc_status"], "pending");
+    let waived = ok(
+        &app,
+        &t,
+        Method::POST,
+        &qc,
+        Some(json!({"result": "waived", "notes": " Customer accepts cosmetic marks "})),
+    )
+    .await;
+    assert_eq!(waived["qc_status"], "waived");
+    assert_eq!(waived["qc_notes"], "Customer accepts cosmetic marks");
+    // The serials keep what the inspection said: a waiver is not a pass.
+    assert_eq!(sql(&app, &serials).await, "false");
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &qc,
+        Some(json!({"result": "passed"})),
+    )
+    .await;
+    assert_eq!(
+        (st, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "QC cannot be recorded when QC status is 'waived'"})
+        )
+    );
 }

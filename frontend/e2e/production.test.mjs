@@ -226,4 +226,60 @@ describe('production with the real API', () => {
       await context.close();
     }
   });
+  test('a released order is scheduled, then split in two from its page', needsApi, async () => {
+    const { context, page, errors } = await newPage(browser, { baseURL: API_URL });
+    let shot = 'production-split';
+    let passed = false;
+    try {
+      await signIn(page);
+      const part = await ok(page, '/items', { method: 'POST', json: { sku: `SPL-C-${RUN}`, name: 'Split component (e2e)', item_type: 'component', unit: 'EA' } });
+      const product = await ok(page, '/items', { method: 'POST', json: { sku: `SPL-P-${RUN}`, name: 'Split product (e2e)', item_type: 'finished_good', unit: 'EA' } });
+      await ok(page, '/admin/inventory/transactions', { method: 'POST', json: { product_id: part.id, transaction_type: 'receipt', quantity: '20', cost_per_unit: '1.00' } });
+      await ok(page, '/admin/bom/', { method: 'POST', json: { product_id: product.id, lines: [{ component_id: part.id, quantity: '1' }] } });
+      const wo = await ok(page, '/production-orders/', { method: 'POST', json: { product_id: product.id, quantity_ordered: '10', due_date: '2030-03-01' } });
+      await ok(page, `/production-orders/${wo.id}/release`, { method: 'POST' });
+      await page.goto(`/admin/production/${wo.id}`);
+      const header = page.locator('.wo-badges');
+      await header.getByText('Released', { exact: true }).waitFor();
+
+      // Schedule: an end before the start is refused in the form, then a window is saved.
+      shot = 'production-schedule';
+      await page.getByRole('button', { name: 'Schedule' }).click();
+      let dialog = page.getByRole('dialog');
+      await dialog.getByLabel(/^Planned start/).fill('2030-02-10T08:00');
+      await dialog.getByLabel(/^Planned end/).fill('2030-02-09T08:00');
+      await dialog.getByRole('button', { name: 'Save schedule' }).click();
+      await dialog.getByText('The planned end must come after the start.').waitFor();
+      await dialog.getByLabel(/^Planned end/).fill('2030-02-10T16:00');
+      await dialog.getByRole('button', { name: 'Save schedule' }).click();
+      await toast(page, 'Schedule saved');
+      await header.getByText(/planned /).waitFor();
+      const planned = await ok(page, `/production-orders/${wo.id}`);
+      assert.equal(planned.scheduled_start, new Date(2030, 1, 10, 8, 0).toISOString());
+      await dismissToasts(page);
+
+      // Split: parts that do not add up are refused; 6 + 4 makes two orders.
+      shot = 'production-split';
+      await page.getByRole('button', { name: 'Split' }).click();
+      dialog = page.getByRole('dialog');
+      await dialog.getByLabel(/^Order 1/).fill('6');
+      await dialog.getByLabel(/^Order 2/).fill('3');
+      await dialog.getByRole('button', { name: 'Split order' }).click();
+      await dialog.getByText('they must add up to the ordered 10').waitFor();
+      await dialog.getByLabel(/^Order 2/).fill('4');
+      await screenshot(page, 'production-split-dialog');
+      await dialog.getByRole('button', { name: 'Split order' }).click();
+      await toast(page, 'Order split');
+      await header.getByText('Split', { exact: true }).waitFor();
+      await dismissToasts(page);
+      await screenshot(page, 'production-split-done');
+      const children = (await ok(page, `/production-orders/?search=${encodeURIComponent(product.sku)}`)).filter((o) => o.id !== wo.id);
+      assert.deepEqual(children.map((o) => Number(o.quantity_ordered)).sort(), [4, 6]);
+      assert.deepEqual(errors, [], 'no uncaught errors in the page');
+      passed = true;
+    } finally {
+      if (!passed) await screenshot(page, `${shot}-failed`).catch(() => undefined);
+      await context.close();
+    }
+  });
 });

@@ -762,7 +762,9 @@ impl ProductionMutation {
         }))
     }
 
-    /// Records a QC decision (`passed` or `failed`).
+    /// Records a QC decision on a complete order: `passed` or `failed` (from pending or failed),
+    /// `waived` (from pending, with the reason in `notes`) or `pending` (from failed, to inspect
+    /// again).
     #[graphql(guard = "Access::User")]
     async fn production_order_qc(
         &self,

@@ -62,7 +62,7 @@ pub const ROUTES: &[Route] = &[
         .summary("Complete (`quantity_completed`, `quantity_scrapped`, `force_close_short`, `notes`, `spools_used`, `scrap_reason`): finished goods at actual cost (1220 / 1210), scrapped share 5020 / 1210, serial numbers, QC pending"),
     Route::post("/production-orders/{id}/qc", include_str!("rest/production_order_qc.graphql"), "productionOrderQc.result")
         .body(Body::Fields)
-        .summary("Record QC (`result` passed or failed, `notes`)"),
+        .summary("Record QC on a complete order: `result` passed or failed (from pending or failed), waived (from pending; `notes` says why) or pending (from failed: inspect again); `notes`"),
     Route::post("/production-orders/{id}/split", order_op!("production_order_split.graphql"), "productionOrderSplit")
         .body(Body::Fields)
         .idempotent()

@@ -1431,9 +1431,12 @@ pub struct QcResult {
     pub message: String,
 }
 
-/// Records a QC decision (`passed` or `failed`) on a complete order whose QC is pending or
-/// failed. When every order of its sales order has passed, the seam
-/// [`on_sales_order_passed_qc`] moves the sales order on.
+/// Records a QC decision on a complete order: `passed` or `failed` when QC is pending or
+/// failed (a re-inspection), `waived` when it is pending (the reason in `notes` is
+/// required: nobody inspected), `pending` when it failed (the parts go back for another
+/// inspection). When every order of its sales order has passed or been waived, the seam
+/// [`on_sales_order_passed_qc`] moves the sales order on. Serial numbers follow passed and
+/// failed only: a waiver or a re-opening says nothing about the parts.
 pub async fn qc(
     conn: &mut AsyncPgConnection,
     id: i64,
@@ -1444,10 +1447,19 @@ pub async fn qc(
     let to = match result.trim() {
         "passed" => QcStatus::Passed,
         "failed" => QcStatus::Failed,
-        _ => return Err(not_allowed("QC result must be 'passed' or 'failed'")),
+        "waived" => QcStatus::Waived,
+        "pending" => QcStatus::Pending,
+        _ => {
+            return Err(not_allowed(
+                "QC result must be 'passed', 'failed', 'waived' or 'pending'",
+            ));
+        }
     };
     let mut errors = Vec::new();
     optional_text(&mut errors, "notes", &mut notes, QC_NOTES_MAX);
+    if to == QcStatus::Waived && notes.is_none() {
+        errors.push(invalid("notes", "Say why QC is waived"));
+    }
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
@@ -1464,6 +1476,15 @@ pub async fn qc(
             order.qc_status
         )));
     }
+    // Passed and failed may also follow a failure (a re-inspection); waived and pending
+    // follow the transition table of CONTRACT 6.2 exactly.
+    let re_inspection = matches!(to, QcStatus::Passed | QcStatus::Failed);
+    if !re_inspection && !qc_transition_allowed(order.qc_status, to) {
+        return Err(not_allowed(format!(
+            "QC cannot move from '{}' to '{to}'",
+            order.qc_status
+        )));
+    }
     let row = diesel::update(production_orders::table.find(id))
         .set((
             production_orders::qc_status.eq(to),
@@ -1475,16 +1496,20 @@ pub async fn qc(
         .returning(OrderRow::as_returning())
         .get_result(conn)
         .await?;
-    diesel::update(serial_numbers::table.filter(serial_numbers::production_order_id.eq(id)))
-        .set((
-            serial_numbers::qc_passed.eq(to == QcStatus::Passed),
-            serial_numbers::qc_date.eq(Some(now())),
-            serial_numbers::qc_notes.eq(notes),
-        ))
-        .execute(conn)
-        .await?;
+    if re_inspection {
+        diesel::update(serial_numbers::table.filter(serial_numbers::production_order_id.eq(id)))
+            .set((
+                serial_numbers::qc_passed.eq(to == QcStatus::Passed),
+                serial_numbers::qc_date.eq(Some(now())),
+                serial_numbers::qc_notes.eq(notes),
+            ))
+            .execute(conn)
+            .await?;
+    }
     let (updated, status) = match (to, row.sales_order_id) {
-        (QcStatus::Passed, Some(so)) if all_orders_of_sales_order_passed_qc(conn, so).await? => {
+        (QcStatus::Passed | QcStatus::Waived, Some(so))
+            if all_orders_of_sales_order_passed_qc(conn, so).await? =>
+        {
             on_sales_order_passed_qc(conn, so).await?
         }
         _ => (false, None),

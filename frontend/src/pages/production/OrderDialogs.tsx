@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, useWatch } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { scrapReasonsApi } from '../../api/endpoints';
 import { ApiError } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
+import { Plus, Trash2 } from 'lucide-react';
 import { applyServerErrors } from '../../lib/forms';
 import { formatQty } from '../../lib/format';
 import { spoolApi } from '../spools/spoolApi';
@@ -16,14 +17,21 @@ import {
   completeBody,
   completeSchema,
   consumeSchema,
+  instantToLocal,
   productionApi,
+  QC_RESULT_LABEL,
+  qcChoices,
   qcSchema,
+  scheduleSchema,
   scrapSchema,
+  splitSchema,
   type CompleteForm,
   type ConsumeForm,
   type ProductionOrder,
   type QcForm,
+  type ScheduleForm,
   type ScrapForm,
+  type SplitForm,
 } from './productionApi';
 
 interface DialogProps {
@@ -285,11 +293,12 @@ export function ScrapDialog({ order, open, onClose }: DialogProps) {
   );
 }
 
-/** The quality check of a complete order: passed or failed (failed can be checked again). */
+/** The quality check of a complete order: passed or failed, waived with a reason while pending, or sent back for inspection after a failure. */
 export function QcDialog({ order, open, onClose }: DialogProps) {
   const toast = useToast();
   const done = useDone(onClose);
   const [formError, setFormError] = useState<string | null>(null);
+  const choices = qcChoices(order.qc_status);
   const defaults: QcForm = { result: 'passed', notes: '' };
   const {
     register,
@@ -306,7 +315,8 @@ export function QcDialog({ order, open, onClose }: DialogProps) {
   const save = useMutation({
     mutationFn: (v: QcForm) => productionApi.qc(order.id, v),
     onSuccess: async (_r, v) => {
-      toast.success('QC recorded', `${order.code} ${v.result === 'passed' ? 'passed' : 'failed'} its quality check.`);
+      const said = { passed: 'passed its quality check', failed: 'failed its quality check', waived: 'has its quality check waived', pending: 'goes back for inspection' }[v.result];
+      toast.success('QC recorded', `${order.code} ${said}.`);
       await done();
     },
     onError: (err) => setFormError(applyServerErrors(err, setError, ['result', 'notes'])),
@@ -317,6 +327,7 @@ export function QcDialog({ order, open, onClose }: DialogProps) {
       onClose={close}
       size="sm"
       title={`Quality check of ${order.code}`}
+      description={order.qc_status === 'failed' ? 'It failed its last inspection: record a re-inspection, or send it back to be inspected again.' : undefined}
       footer={
         <>
           <Button variant="secondary" onClick={close}>
@@ -333,16 +344,136 @@ export function QcDialog({ order, open, onClose }: DialogProps) {
         <fieldset className="fieldset">
           <legend>Result</legend>
           <div className="form__row">
-            <label className="checkbox">
-              <input type="radio" value="passed" {...register('result')} /> Passed
-            </label>
-            <label className="checkbox">
-              <input type="radio" value="failed" {...register('result')} /> Failed
-            </label>
+            {choices.map((c) => (
+              <label key={c} className="checkbox">
+                <input type="radio" value={c} {...register('result')} /> {QC_RESULT_LABEL[c]}
+              </label>
+            ))}
           </div>
           {errors.result?.message && <p className="field__error">{errors.result.message}</p>}
         </fieldset>
-        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+        <TextAreaField label="Notes" hint="Required when it failed or is waived." error={errors.notes?.message} {...register('notes')} />
+      </form>
+    </Modal>
+  );
+}
+
+/** Splits a released order into two or more orders whose quantities add up to it (e.g. to run them on several printers). */
+export function SplitDialog({ order, open, onClose }: DialogProps) {
+  const toast = useToast();
+  const done = useDone(onClose);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [idemKey, setIdemKey] = useState(productionApi.newKey);
+  const ordered = Number(order.quantity_ordered);
+  const half = Math.floor(ordered / 2);
+  const defaults: SplitForm = { parts: half > 0 && half < ordered ? [{ quantity: String(ordered - half) }, { quantity: String(half) }] : [{ quantity: '' }, { quantity: '' }] };
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<SplitForm>({ resolver: zodResolver(splitSchema(ordered)), defaultValues: defaults });
+  const parts = useFieldArray({ control, name: 'parts' });
+  const close = () => {
+    reset(defaults);
+    setFormError(null);
+    setIdemKey(productionApi.newKey());
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: SplitForm) => productionApi.split(order.id, v, idemKey),
+    onSuccess: async (r) => {
+      toast.success('Order split', `${order.code} became ${r.child_orders.map((c) => c.code).join(', ')}.`);
+      setIdemKey(productionApi.newKey());
+      await done();
+    },
+    onError: (err) => setFormError(err instanceof ApiError ? err.message : String(err)),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      size="sm"
+      title={`Split ${order.code}`}
+      description={`The ${formatQty(order.quantity_ordered)} ordered become separate draft orders to release one by one; this order is closed as split and its reservations are given back.`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="split-form" loading={save.isPending}>
+            Split order
+          </Button>
+        </>
+      }
+    >
+      <form id="split-form" className="form" aria-label="Split order" noValidate onSubmit={handleSubmit((v) => save.mutate(v))}>
+        <FormError message={formError ?? errors.parts?.root?.message ?? errors.parts?.message} />
+        {parts.fields.map((f, i) => (
+          <div key={f.id} className="form__row">
+            <TextField label={`Order ${i + 1}`} required inputMode="decimal" className="wo-split__part" error={errors.parts?.[i]?.quantity?.message} {...register(`parts.${i}.quantity`)} />
+            {parts.fields.length > 2 && <Button variant="ghost" aria-label={`Remove order ${i + 1}`} icon={<Trash2 size={14} />} onClick={() => parts.remove(i)} />}
+          </div>
+        ))}
+        <div>
+          <Button variant="secondary" size="sm" icon={<Plus size={14} />} onClick={() => parts.append({ quantity: '' })} disabled={parts.fields.length >= 20}>
+            Add a part
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** Plans when an order should run: a start, and optionally an end after it. */
+export function ScheduleDialog({ order, open, onClose }: DialogProps) {
+  const toast = useToast();
+  const done = useDone(onClose);
+  const [formError, setFormError] = useState<string | null>(null);
+  const defaults: ScheduleForm = { scheduled_start: instantToLocal(order.scheduled_start), scheduled_end: instantToLocal(order.scheduled_end) };
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<ScheduleForm>({ resolver: zodResolver(scheduleSchema), defaultValues: defaults });
+  const close = () => {
+    reset(defaults);
+    setFormError(null);
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: ScheduleForm) => productionApi.schedule(order.id, v),
+    onSuccess: async () => {
+      toast.success('Schedule saved', `${order.code} is planned.`);
+      await done();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, ['scheduled_start', 'scheduled_end'])),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      size="sm"
+      title={`Schedule ${order.code}`}
+      description="The planned window shows on the board and in the command center."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="schedule-form" loading={save.isPending}>
+            Save schedule
+          </Button>
+        </>
+      }
+    >
+      <form id="schedule-form" className="form" aria-label="Schedule order" noValidate onSubmit={handleSubmit((v) => save.mutate(v))}>
+        <FormError message={formError} />
+        <TextField label="Planned start" type="datetime-local" required error={errors.scheduled_start?.message} {...register('scheduled_start')} />
+        <TextField label="Planned end" type="datetime-local" hint="Optional." error={errors.scheduled_end?.message} {...register('scheduled_end')} />
       </form>
     </Modal>
   );

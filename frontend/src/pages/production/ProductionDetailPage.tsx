@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ArrowLeft, CheckCircle2, CircleDashed, Disc3, Pause, Play, PlayCircle, ShieldCheck, SkipForward, Trash2, XCircle } from 'lucide-react';
+import { ArrowLeft, CalendarClock, CheckCircle2, CircleDashed, Disc3, Pause, Play, PlayCircle, ShieldCheck, SkipForward, Split, Trash2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -11,7 +11,7 @@ import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
 import { spoolApi } from '../spools/spoolApi';
-import { CompleteDialog, ConsumeSpoolDialog, QcDialog, ScrapDialog } from './OrderDialogs';
+import { CompleteDialog, ConsumeSpoolDialog, QcDialog, ScheduleDialog, ScrapDialog, SplitDialog } from './OrderDialogs';
 import {
   LIVE_INTERVAL,
   OPERATION_TONE,
@@ -25,7 +25,7 @@ import {
 } from './productionApi';
 import './production.css';
 
-type Dialog = 'consume' | 'complete' | 'scrap' | 'qc' | 'cancel' | 'delete' | 'hold' | null;
+type Dialog = 'consume' | 'complete' | 'scrap' | 'qc' | 'split' | 'schedule' | 'cancel' | 'delete' | 'hold' | null;
 
 /** Invalidates production views and the sales orders it feeds (their status and required orders). */
 function useInvalidate() {
@@ -266,6 +266,16 @@ export function ProductionDetailPage() {
                 Record QC
               </Button>
             )}
+            {actions.includes('split') && (
+              <Button icon={<Split size={16} />} onClick={() => setDialog('split')}>
+                Split
+              </Button>
+            )}
+            {actions.includes('schedule') && (
+              <Button icon={<CalendarClock size={16} />} onClick={() => setDialog('schedule')}>
+                Schedule
+              </Button>
+            )}
             {actions.includes('hold') && (
               <Button icon={<Pause size={16} />} onClick={() => setDialog('hold')}>
                 Hold
@@ -309,6 +319,7 @@ export function ProductionDetailPage() {
           {order.bom_code && ` · BOM ${order.bom_code}`}
           {order.routing_code && ` · routing ${order.routing_code}`}
           {order.remake_of_code && ` · remake of ${order.remake_of_code}`}
+          {order.scheduled_start && ` · planned ${formatDateTime(order.scheduled_start)}${order.scheduled_end ? ` – ${formatDateTime(order.scheduled_end)}` : ''}`}
         </span>
       </div>
       <FormError message={error} />
@@ -415,7 +426,9 @@ export function ProductionDetailPage() {
       <ConsumeSpoolDialog order={order} open={dialog === 'consume'} onClose={() => setDialog(null)} />
       <CompleteDialog key={`complete-${order.id}-${order.quantity_remaining}`} order={order} open={dialog === 'complete'} onClose={() => setDialog(null)} />
       <ScrapDialog key={`scrap-${order.id}-${order.quantity_remaining}`} order={order} open={dialog === 'scrap'} onClose={() => setDialog(null)} />
-      <QcDialog order={order} open={dialog === 'qc'} onClose={() => setDialog(null)} />
+      <QcDialog key={`qc-${order.id}-${order.qc_status}`} order={order} open={dialog === 'qc'} onClose={() => setDialog(null)} />
+      <SplitDialog key={`split-${order.id}-${order.quantity_ordered}`} order={order} open={dialog === 'split'} onClose={() => setDialog(null)} />
+      <ScheduleDialog key={`schedule-${order.id}-${order.scheduled_start}-${order.scheduled_end}`} order={order} open={dialog === 'schedule'} onClose={() => setDialog(null)} />
       <ConfirmDialog
         open={dialog === 'hold'}
         title={`Put ${order.code} on hold?`}

@@ -9,8 +9,13 @@ import {
   consumeSchema,
   createOrderBody,
   createOrderSchema,
+  instantToLocal,
+  localInstant,
   orderActions,
+  qcChoices,
   qcSchema,
+  scheduleSchema,
+  splitSchema,
   routingBody,
   routingSchema,
   scrapSchema,
@@ -86,11 +91,11 @@ describe('scrap dialog', () => {
 });
 
 describe('QC dialog', () => {
-  it('takes passed or failed; a failure needs notes', () => {
+  it('takes the four results; a failure needs notes', () => {
     expect(errorsOf(qcSchema, { result: 'passed', notes: '' })).toEqual({});
     expect(errorsOf(qcSchema, { result: 'failed', notes: '' })).toHaveProperty('notes', 'Say what failed.');
     expect(errorsOf(qcSchema, { result: 'failed', notes: 'layer shift' })).toEqual({});
-    expect(errorsOf(qcSchema, { result: 'waived', notes: '' })).toHaveProperty('result');
+    expect(errorsOf(qcSchema, { result: 'ok', notes: '' })).toHaveProperty('result');
   });
 });
 
@@ -133,13 +138,41 @@ describe('work center and routing forms', () => {
 
 describe('order actions (CONTRACT 6.2)', () => {
   it('offers what each status allows', () => {
-    expect(orderActions({ status: 'draft', qc_status: 'not_required' })).toEqual(['release', 'cancel', 'delete']);
-    expect(orderActions({ status: 'released', qc_status: 'not_required' })).toEqual(['start', 'hold', 'scrap', 'cancel']);
-    expect(orderActions({ status: 'in_progress', qc_status: 'not_required' })).toEqual(['consume', 'complete', 'hold', 'scrap', 'cancel']);
-    expect(orderActions({ status: 'on_hold', qc_status: 'not_required' })).toEqual(['release', 'start', 'cancel']);
+    expect(orderActions({ status: 'draft', qc_status: 'not_required' })).toEqual(['release', 'schedule', 'cancel', 'delete']);
+    expect(orderActions({ status: 'released', qc_status: 'not_required' })).toEqual(['start', 'hold', 'scrap', 'split', 'schedule', 'cancel']);
+    expect(orderActions({ status: 'in_progress', qc_status: 'not_required' })).toEqual(['consume', 'complete', 'hold', 'scrap', 'schedule', 'cancel']);
+    expect(orderActions({ status: 'on_hold', qc_status: 'not_required' })).toEqual(['release', 'start', 'schedule', 'cancel']);
     expect(orderActions({ status: 'complete', qc_status: 'pending' })).toEqual(['qc']);
     expect(orderActions({ status: 'complete', qc_status: 'passed' })).toEqual([]);
     expect(orderActions({ status: 'cancelled', qc_status: 'not_required' })).toEqual([]);
+  });
+
+  it('offers waive while QC is pending and inspect-again after a failure; both need words', () => {
+    expect(qcChoices('pending')).toEqual(['passed', 'failed', 'waived']);
+    expect(qcChoices('failed')).toEqual(['passed', 'failed', 'pending']);
+    expect(qcChoices('passed')).toEqual([]);
+    expect(errorsOf(qcSchema, { result: 'waived', notes: ' ' })).toEqual({ notes: 'Say why QC is waived.' });
+    expect(errorsOf(qcSchema, { result: 'pending', notes: '' })).toEqual({});
+  });
+
+  it('splits into two or more positive parts that add up to the order', () => {
+    const split = splitSchema(10);
+    expect(errorsOf(split, { parts: [{ quantity: '6' }, { quantity: '4' }] })).toEqual({});
+    expect(errorsOf(split, { parts: [{ quantity: '10' }] })).toEqual({ parts: 'Split into at least two orders.' });
+    expect(errorsOf(split, { parts: [{ quantity: '6' }, { quantity: '3' }] })).toEqual({ parts: 'The parts add up to 9; they must add up to the ordered 10.' });
+    expect(errorsOf(split, { parts: [{ quantity: '10' }, { quantity: '0' }] })['parts.1.quantity']).toBe('Enter a quantity greater than 0.');
+    expect(errorsOf(splitSchema(1.5), { parts: [{ quantity: '0.75' }, { quantity: '0.75' }] })).toEqual({});
+  });
+
+  it('schedules a start with an optional end after it, sent as instants', () => {
+    expect(errorsOf(scheduleSchema, { scheduled_start: '', scheduled_end: '' })).toEqual({ scheduled_start: 'Enter when work should start.' });
+    expect(errorsOf(scheduleSchema, { scheduled_start: '2030-01-10T08:00', scheduled_end: '2030-01-10T07:00' })).toEqual({
+      scheduled_end: 'The planned end must come after the start.',
+    });
+    expect(errorsOf(scheduleSchema, { scheduled_start: '2030-01-10T08:00', scheduled_end: '' })).toEqual({});
+    expect(localInstant('2030-01-10T08:00')).toBe(new Date(2030, 0, 10, 8, 0).toISOString());
+    expect(instantToLocal(new Date(2030, 0, 10, 8, 5).toISOString())).toBe('2030-01-10T08:05');
+    expect(instantToLocal(null)).toBe('');
   });
 });
 

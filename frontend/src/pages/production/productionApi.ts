@@ -59,7 +59,10 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   scrapped: [],
 };
 
-export type OrderAction = 'release' | 'start' | 'hold' | 'consume' | 'complete' | 'scrap' | 'qc' | 'cancel' | 'delete';
+export type OrderAction = 'release' | 'start' | 'hold' | 'consume' | 'complete' | 'scrap' | 'qc' | 'split' | 'schedule' | 'cancel' | 'delete';
+
+/** Statuses whose plan can still change (the server refuses `Cannot update {status} production order` otherwise). */
+const SCHEDULABLE: readonly OrderStatus[] = ['draft', 'released', 'in_progress', 'on_hold'];
 
 /** What the order page offers for an order, in button order (6.2 plus the scrap, QC and delete rules). */
 export function orderActions(o: Pick<ProductionOrder, 'status' | 'qc_status'>): OrderAction[] {
@@ -72,6 +75,9 @@ export function orderActions(o: Pick<ProductionOrder, 'status' | 'qc_status'>): 
   if (next.includes('on_hold')) out.push('hold');
   if (o.status === 'released' || o.status === 'in_progress') out.push('scrap');
   if (o.status === 'complete' && (o.qc_status === 'pending' || o.qc_status === 'failed')) out.push('qc');
+  // The server splits released orders only (nothing issued yet).
+  if (o.status === 'released') out.push('split');
+  if (SCHEDULABLE.includes(o.status)) out.push('schedule');
   if (next.includes('cancelled')) out.push('cancel');
   if (o.status === 'draft') out.push('delete');
   return out;
@@ -159,9 +165,19 @@ export function scrapSchema(remaining: number) {
 }
 export type ScrapForm = z.input<ReturnType<typeof scrapSchema>>;
 
+/** The QC results the server takes from each QC status (CONTRACT 6.2; passed and failed also re-inspect a failure). */
+export function qcChoices(status: QcStatus): QcResult[] {
+  if (status === 'pending') return ['passed', 'failed', 'waived'];
+  if (status === 'failed') return ['passed', 'failed', 'pending'];
+  return [];
+}
+export type QcResult = 'passed' | 'failed' | 'waived' | 'pending';
+export const QC_RESULT_LABEL: Record<QcResult, string> = { passed: 'Passed', failed: 'Failed', waived: 'Waived', pending: 'Inspect again' };
+
 export const qcSchema = z
-  .object({ result: z.enum(['passed', 'failed'], 'Choose passed or failed.'), notes: z.string().trim().max(2000, 'Keep notes under 2000 characters.') })
-  .refine((v) => v.result !== 'failed' || v.notes.length > 0, { path: ['notes'], message: 'Say what failed.' });
+  .object({ result: z.enum(['passed', 'failed', 'waived', 'pending'], 'Choose a result.'), notes: z.string().trim().max(2000, 'Keep notes under 2000 characters.') })
+  .refine((v) => v.result !== 'failed' || v.notes.length > 0, { path: ['notes'], message: 'Say what failed.' })
+  .refine((v) => v.result !== 'waived' || v.notes.length > 0, { path: ['notes'], message: 'Say why QC is waived.' });
 export type QcForm = z.input<typeof qcSchema>;
 
 /** Grams from a named spool: positive, and no more than the spool holds. */
@@ -225,6 +241,46 @@ export function routingBody(productId: number, v: RoutingForm): RoutingCreate {
   };
 }
 
+/** Splitting a released order: at least two positive parts that add up to the ordered quantity. */
+export function splitSchema(ordered: number) {
+  return z
+    .object({ parts: z.array(z.object({ quantity: positive('a quantity') })).min(2, 'Split into at least two orders.') })
+    .superRefine((v, ctx) => {
+      const sum = v.parts.reduce((t, p) => t + (decimal.test(p.quantity.trim()) ? Number(p.quantity) : 0), 0);
+      // Four decimals at most, so a rounded comparison is exact enough.
+      if (Math.round(sum * 10_000) !== Math.round(ordered * 10_000))
+        ctx.addIssue({ code: 'custom', path: ['parts'], message: `The parts add up to ${+sum.toFixed(4)}; they must add up to the ordered ${ordered}.` });
+    });
+}
+export type SplitForm = z.input<ReturnType<typeof splitSchema>>;
+
+/** `datetime-local` text as the instant it names in the browser's zone, or null. */
+export function localInstant(v: string): string | null {
+  if (!v.trim()) return null;
+  const t = new Date(v);
+  return Number.isNaN(t.getTime()) ? null : t.toISOString();
+}
+
+/** An instant as `datetime-local` text in the browser's zone (minutes), '' for none. */
+export function instantToLocal(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export const scheduleSchema = z
+  .object({
+    scheduled_start: z.string().refine((v) => localInstant(v) !== null, 'Enter when work should start.'),
+    scheduled_end: z.string().refine((v) => v.trim() === '' || localInstant(v) !== null, 'Enter a valid date and time.'),
+  })
+  .refine((v) => !v.scheduled_end.trim() || (localInstant(v.scheduled_end) ?? '') > (localInstant(v.scheduled_start) ?? ''), {
+    path: ['scheduled_end'],
+    message: 'The planned end must come after the start.',
+  });
+export type ScheduleForm = z.input<typeof scheduleSchema>;
+
 // ---------------------------------------------------------------- calls
 
 const key = () => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
@@ -249,6 +305,10 @@ export const productionApi = {
       query: { scrap_reason: v.scrap_reason, quantity_scrapped: v.quantity_scrapped.trim(), notes: v.notes.trim() || undefined, create_remake: v.create_remake },
     }),
   qc: (id: number, v: QcForm) => api.post<unknown>(`/production-orders/${id}/qc`, { result: v.result, notes: v.notes.trim() || null }),
+  split: (id: number, v: SplitForm, k: string) =>
+    api.post<Api<'/production-orders/{id}/split', 'post'>>(`/production-orders/${id}/split`, { splits: v.parts.map((p) => ({ quantity: p.quantity.trim() })) }, once(k)),
+  schedule: (id: number, v: ScheduleForm) =>
+    api.put<ProductionOrder>(`/production-orders/${id}/schedule`, { scheduled_start: localInstant(v.scheduled_start), scheduled_end: localInstant(v.scheduled_end) }),
   startOperation: (orderId: number, opId: number, printerId?: number | null) =>
     api.post<ProductionOperation>(`/production-orders/${orderId}/operations/${opId}/start`, { printer_id: printerId ?? null }),
   completeOperation: (orderId: number, opId: number) => api.post<ProductionOperation>(`/production-orders/${orderId}/operations/${opId}/complete`, {}),
