@@ -8756,7 +8756,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record QC (`result` passed or failed, `notes`)
+         * Record QC on a complete order: `result` passed or failed (from pending or failed), waived (from pending; `notes` says why) or pending (from failed: inspect again); `notes`
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
