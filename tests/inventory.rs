@@ -1050,3 +1050,92 @@ async fn quantity_corrections_and_a_reconciliation_count_what_they_should_and_no
     assert_eq!(nowhere.status, StatusCode::NOT_FOUND, "{}", nowhere.text());
     consistent(&app, &t).await;
 }
+
+#[tokio::test]
+async fn the_pickers_list_locations_adjustment_reasons_and_the_chart_of_accounts() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+
+    // Locations for the transaction form: the seeded main warehouse and a new bin.
+    let created = common::api::ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/admin/locations",
+        Some(json!({"code": "BIN-A1", "name": "Bin A1", "type": "bin"})),
+    )
+    .await;
+    let locations = common::api::ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/admin/inventory/transactions/locations",
+        None,
+    )
+    .await;
+    let codes: Vec<&str> = locations
+        .as_array()
+        .expect("a bare array")
+        .iter()
+        .filter_map(|l| l["code"].as_str())
+        .collect();
+    assert!(
+        codes.contains(&"MAIN") && codes.contains(&"BIN-A1"),
+        "{locations}"
+    );
+    let bin = locations
+        .as_array()
+        .and_then(|a| a.iter().find(|l| l["id"] == created["id"]))
+        .expect("the new bin");
+    assert_eq!(bin["name"], "Bin A1");
+    assert_eq!(bin["type"], "bin");
+
+    // Adjustment reasons: the closed set, in order, each with a label.
+    let reasons = common::api::ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/admin/inventory/transactions/adjustment-reasons",
+        None,
+    )
+    .await;
+    let reasons = reasons.as_array().expect("a bare array");
+    assert_eq!(reasons.len(), 10);
+    assert_eq!(reasons[0]["code"], "cycle_count");
+    assert_eq!(reasons[0]["name"], "Cycle count");
+    assert_eq!(reasons[9]["code"], "other");
+    assert!(reasons.iter().all(|r| r["description"].is_string()));
+
+    // The chart of accounts, by code, with the system accounts the postings use.
+    let accounts =
+        common::api::ok(&app, &t, Method::GET, "/api/v1/accounting/accounts", None).await;
+    let accounts = accounts.as_array().expect("a bare array");
+    let codes: Vec<&str> = accounts
+        .iter()
+        .filter_map(|a| a["account_code"].as_str())
+        .collect();
+    let mut sorted = codes.clone();
+    sorted.sort_unstable();
+    assert_eq!(codes, sorted, "by code");
+    for code in ["1200", "1210", "1220", "2000", "5020"] {
+        assert!(codes.contains(&code), "{code} in {codes:?}");
+    }
+    let raw = accounts
+        .iter()
+        .find(|a| a["account_code"] == "1200")
+        .expect("1200");
+    assert_eq!(raw["account_type"], "asset");
+    assert_eq!(raw["is_system"], true);
+    assert_eq!(raw["active"], true);
+
+    // Operators see none of the three (admins' pickers).
+    for path in [
+        "/api/v1/admin/inventory/transactions/locations",
+        "/api/v1/admin/inventory/transactions/adjustment-reasons",
+        "/api/v1/accounting/accounts",
+    ] {
+        let res = call(&app, Method::GET, path, None, &op).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{path}");
+    }
+}
