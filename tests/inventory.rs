@@ -1139,3 +1139,104 @@ async fn the_pickers_list_locations_adjustment_reasons_and_the_chart_of_accounts
         assert_eq!(res.status, StatusCode::FORBIDDEN, "{path}");
     }
 }
+
+#[tokio::test]
+async fn graphql_walks_an_account_to_its_entries_and_lines_and_a_spool_to_its_material() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let pla = item(
+        &app,
+        &t,
+        json!({"sku": "MAT-PETG", "name": "PETG Grey", "item_type": "material"}),
+    )
+    .await;
+    let receipt = post(
+        &app,
+        &t,
+        json!({"product_id": pla, "transaction_type": "receipt", "quantity": "2000", "cost_per_unit": "0.025"}),
+    )
+    .await;
+    let entry_id = receipt["journal_entry_id"].as_i64().expect("entry");
+
+    // Raw materials (1200) -> its latest entries -> their lines -> each line's account.
+    let walked = gql(
+        &app,
+        &t,
+        "{ glAccounts { accountCode accountType entries(first: 5) { id entryNumber sourceType totalDebit
+             lines { lineOrder debitAmount creditAmount accountCode account { accountCode name } } } } }",
+        json!({}),
+    )
+    .await;
+    assert!(walked["errors"].is_null(), "{walked}");
+    let raw = walked["data"]["glAccounts"]
+        .as_array()
+        .and_then(|a| a.iter().find(|a| a["accountCode"] == "1200"))
+        .expect("1200");
+    assert_eq!(raw["accountType"], "asset");
+    let entry = &raw["entries"][0];
+    assert_eq!(entry["id"], entry_id, "{raw}");
+    assert!(
+        entry["entryNumber"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("JE-"))
+    );
+    assert_eq!(entry["totalDebit"], "50.00");
+    let lines = entry["lines"].as_array().expect("lines");
+    let sides: Vec<(String, String, String)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["account"]["accountCode"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                l["debitAmount"].as_str().unwrap_or_default().to_string(),
+                l["creditAmount"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(sides.len(), 2, "{sides:?}");
+    assert!(
+        sides.contains(&("1200".into(), "50.00".into(), "0.00".into())),
+        "{sides:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["accountCode"] == l["account"]["accountCode"])
+    );
+
+    // A spool registered over REST, read back through GraphQL with its material.
+    let spool = common::api::ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/spools/?spool_number=SP-G1&product_id={pla}&initial_weight_kg=1000"),
+        None,
+    )
+    .await;
+    let read = gql(
+        &app,
+        &t,
+        "query($id: Int!, $p: Int!) { spool(id: $id) { spoolNumber currentWeightGrams status productSku }
+           spools(productId: $p) { totalCount nodes { spoolNumber } } }",
+        json!({"id": spool["id"], "p": pla}),
+    )
+    .await;
+    assert!(read["errors"].is_null(), "{read}");
+    assert_eq!(read["data"]["spool"]["spoolNumber"], "SP-G1");
+    assert_eq!(read["data"]["spool"]["productSku"], "MAT-PETG");
+    assert_eq!(read["data"]["spool"]["status"], "active");
+    let grams: f64 = read["data"]["spool"]["currentWeightGrams"]
+        .as_str()
+        .and_then(|g| g.parse().ok())
+        .expect("grams");
+    assert_eq!(grams, 1000.0);
+    assert_eq!(read["data"]["spools"]["totalCount"], 1);
+    // An unknown spool is a not-found error, not a crash.
+    let missing = gql(&app, &t, "{ spool(id: 999999) { id } }", json!({})).await;
+    assert_eq!(
+        missing["errors"][0]["extensions"]["code"], "NOT_FOUND",
+        "{missing}"
+    );
+}
