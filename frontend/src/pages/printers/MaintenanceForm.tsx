@@ -7,6 +7,7 @@ import { Button } from '../../components/Button';
 import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
 import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
+import { isoToLocalInput, localInputToIso } from '../../lib/localTime';
 import { MAINTENANCE_TYPES, printerApi, type MaintenanceCreate, type MaintenanceType } from './printerApi';
 
 const MONEY = /^\d+(\.\d{1,2})?$/;
@@ -15,19 +16,6 @@ const optional = z
   .string()
   .trim()
   .transform((v) => v || null);
-
-/** A `datetime-local` value (local time, no zone) as the instant it names, or null when empty or invalid. */
-export function localToIso(v: string): string | null {
-  if (!v) return null;
-  const t = new Date(v);
-  return Number.isNaN(t.getTime()) ? null : t.toISOString();
-}
-
-/** An instant as a `datetime-local` value in the browser's zone (minutes precision). */
-export function isoToLocal(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
 
 /** The form's rules mirror `printers::rules::check_maintenance`; the server has the last word. */
 export const maintenanceFormSchema = z
@@ -49,11 +37,11 @@ export const maintenanceFormSchema = z
     notes: optional,
   })
   .superRefine((v, ctx) => {
-    const performed = localToIso(v.performed_at);
+    const performed = localInputToIso(v.performed_at);
     if (v.performed_at && !performed) ctx.addIssue({ code: 'custom', path: ['performed_at'], message: 'Enter a valid date and time.' });
     if (performed && Date.parse(performed) > Date.now() + 60_000)
       ctx.addIssue({ code: 'custom', path: ['performed_at'], message: 'Maintenance cannot be logged in the future.' });
-    const due = localToIso(v.next_due_at);
+    const due = localInputToIso(v.next_due_at);
     if (v.next_due_at && !due) ctx.addIssue({ code: 'custom', path: ['next_due_at'], message: 'Enter a valid date and time.' });
     const from = performed ? Date.parse(performed) : Date.now();
     if (due && Date.parse(due) <= from) ctx.addIssue({ code: 'custom', path: ['next_due_at'], message: 'The next due time must come after the maintenance.' });
@@ -64,8 +52,8 @@ export const maintenanceFormSchema = z
         maintenance_type: v.maintenance_type as MaintenanceType,
         description: v.description,
         performed_by: v.performed_by,
-        performed_at: localToIso(v.performed_at),
-        next_due_at: localToIso(v.next_due_at),
+        performed_at: localInputToIso(v.performed_at),
+        next_due_at: localInputToIso(v.next_due_at),
         cost: v.cost || null,
         downtime_minutes: v.downtime_minutes ? Number(v.downtime_minutes) : null,
         parts_used: v.parts_used,
@@ -82,7 +70,7 @@ function blank(): FormIn {
     maintenance_type: 'routine',
     description: '',
     performed_by: '',
-    performed_at: isoToLocal(new Date()),
+    performed_at: isoToLocalInput(new Date()),
     next_due_at: '',
     cost: '',
     downtime_minutes: '',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isoToLocal, localToIso, maintenanceFormSchema } from './MaintenanceForm';
+import { isoToLocalInput, localInputToIso } from '../../lib/localTime';
+import { maintenanceFormSchema } from './MaintenanceForm';
 import { printerFormSchema } from './PrinterFormModal';
 
 const base = {
@@ -18,28 +19,28 @@ describe('maintenance form', () => {
   it('sends trimmed text, nulls for empty fields and instants for local times', () => {
     const done = new Date(Date.now() - 3_600_000);
     const due = new Date(Date.now() + 7 * 86_400_000);
-    const r = maintenanceFormSchema.parse({ ...base, performed_at: isoToLocal(done), next_due_at: isoToLocal(due), cost: '12.5', downtime_minutes: '30' });
+    const r = maintenanceFormSchema.parse({ ...base, performed_at: isoToLocalInput(done), next_due_at: isoToLocalInput(due), cost: '12.5', downtime_minutes: '30' });
     expect(r.description).toBe('Cleaned the bed');
     expect(r.performed_by).toBeNull();
     expect(r.cost).toBe('12.5');
     expect(r.downtime_minutes).toBe(30);
     expect(Math.abs(Date.parse(r.performed_at!) - done.getTime())).toBeLessThan(60_000);
-    expect(r.next_due_at).toBe(localToIso(isoToLocal(due)));
+    expect(r.next_due_at).toBe(localInputToIso(isoToLocalInput(due)));
   });
 
   it('refuses the future, a due time before the work, bad amounts and an empty description', () => {
-    const future = maintenanceFormSchema.safeParse({ ...base, performed_at: isoToLocal(new Date(Date.now() + 86_400_000)) });
+    const future = maintenanceFormSchema.safeParse({ ...base, performed_at: isoToLocalInput(new Date(Date.now() + 86_400_000)) });
     expect(future.success).toBe(false);
     expect(future.error?.issues.map((i) => i.path[0])).toContain('performed_at');
-    const early = maintenanceFormSchema.safeParse({ ...base, performed_at: isoToLocal(new Date(Date.now() - 86_400_000)), next_due_at: isoToLocal(new Date(Date.now() - 2 * 86_400_000)) });
+    const early = maintenanceFormSchema.safeParse({ ...base, performed_at: isoToLocalInput(new Date(Date.now() - 86_400_000)), next_due_at: isoToLocalInput(new Date(Date.now() - 2 * 86_400_000)) });
     expect(early.error?.issues.map((i) => i.message)).toContain('The next due time must come after the maintenance.');
     const fields = maintenanceFormSchema.safeParse({ ...base, description: '  ', cost: '1.234', downtime_minutes: '-5' });
     expect(fields.error?.issues.map((i) => i.path[0]).sort()).toEqual(['cost', 'description', 'downtime_minutes']);
   });
 
   it('reads empty and invalid local times as null', () => {
-    expect(localToIso('')).toBeNull();
-    expect(localToIso('not a date')).toBeNull();
+    expect(localInputToIso('')).toBeNull();
+    expect(localInputToIso('not a date')).toBeNull();
   });
 });
 

@@ -10,6 +10,7 @@ import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
 import { Plus, Trash2 } from 'lucide-react';
 import { applyServerErrors } from '../../lib/forms';
+import { isoToLocalInput } from '../../lib/localTime';
 import { formatQty } from '../../lib/format';
 import { spoolApi } from '../spools/spoolApi';
 import { formatGrams } from '../spools/spoolWeight';
@@ -17,7 +18,6 @@ import {
   completeBody,
   completeSchema,
   consumeSchema,
-  instantToLocal,
   productionApi,
   QC_RESULT_LABEL,
   qcChoices,
@@ -431,7 +431,7 @@ export function ScheduleDialog({ order, open, onClose }: DialogProps) {
   const toast = useToast();
   const done = useDone(onClose);
   const [formError, setFormError] = useState<string | null>(null);
-  const defaults: ScheduleForm = { scheduled_start: instantToLocal(order.scheduled_start), scheduled_end: instantToLocal(order.scheduled_end) };
+  const defaults: ScheduleForm = { scheduled_start: isoToLocalInput(order.scheduled_start), scheduled_end: isoToLocalInput(order.scheduled_end) };
   const {
     register,
     handleSubmit,

@@ -9,8 +9,6 @@ import {
   consumeSchema,
   createOrderBody,
   createOrderSchema,
-  instantToLocal,
-  localInstant,
   orderActions,
   qcChoices,
   qcSchema,
@@ -22,6 +20,7 @@ import {
   workCenterSchema,
   type ProductionOrderRow,
 } from './productionApi';
+import { isoToLocalInput, localInputToIso } from '../../lib/localTime';
 
 type Schema = { safeParse: (v: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
 const errorsOf = (schema: Schema, v: unknown) => {
@@ -170,9 +169,9 @@ describe('order actions (CONTRACT 6.2)', () => {
       scheduled_end: 'The planned end must come after the start.',
     });
     expect(errorsOf(scheduleSchema, { scheduled_start: '2030-01-10T08:00', scheduled_end: '' })).toEqual({});
-    expect(localInstant('2030-01-10T08:00')).toBe(new Date(2030, 0, 10, 8, 0).toISOString());
-    expect(instantToLocal(new Date(2030, 0, 10, 8, 5).toISOString())).toBe('2030-01-10T08:05');
-    expect(instantToLocal(null)).toBe('');
+    expect(localInputToIso('2030-01-10T08:00')).toBe(new Date(2030, 0, 10, 8, 0).toISOString());
+    expect(isoToLocalInput(new Date(2030, 0, 10, 8, 5).toISOString())).toBe('2030-01-10T08:05');
+    expect(isoToLocalInput(null)).toBe('');
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { api } from '../../api/client';
+import { localInputToIso } from '../../lib/localTime';
 import type { Api, ListQuery, RequestBody } from '../../api/model';
 
 export type ProductionOrderRow = Api<'/production-orders/', 'get'>[number];
@@ -254,28 +255,12 @@ export function splitSchema(ordered: number) {
 }
 export type SplitForm = z.input<ReturnType<typeof splitSchema>>;
 
-/** `datetime-local` text as the instant it names in the browser's zone, or null. */
-export function localInstant(v: string): string | null {
-  if (!v.trim()) return null;
-  const t = new Date(v);
-  return Number.isNaN(t.getTime()) ? null : t.toISOString();
-}
-
-/** An instant as `datetime-local` text in the browser's zone (minutes), '' for none. */
-export function instantToLocal(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
 export const scheduleSchema = z
   .object({
-    scheduled_start: z.string().refine((v) => localInstant(v) !== null, 'Enter when work should start.'),
-    scheduled_end: z.string().refine((v) => v.trim() === '' || localInstant(v) !== null, 'Enter a valid date and time.'),
+    scheduled_start: z.string().refine((v) => localInputToIso(v) !== null, 'Enter when work should start.'),
+    scheduled_end: z.string().refine((v) => v.trim() === '' || localInputToIso(v) !== null, 'Enter a valid date and time.'),
   })
-  .refine((v) => !v.scheduled_end.trim() || (localInstant(v.scheduled_end) ?? '') > (localInstant(v.scheduled_start) ?? ''), {
+  .refine((v) => !v.scheduled_end.trim() || (localInputToIso(v.scheduled_end) ?? '') > (localInputToIso(v.scheduled_start) ?? ''), {
     path: ['scheduled_end'],
     message: 'The planned end must come after the start.',
   });
@@ -308,7 +293,7 @@ export const productionApi = {
   split: (id: number, v: SplitForm, k: string) =>
     api.post<Api<'/production-orders/{id}/split', 'post'>>(`/production-orders/${id}/split`, { splits: v.parts.map((p) => ({ quantity: p.quantity.trim() })) }, once(k)),
   schedule: (id: number, v: ScheduleForm) =>
-    api.put<ProductionOrder>(`/production-orders/${id}/schedule`, { scheduled_start: localInstant(v.scheduled_start), scheduled_end: localInstant(v.scheduled_end) }),
+    api.put<ProductionOrder>(`/production-orders/${id}/schedule`, { scheduled_start: localInputToIso(v.scheduled_start), scheduled_end: localInputToIso(v.scheduled_end) }),
   startOperation: (orderId: number, opId: number, printerId?: number | null) =>
     api.post<ProductionOperation>(`/production-orders/${orderId}/operations/${opId}/start`, { printer_id: printerId ?? null }),
   completeOperation: (orderId: number, opId: number) => api.post<ProductionOperation>(`/production-orders/${orderId}/operations/${opId}/complete`, {}),
