@@ -543,6 +543,24 @@ impl Recosted {
     }
 }
 
+/// Why an item could not be recosted.
+#[derive(Debug, Clone)]
+pub enum Uncosted {
+    /// No active BOM with lines and no purchase history.
+    NoSource(String),
+    /// Its BOM structure contains itself.
+    Circular(String),
+}
+
+impl Uncosted {
+    /// What to tell the user.
+    pub fn message(self) -> String {
+        match self {
+            Uncosted::NoSource(m) | Uncosted::Circular(m) => m,
+        }
+    }
+}
+
 /// Which items `recost-all` looks at.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RecostScope {
@@ -640,7 +658,7 @@ async fn latest_purchase_costs(
 async fn compute_costs(
     conn: &mut AsyncPgConnection,
     items_of: &[ItemRow],
-) -> AppResult<Vec<(usize, Result<Recosted, String>)>> {
+) -> AppResult<Vec<(usize, Result<Recosted, Uncosted>)>> {
     let ids: Vec<i64> = items_of.iter().map(|i| i.id).collect();
     let boms = bom_model::active_of(conn, &ids).await?;
     let bom_of: HashMap<i64, i64> = boms.iter().map(|b| (b.product_id, b.id)).collect();
@@ -657,7 +675,14 @@ async fn compute_costs(
             Some(b) => match tree.cost(b) {
                 Ok((total, _)) => Some(total),
                 Err(cycle) => {
-                    out.push((i, Err(format!("{}: {}", item.sku, cycle.message()))));
+                    out.push((
+                        i,
+                        Err(Uncosted::Circular(format!(
+                            "{}: {}",
+                            item.sku,
+                            cycle.message()
+                        ))),
+                    ));
                     continue;
                 }
             },
@@ -682,10 +707,10 @@ async fn compute_costs(
         let Some((new_cost, source)) = pick else {
             out.push((
                 i,
-                Err(format!(
+                Err(Uncosted::NoSource(format!(
                     "{} has no active BOM with lines and no purchase history to cost it from",
                     item.sku
-                )),
+                ))),
             ));
             continue;
         };
@@ -746,7 +771,7 @@ pub async fn recost(conn: &mut AsyncPgConnection, id: i64) -> Result<Recosted, S
         }
         Some((_, Err(reason))) => Err(Stop::Refused(vec![UserError::general(
             UserErrorCode::NotAllowed,
-            reason,
+            reason.message(),
         )])),
         None => Err(AppError::internal("recost computed nothing").into()),
     }
@@ -772,18 +797,50 @@ pub async fn recost_all(
         query = query.filter(items_table::category_id.eq_any(model::with_descendants(&all, root)));
     }
     let rows: Vec<ItemRow> = query.load(conn).await?;
+    let in_scope = |r: &Recosted| scope.cost_source.is_none_or(|s| s == r.source);
+    let mut outcomes = compute_costs(conn, &rows).await?;
+    // Made items roll up their components' costs, and a bought component without receipts
+    // is costed at its standard cost: once the bought items' new costs are stored, the made
+    // ones are costed again (one more fixed set of statements), so one run settles both.
+    let bought: Vec<&Recosted> = outcomes
+        .iter()
+        .filter_map(|(_, o)| o.as_ref().ok())
+        .filter(|r| r.source == CostSource::Purchased && in_scope(r))
+        .filter(|r| r.changed() && !r.new_cost.is_zero())
+        .collect();
+    let made: Vec<usize> = outcomes
+        .iter()
+        .filter(|(_, o)| matches!(o, Ok(r) if r.source == CostSource::Manufactured))
+        .map(|(i, _)| *i)
+        .collect();
+    if !bought.is_empty() && !made.is_empty() {
+        store_costs(conn, &bought).await?;
+        let again: Vec<ItemRow> = made.iter().filter_map(|i| rows.get(*i).cloned()).collect();
+        for (j, outcome) in compute_costs(conn, &again).await? {
+            let (Some(i), Ok(mut r)) = (made.get(j), outcome) else {
+                continue;
+            };
+            if let Some((_, Ok(first))) = outcomes.get(*i) {
+                // Compared with the cost before this run, not the one just computed.
+                r.old_cost = first.old_cost.clone();
+            }
+            if let Some(slot) = outcomes.get_mut(*i) {
+                slot.1 = Ok(r);
+            }
+        }
+    }
     let mut report = RecostReport::default();
-    let zero = BigDecimal::zero();
-    for (_, outcome) in compute_costs(conn, &rows).await? {
+    for (_, outcome) in outcomes {
         match outcome {
-            Ok(r) if scope.cost_source.is_some_and(|s| s != r.source) => {}
-            Ok(r) if r.new_cost == zero => report.skipped += 1,
+            Ok(r) if !in_scope(&r) => {}
+            Ok(r) if r.new_cost.is_zero() => report.skipped += 1,
             Ok(r) if r.changed() => report.changed.push(r),
             Ok(_) => report.unchanged += 1,
-            Err(reason) => {
+            // Nothing to cost from is the common case, not an error worth listing.
+            Err(Uncosted::NoSource(_)) => report.skipped += 1,
+            Err(Uncosted::Circular(reason)) => {
                 report.skipped += 1;
-                // Nothing to cost from is the common case, not an error worth listing.
-                if reason.contains("Circular") && report.errors.len() < 100 {
+                if report.errors.len() < 100 {
                     report.errors.push(reason);
                 }
             }
