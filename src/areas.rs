@@ -62,7 +62,7 @@ areas! {
     system: query SystemQuery;
     identity: query IdentityQuery, mutation IdentityMutation;
     audit: query AuditQuery & SecurityScanQuery;
-    catalog: query CatalogQuery & CatalogStatsQuery & CatalogUomQuery, mutation CatalogMutation & CatalogStatsMutation, loaders crate::catalog::loaders::attach;
+    catalog: query CatalogQuery & CatalogStatsQuery & CatalogUomQuery & CatalogMaintenanceQuery, mutation CatalogMutation & CatalogStatsMutation & CatalogMaintenanceMutation, loaders crate::catalog::loaders::attach;
     partners: query PartnersQuery, mutation PartnersMutation;
     locations: query LocationsQuery, mutation LocationsMutation;
     printers: query PrintersQuery & PrinterBrandsQuery & PrinterMaintenanceQuery, mutation PrintersMutation & PrinterMaintenanceMutation & PrinterToolsMutation;

@@ -1156,5 +1156,6 @@ async fn category_save(
     })
 }
 
+pub use super::maintenance::{CatalogMaintenanceMutation, CatalogMaintenanceQuery};
 pub use super::stats::{CatalogStatsMutation, CatalogStatsQuery};
 pub use super::uom::CatalogUomQuery;

@@ -51,6 +51,30 @@ pub const ROUTES: &[Route] = &[
     Route::post("/items/import", stored_op!("item_import.graphql"), "itemImport")
         .body(Body::Multipart)
         .summary("Import a product CSV (multipart `file`; `update_existing`, `default_item_type`)"),
+    Route::post("/items/material", stored_op!("item_material_create.graphql", "item", "item_list"), "itemMaterialCreate.item")
+        .body(Body::Input("input"))
+        .status(201)
+        .location("/api/v1/items/{id}")
+        .idempotent()
+        .summary("Create the filament item of a material type and colour (`material_type_code`, `color_code`, `cost_per_kg`, `selling_price`, `initial_qty_kg` posted at MAIN as opening stock, `category_id`); SKU `MAT-<TYPE>-<COLOR>`, stocked in G, bought in KG"),
+    Route::post("/items/bulk-update", stored_op!("item_bulk_update.graphql"), "itemBulkUpdate")
+        .body(Body::Input("input"))
+        .summary("Change up to 500 items at once, all or none (`item_ids`; `category_id` (0 or null clears), `is_active`, `item_type`, `procurement_type`, `stocking_policy`, `reorder_point`): `{message, updated_count, error_count, errors}`"),
+    Route::post("/items/recost-all", stored_op!("item_recost_all.graphql", "item_recost"), "itemRecostAll")
+        .access(Admin)
+        .summary("Recompute the standard cost of every active item (`item_type`, `category_id` with descendants, `cost_source` manufactured|purchased) from its BOM roll-up or latest purchase price: `{updated, unchanged, skipped, items, errors, message}`"),
+    Route::post("/items/{id}/recost", stored_op!("item_recost.graphql", "item_recost"), "itemRecost.recost")
+        .access(Admin)
+        .summary("Recompute an item's standard cost from its active BOM's roll-up (made) or latest purchase price (bought): old and new cost, source"),
+    Route::get("/admin/import/products/template", stored_op!("product_import_template.graphql"), "productImportTemplate")
+        .access(Admin)
+        .raw("text/csv; charset=utf-8")
+        .summary("The products CSV template"),
+    Route::post("/admin/import/products", stored_op!("product_import.graphql"), "productImport")
+        .body(Body::Multipart)
+        .access(Admin)
+        .idempotent()
+        .summary("Import products from a CSV (multipart `file` ending in .csv; `SKU, Name, Description, Item Type, Procurement Type, Unit, Standard Cost, Selling Price, Reorder Point, Active`): new SKUs created, existing ones updated, `{created, updated, errors, total_processed}`"),
     Route::get("/items/{id}/demand-summary", include_str!("rest/item_demand_summary.graphql"), "itemDemandSummary")
         .summary("Where an item's stock is going and coming from, in its stocking unit: `on_hand`, `allocated`, `available`, open `sales_demand` and `production_demand` (each with its unreserved part), `in_production`, `on_order`, `projected` and `shortage`"),
     Route::get("/items/{id}", stored_op!("item_get.graphql", "item", "item_list"), "item")

@@ -12,7 +12,7 @@ use crate::materials::stock_import::{self, InventoryImportReport};
 
 /// The upload's bytes when its name ends in `.csv`; otherwise a 400 "File must be a CSV"
 /// (CONTRACT 5.11).
-fn read_csv(ctx: &Context<'_>, file: Upload) -> AppResult<Vec<u8>> {
+pub fn read_csv(ctx: &Context<'_>, file: Upload) -> AppResult<Vec<u8>> {
     let value = file.value(ctx).map_err(|e| {
         AppError::validation(vec![crate::error::FieldError::new("file", e.to_string())])
     })?;

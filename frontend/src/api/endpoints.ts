@@ -45,9 +45,14 @@ import type {
   InitialAdminResponse,
   InventoryImportResult,
   Item,
+  ItemBulkUpdateInput,
+  ItemBulkUpdateResult,
+  ItemCategoryList,
   ItemCreateInput,
   ItemDeleteResponse,
   ItemImportResult,
+  ItemRecostAllResult,
+  ItemRecostResult,
   ItemList,
   ItemListQuery,
   ItemUpdateInput,
@@ -143,6 +148,13 @@ export const itemsApi = {
   remove: (id: number) => api.del<ItemDeleteResponse>(`/items/${id}`),
   importCsv: (file: File, opts: Upload = {}) =>
     api.request<ItemImportResult>('/items/import', { method: 'POST', formData: fileForm(file), ...opts }),
+  /** Changes up to 500 items at once; any problem refuses the whole change. */
+  bulkUpdate: (body: ItemBulkUpdateInput) => api.post<ItemBulkUpdateResult>('/items/bulk-update', body),
+  /** Recomputes one item's standard cost from its BOM or latest purchase price (admins). */
+  recost: (id: number) => api.post<ItemRecostResult>(`/items/${id}/recost`),
+  /** Recomputes every active item's standard cost (admins). */
+  recostAll: () => api.post<ItemRecostAllResult>('/items/recost-all'),
+  categories: () => api.get<ItemCategoryList>('/items/categories'),
 };
 
 // ---------------------------------------------------------------- imports used by onboarding

@@ -98,6 +98,15 @@ export type Item = Api<'/items/{id}', 'get'>;
 export type ItemFile = NonNullable<Item['files']>[number];
 export type ItemDeleteResponse = Api<'/items/{id}', 'delete'>;
 export type ItemImportResult = Api<'/items/import', 'post'>;
+/** POST /items/bulk-update: the same changes for many items, all or none. */
+export type ItemBulkUpdateInput = RequestBody<'/items/bulk-update', 'post'>;
+export type ItemBulkUpdateResult = Api<'/items/bulk-update', 'post'>;
+/** POST /items/{id}/recost (admins): the item's old and new standard cost. */
+export type ItemRecostResult = Api<'/items/{id}/recost', 'post'>;
+/** POST /items/recost-all (admins): counts and the items whose cost changed. */
+export type ItemRecostAllResult = Api<'/items/recost-all', 'post'>;
+/** GET /items/categories: every active category, flat, with its path. */
+export type ItemCategoryList = Api<'/items/categories', 'get'>;
 export type CustomerImportResult = Api<'/admin/customers/import', 'post'>;
 /** POST /admin/orders/import (CONTRACT 5.11): the import report (`/preview` answers the same, not applied). */
 export type OrderImportResult = Api<'/admin/orders/import', 'post'>;

@@ -2639,6 +2639,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/import/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import products from a CSV (multipart `file` ending in .csv; `SKU, Name, Description, Item Type, Procurement Type, Unit, Standard Cost, Selling Price, Reorder Point, Active`): new SKUs created, existing ones updated, `{created, updated, errors, total_processed}`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductImport($file: Upload!) {
+         *       productImport(file: $file) {
+         *         created
+         *         updated
+         *         errors
+         *         total_processed: totalProcessed
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_product_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/import/products/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The products CSV template
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductImportTemplate {
+         *       productImportTemplate
+         *     }
+         *     ```
+         */
+        get: operations["list_product_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/inventory-transactions/": {
         parameters: {
             query?: never;
@@ -5644,6 +5701,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/items/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change up to 500 items at once, all or none (`item_ids`; `category_id` (0 or null clears), `is_active`, `item_type`, `procurement_type`, `stocking_policy`, `reorder_point`): `{message, updated_count, error_count, errors}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ItemBulkUpdate($input: ItemBulkUpdateInput!) {
+         *       itemBulkUpdate(input: $input) {
+         *         message
+         *         updated_count: updatedCount
+         *         error_count: errorCount
+         *         errors { item_id: itemId error }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_item_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/items/categories": {
         parameters: {
             query?: never;
@@ -6005,6 +6094,131 @@ export interface paths {
         get: operations["list_low_stock_items"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/items/material": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the filament item of a material type and colour (`material_type_code`, `color_code`, `cost_per_kg`, `selling_price`, `initial_qty_kg` posted at MAIN as opening stock, `category_id`); SKU `MAT-<TYPE>-<COLOR>`, stocked in G, bought in KG
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ItemMaterialCreate($input: ItemMaterialInput!) {
+         *       itemMaterialCreate(input: $input) {
+         *         item { ...ItemFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment ItemFields on Item {
+         *       ...ItemListFields
+         *       category_path: categoryPath
+         *       purchase_factor: purchaseFactor
+         *       cost_method: costMethod
+         *       last_cost: lastCost
+         *       weight_oz: weightOz
+         *       length_in: lengthIn
+         *       width_in: widthIn
+         *       height_in: heightIn
+         *       lead_time_days: leadTimeDays
+         *       min_order_qty: minOrderQty
+         *       reorder_qty: reorderQty
+         *       legacy_sku: legacySku
+         *       image_url: imageUrl
+         *       is_raw_material: isRawMaterial
+         *       track_lots: trackLots
+         *       track_serials: trackSerials
+         *       is_active: active
+         *       has_bom: hasBom
+         *       allocated_qty: allocatedQty
+         *       files { id filename content_type: contentType size_bytes: sizeBytes sha256 created_at: createdAt download_url: downloadUrl }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *
+         *     fragment ItemListFields on Item {
+         *       id
+         *       sku
+         *       name
+         *       description
+         *       item_type: itemType
+         *       procurement_type: procurementType
+         *       category_id: categoryId
+         *       category_name: categoryName
+         *       unit
+         *       purchase_uom: purchaseUom
+         *       standard_cost: standardCost
+         *       average_cost: averageCost
+         *       selling_price: sellingPrice
+         *       active
+         *       on_hand_qty: onHandQty
+         *       available_qty: availableQty
+         *       reorder_point: reorderPoint
+         *       stocking_policy: stockingPolicy
+         *       needs_reorder: needsReorder
+         *       upc
+         *     }
+         *     ```
+         */
+        post: operations["create_item_material"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/items/recost-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recompute the standard cost of every active item (`item_type`, `category_id` with descendants, `cost_source` manufactured|purchased) from its BOM roll-up or latest purchase price: `{updated, unchanged, skipped, items, errors, message}`
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ItemRecostAll($itemType: ItemType, $categoryId: Int, $costSource: CostSource) {
+         *       itemRecostAll(itemType: $itemType, categoryId: $categoryId, costSource: $costSource) {
+         *         updated
+         *         unchanged
+         *         skipped
+         *         items { ...ItemRecostFields }
+         *         errors
+         *         message
+         *       }
+         *     }
+         *
+         *     fragment ItemRecostFields on ItemRecost {
+         *       id
+         *       sku
+         *       name
+         *       old_cost: oldCost
+         *       new_cost: newCost
+         *       cost_source: costSource
+         *       bom_id: bomId
+         *       bom_cost: bomCost
+         *       purchase_cost: purchaseCost
+         *       changed
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_item_recost_all"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6511,6 +6725,49 @@ export interface paths {
         get: operations["list_item_file_download"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/items/{id}/recost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recompute an item's standard cost from its active BOM's roll-up (made) or latest purchase price (bought): old and new cost, source
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ItemRecost($id: Int!) {
+         *       itemRecost(id: $id) {
+         *         recost { ...ItemRecostFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment ItemRecostFields on ItemRecost {
+         *       id
+         *       sku
+         *       name
+         *       old_cost: oldCost
+         *       new_cost: newCost
+         *       cost_source: costSource
+         *       bom_id: bomId
+         *       bom_cost: bomCost
+         *       purchase_cost: purchaseCost
+         *       changed
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_item_recost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -23766,6 +24023,213 @@ export interface operations {
             };
         };
     };
+    create_product_import: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Items created. */
+                        created: number;
+                        /** @description Items updated (their SKU existed). */
+                        updated: number;
+                        /** @description Row problems, `Row N: ...` (rows with problems are skipped; the first 200). */
+                        errors: string[];
+                        /** @description Data rows read. */
+                        total_processed: number;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_product_import_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_inventory_transactions: {
         parameters: {
             query?: {
@@ -34968,6 +35432,145 @@ export interface operations {
             };
         };
     };
+    create_item_bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    item_ids: number[];
+                    category_id?: number | null;
+                    is_active?: boolean | null;
+                    active?: boolean | null;
+                    item_type?: ("finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging") | null;
+                    procurement_type?: ("buy" | "make" | "make_or_buy") | null;
+                    stocking_policy?: ("on_demand" | "stocked") | null;
+                    reorder_point?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A one-line summary. */
+                        message: string;
+                        /** @description Items changed. */
+                        updated_count: number;
+                        /** @description Items not changed (always 0: any problem refuses the whole change). */
+                        error_count: number;
+                        /** @description Items not changed (always empty, see `errorCount`). */
+                        errors: {
+                            /** @description The item. */
+                            item_id: number;
+                            /** @description Why. */
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_item_categories: {
         parameters: {
             query?: {
@@ -36346,6 +36949,414 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_item_material: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    material_type_code: string;
+                    color_code: string;
+                    cost_per_kg?: string | null;
+                    selling_price?: string | null;
+                    initial_qty_kg?: string | null;
+                    category_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Stock keeping unit (upper case, unique ignoring case). */
+                        sku: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /**
+                         * @description What the item is.
+                         * @enum {string}
+                         */
+                        item_type: "finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging";
+                        /**
+                         * @description How it is obtained.
+                         * @enum {string}
+                         */
+                        procurement_type: "buy" | "make" | "make_or_buy";
+                        /** @description Category id. */
+                        category_id: number | null;
+                        /** @description The category's name. */
+                        category_name: string | null;
+                        /** @description Stocking unit (a unit-of-measure code). */
+                        unit: string;
+                        /** @description Purchase unit. */
+                        purchase_uom: string;
+                        /** @description Standard cost per stocking unit. */
+                        standard_cost: string | null;
+                        /** @description Moving average cost. */
+                        average_cost: string | null;
+                        /** @description Selling price. */
+                        selling_price: string | null;
+                        /** @description Active (deleting an item deactivates it). */
+                        active: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Quantity on hand over all locations.
+                         */
+                        on_hand_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand minus allocated.
+                         */
+                        available_qty: string;
+                        /** @description Reorder point. */
+                        reorder_point: string | null;
+                        /**
+                         * @description Whether stock is kept.
+                         * @enum {string}
+                         */
+                        stocking_policy: "on_demand" | "stocked";
+                        /** @description True when the item has a reorder point and its available stock is at or below it. */
+                        needs_reorder: boolean;
+                        /** @description UPC / barcode. */
+                        upc: string | null;
+                        /** @description The category's path from the root, e.g. `Filament > PLA`. */
+                        category_path: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Stocking units per purchase unit (1000 for materials bought in KG, stocked in G).
+                         */
+                        purchase_factor: string;
+                        /**
+                         * @description How cost is computed.
+                         * @enum {string}
+                         */
+                        cost_method: "average" | "fifo" | "standard";
+                        /** @description Last purchase cost. */
+                        last_cost: string | null;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Lead time in days. */
+                        lead_time_days: number | null;
+                        /** @description Minimum order quantity. */
+                        min_order_qty: string | null;
+                        /** @description Reorder quantity. */
+                        reorder_qty: string | null;
+                        /** @description The SKU in a previous system. */
+                        legacy_sku: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
+                        /** @description Whether it is a raw material. */
+                        is_raw_material: boolean;
+                        /** @description Whether lots are tracked. */
+                        track_lots: boolean;
+                        /** @description Whether serial numbers are tracked. */
+                        track_serials: boolean;
+                        /** @description Active (deleting an item deactivates it). */
+                        is_active: boolean;
+                        /** @description Whether an active bill of materials makes it. */
+                        has_bom: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Files attached to the item (3MF, STL...). */
+                        files: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The name it was uploaded with. */
+                            filename: string;
+                            /** @description Detected content type. */
+                            content_type: string;
+                            /** @description Size in bytes. */
+                            size_bytes: number;
+                            /** @description SHA-256 of the content (hex). */
+                            sha256: string;
+                            /**
+                             * Format: date-time
+                             * @description When it was uploaded.
+                             */
+                            created_at: string;
+                            /** @description Where to fetch the bytes: `/api/v1/items/{item_id}/files/{id}/download`. */
+                            download_url: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_item_recost_all: {
+        parameters: {
+            query?: {
+                item_type?: ("finished_good" | "component" | "material" | "consumable" | "supply" | "service" | "packaging") | null;
+                category_id?: number | null;
+                cost_source?: ("manufactured" | "purchased") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Items whose standard cost changed. */
+                        updated: number;
+                        /** @description Items recomputed whose cost was already right. */
+                        unchanged: number;
+                        /** @description Items without a BOM or purchase history, with a circular BOM, or costing zero. */
+                        skipped: number;
+                        /** @description The items that changed, by SKU. */
+                        items: {
+                            /** @description The item. */
+                            id: number;
+                            /** @description SKU. */
+                            sku: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description The standard cost before. */
+                            old_cost: string | null;
+                            /**
+                             * Format: decimal
+                             * @description The standard cost now.
+                             */
+                            new_cost: string;
+                            /**
+                             * @description Where it came from.
+                             * @enum {string}
+                             */
+                            cost_source: "manufactured" | "purchased";
+                            /** @description The active BOM, when the item has one. */
+                            bom_id: number | null;
+                            /** @description The BOM's cost roll-up per unit (components, sub-assemblies, process cost). */
+                            bom_cost: string | null;
+                            /** @description The latest purchase price per stocking unit (else the last receipt's cost). */
+                            purchase_cost: string | null;
+                            /** @description Whether the standard cost changed. */
+                            changed: boolean;
+                            /** @description A one-line summary. */
+                            message: string;
+                        }[];
+                        /** @description Items that could not be costed and why (circular BOMs; the first 100). */
+                        errors: string[];
+                        /** @description A one-line summary. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38069,6 +39080,131 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_item_recost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The item. */
+                        id: number;
+                        /** @description SKU. */
+                        sku: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description The standard cost before. */
+                        old_cost: string | null;
+                        /**
+                         * Format: decimal
+                         * @description The standard cost now.
+                         */
+                        new_cost: string;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        cost_source: "manufactured" | "purchased";
+                        /** @description The active BOM, when the item has one. */
+                        bom_id: number | null;
+                        /** @description The BOM's cost roll-up per unit (components, sub-assemblies, process cost). */
+                        bom_cost: string | null;
+                        /** @description The latest purchase price per stocking unit (else the last receipt's cost). */
+                        purchase_cost: string | null;
+                        /** @description Whether the standard cost changed. */
+                        changed: boolean;
+                        /** @description A one-line summary. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,9 @@ import { Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatBytes } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
+import { useAuth } from '../../auth/AuthContext';
+import { isAdmin } from '../../auth/roles';
+import { ItemRecostButton } from './ItemRecost';
 import { ItemStock } from './ItemStock';
 import { ITEM_TYPE_VALUES, ITEM_TYPES, ITEM_TYPES_FOR_FORM, PROCUREMENT_TYPES, UNITS } from './itemOptions';
 
@@ -143,11 +146,13 @@ export function ItemFormModal({ open, itemId, onClose }: ItemFormModalProps) {
 function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
+  const { user } = useAuth();
   const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
     setError,
+    setValue,
     control,
     formState: { errors },
   } = useForm<ItemFormValues, unknown, ItemFormOutput>({
@@ -206,6 +211,13 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
           <p className="field__hint">
             Average cost {str(item.average_cost) || '—'} · last cost {str(item.last_cost) || '—'} (kept by the server from receipts).
           </p>
+        )}
+        {item && isAdmin(user) && (
+          <ItemRecostButton
+            itemId={item.id}
+            sku={item.sku}
+            onRecosted={(r) => setValue('standard_cost', str(r.new_cost), { shouldDirty: false })}
+          />
         )}
       </fieldset>
       <fieldset className="fieldset">

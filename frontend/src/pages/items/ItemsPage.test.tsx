@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { AppProviders, AppRoutes, createQueryClient } from '../../App';
+import { bulkEditBody } from './ItemBulkEditModal';
 import { itemFormSchema } from './ItemFormModal';
 
 const admin = { id: 1, email: 'ada@example.com', full_name: 'Ada Admin', account_type: 'admin', status: 'active' };
@@ -185,5 +186,117 @@ describe('Item form', () => {
     expect(await within(dialog).findByText('Must be at most 1000000')).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Selling price')).toHaveAttribute('aria-invalid', 'true');
     expect(within(dialog).getByText('Please correct the highlighted fields.')).toBeInTheDocument();
+  });
+});
+
+describe('Bulk edit and recosting', () => {
+  it('builds a body with only the changed fields', () => {
+    expect(bulkEditBody([1, 2], '', '')).toBeNull();
+    expect(bulkEditBody([1, 2], 'none', '')).toEqual({ item_ids: [1, 2], category_id: null });
+    expect(bulkEditBody([3], '7', 'inactive')).toEqual({ item_ids: [3], category_id: 7, is_active: false });
+    expect(bulkEditBody([3], '', 'active')).toEqual({ item_ids: [3], is_active: true });
+  });
+
+  it('edits the selected rows in one call and clears the selection', async () => {
+    const calls: URL[] = [];
+    const sent: unknown[] = [];
+    serveItems(calls, (url, init) => {
+      if (url.pathname === '/api/v1/items/categories') {
+        return json(200, [{ id: 4, code: 'TOYS', name: 'Toys', parent_id: null, description: null, sort_order: 0, active: true, path: 'Toys', depth: 0 }]);
+      }
+      if (url.pathname === '/api/v1/items/bulk-update' && init.method === 'POST') {
+        sent.push(JSON.parse(String(init.body)));
+        return json(200, { message: '2 items updated', updated_count: 2, error_count: 0, errors: [] });
+      }
+      return undefined;
+    });
+    renderAt('/admin/items');
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Select SKU-001' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select SKU-002' }));
+    // Ticking a row selects it; it does not open the item.
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByText('2 selected')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Bulk edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit 2 items' });
+    const apply = within(dialog).getByRole('button', { name: 'Apply to 2 items' });
+    expect(apply).toBeDisabled();
+    await within(dialog).findByRole('option', { name: 'Toys' });
+    await userEvent.selectOptions(within(dialog).getByLabelText('Category'), 'Toys');
+    await userEvent.selectOptions(within(dialog).getByLabelText('Status'), 'Inactive');
+    await userEvent.click(apply);
+
+    expect(await screen.findByText('2 items updated')).toBeInTheDocument();
+    expect(sent).toEqual([{ item_ids: [1, 2], category_id: 4, is_active: false }]);
+    expect(screen.queryByText('2 selected')).not.toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('lets an admin recost every item after confirming; operators do not see it', async () => {
+    const calls: URL[] = [];
+    let recosts = 0;
+    serveItems(calls, (url, init) => {
+      if (url.pathname === '/api/v1/items/recost-all' && init.method === 'POST') {
+        recosts += 1;
+        return json(200, { updated: 3, unchanged: 1, skipped: 2, items: [], errors: [], message: 'Recosted 3 items' });
+      }
+      return undefined;
+    });
+    const { unmount } = renderAt('/admin/items');
+    await userEvent.click(await screen.findByRole('button', { name: 'Recost all' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Recost every active item?' });
+    expect(recosts).toBe(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Recost all' }));
+    expect(await screen.findByText('3 changed, 1 already right, 2 skipped (no BOM or purchase history).')).toBeInTheDocument();
+    expect(recosts).toBe(1);
+    unmount();
+
+    localStorage.setItem('adminUser', JSON.stringify({ ...admin, account_type: 'operator' }));
+    renderAt('/admin/items');
+    await screen.findByText('SKU-001');
+    expect(screen.queryByRole('button', { name: 'Recost all' })).not.toBeInTheDocument();
+  });
+
+  it('recosts one item from its form after confirming and shows the new cost', async () => {
+    const calls: URL[] = [];
+    const detail = {
+      ...item(3),
+      category_path: null,
+      last_cost: null,
+      lead_time_days: null,
+      reorder_qty: null,
+      is_active: true,
+      has_bom: true,
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+      files: [],
+    };
+    serveItems(calls, (url, init) => {
+      if (url.pathname === '/api/v1/items/3/recost' && init.method === 'POST') {
+        return json(200, {
+          id: 3,
+          sku: 'SKU-003',
+          name: 'Part 3',
+          old_cost: '1.00',
+          new_cost: '2.5000',
+          cost_source: 'manufactured',
+          bom_id: 8,
+          bom_cost: '2.5000',
+          purchase_cost: null,
+          changed: true,
+          message: 'Standard cost of SKU-003: 1.00 -> 2.5000',
+        });
+      }
+      if (url.pathname === '/api/v1/items/3') return json(200, detail);
+      return undefined;
+    });
+    renderAt('/admin/items');
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit SKU-003' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit item' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Recost' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Recompute the standard cost?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Recost' }));
+    expect(await screen.findByText('Standard cost of SKU-003: 1.00 -> 2.5000')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Standard cost')).toHaveValue('2.5000');
   });
 });

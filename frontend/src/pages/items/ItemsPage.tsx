@@ -2,10 +2,12 @@ import type { SortBy, ItemListQuery } from '../../api/model';
 import { pickSort } from '../../lib/useServerList';
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Package, Pencil, Plus, Trash2, Upload } from 'lucide-react';
+import { ListChecks, Package, Pencil, Plus, Trash2, Upload } from 'lucide-react';
 import { itemsApi } from '../../api/endpoints';
 import { errorMessage } from '../../api/errors';
 import type { ItemList, ItemListRow } from '../../api/model';
+import { useAuth } from '../../auth/AuthContext';
+import { isAdmin } from '../../auth/roles';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -15,8 +17,10 @@ import { useToast } from '../../components/Toast';
 import { formatMoney, formatQty } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { isItemType, ITEM_TYPE_TONE, ITEM_TYPES, itemTypeLabel } from './itemOptions';
+import { ItemBulkEditModal } from './ItemBulkEditModal';
 import { ItemFormModal } from './ItemFormModal';
 import { ItemImportModal } from './ItemImportModal';
+import { RecostAllButton } from './ItemRecost';
 
 /** What the server sorts this list by. */
 const SORTS = ['sku', 'name', 'item_type', 'procurement_type', 'unit', 'standard_cost', 'selling_price', 'created_at', 'updated_at'] as const satisfies readonly SortBy<ItemListQuery>[];
@@ -48,6 +52,29 @@ export function ItemsPage() {
   const [editing, setEditing] = useState<number | null | 'new'>(null);
   const [importing, setImporting] = useState(false);
   const [deleting, setDeleting] = useState<ItemListRow | null>(null);
+  const { user } = useAuth();
+  const admin = isAdmin(user);
+  // Selected item ids; kept across pages so a bulk edit can span them.
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [bulkEditing, setBulkEditing] = useState(false);
+  const toggle = (id: number) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const pageRows = list.tableProps.rows ?? [];
+  const pageSelected = pageRows.length > 0 && pageRows.every((r) => selected.has(r.id));
+  const togglePage = () =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      for (const r of pageRows) {
+        if (pageSelected) next.delete(r.id);
+        else next.add(r.id);
+      }
+      return next;
+    });
 
   const itemType = table.filters.type ?? '';
   const showInactive = table.filters.status === 'all';
@@ -66,6 +93,21 @@ export function ItemsPage() {
   });
 
   const columns: Column<ItemListRow>[] = [
+    {
+      key: 'select',
+      header: 'Select',
+      shrink: true,
+      render: (r) => (
+        <input
+          type="checkbox"
+          aria-label={`Select ${r.sku}`}
+          checked={selected.has(r.id)}
+          onChange={() => toggle(r.id)}
+          onClick={(e) => e.stopPropagation()}
+          onKeyDown={(e) => e.stopPropagation()}
+        />
+      ),
+    },
     { key: 'sku', header: 'SKU', shrink: true, sortable: true, render: (r) => <span className="mono">{r.sku}</span> },
     {
       key: 'name',
@@ -161,6 +203,7 @@ export function ItemsPage() {
         description="Products, components, materials and supplies: everything you make, buy or stock."
         actions={
           <>
+            {admin && <RecostAllButton />}
             <Button icon={<Upload size={16} />} onClick={() => setImporting(true)}>
               Import CSV
             </Button>
@@ -170,6 +213,25 @@ export function ItemsPage() {
           </>
         }
       />
+      <div className="toolbar" role="group" aria-label="Selection">
+        <label className="checkbox">
+          <input type="checkbox" checked={pageSelected} onChange={togglePage} disabled={pageRows.length === 0} />
+          <span>Select this page</span>
+        </label>
+        {selected.size > 0 && (
+          <>
+            <span className="muted" aria-live="polite">
+              {selected.size} selected
+            </span>
+            <Button size="sm" variant="primary" icon={<ListChecks size={14} />} onClick={() => setBulkEditing(true)}>
+              Bulk edit
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
+              Clear selection
+            </Button>
+          </>
+        )}
+      </div>
       <DataTable
         caption="Items"
         columns={columns}
@@ -225,6 +287,14 @@ export function ItemsPage() {
 
       <ItemFormModal open={editing !== null} itemId={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       <ItemImportModal open={importing} onClose={() => setImporting(false)} />
+      <ItemBulkEditModal
+        itemIds={bulkEditing ? [...selected] : []}
+        onClose={() => setBulkEditing(false)}
+        onDone={() => {
+          setBulkEditing(false);
+          setSelected(new Set());
+        }}
+      />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete this item?"
