@@ -61,7 +61,7 @@ macro_rules! areas {
 areas! {
     system: query SystemQuery;
     identity: query IdentityQuery, mutation IdentityMutation;
-    audit: query AuditQuery & SecurityScanQuery;
+    audit: query AuditQuery & SecurityScanQuery & SecurityRemediationQuery, mutation SecurityRemediationMutation;
     catalog: query CatalogQuery & CatalogStatsQuery & CatalogUomQuery & CatalogMaintenanceQuery, mutation CatalogMutation & CatalogStatsMutation & CatalogMaintenanceMutation, loaders crate::catalog::loaders::attach;
     partners: query PartnersQuery, mutation PartnersMutation;
     locations: query LocationsQuery, mutation LocationsMutation;
@@ -79,5 +79,5 @@ areas! {
     dashboard: query DashboardQuery;
     traceability: query TraceabilityQuery, mutation TraceabilityMutation;
     reporting: query ReportingQuery, mutation ReportingMutation;
-    settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation;
+    settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery & SettingsRegistryQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation & SettingsAiTestMutation & SettingsRegistryMutation;
 }

@@ -243,6 +243,9 @@ pub struct Config {
     pub errortrack_dsn: Option<Secret>,
     /// Key-value store URL (accepted, reserved for background jobs and shared rate limits).
     pub kvstore_url: Option<Secret>,
+    /// The Anthropic API key of the AI assistant (`ANTHROPIC_API_KEY`); kept out of the
+    /// database, like every other secret.
+    pub anthropic_api_key: Option<Secret>,
     /// Cookie or header sessions.
     pub auth_mode: AuthMode,
     /// Outgoing mail.
@@ -439,6 +442,7 @@ impl Config {
             ("TIER", self.tier.clone()),
             ("ERRORTRACK_DSN", secret(&self.errortrack_dsn)),
             ("KVSTORE_URL", secret(&self.kvstore_url)),
+            ("ANTHROPIC_API_KEY", secret(&self.anthropic_api_key)),
             (
                 "AUTH_MODE",
                 match self.auth_mode {
@@ -710,6 +714,7 @@ impl Reader<'_> {
             tier: self.get("TIER").unwrap_or_else(|| "community".into()),
             errortrack_dsn,
             kvstore_url: self.get("KVSTORE_URL").map(Secret::new),
+            anthropic_api_key: self.get("ANTHROPIC_API_KEY").map(Secret::new),
             auth_mode,
             smtp,
             host,

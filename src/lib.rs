@@ -28,6 +28,7 @@ pub mod jobs;
 pub mod locations;
 pub mod mail;
 pub mod materials;
+pub mod outbound;
 pub mod partners;
 pub mod printers;
 pub mod production;

@@ -120,4 +120,5 @@ impl AuditQuery {
     }
 }
 
+pub use super::remediate::{SecurityRemediationMutation, SecurityRemediationQuery};
 pub use super::scan::SecurityScanQuery;

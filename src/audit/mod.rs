@@ -6,4 +6,5 @@ pub mod model;
 pub mod rest;
 
 pub use model::{AuditEvent, Outcome, record, record_in};
+pub mod remediate;
 pub mod scan;

@@ -36,6 +36,9 @@ pub struct RequestMeta {
     /// A rate limit the HTTP layer already counted for this request (so the resolver does
     /// not count it twice).
     pub counted_limit: Option<&'static str>,
+    /// The scheme a reverse proxy says the client used (`X-Forwarded-Proto`: `http` or
+    /// `https`; anything else is ignored). Only a hint: a client can send it too.
+    pub forwarded_proto: Option<String>,
 }
 
 impl RequestMeta {
@@ -49,6 +52,7 @@ impl RequestMeta {
             cookies: HashMap::new(),
             viewer: Default::default(),
             counted_limit: None,
+            forwarded_proto: None,
         }
     }
 

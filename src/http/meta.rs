@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, header};
 use crate::auth::RequestMeta;
 use crate::http::RequestId;
 
-/// The request's id, client address, user agent, bearer token and cookies.
+/// The request's id, client address, user agent, bearer token, cookies and forwarded scheme.
 pub fn request_meta(headers: &HeaderMap, client_ip: IpAddr, request_id: &RequestId) -> RequestMeta {
     let bearer = headers
         .get(header::AUTHORIZATION)
@@ -35,6 +35,12 @@ pub fn request_meta(headers: &HeaderMap, client_ip: IpAddr, request_id: &Request
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
     meta.bearer = bearer;
+    meta.forwarded_proto = headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .map(|v| v.trim().to_ascii_lowercase())
+        .filter(|v| v == "http" || v == "https");
     meta.cookies = cookies;
     meta
 }

@@ -11,11 +11,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::audit::{AuditEvent, Outcome};
 use crate::auth::Access;
-use crate::auth::viewer::current_user;
+use crate::auth::RequestMeta;
+use crate::auth::viewer::{CurrentUser, current_user};
 use crate::db::schema::service_metadata;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::user_error::{UserError, UserErrorCode};
+use crate::outbound::{self, AddressPolicy};
 
 /// The `service_metadata` key that holds the AI settings.
 pub const AI_SETTINGS_KEY: &str = "settings.ai";
@@ -103,14 +105,23 @@ pub fn apply(current: AiSettings, input: AiSettingsInput) -> Result<AiSettings, 
         ));
     }
     if let Some(u) = next.ollama_url.as_deref() {
-        let ok = url::Url::parse(u)
-            .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some());
-        if !ok {
-            errors.push(UserError::new(
+        match url::Url::parse(u) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => {
+                // Ollama runs beside Strata by design (this host or the LAN); link-local and
+                // cloud metadata addresses are never a model server.
+                if let Some(why) = outbound::url_refusal(&u, AddressPolicy::LocalNetwork) {
+                    errors.push(UserError::new(
+                        "ollamaUrl",
+                        UserErrorCode::Invalid,
+                        format!("Refused: {why}"),
+                    ));
+                }
+            }
+            _ => errors.push(UserError::new(
                 "ollamaUrl",
                 UserErrorCode::Invalid,
                 "Must be an http:// or https:// URL",
-            ));
+            )),
         }
     }
     if next.enabled && next.provider.is_none() {
@@ -125,6 +136,72 @@ pub fn apply(current: AiSettings, input: AiSettingsInput) -> Result<AiSettings, 
     } else {
         Err(errors)
     }
+}
+
+/// The stored AI settings (the disabled default when none are stored).
+pub async fn current(conn: &mut AsyncPgConnection) -> AppResult<AiSettings> {
+    read(conn, false).await
+}
+
+/// Applies `input` in one transaction with the stored value locked; a real change is
+/// written and recorded in the security audit log (`settings_changed`, section `ai`, the
+/// changed fields; never values) in the same transaction.
+pub async fn update(
+    conn: &mut AsyncPgConnection,
+    actor: &CurrentUser,
+    meta: Option<&RequestMeta>,
+    input: AiSettingsInput,
+) -> AppResult<Result<AiSettings, Vec<UserError>>> {
+    let actor = actor.clone();
+    let meta = meta.cloned();
+    conn.transaction::<_, AppError, _>(async move |conn| {
+        // Lock the row (when there is one) so two admins' changes apply one after the other.
+        let current = read(conn, true).await?;
+        let next = match apply(current.clone(), input) {
+            Ok(next) => next,
+            Err(user_errors) => return Ok(Err(user_errors)),
+        };
+        if next != current {
+            let json = serde_json::to_string(&next).map_err(AppError::internal)?;
+            diesel::insert_into(service_metadata::table)
+                .values((
+                    service_metadata::key.eq(AI_SETTINGS_KEY),
+                    service_metadata::value.eq(&json),
+                    service_metadata::updated_at.eq(diesel::dsl::now),
+                ))
+                .on_conflict(service_metadata::key)
+                .do_update()
+                .set((
+                    service_metadata::value.eq(&json),
+                    service_metadata::updated_at.eq(diesel::dsl::now),
+                ))
+                .execute(conn)
+                .await?;
+            let mut fields = Vec::new();
+            if next.enabled != current.enabled {
+                fields.push("enabled");
+            }
+            if next.provider != current.provider {
+                fields.push("provider");
+            }
+            if next.model != current.model {
+                fields.push("model");
+            }
+            if next.ollama_url != current.ollama_url {
+                fields.push("ollama_url");
+            }
+            crate::audit::record_in(
+                conn,
+                meta.as_ref(),
+                &AuditEvent::new("settings_changed", Outcome::Success)
+                    .user(actor.id, &actor.email)
+                    .details(serde_json::json!({ "section": "ai", "fields": fields })),
+            )
+            .await?;
+        }
+        Ok(Ok(next))
+    })
+    .await
 }
 
 async fn read(conn: &mut AsyncPgConnection, lock: bool) -> AppResult<AiSettings> {
@@ -169,51 +246,19 @@ impl SettingsAiMutation {
         input: AiSettingsInput,
     ) -> AppResult<AiSettingsPayload> {
         let actor = current_user(ctx).await?;
-        let meta = context::meta(ctx).cloned();
         let mut conn = context::conn(ctx).await?;
-        conn.transaction::<_, AppError, _>(async move |conn| {
-            // Lock the row (when there is one) so two admins' changes apply one after the other.
-            let current = read(conn, true).await?;
-            let next = match apply(current.clone(), input) {
-                Ok(next) => next,
-                Err(user_errors) => {
-                    return Ok(AiSettingsPayload {
-                        settings: None,
-                        user_errors,
-                    });
-                }
-            };
-            if next != current {
-                let json = serde_json::to_string(&next).map_err(AppError::internal)?;
-                diesel::insert_into(service_metadata::table)
-                    .values((
-                        service_metadata::key.eq(AI_SETTINGS_KEY),
-                        service_metadata::value.eq(&json),
-                        service_metadata::updated_at.eq(diesel::dsl::now),
-                    ))
-                    .on_conflict(service_metadata::key)
-                    .do_update()
-                    .set((
-                        service_metadata::value.eq(&json),
-                        service_metadata::updated_at.eq(diesel::dsl::now),
-                    ))
-                    .execute(conn)
-                    .await?;
-                crate::audit::record_in(
-                    conn,
-                    meta.as_ref(),
-                    &AuditEvent::new("settings_changed", Outcome::Success)
-                        .user(actor.id, &actor.email)
-                        .details(serde_json::json!({ "section": "ai" })),
-                )
-                .await?;
-            }
-            Ok(AiSettingsPayload {
-                settings: Some(next),
-                user_errors: vec![],
-            })
-        })
-        .await
+        Ok(
+            match update(&mut conn, &actor, context::meta(ctx), input).await? {
+                Ok(settings) => AiSettingsPayload {
+                    settings: Some(settings),
+                    user_errors: vec![],
+                },
+                Err(user_errors) => AiSettingsPayload {
+                    settings: None,
+                    user_errors,
+                },
+            },
+        )
     }
 }
 

@@ -253,4 +253,6 @@ impl SettingsMutation {
 }
 
 pub use super::ai::{SettingsAiMutation, SettingsAiQuery};
+pub use super::ai_test::SettingsAiTestMutation;
 pub use super::logo::{SettingsLogoMutation, SettingsLogoQuery};
+pub use super::registry::{SettingsRegistryMutation, SettingsRegistryQuery};

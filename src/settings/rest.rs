@@ -41,4 +41,7 @@ pub const ROUTES: &[Route] = &[
     .body(Body::Input("input"))
     .access(Admin)
     .summary("Change the AI assistant settings (`enabled`, `provider`, `model`, `ollama_url`); audited"),
+    Route::post("/settings/ai/test", stored_op!("ai_test.graphql"), "aiSettingsTest.result")
+        .access(Admin)
+        .summary("Test the stored AI provider configuration: `{success, message, provider, latency_ms}` (200 even when the provider does not answer; 400 when no provider, no `ANTHROPIC_API_KEY` or no usable `ollama_url` is configured). One GET, 5 s limit; Ollama may be on this host or the LAN, link-local and cloud metadata addresses are refused; audited"),
 ];

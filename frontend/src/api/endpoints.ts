@@ -35,6 +35,10 @@ import type {
   TrialBalanceQuery,
   AuditLogPage,
   AuditLogQuery,
+  AiConnectionTest,
+  AiSettings,
+  SecurityRemediation,
+  SecurityScan,
   CompanySettings,
   CompanySettingsPatch,
   CustomerImportResult,
@@ -202,6 +206,9 @@ export const scrapReasonsApi = {
 export const settingsApi = {
   get: (signal?: AbortSignal) => api.get<CompanySettings>('/settings/', undefined, signal),
   patch: (body: CompanySettingsPatch) => api.patch<CompanySettings>('/settings/', body),
+  ai: (signal?: AbortSignal) => api.get<AiSettings>('/settings/ai', undefined, signal),
+  /** Tests the stored AI provider configuration (400 when there is nothing to test). */
+  testAi: () => api.post<AiConnectionTest>('/settings/ai/test'),
 };
 
 export const usersApi = {
@@ -212,6 +219,12 @@ export const usersApi = {
 
 export const auditApi = {
   list: (q: AuditLogQuery, signal?: AbortSignal) => api.get<AuditLogPage>('/security/audit-log/', { ...q }, signal),
+};
+
+export const securityApi = {
+  scan: (signal?: AbortSignal) => api.get<SecurityScan>('/security/audit', undefined, signal),
+  remediation: (checkId: string, signal?: AbortSignal) =>
+    api.get<SecurityRemediation>(`/security/remediate/${encodeURIComponent(checkId)}`, undefined, signal),
 };
 
 export const purchaseOrdersApi = {

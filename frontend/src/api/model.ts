@@ -129,6 +129,14 @@ export type TeamUser = TeamUserList[number];
 export type TeamUserCreateResponse = Api<'/admin/users/', 'post'>;
 export type AuditLogPage = Api<'/security/audit-log/', 'get'>;
 export type AuditLogEntry = AuditLogPage['items'][number];
+/** GET /security/audit (CONTRACT 5.17): the configuration scan. */
+export type SecurityScan = Api<'/security/audit', 'get'>;
+export type SecurityCheck = SecurityScan['checks'][number];
+/** GET /security/remediate/{check_id}: how an operator fixes one check (nothing is applied). */
+export type SecurityRemediation = Api<'/security/remediate/{check_id}', 'get'>;
+export type AiSettings = Api<'/settings/ai', 'get'>;
+/** POST /settings/ai/test: a failed connection is a 200 with `success: false`. */
+export type AiConnectionTest = Api<'/settings/ai/test', 'post'>;
 
 // inventory (CONTRACT 5.8)
 export type InventoryTransactionList = Api<'/admin/inventory-transactions/', 'get'>;

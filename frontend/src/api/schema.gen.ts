@@ -13505,6 +13505,393 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/security/remediate/check-caddy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this request came through a TLS-terminating reverse proxy (from `X-Forwarded-Proto`; guidance only): `{check_id, title, severity, status, proxy_detected, tls, forwarded_proto, trusted_proxies_configured, message, steps, commands, docs, automated: false}`; audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SecurityProxyCheck {
+         *       securityProxyCheck {
+         *         check_id: checkId
+         *         title
+         *         severity
+         *         status
+         *         proxy_detected: proxyDetected
+         *         tls
+         *         forwarded_proto: forwardedProto
+         *         trusted_proxies_configured: trustedProxiesConfigured
+         *         message
+         *         steps
+         *         commands
+         *         docs
+         *         automated
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_security_proxy_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/remediate/fix-dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How to keep dependencies current (a new release, not a host change): `{check_id, title, severity, status, steps, commands, docs, automated: false, applied: false, message}`; nothing is applied; audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SecurityRemediateFixDependencies {
+         *       securityRemediationRequest(topic: fix_dependencies) {
+         *         remediation { ...RemediationFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RemediationFields on SecurityRemediation {
+         *       check_id: checkId
+         *       title
+         *       severity
+         *       status
+         *       steps
+         *       commands
+         *       docs
+         *       automated
+         *       applied
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_security_remediate_fix_dependencies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/remediate/fix-dotfile-blocking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How hidden files (`.env`) stay unserved (the nginx of docker/): the remediation shape with `applied: false`; audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SecurityRemediateFixDotfileBlocking {
+         *       securityRemediationRequest(topic: fix_dotfile_blocking) {
+         *         remediation { ...RemediationFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RemediationFields on SecurityRemediation {
+         *       check_id: checkId
+         *       title
+         *       severity
+         *       status
+         *       steps
+         *       commands
+         *       docs
+         *       automated
+         *       applied
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_security_remediate_fix_dotfile_blocking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/remediate/fix-rate-limiting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The built-in rate limits and `TRUSTED_PROXIES`: the remediation shape with `applied: false`; audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SecurityRemediateFixRateLimiting {
+         *       securityRemediationRequest(topic: fix_rate_limiting) {
+         *         remediation { ...RemediationFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RemediationFields on SecurityRemediation {
+         *       check_id: checkId
+         *       title
+         *       severity
+         *       status
+         *       steps
+         *       commands
+         *       docs
+         *       automated
+         *       applied
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_security_remediate_fix_rate_limiting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/remediate/generate-secret-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fresh random key for `SECRET_KEY` (32 CSPRNG bytes as 64 hex characters; not stored, logged or applied; `Cache-Control: no-store`): `{secret_key, encoding, bits, env_var, steps, applied: false, message}`; audited without the key
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SecuritySecretKeyGenerate {
+         *       securitySecretKeyGenerate {
+         *         result {
+         *           secret_key: secretKey
+         *           encoding
+         *           bits
+         *           env_var: envVar
+         *           steps
+         *           applied
+         *           message
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_security_secret_key_generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/remediate/open-env-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How to edit the deployment's environment (docker/.env) on the host; Strata opens nothing: the remediation shape with `applied: false`; audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SecurityRemediateOpenEnvFile {
+         *       securityRemediationRequest(topic: open_env_file) {
+         *         remediation { ...RemediationFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RemediationFields on SecurityRemediation {
+         *       check_id: checkId
+         *       title
+         *       severity
+         *       status
+         *       steps
+         *       commands
+         *       docs
+         *       automated
+         *       applied
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_security_remediate_open_env_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/remediate/open-restart-terminal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How to restart after a configuration change; Strata starts no program: the remediation shape with `applied: false`; audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SecurityRemediateOpenRestartTerminal {
+         *       securityRemediationRequest(topic: open_restart_terminal) {
+         *         remediation { ...RemediationFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RemediationFields on SecurityRemediation {
+         *       check_id: checkId
+         *       title
+         *       severity
+         *       status
+         *       steps
+         *       commands
+         *       docs
+         *       automated
+         *       applied
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_security_remediate_open_restart_terminal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/remediate/setup-https": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How to serve Strata behind a TLS terminator: the remediation shape with `applied: false`; audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SecurityRemediateSetupHttps {
+         *       securityRemediationRequest(topic: setup_https) {
+         *         remediation { ...RemediationFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RemediationFields on SecurityRemediation {
+         *       check_id: checkId
+         *       title
+         *       severity
+         *       status
+         *       steps
+         *       commands
+         *       docs
+         *       automated
+         *       applied
+         *       message
+         *     }
+         *     ```
+         */
+        post: operations["create_security_remediate_setup_https"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/remediate/update-secret-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Always 400: `SECRET_KEY` comes from the environment at start-up and is not changed from a request (the answer says how to change it); audited as denied
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SecuritySecretKeyUpdate {
+         *       securitySecretKeyUpdate {
+         *         remediation { check_id: checkId }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_security_secret_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/security/remediate/{check_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How to fix one check of the scan (its `id`): `{check_id, title, severity, status, steps, commands, docs, automated: false}`; 404 for an id the scan does not have; audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SecurityRemediation($checkId: String!) {
+         *       securityRemediation(checkId: $checkId) {
+         *         check_id: checkId
+         *         title
+         *         severity
+         *         status
+         *         steps
+         *         commands
+         *         docs
+         *         automated
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_security_remediation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/security/status": {
         parameters: {
             query?: never;
@@ -13691,6 +14078,40 @@ export interface paths {
          *     ```
          */
         patch: operations["update_ai_settings"];
+        trace?: never;
+    };
+    "/settings/ai/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the stored AI provider configuration: `{success, message, provider, latency_ms}` (200 even when the provider does not answer; 400 when no provider, no `ANTHROPIC_API_KEY` or no usable `ollama_url` is configured). One GET, 5 s limit; Ollama may be on this host or the LAN, link-local and cloud metadata addresses are refused; audited
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation AiSettingsTest {
+         *       aiSettingsTest {
+         *         result {
+         *           success
+         *           message
+         *           provider
+         *           latency_ms: latencyMs
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_ai_settings_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/settings/company": {
@@ -14386,6 +14807,113 @@ export interface paths {
          */
         get: operations["list_system_info"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every setting under its key (`section` filter: company, ai, mail, security): `[{key, section, type, value, is_set, masked, read_only, source, env_var, nullable, options, description}]`; secrets are masked (`********`)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SystemSettings($section: SettingSection) {
+         *       systemSettings(section: $section) { ...SettingFields }
+         *     }
+         *     fragment SettingFields on SystemSetting {
+         *       key
+         *       section
+         *       type
+         *       value
+         *       is_set: isSet
+         *       masked
+         *       read_only: readOnly
+         *       source
+         *       env_var: envVar
+         *       nullable
+         *       options
+         *       description
+         *     }
+         *     ```
+         */
+        get: operations["list_system_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/system/settings/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One setting in the list's shape; an unknown key is 404 naming the known keys
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SystemSetting($key: String!) {
+         *       systemSetting(key: $key) { ...SettingFields }
+         *     }
+         *     fragment SettingFields on SystemSetting {
+         *       key
+         *       section
+         *       type
+         *       value
+         *       is_set: isSet
+         *       masked
+         *       read_only: readOnly
+         *       source
+         *       env_var: envVar
+         *       nullable
+         *       options
+         *       description
+         *     }
+         *     ```
+         */
+        get: operations["get_system_setting"];
+        /**
+         * Set one setting, body `{value}` (required) typed by the key (`""` clears a clearable one): the setting in the list's shape; 422 with `value` errors when the type or the section's rules refuse it, 400 for a setting from the environment, 404 for an unknown key; audited like PATCH /settings/company and /settings/ai
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation SystemSettingUpdate($key: String!, $value: JSON!) {
+         *       systemSettingUpdate(key: $key, value: $value) {
+         *         setting { ...SettingFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment SettingFields on SystemSetting {
+         *       key
+         *       section
+         *       type
+         *       value
+         *       is_set: isSet
+         *       masked
+         *       read_only: readOnly
+         *       source
+         *       env_var: envVar
+         *       nullable
+         *       options
+         *       description
+         *     }
+         *     ```
+         */
+        put: operations["update_system_setting"];
         post?: never;
         delete?: never;
         options?: never;
@@ -63560,6 +64088,1162 @@ export interface operations {
             };
         };
     };
+    list_security_proxy_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `https` (the scan check this belongs to). */
+                        check_id: string;
+                        /** @description Title. */
+                        title: string;
+                        /**
+                         * @description How much it matters.
+                         * @enum {string}
+                         */
+                        severity: "critical" | "warning" | "info";
+                        /**
+                         * @description `pass` when the request came through a proxy that terminated TLS, else `warn`.
+                         * @enum {string}
+                         */
+                        status: "pass" | "fail" | "warn" | "info";
+                        /** @description Whether a proxy's `X-Forwarded-Proto` came with the request. */
+                        proxy_detected: boolean;
+                        /** @description Whether that header says the client used HTTPS. */
+                        tls: boolean;
+                        /** @description The header's value (`http` or `https`), when present. */
+                        forwarded_proto: string | null;
+                        /** @description Whether `TRUSTED_PROXIES` names any proxy. */
+                        trusted_proxies_configured: boolean;
+                        /** @description What was found. */
+                        message: string;
+                        /** @description What to do, in order. */
+                        steps: string[];
+                        /** @description Commands to run on the host. */
+                        commands: string[] | null;
+                        /** @description Where the operations guide explains it. */
+                        docs: string | null;
+                        /** @description Always false. */
+                        automated: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_security_remediate_fix_dependencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The scan check it is about (`secret_key`, `https`...), or the topic's own id
+                         *     (`dependencies`, `dotfile_blocking`, `environment_file`, `restart`) when the scan
+                         *     has no such check.
+                         */
+                        check_id: string;
+                        /** @description Title. */
+                        title: string;
+                        /**
+                         * @description How much it matters.
+                         * @enum {string}
+                         */
+                        severity: "critical" | "warning" | "info";
+                        /** @description The check's status in this deployment now (null for a topic the scan does not check). */
+                        status: ("pass" | "fail" | "warn" | "info") | null;
+                        /** @description What to do, in order. */
+                        steps: string[];
+                        /** @description Commands to run on the host (null when there are none). */
+                        commands: string[] | null;
+                        /** @description Where the operations guide explains it. */
+                        docs: string | null;
+                        /** @description Always false: Strata applies nothing itself. */
+                        automated: boolean;
+                        /** @description Always false: nothing was changed on the host. */
+                        applied: boolean;
+                        /** @description What happened. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_security_remediate_fix_dotfile_blocking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The scan check it is about (`secret_key`, `https`...), or the topic's own id
+                         *     (`dependencies`, `dotfile_blocking`, `environment_file`, `restart`) when the scan
+                         *     has no such check.
+                         */
+                        check_id: string;
+                        /** @description Title. */
+                        title: string;
+                        /**
+                         * @description How much it matters.
+                         * @enum {string}
+                         */
+                        severity: "critical" | "warning" | "info";
+                        /** @description The check's status in this deployment now (null for a topic the scan does not check). */
+                        status: ("pass" | "fail" | "warn" | "info") | null;
+                        /** @description What to do, in order. */
+                        steps: string[];
+                        /** @description Commands to run on the host (null when there are none). */
+                        commands: string[] | null;
+                        /** @description Where the operations guide explains it. */
+                        docs: string | null;
+                        /** @description Always false: Strata applies nothing itself. */
+                        automated: boolean;
+                        /** @description Always false: nothing was changed on the host. */
+                        applied: boolean;
+                        /** @description What happened. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_security_remediate_fix_rate_limiting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The scan check it is about (`secret_key`, `https`...), or the topic's own id
+                         *     (`dependencies`, `dotfile_blocking`, `environment_file`, `restart`) when the scan
+                         *     has no such check.
+                         */
+                        check_id: string;
+                        /** @description Title. */
+                        title: string;
+                        /**
+                         * @description How much it matters.
+                         * @enum {string}
+                         */
+                        severity: "critical" | "warning" | "info";
+                        /** @description The check's status in this deployment now (null for a topic the scan does not check). */
+                        status: ("pass" | "fail" | "warn" | "info") | null;
+                        /** @description What to do, in order. */
+                        steps: string[];
+                        /** @description Commands to run on the host (null when there are none). */
+                        commands: string[] | null;
+                        /** @description Where the operations guide explains it. */
+                        docs: string | null;
+                        /** @description Always false: Strata applies nothing itself. */
+                        automated: boolean;
+                        /** @description Always false: nothing was changed on the host. */
+                        applied: boolean;
+                        /** @description What happened. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_security_secret_key_generate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The key: 32 random bytes as 64 hexadecimal characters (what `SECRET_KEY` takes).
+                         *     Shown once; Strata does not keep it.
+                         */
+                        secret_key: string;
+                        /** @description `hex`. */
+                        encoding: string;
+                        /** @description Bits of randomness. */
+                        bits: number;
+                        /** @description The environment variable to put it in. */
+                        env_var: string;
+                        /** @description What to do with it. */
+                        steps: string[];
+                        /** @description Always false: the running key is unchanged. */
+                        applied: boolean;
+                        /** @description What happened. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_security_remediate_open_env_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The scan check it is about (`secret_key`, `https`...), or the topic's own id
+                         *     (`dependencies`, `dotfile_blocking`, `environment_file`, `restart`) when the scan
+                         *     has no such check.
+                         */
+                        check_id: string;
+                        /** @description Title. */
+                        title: string;
+                        /**
+                         * @description How much it matters.
+                         * @enum {string}
+                         */
+                        severity: "critical" | "warning" | "info";
+                        /** @description The check's status in this deployment now (null for a topic the scan does not check). */
+                        status: ("pass" | "fail" | "warn" | "info") | null;
+                        /** @description What to do, in order. */
+                        steps: string[];
+                        /** @description Commands to run on the host (null when there are none). */
+                        commands: string[] | null;
+                        /** @description Where the operations guide explains it. */
+                        docs: string | null;
+                        /** @description Always false: Strata applies nothing itself. */
+                        automated: boolean;
+                        /** @description Always false: nothing was changed on the host. */
+                        applied: boolean;
+                        /** @description What happened. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_security_remediate_open_restart_terminal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The scan check it is about (`secret_key`, `https`...), or the topic's own id
+                         *     (`dependencies`, `dotfile_blocking`, `environment_file`, `restart`) when the scan
+                         *     has no such check.
+                         */
+                        check_id: string;
+                        /** @description Title. */
+                        title: string;
+                        /**
+                         * @description How much it matters.
+                         * @enum {string}
+                         */
+                        severity: "critical" | "warning" | "info";
+                        /** @description The check's status in this deployment now (null for a topic the scan does not check). */
+                        status: ("pass" | "fail" | "warn" | "info") | null;
+                        /** @description What to do, in order. */
+                        steps: string[];
+                        /** @description Commands to run on the host (null when there are none). */
+                        commands: string[] | null;
+                        /** @description Where the operations guide explains it. */
+                        docs: string | null;
+                        /** @description Always false: Strata applies nothing itself. */
+                        automated: boolean;
+                        /** @description Always false: nothing was changed on the host. */
+                        applied: boolean;
+                        /** @description What happened. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_security_remediate_setup_https: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The scan check it is about (`secret_key`, `https`...), or the topic's own id
+                         *     (`dependencies`, `dotfile_blocking`, `environment_file`, `restart`) when the scan
+                         *     has no such check.
+                         */
+                        check_id: string;
+                        /** @description Title. */
+                        title: string;
+                        /**
+                         * @description How much it matters.
+                         * @enum {string}
+                         */
+                        severity: "critical" | "warning" | "info";
+                        /** @description The check's status in this deployment now (null for a topic the scan does not check). */
+                        status: ("pass" | "fail" | "warn" | "info") | null;
+                        /** @description What to do, in order. */
+                        steps: string[];
+                        /** @description Commands to run on the host (null when there are none). */
+                        commands: string[] | null;
+                        /** @description Where the operations guide explains it. */
+                        docs: string | null;
+                        /** @description Always false: Strata applies nothing itself. */
+                        automated: boolean;
+                        /** @description Always false: nothing was changed on the host. */
+                        applied: boolean;
+                        /** @description What happened. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_security_secret_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The scan check it is about (`secret_key`, `https`...), or the topic's own id
+                         *     (`dependencies`, `dotfile_blocking`, `environment_file`, `restart`) when the scan
+                         *     has no such check.
+                         */
+                        check_id: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_security_remediation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                check_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The scan check it is about (`secret_key`, `https`...), or the topic's own id
+                         *     (`dependencies`, `dotfile_blocking`, `environment_file`, `restart`) when the scan
+                         *     has no such check.
+                         */
+                        check_id: string;
+                        /** @description Title. */
+                        title: string;
+                        /**
+                         * @description How much it matters.
+                         * @enum {string}
+                         */
+                        severity: "critical" | "warning" | "info";
+                        /** @description The check's status in this deployment now (null for a topic the scan does not check). */
+                        status: ("pass" | "fail" | "warn" | "info") | null;
+                        /** @description What to do, in order. */
+                        steps: string[];
+                        /** @description Commands to run on the host (null when there are none). */
+                        commands: string[] | null;
+                        /** @description Where the operations guide explains it. */
+                        docs: string | null;
+                        /** @description Always false: Strata applies nothing itself. */
+                        automated: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_security_status: {
         parameters: {
             query?: never;
@@ -64171,6 +65855,112 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_ai_settings_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the provider answered and accepted the request. */
+                        success: boolean;
+                        /** @description What happened, for people. */
+                        message: string;
+                        /**
+                         * @description The provider tested.
+                         * @enum {string}
+                         */
+                        provider: "anthropic" | "ollama";
+                        /** @description How long the answer took (resolution included), when one came. */
+                        latency_ms: number | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -67335,6 +69125,393 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_system_settings: {
+        parameters: {
+            query?: {
+                section?: ("company" | "ai" | "mail" | "security") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The key.
+                         * @enum {string}
+                         */
+                        key: "company_name" | "company_address_line1" | "company_address_line2" | "company_city" | "company_state" | "company_zip" | "company_country" | "company_phone" | "company_email" | "company_website" | "tax_enabled" | "tax_rate_percent" | "tax_name" | "tax_registration_number" | "default_quote_validity_days" | "quote_terms" | "quote_footer" | "timezone" | "business_hours_start" | "business_hours_end" | "business_days_per_week" | "business_work_days" | "allow_negative_inventory" | "ai_enabled" | "ai_provider" | "ai_model" | "ai_ollama_url" | "ai_api_key" | "smtp_host" | "smtp_port" | "smtp_user" | "smtp_password" | "smtp_from_email" | "smtp_security" | "secret_key" | "environment" | "frontend_url";
+                        /**
+                         * @description The group.
+                         * @enum {string}
+                         */
+                        section: "company" | "ai" | "mail" | "security";
+                        /**
+                         * @description The value's type.
+                         * @enum {string}
+                         */
+                        type: "text" | "long_text" | "email" | "url" | "boolean" | "integer" | "decimal" | "time_zone" | "work_days" | "choice" | "secret";
+                        /** @description The value (null when unset; `********` for a secret that is set). */
+                        value: unknown;
+                        /** @description Whether a value is set. */
+                        is_set: boolean;
+                        /** @description True for secrets: the value is never answered. */
+                        masked: boolean;
+                        /** @description True for settings that come from the environment (a `PUT` is refused). */
+                        read_only: boolean;
+                        /**
+                         * @description Where the value lives.
+                         * @enum {string}
+                         */
+                        source: "database" | "environment";
+                        /** @description The environment variable of a read-only setting. */
+                        env_var: string | null;
+                        /** @description Whether the value can be cleared with null. */
+                        nullable: boolean;
+                        /** @description The choices of a `choice` setting. */
+                        options: string[];
+                        /** @description What it is. */
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_system_setting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The key.
+                         * @enum {string}
+                         */
+                        key: "company_name" | "company_address_line1" | "company_address_line2" | "company_city" | "company_state" | "company_zip" | "company_country" | "company_phone" | "company_email" | "company_website" | "tax_enabled" | "tax_rate_percent" | "tax_name" | "tax_registration_number" | "default_quote_validity_days" | "quote_terms" | "quote_footer" | "timezone" | "business_hours_start" | "business_hours_end" | "business_days_per_week" | "business_work_days" | "allow_negative_inventory" | "ai_enabled" | "ai_provider" | "ai_model" | "ai_ollama_url" | "ai_api_key" | "smtp_host" | "smtp_port" | "smtp_user" | "smtp_password" | "smtp_from_email" | "smtp_security" | "secret_key" | "environment" | "frontend_url";
+                        /**
+                         * @description The group.
+                         * @enum {string}
+                         */
+                        section: "company" | "ai" | "mail" | "security";
+                        /**
+                         * @description The value's type.
+                         * @enum {string}
+                         */
+                        type: "text" | "long_text" | "email" | "url" | "boolean" | "integer" | "decimal" | "time_zone" | "work_days" | "choice" | "secret";
+                        /** @description The value (null when unset; `********` for a secret that is set). */
+                        value: unknown;
+                        /** @description Whether a value is set. */
+                        is_set: boolean;
+                        /** @description True for secrets: the value is never answered. */
+                        masked: boolean;
+                        /** @description True for settings that come from the environment (a `PUT` is refused). */
+                        read_only: boolean;
+                        /**
+                         * @description Where the value lives.
+                         * @enum {string}
+                         */
+                        source: "database" | "environment";
+                        /** @description The environment variable of a read-only setting. */
+                        env_var: string | null;
+                        /** @description Whether the value can be cleared with null. */
+                        nullable: boolean;
+                        /** @description The choices of a `choice` setting. */
+                        options: string[];
+                        /** @description What it is. */
+                        description: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_system_setting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    value: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The key.
+                         * @enum {string}
+                         */
+                        key: "company_name" | "company_address_line1" | "company_address_line2" | "company_city" | "company_state" | "company_zip" | "company_country" | "company_phone" | "company_email" | "company_website" | "tax_enabled" | "tax_rate_percent" | "tax_name" | "tax_registration_number" | "default_quote_validity_days" | "quote_terms" | "quote_footer" | "timezone" | "business_hours_start" | "business_hours_end" | "business_days_per_week" | "business_work_days" | "allow_negative_inventory" | "ai_enabled" | "ai_provider" | "ai_model" | "ai_ollama_url" | "ai_api_key" | "smtp_host" | "smtp_port" | "smtp_user" | "smtp_password" | "smtp_from_email" | "smtp_security" | "secret_key" | "environment" | "frontend_url";
+                        /**
+                         * @description The group.
+                         * @enum {string}
+                         */
+                        section: "company" | "ai" | "mail" | "security";
+                        /**
+                         * @description The value's type.
+                         * @enum {string}
+                         */
+                        type: "text" | "long_text" | "email" | "url" | "boolean" | "integer" | "decimal" | "time_zone" | "work_days" | "choice" | "secret";
+                        /** @description The value (null when unset; `********` for a secret that is set). */
+                        value: unknown;
+                        /** @description Whether a value is set. */
+                        is_set: boolean;
+                        /** @description True for secrets: the value is never answered. */
+                        masked: boolean;
+                        /** @description True for settings that come from the environment (a `PUT` is refused). */
+                        read_only: boolean;
+                        /**
+                         * @description Where the value lives.
+                         * @enum {string}
+                         */
+                        source: "database" | "environment";
+                        /** @description The environment variable of a read-only setting. */
+                        env_var: string | null;
+                        /** @description Whether the value can be cleared with null. */
+                        nullable: boolean;
+                        /** @description The choices of a `choice` setting. */
+                        options: string[];
+                        /** @description What it is. */
+                        description: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

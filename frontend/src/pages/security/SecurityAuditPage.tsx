@@ -11,6 +11,7 @@ import { formatDateTime, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { useDebouncedValue } from '../../lib/useDebounce';
 import { NotYetAvailable } from '../NotYetAvailable';
+import { SecurityScanSection } from './SecurityScanSection';
 
 /** What the server sorts this list by. */
 const SORTS = ['created_at', 'event_type', 'outcome', 'user_email', 'ip_address'] as const satisfies readonly SortBy<AuditLogQuery>[];
@@ -57,6 +58,7 @@ export function SecurityAuditPage() {
   return (
     <div className="page">
       <PageHeader title="Security Audit" description="Sign-ins, password resets, role changes and other security events." />
+      <SecurityScanSection />
       <DataTable
         caption="Security events"
         columns={columns}

@@ -12,6 +12,7 @@ import { ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
 import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
+import { AiConnectionCard } from './AiConnectionCard';
 
 /** Text as typed; blank is null. */
 const text = z
@@ -105,6 +106,9 @@ export function SettingsPage() {
       ) : (
         <SettingsForm key={settings.data.updated_at ?? 'settings'} initial={settings.data} />
       )}
+      <div className="settings">
+        <AiConnectionCard />
+      </div>
     </div>
   );
 }
