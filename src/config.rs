@@ -890,11 +890,19 @@ fn unreachable_url() -> Url {
     Url::parse("postgres://localhost/").unwrap_or_else(|_| std::process::abort())
 }
 
-fn random_key() -> Secret {
+/// Bytes of a `SECRET_KEY` (written as twice as many hexadecimal characters).
+pub const SECRET_KEY_BYTES: usize = 32;
+
+/// A fresh `SECRET_KEY` value: `SECRET_KEY_BYTES` from the operating system's CSPRNG, hex.
+pub fn random_key_hex() -> String {
     use rand::RngCore;
-    let mut bytes = [0u8; 32];
+    let mut bytes = [0u8; SECRET_KEY_BYTES];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
-    Secret::new(hex::encode(bytes))
+    hex::encode(bytes)
+}
+
+fn random_key() -> Secret {
+    Secret::new(random_key_hex())
 }
 
 #[cfg(test)]

@@ -11,7 +11,6 @@
 //! log (`security_remediation`; never the generated key).
 
 use async_graphql::{Context, Enum, Object, SimpleObject};
-use rand::RngCore;
 
 use crate::audit::scan::{CheckCategory, CheckStatus, SecurityCheck, config_checks};
 use crate::audit::{AuditEvent, Outcome};
@@ -22,9 +21,7 @@ use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::user_error::{UserError, UserErrorCode};
 
-/// Bytes of randomness in a generated secret key (`SECRET_KEY` takes exactly 32 bytes as
-/// 64 hexadecimal characters; see `config.rs`).
-pub const SECRET_KEY_BYTES: usize = 32;
+use crate::config::SECRET_KEY_BYTES;
 
 /// The message of every action route: nothing on the host was changed.
 pub const NOT_APPLIED: &str = "Strata does not change the server from a request: nothing was applied. Follow these steps on the host.";
@@ -486,9 +483,7 @@ impl SecurityRemediationMutation {
         &self,
         ctx: &Context<'_>,
     ) -> AppResult<GeneratedSecretKeyPayload> {
-        let mut bytes = [0u8; SECRET_KEY_BYTES];
-        rand::rngs::OsRng.fill_bytes(&mut bytes);
-        let key = hex::encode(bytes);
+        let key = crate::config::random_key_hex();
         audit(ctx, "generate_secret_key", "secret_key", Outcome::Success).await?;
         ctx.insert_http_header("Cache-Control", "no-store");
         Ok(GeneratedSecretKeyPayload {
