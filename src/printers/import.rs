@@ -87,20 +87,6 @@ pub fn parse_brand(raw: &str) -> Result<PrinterBrand, String> {
     })
 }
 
-/// The REST name of a form field a rule names (`serialNumber` -> `serial_number`).
-fn rest_field(field: &str) -> String {
-    let mut out = String::with_capacity(field.len() + 4);
-    for c in field.chars() {
-        if c.is_ascii_uppercase() {
-            out.push('_');
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 fn push(report: &mut PrinterImportReport, row: i64, field: Option<String>, reason: String) {
     if report.errors.len() < MAX_ERRORS {
         report
@@ -210,7 +196,7 @@ pub async fn import_printers(
         };
         // The same rules as a printer made by hand.
         for e in rules::check_fields(&mut form, true) {
-            let field = e.field.as_deref().map(rest_field);
+            let field = e.field.as_deref().map(crate::rest::types::snake_case);
             let reason = match &field {
                 Some(f) => format!("{f}: {}", e.message),
                 None => e.message,
@@ -292,6 +278,9 @@ mod tests {
         assert_eq!(column("Serial Number"), Some(Col::Serial));
         assert_eq!(column("IP-Address"), Some(Col::Ip));
         assert_eq!(column("colour"), None);
-        assert_eq!(rest_field("serialNumber"), "serial_number");
+        assert_eq!(
+            crate::rest::types::snake_case("serialNumber"),
+            "serial_number"
+        );
     }
 }

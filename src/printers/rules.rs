@@ -2,14 +2,21 @@
 //! case; JSON objects for the connection settings and capabilities; a plausible network
 //! address; suggested codes.
 
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
 use chrono::{DateTime, Utc};
 use diesel_async::AsyncPgConnection;
 use serde_json::Value;
 
 use crate::db::text;
 use crate::error::{AppResult, ErrorCode};
+use crate::graphql::scalars::{Decimal, Timestamp};
+use crate::graphql::user_error::invalid;
 use crate::graphql::user_error::{UserError, UserErrorCode};
-use crate::printers::model::{self, PrinterForm, PrinterRow, PrinterStatus};
+use crate::outbound;
+use crate::printers::maintenance::{self as logs, LatestLog, MaintenanceForm, MaintenanceLogRow};
+use crate::printers::model::{self, PrinterBrand, PrinterForm, PrinterRow, PrinterStatus};
 
 /// Longest code.
 pub const CODE_MAX: usize = 50;
@@ -25,8 +32,6 @@ pub const NOTES_MAX: usize = 5_000;
 pub const JSON_MAX_BYTES: usize = 16 * 1024;
 /// The prefix of suggested codes when none is given.
 pub const DEFAULT_PREFIX: &str = "PRT";
-
-use crate::graphql::user_error::invalid;
 
 /// True for an IPv4 or IPv6 address or a host name (`octopi.lan`, `printer-3`).
 pub fn plausible_address(text: &str) -> bool {
@@ -210,6 +215,492 @@ pub fn has_camera(capabilities: &Value) -> bool {
     ["has_camera", "camera"]
         .iter()
         .any(|k| truthy(capabilities.get(k)))
+}
+
+// ------------------------------------------------------------------ maintenance logs
+
+/// Longest maintenance description.
+pub const MAINTENANCE_DESCRIPTION_MAX: usize = 1_000;
+/// Longest "performed by".
+pub const PERFORMED_BY_MAX: usize = 100;
+/// Longest list of parts used.
+pub const PARTS_USED_MAX: usize = 2_000;
+/// How far in the future a `performedAt` may be (clocks differ a little).
+pub const PERFORMED_AT_SLACK: chrono::Duration = chrono::Duration::minutes(1);
+/// The largest cost (`NUMERIC(12, 2)`: ten digits before the point).
+const COST_LIMIT: i64 = 10_000_000_000;
+/// The default look-ahead of `/maintenance/due`, in days.
+pub const DUE_DAYS_AHEAD: i64 = 7;
+/// The largest look-ahead of `/maintenance/due`, in days.
+pub const DUE_DAYS_AHEAD_MAX: i64 = 365;
+
+/// Checks and normalises a new (`existing` is `None`) or changed maintenance log against
+/// the clock `now`: a description, text lengths, `performedAt` not in the future (one minute
+/// of slack), `nextDueAt` after `performedAt` (the stored values count for what a change
+/// leaves out), a cost and downtime of at least 0.
+pub fn check_maintenance(
+    form: &mut MaintenanceForm,
+    existing: Option<&MaintenanceLogRow>,
+    now: DateTime<Utc>,
+) -> Vec<UserError> {
+    let mut errors = Vec::new();
+    text::required(
+        &mut errors,
+        "description",
+        &mut form.description,
+        existing.is_none(),
+        MAINTENANCE_DESCRIPTION_MAX,
+    );
+    if existing.is_none() && form.maintenance_type.is_none() {
+        errors.push(invalid("maintenanceType", "Field required"));
+    }
+    text::clearable(
+        &mut errors,
+        "performedBy",
+        &mut form.performed_by,
+        PERFORMED_BY_MAX,
+    );
+    text::clearable(
+        &mut errors,
+        "partsUsed",
+        &mut form.parts_used,
+        PARTS_USED_MAX,
+    );
+    text::clearable(&mut errors, "notes", &mut form.notes, NOTES_MAX);
+    let performed_at = form
+        .performed_at
+        .map(|t| t.0)
+        .or(existing.map(|e| e.performed_at.0))
+        .unwrap_or(now);
+    if performed_at > now + PERFORMED_AT_SLACK {
+        errors.push(invalid("performedAt", "Must not be in the future"));
+    }
+    let next_due = match form.next_due_at {
+        Some(value) => value.map(|t| t.0),
+        None => existing.and_then(|e| e.next_due_at.map(|t| t.0)),
+    };
+    if let Some(due) = next_due
+        && due <= performed_at
+    {
+        let field = if form.next_due_at.is_some() {
+            "nextDueAt"
+        } else {
+            "performedAt"
+        };
+        errors.push(invalid(
+            field,
+            "The next due date must be after performedAt",
+        ));
+    }
+    if let Some(Some(Decimal(cost))) = &form.cost {
+        if cost < &bigdecimal::BigDecimal::from(0) {
+            errors.push(invalid(
+                "cost",
+                "Input should be greater than or equal to 0",
+            ));
+        } else if cost.fractional_digit_count() > 2
+            && cost.normalized().fractional_digit_count() > 2
+        {
+            errors.push(invalid(
+                "cost",
+                "Input should have at most 2 decimal places",
+            ));
+        } else if cost >= &bigdecimal::BigDecimal::from(COST_LIMIT) {
+            errors.push(invalid(
+                "cost",
+                "Input should have at most 10 digits before the decimal point",
+            ));
+        }
+    }
+    if form.downtime_minutes.flatten().is_some_and(|m| m < 0) {
+        errors.push(invalid(
+            "downtimeMinutes",
+            "Input should be greater than or equal to 0",
+        ));
+    }
+    errors
+}
+
+/// Records maintenance on a printer (`Printer not found` is a 404). Who did it defaults to
+/// `recorded_by`'s e-mail.
+pub async fn create_maintenance(
+    conn: &mut AsyncPgConnection,
+    printer_id: i64,
+    mut form: MaintenanceForm,
+    recorded_by: &crate::auth::viewer::CurrentUser,
+) -> AppResult<Result<MaintenanceLogRow, Vec<UserError>>> {
+    model::find(conn, printer_id).await?;
+    let errors = check_maintenance(&mut form, None, Utc::now());
+    if !errors.is_empty() {
+        return Ok(Err(errors));
+    }
+    if form.performed_by.as_ref().is_none_or(Option::is_none) {
+        form.performed_by = Some(Some(recorded_by.email.clone()));
+    }
+    Ok(Ok(logs::insert(
+        conn,
+        printer_id,
+        &form,
+        Some(recorded_by.id),
+    )
+    .await?))
+}
+
+/// Changes a maintenance log (`Maintenance log not found` is a 404).
+pub async fn update_maintenance(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    mut form: MaintenanceForm,
+) -> AppResult<Result<MaintenanceLogRow, Vec<UserError>>> {
+    let existing = logs::find(conn, id).await?;
+    let errors = check_maintenance(&mut form, Some(&existing), Utc::now());
+    if !errors.is_empty() {
+        return Ok(Err(errors));
+    }
+    Ok(Ok(logs::update(conn, id, &form).await?))
+}
+
+/// A printer whose maintenance is due (`/maintenance/due`).
+#[derive(Debug, Clone, PartialEq, Eq, async_graphql::SimpleObject)]
+pub struct MaintenanceDue {
+    /// The printer.
+    pub printer_id: i64,
+    /// Its code.
+    pub printer_code: String,
+    /// Its name.
+    pub printer_name: String,
+    /// When its latest maintenance was done.
+    pub last_maintenance_at: Timestamp,
+    /// What its latest maintenance was.
+    pub last_maintenance_type: crate::printers::maintenance::MaintenanceType,
+    /// When the latest log says it is due again.
+    pub next_due_at: Timestamp,
+    /// Whole days past due: positive when overdue, 0 within the day, negative when it is
+    /// still ahead (`-3`: due in three days and some hours).
+    pub days_overdue: i64,
+    /// True when the due time has passed.
+    pub overdue: bool,
+}
+
+/// Which of the printers' latest logs are due at `now` or within `days_ahead` days, the
+/// most overdue first (then by code).
+pub fn due(latest: Vec<LatestLog>, now: DateTime<Utc>, days_ahead: i64) -> Vec<MaintenanceDue> {
+    let horizon = now + chrono::Duration::days(days_ahead);
+    let mut out: Vec<MaintenanceDue> = latest
+        .into_iter()
+        .filter_map(|l| {
+            let next = l.next_due_at.filter(|n| *n <= horizon)?;
+            Some(MaintenanceDue {
+                printer_id: l.printer_id,
+                printer_code: l.printer_code,
+                printer_name: l.printer_name,
+                last_maintenance_at: Timestamp(l.performed_at),
+                last_maintenance_type: l.maintenance_type,
+                next_due_at: Timestamp(next),
+                days_overdue: (now - next).num_days(),
+                overdue: next <= now,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        a.next_due_at
+            .cmp(&b.next_due_at)
+            .then_with(|| a.printer_code.cmp(&b.printer_code))
+    });
+    out
+}
+
+/// Checks the look-ahead of `/maintenance/due` (0 to 365 days; default 7).
+pub fn days_ahead(raw: Option<i64>) -> Result<i64, UserError> {
+    let days = raw.unwrap_or(DUE_DAYS_AHEAD);
+    if (0..=DUE_DAYS_AHEAD_MAX).contains(&days) {
+        Ok(days)
+    } else {
+        Err(invalid(
+            "daysAhead",
+            format!("Input should be between 0 and {DUE_DAYS_AHEAD_MAX}"),
+        ))
+    }
+}
+
+// ------------------------------------------------------------------ reaching printers
+
+/// How long one TCP connect may take when testing one printer.
+pub const PROBE_TIMEOUT: Duration = Duration::from_millis(1_500);
+/// How long a whole test of one address may take (connects and reading a web page).
+pub const PROBE_DEADLINE: Duration = Duration::from_secs(2);
+/// How long one connect may take during a subnet scan.
+pub const SCAN_CONNECT_TIMEOUT: Duration = Duration::from_millis(700);
+/// How long a whole subnet scan may take.
+pub const SCAN_DEADLINE: Duration = Duration::from_secs(3);
+/// How many addresses a scan probes at once (each on every brand port).
+pub const SCAN_CONCURRENCY: usize = 96;
+/// The longest web page read to recognise a printer's interface.
+const BANNER_MAX: usize = 16 * 1024;
+
+/// The ports printers usually answer on, and the brand each one suggests (`None`: a web
+/// interface, recognised by its page when it can be).
+pub const BRAND_PORTS: &[(u16, &str, Option<PrinterBrand>)] = &[
+    (
+        8883,
+        "Bambu Lab MQTT over TLS",
+        Some(PrinterBrand::Bambulab),
+    ),
+    (7125, "Klipper (Moonraker)", Some(PrinterBrand::Klipper)),
+    (80, "Web interface (OctoPrint, Prusa Link)", None),
+];
+
+/// The brand ports alone.
+pub fn brand_ports() -> Vec<u16> {
+    BRAND_PORTS.iter().map(|(p, _, _)| *p).collect()
+}
+
+/// Why an address may not be probed, if it may not: the outbound rules for a service on the
+/// local network (`outbound::address_refusal` with `LocalNetwork`: no unspecified, link-local,
+/// cloud metadata, multicast or broadcast addresses) plus loopback, since probing would let
+/// the server scan itself. Private LAN ranges are allowed: printers live there. An
+/// IPv4-mapped IPv6 address is judged as its IPv4 address.
+pub fn refused_address(ip: IpAddr) -> Option<String> {
+    let why = if crate::config::canonical(ip).is_loopback() {
+        Some("a loopback address")
+    } else {
+        outbound::address_refusal(ip, outbound::AddressPolicy::LocalNetwork)
+    };
+    why.map(|what| format!("The address is {what}: it is not probed"))
+}
+
+/// An address to probe: an IPv4 or IPv6 literal (no host names: nothing is resolved) that
+/// [`refused_address`] allows. The error is on `field`.
+pub fn probe_address(field: &str, raw: &str) -> Result<IpAddr, UserError> {
+    let text = raw.trim();
+    let text = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .unwrap_or(text);
+    let ip: IpAddr = text.parse().map_err(|_| {
+        invalid(
+            field,
+            "Input should be an IPv4 or IPv6 address (host names are not probed)",
+        )
+    })?;
+    match refused_address(ip) {
+        Some(why) => Err(invalid(field, why)),
+        None => Ok(ip),
+    }
+}
+
+/// A port to test: 1 to 65535.
+pub fn probe_port(raw: i64) -> Result<u16, UserError> {
+    u16::try_from(raw)
+        .ok()
+        .filter(|p| *p > 0)
+        .ok_or_else(|| invalid("port", "Input should be between 1 and 65535"))
+}
+
+/// A private IPv4 subnet to scan, at most a /24: `192.168.1.0/24` (a plain address is a
+/// /32; host bits are ignored). The addresses to probe, without the network and broadcast
+/// addresses of subnets that have them.
+pub fn scan_subnet(raw: &str) -> Result<Vec<Ipv4Addr>, UserError> {
+    const MESSAGE: &str = "Give a private IPv4 subnet of at most /24, e.g. 192.168.1.0/24";
+    let text = raw.trim();
+    let (address, prefix) = match text.split_once('/') {
+        Some((a, p)) => (a, p.parse::<u8>().map_err(|_| invalid("subnet", MESSAGE))?),
+        None => (text, 32),
+    };
+    let ip: Ipv4Addr = address.parse().map_err(|_| invalid("subnet", MESSAGE))?;
+    if !(24..=32).contains(&prefix) {
+        return Err(invalid("subnet", MESSAGE));
+    }
+    if !ip.is_private() {
+        return Err(invalid(
+            "subnet",
+            "Only private ranges are scanned (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)",
+        ));
+    }
+    let mask = u32::MAX << (32 - u32::from(prefix));
+    let network = u32::from(ip) & mask;
+    let size = 1u32 << (32 - u32::from(prefix));
+    let hosts = if size > 2 {
+        (network + 1..network + size - 1).collect::<Vec<_>>()
+    } else {
+        (network..network + size).collect()
+    };
+    Ok(hosts.into_iter().map(Ipv4Addr::from).collect())
+}
+
+/// How long a TCP connect to `addr` took, or `None` when nothing answered within `timeout`
+/// (refused, unreachable or silent).
+pub async fn connect(addr: SocketAddr, timeout: Duration) -> Option<Duration> {
+    let started = std::time::Instant::now();
+    match tokio::time::timeout(timeout, tokio::net::TcpStream::connect(addr)).await {
+        Ok(Ok(_stream)) => Some(started.elapsed()),
+        _ => None,
+    }
+}
+
+/// The start of the web page served at `addr` (`GET /`), read until `timeout`; `None` when
+/// nothing readable came back.
+pub async fn http_banner(addr: SocketAddr, timeout: Duration) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let read = async {
+        let mut stream = tokio::net::TcpStream::connect(addr).await.ok()?;
+        let host = match addr.ip() {
+            IpAddr::V4(v4) => v4.to_string(),
+            IpAddr::V6(v6) => format!("[{v6}]"),
+        };
+        let request = format!(
+            "GET / HTTP/1.0\r\nHost: {host}\r\nUser-Agent: strata-printer-probe\r\nConnection: close\r\n\r\n"
+        );
+        stream.write_all(request.as_bytes()).await.ok()?;
+        let mut out = Vec::new();
+        let mut buffer = [0u8; 4096];
+        while out.len() < BANNER_MAX {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => out.extend_from_slice(buffer.get(..n).unwrap_or_default()),
+            }
+        }
+        (!out.is_empty()).then(|| String::from_utf8_lossy(&out).into_owned())
+    };
+    tokio::time::timeout(timeout, read).await.ok().flatten()
+}
+
+/// The brand a web page names (OctoPrint, Prusa Link, Mainsail/Fluidd for Klipper).
+pub fn brand_of_page(page: &str) -> Option<PrinterBrand> {
+    let page = page.to_ascii_lowercase();
+    if page.contains("octoprint") {
+        Some(PrinterBrand::Octoprint)
+    } else if page.contains("prusalink") || page.contains("prusa link") || page.contains("prusa") {
+        Some(PrinterBrand::Prusa)
+    } else if page.contains("mainsail") || page.contains("fluidd") || page.contains("moonraker") {
+        Some(PrinterBrand::Klipper)
+    } else if page.contains("creality") {
+        Some(PrinterBrand::Creality)
+    } else {
+        None
+    }
+}
+
+/// What probing one address found.
+#[derive(Debug, Clone, PartialEq, Eq, async_graphql::SimpleObject)]
+pub struct ProbeResult {
+    /// The address probed.
+    pub ip_address: String,
+    /// True when at least one port answered.
+    pub reachable: bool,
+    /// The ports that accepted a connection, ascending.
+    pub open_ports: Vec<i32>,
+    /// The brand the open ports (or the web page) suggest, if any.
+    pub suggested_brand: Option<PrinterBrand>,
+    /// The fastest connect, in milliseconds, when one answered.
+    pub latency_ms: Option<i64>,
+    /// What was found, for people.
+    pub message: String,
+}
+
+/// Probes `ports` of `ip` at once, each connect within `connect_timeout`; when a web port
+/// answers and no port named a brand, reads its page within what is left of `deadline`.
+/// No address rule is applied here: callers check [`probe_address`] first.
+pub async fn probe(
+    ip: IpAddr,
+    ports: &[u16],
+    connect_timeout: Duration,
+    deadline: Duration,
+) -> ProbeResult {
+    let started = tokio::time::Instant::now();
+    let attempts = ports.iter().map(|port| async move {
+        (
+            *port,
+            connect(SocketAddr::new(ip, *port), connect_timeout).await,
+        )
+    });
+    let answers = futures_util::future::join_all(attempts).await;
+    let mut open: Vec<(u16, Duration)> = answers
+        .into_iter()
+        .filter_map(|(port, took)| took.map(|t| (port, t)))
+        .collect();
+    open.sort_by_key(|(port, _)| *port);
+    let latency = open.iter().map(|(_, t)| *t).min();
+    let known = |port: u16| BRAND_PORTS.iter().find(|(p, _, _)| *p == port);
+    let mut brand = BRAND_PORTS
+        .iter()
+        .filter(|(p, _, _)| open.iter().any(|(o, _)| o == p))
+        .find_map(|(_, _, b)| *b);
+    if brand.is_none() {
+        // A web port (a brand port without a brand, or any other port asked for).
+        let web = open
+            .iter()
+            .map(|(p, _)| *p)
+            .find(|p| known(*p).is_none_or(|(_, _, b)| b.is_none()));
+        if let Some(port) = web {
+            let left = deadline.saturating_sub(started.elapsed());
+            if !left.is_zero()
+                && let Some(page) = http_banner(SocketAddr::new(ip, port), left).await
+            {
+                brand = brand_of_page(&page);
+            }
+        }
+    }
+    let ports_text: Vec<String> = open
+        .iter()
+        .map(|(p, _)| match known(*p) {
+            Some((_, what, _)) => format!("{p} ({what})"),
+            None => p.to_string(),
+        })
+        .collect();
+    let message = match (open.is_empty(), brand) {
+        (true, _) => format!(
+            "No answer from {ip} on port{} {}",
+            if ports.len() == 1 { "" } else { "s" },
+            ports
+                .iter()
+                .map(u16::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        (false, Some(b)) => format!(
+            "{ip} answers on {}; it looks like a {} printer",
+            ports_text.join(", "),
+            crate::printers::brands::info(b).name
+        ),
+        (false, None) => format!("{ip} answers on {}", ports_text.join(", ")),
+    };
+    ProbeResult {
+        ip_address: ip.to_string(),
+        reachable: !open.is_empty(),
+        open_ports: open.iter().map(|(p, _)| i32::from(*p)).collect(),
+        suggested_brand: brand,
+        latency_ms: latency.map(|t| i64::try_from(t.as_millis()).unwrap_or(i64::MAX)),
+        message,
+    }
+}
+
+/// Probes every address at once (at most [`SCAN_CONCURRENCY`] at a time) on the brand
+/// ports and answers the reachable ones, in address order; addresses still unanswered when
+/// `deadline` passes count as unreachable. The second value is how many were cut off.
+pub async fn scan(addresses: Vec<IpAddr>, deadline: Duration) -> (Vec<ProbeResult>, usize) {
+    use futures_util::StreamExt;
+    let ports = brand_ports();
+    let total = addresses.len();
+    let end = tokio::time::Instant::now() + deadline;
+    let mut stream = futures_util::stream::iter(addresses.into_iter().map(|ip| {
+        let ports = ports.clone();
+        async move {
+            let left = end.saturating_duration_since(tokio::time::Instant::now());
+            probe(ip, &ports, SCAN_CONNECT_TIMEOUT.min(left), left).await
+        }
+    }))
+    .buffer_unordered(SCAN_CONCURRENCY);
+    let mut found = Vec::new();
+    let mut done = 0;
+    while let Ok(Some(result)) = tokio::time::timeout_at(end, stream.next()).await {
+        done += 1;
+        if result.reachable {
+            found.push(result);
+        }
+    }
+    found.sort_by_key(|r| r.ip_address.parse::<IpAddr>().ok());
+    (found, total - done)
 }
 
 #[cfg(test)]
@@ -527,525 +1018,4 @@ mod tests {
         assert!(has_camera(&json!({"camera": true})));
         assert!(!has_camera(&json!({})));
     }
-}
-
-// ------------------------------------------------------------------ maintenance logs
-
-use crate::graphql::scalars::{Decimal, Timestamp};
-use crate::printers::maintenance::{self as logs, LatestLog, MaintenanceForm, MaintenanceLogRow};
-
-/// Longest maintenance description.
-pub const MAINTENANCE_DESCRIPTION_MAX: usize = 1_000;
-/// Longest "performed by".
-pub const PERFORMED_BY_MAX: usize = 100;
-/// Longest list of parts used.
-pub const PARTS_USED_MAX: usize = 2_000;
-/// How far in the future a `performedAt` may be (clocks differ a little).
-pub const PERFORMED_AT_SLACK: chrono::Duration = chrono::Duration::minutes(1);
-/// The largest cost (`NUMERIC(12, 2)`: ten digits before the point).
-const COST_LIMIT: i64 = 10_000_000_000;
-/// The default look-ahead of `/maintenance/due`, in days.
-pub const DUE_DAYS_AHEAD: i64 = 7;
-/// The largest look-ahead of `/maintenance/due`, in days.
-pub const DUE_DAYS_AHEAD_MAX: i64 = 365;
-
-/// Checks and normalises a new (`existing` is `None`) or changed maintenance log against
-/// the clock `now`: a description, text lengths, `performedAt` not in the future (one minute
-/// of slack), `nextDueAt` after `performedAt` (the stored values count for what a change
-/// leaves out), a cost and downtime of at least 0.
-pub fn check_maintenance(
-    form: &mut MaintenanceForm,
-    existing: Option<&MaintenanceLogRow>,
-    now: DateTime<Utc>,
-) -> Vec<UserError> {
-    let mut errors = Vec::new();
-    text::required(
-        &mut errors,
-        "description",
-        &mut form.description,
-        existing.is_none(),
-        MAINTENANCE_DESCRIPTION_MAX,
-    );
-    if existing.is_none() && form.maintenance_type.is_none() {
-        errors.push(invalid("maintenanceType", "Field required"));
-    }
-    text::clearable(
-        &mut errors,
-        "performedBy",
-        &mut form.performed_by,
-        PERFORMED_BY_MAX,
-    );
-    text::clearable(
-        &mut errors,
-        "partsUsed",
-        &mut form.parts_used,
-        PARTS_USED_MAX,
-    );
-    text::clearable(&mut errors, "notes", &mut form.notes, NOTES_MAX);
-    let performed_at = form
-        .performed_at
-        .map(|t| t.0)
-        .or(existing.map(|e| e.performed_at.0))
-        .unwrap_or(now);
-    if performed_at > now + PERFORMED_AT_SLACK {
-        errors.push(invalid("performedAt", "Must not be in the future"));
-    }
-    let next_due = match form.next_due_at {
-        Some(value) => value.map(|t| t.0),
-        None => existing.and_then(|e| e.next_due_at.map(|t| t.0)),
-    };
-    if let Some(due) = next_due
-        && due <= performed_at
-    {
-        let field = if form.next_due_at.is_some() {
-            "nextDueAt"
-        } else {
-            "performedAt"
-        };
-        errors.push(invalid(
-            field,
-            "The next due date must be after performedAt",
-        ));
-    }
-    if let Some(Some(Decimal(cost))) = &form.cost {
-        if cost < &bigdecimal::BigDecimal::from(0) {
-            errors.push(invalid(
-                "cost",
-                "Input should be greater than or equal to 0",
-            ));
-        } else if cost.fractional_digit_count() > 2
-            && cost.normalized().fractional_digit_count() > 2
-        {
-            errors.push(invalid(
-                "cost",
-                "Input should have at most 2 decimal places",
-            ));
-        } else if cost >= &bigdecimal::BigDecimal::from(COST_LIMIT) {
-            errors.push(invalid(
-                "cost",
-                "Input should have at most 10 digits before the decimal point",
-            ));
-        }
-    }
-    if form.downtime_minutes.flatten().is_some_and(|m| m < 0) {
-        errors.push(invalid(
-            "downtimeMinutes",
-            "Input should be greater than or equal to 0",
-        ));
-    }
-    errors
-}
-
-/// Records maintenance on a printer (`Printer not found` is a 404). Who did it defaults to
-/// `recorded_by`'s e-mail.
-pub async fn create_maintenance(
-    conn: &mut AsyncPgConnection,
-    printer_id: i64,
-    mut form: MaintenanceForm,
-    recorded_by: &crate::auth::viewer::CurrentUser,
-) -> AppResult<Result<MaintenanceLogRow, Vec<UserError>>> {
-    model::find(conn, printer_id).await?;
-    let errors = check_maintenance(&mut form, None, Utc::now());
-    if !errors.is_empty() {
-        return Ok(Err(errors));
-    }
-    if form.performed_by.as_ref().is_none_or(Option::is_none) {
-        form.performed_by = Some(Some(recorded_by.email.clone()));
-    }
-    Ok(Ok(logs::insert(
-        conn,
-        printer_id,
-        &form,
-        Some(recorded_by.id),
-    )
-    .await?))
-}
-
-/// Changes a maintenance log (`Maintenance log not found` is a 404).
-pub async fn update_maintenance(
-    conn: &mut AsyncPgConnection,
-    id: i64,
-    mut form: MaintenanceForm,
-) -> AppResult<Result<MaintenanceLogRow, Vec<UserError>>> {
-    let existing = logs::find(conn, id).await?;
-    let errors = check_maintenance(&mut form, Some(&existing), Utc::now());
-    if !errors.is_empty() {
-        return Ok(Err(errors));
-    }
-    Ok(Ok(logs::update(conn, id, &form).await?))
-}
-
-/// A printer whose maintenance is due (`/maintenance/due`).
-#[derive(Debug, Clone, PartialEq, Eq, async_graphql::SimpleObject)]
-pub struct MaintenanceDue {
-    /// The printer.
-    pub printer_id: i64,
-    /// Its code.
-    pub printer_code: String,
-    /// Its name.
-    pub printer_name: String,
-    /// When its latest maintenance was done.
-    pub last_maintenance_at: Timestamp,
-    /// What its latest maintenance was.
-    pub last_maintenance_type: crate::printers::maintenance::MaintenanceType,
-    /// When the latest log says it is due again.
-    pub next_due_at: Timestamp,
-    /// Whole days past due: positive when overdue, 0 within the day, negative when it is
-    /// still ahead (`-3`: due in three days and some hours).
-    pub days_overdue: i64,
-    /// True when the due time has passed.
-    pub overdue: bool,
-}
-
-/// Which of the printers' latest logs are due at `now` or within `days_ahead` days, the
-/// most overdue first (then by code).
-pub fn due(latest: Vec<LatestLog>, now: DateTime<Utc>, days_ahead: i64) -> Vec<MaintenanceDue> {
-    let horizon = now + chrono::Duration::days(days_ahead);
-    let mut out: Vec<MaintenanceDue> = latest
-        .into_iter()
-        .filter_map(|l| {
-            let next = l.next_due_at.filter(|n| *n <= horizon)?;
-            Some(MaintenanceDue {
-                printer_id: l.printer_id,
-                printer_code: l.printer_code,
-                printer_name: l.printer_name,
-                last_maintenance_at: Timestamp(l.performed_at),
-                last_maintenance_type: l.maintenance_type,
-                next_due_at: Timestamp(next),
-                days_overdue: (now - next).num_days(),
-                overdue: next <= now,
-            })
-        })
-        .collect();
-    out.sort_by(|a, b| {
-        a.next_due_at
-            .cmp(&b.next_due_at)
-            .then_with(|| a.printer_code.cmp(&b.printer_code))
-    });
-    out
-}
-
-/// Checks the look-ahead of `/maintenance/due` (0 to 365 days; default 7).
-pub fn days_ahead(raw: Option<i64>) -> Result<i64, UserError> {
-    let days = raw.unwrap_or(DUE_DAYS_AHEAD);
-    if (0..=DUE_DAYS_AHEAD_MAX).contains(&days) {
-        Ok(days)
-    } else {
-        Err(invalid(
-            "daysAhead",
-            format!("Input should be between 0 and {DUE_DAYS_AHEAD_MAX}"),
-        ))
-    }
-}
-
-// ------------------------------------------------------------------ reaching printers
-
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::time::Duration;
-
-use crate::printers::model::PrinterBrand;
-
-/// How long one TCP connect may take when testing one printer.
-pub const PROBE_TIMEOUT: Duration = Duration::from_millis(1_500);
-/// How long a whole test of one address may take (connects and reading a web page).
-pub const PROBE_DEADLINE: Duration = Duration::from_secs(2);
-/// How long one connect may take during a subnet scan.
-pub const SCAN_CONNECT_TIMEOUT: Duration = Duration::from_millis(700);
-/// How long a whole subnet scan may take.
-pub const SCAN_DEADLINE: Duration = Duration::from_secs(3);
-/// How many addresses a scan probes at once (each on every brand port).
-pub const SCAN_CONCURRENCY: usize = 96;
-/// The longest web page read to recognise a printer's interface.
-const BANNER_MAX: usize = 16 * 1024;
-
-/// The ports printers usually answer on, and the brand each one suggests (`None`: a web
-/// interface, recognised by its page when it can be).
-pub const BRAND_PORTS: &[(u16, &str, Option<PrinterBrand>)] = &[
-    (
-        8883,
-        "Bambu Lab MQTT over TLS",
-        Some(PrinterBrand::Bambulab),
-    ),
-    (7125, "Klipper (Moonraker)", Some(PrinterBrand::Klipper)),
-    (80, "Web interface (OctoPrint, Prusa Link)", None),
-];
-
-/// The brand ports alone.
-pub fn brand_ports() -> Vec<u16> {
-    BRAND_PORTS.iter().map(|(p, _, _)| *p).collect()
-}
-
-/// Why an address may not be probed, if it may not: loopback, link-local, multicast,
-/// unspecified ("this network") and broadcast addresses would let the server scan itself or
-/// its own network segment. Private LAN ranges are allowed: printers live there. An
-/// IPv4-mapped IPv6 address is judged as its IPv4 address.
-pub fn refused_address(ip: IpAddr) -> Option<&'static str> {
-    let ip = match ip {
-        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
-        v4 => v4,
-    };
-    match ip {
-        IpAddr::V4(v4) => {
-            if v4.is_loopback() {
-                Some("Loopback addresses are not probed")
-            } else if v4.is_link_local() {
-                Some("Link-local addresses are not probed")
-            } else if v4.is_multicast() {
-                Some("Multicast addresses are not probed")
-            } else if v4.is_unspecified() || v4.octets()[0] == 0 {
-                Some("Unspecified addresses are not probed")
-            } else if v4.is_broadcast() {
-                Some("Broadcast addresses are not probed")
-            } else {
-                None
-            }
-        }
-        IpAddr::V6(v6) => {
-            if v6.is_loopback() {
-                Some("Loopback addresses are not probed")
-            } else if v6.is_unicast_link_local() {
-                Some("Link-local addresses are not probed")
-            } else if v6.is_multicast() {
-                Some("Multicast addresses are not probed")
-            } else if v6.is_unspecified() {
-                Some("Unspecified addresses are not probed")
-            } else {
-                None
-            }
-        }
-    }
-}
-
-/// An address to probe: an IPv4 or IPv6 literal (no host names: nothing is resolved) that
-/// [`refused_address`] allows. The error is on `field`.
-pub fn probe_address(field: &str, raw: &str) -> Result<IpAddr, UserError> {
-    let text = raw.trim();
-    let text = text
-        .strip_prefix('[')
-        .and_then(|t| t.strip_suffix(']'))
-        .unwrap_or(text);
-    let ip: IpAddr = text.parse().map_err(|_| {
-        invalid(
-            field,
-            "Input should be an IPv4 or IPv6 address (host names are not probed)",
-        )
-    })?;
-    match refused_address(ip) {
-        Some(why) => Err(invalid(field, why)),
-        None => Ok(ip),
-    }
-}
-
-/// A port to test: 1 to 65535.
-pub fn probe_port(raw: i64) -> Result<u16, UserError> {
-    u16::try_from(raw)
-        .ok()
-        .filter(|p| *p > 0)
-        .ok_or_else(|| invalid("port", "Input should be between 1 and 65535"))
-}
-
-/// A private IPv4 subnet to scan, at most a /24: `192.168.1.0/24` (a plain address is a
-/// /32; host bits are ignored). The addresses to probe, without the network and broadcast
-/// addresses of subnets that have them.
-pub fn scan_subnet(raw: &str) -> Result<Vec<Ipv4Addr>, UserError> {
-    const MESSAGE: &str = "Give a private IPv4 subnet of at most /24, e.g. 192.168.1.0/24";
-    let text = raw.trim();
-    let (address, prefix) = match text.split_once('/') {
-        Some((a, p)) => (a, p.parse::<u8>().map_err(|_| invalid("subnet", MESSAGE))?),
-        None => (text, 32),
-    };
-    let ip: Ipv4Addr = address.parse().map_err(|_| invalid("subnet", MESSAGE))?;
-    if !(24..=32).contains(&prefix) {
-        return Err(invalid("subnet", MESSAGE));
-    }
-    if !ip.is_private() {
-        return Err(invalid(
-            "subnet",
-            "Only private ranges are scanned (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)",
-        ));
-    }
-    let mask = u32::MAX << (32 - u32::from(prefix));
-    let network = u32::from(ip) & mask;
-    let size = 1u32 << (32 - u32::from(prefix));
-    let hosts = if size > 2 {
-        (network + 1..network + size - 1).collect::<Vec<_>>()
-    } else {
-        (network..network + size).collect()
-    };
-    Ok(hosts.into_iter().map(Ipv4Addr::from).collect())
-}
-
-/// How long a TCP connect to `addr` took, or `None` when nothing answered within `timeout`
-/// (refused, unreachable or silent).
-pub async fn connect(addr: SocketAddr, timeout: Duration) -> Option<Duration> {
-    let started = std::time::Instant::now();
-    match tokio::time::timeout(timeout, tokio::net::TcpStream::connect(addr)).await {
-        Ok(Ok(_stream)) => Some(started.elapsed()),
-        _ => None,
-    }
-}
-
-/// The start of the web page served at `addr` (`GET /`), read until `timeout`; `None` when
-/// nothing readable came back.
-pub async fn http_banner(addr: SocketAddr, timeout: Duration) -> Option<String> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let read = async {
-        let mut stream = tokio::net::TcpStream::connect(addr).await.ok()?;
-        let host = match addr.ip() {
-            IpAddr::V4(v4) => v4.to_string(),
-            IpAddr::V6(v6) => format!("[{v6}]"),
-        };
-        let request = format!(
-            "GET / HTTP/1.0\r\nHost: {host}\r\nUser-Agent: strata-printer-probe\r\nConnection: close\r\n\r\n"
-        );
-        stream.write_all(request.as_bytes()).await.ok()?;
-        let mut out = Vec::new();
-        let mut buffer = [0u8; 4096];
-        while out.len() < BANNER_MAX {
-            match stream.read(&mut buffer).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => out.extend_from_slice(buffer.get(..n).unwrap_or_default()),
-            }
-        }
-        (!out.is_empty()).then(|| String::from_utf8_lossy(&out).into_owned())
-    };
-    tokio::time::timeout(timeout, read).await.ok().flatten()
-}
-
-/// The brand a web page names (OctoPrint, Prusa Link, Mainsail/Fluidd for Klipper).
-pub fn brand_of_page(page: &str) -> Option<PrinterBrand> {
-    let page = page.to_ascii_lowercase();
-    if page.contains("octoprint") {
-        Some(PrinterBrand::Octoprint)
-    } else if page.contains("prusalink") || page.contains("prusa link") || page.contains("prusa") {
-        Some(PrinterBrand::Prusa)
-    } else if page.contains("mainsail") || page.contains("fluidd") || page.contains("moonraker") {
-        Some(PrinterBrand::Klipper)
-    } else if page.contains("creality") {
-        Some(PrinterBrand::Creality)
-    } else {
-        None
-    }
-}
-
-/// What probing one address found.
-#[derive(Debug, Clone, PartialEq, Eq, async_graphql::SimpleObject)]
-pub struct ProbeResult {
-    /// The address probed.
-    pub ip_address: String,
-    /// True when at least one port answered.
-    pub reachable: bool,
-    /// The ports that accepted a connection, ascending.
-    pub open_ports: Vec<i32>,
-    /// The brand the open ports (or the web page) suggest, if any.
-    pub suggested_brand: Option<PrinterBrand>,
-    /// The fastest connect, in milliseconds, when one answered.
-    pub latency_ms: Option<i64>,
-    /// What was found, for people.
-    pub message: String,
-}
-
-/// Probes `ports` of `ip` at once, each connect within `connect_timeout`; when a web port
-/// answers and no port named a brand, reads its page within what is left of `deadline`.
-/// No address rule is applied here: callers check [`probe_address`] first.
-pub async fn probe(
-    ip: IpAddr,
-    ports: &[u16],
-    connect_timeout: Duration,
-    deadline: Duration,
-) -> ProbeResult {
-    let started = tokio::time::Instant::now();
-    let attempts = ports.iter().map(|port| async move {
-        (
-            *port,
-            connect(SocketAddr::new(ip, *port), connect_timeout).await,
-        )
-    });
-    let answers = futures_util::future::join_all(attempts).await;
-    let mut open: Vec<(u16, Duration)> = answers
-        .into_iter()
-        .filter_map(|(port, took)| took.map(|t| (port, t)))
-        .collect();
-    open.sort_by_key(|(port, _)| *port);
-    let latency = open.iter().map(|(_, t)| *t).min();
-    let known = |port: u16| BRAND_PORTS.iter().find(|(p, _, _)| *p == port);
-    let mut brand = BRAND_PORTS
-        .iter()
-        .filter(|(p, _, _)| open.iter().any(|(o, _)| o == p))
-        .find_map(|(_, _, b)| *b);
-    if brand.is_none() {
-        // A web port (a brand port without a brand, or any other port asked for).
-        let web = open
-            .iter()
-            .map(|(p, _)| *p)
-            .find(|p| known(*p).is_none_or(|(_, _, b)| b.is_none()));
-        if let Some(port) = web {
-            let left = deadline.saturating_sub(started.elapsed());
-            if !left.is_zero()
-                && let Some(page) = http_banner(SocketAddr::new(ip, port), left).await
-            {
-                brand = brand_of_page(&page);
-            }
-        }
-    }
-    let ports_text: Vec<String> = open
-        .iter()
-        .map(|(p, _)| match known(*p) {
-            Some((_, what, _)) => format!("{p} ({what})"),
-            None => p.to_string(),
-        })
-        .collect();
-    let message = match (open.is_empty(), brand) {
-        (true, _) => format!(
-            "No answer from {ip} on port{} {}",
-            if ports.len() == 1 { "" } else { "s" },
-            ports
-                .iter()
-                .map(u16::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        (false, Some(b)) => format!(
-            "{ip} answers on {}; it looks like a {} printer",
-            ports_text.join(", "),
-            crate::printers::brands::info(b).name
-        ),
-        (false, None) => format!("{ip} answers on {}", ports_text.join(", ")),
-    };
-    ProbeResult {
-        ip_address: ip.to_string(),
-        reachable: !open.is_empty(),
-        open_ports: open.iter().map(|(p, _)| i32::from(*p)).collect(),
-        suggested_brand: brand,
-        latency_ms: latency.map(|t| i64::try_from(t.as_millis()).unwrap_or(i64::MAX)),
-        message,
-    }
-}
-
-/// Probes every address at once (at most [`SCAN_CONCURRENCY`] at a time) on the brand
-/// ports and answers the reachable ones, in address order; addresses still unanswered when
-/// `deadline` passes count as unreachable. The second value is how many were cut off.
-pub async fn scan(addresses: Vec<IpAddr>, deadline: Duration) -> (Vec<ProbeResult>, usize) {
-    use futures_util::StreamExt;
-    let ports = brand_ports();
-    let total = addresses.len();
-    let end = tokio::time::Instant::now() + deadline;
-    let mut stream = futures_util::stream::iter(addresses.into_iter().map(|ip| {
-        let ports = ports.clone();
-        async move {
-            let left = end.saturating_duration_since(tokio::time::Instant::now());
-            probe(ip, &ports, SCAN_CONNECT_TIMEOUT.min(left), left).await
-        }
-    }))
-    .buffer_unordered(SCAN_CONCURRENCY);
-    let mut found = Vec::new();
-    let mut done = 0;
-    while let Ok(Some(result)) = tokio::time::timeout_at(end, stream.next()).await {
-        done += 1;
-        if result.reachable {
-            found.push(result);
-        }
-    }
-    found.sort_by_key(|r| r.ip_address.parse::<IpAddr>().ok());
-    (found, total - done)
 }
