@@ -136,14 +136,18 @@ pub fn operation_transition_error(from: OperationStatus, to: OperationStatus) ->
 }
 
 /// QC may move from `from` to `to` (CONTRACT 6.2: pending -> passed, failed or waived;
-/// failed -> pending).
+/// failed -> pending). A failed order may also be re-inspected straight to passed or failed
+/// (the unit was reworked and checked again).
 pub fn qc_transition_allowed(from: QcStatus, to: QcStatus) -> bool {
     matches!(
         (from, to),
         (
             QcStatus::Pending,
             QcStatus::Passed | QcStatus::Failed | QcStatus::Waived
-        ) | (QcStatus::Failed, QcStatus::Pending)
+        ) | (
+            QcStatus::Failed,
+            QcStatus::Pending | QcStatus::Passed | QcStatus::Failed
+        )
     )
 }
 
@@ -1476,10 +1480,7 @@ pub async fn qc(
             order.qc_status
         )));
     }
-    // Passed and failed may also follow a failure (a re-inspection); waived and pending
-    // follow the transition table of CONTRACT 6.2 exactly.
-    let re_inspection = matches!(to, QcStatus::Passed | QcStatus::Failed);
-    if !re_inspection && !qc_transition_allowed(order.qc_status, to) {
+    if !qc_transition_allowed(order.qc_status, to) {
         return Err(not_allowed(format!(
             "QC cannot move from '{}' to '{to}'",
             order.qc_status
@@ -1496,7 +1497,8 @@ pub async fn qc(
         .returning(OrderRow::as_returning())
         .get_result(conn)
         .await?;
-    if re_inspection {
+    // An inspection's verdict goes onto the order's serial numbers too.
+    if matches!(to, QcStatus::Passed | QcStatus::Failed) {
         diesel::update(serial_numbers::table.filter(serial_numbers::production_order_id.eq(id)))
             .set((
                 serial_numbers::qc_passed.eq(to == QcStatus::Passed),
@@ -2209,6 +2211,8 @@ mod tests {
         );
         assert!(qc_transition_allowed(QcStatus::Failed, QcStatus::Pending));
         assert!(!qc_transition_allowed(QcStatus::Passed, QcStatus::Failed));
+        assert!(qc_transition_allowed(QcStatus::Failed, QcStatus::Passed));
+        assert!(!qc_transition_allowed(QcStatus::Failed, QcStatus::Waived));
         assert_eq!(
             serial_number(NaiveDate::from_ymd_opt(2026, 11, 24).unwrap(), 7),
             "BLB-20261124-0007"
