@@ -10,9 +10,9 @@ import { useToast } from '../../components/Toast';
 import { formatDateTime, formatQty, humanize } from '../../lib/format';
 import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { LIVE_INTERVAL, productionApi, type ActionItem, type ActiveWork, type DispatchSuggestion, type Tone } from '../production/productionApi';
+import { STATUS_TONE } from '../printers/printerStatus';
 import '../production/production.css';
 
-const PRINTER_TONE: Record<string, Tone> = { idle: 'success', printing: 'info', paused: 'warning', maintenance: 'warning', error: 'danger', offline: 'neutral' };
 const SEVERITY_TONE: Record<string, Tone> = { high: 'danger', medium: 'warning', low: 'info' };
 /** Action items about orders that are late or cannot move. */
 export const LATE_OR_BLOCKED = ['late', 'blocked', 'waiting_for_material'];
@@ -39,7 +39,7 @@ function PrinterCard({ p, workCenter }: { p: ActiveWork; workCenter: string | un
     <article className="cc-printer" aria-label={`Printer ${p.printer_code}`}>
       <div className="cc-printer__head">
         <strong>{p.printer_code}</strong>
-        <Badge tone={PRINTER_TONE[p.status] ?? 'neutral'}>{humanize(p.status)}</Badge>
+        <Badge tone={STATUS_TONE[p.status] ?? 'neutral'}>{humanize(p.status)}</Badge>
       </div>
       <span className="cell-sub">
         {p.printer_name}

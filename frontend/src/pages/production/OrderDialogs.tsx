@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { scrapReasonsApi } from '../../api/endpoints';
-import { ApiError } from '../../api/errors';
+import { ApiError, errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
@@ -388,7 +388,7 @@ export function SplitDialog({ order, open, onClose }: DialogProps) {
       setIdemKey(productionApi.newKey());
       await done();
     },
-    onError: (err) => setFormError(err instanceof ApiError ? err.message : String(err)),
+    onError: (err) => setFormError(errorMessage(err)),
   });
   return (
     <Modal
