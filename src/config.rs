@@ -38,12 +38,20 @@ const WELL_KNOWN_PASSWORDS: &[&str] = &[
 ];
 
 /// The deployment environment. Production turns on the strict start-up checks and HSTS.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Environment {
     /// Local development and tests (the default).
     Development,
     /// A real deployment.
     Production,
+}
+
+impl Environment {
+    /// The name shown in settings, scans and error reports: `development` or `production`.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// How log lines are written.
@@ -407,13 +415,7 @@ impl Config {
             }
         }
         vec![
-            (
-                "ENVIRONMENT",
-                match self.environment {
-                    Environment::Development => "development".into(),
-                    Environment::Production => "production".into(),
-                },
-            ),
+            ("ENVIRONMENT", self.environment.as_str().into()),
             ("DATABASE_URL", self.database.redacted_url()),
             ("DB_POOL_SIZE", self.database.pool_size.to_string()),
             ("DB_MAX_OVERFLOW", self.database.max_overflow.to_string()),

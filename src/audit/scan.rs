@@ -13,7 +13,7 @@ use diesel::sql_types::Text;
 use diesel_async::RunQueryDsl;
 
 use crate::auth::Access;
-use crate::config::{Config, Environment};
+use crate::config::Config;
 use crate::error::AppResult;
 use crate::graphql::context;
 use crate::graphql::scalars::Timestamp;
@@ -428,10 +428,7 @@ async fn scan(ctx: &Context<'_>) -> AppResult<SecurityScan> {
         audit_version: AUDIT_VERSION,
         generated_at: Timestamp(chrono::Utc::now()),
         filaops_version: env!("CARGO_PKG_VERSION"),
-        environment: match config.environment {
-            Environment::Development => "development",
-            Environment::Production => "production",
-        },
+        environment: config.environment.as_str(),
         summary: summarize(&checks),
         checks,
         system_info: SecuritySystemInfo {

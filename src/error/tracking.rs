@@ -14,7 +14,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use sentry::protocol::Event;
 
-use crate::config::{Config, Environment};
+use crate::config::Config;
 use crate::http::RequestId;
 use crate::http::request_context::loggable_path;
 
@@ -41,11 +41,7 @@ pub fn init(config: &Config) -> Option<sentry::ClientInitGuard> {
             return None;
         }
     };
-    let environment = match config.environment {
-        Environment::Development => "development",
-        Environment::Production => "production",
-    };
-    let guard = init_with_dsn(dsn, environment);
+    let guard = init_with_dsn(dsn, config.environment.as_str());
     tracing::info!("error tracking is on");
     Some(guard)
 }

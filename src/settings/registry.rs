@@ -20,7 +20,7 @@ use strum::VariantArray;
 
 use crate::auth::viewer::{CurrentUser, current_user};
 use crate::auth::{Access, RequestMeta};
-use crate::config::{Config, Environment};
+use crate::config::Config;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::user_error::{UserError, UserErrorCode, invalid};
@@ -441,10 +441,7 @@ fn raw_value(key: SettingKey, s: &Sources<'_>) -> Value {
         K::SmtpFromEmail => text(&smtp.from_email),
         K::SmtpSecurity => json!(smtp.security().as_str()),
         K::SecretKey => json!(!s.config.secret_key_generated),
-        K::Environment => json!(match s.config.environment {
-            Environment::Development => "development",
-            Environment::Production => "production",
-        }),
+        K::Environment => json!(s.config.environment.as_str()),
         K::FrontendUrl => json!(s.config.frontend_url),
     }
 }
