@@ -9,14 +9,11 @@ use diesel_async::AsyncPgConnection;
 
 use crate::bom::model::{self, BomLineRow, BomRow, Part};
 use crate::catalog::model::UomRow;
+use crate::db::scale::{COST_SCALE, QUANTITY_SCALE as QTY_SCALE};
 use crate::error::AppResult;
 
 /// Deepest structure walked (a product, its sub-assemblies, theirs...).
 pub const MAX_DEPTH: usize = 25;
-/// Places costs keep.
-const COST_SCALE: i64 = 4;
-/// Places quantities keep.
-const QTY_SCALE: i64 = 4;
 
 /// BOMs with every level below them, their components and the units.
 #[derive(Debug, Default)]

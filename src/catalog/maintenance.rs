@@ -13,6 +13,7 @@ use crate::catalog::graphql::{Item, ItemType, ProcurementType, StockingPolicy};
 use crate::catalog::import;
 use crate::catalog::model::ItemValues;
 use crate::catalog::rules::{self, CostSource, MaterialItemForm, RecostScope, Recosted};
+use crate::db::forms::patch;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::scalars::Decimal;
@@ -248,20 +249,13 @@ impl CatalogMaintenanceMutation {
         input: ItemBulkUpdateInput,
     ) -> AppResult<ItemBulkUpdatePayload> {
         let values = ItemValues {
-            category_id: match input.category_id {
-                MaybeUndefined::Undefined => None,
-                MaybeUndefined::Null | MaybeUndefined::Value(0) => Some(None),
-                MaybeUndefined::Value(id) => Some(Some(id)),
-            },
+            // Category 0 is the SPA's "no category", as null is.
+            category_id: patch(input.category_id).map(|id| id.filter(|&id| id != 0)),
             active: input.is_active.or(input.active),
             item_type: input.item_type.map(|t| t.as_str().into()),
             procurement_type: input.procurement_type.map(|t| t.as_str().into()),
             stocking_policy: input.stocking_policy.map(|t| t.as_str().into()),
-            reorder_point: match input.reorder_point {
-                MaybeUndefined::Undefined => None,
-                MaybeUndefined::Null => Some(None),
-                MaybeUndefined::Value(d) => Some(Some(d.0)),
-            },
+            reorder_point: patch(input.reorder_point).map(|d| d.map(|d| d.0)),
             ..Default::default()
         };
         let ids = input.item_ids;

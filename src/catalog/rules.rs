@@ -14,7 +14,7 @@
 //!   active BOM's roll-up or the latest purchase price, computed for any number of items in a
 //!   fixed number of statements.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use bigdecimal::{BigDecimal, RoundingMode, Zero};
 use diesel::prelude::*;
@@ -27,6 +27,7 @@ use crate::bom::tree::Tree;
 use crate::catalog::graphql::{ItemType, ProcurementType, StockingPolicy};
 use crate::catalog::items;
 use crate::catalog::model::{self, CategoryRow, CategoryValues, ItemRow, ItemValues};
+use crate::db::scale::{COST_SCALE, QUANTITY_SCALE};
 use crate::db::schema::{
     colors, item_categories, items as items_table, material_colors, material_types,
     purchase_order_lines, purchase_orders,
@@ -195,9 +196,6 @@ pub async fn save_category(
 }
 
 // ------------------------------------------------------------------------ material items
-
-/// Places unit costs keep (DOMAIN: 4 internally).
-const COST_SCALE: i64 = 4;
 
 /// A filament item to create for a material type and colour (`POST /items/material`).
 #[derive(Debug, Clone)]
@@ -381,8 +379,8 @@ pub async fn create_material(
         .execute(conn)
         .await?;
 
-    let grams =
-        (&form.initial_qty_kg * BigDecimal::from(1000)).with_scale_round(4, RoundingMode::HalfUp);
+    let grams = (&form.initial_qty_kg * BigDecimal::from(1000))
+        .with_scale_round(QUANTITY_SCALE, RoundingMode::HalfUp);
     let mut created = MaterialItemCreated {
         inventory_transactions: 0,
         journal_entry_id: None,
@@ -808,13 +806,16 @@ pub async fn recost_all(
         .filter(|r| r.source == CostSource::Purchased && in_scope(r))
         .filter(|r| r.changed() && !r.new_cost.is_zero())
         .collect();
+    // Only made items the report will show need the second pass.
     let made: Vec<usize> = outcomes
         .iter()
-        .filter(|(_, o)| matches!(o, Ok(r) if r.source == CostSource::Manufactured))
+        .filter(|(_, o)| matches!(o, Ok(r) if r.source == CostSource::Manufactured && in_scope(r)))
         .map(|(i, _)| *i)
         .collect();
+    let mut stored = HashSet::new();
     if !bought.is_empty() && !made.is_empty() {
         store_costs(conn, &bought).await?;
+        stored.extend(bought.iter().map(|r| r.id));
         let again: Vec<ItemRow> = made.iter().filter_map(|i| rows.get(*i).cloned()).collect();
         for (j, outcome) in compute_costs(conn, &again).await? {
             let (Some(i), Ok(mut r)) = (made.get(j), outcome) else {
@@ -846,7 +847,11 @@ pub async fn recost_all(
             }
         }
     }
-    let changed: Vec<&Recosted> = report.changed.iter().collect();
+    let changed: Vec<&Recosted> = report
+        .changed
+        .iter()
+        .filter(|r| !stored.contains(&r.id))
+        .collect();
     for chunk in changed.chunks(10_000) {
         store_costs(conn, chunk).await?;
     }

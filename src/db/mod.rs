@@ -8,6 +8,7 @@ pub mod forms;
 pub mod fragment;
 pub mod migrations;
 pub mod paging;
+pub mod scale;
 pub mod schema;
 pub mod text;
 pub mod types;

@@ -17,8 +17,7 @@ use crate::graphql::user_error::{Stop, UserError, UserErrorCode};
 use crate::inventory::ledger::{self, Movement, MovementKind, Posted};
 use crate::inventory::model::{ReferenceType, TransactionRow, TransactionType};
 
-/// Most decimal places of a quantity (the ledger stores four).
-pub const QUANTITY_SCALE: i64 = 4;
+pub use crate::db::scale::QUANTITY_SCALE;
 /// Most lines of one cycle count.
 pub const MAX_COUNT_LINES: usize = 1000;
 /// Longest lot or serial number.

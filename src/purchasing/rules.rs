@@ -41,8 +41,7 @@ use crate::spools::rules::SpoolCreateInput;
 pub const SHORT_MAX: usize = 200;
 /// Longest URL.
 pub const URL_MAX: usize = 2000;
-/// Decimal places of a unit cost (DOMAIN invariant 5: 4 internally).
-pub const COST_SCALE: i64 = 4;
+pub use crate::db::scale::COST_SCALE;
 
 fn invalid(field: &str, message: impl Into<String>) -> UserError {
     UserError::new(field, UserErrorCode::Invalid, message)
