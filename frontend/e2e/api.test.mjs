@@ -154,6 +154,17 @@ async function signIn(page, email, password, opts) {
   if (outcome !== 'in') throw new Error(`sign-in as ${email} failed: ${outcome}`);
 }
 
+/** The top bar names `name` (and the failure says whom it names instead, and what /auth/me says). */
+async function expectCurrentUser(page, name) {
+  const shown = page.getByTestId('current-user');
+  try {
+    await shown.filter({ hasText: name }).waitFor();
+  } catch (err) {
+    const me = await pageApi(page, '/auth/me').catch((e) => ({ status: 0, body: String(e) }));
+    throw new Error(`the top bar names ${JSON.stringify(await shown.innerText().catch(() => '(nothing)'))}, not ${name}; /auth/me: ${me.status} ${JSON.stringify(me.body)}`, { cause: err });
+  }
+}
+
 async function signOut(page) {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL('**/admin/login');
@@ -393,6 +404,7 @@ describe('with the real API', () => {
       await dialog.waitFor({ state: 'detached' });
       const row = page.getByRole('row', { name: new RegExp(operator.email) });
       await row.getByText('Operator', { exact: true }).waitFor();
+      await row.getByText(`${operator.first} ${operator.last}`).waitFor();
 
       // The same address twice: the server's answer lands on the email field.
       await page.getByRole('button', { name: 'Add member' }).click();
@@ -407,7 +419,7 @@ describe('with the real API', () => {
     await withPage('operator-not-allowed', {}, async (page, context) => {
       await signIn(page, operator.email, operator.password);
       operator.refresh = (await cookie(context, 'refresh_token'))?.value;
-      await page.getByTestId('current-user').filter({ hasText: `${operator.first} ${operator.last}` }).waitFor();
+      await expectCurrentUser(page, `${operator.first} ${operator.last}`);
       const nav = page.getByRole('navigation');
       for (const label of OPERATOR_SECTIONS) {
         assert.equal(await nav.getByRole('link', { name: label, exact: true }).count(), 1, `operator sees ${label}`);
@@ -524,7 +536,7 @@ describe('with the real API', () => {
       assert.equal(await attemptLogin(page, operator.email, operator.password), 'Incorrect email or password');
       operator.password = newPassword;
       await signIn(page, operator.email, operator.password);
-      await page.getByTestId('current-user').filter({ hasText: operator.first }).waitFor();
+      await expectCurrentUser(page, `${operator.first} ${operator.last}`);
       await page.goto(answer.reset_url);
       await page.getByTestId('reset-unavailable').waitFor();
       await page.getByText('This reset link has already been used').waitFor();

@@ -48,9 +48,34 @@ export async function newPage(browser, { baseURL, viewport = DESKTOP, storage } 
   }
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
+  guardFills(page);
   const errors = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   return { context, page, errors };
+}
+
+/**
+ * Makes `locator.fill` check that the text landed. After an invalid submit react-hook-form
+ * focuses the first invalid field twice: at once and again in a `setTimeout`. A fill that
+ * starts between the two can have its focus taken (Playwright focuses, then types as separate
+ * steps), so the text goes into the invalid field instead. No person types that fast; the
+ * tests do, on a slow machine. So a fill whose field does not hold the value afterwards is
+ * done once more (the pending re-focus has run by then). Patched once, on the shared
+ * Locator prototype.
+ */
+function guardFills(page) {
+  const proto = Object.getPrototypeOf(page.locator('body'));
+  if (proto.__fillGuarded) return;
+  const fill = proto.fill;
+  proto.fill = async function guardedFill(value, options) {
+    await fill.call(this, value, options);
+    const landed = await this.inputValue({ timeout: 1_000 }).catch(() => null);
+    if (landed !== null && landed !== value) {
+      await this.page().evaluate(() => new Promise((done) => setTimeout(done, 0)));
+      await fill.call(this, value, options);
+    }
+  };
+  proto.__fillGuarded = true;
 }
 
 function slug(name) {
