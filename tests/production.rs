@@ -1489,3 +1489,272 @@ async fn qc_is_waived_with_a_reason_and_a_failure_goes_back_for_inspection() {
         )
     );
 }
+
+/// A list answer's rows, whether the route answers a bare array or `{items: [...]}`.
+fn rows(v: &Value) -> Vec<Value> {
+    v.as_array()
+        .or_else(|| v["items"].as_array())
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn work_centers_routings_order_edits_and_the_remaining_illegal_moves() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let f = farm(&app, &t).await;
+
+    // Work centers: listed, updated, read back.
+    let centers = rows(&ok(&app, &t, Method::GET, "/api/v1/work-centers/", None).await);
+    let codes: Vec<&str> = centers.iter().filter_map(|c| c["code"].as_str()).collect();
+    assert!(codes.contains(&"FDM") && codes.contains(&"QC"), "{codes:?}");
+    let fdm = centers
+        .iter()
+        .find(|c| c["code"] == "FDM")
+        .and_then(|c| c["id"].as_i64())
+        .expect("FDM");
+    let renamed = ok(
+        &app,
+        &t,
+        Method::PUT,
+        &format!("/api/v1/work-centers/{fdm}"),
+        Some(json!({"name": "FDM farm"})),
+    )
+    .await;
+    assert_eq!(renamed["name"], "FDM farm", "{renamed}");
+    let read = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/work-centers/{fdm}"),
+        None,
+    )
+    .await;
+    assert_eq!(read["name"], "FDM farm");
+    assert_eq!(read["code"], "FDM");
+
+    // Routings: listed, read with their operations, renamed.
+    let routings = rows(&ok(&app, &t, Method::GET, "/api/v1/routings/", None).await);
+    assert!(
+        routings.iter().any(|r| r["id"] == f.routing),
+        "{routings:?}"
+    );
+    let routing = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/routings/{}", f.routing),
+        None,
+    )
+    .await;
+    assert_eq!(routing["product_id"], f.widget);
+    let steps: Vec<&str> = routing["operations"]
+        .as_array()
+        .map(|ops| {
+            ops.iter()
+                .filter_map(|o| o["operation_code"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(steps, ["PRINT", "QC"], "{routing}");
+    let named = ok(
+        &app,
+        &t,
+        Method::PUT,
+        &format!("/api/v1/routings/{}", f.routing),
+        Some(json!({"name": "Widget, two steps"})),
+    )
+    .await;
+    assert_eq!(named["name"], "Widget, two steps", "{named}");
+    assert_eq!(named["operations"].as_array().map(Vec::len), Some(2));
+
+    // A draft order is edited.
+    let o = order(&app, &t, f.widget, "2").await;
+    let id = o["id"].as_i64().expect("id");
+    let edited = ok(
+        &app,
+        &t,
+        Method::PUT,
+        &format!("/api/v1/production-orders/{id}"),
+        Some(json!({"priority": 1, "notes": "rush"})),
+    )
+    .await;
+    assert_eq!(edited["priority"], 1, "{edited}");
+    assert_eq!(edited["notes"], "rush");
+
+    // Released: an operation is planned on a printer; a queued operation cannot complete.
+    let released = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/release"),
+        None,
+    )
+    .await;
+    let ops = released["operations"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let op = ops[0]["id"].as_i64().expect("op");
+    assert_eq!(ops[0]["status"], "queued");
+    let planned = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/operations/{op}/schedule"),
+        Some(json!({"scheduled_start": "2030-01-10T08:00:00Z", "scheduled_end": "2030-01-10T09:00:00Z", "printer_id": f.printer})),
+    )
+    .await;
+    assert!(planned["scheduled_start"].is_string(), "{planned}");
+    let op_move = |from: &str, to: &str, allowed: &str| json!({"detail": format!("Invalid operation status transition: '{from}' -> '{to}'. Allowed: {allowed}")});
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/operations/{op}/complete"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            op_move("queued", "complete", "['running', 'skipped']")
+        )
+    );
+
+    // In progress: a release is refused; a running operation cannot be skipped; a complete
+    // one cannot start again.
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/start"),
+        None,
+    )
+    .await;
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/release"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            transition(
+                "in_progress",
+                "released",
+                "['on_hold', 'complete', 'cancelled', 'split', 'short']"
+            )
+        )
+    );
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/operations/{op}/start"),
+        Some(json!({"printer_id": f.printer})),
+    )
+    .await;
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/operations/{op}/skip"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            op_move("running", "skipped", "['complete', 'queued']")
+        )
+    );
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/operations/{op}/complete"),
+        Some(json!({"actual_run_minutes": "30"})),
+    )
+    .await;
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/operations/{op}/start"),
+        Some(json!({"printer_id": f.printer})),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            op_move("complete", "running", "none (terminal state)")
+        )
+    );
+
+    // Cancelled and split are terminal.
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/cancel"),
+        None,
+    )
+    .await;
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/release"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            transition("cancelled", "released", "none (terminal state)")
+        )
+    );
+    let parent = order(&app, &t, f.widget, "2").await["id"]
+        .as_i64()
+        .expect("id");
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{parent}/release"),
+        None,
+    )
+    .await;
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{parent}/split"),
+        Some(json!({"splits": [{"quantity": "1"}, {"quantity": "1"}]})),
+    )
+    .await;
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{parent}/start"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            transition("split", "in_progress", "none (terminal state)")
+        )
+    );
+}
