@@ -1758,3 +1758,171 @@ async fn work_centers_routings_order_edits_and_the_remaining_illegal_moves() {
         )
     );
 }
+
+#[tokio::test]
+async fn each_refused_step_says_why() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let f = farm(&app, &t).await;
+    let id = order(&app, &t, f.widget, "3").await["id"]
+        .as_i64()
+        .expect("id");
+    let url = |tail: &str| format!("/api/v1/production-orders/{id}{tail}");
+    let detail = |m: &str| json!({"detail": m});
+
+    // A draft is neither scrapped nor fed from a spool.
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &url("/scrap?scrap_reason=layer_shift"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            detail("Only released or in-progress orders can be scrapped (status is 'draft')")
+        )
+    );
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &url("/consume-spool"),
+        Some(json!({"spool_id": 1, "weight_consumed_g": "10"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            detail("Cannot consume material for a draft production order")
+        )
+    );
+
+    // In progress: only a released order splits; completions must add up.
+    let released = ok(&app, &t, Method::POST, &url("/release"), None).await;
+    let second_op = released["operations"][1]["id"].as_i64().expect("op");
+    ok(&app, &t, Method::POST, &url("/start"), None).await;
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &url("/split"),
+        Some(json!({"splits": [{"quantity": "1"}, {"quantity": "2"}]})),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            detail("Only released orders can be split")
+        )
+    );
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &url("/complete"),
+        Some(json!({"quantity_completed": "5"})),
+    )
+    .await;
+    assert!(status.is_client_error(), "{status}");
+    assert!(
+        body.to_string()
+            .contains("Completed (5) plus scrapped (0) exceeds the ordered quantity (3)"),
+        "{body}"
+    );
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &url("/complete"),
+        Some(json!({"quantity_completed": "1"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            detail(
+                "Completed (1) plus scrapped (0) is less than the ordered quantity (3); set force_close_short to close the order short"
+            )
+        )
+    );
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &url("/complete"),
+        Some(json!({"quantity_completed": "0", "force_close_short": true})),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            detail("Nothing was completed or scrapped")
+        )
+    );
+
+    // A skipped operation is not planned.
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &url(&format!("/operations/{second_op}/skip")),
+        Some(json!({})),
+    )
+    .await;
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &url(&format!("/operations/{second_op}/schedule")),
+        Some(json!({"scheduled_start": "2030-01-10T08:00:00Z"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            detail("Cannot schedule a skipped operation")
+        )
+    );
+
+    // Complete, passed, and a second verdict is refused.
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &url("/complete"),
+        Some(json!({"quantity_completed": "3"})),
+    )
+    .await;
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &url("/qc"),
+        Some(json!({"result": "passed"})),
+    )
+    .await;
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &url("/qc"),
+        Some(json!({"result": "passed"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::BAD_REQUEST,
+            detail("QC cannot be recorded when QC status is 'passed'")
+        )
+    );
+}
