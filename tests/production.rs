@@ -1490,6 +1490,19 @@ async fn qc_is_waived_with_a_reason_and_a_failure_goes_back_for_inspection() {
     );
 }
 
+/// Asserts that `method path` answers 400 with exactly `expected`.
+async fn refused_400(
+    app: &TestApp,
+    t: &str,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+    expected: Value,
+) {
+    let (status, got) = refused(app, t, method, path, body).await;
+    assert_eq!((status, got), (StatusCode::BAD_REQUEST, expected), "{path}");
+}
+
 /// A list answer's rows, whether the route answers a bare array or `{items: [...]}`.
 fn rows(v: &Value) -> Vec<Value> {
     v.as_array()
@@ -1607,21 +1620,15 @@ async fn work_centers_routings_order_edits_and_the_remaining_illegal_moves() {
     .await;
     assert!(planned["scheduled_start"].is_string(), "{planned}");
     let op_move = |from: &str, to: &str, allowed: &str| json!({"detail": format!("Invalid operation status transition: '{from}' -> '{to}'. Allowed: {allowed}")});
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &format!("/api/v1/production-orders/{id}/operations/{op}/complete"),
         Some(json!({})),
+        op_move("queued", "complete", "['running', 'skipped']"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            op_move("queued", "complete", "['running', 'skipped']")
-        )
-    );
 
     // In progress: a release is refused; a running operation cannot be skipped; a complete
     // one cannot start again.
@@ -1633,25 +1640,19 @@ async fn work_centers_routings_order_edits_and_the_remaining_illegal_moves() {
         None,
     )
     .await;
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &format!("/api/v1/production-orders/{id}/release"),
         None,
+        transition(
+            "in_progress",
+            "released",
+            "['on_hold', 'complete', 'cancelled', 'split', 'short']",
+        ),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            transition(
-                "in_progress",
-                "released",
-                "['on_hold', 'complete', 'cancelled', 'split', 'short']"
-            )
-        )
-    );
     ok(
         &app,
         &t,
@@ -1660,21 +1661,15 @@ async fn work_centers_routings_order_edits_and_the_remaining_illegal_moves() {
         Some(json!({"printer_id": f.printer})),
     )
     .await;
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &format!("/api/v1/production-orders/{id}/operations/{op}/skip"),
         Some(json!({})),
+        op_move("running", "skipped", "['complete', 'queued']"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            op_move("running", "skipped", "['complete', 'queued']")
-        )
-    );
     ok(
         &app,
         &t,
@@ -1683,21 +1678,15 @@ async fn work_centers_routings_order_edits_and_the_remaining_illegal_moves() {
         Some(json!({"actual_run_minutes": "30"})),
     )
     .await;
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &format!("/api/v1/production-orders/{id}/operations/{op}/start"),
         Some(json!({"printer_id": f.printer})),
+        op_move("complete", "running", "none (terminal state)"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            op_move("complete", "running", "none (terminal state)")
-        )
-    );
 
     // Cancelled and split are terminal.
     ok(
@@ -1708,21 +1697,15 @@ async fn work_centers_routings_order_edits_and_the_remaining_illegal_moves() {
         None,
     )
     .await;
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &format!("/api/v1/production-orders/{id}/release"),
         None,
+        transition("cancelled", "released", "none (terminal state)"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            transition("cancelled", "released", "none (terminal state)")
-        )
-    );
     let parent = order(&app, &t, f.widget, "2").await["id"]
         .as_i64()
         .expect("id");
@@ -1742,21 +1725,15 @@ async fn work_centers_routings_order_edits_and_the_remaining_illegal_moves() {
         Some(json!({"splits": [{"quantity": "1"}, {"quantity": "1"}]})),
     )
     .await;
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &format!("/api/v1/production-orders/{parent}/start"),
         None,
+        transition("split", "in_progress", "none (terminal state)"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            transition("split", "in_progress", "none (terminal state)")
-        )
-    );
 }
 
 #[tokio::test]
@@ -1771,56 +1748,38 @@ async fn each_refused_step_says_why() {
     let detail = |m: &str| json!({"detail": m});
 
     // A draft is neither scrapped nor fed from a spool.
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &url("/scrap?scrap_reason=layer_shift"),
         None,
+        detail("Only released or in-progress orders can be scrapped (status is 'draft')"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            detail("Only released or in-progress orders can be scrapped (status is 'draft')")
-        )
-    );
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &url("/consume-spool"),
         Some(json!({"spool_id": 1, "weight_consumed_g": "10"})),
+        detail("Cannot consume material for a draft production order"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            detail("Cannot consume material for a draft production order")
-        )
-    );
 
     // In progress: only a released order splits; completions must add up.
     let released = ok(&app, &t, Method::POST, &url("/release"), None).await;
     let second_op = released["operations"][1]["id"].as_i64().expect("op");
     ok(&app, &t, Method::POST, &url("/start"), None).await;
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &url("/split"),
         Some(json!({"splits": [{"quantity": "1"}, {"quantity": "2"}]})),
+        detail("Only released orders can be split"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            detail("Only released orders can be split")
-        )
-    );
     let (status, body) = refused(
         &app,
         &t,
@@ -1835,38 +1794,24 @@ async fn each_refused_step_says_why() {
             .contains("Completed (5) plus scrapped (0) exceeds the ordered quantity (3)"),
         "{body}"
     );
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &url("/complete"),
         Some(json!({"quantity_completed": "1"})),
+        detail("Completed (1) plus scrapped (0) is less than the ordered quantity (3); set force_close_short to close the order short"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            detail(
-                "Completed (1) plus scrapped (0) is less than the ordered quantity (3); set force_close_short to close the order short"
-            )
-        )
-    );
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &url("/complete"),
         Some(json!({"quantity_completed": "0", "force_close_short": true})),
+        detail("Nothing was completed or scrapped"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            detail("Nothing was completed or scrapped")
-        )
-    );
 
     // A skipped operation is not planned.
     ok(
@@ -1877,21 +1822,15 @@ async fn each_refused_step_says_why() {
         Some(json!({})),
     )
     .await;
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &url(&format!("/operations/{second_op}/schedule")),
         Some(json!({"scheduled_start": "2030-01-10T08:00:00Z"})),
+        detail("Cannot schedule a skipped operation"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            detail("Cannot schedule a skipped operation")
-        )
-    );
 
     // Complete, passed, and a second verdict is refused.
     ok(
@@ -1910,19 +1849,13 @@ async fn each_refused_step_says_why() {
         Some(json!({"result": "passed"})),
     )
     .await;
-    let (status, body) = refused(
+    refused_400(
         &app,
         &t,
         Method::POST,
         &url("/qc"),
         Some(json!({"result": "passed"})),
+        detail("QC cannot be recorded when QC status is 'passed'"),
     )
     .await;
-    assert_eq!(
-        (status, body),
-        (
-            StatusCode::BAD_REQUEST,
-            detail("QC cannot be recorded when QC status is 'passed'")
-        )
-    );
 }
