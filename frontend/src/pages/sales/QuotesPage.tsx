@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { FileText, ImagePlus, Plus } from 'lucide-react';
+import { FileText, ImagePlus, Pencil, Plus, Trash2 } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -14,8 +14,8 @@ import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
-import { QuoteDialog, QuoteStatusDialog, useSalesInvalidate } from './SalesDialogs';
-import { QUOTE_STATUSES, QUOTE_TONE, canConvert, quoteMoves, salesApi, type Quote, type QuoteStatus } from './salesApi';
+import { QuoteDialog, QuoteEditDialog, QuoteStatusDialog, useSalesInvalidate } from './SalesDialogs';
+import { QUOTE_STATUSES, QUOTE_TONE, canConvert, canEditQuote, quoteMoves, salesApi, type Quote, type QuoteStatus } from './salesApi';
 import './sales.css';
 
 export function QuotesPage() {
@@ -25,6 +25,8 @@ export function QuotesPage() {
   const [creating, setCreating] = useState(false);
   const [moving, setMoving] = useState<{ quote: Quote; to: QuoteStatus } | null>(null);
   const [converting, setConverting] = useState<Quote | null>(null);
+  const [editing, setEditing] = useState<Quote | null>(null);
+  const [deleting, setDeleting] = useState<Quote | null>(null);
   const [error, setError] = useState<string | null>(null);
   const stats = useQuery({ queryKey: ['quotes', 'stats'], queryFn: ({ signal }) => salesApi.quoteStats(signal) });
   const list = useServerList({
@@ -46,6 +48,19 @@ export function QuotesPage() {
     },
     onError: (err) => {
       setConverting(null);
+      setError(errorMessage(err));
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (q: Quote) => salesApi.deleteQuote(q.id),
+    onSuccess: async (_, q) => {
+      setDeleting(null);
+      setError(null);
+      toast.success('Quote deleted', `${q.quote_number} was deleted.`);
+      await invalidate();
+    },
+    onError: (err) => {
+      setDeleting(null);
       setError(errorMessage(err));
     },
   });
@@ -97,6 +112,12 @@ export function QuotesPage() {
           >
             <span className="btn__label">PDF</span>
           </DownloadLink>
+          {canEditQuote(r) && (
+            <>
+              <Button size="sm" variant="ghost" icon={<Pencil size={14} />} aria-label={`Edit ${r.quote_number}`} title="Edit" onClick={() => setEditing(r)} />
+              <Button size="sm" variant="ghost" icon={<Trash2 size={14} />} aria-label={`Delete ${r.quote_number}`} title="Delete" onClick={() => setDeleting(r)} />
+            </>
+          )}
           {canConvert(r) && (
             <Button size="sm" variant="primary" onClick={() => setConverting(r)}>
               Convert
@@ -174,6 +195,7 @@ export function QuotesPage() {
         empty={{ icon: <FileText size={22} />, title: 'No quotes yet', description: 'Write a quote for a customer, then convert it to an order.', action: create }}
       />
       <QuoteDialog open={creating} onClose={() => setCreating(false)} />
+      <QuoteEditDialog quote={editing} open={editing !== null} onClose={() => setEditing(null)} />
       <QuoteStatusDialog quote={moving?.quote ?? null} to={moving?.to ?? null} open={moving !== null} onClose={() => setMoving(null)} />
       <ConfirmDialog
         open={converting !== null}
@@ -184,6 +206,15 @@ export function QuotesPage() {
         busy={convert.isPending}
         onConfirm={() => converting && convert.mutate(converting)}
         onCancel={() => setConverting(null)}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.quote_number ?? 'the quote'}?`}
+        message="The quote is removed for good."
+        confirmLabel="Delete quote"
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onCancel={() => setDeleting(null)}
       />
     </div>
   );

@@ -10,9 +10,14 @@ import { Button } from '../../components/Button';
 import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
-import { humanize } from '../../lib/format';
+import { formatMoney, humanize } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
 import {
+  QUOTE_EDIT_FIELDS,
+  quoteEditBody,
+  quoteEditSchema,
+  quoteEditValues,
+  type QuoteEditForm,
   PAYMENT_METHODS,
   SHIPPING_EVENT_LABEL,
   SHIPPING_EVENT_SOURCE_LABEL,
@@ -502,6 +507,98 @@ export function QuoteDialog({ open, onClose }: { open: boolean; onClose: () => v
   );
 }
 
+/**
+ * Edits a quote (any status but converted; the server's 400 shows in the form otherwise).
+ * The form starts from the quote; the totals follow on the server.
+ */
+export function QuoteEditDialog({ quote, open, onClose }: { quote: Quote | null; open: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<QuoteEditForm>({ resolver: zodResolver(quoteEditSchema), values: quote ? quoteEditValues(quote) : undefined });
+  const close = () => {
+    reset();
+    setFormError(null);
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: QuoteEditForm) => salesApi.updateQuote(quote?.id ?? 0, quoteEditBody(v)),
+    onSuccess: async (q) => {
+      toast.success('Quote saved', `${q.quote_number} now totals ${formatMoney(q.total_price)}.`);
+      await invalidate();
+      close();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, QUOTE_EDIT_FIELDS)),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      size="lg"
+      title={`Edit ${quote?.quote_number ?? 'the quote'}`}
+      description="The totals follow the quantity, price and shipping. A field emptied here keeps its current text."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="quote-edit-form" loading={save.isPending}>
+            Save quote
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="quote-edit-form"
+        className="form"
+        aria-label="Edit quote"
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        <TextField label="What is quoted" required error={errors.product_name?.message} {...register('product_name')} />
+        <TextAreaField label="Description" rows={2} error={errors.description?.message} {...register('description')} />
+        <div className="form__grid form__grid--3">
+          <TextField label="Quantity" required inputMode="numeric" error={errors.quantity?.message} {...register('quantity')} />
+          <TextField label="Unit price" required inputMode="decimal" error={errors.unit_price?.message} {...register('unit_price')} />
+          <TextField label="Shipping cost" inputMode="decimal" error={errors.shipping_cost?.message} {...register('shipping_cost')} />
+        </div>
+        <TextField label="Color" error={errors.color?.message} {...register('color')} />
+        <div className="form__grid">
+          <TextAreaField label="Customer notes" rows={2} error={errors.customer_notes?.message} {...register('customer_notes')} />
+          <TextAreaField label="Staff notes" rows={2} error={errors.admin_notes?.message} {...register('admin_notes')} />
+        </div>
+        <fieldset className="fieldset form__stack">
+          <legend>Ship to</legend>
+          <div className="form__grid">
+            <TextField label="Name" error={errors.shipping_name?.message} {...register('shipping_name')} />
+            <TextField label="Phone" type="tel" error={errors.shipping_phone?.message} {...register('shipping_phone')} />
+          </div>
+          <div className="form__grid">
+            <TextField label="Street" error={errors.shipping_address_line1?.message} {...register('shipping_address_line1')} />
+            <TextField label="Second line" error={errors.shipping_address_line2?.message} {...register('shipping_address_line2')} />
+          </div>
+          <div className="form__grid form__grid--4">
+            <TextField label="City" error={errors.shipping_city?.message} {...register('shipping_city')} />
+            <TextField label="State" error={errors.shipping_state?.message} {...register('shipping_state')} />
+            <TextField label="Postal code" error={errors.shipping_zip?.message} {...register('shipping_zip')} />
+            <TextField label="Country" error={errors.shipping_country?.message} {...register('shipping_country')} />
+          </div>
+        </fieldset>
+      </form>
+    </Modal>
+  );
+}
+
 /** Moves a quote to another status; rejecting asks why. */
 export function QuoteStatusDialog({ quote, to, open, onClose }: { quote: Quote | null; to: QuoteStatus | null; open: boolean; onClose: () => void }) {
   const toast = useToast();
@@ -780,3 +877,4 @@ export function PaymentDetailsDialog({ order, open, onClose }: { order: SalesOrd
     </Modal>
   );
 }
+

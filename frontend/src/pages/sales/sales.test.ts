@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  canEditQuote,
+  quoteEditBody,
+  quoteEditSchema,
+  quoteEditValues,
+  type Quote,
   SHIPPING_EVENT_SOURCES,
   SHIPPING_EVENT_TYPES,
   canConvert,
@@ -227,5 +232,68 @@ describe('tracking update', () => {
     expect(localToIso('2026-11-24')).toBeNull();
     expect(localToIso('2026-13-40T99:99')).toBeNull();
     expect(localToIso('')).toBeNull();
+  });
+});
+
+describe('quote edit form', () => {
+  const quote = {
+    id: 4,
+    quote_number: 'Q-2026-0004',
+    status: 'approved',
+    product_name: 'Bracket',
+    description: null,
+    quantity: 3,
+    unit_price: '12.50',
+    shipping_cost: '0.00',
+    color: 'Red',
+    customer_notes: null,
+    admin_notes: 'rush',
+    shipping_name: null,
+    shipping_address_line1: '1 Main St',
+    shipping_address_line2: null,
+    shipping_city: 'Springfield',
+    shipping_state: null,
+    shipping_zip: null,
+    shipping_country: 'USA',
+    shipping_phone: null,
+  } as unknown as Quote;
+
+  it('is offered for every status but converted (the server refuses only that)', () => {
+    expect(canEditQuote({ status: 'pending' })).toBe(true);
+    expect(canEditQuote({ status: 'rejected' })).toBe(true);
+    expect(canEditQuote({ status: 'cancelled' })).toBe(true);
+    expect(canEditQuote({ status: 'converted' })).toBe(false);
+  });
+  it('starts from the quote and sends only the fields of its input, empty as null', () => {
+    const v = quoteEditValues(quote);
+    expect(v).toMatchObject({ product_name: 'Bracket', quantity: '3', unit_price: '12.50', description: '', color: 'Red', shipping_city: 'Springfield' });
+    expect(quoteEditSchema.safeParse(v).success).toBe(true);
+    expect(quoteEditBody({ ...v, quantity: ' 5 ', color: '  ' })).toEqual({
+      product_name: 'Bracket',
+      description: null,
+      quantity: 5,
+      unit_price: '12.50',
+      shipping_cost: '0.00',
+      color: null,
+      customer_notes: null,
+      admin_notes: 'rush',
+      shipping_name: null,
+      shipping_address_line1: '1 Main St',
+      shipping_address_line2: null,
+      shipping_city: 'Springfield',
+      shipping_state: null,
+      shipping_zip: null,
+      shipping_country: 'USA',
+      shipping_phone: null,
+    });
+  });
+  it('refuses a missing name, quantities outside 1..10000, a bad price and long text', () => {
+    const v = quoteEditValues(quote);
+    expect(messages(quoteEditSchema.safeParse({ ...v, product_name: ' ', quantity: '10001', unit_price: 'abc', color: 'x'.repeat(51) }))).toEqual({
+      product_name: 'Enter what is quoted.',
+      quantity: 'Enter a whole quantity from 1 to 10000.',
+      unit_price: 'Enter a unit price greater than 0, in cents at most.',
+      color: 'Keep the color under 50 characters.',
+    });
   });
 });

@@ -31,6 +31,7 @@ export type QuoteStatus = Quote['status'];
 export type QuoteStats = Api<'/quotes/stats', 'get'>;
 export type QuoteQuery = ListQuery<'/quotes/'>;
 export type QuoteCreate = RequestBody<'/quotes/', 'post'>;
+export type QuoteUpdate = RequestBody<'/quotes/{id}', 'patch'>;
 export type NoteCreate = RequestBody<'/sales-orders/{id}/events', 'post'>;
 export type ShippingEvent = Api<'/sales-orders/{id}/shipping-events', 'get'>[number];
 export type ShippingEventCreate = RequestBody<'/sales-orders/{id}/shipping-events', 'post'>;
@@ -341,6 +342,84 @@ export function quoteBody(v: QuoteForm): QuoteCreate {
   };
 }
 
+/** The server edits and deletes any quote but a converted one (400 otherwise). */
+export const canEditQuote = (q: Pick<Quote, 'status'>) => q.status !== 'converted';
+
+/**
+ * A quote's changes (`PATCH /quotes/{id}`, the fields of its input only). The server keeps a
+ * field sent empty, so text can be changed but not cleared; the totals follow the new
+ * quantity, price and shipping.
+ */
+export const quoteEditSchema = z.object({
+  product_name: z.string().trim().min(1, 'Enter what is quoted.').max(255, 'Keep the name under 255 characters.'),
+  description: text(2000, 'the description'),
+  quantity: z
+    .string()
+    .trim()
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 10000, 'Enter a whole quantity from 1 to 10000.'),
+  unit_price: amount('a unit price'),
+  shipping_cost: optionalMoney('a shipping cost'),
+  color: text(50, 'the color'),
+  customer_notes: text(2000, 'notes'),
+  admin_notes: text(2000, 'staff notes'),
+  shipping_name: text(255, 'the name'),
+  shipping_address_line1: text(255, 'the street'),
+  shipping_address_line2: text(255, 'the second line'),
+  shipping_city: text(255, 'the city'),
+  shipping_state: text(255, 'the state'),
+  shipping_zip: text(255, 'the postal code'),
+  shipping_country: text(255, 'the country'),
+  shipping_phone: text(255, 'the phone number'),
+});
+export type QuoteEditForm = z.input<typeof quoteEditSchema>;
+export const QUOTE_EDIT_FIELDS = Object.keys(quoteEditSchema.shape) as (keyof QuoteEditForm)[];
+
+/** The form's values from the quote as it is. */
+export function quoteEditValues(q: Quote): QuoteEditForm {
+  const t = (v: string | null | undefined) => v ?? '';
+  return {
+    product_name: q.product_name,
+    description: t(q.description),
+    quantity: String(q.quantity),
+    unit_price: String(q.unit_price),
+    shipping_cost: String(q.shipping_cost),
+    color: t(q.color),
+    customer_notes: t(q.customer_notes),
+    admin_notes: t(q.admin_notes),
+    shipping_name: t(q.shipping_name),
+    shipping_address_line1: t(q.shipping_address_line1),
+    shipping_address_line2: t(q.shipping_address_line2),
+    shipping_city: t(q.shipping_city),
+    shipping_state: t(q.shipping_state),
+    shipping_zip: t(q.shipping_zip),
+    shipping_country: t(q.shipping_country),
+    shipping_phone: t(q.shipping_phone),
+  };
+}
+
+/** Trimmed; empty is null, which the server reads as "keep". */
+export function quoteEditBody(v: QuoteEditForm): QuoteUpdate {
+  const t = (s: string) => s.trim() || null;
+  return {
+    product_name: v.product_name.trim(),
+    description: t(v.description),
+    quantity: Number(v.quantity.trim()),
+    unit_price: v.unit_price.trim(),
+    shipping_cost: t(v.shipping_cost),
+    color: t(v.color),
+    customer_notes: t(v.customer_notes),
+    admin_notes: t(v.admin_notes),
+    shipping_name: t(v.shipping_name),
+    shipping_address_line1: t(v.shipping_address_line1),
+    shipping_address_line2: t(v.shipping_address_line2),
+    shipping_city: t(v.shipping_city),
+    shipping_state: t(v.shipping_state),
+    shipping_zip: t(v.shipping_zip),
+    shipping_country: t(v.shipping_country),
+    shipping_phone: t(v.shipping_phone),
+  };
+}
+
 export const quoteStatusSchema = z
   .object({ status: z.enum(QUOTE_STATUSES as [QuoteStatus, ...QuoteStatus[]], 'Choose a status.'), rejection_reason: text(2000, 'the reason') })
   .refine((v) => v.status !== 'rejected' || v.rejection_reason.length > 0, { path: ['rejection_reason'], message: 'Say why it was rejected.' });
@@ -383,6 +462,8 @@ export const salesApi = {
   quoteStats: (signal?: AbortSignal) => api.get<QuoteStats>('/quotes/stats', undefined, signal),
   quotes: (q: QuoteQuery, signal?: AbortSignal) => api.get<Quote[]>('/quotes/', { ...q }, signal),
   createQuote: (body: QuoteCreate, k: string) => api.post<Quote>('/quotes/', body, once(k)),
+  updateQuote: (id: number, body: QuoteUpdate) => api.patch<Quote>(`/quotes/${id}`, body),
+  deleteQuote: (id: number) => api.del<unknown>(`/quotes/${id}`),
   quoteStatus: (id: number, v: QuoteStatusForm) =>
     api.patch<Quote>(`/quotes/${id}/status`, { status: v.status, rejection_reason: v.rejection_reason.trim() || null }),
   uploadQuoteImage: (id: number, file: File) => {
