@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ArrowLeft, Banknote, CreditCard, Factory, FileText, MapPin, MessageSquarePlus, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
+import { ArrowLeft, Banknote, CreditCard, Factory, FileText, MapPin, MessageSquarePlus, Package, Pencil, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
@@ -14,7 +14,16 @@ import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
 import { ORDER_TONE as WO_TONE } from '../production/productionApi';
-import { NoteDialog, PaymentDetailsDialog, PaymentDialog, ShipDialog, TrackingDialog, useSalesInvalidate } from './SalesDialogs';
+import {
+  AddressDialog,
+  NoteDialog,
+  PaymentDetailsDialog,
+  PaymentDialog,
+  ShipDialog,
+  ShippingDetailsDialog,
+  TrackingDialog,
+  useSalesInvalidate,
+} from './SalesDialogs';
 import {
   FULFILLMENT_TONE,
   ORDER_TONE,
@@ -22,6 +31,7 @@ import {
   SHIPPING_EVENT_LABEL,
   SHIPPING_EVENT_SOURCE_LABEL,
   SHIPPING_EVENT_TONE,
+  canChangeAddress,
   orderMoves,
   salesApi,
   type SalesOrder,
@@ -31,7 +41,7 @@ import './sales.css';
 
 const SHIPPABLE: readonly SalesOrderStatus[] = ['confirmed', 'in_production', 'ready_to_ship'];
 
-type Dialog = 'cancel' | 'delete' | 'ship' | 'payment' | 'refund' | 'note' | 'tracking' | 'payment-details' | null;
+type Dialog = 'cancel' | 'delete' | 'ship' | 'payment' | 'refund' | 'note' | 'tracking' | 'payment-details' | 'address' | 'shipping' | null;
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -158,6 +168,13 @@ export function OrderDetailPage() {
   const canGenerate = ['confirmed', 'in_production', 'on_hold'].includes(order.status);
   // The server takes tracking updates once the order has shipped (also after delivery).
   const canTrack = admin && Boolean(order.shipped_at) && order.status !== 'cancelled';
+  // Owner or admin, until it has shipped (the server refuses shipped, delivered and cancelled).
+  const canAddress = canChangeAddress(order, user ? { id: user.id, admin } : null);
+  // The server refuses shipping details only on a cancelled order.
+  const canShippingDetails = admin && order.status !== 'cancelled';
+  const shippedWith = [order.carrier, order.tracking_number && `tracking ${order.tracking_number}`, order.shipped_at && `shipped ${formatDateTime(order.shipped_at)}`]
+    .filter(Boolean)
+    .join(' · ');
   const paid = Number(summary.data?.total_paid ?? 0) - Number(summary.data?.total_refunded ?? 0);
   const shipTo = address(order);
   return (
@@ -402,7 +419,19 @@ export function OrderDetailPage() {
               </table>
             </div>
           )}
-          <h3 className="section-subtitle">Shipments</h3>
+          <div className="so-subhead">
+            <h3 className="section-subtitle">Shipments</h3>
+            {canShippingDetails && (
+              <Button size="sm" variant="ghost" icon={<Package size={14} />} onClick={() => setDialog('shipping')}>
+                Shipping details
+              </Button>
+            )}
+          </div>
+          {shippedWith && (
+            <p className="cell-sub" data-testid="shipping-details">
+              {shippedWith}
+            </p>
+          )}
           {shipments.error ? (
             <ErrorState compact error={shipments.error} onRetry={() => void shipments.refetch()} />
           ) : shipments.isPending ? (
@@ -422,10 +451,23 @@ export function OrderDetailPage() {
               ))}
             </ul>
           )}
-          {shipTo && (
+          {(shipTo || canAddress) && (
             <>
-              <h3 className="section-subtitle">Ship to</h3>
-              <p className="so-address">{shipTo}</p>
+              <div className="so-subhead">
+                <h3 className="section-subtitle">Ship to</h3>
+                {canAddress && (
+                  <Button size="sm" variant="ghost" icon={<Pencil size={14} />} onClick={() => setDialog('address')}>
+                    Change address
+                  </Button>
+                )}
+              </div>
+              {shipTo ? (
+                <p className="so-address" data-testid="ship-to">
+                  {shipTo}
+                </p>
+              ) : (
+                <p className="muted">No address yet; the order needs one to ship.</p>
+              )}
             </>
           )}
         </section>
@@ -570,6 +612,8 @@ export function OrderDetailPage() {
       <ShipDialog order={order} open={dialog === 'ship'} onClose={() => setDialog(null)} />
       <NoteDialog order={order} open={dialog === 'note'} onClose={() => setDialog(null)} />
       <TrackingDialog order={order} open={dialog === 'tracking'} onClose={() => setDialog(null)} />
+      {canAddress && <AddressDialog order={order} open={dialog === 'address'} onClose={() => setDialog(null)} />}
+      {canShippingDetails && <ShippingDetailsDialog order={order} open={dialog === 'shipping'} onClose={() => setDialog(null)} />}
       {admin && <PaymentDetailsDialog order={order} open={dialog === 'payment-details'} onClose={() => setDialog(null)} />}
       <PaymentDialog mode="payment" orderId={order.id} orderLabel={order.order_number} open={dialog === 'payment'} onClose={() => setDialog(null)} />
       <PaymentDialog

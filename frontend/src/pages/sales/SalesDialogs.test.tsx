@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../../App';
 import { ToastProvider } from '../../components/Toast';
-import { NoteDialog, PaymentDetailsDialog, PaymentDialog, ShipDialog, TrackingDialog } from './SalesDialogs';
+import { AddressDialog, NoteDialog, PaymentDetailsDialog, PaymentDialog, ShipDialog, TrackingDialog } from './SalesDialogs';
 import type { SalesOrder } from './salesApi';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -198,5 +198,27 @@ describe('payment details dialog', () => {
       ['/api/v1/sales-orders/9/payment', { payment_status: 'paid', payment_method: null, payment_transaction_id: 'etsy-1' }],
       ['/api/v1/sales-orders/9/payment', { payment_status: 'overdue', payment_method: 'Etsy Payments', payment_transaction_id: 'etsy-1' }],
     ]);
+  });
+});
+
+describe('address dialog', () => {
+  it("puts the server's 422 on its field and keeps the dialog open", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_input: RequestInfo | URL, init: RequestInit = {}) => {
+        if (init.method !== 'PATCH') return new Response('[]', { status: 200, headers: { 'Content-Type': 'application/json' } });
+        const body = { error: 'VALIDATION_ERROR', message: 'Request validation failed', details: { errors: [{ field: 'shipping_zip', message: 'Text contains hidden characters', type: 'value_error' }] } };
+        return new Response(JSON.stringify(body), { status: 422, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    const order = { id: 9, order_number: 'SO-2026-0009', shipping_address_line1: '1 Main St', shipping_city: 'Springfield' } as unknown as SalesOrder;
+    const onClose = vi.fn();
+    wrap(<AddressDialog order={order} open onClose={onClose} />);
+    const user = userEvent.setup();
+    const dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/Postal code/), '62701');
+    await user.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    await vi.waitFor(() => expect(within(dialog).getByLabelText(/Postal code/)).toHaveAccessibleDescription('Text contains hidden characters'));
+    expect(onClose).not.toHaveBeenCalled();
   });
 });

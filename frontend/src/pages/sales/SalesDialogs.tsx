@@ -14,10 +14,18 @@ import { formatMoney, humanize } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
 import {
   QUOTE_EDIT_FIELDS,
+  addressBody,
+  addressSchema,
+  addressValues,
   quoteEditBody,
   quoteEditSchema,
   quoteEditValues,
+  shippingDetailsBody,
+  shippingDetailsSchema,
+  shippingDetailsValues,
+  type AddressForm,
   type QuoteEditForm,
+  type ShippingDetailsForm,
   PAYMENT_METHODS,
   SHIPPING_EVENT_LABEL,
   SHIPPING_EVENT_SOURCE_LABEL,
@@ -878,3 +886,144 @@ export function PaymentDetailsDialog({ order, open, onClose }: { order: SalesOrd
   );
 }
 
+/**
+ * Changes where an order ships (its owner or an admin, until it has shipped; the server's
+ * 400 shows in the form when it already has). Starts from the order's address.
+ */
+export function AddressDialog({ order, open, onClose }: { order: SalesOrder; open: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<AddressForm>({ resolver: zodResolver(addressSchema), values: addressValues(order) });
+  const close = () => {
+    reset();
+    setFormError(null);
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: AddressForm) => salesApi.setAddress(order.id, addressBody(v)),
+    onSuccess: async (o) => {
+      toast.success('Address changed', `${o.order_number} ships to ${[o.shipping_address_line1, o.shipping_city].filter(Boolean).join(', ')}.`);
+      await invalidate();
+      close();
+    },
+    onError: (err) =>
+      setFormError(
+        applyServerErrors(err, setError, ['shipping_address_line1', 'shipping_address_line2', 'shipping_city', 'shipping_state', 'shipping_zip', 'shipping_country']),
+      ),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title={`Change address · ${order.order_number}`}
+      description="Where the order ships. A field emptied here keeps its current text."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="address-form" loading={save.isPending}>
+            Save address
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="address-form"
+        className="form"
+        aria-label="Change address"
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        <TextField label="Street" required autoComplete="address-line1" error={errors.shipping_address_line1?.message} {...register('shipping_address_line1')} />
+        <TextField label="Second line" autoComplete="address-line2" error={errors.shipping_address_line2?.message} {...register('shipping_address_line2')} />
+        <div className="form__grid">
+          <TextField label="City" autoComplete="address-level2" error={errors.shipping_city?.message} {...register('shipping_city')} />
+          <TextField label="State" autoComplete="address-level1" error={errors.shipping_state?.message} {...register('shipping_state')} />
+        </div>
+        <div className="form__grid">
+          <TextField label="Postal code" autoComplete="postal-code" error={errors.shipping_zip?.message} {...register('shipping_zip')} />
+          <TextField label="Country" autoComplete="country-name" error={errors.shipping_country?.message} {...register('shipping_country')} />
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/**
+ * An admin's shipping details on an order: carrier, tracking number and when it left, e.g.
+ * for a parcel sent outside Strata. Starts from what the order has.
+ */
+export function ShippingDetailsDialog({ order, open, onClose }: { order: SalesOrder; open: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<ShippingDetailsForm>({ resolver: zodResolver(shippingDetailsSchema), values: shippingDetailsValues(order) });
+  const close = () => {
+    reset();
+    setFormError(null);
+    onClose();
+  };
+  const save = useMutation({
+    mutationFn: (v: ShippingDetailsForm) => salesApi.setShippingDetails(order.id, shippingDetailsBody(v)),
+    onSuccess: async (o) => {
+      toast.success('Shipping details saved', `${o.order_number}: ${[o.carrier, o.tracking_number].filter(Boolean).join(' ') || 'saved'}.`);
+      await invalidate();
+      close();
+    },
+    onError: (err) => setFormError(applyServerErrors(err, setError, ['carrier', 'tracking_number', 'shipped_at'])),
+  });
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      title={`Shipping details · ${order.order_number}`}
+      description="The carrier, tracking number and ship date on the order. A field emptied here keeps its current value."
+      footer={
+        <>
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form="shipping-details-form" loading={save.isPending}>
+            Save
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="shipping-details-form"
+        className="form"
+        aria-label="Shipping details"
+        noValidate
+        onSubmit={handleSubmit((v) => {
+          setFormError(null);
+          save.mutate(v);
+        })}
+      >
+        <FormError message={formError} />
+        <div className="form__grid">
+          <TextField label="Carrier" placeholder="UPS" error={errors.carrier?.message} {...register('carrier')} />
+          <TextField label="Tracking number" error={errors.tracking_number?.message} {...register('tracking_number')} />
+        </div>
+        <TextField label="Shipped at" type="datetime-local" error={errors.shipped_at?.message} {...register('shipped_at')} />
+      </form>
+    </Modal>
+  );
+}

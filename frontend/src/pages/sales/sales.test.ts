@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addressBody,
+  addressSchema,
+  addressValues,
+  canChangeAddress,
   canEditQuote,
+  isoToLocal,
   quoteEditBody,
   quoteEditSchema,
   quoteEditValues,
+  shippingDetailsBody,
+  shippingDetailsSchema,
+  shippingDetailsValues,
   type Quote,
+  type SalesOrder,
   SHIPPING_EVENT_SOURCES,
   SHIPPING_EVENT_TYPES,
   canConvert,
@@ -295,5 +304,58 @@ describe('quote edit form', () => {
       unit_price: 'Enter a unit price greater than 0, in cents at most.',
       color: 'Keep the color under 50 characters.',
     });
+  });
+});
+
+describe('order address', () => {
+  const order = (status: string, extra: Record<string, unknown> = {}) => ({ status, shipped_at: null, user_id: 7, ...extra }) as unknown as SalesOrder;
+  const admin = { id: 1, admin: true };
+  const owner = { id: 7, admin: false };
+  const other = { id: 8, admin: false };
+
+  it('may be changed by the owner or an admin until the order ships', () => {
+    expect(canChangeAddress(order('pending'), admin)).toBe(true);
+    expect(canChangeAddress(order('confirmed'), owner)).toBe(true);
+    expect(canChangeAddress(order('pending'), other)).toBe(false);
+    expect(canChangeAddress(order('pending'), null)).toBe(false);
+    for (const s of ['shipped', 'delivered', 'completed', 'cancelled']) expect(canChangeAddress(order(s), admin)).toBe(false);
+    expect(canChangeAddress(order('confirmed', { shipped_at: '2026-11-24T10:00:00Z' }), admin)).toBe(false);
+  });
+  it('needs a street; the rest is optional, trimmed, empty as null', () => {
+    const v = addressValues({ shipping_address_line1: '1 Main St', shipping_address_line2: null, shipping_city: 'Springfield', shipping_state: null, shipping_zip: null, shipping_country: 'USA' });
+    expect(addressBody({ ...v, shipping_address_line1: ' 2 Elm St ', shipping_zip: ' 62701 ' })).toEqual({
+      shipping_address_line1: '2 Elm St',
+      shipping_address_line2: null,
+      shipping_city: 'Springfield',
+      shipping_state: null,
+      shipping_zip: '62701',
+      shipping_country: 'USA',
+    });
+    expect(messages(addressSchema.safeParse({ ...v, shipping_address_line1: '  ', shipping_city: 'c'.repeat(256) }))).toEqual({
+      shipping_address_line1: 'Enter the street.',
+      shipping_city: 'Keep the city under 255 characters.',
+    });
+  });
+});
+
+describe('shipping details', () => {
+  it('starts from the order, shipped_at in local time, and sends it as an instant', () => {
+    const at = new Date(2026, 10, 24, 9, 30).toISOString();
+    const v = shippingDetailsValues({ carrier: 'UPS', tracking_number: null, shipped_at: at });
+    expect(v).toEqual({ carrier: 'UPS', tracking_number: '', shipped_at: '2026-11-24T09:30' });
+    expect(shippingDetailsSchema.safeParse(v).success).toBe(true);
+    expect(shippingDetailsBody({ ...v, tracking_number: ' 1Z9 ' })).toEqual({ carrier: 'UPS', tracking_number: '1Z9', shipped_at: at });
+    expect(shippingDetailsBody({ carrier: '', tracking_number: '1Z9', shipped_at: '' })).toEqual({ carrier: null, tracking_number: '1Z9', shipped_at: null });
+  });
+  it('refuses a bad time and an empty form', () => {
+    expect(messages(shippingDetailsSchema.safeParse({ carrier: 'UPS', tracking_number: '', shipped_at: 'soon' }))).toEqual({ shipped_at: 'Enter a date and time.' });
+    expect(messages(shippingDetailsSchema.safeParse({ carrier: ' ', tracking_number: '', shipped_at: '' }))).toEqual({
+      carrier: 'Enter the carrier, the tracking number or when it shipped.',
+    });
+  });
+  it('reads an instant back as a datetime-local value', () => {
+    expect(isoToLocal(null)).toBe('');
+    expect(isoToLocal('nonsense')).toBe('');
+    expect(isoToLocal(new Date(2026, 0, 2, 3, 4).toISOString())).toBe('2026-01-02T03:04');
   });
 });

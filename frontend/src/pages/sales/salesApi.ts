@@ -43,6 +43,8 @@ export type MaterialRequirements = Api<'/sales-orders/{id}/material-requirements
 export type RequiredOrder = RequiredOrders['production_orders'][number];
 export type PaymentDetailsUpdate = RequestBody<'/sales-orders/{id}/payment', 'patch'>;
 export type SalesPaymentStatus = PaymentDetailsUpdate['payment_status'];
+export type AddressUpdate = RequestBody<'/sales-orders/{id}/address', 'patch'>;
+export type ShippingDetailsUpdate = RequestBody<'/sales-orders/{id}/shipping', 'patch'>;
 
 /** The answer of `/sales-orders/status-transitions` (the document types it `unknown`). */
 export interface StatusTransitions {
@@ -286,6 +288,93 @@ export function trackingBody(v: TrackingForm): ShippingEventCreate {
   };
 }
 
+/**
+ * Statuses whose address is locked: the server refuses shipped, delivered and cancelled
+ * orders (400 `Cannot change the address of a {status} order`); a completed order has
+ * shipped too.
+ */
+const ADDRESS_LOCKED: readonly SalesOrderStatus[] = ['shipped', 'delivered', 'completed', 'cancelled'];
+
+/** The order's owner or an admin may change where it ships until it has shipped. */
+export function canChangeAddress(
+  order: Pick<SalesOrder, 'status' | 'shipped_at' | 'user_id'>,
+  user: { id: number; admin: boolean } | null,
+): boolean {
+  if (!user || (!user.admin && order.user_id !== user.id)) return false;
+  return !ADDRESS_LOCKED.includes(order.status) && !order.shipped_at;
+}
+
+/** A new ship-to address; a field left empty keeps what the order has (the server's rule). */
+export const addressSchema = z.object({
+  shipping_address_line1: z.string().trim().min(1, 'Enter the street.').max(255, 'Keep the street under 255 characters.'),
+  shipping_address_line2: text(255, 'the second line'),
+  shipping_city: text(255, 'the city'),
+  shipping_state: text(255, 'the state'),
+  shipping_zip: text(255, 'the postal code'),
+  shipping_country: text(255, 'the country'),
+});
+export type AddressForm = z.input<typeof addressSchema>;
+
+export function addressValues(o: Pick<SalesOrder, 'shipping_address_line1' | 'shipping_address_line2' | 'shipping_city' | 'shipping_state' | 'shipping_zip' | 'shipping_country'>): AddressForm {
+  return {
+    shipping_address_line1: o.shipping_address_line1 ?? '',
+    shipping_address_line2: o.shipping_address_line2 ?? '',
+    shipping_city: o.shipping_city ?? '',
+    shipping_state: o.shipping_state ?? '',
+    shipping_zip: o.shipping_zip ?? '',
+    shipping_country: o.shipping_country ?? '',
+  };
+}
+
+export function addressBody(v: AddressForm): AddressUpdate {
+  const t = (s: string) => s.trim() || null;
+  return {
+    shipping_address_line1: t(v.shipping_address_line1),
+    shipping_address_line2: t(v.shipping_address_line2),
+    shipping_city: t(v.shipping_city),
+    shipping_state: t(v.shipping_state),
+    shipping_zip: t(v.shipping_zip),
+    shipping_country: t(v.shipping_country),
+  };
+}
+
+/** An instant as a `datetime-local` value ('2026-11-24T10:30') in the browser's zone. */
+export function isoToLocal(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/**
+ * An admin's shipping details (`PATCH /sales-orders/{id}/shipping`), e.g. for a parcel sent
+ * outside Strata; a field left empty keeps what the order has.
+ */
+export const shippingDetailsSchema = z
+  .object({
+    carrier: text(255, 'the carrier'),
+    tracking_number: text(255, 'the tracking number'),
+    shipped_at: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || localToIso(v) !== null, 'Enter a date and time.'),
+  })
+  .refine((v) => v.carrier || v.tracking_number || v.shipped_at, { path: ['carrier'], message: 'Enter the carrier, the tracking number or when it shipped.' });
+export type ShippingDetailsForm = z.input<typeof shippingDetailsSchema>;
+
+export function shippingDetailsValues(o: Pick<SalesOrder, 'carrier' | 'tracking_number' | 'shipped_at'>): ShippingDetailsForm {
+  return { carrier: o.carrier ?? '', tracking_number: o.tracking_number ?? '', shipped_at: isoToLocal(o.shipped_at) };
+}
+
+export function shippingDetailsBody(v: ShippingDetailsForm): ShippingDetailsUpdate {
+  return {
+    carrier: v.carrier.trim() || null,
+    tracking_number: v.tracking_number.trim() || null,
+    shipped_at: v.shipped_at.trim() ? localToIso(v.shipped_at.trim()) : null,
+  };
+}
+
 export const SALES_PAYMENT_STATUSES: readonly SalesPaymentStatus[] = ['pending', 'partial', 'paid', 'refunded', 'overdue'];
 
 /**
@@ -449,6 +538,9 @@ export const salesApi = {
   remove: (id: number) => api.del<unknown>(`/sales-orders/${id}`),
   setPaymentDetails: (id: number, body: PaymentDetailsUpdate) =>
     api.request<SalesOrder>(`/sales-orders/${id}/payment`, { method: 'PATCH', json: body, ...once() }),
+  setAddress: (id: number, body: AddressUpdate) => api.request<SalesOrder>(`/sales-orders/${id}/address`, { method: 'PATCH', json: body, ...once() }),
+  setShippingDetails: (id: number, body: ShippingDetailsUpdate) =>
+    api.request<SalesOrder>(`/sales-orders/${id}/shipping`, { method: 'PATCH', json: body, ...once() }),
   generateProduction: (id: number) => api.post<unknown>(`/sales-orders/${id}/generate-production-orders`, undefined, once()),
   ship: (id: number, body: ShipBody, k: string) => api.post<ShipResult>(`/sales-orders/${id}/ship`, body, once(k)),
   paymentSummary: (orderId: number, signal?: AbortSignal) => api.get<PaymentSummary>(`/payments/order/${orderId}/summary`, undefined, signal),

@@ -1,0 +1,201 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { AppProviders, AppRoutes, createQueryClient } from '../../App';
+
+const admin = { id: 1, email: 'ada@example.com', full_name: 'Ada Admin', account_type: 'admin', status: 'active' };
+const operator = { id: 7, email: 'otto@example.com', full_name: 'Otto Operator', account_type: 'operator', status: 'active' };
+
+type Order = Record<string, unknown>;
+
+const salesOrder = (status: string, extra: Order = {}): Order => ({
+  id: 9,
+  order_number: 'SO-2026-0009',
+  user_id: 7,
+  customer_name: 'Olive Cash',
+  status,
+  fulfillment_state: status === 'shipped' ? 'shipped' : 'blocked',
+  payment_status: 'pending',
+  source: 'manual',
+  rush_level: 'standard',
+  created_at: '2026-11-24T12:00:00Z',
+  due_date: null,
+  subtotal: '37.50',
+  shipping_cost: '0.00',
+  tax_amount: '0.00',
+  grand_total: '37.50',
+  fulfillment: { lines_ready: 0, lines_total: 1 },
+  fulfillment_percent: 0,
+  lines: [],
+  shipping_address_line1: '12 Harbor Rd',
+  shipping_address_line2: null,
+  shipping_city: 'Portland',
+  shipping_state: 'ME',
+  shipping_zip: '04101',
+  shipping_country: 'USA',
+  carrier: null,
+  tracking_number: null,
+  shipped_at: null,
+  is_cancellable: status === 'pending',
+  payment_method: null,
+  payment_transaction_id: null,
+  ...extra,
+});
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+interface Patch {
+  path: string;
+  key: string | null;
+  body: Record<string, unknown>;
+}
+
+/** The order's page routes; PATCHes go to `patch`, which may change the order or refuse. */
+function serve(user: typeof admin, start: Order, patch: (p: Patch, order: Order) => Response) {
+  let order = start;
+  const patches: Patch[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (init.method === 'PATCH') {
+        const p = { path: url.pathname, key: new Headers(init.headers).get('Idempotency-Key'), body: JSON.parse(String(init.body)) as Record<string, unknown> };
+        patches.push(p);
+        const res = patch(p, order);
+        if (res.ok) order = (await res.clone().json()) as Order;
+        return res;
+      }
+      switch (url.pathname) {
+        case '/api/v1/auth/me':
+          return json(200, user);
+        case '/api/v1/sales-orders/9':
+          return json(200, order);
+        case '/api/v1/sales-orders/status-transitions':
+          return json(200, { statuses: [], transitions: {}, terminal_statuses: [] });
+        case '/api/v1/sales-orders/9/required-orders':
+          return json(200, { production_orders: [] });
+        case '/api/v1/sales-orders/9/blocking-issues':
+          return json(200, { can_ship: false, blocking_issues: ['Line 1 is not reserved'] });
+        case '/api/v1/sales-orders/9/material-requirements':
+          return json(200, { requirements: [] });
+        case '/api/v1/sales-orders/9/events':
+        case '/api/v1/sales-orders/9/shipping-events':
+          return json(200, []);
+        case '/api/v1/payments':
+        case '/api/v1/shipments/':
+          return json(200, { items: [], total: 0 });
+        case '/api/v1/payments/order/9/summary':
+          return json(200, { total_paid: '0', total_refunded: '0', balance_due: '37.50' });
+        default:
+          return json(404, { detail: 'Not Found' });
+      }
+    }),
+  );
+  return patches;
+}
+
+function renderOrder(user: typeof admin) {
+  localStorage.setItem('adminUser', JSON.stringify(user));
+  return render(
+    <MemoryRouter initialEntries={['/admin/orders/9']}>
+      <AppProviders client={createQueryClient()}>
+        <AppRoutes />
+      </AppProviders>
+    </MemoryRouter>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe('order page: change address', () => {
+  it("starts from the order's address, shows the server's 400 in the form, then saves and shows the new address", async () => {
+    let refuse = true;
+    const patches = serve(admin, salesOrder('confirmed'), (p, order) => {
+      if (refuse) {
+        refuse = false;
+        return json(400, { detail: 'Cannot change the address of a shipped order' });
+      }
+      return json(200, { ...order, ...Object.fromEntries(Object.entries(p.body).filter(([, v]) => v !== null)) });
+    });
+    renderOrder(admin);
+    const user = userEvent.setup();
+    expect(await screen.findByTestId('ship-to')).toHaveTextContent('12 Harbor Rd');
+
+    await user.click(screen.getByRole('button', { name: 'Change address' }));
+    const dialog = screen.getByRole('dialog', { name: 'Change address · SO-2026-0009' });
+    const street = within(dialog).getByLabelText(/^Street/);
+    expect(street).toHaveValue('12 Harbor Rd');
+    expect(within(dialog).getByLabelText(/Postal code/)).toHaveValue('04101');
+    await user.clear(street);
+    await user.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    expect(await within(dialog).findByText('Enter the street.')).toBeInTheDocument();
+    expect(patches).toEqual([]);
+
+    await user.type(street, ' 3 Pier St ');
+    const city = within(dialog).getByLabelText(/City/);
+    await user.clear(city);
+    await user.type(city, 'Bath');
+    await user.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    expect(await within(dialog).findByText('Cannot change the address of a shipped order')).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    expect(await screen.findByText('Address changed')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.getByTestId('ship-to')).toHaveTextContent(/3 Pier St.*Bath ME 04101/s));
+    expect(patches.map((p) => [p.path, p.body])).toEqual(
+      Array(2).fill([
+        '/api/v1/sales-orders/9/address',
+        { shipping_address_line1: '3 Pier St', shipping_address_line2: null, shipping_city: 'Bath', shipping_state: 'ME', shipping_zip: '04101', shipping_country: 'USA' },
+      ]),
+    );
+    expect(patches[0]?.key).toBeTruthy();
+  });
+
+  it("is offered to the order's owner, but not shipping details (admins only)", async () => {
+    serve(operator, salesOrder('pending'), () => json(500, {}));
+    renderOrder(operator);
+    expect(await screen.findByRole('button', { name: 'Change address' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Shipping details' })).not.toBeInTheDocument();
+  });
+
+  it('is hidden once the order has shipped', async () => {
+    serve(admin, salesOrder('shipped', { carrier: 'UPS', tracking_number: '1Z1', shipped_at: '2026-11-25T15:00:00Z' }), () => json(500, {}));
+    renderOrder(admin);
+    expect(await screen.findByTestId('ship-to')).toHaveTextContent('12 Harbor Rd');
+    expect(screen.queryByRole('button', { name: 'Change address' })).not.toBeInTheDocument();
+  });
+});
+
+describe('order page: shipping details', () => {
+  it('lets an admin record the carrier, tracking number and ship date of an order', async () => {
+    const patches = serve(admin, salesOrder('shipped', { carrier: 'UPS', tracking_number: null, shipped_at: null }), (p, order) =>
+      json(200, { ...order, ...Object.fromEntries(Object.entries(p.body).filter(([, v]) => v !== null)) }),
+    );
+    renderOrder(admin);
+    const user = userEvent.setup();
+    expect(await screen.findByTestId('shipping-details')).toHaveTextContent('UPS');
+
+    await user.click(screen.getByRole('button', { name: 'Shipping details' }));
+    const dialog = screen.getByRole('dialog', { name: 'Shipping details · SO-2026-0009' });
+    expect(within(dialog).getByLabelText(/Carrier/)).toHaveValue('UPS');
+    await user.type(within(dialog).getByLabelText(/Tracking number/), '1Z999');
+    await user.type(within(dialog).getByLabelText(/Shipped at/), '2026-11-24T09:30');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Shipping details saved')).toBeInTheDocument();
+    const at = new Date(2026, 10, 24, 9, 30).toISOString();
+    expect(patches.map((p) => [p.path, p.body])).toEqual([['/api/v1/sales-orders/9/shipping', { carrier: 'UPS', tracking_number: '1Z999', shipped_at: at }]]);
+    await vi.waitFor(() => expect(screen.getByTestId('shipping-details')).toHaveTextContent(/UPS · tracking 1Z999 · shipped/));
+  });
+
+  it('is not offered on a cancelled order (the server refuses it)', async () => {
+    serve(admin, salesOrder('cancelled'), () => json(500, {}));
+    renderOrder(admin);
+    await screen.findByTestId('ship-to');
+    expect(screen.queryByRole('button', { name: 'Shipping details' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Change address' })).not.toBeInTheDocument();
+  });
+});
