@@ -1,6 +1,8 @@
 /** Purchase order, receipt, replenishment and vendor-performance calls (CONTRACT 5.14). */
+import { z } from 'zod';
 import { api } from '../../api/client';
-import type { Api, RequestBody } from '../../api/model';
+import { ApiError } from '../../api/errors';
+import type { Api, InventoryLocation, RequestBody } from '../../api/model';
 import type { operations } from '../../api/schema.gen';
 
 export type PurchaseOrder = Api<'/purchase-orders/{id}', 'get'>;
@@ -70,3 +72,74 @@ export const purchasingApi = {
   vendorItems: (id: number, signal?: AbortSignal) => api.get<VendorItem[]>(`/vendors/${id}/items`, undefined, signal),
   newKey: key,
 };
+
+// ------------------------------------------------------------------------------ receiving
+
+/** Most decimal places of a quantity (the server refuses more). */
+const QUANTITY_SCALE = 4;
+const QUANTITY = new RegExp(`^\\d+(\\.\\d{1,${QUANTITY_SCALE}})?$`);
+const optionalText = (max: number, what: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Keep ${what} under ${max} characters.`)
+    .transform((v) => v || null);
+
+/**
+ * Where a receipt goes when none is named, as the server picks it: the first active
+ * warehouse (lowest id), else `MAIN`. None of them: the server creates `MAIN` on receipt.
+ */
+export function defaultReceiveLocation(locations: readonly InventoryLocation[]): InventoryLocation | undefined {
+  const warehouses = locations.filter((l) => l.type === 'warehouse').sort((a, b) => a.id - b.id);
+  return warehouses[0] ?? locations.find((l) => l.code.toUpperCase() === 'MAIN');
+}
+
+/**
+ * The receive form: a location and, per open line, the quantity (0 leaves the line out),
+ * lot numbers and spool weights as typed. The output is the body of POST
+ * /purchase-orders/{id}/receive, checked against the generated type.
+ */
+export const receiveSchema = z
+  .object({
+    location_id: z.string().transform((v) => (v ? Number(v) : null)),
+    lines: z.array(
+      z.object({
+        line_id: z.number(),
+        quantity_received: z
+          .string()
+          .trim()
+          .refine((v) => QUANTITY.test(v), `Enter 0 or more, with at most ${QUANTITY_SCALE} decimal places.`),
+        lot_number: optionalText(100, 'the lot number'),
+        vendor_lot_number: optionalText(100, "the vendor's lot number"),
+        spools: z
+          .string()
+          .refine((v) => parseWeights(v) !== null, 'Enter weights in grams above 0, like 1000, 750.')
+          .transform((v) => (parseWeights(v) ?? []).map((w) => ({ weight_g: String(w) }))),
+      }),
+    ),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.lines.some((l) => Number(l.quantity_received) > 0)) ctx.addIssue({ code: 'custom', path: ['lines'], message: 'Enter a quantity on at least one line.' });
+  })
+  .transform((v) => ({ location_id: v.location_id, lines: v.lines.filter((l) => Number(l.quantity_received) > 0) })) satisfies z.ZodType<PurchaseReceive, unknown>;
+
+export type ReceiveValues = z.input<typeof receiveSchema>;
+export type ReceiveBody = z.output<typeof receiveSchema>;
+
+/**
+ * A refused receipt with its field names as the form's: the server numbers the lines it was
+ * sent (`lines.1.vendor_lot_number`), the form every open line; `sent[k]` is the form's index
+ * of the k-th line sent. A spool's weight (`lines.0.spools.2.weight_g`) lands on the line's
+ * spool weights.
+ */
+export function receiveErrorsOnForm(err: unknown, sent: readonly number[]): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const fieldErrors: Record<string, string> = {};
+  for (const [field, message] of Object.entries(err.fieldErrors)) {
+    const m = /^lines\.(\d+)\.([a-z_]+)/.exec(field);
+    const at = m ? sent[Number(m[1])] : undefined;
+    const name = m && at !== undefined ? `lines.${at}.${m[2]}` : field;
+    if (!(name in fieldErrors)) fieldErrors[name] = message;
+  }
+  return new ApiError(err.status, err.message, fieldErrors, err.code, err.body);
+}
