@@ -81,6 +81,8 @@ export const purchasingApi = {
   removeLine: (id: number, lineId: number) => api.del<RemovedPurchaseLine>(`/purchase-orders/${id}/lines/${lineId}`),
   lowStock: (signal?: AbortSignal) => api.get<ReorderSuggestion[]>('/purchase-orders/low-stock', undefined, signal),
   fromLowStock: (itemIds: number[]) => api.post<FromLowStock>('/purchase-orders/from-low-stock', { item_ids: itemIds }, { headers: { 'Idempotency-Key': key() } }),
+  /** A draft for one item: its vendor, the suggested quantity and the last price, as the server picks them. */
+  quickReorder: (productId: number) => api.post<PurchaseOrder>(`/purchase-orders/quick-reorder/${productId}`, {}, { headers: { 'Idempotency-Key': key() } }),
   vendor: (id: number, signal?: AbortSignal) => api.get<VendorDetail>(`/vendors/${id}`, undefined, signal),
   vendorMetrics: (id: number, signal?: AbortSignal) => api.get<VendorMetrics>(`/vendors/${id}/metrics`, undefined, signal),
   vendorItems: (id: number, signal?: AbortSignal) => api.get<VendorItem[]>(`/vendors/${id}/items`, undefined, signal),
