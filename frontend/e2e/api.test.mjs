@@ -1088,7 +1088,7 @@ describe('with the real API', () => {
     });
   });
 
-  test('purchasing: vendor, a PO with two lines, order, receive in two parts; stock, spools and books show it', needsApi, async () => {
+  test('purchasing: vendor, a PO with two lines, a draft line edited, order, receive in two parts (the first into a chosen shelf); stock, spools and books show it', needsApi, async () => {
     const run = RUN.toUpperCase();
     await withPage('purchasing', {}, async (page) => {
       await signIn(page, admin.email, admin.password);
@@ -1100,6 +1100,7 @@ describe('with the real API', () => {
       const vendor = await call('/vendors/', 'POST', { name: `Filament Supply ${run}` });
       const pla = await call('/items', 'POST', { sku: `PO-${run}-PLA`, name: `PLA ${run}`, item_type: 'material', unit: 'G', purchase_uom: 'KG' });
       const nut = await call('/items', 'POST', { sku: `PO-${run}-NUT`, name: `Nut ${run}`, item_type: 'component', unit: 'EA' });
+      const shelf = await call('/admin/locations', 'POST', { code: `RCV-${run}`, name: `Receiving ${run}`, type: 'shelf' });
 
       await page.goto('/admin/purchasing');
       await page.getByRole('heading', { name: 'Purchasing', level: 1 }).waitFor();
@@ -1114,7 +1115,7 @@ describe('with the real API', () => {
       await dialog.getByLabel('Unit cost of line 1').fill('20');
       await dialog.getByRole('button', { name: 'Add line' }).click();
       await dialog.getByLabel('Item of line 2').selectOption({ label: `${nut.sku} · ${nut.name}` });
-      await dialog.getByLabel('Quantity of line 2').fill('10');
+      await dialog.getByLabel('Quantity of line 2').fill('8');
       await dialog.getByLabel('Unit cost of line 2').fill('1.5');
       await screenshot(page, 'purchasing-new-po');
       await dialog.getByRole('button', { name: 'Create draft' }).click();
@@ -1122,15 +1123,26 @@ describe('with the real API', () => {
 
       dialog = page.getByRole('dialog', { name: /Purchase order PO-/ });
       await dialog.getByRole('table', { name: 'Lines' }).getByText(pla.sku).waitFor();
+      // While a draft, a line changes: 8 nuts become 10.
+      await dialog.getByRole('button', { name: 'Edit line 2' }).click();
+      const edit = page.getByRole('dialog', { name: /Edit line 2 of PO-/ });
+      await edit.getByLabel('Quantity', { exact: true }).fill('10');
+      await edit.getByRole('button', { name: 'Save line' }).click();
+      await edit.waitFor({ state: 'detached' });
+      await dialog.getByRole('table', { name: 'Lines' }).getByRole('cell', { name: '$15.00', exact: true }).waitFor();
       await dialog.getByRole('button', { name: 'Place order' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Place order' }).click();
       await page.getByText('Status changed', { exact: true }).waitFor();
       await dialog.getByText('Order Placed').waitFor();
 
-      // First part: 1 KG as one 1000 g spool, 4 nuts.
+      // First part, onto the shelf: 1 KG as one 1000 g spool with the vendor's lot, 4 nuts.
       await dialog.getByRole('button', { name: 'Receive', exact: true }).click();
       let receive = page.getByRole('dialog', { name: /Receive PO-/ });
+      const where = receive.getByLabel('Receive into');
+      await where.locator(`option:has-text("${shelf.code}")`).waitFor({ state: 'attached' });
+      await where.selectOption({ label: `${shelf.code} · ${shelf.name}` });
       await receive.getByLabel(`Quantity of ${pla.sku}`).fill('1');
+      await receive.getByLabel(`Vendor lot number of ${pla.sku}`).fill(`V-${run}`);
       await receive.getByLabel(`Spool weights of ${pla.sku}`).fill('1000');
       await receive.getByLabel(`Quantity of ${nut.sku}`).fill('4');
       await screenshot(page, 'purchasing-receive');
@@ -1138,7 +1150,7 @@ describe('with the real API', () => {
       await receive.waitFor({ state: 'detached' });
       await dialog.getByText('Items Received').waitFor();
 
-      // The rest, as the dialog suggests it (the remaining quantities); the PO is received.
+      // The rest, as the dialog suggests it (the remaining quantities, the default location); the PO is received.
       await dialog.getByRole('button', { name: 'Receive', exact: true }).click();
       receive = page.getByRole('dialog', { name: /Receive PO-/ });
       assert.equal(await receive.getByLabel(`Quantity of ${pla.sku}`).inputValue(), '1');
@@ -1150,12 +1162,18 @@ describe('with the real API', () => {
       await dialog.getByRole('link', { name: `invoice-${run}.pdf` }).waitFor();
       await screenshot(page, 'purchasing-received');
 
-      const stock = await call(`/admin/inventory/transactions/inventory-summary?product_id=${pla.id}&show_zero=true`, 'GET', undefined, 200);
-      assert.equal(Number(stock.items[0].on_hand_quantity), 2000);
-      const nuts = await call(`/admin/inventory/transactions/inventory-summary?product_id=${nut.id}&show_zero=true`, 'GET', undefined, 200);
-      assert.equal(Number(nuts.items[0].on_hand_quantity), 10);
+      const onHand = async (item, where = '') => {
+        const s = await call(`/admin/inventory/transactions/inventory-summary?product_id=${item.id}${where}&show_zero=true`, 'GET', undefined, 200);
+        return s.items.reduce((sum, i) => sum + Number(i.on_hand_quantity), 0);
+      };
+      assert.equal(await onHand(pla), 2000);
+      assert.equal(await onHand(pla, `&location_id=${shelf.id}`), 1000);
+      assert.equal(await onHand(nut), 10);
+      assert.equal(await onHand(nut, `&location_id=${shelf.id}`), 4);
       const spools = await call(`/spools/?product_id=${pla.id}`, 'GET', undefined, 200);
       assert.equal(spools.total, 2);
+      const shelved = spools.items.filter((s) => s.location_id === shelf.id);
+      assert.deepEqual(shelved.map((s) => s.supplier_lot_number), [`V-${run}`]);
       const tb = await call('/accounting/trial-balance', 'GET', undefined, 200);
       assert.equal(Number(tb.total_debits), Number(tb.total_credits));
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -9,7 +10,8 @@ import { Modal } from '../../components/Modal';
 import { Badge, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
-import { NEXT_STATUSES, STATUS_ACTION, purchasingApi } from './purchasingApi';
+import { NEXT_STATUSES, STATUS_ACTION, purchasingApi, type PurchaseOrderLine } from './purchasingApi';
+import { PoHeaderDialog, PoLineDialog } from './PoEditDialogs';
 import { ReceiveDialog } from './ReceiveDialog';
 
 export const PO_TONE: Record<string, 'neutral' | 'info' | 'warning' | 'success' | 'danger'> = {
@@ -21,7 +23,8 @@ export const PO_TONE: Record<string, 'neutral' | 'info' | 'warning' | 'success' 
   cancelled: 'danger',
 };
 
-/** One purchase order: lines, history, status actions (confirmed first) and receiving. */
+/** One purchase order: lines, history, status actions (confirmed first) and receiving; a
+ *  draft's details and lines are edited here too (removing a line is confirmed first). */
 export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -39,8 +42,13 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
   });
   const [confirm, setConfirm] = useState<string | null>(null);
   const [receiving, setReceiving] = useState(false);
+  const [editingHeader, setEditingHeader] = useState(false);
+  /** The line being edited, 'new' while adding one. */
+  const [editingLine, setEditingLine] = useState<PurchaseOrderLine | 'new' | null>(null);
+  const [removingLine, setRemovingLine] = useState<PurchaseOrderLine | null>(null);
   const [error, setError] = useState<string | null>(null);
   const po = detail.data;
+  const draft = po?.status === 'draft';
   const move = useMutation({
     mutationFn: (to: string) => purchasingApi.status(poId!, to),
     onSuccess: async (r) => {
@@ -66,6 +74,18 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
       setError(errorMessage(err));
     },
   });
+  const removeLine = useMutation({
+    mutationFn: (line: PurchaseOrderLine) => purchasingApi.removeLine(poId!, line.id),
+    onSuccess: async (l) => {
+      toast.success('Line removed', `${l.product_sku} is off ${po?.po_number ?? 'the order'}.`);
+      setRemovingLine(null);
+      await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+    },
+    onError: (err) => {
+      setRemovingLine(null);
+      setError(errorMessage(err));
+    },
+  });
   const canReceive = po && ['ordered', 'shipped', 'received'].includes(po.status) && po.lines.some((l) => Number(l.quantity_remaining) > 0);
   const close = () => {
     setError(null);
@@ -74,7 +94,7 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
   return (
     <>
       <Modal
-        open={poId !== null && !receiving}
+        open={poId !== null && !receiving && !editingHeader && editingLine === null}
         onClose={close}
         size="lg"
         title={po ? `Purchase order ${po.po_number}` : 'Purchase order'}
@@ -113,7 +133,19 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
               <span className="muted">
                 Ordered {po.order_date ?? '—'} · Expected {po.expected_date ?? '—'} · Received {po.received_date ?? '—'}
               </span>
+              {draft && (
+                <>
+                  {' '}
+                  <Button size="sm" variant="ghost" icon={<Pencil size={14} />} onClick={() => setEditingHeader(true)}>
+                    Edit details
+                  </Button>
+                </>
+              )}
             </p>
+            <p className="muted">
+              Subtotal {formatMoney(po.subtotal)} · Shipping {formatMoney(po.shipping_cost)} · Tax {formatMoney(po.tax_amount)}
+            </p>
+            {po.notes ? <p className="po-notes">{po.notes}</p> : null}
             <table className="table table--compact" aria-label="Lines">
               <thead>
                 <tr>
@@ -131,6 +163,11 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
                   <th scope="col" className="align-right">
                     Total
                   </th>
+                  {draft && (
+                    <th scope="col">
+                      <span className="sr-only">Edit or remove</span>
+                    </th>
+                  )}
                 </tr>
               </thead>
               <tbody>
@@ -144,10 +181,24 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
                     <td className="align-right num">{formatQty(l.quantity_received, l.purchase_unit)}</td>
                     <td className="align-right num">{formatMoney(l.unit_cost)}</td>
                     <td className="align-right num">{formatMoney(l.line_total)}</td>
+                    {draft && (
+                      <td className="row-actions">
+                        <Button size="sm" variant="ghost" icon={<Pencil size={14} />} aria-label={`Edit line ${l.line_number}`} onClick={() => setEditingLine(l)} />
+                        <Button size="sm" variant="ghost" icon={<Trash2 size={14} />} aria-label={`Remove line ${l.line_number}`} onClick={() => setRemovingLine(l)} />
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>
             </table>
+            {po.lines.length === 0 && <p className="muted">No lines yet{draft ? ': add what you are buying before placing the order.' : '.'}</p>}
+            {draft && (
+              <div>
+                <Button size="sm" variant="secondary" icon={<Plus size={14} />} onClick={() => setEditingLine('new')}>
+                  Add line
+                </Button>
+              </div>
+            )}
             <h3 className="spool-detail__title">Documents</h3>
             <ul className="po-events" aria-label="Documents">
               {(documents.data ?? []).map((d) => (
@@ -201,7 +252,22 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
         onCancel={() => setConfirm(null)}
         onConfirm={() => (confirm === 'delete' ? remove.mutate() : confirm && move.mutate(confirm))}
       />
+      <ConfirmDialog
+        open={removingLine !== null}
+        title={`Remove line ${removingLine?.line_number ?? ''}?`}
+        message={`${removingLine?.product_sku ?? ''} · ${removingLine?.product_name ?? ''} is removed from ${po?.po_number ?? 'the order'}.`}
+        confirmLabel="Remove line"
+        busy={removeLine.isPending}
+        onCancel={() => setRemovingLine(null)}
+        onConfirm={() => removingLine && removeLine.mutate(removingLine)}
+      />
       <ReceiveDialog po={receiving && po ? po : null} onClose={() => setReceiving(false)} />
+      {po && (
+        <>
+          <PoHeaderDialog po={po} open={editingHeader} onClose={() => setEditingHeader(false)} />
+          <PoLineDialog po={po} line={editingLine === 'new' ? null : editingLine} open={editingLine !== null} onClose={() => setEditingLine(null)} />
+        </>
+      )}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { Button } from '../../components/Button';
 import { FormError } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
-import { purchasingApi } from './purchasingApi';
+import { PURCHASE_UNITS, purchasingApi } from './purchasingApi';
 
 interface LineDraft {
   product_id: string;
@@ -17,7 +17,6 @@ interface LineDraft {
 }
 
 const blank = (): LineDraft => ({ product_id: '', quantity_ordered: '1', unit_cost: '0', purchase_unit: '' });
-const UNITS = ['', 'EA', 'G', 'KG', 'LB', 'OZ', 'M', 'MM', 'CM', 'IN', 'FT', 'L', 'ML', 'PK', 'BOX', 'ROLL'];
 
 /** Raises a draft purchase order: a vendor and its lines (quantity and cost in the purchase unit). */
 export function PoFormModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (id: number) => void }) {
@@ -123,7 +122,7 @@ export function PoFormModal({ open, onClose, onCreated }: { open: boolean; onClo
                 </td>
                 <td>
                   <select className="input input--select" aria-label={`Unit of line ${i + 1}`} value={l.purchase_unit} onChange={(e) => patch(i, { purchase_unit: e.target.value })}>
-                    {UNITS.map((u) => (
+                    {PURCHASE_UNITS.map((u) => (
                       <option key={u} value={u}>
                         {u || "Item's purchase unit"}
                       </option>

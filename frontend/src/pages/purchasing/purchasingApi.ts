@@ -1,6 +1,8 @@
 /** Purchase order, receipt, replenishment and vendor-performance calls (CONTRACT 5.14). */
+import { z } from 'zod';
 import { api } from '../../api/client';
-import type { Api, RequestBody } from '../../api/model';
+import { ApiError } from '../../api/errors';
+import type { Api, InventoryLocation, RequestBody } from '../../api/model';
 import type { operations } from '../../api/schema.gen';
 
 export type PurchaseOrder = Api<'/purchase-orders/{id}', 'get'>;
@@ -15,6 +17,14 @@ export type VendorMetrics = Api<'/vendors/{vendor_id}/metrics', 'get'>;
 export type VendorItem = Api<'/vendors/{vendor_id}/items', 'get'>[number];
 export type VendorDetail = Api<'/vendors/{id}', 'get'>;
 export type PurchaseDocument = Api<'/purchase-orders/{id}/documents', 'get'>[number];
+export type PurchaseOrderUpdate = RequestBody<'/purchase-orders/{id}', 'put'>;
+export type PurchaseLineCreate = RequestBody<'/purchase-orders/{id}/lines', 'post'>;
+export type PurchaseLineUpdate = RequestBody<'/purchase-orders/{id}/lines/{line_id}', 'put'>;
+export type SavedPurchaseLine = Api<'/purchase-orders/{id}/lines', 'post'>;
+export type RemovedPurchaseLine = Api<'/purchase-orders/{id}/lines/{line_id}', 'delete'>;
+
+/** Units a line may be bought in ('' is the item's own purchase unit). */
+export const PURCHASE_UNITS = ['', 'EA', 'G', 'KG', 'LB', 'OZ', 'M', 'MM', 'CM', 'IN', 'FT', 'L', 'ML', 'PK', 'BOX', 'ROLL'];
 
 /** The statuses each status may move to (CONTRACT 6.3). */
 export const NEXT_STATUSES: Record<string, readonly string[]> = {
@@ -63,10 +73,145 @@ export const purchasingApi = {
     return api.request<PurchaseDocument>(`/purchase-orders/${id}/documents`, { method: 'POST', formData: form });
   },
   remove: (id: number) => api.del<{ message: string }>(`/purchase-orders/${id}`),
+  /** The header; the server refuses closed and cancelled orders, and a new vendor once ordered. */
+  update: (id: number, body: PurchaseOrderUpdate) => api.put<PurchaseOrder>(`/purchase-orders/${id}`, body),
+  /** Lines change on drafts only (400 otherwise). */
+  addLine: (id: number, body: PurchaseLineCreate) => api.post<SavedPurchaseLine>(`/purchase-orders/${id}/lines`, body),
+  updateLine: (id: number, lineId: number, body: PurchaseLineUpdate) => api.put<SavedPurchaseLine>(`/purchase-orders/${id}/lines/${lineId}`, body),
+  removeLine: (id: number, lineId: number) => api.del<RemovedPurchaseLine>(`/purchase-orders/${id}/lines/${lineId}`),
   lowStock: (signal?: AbortSignal) => api.get<ReorderSuggestion[]>('/purchase-orders/low-stock', undefined, signal),
   fromLowStock: (itemIds: number[]) => api.post<FromLowStock>('/purchase-orders/from-low-stock', { item_ids: itemIds }, { headers: { 'Idempotency-Key': key() } }),
+  /** A draft for one item: its vendor, the suggested quantity and the last price, as the server picks them. */
+  quickReorder: (productId: number) => api.post<PurchaseOrder>(`/purchase-orders/quick-reorder/${productId}`, {}, { headers: { 'Idempotency-Key': key() } }),
   vendor: (id: number, signal?: AbortSignal) => api.get<VendorDetail>(`/vendors/${id}`, undefined, signal),
   vendorMetrics: (id: number, signal?: AbortSignal) => api.get<VendorMetrics>(`/vendors/${id}/metrics`, undefined, signal),
   vendorItems: (id: number, signal?: AbortSignal) => api.get<VendorItem[]>(`/vendors/${id}/items`, undefined, signal),
   newKey: key,
 };
+
+// ------------------------------------------------------------------------------ forms
+
+/** Most decimal places of a quantity and of a unit cost (the server refuses more). */
+const QUANTITY_SCALE = 4;
+const QUANTITY = new RegExp(`^\\d+(\\.\\d{1,${QUANTITY_SCALE}})?$`);
+const MONEY = /^\d+(\.\d{1,2})?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const NOTES_MAX = 2000;
+const text = (max: number, what: string) => z.string().trim().max(max, `Keep ${what} under ${max} characters.`);
+const optionalText = (max: number, what: string) => text(max, what).transform((v) => v || null);
+const money = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => MONEY.test(v), `Enter ${what} of 0 or more, in cents at most.`);
+
+/**
+ * A draft's header as edited. The server keeps what it is not sent and cannot remove an
+ * expected date (null means "keep"), so a date once set may change but not go blank; blank
+ * notes are sent as blank, which the contract says clears them.
+ */
+export function poHeaderSchema(current: { expected_date: string | null }) {
+  return z.object({
+    vendor_id: z
+      .string()
+      .min(1, 'Choose a vendor.')
+      .transform((v) => Number(v)),
+    expected_date: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || DATE.test(v), 'Enter a date like 2026-12-31.')
+      .refine((v) => v !== '' || !current.expected_date, 'An expected date can be changed but not removed.')
+      .transform((v) => v || null),
+    shipping_cost: money('a shipping cost'),
+    tax_amount: money('a tax amount'),
+    notes: text(NOTES_MAX, 'notes'),
+  }) satisfies z.ZodType<PurchaseOrderUpdate, unknown>;
+}
+export type PoHeaderValues = z.input<ReturnType<typeof poHeaderSchema>>;
+export type PoHeaderBody = z.output<ReturnType<typeof poHeaderSchema>>;
+
+const lineFields = {
+  quantity_ordered: z
+    .string()
+    .trim()
+    .refine((v) => QUANTITY.test(v) && Number(v) > 0, `Enter a quantity above 0, with at most ${QUANTITY_SCALE} decimal places.`),
+  unit_cost: z
+    .string()
+    .trim()
+    .refine((v) => QUANTITY.test(v), `Enter a cost of 0 or more, with at most ${QUANTITY_SCALE} decimal places.`),
+  purchase_unit: z.string().transform((v) => v || null),
+  notes: text(NOTES_MAX, 'notes'),
+};
+const lineObject = z.object({ product_id: z.string(), ...lineFields });
+/** A draft's line as changed (PUT /purchase-orders/{id}/lines/{line_id}): the item stays; blank notes clear. */
+export const lineUpdateSchema = lineObject.transform(({ product_id: _item, ...changes }) => changes) satisfies z.ZodType<PurchaseLineUpdate, unknown>;
+/** A line added to a draft (POST /purchase-orders/{id}/lines). */
+export const lineCreateSchema = lineObject.extend({
+  product_id: z
+    .string()
+    .min(1, 'Choose an item.')
+    .transform((v) => Number(v)),
+}) satisfies z.ZodType<PurchaseLineCreate, unknown>;
+export type PoLineValues = z.input<typeof lineCreateSchema>;
+export type PoLineBody = z.output<typeof lineCreateSchema> | z.output<typeof lineUpdateSchema>;
+
+// ------------------------------------------------------------------------------ receiving
+
+/**
+ * Where a receipt goes when none is named, as the server picks it: the first active
+ * warehouse (lowest id), else `MAIN`. None of them: the server creates `MAIN` on receipt.
+ */
+export function defaultReceiveLocation(locations: readonly InventoryLocation[]): InventoryLocation | undefined {
+  const warehouses = locations.filter((l) => l.type === 'warehouse').sort((a, b) => a.id - b.id);
+  return warehouses[0] ?? locations.find((l) => l.code.toUpperCase() === 'MAIN');
+}
+
+/**
+ * The receive form: a location and, per open line, the quantity (0 leaves the line out),
+ * lot numbers and spool weights as typed. The output is the body of POST
+ * /purchase-orders/{id}/receive, checked against the generated type.
+ */
+export const receiveSchema = z
+  .object({
+    location_id: z.string().transform((v) => (v ? Number(v) : null)),
+    lines: z.array(
+      z.object({
+        line_id: z.number(),
+        quantity_received: z
+          .string()
+          .trim()
+          .refine((v) => QUANTITY.test(v), `Enter 0 or more, with at most ${QUANTITY_SCALE} decimal places.`),
+        lot_number: optionalText(100, 'the lot number'),
+        vendor_lot_number: optionalText(100, "the vendor's lot number"),
+        spools: z
+          .string()
+          .refine((v) => parseWeights(v) !== null, 'Enter weights in grams above 0, like 1000, 750.')
+          .transform((v) => (parseWeights(v) ?? []).map((w) => ({ weight_g: String(w) }))),
+      }),
+    ),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.lines.some((l) => Number(l.quantity_received) > 0)) ctx.addIssue({ code: 'custom', path: ['lines'], message: 'Enter a quantity on at least one line.' });
+  })
+  .transform((v) => ({ location_id: v.location_id, lines: v.lines.filter((l) => Number(l.quantity_received) > 0) })) satisfies z.ZodType<PurchaseReceive, unknown>;
+
+export type ReceiveValues = z.input<typeof receiveSchema>;
+export type ReceiveBody = z.output<typeof receiveSchema>;
+
+/**
+ * A refused receipt with its field names as the form's: the server numbers the lines it was
+ * sent (`lines.1.vendor_lot_number`), the form every open line; `sent[k]` is the form's index
+ * of the k-th line sent. A spool's weight (`lines.0.spools.2.weight_g`) lands on the line's
+ * spool weights.
+ */
+export function receiveErrorsOnForm(err: unknown, sent: readonly number[]): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const fieldErrors: Record<string, string> = {};
+  for (const [field, message] of Object.entries(err.fieldErrors)) {
+    const m = /^lines\.(\d+)\.([a-z_]+)/.exec(field);
+    const at = m ? sent[Number(m[1])] : undefined;
+    const name = m && at !== undefined ? `lines.${at}.${m[2]}` : field;
+    if (!(name in fieldErrors)) fieldErrors[name] = message;
+  }
+  return new ApiError(err.status, err.message, fieldErrors, err.code, err.body);
+}
