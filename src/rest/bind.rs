@@ -289,6 +289,24 @@ pub fn bind(
     }
 }
 
+/// The error for values that did not bind: a 400 naming the parameter when every one of them
+/// is a query parameter the route declares CONTRACT answers that way
+/// ([`super::route::Route::bad_request_for`]), otherwise CONTRACT 8's field-level 422.
+pub fn refusal(route: &CompiledRoute, fields: Vec<FieldError>) -> AppError {
+    let declared = |f: &FieldError| {
+        f.field
+            .strip_prefix("query.")
+            .is_some_and(|name| route.route.bad_request_params.contains(&name))
+    };
+    match fields.first() {
+        Some(first) if fields.iter().all(declared) => {
+            let name = first.field.trim_start_matches("query.");
+            AppError::bad_request(format!("Invalid {name}: {}", first.message))
+        }
+        _ => AppError::validation(fields),
+    }
+}
+
 /// Reads `a=1&b=2&b=3` into `{a: "1", b: ["2", "3"]}`.
 pub fn form_to_map(bytes: &[u8]) -> Map<String, Value> {
     let mut map = Map::new();

@@ -236,7 +236,14 @@ async fn serve(
         }
         let viewer =
             crate::auth::viewer::resolve_meta(&meta, &state.token_keys, &state.pool).await?;
-        route.route.access.allows(&viewer)?;
+        route
+            .route
+            .access
+            .allows(&viewer)
+            .map_err(|e| match route.route.forbidden {
+                Some(message) if e.code == ErrorCode::Forbidden => AppError::forbidden(message),
+                _ => e,
+            })?;
         Some(viewer)
     };
 
@@ -272,7 +279,7 @@ async fn serve(
         None => None,
     };
     let mut variables = bind::bind(&route, &types, &pattern, &uri, &headers, &body)
-        .map_err(AppError::validation)?;
+        .map_err(|fields| bind::refusal(&route, fields))?;
     let mut missing = Vec::new();
     for var in &route.variables {
         if bind::is_upload(&var.ty) {

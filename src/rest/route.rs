@@ -121,6 +121,13 @@ pub struct Route {
     pub download: bool,
     /// The list's streamed export, when it has one.
     pub export: Option<Export>,
+    /// The message of the 403 an operator gets from an admin-only route, where CONTRACT
+    /// words it its own way (`Only administrators can update order status`); `None` for the
+    /// guard's `Admin access required`.
+    pub forbidden: Option<&'static str>,
+    /// Query parameters whose unusable value CONTRACT answers with a 400 (an unknown
+    /// `sort_by`, say) rather than the binder's field-level 422.
+    pub bad_request_params: &'static [&'static str],
     /// The route is a file download of its export: CSV without `?format=` (a
     /// `.../export` route), `Content-Disposition: attachment`.
     pub export_by_default: bool,
@@ -155,6 +162,8 @@ impl Route {
             download: false,
             export: None,
             export_by_default: false,
+            forbidden: None,
+            bad_request_params: &[],
         }
     }
 
@@ -285,6 +294,20 @@ impl Route {
     pub const fn csv_export(mut self, export: Export) -> Route {
         self.export = Some(export);
         self.export_by_default = true;
+        self
+    }
+
+    /// Words the 403 an operator gets from this admin-only route as CONTRACT does.
+    pub const fn forbidden_message(mut self, message: &'static str) -> Route {
+        self.forbidden = Some(message);
+        self
+    }
+
+    /// Answers an unusable value of these query parameters (snake_case names) with a 400
+    /// naming the parameter, as CONTRACT does, instead of a 422; documented as a 400.
+    pub const fn bad_request_for(mut self, params: &'static [&'static str]) -> Route {
+        self.bad_request_params = params;
+        self.refuses = true;
         self
     }
 
