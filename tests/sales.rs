@@ -273,7 +273,7 @@ async fn orders_are_priced_from_products_taxed_to_the_cent_and_follow_the_status
         (s, body),
         (
             StatusCode::FORBIDDEN,
-            json!({"detail": "Admin access required"})
+            json!({"detail": "Only administrators can update order status"})
         )
     );
     let (s, body) = refused(
@@ -411,15 +411,20 @@ async fn orders_are_priced_from_products_taxed_to_the_cent_and_follow_the_status
     )
     .await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
-    let (s, _) = refused(
-        &app,
-        &t,
-        Method::GET,
-        "/api/v1/sales-orders/?sort_by=nope",
-        None,
-    )
-    .await;
-    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    // CONTRACT 5.2: an unknown sort key or direction is a 400 naming the parameter.
+    for (query, name) in [("sort_by=nope", "sort_by"), ("sort_order=up", "sort_order")] {
+        let (s, body) = refused(
+            &app,
+            &t,
+            Method::GET,
+            &format!("/api/v1/sales-orders/?{query}"),
+            None,
+        )
+        .await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+        let detail = body["detail"].as_str().unwrap_or_default();
+        assert!(detail.starts_with(&format!("Invalid {name}: ")), "{body}");
+    }
     let st = ok(
         &app,
         &t,
@@ -814,9 +819,12 @@ async fn order_to_cash_confirm_produce_qc_ship_and_pay_posts_every_entry_once() 
             json!({"detail": "Cannot ship order with status 'shipped'"})
         )
     );
-    let list = ok(&app, &op, Method::GET, "/api/v1/shipments/", None).await;
+    let list = ok(&app, &t, Method::GET, "/api/v1/shipments/", None).await;
     assert_eq!(list["total"], 1);
     assert_eq!(list["items"][0]["order_number"], o["order_number"]);
+    // Not the operator's order: not in the operator's list.
+    let list = ok(&app, &op, Method::GET, "/api/v1/shipments/", None).await;
+    assert_eq!(list["total"], 0);
 
     // Payments: admins only; partial, then paid (a retried key posts once); refund; void.
     let (st, body) = refused(
@@ -1009,6 +1017,56 @@ async fn order_to_cash_confirm_produce_qc_ship_and_pay_posts_every_entry_once() 
     assert_eq!(dash["payments_today"], 2);
     assert_eq!(dash["amount_today"], "55.00");
     assert_eq!(dash["orders_with_balance"], 0);
+    // One payment by id; voiding a real payment through PATCH reverses its cash and leaves
+    // a balance on the order.
+    let got = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/payments/{}", p1["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(got["payment_number"], p1["payment_number"]);
+    assert_eq!(got["amount"], "20.00");
+    let voided = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/payments/{}", p1["id"]),
+        Some(json!({"status": "voided"})),
+    )
+    .await;
+    assert_eq!(voided["status"], "voided");
+    assert_eq!(account(&app, "1000").await, 35.0);
+    let summary = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/payments/order/{id}/summary"),
+        None,
+    )
+    .await;
+    assert_eq!(summary["balance_due"], "20.00", "{summary}");
+    let r = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(r["payment_status"], "partial");
+    // The order's fulfillment on its own route: shipped.
+    let f = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}/fulfillment-status"),
+        None,
+    )
+    .await;
+    assert_eq!(f["fulfillment"]["state"], "shipped", "{f}");
 
     // Delivered and completed close it.
     set_status(&app, &t, id, "delivered").await;
@@ -2769,4 +2827,382 @@ async fn an_items_demand_summary_weighs_stock_against_open_orders() {
     )
     .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
+}
+
+/// CONTRACT 6.1's table, written out again here (not read from the code): from -> allowed.
+const SALES_ORDER_TABLE: &[(&str, &[&str])] = &[
+    ("draft", &["pending", "cancelled"]),
+    ("pending", &["confirmed", "on_hold", "cancelled"]),
+    ("pending_confirmation", &["confirmed", "cancelled"]),
+    (
+        "confirmed",
+        &["in_production", "ready_to_ship", "on_hold", "cancelled"],
+    ),
+    ("in_production", &["ready_to_ship", "on_hold", "cancelled"]),
+    ("ready_to_ship", &["shipped", "on_hold", "cancelled"]),
+    ("shipped", &["delivered", "completed"]),
+    ("delivered", &["completed"]),
+    (
+        "on_hold",
+        &[
+            "pending",
+            "confirmed",
+            "in_production",
+            "ready_to_ship",
+            "cancelled",
+        ],
+    ),
+    ("completed", &[]),
+    ("cancelled", &[]),
+];
+
+#[tokio::test]
+async fn every_illegal_sales_order_transition_is_refused_with_its_message_and_changes_nothing() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let widget = item(&app, &t, "WIDGET", "finished_good", "EA", Some("10")).await;
+    let o = order(
+        &app,
+        &t,
+        json!([{"product_id": widget, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    let id = o["id"].as_i64().expect("id");
+    let path = format!("/api/v1/sales-orders/{id}/status");
+    let mut refusals = 0;
+    for (from, allowed) in SALES_ORDER_TABLE {
+        exec(
+            &app,
+            &format!("UPDATE sales_orders SET status = '{from}' WHERE id = {id}"),
+        )
+        .await;
+        let before = table_json(&app, "sales_orders").await;
+        let events = table_json(&app, "sales_order_events").await;
+        let list = if allowed.is_empty() {
+            "none (terminal state)".to_string()
+        } else {
+            format!(
+                "[{}]",
+                allowed
+                    .iter()
+                    .map(|s| format!("'{s}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        for (to, _) in SALES_ORDER_TABLE {
+            if to == from || allowed.contains(to) {
+                continue;
+            }
+            let (s, body) =
+                refused(&app, &t, Method::PATCH, &path, Some(json!({"status": to}))).await;
+            assert_eq!(
+                (s, body),
+                (
+                    StatusCode::BAD_REQUEST,
+                    json!({"detail": format!("Invalid sales order status transition: '{from}' -> '{to}'. Allowed: {list}")})
+                ),
+                "{from} -> {to}"
+            );
+            refusals += 1;
+        }
+        assert_eq!(
+            table_json(&app, "sales_orders").await,
+            before,
+            "from {from}"
+        );
+        assert_eq!(
+            table_json(&app, "sales_order_events").await,
+            events,
+            "from {from}"
+        );
+        // The status-transitions route advertises the same moves.
+        let advertised = ok(
+            &app,
+            &t,
+            Method::GET,
+            &format!("/api/v1/sales-orders/status-transitions?current_status={from}"),
+            None,
+        )
+        .await;
+        assert_eq!(advertised["allowed_transitions"], json!(allowed), "{from}");
+        assert_eq!(
+            advertised["is_terminal"],
+            json!(allowed.is_empty()),
+            "{from}"
+        );
+    }
+    // 11 statuses x 11 targets, less same-to-same and the 25 allowed moves.
+    assert_eq!(refusals, 11 * 10 - 25);
+
+    // Where a delivered or completed order went is history too.
+    for status in ["delivered", "completed"] {
+        exec(
+            &app,
+            &format!("UPDATE sales_orders SET status = '{status}' WHERE id = {id}"),
+        )
+        .await;
+        let (s, body) = refused(
+            &app,
+            &t,
+            Method::PATCH,
+            &format!("/api/v1/sales-orders/{id}/address"),
+            Some(json!({"shipping_city": "Dallas"})),
+        )
+        .await;
+        assert_eq!(
+            (s, body),
+            (
+                StatusCode::BAD_REQUEST,
+                json!({"detail": format!("Cannot change the address of a {status} order")})
+            )
+        );
+    }
+}
+
+#[tokio::test]
+async fn quote_statuses_convert_only_when_approved_or_accepted_and_a_converted_quote_is_final() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let widget = item(&app, &t, "WIDGET", "finished_good", "EA", Some("25.00")).await;
+    let q = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_id": widget, "product_name": "Widget", "quantity": 2, "unit_price": "10"}))).await;
+    let id = q["id"].as_i64().expect("id");
+    let status_path = format!("/api/v1/quotes/{id}/status");
+    let convert_path = format!("/api/v1/quotes/{id}/convert");
+
+    // Every status a person sets may follow any other until the quote is converted; a
+    // rejection keeps its reason. Only approved and accepted quotes convert.
+    for status in ["approved", "rejected", "cancelled", "pending", "accepted"] {
+        let mut body = json!({"status": status});
+        if status == "rejected" {
+            body["rejection_reason"] = json!("Too expensive");
+        }
+        let changed = ok(&app, &t, Method::PATCH, &status_path, Some(body)).await;
+        assert_eq!(changed["status"], status);
+        if status == "rejected" {
+            assert_eq!(changed["rejection_reason"], "Too expensive");
+        }
+        if matches!(status, "rejected" | "cancelled" | "pending") {
+            let before = table_json(&app, "sales_orders").await;
+            let (s, body) = refused(&app, &t, Method::POST, &convert_path, None).await;
+            assert_eq!(
+                (s, body),
+                (
+                    StatusCode::BAD_REQUEST,
+                    json!({"detail": format!("Quote must be approved or accepted before converting (status is '{status}')")})
+                )
+            );
+            assert_eq!(table_json(&app, "sales_orders").await, before);
+        }
+    }
+    // `converted` is set by converting only.
+    let (s, body) = refused(
+        &app,
+        &t,
+        Method::PATCH,
+        &status_path,
+        Some(json!({"status": "converted"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["details"]["errors"][0]["field"], "status", "{body}");
+
+    // An approved quote past its date has expired: it no longer converts (an accepted one
+    // was agreed by the customer, so its date no longer matters).
+    ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &status_path,
+        Some(json!({"status": "approved"})),
+    )
+    .await;
+    exec(
+        &app,
+        &format!("UPDATE quotes SET expires_at = now() - interval '1 day' WHERE id = {id}"),
+    )
+    .await;
+    let (s, body) = refused(&app, &t, Method::POST, &convert_path, None).await;
+    assert_eq!(
+        (s, body),
+        (
+            StatusCode::BAD_REQUEST,
+            json!({"detail": "Quote has expired"})
+        )
+    );
+    let stats = ok(&app, &t, Method::GET, "/api/v1/quotes/stats", None).await;
+    assert_eq!(stats["expired"], 1, "{stats}");
+    ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &status_path,
+        Some(json!({"status": "accepted"})),
+    )
+    .await;
+
+    // The accepted quote converts, once.
+    let done = ok(&app, &t, Method::POST, &convert_path, None).await;
+    let number = done["order_number"].as_str().expect("number").to_string();
+    assert_eq!(
+        done["message"],
+        json!(format!("Quote converted to order {number}"))
+    );
+    let quote = ok(&app, &t, Method::GET, &format!("/api/v1/quotes/{id}"), None).await;
+    assert_eq!(quote["status"], "converted");
+    assert_eq!(quote["sales_order_id"], done["order_id"]);
+
+    // A converted quote is final: no status change, edit, delete or second conversion.
+    let before = (
+        table_json(&app, "quotes").await,
+        table_json(&app, "sales_orders").await,
+    );
+    for (method, path, body, detail) in [
+        (
+            Method::PATCH,
+            status_path.clone(),
+            Some(json!({"status": "pending"})),
+            "Cannot change status of a converted quote".to_string(),
+        ),
+        (
+            Method::PATCH,
+            format!("/api/v1/quotes/{id}"),
+            Some(json!({"quantity": 3})),
+            "Cannot edit a converted quote".to_string(),
+        ),
+        (
+            Method::DELETE,
+            format!("/api/v1/quotes/{id}"),
+            None,
+            "Cannot delete a converted quote".to_string(),
+        ),
+        (
+            Method::POST,
+            convert_path.clone(),
+            None,
+            "Quote must be approved or accepted before converting (status is 'converted')"
+                .to_string(),
+        ),
+    ] {
+        let (s, body) = refused(&app, &t, method, &path, body).await;
+        assert_eq!(
+            (s, body),
+            (StatusCode::BAD_REQUEST, json!({ "detail": detail })),
+            "{path}"
+        );
+    }
+    assert_eq!(
+        (
+            table_json(&app, "quotes").await,
+            table_json(&app, "sales_orders").await
+        ),
+        before
+    );
+}
+
+/// An order for one `widget` placed by `owner` and confirmed by an admin (stock reserved).
+async fn confirmed_order(app: &TestApp, owner: &str, admin_token: &str, widget: i64) -> i64 {
+    let o = order(
+        app,
+        owner,
+        json!([{"product_id": widget, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    let id = o["id"].as_i64().expect("id");
+    let c = set_status(app, admin_token, id, "confirmed").await;
+    assert_eq!(c["status"], "confirmed", "{c}");
+    id
+}
+
+#[tokio::test]
+async fn shipments_by_the_spec_path_post_once_per_key_the_fulfillment_paths_ship_and_operators_see_their_own()
+ {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    let widget = item(&app, &t, "WIDGET", "finished_good", "EA", Some("25.00")).await;
+    receive(&app, &t, widget, "10", "2").await;
+    let mine = confirmed_order(&app, &op, &t, widget).await;
+    let theirs = confirmed_order(&app, &t, &t, widget).await;
+    let third = confirmed_order(&app, &t, &t, widget).await;
+
+    // POST /shipments/ twice with one key: one shipment, the same answer.
+    let body = json!({"sales_order_id": theirs, "carrier": "UPS", "service": "Ground"});
+    let (s1, first) = keyed(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/shipments/",
+        "shp-1",
+        body.clone(),
+    )
+    .await;
+    let entries = sql_num(&app, "SELECT count(*) FROM gl_journal_entries").await;
+    let (s2, again) = keyed(&app, &t, Method::POST, "/api/v1/shipments/", "shp-1", body).await;
+    assert_eq!(s1, StatusCode::CREATED, "{first}");
+    assert_eq!(s2, StatusCode::OK, "{again}");
+    assert_eq!(first, again);
+    assert_eq!(
+        sql_num(
+            &app,
+            &format!("SELECT count(*) FROM shipments WHERE sales_order_id = {theirs}")
+        )
+        .await,
+        1.0
+    );
+    // The replay posts nothing more.
+    assert_eq!(
+        sql_num(&app, "SELECT count(*) FROM gl_journal_entries").await,
+        entries
+    );
+    assert_eq!(stock(&app, widget).await.0, 9.0);
+
+    // The original's fulfillment paths ship too (CONTRACT 10): check, then mark shipped.
+    let check = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/admin/fulfillment/ship-from-stock/{mine}/check"),
+        None,
+    )
+    .await;
+    assert_eq!(check["can_ship"], true, "{check}");
+    let shipped = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/admin/fulfillment/ship/{mine}/mark-shipped"),
+        Some(json!({"carrier": "FedEx"})),
+    )
+    .await;
+    assert_eq!(shipped["message"], "Order shipped successfully");
+    let shipped = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/admin/fulfillment/ship-from-stock/{third}/ship"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(shipped["carrier"], "USPS");
+    assert_eq!(stock(&app, widget).await.0, 7.0);
+    balanced(&app, &t).await;
+
+    // Operators see the shipments of their own orders only; admins see all.
+    let all = ok(&app, &t, Method::GET, "/api/v1/shipments/", None).await;
+    assert_eq!(all["total"], 3);
+    let own = ok(&app, &op, Method::GET, "/api/v1/shipments/", None).await;
+    assert_eq!(own["total"], 1, "{own}");
+    assert_eq!(own["items"][0]["sales_order_id"], mine);
+    let other = ok(
+        &app,
+        &op,
+        Method::GET,
+        &format!("/api/v1/shipments/?sales_order_id={theirs}"),
+        None,
+    )
+    .await;
+    assert_eq!(other["total"], 0, "{other}");
 }

@@ -17,6 +17,7 @@ macro_rules! order_op {
 pub const ROUTES: &[Route] = &[
     Route::get("/sales-orders/", stored_op!("sales_orders_list.graphql", "sales_order_summary", "sales_order_line", "fulfillment"), "salesOrders.nodes")
         .refuses()
+        .bad_request_for(&["sort_by", "sort_order"])
         .summary("Sales orders, a bare array, newest first; non-admins see their own (`status` repeatable, `status_filter`, `fulfillment_state` comma list (400 for an unknown state), `customer_id`, `source`, `shipped_after`, `search` (order number, customer, email, product, tracking or source order number), `sort_by` order_date|fulfillment_priority|fulfillment_percent|customer_name|created_at|due_date|total_amount, `sort_order`, `skip`, `limit` capped at 100), each with its lines and fulfillment"),
     Route::post("/sales-orders/", order_op!("sales_order_create.graphql"), "salesOrderCreate.salesOrder")
         .body(Body::Input("input"))
@@ -33,6 +34,7 @@ pub const ROUTES: &[Route] = &[
     Route::get("/sales-orders/{id}/blocking-issues", stored_op!("sales_order_blocking_issues.graphql"), "salesOrderBlockingIssues")
         .summary("Whether the order can ship now: `{sales_order_id, order_number, status, can_ship, blocking_issues: [text]}` (status, address, lines not fully reserved, production still running)"),
     Route::post("/sales-orders/{id}/pre-flight-check", stored_op!("sales_order_blocking_issues.graphql"), "salesOrderBlockingIssues")
+        .aliases(&["/admin/fulfillment/ship-from-stock/{id}/check"])
         .summary("The checks run before shipping, as `GET /{id}/blocking-issues` answers them; changes nothing"),
     Route::get("/sales-orders/{id}/material-requirements", stored_op!("sales_order_material_requirements.graphql"), "salesOrderMaterialRequirements")
         .summary("Components still needed through the products' BOMs (production stage for what is not reserved, packaging for what is not shipped) against available stock, with shortages"),
@@ -41,6 +43,7 @@ pub const ROUTES: &[Route] = &[
         .summary("The order's packing slip, a PDF shown inline (owner or admin): ship-to, tracking, SKU, item, quantities ordered and shipped; no prices"),
     Route::patch("/sales-orders/{id}/status", order_op!("sales_order_status.graphql"), "salesOrderStatus.salesOrder")
         .access(Admin)
+        .forbidden_message("Only administrators can update order status")
         .body(Body::Input("input"))
         .idempotent()
         .summary("Move the order along CONTRACT 6.1 (admins; 400 `Invalid sales order status transition: ...`); confirming reserves stock and creates production orders for the shortfall (then `in_production`)"),

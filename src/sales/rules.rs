@@ -727,10 +727,17 @@ pub async fn change_address(
     admin: bool,
 ) -> Result<SalesOrderRow, Stop> {
     let order = locked_for(conn, id, user, admin).await?;
-    if matches!(
-        order.status,
-        SalesOrderStatus::Shipped | SalesOrderStatus::Delivered | SalesOrderStatus::Cancelled
-    ) {
+    // Once it has left (a shipped, delivered or completed order, or one with a ship date
+    // recorded by hand) or was called off, where it goes is history.
+    if order.shipped_at.is_some()
+        || matches!(
+            order.status,
+            SalesOrderStatus::Shipped
+                | SalesOrderStatus::Delivered
+                | SalesOrderStatus::Completed
+                | SalesOrderStatus::Cancelled
+        )
+    {
         return Err(not_allowed(format!(
             "Cannot change the address of a {} order",
             order.status

@@ -23,7 +23,7 @@ pub struct ShippingQuery;
 
 #[Object]
 impl ShippingQuery {
-    /// Shipments, newest first.
+    /// Shipments, newest first (operators: the shipments of their own orders).
     #[graphql(guard = "Access::User")]
     async fn shipments(
         &self,
@@ -33,9 +33,12 @@ impl ShippingQuery {
         #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
     ) -> AppResult<ShipmentConnection> {
         let page = Page::new(Some(first), Some(offset))?;
+        let user = crate::auth::viewer::current_user(ctx).await?;
+        let owner = (!user.is_admin()).then_some(user.id);
         let (nodes, total) = model::list(
             &mut *context::conn(ctx).await?,
             sales_order_id,
+            owner,
             page.limit,
             page.offset,
         )

@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::db::paging;
-use crate::db::schema::shipments;
+use crate::db::schema::{sales_orders, shipments};
 use crate::error::AppResult;
 use crate::graphql::scalars::{Decimal, Timestamp};
 
@@ -38,10 +38,12 @@ pub struct ShipmentRow {
     pub created_at: Timestamp,
 }
 
-/// A page of shipments, newest first, and the total, in one statement.
+/// A page of shipments, newest first, and the total, in one statement; with `owner`, only
+/// the shipments of that user's orders (operators see their own orders only, CONTRACT 5.2).
 pub async fn list(
     conn: &mut AsyncPgConnection,
     sales_order_id: Option<i64>,
+    owner: Option<i64>,
     limit: i64,
     offset: i64,
 ) -> AppResult<(Vec<ShipmentRow>, i64)> {
@@ -51,6 +53,15 @@ pub async fn list(
             .into_boxed();
         if let Some(id) = sales_order_id {
             q = q.filter(shipments::sales_order_id.eq(id));
+        }
+        if let Some(user) = owner {
+            q = q.filter(
+                shipments::sales_order_id.eq_any(
+                    sales_orders::table
+                        .filter(sales_orders::user_id.eq(user))
+                        .select(sales_orders::id),
+                ),
+            );
         }
         q.order((shipments::shipped_at.desc(), shipments::id.desc()))
     };

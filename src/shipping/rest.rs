@@ -17,6 +17,7 @@ pub const ROUTES: &[Route] = &[
         .idempotent()
         .summary("Ship an order (`sales_order_id`, `carrier`, `service`, `tracking_number?`): finished goods and shipping-stage packaging issued, 5000 COGS / 1220 FG (+ 5010 / 1230), the invoice 1100 AR / 4000 + 2100 + 4200, the order `shipped`, in one transaction"),
     Route::post("/sales-orders/{id}/ship", stored_op!("sales_order_ship.graphql", "ship_result", "shipment"), "salesOrderShip.result")
+        .aliases(&["/admin/fulfillment/ship/{id}/mark-shipped", "/admin/fulfillment/ship-from-stock/{id}/ship"])
         .access(Admin)
         .body(Body::Input("input"))
         .idempotent()
