@@ -1324,3 +1324,297 @@ async fn vendors_keep_a_price_list_with_one_preferred_vendor_per_item() {
     assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text());
     assert_eq!(table_json(&app, "vendor_items").await, before);
 }
+
+/// Stock of `item` at `location` (0 when it holds none).
+async fn on_hand_at(app: &TestApp, t: &str, item: i64, location: i64) -> f64 {
+    let s = ok(
+        app,
+        t,
+        Method::GET,
+        &format!("/api/v1/admin/inventory/transactions/inventory-summary?product_id={item}&location_id={location}&show_zero=true"),
+        None,
+    )
+    .await;
+    s["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|b| num(&b["on_hand_quantity"]))
+        .sum()
+}
+
+#[tokio::test]
+async fn goods_are_received_into_the_chosen_location_and_an_unknown_one_changes_nothing() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let v = vendor(&app, &t, "Shelves").await;
+    let nut = item(&app, &t, "NUT", "component", "EA").await;
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/locations",
+        Some(json!({"code": "B2", "name": "Shelf B2", "type": "shelf"})),
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    let shelf = res.json()["id"].as_i64().expect("id");
+    let (id, line) = ordered_po(&app, &t, v, nut, "5", "2").await;
+
+    // An unknown location: 404 naming it, and nothing posted.
+    let tables = [
+        "purchase_orders",
+        "purchase_order_lines",
+        "inventory_transactions",
+        "inventory_balances",
+        "gl_journal_entries",
+    ];
+    let mut before = String::new();
+    for table in tables {
+        before.push_str(&table_json(&app, table).await);
+    }
+    let r = receive(
+        &app,
+        &t,
+        id,
+        json!({"lines": [{"line_id": line, "quantity_received": "5"}], "location_id": 999_999}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text());
+    assert_eq!(r.json()["detail"], "Location 999999 not found");
+    let mut after = String::new();
+    for table in tables {
+        after.push_str(&table_json(&app, table).await);
+    }
+    assert_eq!(before, after);
+
+    // The chosen shelf gets the goods; nothing lands anywhere else.
+    let r = receive(
+        &app,
+        &t,
+        id,
+        json!({"lines": [{"line_id": line, "quantity_received": "5"}], "location_id": shelf}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text());
+    assert_eq!(on_hand_at(&app, &t, nut, shelf).await, 5.0);
+    assert_eq!(on_hand(&app, &t, nut).await, 5.0);
+    balanced(&app, &t).await;
+}
+
+#[tokio::test]
+async fn the_same_receipt_sent_twice_at_once_with_one_key_posts_once() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let v = vendor(&app, &t, "Twice").await;
+    let nut = item(&app, &t, "NUT", "component", "EA").await;
+    let (id, line) = ordered_po(&app, &t, v, nut, "10", "1").await;
+    let body = json!({"lines": [{"line_id": line, "quantity_received": "3"}]});
+    let keyed = || {
+        Request::builder()
+            .method(Method::POST)
+            .uri(format!("/api/v1/purchase-orders/{id}/receive"))
+            .header("authorization", format!("Bearer {t}"))
+            .header("content-type", "application/json")
+            .header("idempotency-key", "double-click")
+            .body(Body::from(body.to_string()))
+            .expect("request")
+    };
+    let (x, y) = tokio::join!(app.request(keyed()), app.request(keyed()));
+    // One posts; the other answers the same result, or 409 while the first is in flight.
+    let statuses = [x.status, y.status];
+    assert!(
+        statuses.contains(&StatusCode::OK),
+        "{} / {}",
+        x.text(),
+        y.text()
+    );
+    for r in [&x, &y] {
+        assert!(
+            r.status == StatusCode::OK || r.status == StatusCode::CONFLICT,
+            "{} {}",
+            r.status,
+            r.text()
+        );
+    }
+    if x.status == y.status {
+        assert_eq!(x.json(), y.json());
+    }
+    assert_eq!(on_hand(&app, &t, nut).await, 3.0);
+    let receipts = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/admin/inventory/transactions?product_id={nut}"),
+        None,
+    )
+    .await;
+    assert_eq!(receipts.as_array().expect("rows").len(), 1, "{receipts}");
+    // A retry after both finished answers the first result again.
+    let again = app.request(keyed()).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text());
+    assert_eq!(on_hand(&app, &t, nut).await, 3.0);
+    balanced(&app, &t).await;
+}
+
+#[tokio::test]
+async fn a_price_list_entry_is_read_changed_and_removed_by_its_own_path() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let acme = vendor(&app, &t, "Acme Filament").await;
+    let pla = item(&app, &t, "PLA-BLK", "material", "G").await;
+    let petg = item(&app, &t, "PETG-BLK", "material", "G").await;
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/vendors/{acme}/items"),
+        Some(json!({"product_id": pla, "vendor_sku": "AC-PLA-1", "unit_cost": "18.5", "lead_time_days": 5})),
+    )
+    .await;
+    let entry = format!("/api/v1/vendors/{acme}/items/{pla}");
+    let got = ok(&app, &t, Method::GET, &entry, None).await;
+    assert_eq!(got["vendor_sku"], "AC-PLA-1");
+    assert_eq!(got["item_id"], pla);
+
+    // PUT changes what it names and keeps the rest; the original's spelling answers too.
+    let changed = ok(
+        &app,
+        &t,
+        Method::PUT,
+        &format!("/api/v1/purchase-orders/vendors/{acme}/items/{pla}"),
+        Some(json!({"unit_cost": "17", "is_preferred": true})),
+    )
+    .await;
+    assert_eq!(changed["id"], got["id"]);
+    assert_eq!(num(&changed["last_price"]), 17.0);
+    assert_eq!(changed["is_preferred"], true);
+    assert_eq!(changed["vendor_sku"], "AC-PLA-1");
+    assert_eq!(changed["lead_time_days"], 5);
+
+    // Refusals change nothing: an item the vendor does not sell, a bad value, no vendor.
+    let before = table_json(&app, "vendor_items").await;
+    for (method, path, body, status, says) in [
+        (
+            Method::PUT,
+            format!("/api/v1/vendors/{acme}/items/{petg}"),
+            Some(json!({"unit_cost": "1"})),
+            404,
+            "Vendor item not found",
+        ),
+        (
+            Method::PUT,
+            entry.clone(),
+            Some(json!({"lead_time_days": -1})),
+            422,
+            "lead_time_days",
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/vendors/{acme}/items/{petg}"),
+            None,
+            404,
+            "Vendor item not found",
+        ),
+        (
+            Method::DELETE,
+            format!("/api/v1/vendors/999999/items/{pla}"),
+            None,
+            404,
+            "Vendor item not found",
+        ),
+    ] {
+        let res = call(&app, method, &path, body, &t).await;
+        assert_eq!(res.status.as_u16(), status, "{path}: {}", res.text());
+        assert!(res.text().contains(says), "{path}: {}", res.text());
+    }
+    assert_eq!(table_json(&app, "vendor_items").await, before);
+
+    // DELETE takes it off the list: 204, and it is gone.
+    let res = call(&app, Method::DELETE, &entry, None, &t).await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT, "{}", res.text());
+    let list = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/vendors/{acme}/items"),
+        None,
+    )
+    .await;
+    assert_eq!(list, json!([]));
+}
+
+#[tokio::test]
+async fn a_purchase_order_comes_as_a_pdf_for_the_vendor() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let v = vendor(&app, &t, "Acme Filament").await;
+    let pla = item(&app, &t, "PLA-BLK", "material", "G").await;
+    let created = po(
+        &app,
+        &t,
+        v,
+        json!([{"product_id": pla, "quantity_ordered": "2", "unit_cost": "19.99", "purchase_unit": "KG"}]),
+    )
+    .await;
+    let id = created["id"].as_i64().expect("id");
+    let number = created["po_number"].as_str().expect("number").to_string();
+    let res = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/purchase-orders/{id}/pdf"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.header("content-type"), Some("application/pdf"));
+    assert!(
+        res.header("content-disposition")
+            .is_some_and(|d| d.contains(&format!("{number}.pdf"))),
+        "{:?}",
+        res.header("content-disposition")
+    );
+    assert!(res.body.starts_with(b"%PDF-"));
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/purchase-orders/999999/pdf",
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+    assert_eq!(res.json()["detail"], "Purchase order not found");
+}
+
+#[tokio::test]
+async fn blank_text_clears_a_header_field_and_an_omitted_one_keeps_it() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let v = vendor(&app, &t, "Clear").await;
+    let nut = item(&app, &t, "NUT", "component", "EA").await;
+    let created = po(
+        &app,
+        &t,
+        v,
+        json!([{"product_id": nut, "quantity_ordered": "1", "unit_cost": "1"}]),
+    )
+    .await;
+    let path = format!("/api/v1/purchase-orders/{}", created["id"]);
+    let set = ok(
+        &app,
+        &t,
+        Method::PUT,
+        &path,
+        Some(json!({"notes": "Call first", "carrier": "UPS"})),
+    )
+    .await;
+    assert_eq!(
+        (set["notes"].clone(), set["carrier"].clone()),
+        (json!("Call first"), json!("UPS"))
+    );
+    let cleared = ok(&app, &t, Method::PUT, &path, Some(json!({"notes": "  "}))).await;
+    assert_eq!(cleared["notes"], Value::Null, "{cleared}");
+    assert_eq!(cleared["carrier"], "UPS", "{cleared}");
+}

@@ -7,6 +7,9 @@ pub mod pdf;
 use async_graphql::SimpleObject;
 use base64::Engine;
 
+use crate::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
+use crate::settings::model::SettingsRow;
+
 /// A file written on request (not stored): its name, type and bytes.
 #[derive(Debug, Clone, SimpleObject)]
 pub struct GeneratedDocument {
@@ -75,6 +78,93 @@ impl ImageFormat {
             ImageFormat::Jpeg => "image/jpeg",
         }
     }
+}
+
+/// The body text size of a document, in points.
+pub const BODY: f32 = 10.0;
+/// The size of labels and small print, in points.
+pub const SMALL: f32 = 8.5;
+
+/// The company block at the top of every document: name, address, contacts.
+pub fn letterhead(doc: &mut Document, settings: &SettingsRow, heading: &str, number: &str) {
+    let company = settings.company_name.as_deref().unwrap_or("Strata");
+    doc.line(MARGIN, company, 16.0, true);
+    let city = [
+        settings.company_city.as_deref(),
+        settings.company_state.as_deref(),
+        settings.company_zip.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ");
+    let contacts = [
+        settings.company_phone.as_deref(),
+        settings.company_email.as_deref(),
+        settings.company_website.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join("  |  ");
+    for text in [
+        settings.company_address_line1.as_deref().unwrap_or(""),
+        settings.company_address_line2.as_deref().unwrap_or(""),
+        city.as_str(),
+        settings.company_country.as_deref().unwrap_or(""),
+        contacts.as_str(),
+    ] {
+        if !text.is_empty() {
+            doc.line(MARGIN, text, SMALL, false);
+        }
+    }
+    doc.gap(12.0);
+    doc.row(
+        &[
+            Column {
+                x: MARGIN,
+                align: Align::Left,
+                width: 250.0,
+            },
+            Column {
+                x: RIGHT,
+                align: Align::Right,
+                width: 240.0,
+            },
+        ],
+        &[heading, number],
+        18.0,
+        true,
+    );
+    doc.rule();
+}
+
+/// A titled address block (`SHIP TO`, `VENDOR`) from address parts, skipping the empty ones.
+pub fn address(doc: &mut Document, title: &str, lines: &[Option<&str>]) {
+    let lines: Vec<&str> = lines
+        .iter()
+        .flatten()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    doc.gap(6.0);
+    doc.line(MARGIN, title, SMALL, true);
+    for line in lines {
+        doc.line(MARGIN, line, BODY, false);
+    }
+}
+
+/// `City State Zip` from the parts that are there.
+pub fn city_line(city: Option<&str>, state: Option<&str>, zip: Option<&str>) -> String {
+    [city, state, zip]
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Money for a document: `1,234.50` (two places, thousands grouped; a minus sign in front).

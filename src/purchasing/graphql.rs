@@ -298,6 +298,30 @@ impl PurchasingQuery {
         model::find(&mut *context::conn(ctx).await?, id).await
     }
 
+    /// A purchase order as a PDF to send the vendor (vendor, lines in their purchase units,
+    /// unit costs, tax, shipping, total, notes).
+    #[graphql(guard = "Access::User")]
+    async fn purchase_order_pdf(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The purchase order.")] id: i64,
+    ) -> AppResult<crate::documents::GeneratedDocument> {
+        crate::purchasing::pdf::purchase_order_pdf(&mut *context::conn(ctx).await?, id).await
+    }
+
+    /// One entry of a vendor's price list (404 `Vendor item not found`).
+    #[graphql(guard = "Access::User")]
+    async fn vendor_item(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The vendor.")] vendor_id: i64,
+        #[graphql(desc = "The item.")] item_id: i64,
+    ) -> AppResult<model::VendorItemRow> {
+        model::vendor_item(&mut *context::conn(ctx).await?, vendor_id, item_id)
+            .await?
+            .ok_or_else(|| crate::error::AppError::not_found("Vendor item not found"))
+    }
+
     /// Low-stock items (available plus on order at or below the reorder point) with the
     /// vendor and quantity to order.
     #[graphql(guard = "Access::User")]
@@ -453,6 +477,36 @@ impl PurchasingMutation {
     ) -> AppResult<VendorItemPayload> {
         Ok(crate::in_transaction!(ctx, |conn| {
             crate::purchasing::rules::save_vendor_item(conn, vendor_id, input)
+        })
+        .into())
+    }
+
+    /// Changes an entry of a vendor's price list (404 when the vendor does not sell the
+    /// item); omitted fields keep their value.
+    #[graphql(guard = "Access::User")]
+    async fn vendor_item_update(
+        &self,
+        ctx: &Context<'_>,
+        vendor_id: i64,
+        item_id: i64,
+        input: crate::purchasing::rules::VendorItemChanges,
+    ) -> AppResult<VendorItemPayload> {
+        Ok(crate::in_transaction!(ctx, |conn| {
+            crate::purchasing::rules::update_vendor_item(conn, vendor_id, item_id, input)
+        })
+        .into())
+    }
+
+    /// Takes an item off a vendor's price list (404 when it is not on it).
+    #[graphql(guard = "Access::User")]
+    async fn vendor_item_delete(
+        &self,
+        ctx: &Context<'_>,
+        vendor_id: i64,
+        item_id: i64,
+    ) -> AppResult<VendorItemPayload> {
+        Ok(crate::in_transaction!(ctx, |conn| {
+            crate::purchasing::rules::delete_vendor_item(conn, vendor_id, item_id)
         })
         .into())
     }

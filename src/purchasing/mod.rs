@@ -9,6 +9,7 @@ pub mod documents;
 pub mod graphql;
 pub mod loaders;
 pub mod model;
+pub mod pdf;
 pub mod replenish;
 pub mod rest;
 pub mod rules;

@@ -579,6 +579,21 @@ pub async fn lots_by_ids(
 }
 
 /// The items a vendor sells, by item id.
+/// The entry of `item_id` on `vendor_id`'s price list, if it is there.
+pub async fn vendor_item(
+    conn: &mut AsyncPgConnection,
+    vendor_id: i64,
+    item_id: i64,
+) -> AppResult<Option<VendorItemRow>> {
+    Ok(vendor_items::table
+        .filter(vendor_items::vendor_id.eq(vendor_id))
+        .filter(vendor_items::item_id.eq(item_id))
+        .select(VendorItemRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
 pub async fn vendor_items_of(
     conn: &mut AsyncPgConnection,
     vendor_id: i64,

@@ -36,12 +36,26 @@ pub const ROUTES: &[Route] = &[
         .status(201)
         .idempotent()
         .summary("Put an item on a vendor's list or update its entry (`product_id`, `vendor_sku?`, `unit_cost?`, `purchase_unit?`, `lead_time_days?`, `is_preferred?`: one preferred vendor per item); 404 `Vendor not found`, 422 per field"),
+    Route::get("/vendors/{vendor_id}/items/{item_id}", stored_op!("vendor_item_get.graphql", "vendor_item"), "vendorItem")
+        .aliases(&["/purchase-orders/vendors/{vendor_id}/items/{item_id}"])
+        .summary("One entry of a vendor's price list; 404 `Vendor item not found`"),
+    Route::put("/vendors/{vendor_id}/items/{item_id}", stored_op!("vendor_item_update.graphql", "vendor_item"), "vendorItemUpdate.vendor_item")
+        .aliases(&["/purchase-orders/vendors/{vendor_id}/items/{item_id}"])
+        .body(Body::Input("input"))
+        .summary("Change an entry of a vendor's price list (`vendor_sku?`, `unit_cost?`, `purchase_unit?`, `lead_time_days?`, `is_preferred?`; omitted fields keep their value); 404 `Vendor item not found`, 422 per field"),
+    Route::delete("/vendors/{vendor_id}/items/{item_id}", stored_op!("vendor_item_delete.graphql", "vendor_item"), "vendorItemDelete.vendor_item")
+        .aliases(&["/purchase-orders/vendors/{vendor_id}/items/{item_id}"])
+        .status(204)
+        .summary("Take an item off a vendor's price list; 404 `Vendor item not found`"),
     Route::get("/vendors/{vendor_id}/metrics", stored_op!("vendor_metrics.graphql"), "vendorMetrics")
         .summary("A vendor's orders, spend, on-time rate and average lead time"),
     Route::get("/admin/dashboard/purchasing-trend", stored_op!("purchasing_trend.graphql"), "purchasingTrend")
         .summary("Money placed with vendors per month (`months`, default 6)"),
     Route::get("/purchase-orders/{id}", stored_op!("purchase_order_get.graphql", "po", "po_line"), "purchaseOrder")
         .summary("One purchase order with its lines"),
+    Route::get("/purchase-orders/{id}/pdf", stored_op!("purchase_order_pdf.graphql"), "purchaseOrderPdf")
+        .download()
+        .summary("The order as a PDF to send the vendor, shown inline: vendor, lines in their purchase units with unit costs, tax, shipping, total and notes"),
     Route::put("/purchase-orders/{id}", stored_op!("purchase_order_update.graphql", "po", "po_line"), "purchaseOrderUpdate.purchaseOrder")
         .body(Body::Input("input"))
         .summary("Change an order's header (not once closed or cancelled; the vendor only on drafts)"),

@@ -613,6 +613,17 @@ pub async fn update(
     id: i64,
     mut input: PurchaseOrderUpdateInput,
 ) -> Result<PurchaseOrderRow, Stop> {
+    // Blank text clears a field (omitted keeps it): note which were sent blank before the
+    // text rules turn blanks into "nothing given".
+    let blank = |v: &Option<String>| v.as_deref().is_some_and(|t| t.trim().is_empty());
+    let cleared = [
+        blank(&input.notes),
+        blank(&input.tracking_number),
+        blank(&input.carrier),
+        blank(&input.payment_method),
+        blank(&input.payment_reference),
+        blank(&input.document_url),
+    ];
     let mut errors = Vec::new();
     texts(
         &mut errors,
@@ -659,27 +670,31 @@ pub async fn update(
         vendor_id: Option<i64>,
         order_date: Option<NaiveDate>,
         expected_date: Option<NaiveDate>,
-        notes: Option<String>,
-        tracking_number: Option<String>,
-        carrier: Option<String>,
+        notes: Option<Option<String>>,
+        tracking_number: Option<Option<String>>,
+        carrier: Option<Option<String>>,
         tax_amount: Option<BigDecimal>,
         shipping_cost: Option<BigDecimal>,
-        payment_method: Option<String>,
-        payment_reference: Option<String>,
-        document_url: Option<String>,
+        payment_method: Option<Option<String>>,
+        payment_reference: Option<Option<String>>,
+        document_url: Option<Option<String>>,
     }
+    // `Some(None)` writes NULL; `None` leaves the column alone.
+    let text = |value: Option<String>, clear: bool| {
+        if clear { Some(None) } else { value.map(Some) }
+    };
     let changes = Changes {
         vendor_id: input.vendor_id,
         order_date: input.order_date,
         expected_date: input.expected_date,
-        notes: input.notes,
-        tracking_number: input.tracking_number,
-        carrier: input.carrier,
+        notes: text(input.notes, cleared[0]),
+        tracking_number: text(input.tracking_number, cleared[1]),
+        carrier: text(input.carrier, cleared[2]),
         tax_amount: input.tax_amount.map(|d| d.0),
         shipping_cost: input.shipping_cost.map(|d| d.0),
-        payment_method: input.payment_method,
-        payment_reference: input.payment_reference,
-        document_url: input.document_url,
+        payment_method: text(input.payment_method, cleared[3]),
+        payment_reference: text(input.payment_reference, cleared[4]),
+        document_url: text(input.document_url, cleared[5]),
     };
     match diesel::update(purchase_orders::table.find(id))
         .set(&changes)
@@ -1461,6 +1476,14 @@ pub async fn receive(
 pub struct VendorItemInput {
     /// The item.
     pub product_id: i64,
+    /// What the vendor calls it, charges and takes.
+    #[graphql(flatten)]
+    pub fields: VendorItemChanges,
+}
+
+/// The fields of a vendor's price-list entry (all optional: omitted ones keep their value).
+#[derive(Debug, Clone, InputObject)]
+pub struct VendorItemChanges {
     /// The vendor's SKU.
     pub vendor_sku: Option<String>,
     /// Price per purchase unit (≥ 0).
@@ -1478,15 +1501,19 @@ pub struct VendorItemInput {
 pub async fn save_vendor_item(
     conn: &mut AsyncPgConnection,
     vendor_id: i64,
-    mut input: VendorItemInput,
+    input: VendorItemInput,
 ) -> Result<model::VendorItemRow, Stop> {
+    let VendorItemInput {
+        product_id,
+        fields: mut input,
+    } = input;
     check_vendor(conn, vendor_id).await?;
     let mut errors = Vec::new();
     let unit = check_line_item(
         conn,
         &mut errors,
         "",
-        input.product_id,
+        product_id,
         input.purchase_unit.as_deref(),
     )
     .await?;
@@ -1519,7 +1546,7 @@ pub async fn save_vendor_item(
     if input.is_preferred == Some(true) {
         diesel::update(
             vendor_items::table
-                .filter(vendor_items::item_id.eq(input.product_id))
+                .filter(vendor_items::item_id.eq(product_id))
                 .filter(vendor_items::vendor_id.ne(vendor_id)),
         )
         .set(vendor_items::is_preferred.eq(false))
@@ -1530,7 +1557,7 @@ pub async fn save_vendor_item(
     let row = diesel::insert_into(vendor_items::table)
         .values((
             vendor_items::vendor_id.eq(vendor_id),
-            vendor_items::item_id.eq(input.product_id),
+            vendor_items::item_id.eq(product_id),
             vendor_items::vendor_sku.eq(&input.vendor_sku),
             vendor_items::last_price.eq(&price),
             vendor_items::purchase_unit.eq(&unit),
@@ -1562,6 +1589,54 @@ pub async fn save_vendor_item(
         .get_result(conn)
         .await?;
     Ok(row)
+}
+
+/// Changes the entry of `item_id` on `vendor_id`'s price list (`PUT
+/// /vendors/{vendor_id}/items/{item_id}`): 404 `Vendor item not found` when the vendor does
+/// not sell it, otherwise as [`save_vendor_item`].
+pub async fn update_vendor_item(
+    conn: &mut AsyncPgConnection,
+    vendor_id: i64,
+    item_id: i64,
+    fields: VendorItemChanges,
+) -> Result<model::VendorItemRow, Stop> {
+    if model::vendor_item(conn, vendor_id, item_id)
+        .await?
+        .is_none()
+    {
+        return Err(vendor_item_not_found());
+    }
+    save_vendor_item(
+        conn,
+        vendor_id,
+        VendorItemInput {
+            product_id: item_id,
+            fields,
+        },
+    )
+    .await
+}
+
+/// Takes `item_id` off `vendor_id`'s price list; answers the entry as it was.
+pub async fn delete_vendor_item(
+    conn: &mut AsyncPgConnection,
+    vendor_id: i64,
+    item_id: i64,
+) -> Result<model::VendorItemRow, Stop> {
+    diesel::delete(
+        vendor_items::table
+            .filter(vendor_items::vendor_id.eq(vendor_id))
+            .filter(vendor_items::item_id.eq(item_id)),
+    )
+    .returning(model::VendorItemRow::as_returning())
+    .get_result(conn)
+    .await
+    .optional()?
+    .ok_or_else(vendor_item_not_found)
+}
+
+fn vendor_item_not_found() -> Stop {
+    Stop::refuse("itemId", UserErrorCode::NotFound, "Vendor item not found")
 }
 
 /// Records what the vendor charged and how long it took (vendor items).

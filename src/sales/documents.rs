@@ -7,95 +7,11 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::db::schema::items;
 use crate::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
-use crate::documents::{GeneratedDocument, money};
+use crate::documents::{BODY, GeneratedDocument, SMALL, address, city_line, letterhead, money};
 use crate::error::AppResult;
 use crate::sales::model::{self, SalesOrderRow};
 use crate::sales::quotes::QuoteRow;
 use crate::settings::model::SettingsRow;
-
-const BODY: f32 = 10.0;
-const SMALL: f32 = 8.5;
-
-/// The company block at the top of every document: name, address, contacts.
-fn letterhead(doc: &mut Document, settings: &SettingsRow, heading: &str, number: &str) {
-    let company = settings.company_name.as_deref().unwrap_or("Strata");
-    doc.line(MARGIN, company, 16.0, true);
-    let city = [
-        settings.company_city.as_deref(),
-        settings.company_state.as_deref(),
-        settings.company_zip.as_deref(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(" ");
-    let contacts = [
-        settings.company_phone.as_deref(),
-        settings.company_email.as_deref(),
-        settings.company_website.as_deref(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join("  |  ");
-    for text in [
-        settings.company_address_line1.as_deref().unwrap_or(""),
-        settings.company_address_line2.as_deref().unwrap_or(""),
-        city.as_str(),
-        settings.company_country.as_deref().unwrap_or(""),
-        contacts.as_str(),
-    ] {
-        if !text.is_empty() {
-            doc.line(MARGIN, text, SMALL, false);
-        }
-    }
-    doc.gap(12.0);
-    doc.row(
-        &[
-            Column {
-                x: MARGIN,
-                align: Align::Left,
-                width: 250.0,
-            },
-            Column {
-                x: RIGHT,
-                align: Align::Right,
-                width: 240.0,
-            },
-        ],
-        &[heading, number],
-        18.0,
-        true,
-    );
-    doc.rule();
-}
-
-/// A "Ship to" block from address parts, skipping the empty ones.
-fn address(doc: &mut Document, title: &str, lines: &[Option<&str>]) {
-    let lines: Vec<&str> = lines
-        .iter()
-        .flatten()
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty())
-        .collect();
-    if lines.is_empty() {
-        return;
-    }
-    doc.gap(6.0);
-    doc.line(MARGIN, title, SMALL, true);
-    for line in lines {
-        doc.line(MARGIN, line, BODY, false);
-    }
-}
-
-fn city_line(city: Option<&str>, state: Option<&str>, zip: Option<&str>) -> String {
-    [city, state, zip]
-        .into_iter()
-        .flatten()
-        .filter(|s| !s.trim().is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 /// The quote as the customer sees it: what, how many, the price, tax, shipping and total,
 /// validity, their notes and the company's quote terms and footer.
