@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use common::TestApp;
 use common::api::{admin, app, call, ok, table_json};
-use common::books::{account, balanced, num, receive, sql, sql_num, stock};
+use common::books::{account, balanced, exec, num, receive, sql, sql_num, stock};
 
 async fn refused(
     app: &TestApp,
@@ -316,11 +316,18 @@ async fn an_order_goes_from_draft_to_qc_with_reservations_issues_spools_and_actu
         &t,
         Method::POST,
         &format!("/api/v1/production-orders/{id}/operations/{op}/start"),
-        Some(json!({"printer_id": f.printer, "operator_name": "Ada"})),
+        Some(json!({"printer_id": f.printer, "operator_name": "Ada", "bambu_task_id": "task-881", "bambu_plate_index": 2})),
     )
     .await;
     assert_eq!(started["status"], "running");
     assert_eq!(started["resource_code"], "PRT-001");
+    assert_eq!(
+        (
+            started["bambu_task_id"].clone(),
+            started["bambu_plate_index"].clone()
+        ),
+        (json!("task-881"), json!(2))
+    );
     assert_eq!(
         sql(
             &app,
@@ -1858,4 +1865,203 @@ async fn each_refused_step_says_why() {
         detail("QC cannot be recorded when QC status is 'passed'"),
     )
     .await;
+}
+
+/// CONTRACT 6.2's order table written out again (with NEW's `short`), and `scrapped`, which
+/// only the scrap route sets: from -> allowed.
+const ORDER_TABLE: &[(&str, &[&str])] = &[
+    ("draft", &["released", "cancelled"]),
+    (
+        "released",
+        &["in_progress", "on_hold", "cancelled", "split"],
+    ),
+    (
+        "in_progress",
+        &["on_hold", "complete", "cancelled", "split", "short"],
+    ),
+    ("on_hold", &["released", "in_progress", "cancelled"]),
+    ("short", &["complete", "cancelled"]),
+    ("complete", &[]),
+    ("cancelled", &[]),
+    ("split", &[]),
+    ("scrapped", &[]),
+];
+
+/// The route that asks for each target status.
+const ORDER_ACTIONS: &[(&str, &str)] = &[
+    ("release", "released"),
+    ("start", "in_progress"),
+    ("hold", "on_hold"),
+    ("cancel", "cancelled"),
+    ("complete", "complete"),
+];
+
+fn allowed_list(allowed: &[&str]) -> String {
+    if allowed.is_empty() {
+        "none (terminal state)".to_string()
+    } else {
+        format!(
+            "[{}]",
+            allowed
+                .iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+#[tokio::test]
+async fn every_illegal_order_and_operation_move_is_a_400_with_its_message_and_changes_nothing() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let f = farm(&app, &t).await;
+    let id = order(&app, &t, f.widget, "2").await["id"]
+        .as_i64()
+        .expect("id");
+    let released = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/release"),
+        None,
+    )
+    .await;
+    let op = released["operations"][0]["id"].as_i64().expect("op");
+    let tables = [
+        "production_orders",
+        "production_order_operations",
+        "inventory_transactions",
+        "inventory_balances",
+        "gl_journal_entries",
+    ];
+    let snapshot = async || {
+        let mut all = String::new();
+        for table in tables {
+            all.push_str(&table_json(&app, table).await);
+        }
+        all
+    };
+
+    // Orders: every action from every status it may not leave that way.
+    let mut refusals = 0;
+    for (from, allowed) in ORDER_TABLE {
+        exec(
+            &app,
+            &format!("UPDATE production_orders SET status = '{from}' WHERE id = {id}"),
+        )
+        .await;
+        let before = snapshot().await;
+        for (action, to) in ORDER_ACTIONS {
+            if allowed.contains(to) {
+                continue;
+            }
+            let body = (*action == "complete").then(|| json!({"quantity_completed": "2"}));
+            refused_400(
+                &app,
+                &t,
+                Method::POST,
+                &format!("/api/v1/production-orders/{id}/{action}"),
+                body,
+                transition(from, to, &allowed_list(allowed)),
+            )
+            .await;
+            refusals += 1;
+        }
+        assert_eq!(snapshot().await, before, "from {from}");
+    }
+    assert!(refusals >= 30, "{refusals}");
+
+    // Operations: start, complete and skip from every status that may not move that way.
+    exec(
+        &app,
+        &format!("UPDATE production_orders SET status = 'in_progress' WHERE id = {id}"),
+    )
+    .await;
+    let op_table: &[(&str, &[&str])] = &[
+        ("pending", &["queued", "skipped"]),
+        ("queued", &["running", "skipped"]),
+        ("running", &["complete", "queued"]),
+        ("complete", &[]),
+        ("skipped", &[]),
+    ];
+    let op_actions = [
+        ("start", "running", json!({"printer_id": f.printer})),
+        ("complete", "complete", json!({})),
+        ("skip", "skipped", json!({})),
+    ];
+    for (from, allowed) in op_table {
+        exec(
+            &app,
+            &format!("UPDATE production_order_operations SET status = '{from}' WHERE id = {op}"),
+        )
+        .await;
+        let before = snapshot().await;
+        for (action, to, body) in &op_actions {
+            if allowed.contains(to) {
+                continue;
+            }
+            refused_400(
+                &app,
+                &t,
+                Method::POST,
+                &format!("/api/v1/production-orders/{id}/operations/{op}/{action}"),
+                Some(body.clone()),
+                json!({"detail": format!("Invalid operation status transition: '{from}' -> '{to}'. Allowed: {}", allowed_list(allowed))}),
+            )
+            .await;
+        }
+        assert_eq!(snapshot().await, before, "operation from {from}");
+    }
+}
+
+#[tokio::test]
+async fn the_production_list_sorts_on_the_server_across_pages() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let f = farm(&app, &t).await;
+    for qty in ["3", "1", "2"] {
+        order(&app, &t, f.widget, qty).await;
+    }
+    let page = |query: String| {
+        let (app, t) = (&app, &t);
+        async move {
+            let list = ok(
+                app,
+                t,
+                Method::GET,
+                &format!("/api/v1/production-orders/?{query}"),
+                None,
+            )
+            .await;
+            rows(&list)
+                .iter()
+                .map(|r| num(&r["quantity_ordered"]))
+                .collect::<Vec<_>>()
+        }
+    };
+    // By quantity, both ways, two rows a page: the order holds across the pages.
+    let asc = [
+        page("sort_by=quantity_ordered&limit=2".into()).await,
+        page("sort_by=quantity_ordered&limit=2&offset=2".into()).await,
+    ]
+    .concat();
+    assert_eq!(asc, vec![1.0, 2.0, 3.0]);
+    let desc = [
+        page("sort_by=quantity_ordered&sort_order=desc&limit=2".into()).await,
+        page("sort_by=quantity_ordered&sort_order=desc&limit=2&offset=2".into()).await,
+    ]
+    .concat();
+    assert_eq!(desc, vec![3.0, 2.0, 1.0]);
+    // Unknown keys are refused naming the parameter.
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/production-orders/?sort_by=colour",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(body.to_string().contains("query.sort_by"), "{body}");
 }

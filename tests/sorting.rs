@@ -90,6 +90,32 @@ const LISTS: &[(&str, &[&str])] = &[
     ),
     ("/api/v1/scrap-reasons/all", &["sequence", "code", "name"]),
     (
+        "/api/v1/purchase-orders/",
+        &[
+            "po_number",
+            "status",
+            "vendor_name",
+            "order_date",
+            "expected_date",
+            "received_date",
+            "total_amount",
+            "created_at",
+        ],
+    ),
+    (
+        "/api/v1/production-orders/",
+        &[
+            "code",
+            "product_sku",
+            "status",
+            "priority",
+            "due_date",
+            "quantity_ordered",
+            "scheduled_start",
+            "created_at",
+        ],
+    ),
+    (
         "/api/v1/admin/users/",
         &[
             "email",

@@ -767,6 +767,8 @@ diesel::table! {
         notes -> Nullable<Text>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        bambu_task_id -> Nullable<Text>,
+        bambu_plate_index -> Nullable<Int4>,
     }
 }
 

@@ -342,6 +342,10 @@ impl ProductionQuery {
         #[graphql(desc = "Due on or before.")] due_before: Option<NaiveDate>,
         #[graphql(desc = "Due on or after.")] due_after: Option<NaiveDate>,
         #[graphql(desc = "Code, product SKU or name contains.")] search: Option<String>,
+        #[graphql(desc = "The column to sort by (default priority, due date, newest).")]
+        sort_by: Option<model::ProductionOrderSort>,
+        #[graphql(desc = "Which way (default ascending; newest first for created_at).")]
+        sort_order: Option<crate::db::paging::SortOrder>,
         #[graphql(desc = "Page size (1-500, default 50).", default = 50)] first: i64,
         #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
     ) -> AppResult<ProductionOrderConnection> {
@@ -362,6 +366,8 @@ impl ProductionQuery {
             due_before,
             due_after,
             search,
+            sort_by,
+            sort_order,
         };
         let (nodes, total) = model::list(
             &mut *context::conn(ctx).await?,

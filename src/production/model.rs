@@ -391,6 +391,10 @@ pub struct OperationRow {
     pub created_at: Timestamp,
     /// Changed.
     pub updated_at: Timestamp,
+    /// The Bambu Lab printer's task id of the print job, when one ran it.
+    pub bambu_task_id: Option<String>,
+    /// The plate of a multi-plate Bambu Lab project (1-64).
+    pub bambu_plate_index: Option<i32>,
 }
 
 /// One component of a production order (its BOM line, snapshotted on release).
@@ -523,9 +527,37 @@ pub struct OrderFilter {
     pub due_after: Option<NaiveDate>,
     /// Code, product SKU or name contains.
     pub search: Option<String>,
+    /// The column to sort by (default: CONTRACT 5.12's priority, due date, newest).
+    pub sort_by: Option<ProductionOrderSort>,
+    /// Which way.
+    pub sort_order: Option<paging::SortOrder>,
 }
 
-/// One page of orders and the total: priority, due date (NULLs last), newest first.
+crate::text_enum! {
+    /// The columns production orders can be sorted by; without one the list keeps CONTRACT
+    /// 5.12's order (priority, due date with none last, newest first).
+    pub enum ProductionOrderSort {
+        /// The order code.
+        Code,
+        /// The product's SKU.
+        ProductSku,
+        /// Status.
+        Status,
+        /// Priority (1 first).
+        Priority,
+        /// Due date.
+        DueDate,
+        /// Quantity ordered.
+        QuantityOrdered,
+        /// Planned start.
+        ScheduledStart,
+        /// Created.
+        CreatedAt,
+    }
+}
+
+/// One page of orders and the total: priority, due date (NULLs last), newest first, unless
+/// a column is named.
 pub async fn list(
     conn: &mut AsyncPgConnection,
     filter: &OrderFilter,
@@ -569,12 +601,39 @@ pub async fn list(
                     .or(items::name.ilike(p)),
             );
         }
-        q.order((
-            production_orders::priority.asc(),
-            production_orders::due_date.asc().nulls_last(),
-            production_orders::created_at.desc(),
-            production_orders::id.desc(),
-        ))
+        let Some(sort) = filter.sort_by else {
+            return q.order((
+                production_orders::priority.asc(),
+                production_orders::due_date.asc().nulls_last(),
+                production_orders::created_at.desc(),
+                production_orders::id.desc(),
+            ));
+        };
+        let order = filter.sort_order.unwrap_or(match sort {
+            ProductionOrderSort::CreatedAt => paging::SortOrder::Desc,
+            _ => paging::SortOrder::Asc,
+        });
+        let id = production_orders::id;
+        match sort {
+            ProductionOrderSort::Code => paging::sorted(q, production_orders::code, id, order),
+            ProductionOrderSort::ProductSku => paging::sorted(q, items::sku, id, order),
+            ProductionOrderSort::Status => paging::sorted(q, production_orders::status, id, order),
+            ProductionOrderSort::Priority => {
+                paging::sorted(q, production_orders::priority, id, order)
+            }
+            ProductionOrderSort::DueDate => {
+                paging::sorted(q, production_orders::due_date, id, order)
+            }
+            ProductionOrderSort::QuantityOrdered => {
+                paging::sorted(q, production_orders::quantity_ordered, id, order)
+            }
+            ProductionOrderSort::ScheduledStart => {
+                paging::sorted(q, production_orders::scheduled_start, id, order)
+            }
+            ProductionOrderSort::CreatedAt => {
+                paging::sorted(q, production_orders::created_at, id, order)
+            }
+        }
     };
     crate::load_page!(conn, build, limit, offset)
 }

@@ -25,7 +25,7 @@ macro_rules! operation_op {
 /// The routes.
 pub const ROUTES: &[Route] = &[
     Route::get("/production-orders/", stored_op!("production_orders_list.graphql", "production_operation", "production_material"), "productionOrders.nodes")
-        .summary("Production orders, a bare array ordered by priority, due date (none last), newest first (`status`, `product_id`, `sales_order_id`, `priority`, `due_before`, `due_after`, `search`, `limit` up to 500, `offset`), each with its operations and materials"),
+        .summary("Production orders, a bare array ordered by priority, due date (none last), newest first (`status`, `product_id`, `sales_order_id`, `priority`, `due_before`, `due_after`, `search`, `sort_by` code|product_sku|status|priority|due_date|quantity_ordered|scheduled_start|created_at, `sort_order`, `limit` up to 500, `offset`), each with its operations and materials"),
     Route::post("/production-orders/", order_op!("production_order_create.graphql"), "productionOrderCreate.order")
         .body(Body::Input("input"))
         .idempotent()

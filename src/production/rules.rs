@@ -1914,6 +1914,10 @@ pub struct OperationStartInput {
     pub operator_name: Option<String>,
     /// Notes.
     pub notes: Option<String>,
+    /// The Bambu Lab printer's task id of the print job sent for it.
+    pub bambu_task_id: Option<String>,
+    /// The plate of a multi-plate Bambu Lab project (1-64).
+    pub bambu_plate_index: Option<i32>,
 }
 
 /// Starts a queued operation: the order starts too when it is only released; the printer, if
@@ -1936,6 +1940,20 @@ pub async fn operation_start(
         ASSIGNEE_MAX,
     );
     optional_text(&mut errors, "notes", &mut input.notes, NOTES_MAX);
+    optional_text(
+        &mut errors,
+        "bambuTaskId",
+        &mut input.bambu_task_id,
+        ASSIGNEE_MAX,
+    );
+    if let Some(plate) = input.bambu_plate_index
+        && !(1..=64).contains(&plate)
+    {
+        errors.push(invalid(
+            "bambuPlateIndex",
+            "Plate index must be between 1 and 64",
+        ));
+    }
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
@@ -1968,6 +1986,12 @@ pub async fn operation_start(
             input
                 .notes
                 .map(|n| production_order_operations::notes.eq(Some(n))),
+            input
+                .bambu_task_id
+                .map(|t| production_order_operations::bambu_task_id.eq(Some(t))),
+            input
+                .bambu_plate_index
+                .map(|p| production_order_operations::bambu_plate_index.eq(Some(p))),
         ))
         .returning(OperationRow::as_returning())
         .get_result(conn)
