@@ -35,6 +35,8 @@ export interface ServerListOptions<TData, TRow> {
   select: (data: TData) => ListPage<TRow>;
   /** False for routes without a `search` parameter: no search box. */
   searchable?: boolean;
+  /** Refetch this often (ms) as a fallback for pages kept live by subscriptions. */
+  refetchInterval?: number;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface ServerListOptions<TData, TRow> {
  * `tableProps` spreads into `<DataTable>` (loading, empty and error states, pager, debounced
  * search); `missing` is true when the list route answers 404.
  */
-export function useServerList<TData, TRow>({ area, filters = [], fetch, select, searchable = true }: ServerListOptions<TData, TRow>) {
+export function useServerList<TData, TRow>({ area, filters = [], fetch, select, searchable = true, refetchInterval }: ServerListOptions<TData, TRow>) {
   const table = useTableState(filters);
   const request: ListRequest = {
     page: table.page,
@@ -60,6 +62,7 @@ export function useServerList<TData, TRow>({ area, filters = [], fetch, select, 
     queryFn: ({ signal }) => fetch(request, signal),
     placeholderData: keepPreviousData,
     select,
+    refetchInterval,
   });
   const filtered = Boolean(table.search) || Object.values(table.filters).some(Boolean);
 

@@ -1,21 +1,19 @@
 import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { Factory, Plus } from 'lucide-react';
 import { Button } from '../../components/Button';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
-import { clientPage } from '../../lib/clientPage';
 import { formatQty, humanize } from '../../lib/format';
-import { useTableState, type SortState } from '../../lib/useTableState';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
+import { pickSort, useServerList } from '../../lib/useServerList';
+import { NotYetAvailable } from '../NotYetAvailable';
 import { CreateOrderDialog } from './CreateOrderDialog';
-import { LIVE_INTERVAL, ORDER_STATUSES, ORDER_TONE, QC_TONE, productionApi, type OrderStatus, type ProductionOrderRow } from './productionApi';
+import { LIVE_INTERVAL, ORDER_STATUSES, ORDER_TONE, QC_TONE, productionApi, type ProductionOrderRow } from './productionApi';
 import './production.css';
 
-/** The route answers at most this many rows and has no total; sorting and paging are done here over them. */
-export const LIST_CAP = 500;
+/** The sort keys `/production-orders/` accepts; without one the server keeps CONTRACT 5.12's order (priority, due date, newest). */
+export const ORDER_SORTS = ['code', 'product_sku', 'status', 'priority', 'due_date', 'quantity_ordered', 'scheduled_start', 'created_at'] as const;
 
 const columns: Column<ProductionOrderRow>[] = [
   { key: 'code', header: 'Order', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
@@ -64,45 +62,32 @@ const columns: Column<ProductionOrderRow>[] = [
   { key: 'sales_order_code', header: 'Sales order', shrink: true, hideOnTablet: true, render: (r) => r.sales_order_code ?? '—' },
 ];
 
-type SortKey = 'code' | 'product_sku' | 'status' | 'quantity_ordered' | 'priority' | 'due_date';
-const SORT_VALUE: Record<SortKey, (r: ProductionOrderRow) => string | number | null> = {
-  code: (r) => r.code,
-  product_sku: (r) => r.product_sku,
-  status: (r) => ORDER_STATUSES.indexOf(r.status),
-  quantity_ordered: (r) => Number(r.quantity_ordered),
-  priority: (r) => r.priority,
-  due_date: (r) => r.due_date,
-};
-
-/** The rows in the chosen order (nulls last), or the server's (priority, due date, newest) when none is chosen. */
-export function sortOrders(rows: ProductionOrderRow[], sort: SortState | null): ProductionOrderRow[] {
-  const value = sort && SORT_VALUE[sort.key as SortKey];
-  if (!sort || !value) return rows;
-  const dir = sort.dir === 'desc' ? -1 : 1;
-  return [...rows].sort((a, b) => {
-    const x = value(a);
-    const y = value(b);
-    if (x === y) return a.id - b.id;
-    if (x === null) return 1;
-    if (y === null) return -1;
-    return (x < y ? -1 : 1) * dir;
-  });
-}
-
 export function ProductionPage() {
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
-  const table = useTableState(['status']);
-  const status = ORDER_STATUSES.find((s) => s === table.filters.status) as OrderStatus | undefined;
-  const request = { status, search: table.search || undefined, limit: LIST_CAP };
-  const list = useQuery({
-    queryKey: ['production', 'list', request],
-    queryFn: ({ signal }) => productionApi.list(request, signal),
-    placeholderData: keepPreviousData,
+  const list = useServerList({
+    area: 'production',
+    filters: ['status'],
+    // The server searches the order code and the product's SKU and name, and sorts over
+    // every order (the shop floor's list can be thousands long).
+    fetch: (r, signal) =>
+      productionApi.list(
+        {
+          offset: r.offset,
+          limit: r.limit,
+          search: r.search ?? null,
+          status: ORDER_STATUSES.find((s) => s === r.filters.status) ?? null,
+          sort_by: pickSort(ORDER_SORTS, r.sort_by),
+          sort_order: r.sort_order,
+        },
+        signal,
+      ),
+    // A bare array: the route reports no total, so the pager offers "next" while pages are full.
+    select: (rows: ProductionOrderRow[]) => ({ rows }),
+    // Subscriptions keep the page live; this is the fallback.
     refetchInterval: LIVE_INTERVAL,
   });
-  if (isMissingRoute(list.error)) return <NotYetAvailable area="production" />;
-  const rows = list.data ? sortOrders(list.data, table.sort) : undefined;
+  if (list.missing) return <NotYetAvailable area="production" />;
   return (
     <div className="page">
       <PageHeader
@@ -114,29 +99,15 @@ export function ProductionPage() {
           </Button>
         }
       />
-      {rows && rows.length >= LIST_CAP && (
-        <div className="alert alert--info" role="status">
-          Showing the first {LIST_CAP} orders; narrow the list with the status filter or search.
-        </div>
-      )}
       <DataTable
         caption="Production orders"
         columns={columns}
-        rows={clientPage(rows, table.page, table.pageSize)}
-        total={rows?.length}
+        {...list.tableProps}
         rowKey={(r) => r.id}
-        page={table.page}
-        pageSize={table.pageSize}
-        onPageChange={table.setPage}
-        onPageSizeChange={table.setPageSize}
-        sort={table.sort}
-        onSortChange={table.setSort}
-        search={table.search}
-        onSearchChange={table.setSearch}
         searchPlaceholder="Search order, product or sales order"
         searchLabel="Search production orders"
         filters={
-          <select className="input input--select" aria-label="Status" value={table.filters.status ?? ''} onChange={(e) => table.setFilter('status', e.target.value)}>
+          <select className="input input--select" aria-label="Status" value={list.table.filters.status ?? ''} onChange={(e) => list.table.setFilter('status', e.target.value)}>
             <option value="">Any status</option>
             {ORDER_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -145,12 +116,6 @@ export function ProductionPage() {
             ))}
           </select>
         }
-        filtered={Boolean(table.search) || Boolean(table.filters.status)}
-        onClearFilters={table.clearAll}
-        loading={list.isPending}
-        fetching={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         onRowClick={(r) => navigate(`/admin/production/${r.id}`)}
         rowLabel={(r) => `Open ${r.code}`}
         empty={{

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { splitActionItems } from '../commandCenter/CommandCenterPage';
 import { workCenterBody } from '../manufacturing/WorkCenterDialog';
 import { totalMinutes } from '../manufacturing/RoutingEditor';
-import { sortOrders } from './ProductionPage';
 import {
   completeBody,
   completeSchema,
@@ -18,7 +17,6 @@ import {
   routingSchema,
   scrapSchema,
   workCenterSchema,
-  type ProductionOrderRow,
 } from './productionApi';
 import { isoToLocalInput, localInputToIso } from '../../lib/localTime';
 
@@ -176,13 +174,6 @@ describe('order actions (CONTRACT 6.2)', () => {
 });
 
 describe('list and board helpers', () => {
-  const row = (id: number, code: string, due: string | null, priority: number) => ({ id, code, due_date: due, priority }) as ProductionOrderRow;
-  it('sorts orders with blanks last, and keeps the server order without a sort', () => {
-    const rows = [row(1, 'WO-2', null, 3), row(2, 'WO-1', '2026-12-01', 1), row(3, 'WO-3', '2026-11-01', 5)];
-    expect(sortOrders(rows, null)).toBe(rows);
-    expect(sortOrders(rows, { key: 'due_date', dir: 'asc' }).map((r) => r.id)).toEqual([3, 2, 1]);
-    expect(sortOrders(rows, { key: 'code', dir: 'desc' }).map((r) => r.code)).toEqual(['WO-3', 'WO-2', 'WO-1']);
-  });
   it('splits late and blocked orders from the other action items', () => {
     const item = (kind: string) => ({ kind, severity: 'high', production_order_id: 1, production_order_code: 'WO', printer_id: null, message: kind });
     const { lateOrBlocked, other } = splitActionItems([item('late'), item('qc_pending'), item('waiting_for_material'), item('printer_error'), item('blocked')]);
