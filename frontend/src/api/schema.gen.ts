@@ -2580,6 +2580,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/fulfillment/ship-from-stock/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The checks run before shipping, as `GET /{id}/blocking-issues` answers them; changes nothing
+         * @deprecated
+         * @description Alias of `/sales-orders/{id}/pre-flight-check`.
+         */
+        post: operations["create_sales_order_blocking_issues_alias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/fulfillment/ship-from-stock/{id}/ship": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ship the order (`carrier` default USPS, `service` default Priority, `tracking_number?` generated when missing); 400 without a shipping address or when the order cannot ship
+         * @deprecated
+         * @description Alias of `/sales-orders/{id}/ship`.
+         */
+        post: operations["create_sales_order_ship_alias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/fulfillment/ship/{id}/mark-shipped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ship the order (`carrier` default USPS, `service` default Priority, `tracking_number?` generated when missing); 400 without a shipping address or when the order cannot ship
+         * @deprecated
+         * @description Alias of `/sales-orders/{id}/ship`.
+         */
+        post: operations["create_sales_order_ship_alias_2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/import/inventory": {
         parameters: {
             query?: never;
@@ -7920,12 +7983,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Production orders, a bare array ordered by priority, due date (none last), newest first (`status`, `product_id`, `sales_order_id`, `priority`, `due_before`, `due_after`, `search`, `limit` up to 500, `offset`), each with its operations and materials
+         * Production orders, a bare array ordered by priority, due date (none last), newest first (`status`, `product_id`, `sales_order_id`, `priority`, `due_before`, `due_after`, `search`, `sort_by` code|product_sku|status|priority|due_date|quantity_ordered|scheduled_start|created_at, `sort_order`, `limit` up to 500, `offset`), each with its operations and materials
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query ProductionOrders($status: OrderStatus, $productId: Int, $salesOrderId: Int, $priority: Int, $dueBefore: NaiveDate, $dueAfter: NaiveDate, $search: String, $limit: Int = 50, $offset: Int = 0) {
-         *       productionOrders(status: $status, productId: $productId, salesOrderId: $salesOrderId, priority: $priority, dueBefore: $dueBefore, dueAfter: $dueAfter, search: $search, first: $limit, offset: $offset) {
+         *     query ProductionOrders($status: OrderStatus, $productId: Int, $salesOrderId: Int, $priority: Int, $dueBefore: NaiveDate, $dueAfter: NaiveDate, $search: String, $sortBy: ProductionOrderSort, $sortOrder: SortOrder, $limit: Int = 50, $offset: Int = 0) {
+         *       productionOrders(status: $status, productId: $productId, salesOrderId: $salesOrderId, priority: $priority, dueBefore: $dueBefore, dueAfter: $dueAfter, search: $search, sortBy: $sortBy, sortOrder: $sortOrder, first: $limit, offset: $offset) {
          *         nodes {
          *           id
          *           code
@@ -7979,6 +8042,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -8095,6 +8160,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -8293,6 +8360,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -8408,6 +8477,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -8584,6 +8655,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -8714,6 +8787,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -8844,6 +8919,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -8974,6 +9051,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -9149,6 +9228,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -9278,6 +9359,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -9411,6 +9494,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -9543,6 +9628,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -9673,6 +9760,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -9746,6 +9835,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -9883,6 +9974,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -9957,6 +10050,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -10031,6 +10126,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -10105,6 +10202,8 @@ export interface paths {
          *       scheduled_end: scheduledEnd
          *       actual_start: actualStart
          *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
          *       operator_name: operatorName
          *       notes
          *       is_complete: isComplete
@@ -10481,6 +10580,37 @@ export interface paths {
          */
         post: operations["create_vendor_item_save_alias"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/vendors/{vendor_id}/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One entry of a vendor's price list; 404 `Vendor item not found`
+         * @deprecated
+         * @description Alias of `/vendors/{vendor_id}/items/{item_id}`.
+         */
+        get: operations["get_vendor_item_alias"];
+        /**
+         * Change an entry of a vendor's price list (`vendor_sku?`, `unit_cost?`, `purchase_unit?`, `lead_time_days?`, `is_preferred?`; omitted fields keep their value); 404 `Vendor item not found`, 422 per field
+         * @deprecated
+         * @description Alias of `/vendors/{vendor_id}/items/{item_id}`.
+         */
+        put: operations["update_vendor_item_alias"];
+        post?: never;
+        /**
+         * Take an item off a vendor's price list; 404 `Vendor item not found`
+         * @deprecated
+         * @description Alias of `/vendors/{vendor_id}/items/{item_id}`.
+         */
+        delete: operations["delete_vendor_item_alias"];
         options?: never;
         head?: never;
         patch?: never;
@@ -10966,6 +11096,36 @@ export interface paths {
          *     ```
          */
         get: operations["list_purchase_order_lots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/purchase-orders/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order as a PDF to send the vendor, shown inline: vendor, lines in their purchase units with unit costs, tax, shipping, total and notes
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PurchaseOrderPdf($id: Int!) {
+         *       purchaseOrderPdf(id: $id) {
+         *         filename
+         *         content_type: contentType
+         *         content_base64: contentBase64
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_purchase_order_pdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -15962,6 +16122,97 @@ export interface paths {
          */
         post: operations["create_vendor_item_save"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vendors/{vendor_id}/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One entry of a vendor's price list; 404 `Vendor item not found`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query VendorItem($vendorId: Int!, $itemId: Int!) {
+         *       vendorItem(vendorId: $vendorId, itemId: $itemId) { ...VendorItemFields }
+         *     }
+         *     fragment VendorItemFields on VendorItem {
+         *       id
+         *       vendor_id: vendorId
+         *       item_id: itemId
+         *       item_sku: itemSku
+         *       item_name: itemName
+         *       vendor_sku: vendorSku
+         *       last_price: lastPrice
+         *       purchase_unit: purchaseUnit
+         *       lead_time_days: leadTimeDays
+         *       is_preferred: isPreferred
+         *       last_ordered_at: lastOrderedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_vendor_item"];
+        /**
+         * Change an entry of a vendor's price list (`vendor_sku?`, `unit_cost?`, `purchase_unit?`, `lead_time_days?`, `is_preferred?`; omitted fields keep their value); 404 `Vendor item not found`, 422 per field
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation VendorItemUpdate($vendorId: Int!, $itemId: Int!, $input: VendorItemChanges!) {
+         *       vendorItemUpdate(vendorId: $vendorId, itemId: $itemId, input: $input) {
+         *         vendor_item: vendorItem { ...VendorItemFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment VendorItemFields on VendorItem {
+         *       id
+         *       vendor_id: vendorId
+         *       item_id: itemId
+         *       item_sku: itemSku
+         *       item_name: itemName
+         *       vendor_sku: vendorSku
+         *       last_price: lastPrice
+         *       purchase_unit: purchaseUnit
+         *       lead_time_days: leadTimeDays
+         *       is_preferred: isPreferred
+         *       last_ordered_at: lastOrderedAt
+         *     }
+         *     ```
+         */
+        put: operations["update_vendor_item"];
+        post?: never;
+        /**
+         * Take an item off a vendor's price list; 404 `Vendor item not found`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation VendorItemDelete($vendorId: Int!, $itemId: Int!) {
+         *       vendorItemDelete(vendorId: $vendorId, itemId: $itemId) {
+         *         vendor_item: vendorItem { ...VendorItemFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment VendorItemFields on VendorItem {
+         *       id
+         *       vendor_id: vendorId
+         *       item_id: itemId
+         *       item_sku: itemSku
+         *       item_name: itemName
+         *       vendor_sku: vendorSku
+         *       last_price: lastPrice
+         *       purchase_unit: purchaseUnit
+         *       lead_time_days: leadTimeDays
+         *       is_preferred: isPreferred
+         *       last_ordered_at: lastOrderedAt
+         *     }
+         *     ```
+         */
+        delete: operations["delete_vendor_item"];
         options?: never;
         head?: never;
         patch?: never;
@@ -24302,6 +24553,462 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_sales_order_blocking_issues_alias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        sales_order_id: number;
+                        /** @description `SO-YYYY-NNNN`. */
+                        order_number: string;
+                        /**
+                         * @description Its status.
+                         * @enum {string}
+                         */
+                        status: "draft" | "pending" | "pending_confirmation" | "confirmed" | "in_production" | "ready_to_ship" | "shipped" | "delivered" | "completed" | "cancelled" | "on_hold";
+                        /** @description Nothing blocks it: it can ship now. */
+                        can_ship: boolean;
+                        /** @description Each reason it cannot, in words (empty when it can). */
+                        blocking_issues: string[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_sales_order_ship_alias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    carrier?: string | null;
+                    service?: string | null;
+                    tracking_number?: string | null;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `Order shipped successfully`. */
+                        message: string;
+                        /** @description The tracking number. */
+                        tracking_number: string;
+                        /** @description Carrier. */
+                        carrier: string;
+                        /** @description Service. */
+                        service: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        shipped_at: string;
+                        /** @description No label service: always null. */
+                        label_url: string | null;
+                        /** @description The order's id. */
+                        sales_order_id: number;
+                        /**
+                         * Shipment
+                         * @description The shipment.
+                         */
+                        shipment: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SHP-YYYY-NNNN`. */
+                            shipment_number: string;
+                            /** @description The order shipped. */
+                            sales_order_id: number;
+                            /** @description The order's number. */
+                            order_number: string | null;
+                            /** @description The order's customer. */
+                            customer_name: string | null;
+                            /** @description Carrier. */
+                            carrier: string;
+                            /** @description Service level. */
+                            service: string;
+                            /** @description Tracking number (given or generated). */
+                            tracking_number: string;
+                            /**
+                             * Format: decimal
+                             * @description Value of the finished goods shipped (booked to 5000 COGS).
+                             */
+                            cost_of_goods: string;
+                            /**
+                             * Format: decimal
+                             * @description Value of the packaging consumed (booked to 5010).
+                             */
+                            packaging_cost: string;
+                            /**
+                             * Format: date-time
+                             * @description When it shipped.
+                             */
+                            shipped_at: string;
+                            /** @description Who shipped it. */
+                            created_by: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_sales_order_ship_alias_2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    carrier?: string | null;
+                    service?: string | null;
+                    tracking_number?: string | null;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `Order shipped successfully`. */
+                        message: string;
+                        /** @description The tracking number. */
+                        tracking_number: string;
+                        /** @description Carrier. */
+                        carrier: string;
+                        /** @description Service. */
+                        service: string;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        shipped_at: string;
+                        /** @description No label service: always null. */
+                        label_url: string | null;
+                        /** @description The order's id. */
+                        sales_order_id: number;
+                        /**
+                         * Shipment
+                         * @description The shipment.
+                         */
+                        shipment: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `SHP-YYYY-NNNN`. */
+                            shipment_number: string;
+                            /** @description The order shipped. */
+                            sales_order_id: number;
+                            /** @description The order's number. */
+                            order_number: string | null;
+                            /** @description The order's customer. */
+                            customer_name: string | null;
+                            /** @description Carrier. */
+                            carrier: string;
+                            /** @description Service level. */
+                            service: string;
+                            /** @description Tracking number (given or generated). */
+                            tracking_number: string;
+                            /**
+                             * Format: decimal
+                             * @description Value of the finished goods shipped (booked to 5000 COGS).
+                             */
+                            cost_of_goods: string;
+                            /**
+                             * Format: decimal
+                             * @description Value of the packaging consumed (booked to 5010).
+                             */
+                            packaging_cost: string;
+                            /**
+                             * Format: date-time
+                             * @description When it shipped.
+                             */
+                            shipped_at: string;
+                            /** @description Who shipped it. */
+                            created_by: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44071,6 +44778,8 @@ export interface operations {
                 due_before?: string | null;
                 due_after?: string | null;
                 search?: string | null;
+                sort_by?: ("code" | "product_sku" | "status" | "priority" | "due_date" | "quantity_ordered" | "scheduled_start" | "created_at") | null;
+                sort_order?: ("asc" | "desc") | null;
                 limit?: number | null;
                 offset?: number | null;
             };
@@ -44212,6 +44921,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -44603,6 +45316,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -45613,6 +46330,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -46038,6 +46759,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -46683,6 +47408,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -47132,6 +47861,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -47592,6 +48325,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -48043,6 +48780,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -48628,6 +49369,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -49067,6 +49812,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -49545,6 +50294,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -50009,6 +50762,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -50461,6 +51218,10 @@ export interface operations {
                             actual_start: string | null;
                             /** @description Ended. */
                             actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
                             /** @description Operator. */
                             operator_name: string | null;
                             /** @description Notes. */
@@ -50762,6 +51523,10 @@ export interface operations {
                         actual_start: string | null;
                         /** @description Ended. */
                         actual_end: string | null;
+                        /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                        bambu_task_id: string | null;
+                        /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                        bambu_plate_index: number | null;
                         /** @description Operator. */
                         operator_name: string | null;
                         /** @description Notes. */
@@ -51182,6 +51947,10 @@ export interface operations {
                         actual_start: string | null;
                         /** @description Ended. */
                         actual_end: string | null;
+                        /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                        bambu_task_id: string | null;
+                        /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                        bambu_plate_index: number | null;
                         /** @description Operator. */
                         operator_name: string | null;
                         /** @description Notes. */
@@ -51420,6 +52189,10 @@ export interface operations {
                         actual_start: string | null;
                         /** @description Ended. */
                         actual_end: string | null;
+                        /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                        bambu_task_id: string | null;
+                        /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                        bambu_plate_index: number | null;
                         /** @description Operator. */
                         operator_name: string | null;
                         /** @description Notes. */
@@ -51652,6 +52425,10 @@ export interface operations {
                         actual_start: string | null;
                         /** @description Ended. */
                         actual_end: string | null;
+                        /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                        bambu_task_id: string | null;
+                        /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                        bambu_plate_index: number | null;
                         /** @description Operator. */
                         operator_name: string | null;
                         /** @description Notes. */
@@ -51800,6 +52577,8 @@ export interface operations {
                     printer_id?: number | null;
                     operator_name?: string | null;
                     notes?: string | null;
+                    bambu_task_id?: string | null;
+                    bambu_plate_index?: number | null;
                 } | null;
             };
         };
@@ -51872,6 +52651,10 @@ export interface operations {
                         actual_start: string | null;
                         /** @description Ended. */
                         actual_end: string | null;
+                        /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                        bambu_task_id: string | null;
+                        /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                        bambu_plate_index: number | null;
                         /** @description Operator. */
                         operator_name: string | null;
                         /** @description Notes. */
@@ -53394,6 +54177,351 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_vendor_item_alias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vendor_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description The item's SKU. */
+                        item_sku: string | null;
+                        /** @description The item's name. */
+                        item_name: string | null;
+                        /** @description The vendor's SKU. */
+                        vendor_sku: string | null;
+                        /** @description Last price per purchase unit. */
+                        last_price: string | null;
+                        /** @description The purchase unit of that price. */
+                        purchase_unit: string | null;
+                        /** @description Days from order to receipt last time (or as set). */
+                        lead_time_days: number | null;
+                        /** @description The item's preferred vendor for replenishment. */
+                        is_preferred: boolean;
+                        /** @description When it was last ordered. */
+                        last_ordered_at: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_vendor_item_alias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vendor_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    vendor_sku?: string | null;
+                    unit_cost?: string | null;
+                    purchase_unit?: string | null;
+                    lead_time_days?: number | null;
+                    is_preferred?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description The item's SKU. */
+                        item_sku: string | null;
+                        /** @description The item's name. */
+                        item_name: string | null;
+                        /** @description The vendor's SKU. */
+                        vendor_sku: string | null;
+                        /** @description Last price per purchase unit. */
+                        last_price: string | null;
+                        /** @description The purchase unit of that price. */
+                        purchase_unit: string | null;
+                        /** @description Days from order to receipt last time (or as set). */
+                        lead_time_days: number | null;
+                        /** @description The item's preferred vendor for replenishment. */
+                        is_preferred: boolean;
+                        /** @description When it was last ordered. */
+                        last_ordered_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_vendor_item_alias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vendor_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -55235,6 +56363,84 @@ export interface operations {
                          */
                         created_at: string;
                     }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_purchase_order_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -73041,6 +74247,351 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_vendor_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vendor_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description The item's SKU. */
+                        item_sku: string | null;
+                        /** @description The item's name. */
+                        item_name: string | null;
+                        /** @description The vendor's SKU. */
+                        vendor_sku: string | null;
+                        /** @description Last price per purchase unit. */
+                        last_price: string | null;
+                        /** @description The purchase unit of that price. */
+                        purchase_unit: string | null;
+                        /** @description Days from order to receipt last time (or as set). */
+                        lead_time_days: number | null;
+                        /** @description The item's preferred vendor for replenishment. */
+                        is_preferred: boolean;
+                        /** @description When it was last ordered. */
+                        last_ordered_at: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_vendor_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vendor_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    vendor_sku?: string | null;
+                    unit_cost?: string | null;
+                    purchase_unit?: string | null;
+                    lead_time_days?: number | null;
+                    is_preferred?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The vendor. */
+                        vendor_id: number;
+                        /** @description The item. */
+                        item_id: number;
+                        /** @description The item's SKU. */
+                        item_sku: string | null;
+                        /** @description The item's name. */
+                        item_name: string | null;
+                        /** @description The vendor's SKU. */
+                        vendor_sku: string | null;
+                        /** @description Last price per purchase unit. */
+                        last_price: string | null;
+                        /** @description The purchase unit of that price. */
+                        purchase_unit: string | null;
+                        /** @description Days from order to receipt last time (or as set). */
+                        lead_time_days: number | null;
+                        /** @description The item's preferred vendor for replenishment. */
+                        is_preferred: boolean;
+                        /** @description When it was last ordered. */
+                        last_ordered_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_vendor_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vendor_id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
