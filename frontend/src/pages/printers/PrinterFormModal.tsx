@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '../../components/Button';
 import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
@@ -9,6 +9,7 @@ import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
 import { BRANDS, BRAND_VALUES, printerApi, type PrinterBrand, type PrinterCreate, type PrinterDetail } from './printerApi';
+import { useWorkCenters, workCenterOptions } from './workCenters';
 
 /** An IPv4 or IPv6 literal or a host name, as the server's `plausible_address` accepts. */
 const ADDRESS = /^[A-Za-z0-9.:_-]{1,255}$/;
@@ -30,6 +31,8 @@ export const printerFormSchema = z
       .refine((v) => v === '' || ADDRESS.test(v), 'Enter an IP address or host name.')
       .transform((v) => v || null),
     location: optional,
+    /** The work center's id as the select holds it; empty for none. */
+    work_center_id: z.string(),
     notes: optional,
   })
   .transform(
@@ -42,13 +45,14 @@ export const printerFormSchema = z
         serial_number: v.serial_number,
         ip_address: v.ip_address,
         location: v.location,
+        work_center_id: v.work_center_id ? Number(v.work_center_id) : null,
         notes: v.notes,
       }) satisfies PrinterCreate,
   );
 
 type FormIn = z.input<typeof printerFormSchema>;
 type FormOut = z.output<typeof printerFormSchema>;
-const FIELDS = ['code', 'name', 'model', 'brand', 'serial_number', 'ip_address', 'location', 'notes'] as const;
+const FIELDS = ['code', 'name', 'model', 'brand', 'serial_number', 'ip_address', 'location', 'work_center_id', 'notes'] as const;
 
 function formValues(p: PrinterDetail | null): FormIn {
   return {
@@ -59,6 +63,7 @@ function formValues(p: PrinterDetail | null): FormIn {
     serial_number: p?.serial_number ?? '',
     ip_address: p?.ip_address ?? '',
     location: p?.location ?? '',
+    work_center_id: p?.work_center_id ? String(p.work_center_id) : '',
     notes: p?.notes ?? '',
   };
 }
@@ -70,7 +75,9 @@ export function PrinterFormModal({ open, printer, onClose }: { open: boolean; pr
   const [formError, setFormError] = useState<string | null>(null);
   const editing = printer !== null;
   const suggestion = useQuery({ queryKey: ['printers', 'code-suggestion'], queryFn: ({ signal }) => printerApi.suggestCode(signal), enabled: open && !editing });
+  const centers = useWorkCenters(open);
   const {
+    control,
     register,
     handleSubmit,
     reset,
@@ -95,7 +102,12 @@ export function PrinterFormModal({ open, printer, onClose }: { open: boolean; pr
     mutationFn: (body: FormOut) => (printer ? printerApi.update(printer.id, body) : printerApi.create(body)),
     onSuccess: async (p) => {
       toast.success(editing ? 'Printer saved' : 'Printer added', `${p.code} · ${p.name}`);
-      await queryClient.invalidateQueries({ queryKey: ['printers'] });
+      // Work centers list their printers and the command center names each printer's.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['printers'] }),
+        queryClient.invalidateQueries({ queryKey: ['production', 'work-centers'] }),
+        queryClient.invalidateQueries({ queryKey: ['command-center'] }),
+      ]);
       close();
     },
     onError: (err) => setFormError(applyServerErrors(err, setError, FIELDS)),
@@ -141,6 +153,20 @@ export function PrinterFormModal({ open, printer, onClose }: { open: boolean; pr
           <TextField label="Serial number" error={errors.serial_number?.message} {...register('serial_number')} />
           <TextField label="IP address" placeholder="192.168.1.50" className="mono" error={errors.ip_address?.message} {...register('ip_address')} />
           <TextField label="Location" placeholder="Rack A, shelf 2" error={errors.location?.message} {...register('location')} />
+          <Controller
+            control={control}
+            name="work_center_id"
+            render={({ field }) => (
+              <SelectField
+                label="Work center"
+                hint={centers.isError ? 'The work centers could not be loaded.' : 'The production work center this printer is a resource of.'}
+                placeholder={centers.isPending ? 'Loading work centers…' : 'None'}
+                options={centers.isPending ? [] : workCenterOptions(centers.data ?? [], field.value)}
+                error={errors.work_center_id?.message}
+                {...field}
+              />
+            )}
+          />
         </div>
         <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
       </form>

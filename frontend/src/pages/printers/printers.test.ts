@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isoToLocalInput, localInputToIso } from '../../lib/localTime';
 import { maintenanceFormSchema } from './MaintenanceForm';
 import { printerFormSchema } from './PrinterFormModal';
+import { workCenterName, workCenterOptions } from './workCenters';
+import type { WorkCenter } from '../production/productionApi';
 
 const base = {
   maintenance_type: 'cleaning',
@@ -44,16 +46,44 @@ describe('maintenance form', () => {
   });
 });
 
+const printer = { code: 'PRT-001', name: 'Bay 1', model: 'MK4', brand: 'prusa', serial_number: '', ip_address: ' 10.0.0.5 ', location: '', work_center_id: '', notes: '' };
+
 describe('printer form', () => {
   it('requires code, name and model and drops empty optional fields', () => {
-    const bad = printerFormSchema.safeParse({ code: '', name: ' ', model: '', brand: 'bambulab', serial_number: '', ip_address: '', location: '', notes: '' });
+    const bad = printerFormSchema.safeParse({ ...printer, code: '', name: ' ', model: '', brand: 'bambulab', ip_address: '' });
     expect(bad.error?.issues.map((i) => i.path[0]).sort()).toEqual(['code', 'model', 'name']);
-    const ok = printerFormSchema.parse({ code: 'PRT-001', name: 'Bay 1', model: 'MK4', brand: 'prusa', serial_number: '', ip_address: ' 10.0.0.5 ', location: '', notes: '' });
-    expect(ok).toEqual({ code: 'PRT-001', name: 'Bay 1', model: 'MK4', brand: 'prusa', serial_number: null, ip_address: '10.0.0.5', location: null, notes: null });
+    const ok = printerFormSchema.parse(printer);
+    expect(ok).toEqual({ code: 'PRT-001', name: 'Bay 1', model: 'MK4', brand: 'prusa', serial_number: null, ip_address: '10.0.0.5', location: null, work_center_id: null, notes: null });
+  });
+
+  it('sends the chosen work center as its id, and null for none', () => {
+    expect(printerFormSchema.parse({ ...printer, work_center_id: '4' })).toMatchObject({ work_center_id: 4 });
+    expect(printerFormSchema.parse({ ...printer, work_center_id: '' })).toHaveProperty('work_center_id', null);
   });
 
   it('refuses an address with spaces or slashes', () => {
-    const r = printerFormSchema.safeParse({ code: 'P', name: 'N', model: 'M', brand: 'generic', serial_number: '', ip_address: 'http://x/y', location: '', notes: '' });
+    const r = printerFormSchema.safeParse({ ...printer, brand: 'generic', ip_address: 'http://x/y' });
     expect(r.error?.issues[0]?.path[0]).toBe('ip_address');
+  });
+});
+
+const center = (id: number, code: string, active = true) => ({ id, code, name: `${code} pool`, active, printers: [] }) as unknown as WorkCenter;
+
+describe('work center picker', () => {
+  const centers = [center(1, 'FDM'), center(2, 'OLD', false), center(3, 'RESIN')];
+
+  it("offers the active work centers, and keeps a printer's inactive or unknown one", () => {
+    expect(workCenterOptions(centers, '')).toEqual([
+      { value: '1', label: 'FDM · FDM pool' },
+      { value: '3', label: 'RESIN · RESIN pool' },
+    ]);
+    expect(workCenterOptions(centers, '2').map((o) => o.label)).toEqual(['FDM · FDM pool', 'OLD · OLD pool (inactive)', 'RESIN · RESIN pool']);
+    expect(workCenterOptions(centers, '9').at(-1)).toEqual({ value: '9', label: 'Work center #9' });
+  });
+
+  it("names a printer's work center by code and name", () => {
+    expect(workCenterName(centers, 3)).toBe('RESIN · RESIN pool');
+    expect(workCenterName(centers, null)).toBe('—');
+    expect(workCenterName(undefined, 3)).toBe('#3');
   });
 });
