@@ -11,6 +11,7 @@ import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { MaintenanceForm } from './MaintenanceForm';
 import { BRANDS, MAINTENANCE_TYPES, printerApi, type MaintenanceLog, type PrinterBrand, type PrinterDetail } from './printerApi';
 import { STATUS_TONE } from './printerStatus';
+import { useWorkCenters, workCenterName } from './workCenters';
 
 /** One printer: its facts, its maintenance history and a form to log more. */
 export function PrinterDetailModal({ printerId, onClose, onEdit }: { printerId: number | null; onClose: () => void; onEdit: (p: PrinterDetail) => void }) {
@@ -21,6 +22,7 @@ export function PrinterDetailModal({ printerId, onClose, onEdit }: { printerId: 
   const [deleting, setDeleting] = useState<MaintenanceLog | null>(null);
   const open = printerId !== null;
   const detail = useQuery({ queryKey: ['printers', 'detail', printerId], queryFn: ({ signal }) => printerApi.get(printerId!, signal), enabled: open });
+  const centers = useWorkCenters(open);
   const history = useQuery({
     queryKey: ['printers', 'maintenance', printerId, page],
     queryFn: ({ signal }) => printerApi.history(printerId!, page, signal),
@@ -74,6 +76,10 @@ export function PrinterDetailModal({ printerId, onClose, onEdit }: { printerId: 
             <div>
               <dt>Serial number</dt>
               <dd>{p.serial_number ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>Work center</dt>
+              <dd>{workCenterName(centers.data, p.work_center_id)}</dd>
             </div>
             <div>
               <dt>Location</dt>

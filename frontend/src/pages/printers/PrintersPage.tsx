@@ -10,33 +10,39 @@ import { Badge } from '../../components/States';
 import { formatDateTime, humanize } from '../../lib/format';
 import { pickSort, useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
+import type { WorkCenter } from '../production/productionApi';
 import { PrinterDetailModal } from './PrinterDetailModal';
 import { PrinterFormModal } from './PrinterFormModal';
 import { BRANDS, BRAND_VALUES, DUE_DAYS_AHEAD, MAINTENANCE_TYPES, PRINTER_STATUSES, printerApi, type MaintenanceDue, type PrinterBrand, type PrinterDetail } from './printerApi';
 import { STATUS_TONE } from './printerStatus';
+import { useWorkCenters, workCenterName } from './workCenters';
 import './printers.css';
 
 /** What the server sorts this list by. */
 const SORTS = ['code', 'name', 'model', 'brand', 'status', 'location', 'last_seen', 'created_at', 'updated_at'] as const satisfies readonly SortBy<PrinterListQuery>[];
 
-const columns: Column<Printer>[] = [
-  { key: 'code', header: 'Code', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
-  {
-    key: 'name',
-    header: 'Printer',
-    sortable: true,
-    render: (r) => (
-      <div className="cell-stack">
-        <span className="cell-strong">{r.name}</span>
-        <span className="cell-sub">{[BRANDS[r.brand as PrinterBrand] ?? r.brand, r.model].filter(Boolean).join(' · ')}</span>
-      </div>
-    ),
-  },
-  { key: 'status', header: 'Status', shrink: true, sortable: true, render: (r) => <Badge tone={STATUS_TONE[r.status] ?? 'neutral'}>{humanize(r.status)}</Badge> },
-  { key: 'location', header: 'Location', hideOnTablet: true, render: (r) => r.location ?? '—' },
-  { key: 'ip_address', header: 'Address', shrink: true, hideOnTablet: true, render: (r) => <span className="mono">{r.ip_address ?? '—'}</span> },
-  { key: 'last_seen', header: 'Last seen', shrink: true, render: (r) => formatDateTime(r.last_seen) },
-];
+/** The list's columns; `centers` names each printer's work center. */
+function printerColumns(centers: readonly WorkCenter[] | undefined): Column<Printer>[] {
+  return [
+    { key: 'code', header: 'Code', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
+    {
+      key: 'name',
+      header: 'Printer',
+      sortable: true,
+      render: (r) => (
+        <div className="cell-stack">
+          <span className="cell-strong">{r.name}</span>
+          <span className="cell-sub">{[BRANDS[r.brand as PrinterBrand] ?? r.brand, r.model].filter(Boolean).join(' · ')}</span>
+        </div>
+      ),
+    },
+    { key: 'status', header: 'Status', shrink: true, sortable: true, render: (r) => <Badge tone={STATUS_TONE[r.status] ?? 'neutral'}>{humanize(r.status)}</Badge> },
+    { key: 'work_center_id', header: 'Work center', hideOnTablet: true, render: (r) => workCenterName(centers, r.work_center_id) },
+    { key: 'location', header: 'Location', hideOnTablet: true, render: (r) => r.location ?? '—' },
+    { key: 'ip_address', header: 'Address', shrink: true, hideOnTablet: true, render: (r) => <span className="mono">{r.ip_address ?? '—'}</span> },
+    { key: 'last_seen', header: 'Last seen', shrink: true, render: (r) => formatDateTime(r.last_seen) },
+  ];
+}
 
 export function PrintersPage() {
   const list = useServerList({
@@ -61,6 +67,7 @@ export function PrintersPage() {
   const [openId, setOpenId] = useState<number | null>(null);
   /** The printer being edited, `null` for a new one, `undefined` when the form is closed. */
   const [editing, setEditing] = useState<PrinterDetail | null | undefined>(undefined);
+  const centers = useWorkCenters();
   const due = useQuery({ queryKey: ['printers', 'maintenance-due'], queryFn: ({ signal }) => printerApi.due(signal) });
   if (list.missing) return <NotYetAvailable area="printers" />;
 
@@ -78,7 +85,7 @@ export function PrintersPage() {
       {due.data && due.data.printers.length > 0 && <MaintenanceDueAlert due={due.data.printers} onOpen={setOpenId} />}
       <DataTable
         caption="Printers"
-        columns={columns}
+        columns={printerColumns(centers.data)}
         {...list.tableProps}
         rowKey={(r) => r.id}
         onRowClick={(r) => setOpenId(r.id)}
