@@ -5,9 +5,11 @@ import { useForm } from 'react-hook-form';
 import { Button } from '../../components/Button';
 import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
+import { Badge } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
 import { humanize } from '../../lib/format';
+import { STATUS_TONE } from '../printers/printerStatus';
 import { CENTER_TYPES, productionApi, workCenterSchema, type WorkCenter, type WorkCenterCreate, type WorkCenterForm } from '../production/productionApi';
 
 const EMPTY: WorkCenterForm = { code: '', name: '', center_type: 'printer_pool', hourly_rate: '0', description: '', active: true };
@@ -25,6 +27,39 @@ export function workCenterBody(v: WorkCenterForm): WorkCenterCreate {
     description: v.description.trim() || null,
     active: v.active,
   };
+}
+
+/** The printers that are this work center's resources; a printer joins one from its own form. */
+export function WorkCenterPrinters({ printers }: { printers: WorkCenter['printers'] }) {
+  return (
+    <fieldset className="fieldset">
+      <legend>Printers</legend>
+      {printers.length === 0 ? (
+        <p className="muted">No printers yet. Choose this work center in a printer's form on the Printers page.</p>
+      ) : (
+        <table className="table table--compact" aria-label="Printers of this work center">
+          <thead>
+            <tr>
+              <th scope="col">Code</th>
+              <th scope="col">Printer</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {printers.map((p) => (
+              <tr key={p.id}>
+                <td className="mono">{p.code}</td>
+                <td>{p.name}</td>
+                <td>
+                  <Badge tone={STATUS_TONE[p.status] ?? 'neutral'}>{humanize(p.status)}</Badge>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </fieldset>
+  );
 }
 
 /** Creates a work center, or edits `editing` when given. */
@@ -95,6 +130,7 @@ export function WorkCenterDialog({ open, editing, onClose }: { open: boolean; ed
         </div>
         <TextAreaField label="Description" error={errors.description?.message} {...register('description')} />
         <CheckboxField label="Active" hint="Inactive work centers are left out of new routings." {...register('active')} />
+        {editing && <WorkCenterPrinters printers={editing.printers} />}
       </form>
     </Modal>
   );
