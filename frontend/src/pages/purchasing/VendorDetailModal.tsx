@@ -1,11 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
+import { Pencil, Trash2 } from 'lucide-react';
+import { Button } from '../../components/Button';
 import { Modal } from '../../components/Modal';
 import { ErrorState, Skeleton } from '../../components/States';
 import { formatMoney } from '../../lib/format';
-import { purchasingApi } from './purchasingApi';
+import { purchasingApi, type VendorDetail } from './purchasingApi';
+
+interface VendorDetailModalProps {
+  vendorId: number | null;
+  onClose: () => void;
+  /** Opens the vendor's edit dialog. */
+  onEdit?: (vendor: VendorDetail) => void;
+  /** Asks to delete (or deactivate) the vendor. */
+  onDelete?: (vendor: VendorDetail) => void;
+}
 
 /** A vendor with its performance (orders, spend, on-time rate, lead time) and what it sells. */
-export function VendorDetailModal({ vendorId, onClose }: { vendorId: number | null; onClose: () => void }) {
+export function VendorDetailModal({ vendorId, onClose, onEdit, onDelete }: VendorDetailModalProps) {
   const enabled = vendorId !== null;
   const vendor = useQuery({ queryKey: ['purchasing', 'vendor', vendorId], queryFn: ({ signal }) => purchasingApi.vendor(vendorId!, signal), enabled });
   const metrics = useQuery({ queryKey: ['purchasing', 'vendor-metrics', vendorId], queryFn: ({ signal }) => purchasingApi.vendorMetrics(vendorId!, signal), enabled });
@@ -13,7 +24,29 @@ export function VendorDetailModal({ vendorId, onClose }: { vendorId: number | nu
   const v = vendor.data;
   const m = metrics.data;
   return (
-    <Modal open={enabled} onClose={onClose} size="lg" title={v ? `${v.code} · ${v.name}` : 'Vendor'} description={v?.email ?? undefined}>
+    <Modal
+      open={enabled}
+      onClose={onClose}
+      size="lg"
+      title={v ? `${v.code} · ${v.name}` : 'Vendor'}
+      description={v?.email ?? undefined}
+      footer={
+        v && (onEdit || onDelete) ? (
+          <>
+            {onDelete && (v.is_active || v.po_count === 0) && (
+              <Button variant="danger" icon={<Trash2 size={16} />} onClick={() => onDelete(v)}>
+                {v.po_count > 0 ? 'Deactivate' : 'Delete'}
+              </Button>
+            )}
+            {onEdit && (
+              <Button variant="primary" icon={<Pencil size={16} />} onClick={() => onEdit(v)}>
+                Edit vendor
+              </Button>
+            )}
+          </>
+        ) : undefined
+      }
+    >
       {metrics.isPending ? (
         <Skeleton height={80} />
       ) : metrics.isError ? (
