@@ -1088,7 +1088,7 @@ describe('with the real API', () => {
     });
   });
 
-  test('purchasing: vendor, a PO with two lines, a draft line edited, order, receive in two parts (the first into a chosen shelf); stock, spools and books show it', needsApi, async () => {
+  test('purchasing: a vendor created in its dialog, a PO with two lines, a draft line edited, order, receive in two parts (the first into a chosen shelf); stock, spools and books show it', needsApi, async () => {
     const run = RUN.toUpperCase();
     await withPage('purchasing', {}, async (page) => {
       await signIn(page, admin.email, admin.password);
@@ -1097,10 +1097,39 @@ describe('with the real API', () => {
         assert.equal(res.status, expected, `${method} ${path}: ${JSON.stringify(res.body)}`);
         return res.body;
       };
-      const vendor = await call('/vendors/', 'POST', { name: `Filament Supply ${run}` });
       const pla = await call('/items', 'POST', { sku: `PO-${run}-PLA`, name: `PLA ${run}`, item_type: 'material', unit: 'G', purchase_uom: 'KG' });
       const nut = await call('/items', 'POST', { sku: `PO-${run}-NUT`, name: `Nut ${run}`, item_type: 'component', unit: 'EA' });
       const shelf = await call('/admin/locations', 'POST', { code: `RCV-${run}`, name: `Receiving ${run}`, type: 'shelf' });
+
+      // The vendor, through the New vendor dialog: a missing name is refused by the form; a blank
+      // code is left to the server (the next VND-NNN); the email is kept in lower case.
+      const vendorName = `Filament Supply ${run}`;
+      await page.goto('/admin/purchasing?tab=vendors');
+      await page.getByRole('heading', { name: 'Purchasing', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'New vendor' }).click();
+      const newVendor = page.getByRole('dialog', { name: 'New vendor' });
+      await newVendor.getByRole('button', { name: 'Create vendor' }).click();
+      await newVendor.getByText('Enter a name.').waitFor();
+      await newVendor.getByLabel('Name').fill(vendorName);
+      await newVendor.getByLabel('Email').fill(`Orders.${RUN}@Filament.example`);
+      await newVendor.getByLabel('City').fill('Austin');
+      await newVendor.getByLabel('Payment terms').fill('Net 30');
+      await newVendor.getByLabel('Lead time (days)').fill('5');
+      await newVendor.getByLabel('Rating').selectOption('4');
+      await screenshot(page, 'purchasing-new-vendor');
+      await newVendor.getByRole('button', { name: 'Create vendor' }).click();
+      await page.getByText('Vendor created').waitFor();
+      await newVendor.waitFor({ state: 'detached' });
+      await page.getByLabel('Search vendors').fill(vendorName);
+      await page.getByRole('row', { name: `Open ${vendorName}` }).waitFor();
+      const found = await call(`/vendors/?search=${encodeURIComponent(vendorName)}`, 'GET', undefined, 200);
+      assert.equal(found.items.length, 1, JSON.stringify(found));
+      const vendor = found.items[0];
+      assert.match(vendor.code, /^VND-\d{3,}$/);
+      assert.deepEqual(
+        [vendor.name, vendor.email, vendor.city, vendor.payment_terms, vendor.lead_time_days, vendor.rating, vendor.is_active],
+        [vendorName, `orders.${RUN.toLowerCase()}@filament.example`, 'Austin', 'Net 30', 5, 4, true],
+      );
 
       await page.goto('/admin/purchasing');
       await page.getByRole('heading', { name: 'Purchasing', level: 1 }).waitFor();
@@ -1182,6 +1211,16 @@ describe('with the real API', () => {
       await page.getByRole('row', { name: `Open ${vendor.name}` }).click();
       const v = page.getByRole('dialog', { name: new RegExp(vendor.code) });
       await v.getByText('$55.00').waitFor();
+      // Receiving put both items on its price list at the prices paid; it becomes PLA's preferred vendor.
+      const prices = v.getByRole('table', { name: 'Price list' });
+      const plaPrice = prices.getByRole('row', { name: new RegExp(pla.sku) });
+      await plaPrice.getByText('$20.00').waitFor();
+      await prices.getByRole('row', { name: new RegExp(nut.sku) }).getByText('$1.50').waitFor();
+      await plaPrice.getByRole('button', { name: `Make preferred for ${pla.sku}` }).click();
+      await page.getByText('Preferred vendor set').waitFor();
+      await plaPrice.getByText('Preferred', { exact: true }).waitFor();
+      const entry = await call(`/vendors/${vendor.id}/items/${pla.id}`, 'GET', undefined, 200);
+      assert.equal(entry.is_preferred, true);
       await screenshot(page, 'purchasing-vendor');
     });
   });

@@ -1,12 +1,16 @@
 import type { SortBy, VendorListQuery } from '../../api/model';
 import { pickSort } from '../../lib/useServerList';
 import { NavLink, useSearchParams } from 'react-router';
-import { ShoppingBag, Store } from 'lucide-react';
+import { Pencil, ShoppingBag, Store, Trash2 } from 'lucide-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { purchaseOrdersApi, vendorsApi } from '../../api/endpoints';
+import { errorMessage } from '../../api/errors';
 import type { PurchaseOrderList, PurchaseOrderRow, VendorList, VendorListRow } from '../../api/model';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
+import { useToast } from '../../components/Toast';
 import { formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
@@ -16,7 +20,9 @@ import { Button } from '../../components/Button';
 import { LowStock } from './LowStock';
 import { PO_TONE, PoDetailModal } from './PoDetailModal';
 import { PoFormModal } from './PoFormModal';
+import { purchasingApi } from './purchasingApi';
 import { VendorDetailModal } from './VendorDetailModal';
+import { VendorFormModal } from './VendorFormModal';
 import './purchasing.css';
 
 /** What the server sorts the vendor list by. */
@@ -34,25 +40,58 @@ const poColumns: Column<PurchaseOrderRow>[] = [
   { key: 'total_amount', header: 'Total', align: 'right', shrink: true, sortable: true, render: (r) => <span className="num">{formatMoney(r.total_amount)}</span> },
 ];
 
-const vendorColumns: Column<VendorListRow>[] = [
-  { key: 'code', header: 'Code', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
-  {
-    key: 'name',
-    header: 'Vendor',
-    sortable: true,
-    render: (r) => (
-      <div className="cell-stack">
-        <span className="cell-strong">{r.name}</span>
-        {r.contact_name && <span className="cell-sub">{r.contact_name}</span>}
-      </div>
-    ),
-  },
-  { key: 'email', header: 'Email', hideOnTablet: true, render: (r) => r.email ?? '—' },
-  { key: 'phone', header: 'Phone', shrink: true, render: (r) => r.phone ?? '—' },
-  { key: 'where', header: 'Location', hideOnTablet: true, render: (r) => [r.city, r.state].filter(Boolean).join(', ') || '—' },
-  { key: 'po_count', header: 'POs', align: 'right', shrink: true, render: (r) => <span className="num">{r.po_count}</span> },
-  { key: 'is_active', header: 'Status', shrink: true, render: (r) => (r.is_active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>) },
-];
+/** What the delete confirmation needs of a vendor (a list row or the detail). */
+type VendorRef = Pick<VendorListRow, 'id' | 'code' | 'name' | 'po_count' | 'is_active'>;
+
+/** A vendor with purchase orders can only be deactivated; one without can be deleted. */
+const canDelete = (v: VendorRef) => v.is_active || v.po_count === 0;
+
+function vendorColumns(edit: (v: VendorListRow) => void, remove: (v: VendorListRow) => void): Column<VendorListRow>[] {
+  return [
+    { key: 'code', header: 'Code', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
+    {
+      key: 'name',
+      header: 'Vendor',
+      sortable: true,
+      render: (r) => (
+        <div className="cell-stack">
+          <span className="cell-strong">{r.name}</span>
+          {r.contact_name && <span className="cell-sub">{r.contact_name}</span>}
+        </div>
+      ),
+    },
+    { key: 'email', header: 'Email', hideOnTablet: true, sortable: true, render: (r) => r.email ?? '—' },
+    { key: 'phone', header: 'Phone', shrink: true, render: (r) => r.phone ?? '—' },
+    { key: 'where', sortKey: 'city', header: 'Location', hideOnTablet: true, sortable: true, render: (r) => [r.city, r.state].filter(Boolean).join(', ') || '—' },
+    { key: 'rating', header: 'Rating', align: 'right', shrink: true, hideOnTablet: true, sortable: true, render: (r) => <span className="num">{r.rating != null ? `${r.rating} / 5` : '—'}</span> },
+    { key: 'po_count', header: 'POs', align: 'right', shrink: true, render: (r) => <span className="num">{r.po_count}</span> },
+    { key: 'is_active', header: 'Status', shrink: true, render: (r) => (r.is_active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>) },
+    {
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      shrink: true,
+      render: (r) => (
+        <div className="row-actions" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+          <button type="button" className="icon-btn icon-btn--sm" aria-label={`Edit ${r.code}`} title="Edit" onClick={() => edit(r)}>
+            <Pencil size={15} />
+          </button>
+          {canDelete(r) && (
+            <button
+              type="button"
+              className="icon-btn icon-btn--sm icon-btn--danger"
+              aria-label={`${r.po_count > 0 ? 'Deactivate' : 'Delete'} ${r.code}`}
+              title={r.po_count > 0 ? 'Deactivate' : 'Delete'}
+              onClick={() => remove(r)}
+            >
+              <Trash2 size={15} />
+            </button>
+          )}
+        </div>
+      ),
+    },
+  ];
+}
 
 function PurchaseOrders({ onOpen }: { onOpen: (id: number) => void }) {
   const list = useServerList({
@@ -92,7 +131,14 @@ function PurchaseOrders({ onOpen }: { onOpen: (id: number) => void }) {
   );
 }
 
-function Vendors({ onOpen }: { onOpen: (id: number) => void }) {
+interface VendorsProps {
+  onOpen: (id: number) => void;
+  onNew: () => void;
+  onEdit: (id: number) => void;
+  onDelete: (v: VendorRef) => void;
+}
+
+function Vendors({ onOpen, onNew, onEdit, onDelete }: VendorsProps) {
   const list = useServerList({
     area: 'vendors',
     filters: ['status'],
@@ -109,7 +155,7 @@ function Vendors({ onOpen }: { onOpen: (id: number) => void }) {
   return (
     <DataTable
       caption="Vendors"
-      columns={vendorColumns}
+      columns={vendorColumns((v) => onEdit(v.id), onDelete)}
       {...list.tableProps}
       rowKey={(r) => r.id}
       onRowClick={(r) => onOpen(r.id)}
@@ -122,7 +168,16 @@ function Vendors({ onOpen }: { onOpen: (id: number) => void }) {
           <option value="all">Active and inactive</option>
         </select>
       }
-      empty={{ icon: <Store size={22} />, title: 'No vendors yet', description: 'The suppliers you buy from appear here.' }}
+      empty={{
+        icon: <Store size={22} />,
+        title: 'No vendors yet',
+        description: 'The suppliers you buy from appear here.',
+        action: (
+          <Button variant="primary" icon={<Plus size={16} />} onClick={onNew}>
+            New vendor
+          </Button>
+        ),
+      }}
     />
   );
 }
@@ -134,6 +189,25 @@ export function PurchasingPage() {
   const [openPo, setOpenPo] = useState<number | null>(null);
   const [openVendor, setOpenVendor] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
+  /** The vendor being edited, 'new' while creating one. */
+  const [editingVendor, setEditingVendor] = useState<number | 'new' | null>(null);
+  const [deletingVendor, setDeletingVendor] = useState<VendorRef | null>(null);
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const removeVendor = useMutation({
+    mutationFn: (v: VendorRef) => purchasingApi.removeVendor(v.id),
+    onSuccess: async (res, v) => {
+      const message = res.message ?? `Vendor ${v.code} deleted`;
+      toast.success(/deactivated/i.test(message) ? 'Vendor deactivated' : 'Vendor deleted', message);
+      setDeletingVendor(null);
+      if (openVendor === v.id) setOpenVendor(null);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: ['vendors'] }), queryClient.invalidateQueries({ queryKey: ['purchasing'] })]);
+    },
+    onError: (err, v) => {
+      setDeletingVendor(null);
+      toast.error(`${v.code} was not deleted`, errorMessage(err));
+    },
+  });
   const tabLink = (to: string, name: typeof tab, label: string) => (
     <NavLink to={to} end className={() => `tab${tab === name ? ' is-active' : ''}`} aria-current={tab === name ? 'page' : undefined}>
       {label}
@@ -145,9 +219,15 @@ export function PurchasingPage() {
         title="Purchasing"
         description="Purchase orders, receiving, low-stock reorders and the vendors you buy from."
         actions={
-          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setCreating(true)}>
-            New purchase order
-          </Button>
+          tab === 'vendors' ? (
+            <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditingVendor('new')}>
+              New vendor
+            </Button>
+          ) : (
+            <Button variant="primary" icon={<Plus size={16} />} onClick={() => setCreating(true)}>
+              New purchase order
+            </Button>
+          )
         }
       />
       <nav className="tabs" aria-label="Purchasing sections">
@@ -156,14 +236,46 @@ export function PurchasingPage() {
         {tabLink('/admin/purchasing?tab=vendors', 'vendors', 'Vendors')}
       </nav>
       {tab === 'vendors' ? (
-        <Vendors key="vendors" onOpen={setOpenVendor} />
+        <Vendors key="vendors" onOpen={setOpenVendor} onNew={() => setEditingVendor('new')} onEdit={setEditingVendor} onDelete={setDeletingVendor} />
       ) : tab === 'low-stock' ? (
         <LowStock onOpen={setOpenPo} />
       ) : (
         <PurchaseOrders key="orders" onOpen={setOpenPo} />
       )}
       <PoDetailModal poId={openPo} onClose={() => setOpenPo(null)} />
-      <VendorDetailModal vendorId={openVendor} onClose={() => setOpenVendor(null)} />
+      {/* The detail steps aside while its vendor is edited, and comes back with the changes. */}
+      <VendorDetailModal
+        vendorId={editingVendor === null ? openVendor : null}
+        onClose={() => setOpenVendor(null)}
+        onEdit={(v) => setEditingVendor(v.id)}
+        onDelete={setDeletingVendor}
+      />
+      <VendorFormModal open={editingVendor !== null} vendorId={editingVendor === 'new' ? null : editingVendor} onClose={() => setEditingVendor(null)} />
+      <ConfirmDialog
+        open={deletingVendor !== null}
+        title={deletingVendor && deletingVendor.po_count > 0 ? `Deactivate ${deletingVendor.code}?` : `Delete ${deletingVendor?.code ?? 'this vendor'}?`}
+        message={
+          <>
+            <p>
+              {deletingVendor && deletingVendor.po_count > 0 ? (
+                <>
+                  <strong>{deletingVendor.code}</strong> · {deletingVendor.name} has {deletingVendor.po_count} purchase order
+                  {deletingVendor.po_count === 1 ? '' : 's'}, so it is deactivated: its orders keep it, and new orders can't use it.
+                </>
+              ) : (
+                <>
+                  <strong>{deletingVendor?.code}</strong> · {deletingVendor?.name} and its price list are deleted.
+                </>
+              )}
+            </p>
+            <p className="muted">A vendor with purchase orders is deactivated rather than deleted.</p>
+          </>
+        }
+        confirmLabel={deletingVendor && deletingVendor.po_count > 0 ? 'Deactivate vendor' : 'Delete vendor'}
+        busy={removeVendor.isPending}
+        onCancel={() => setDeletingVendor(null)}
+        onConfirm={() => deletingVendor && removeVendor.mutate(deletingVendor)}
+      />
       <PoFormModal open={creating} onClose={() => setCreating(false)} onCreated={setOpenPo} />
     </div>
   );

@@ -16,6 +16,11 @@ export type FromLowStock = operations['create_purchase_orders_from_low_stock']['
 export type VendorMetrics = Api<'/vendors/{vendor_id}/metrics', 'get'>;
 export type VendorItem = Api<'/vendors/{vendor_id}/items', 'get'>[number];
 export type VendorDetail = Api<'/vendors/{id}', 'get'>;
+export type VendorCreate = RequestBody<'/vendors/', 'post'>;
+export type VendorUpdate = RequestBody<'/vendors/{id}', 'put'>;
+export type VendorDeleted = Api<'/vendors/{id}', 'delete'>;
+export type VendorItemCreate = RequestBody<'/vendors/{vendor_id}/items', 'post'>;
+export type VendorItemUpdate = RequestBody<'/vendors/{vendor_id}/items/{item_id}', 'put'>;
 export type PurchaseDocument = Api<'/purchase-orders/{id}/documents', 'get'>[number];
 export type PurchaseOrderUpdate = RequestBody<'/purchase-orders/{id}', 'put'>;
 export type PurchaseLineCreate = RequestBody<'/purchase-orders/{id}/lines', 'post'>;
@@ -86,6 +91,19 @@ export const purchasingApi = {
   vendor: (id: number, signal?: AbortSignal) => api.get<VendorDetail>(`/vendors/${id}`, undefined, signal),
   vendorMetrics: (id: number, signal?: AbortSignal) => api.get<VendorMetrics>(`/vendors/${id}/metrics`, undefined, signal),
   vendorItems: (id: number, signal?: AbortSignal) => api.get<VendorItem[]>(`/vendors/${id}/items`, undefined, signal),
+  /** 201; a code another vendor has (ignoring case) is a 400. A blank code becomes the next `VND-NNN`. */
+  createVendor: (body: VendorCreate) => api.post<VendorDetail>('/vendors/', body, { headers: { 'Idempotency-Key': key() } }),
+  /** Omitted fields keep their value, null clears one (not the name or the code). */
+  updateVendor: (id: number, body: VendorUpdate) => api.put<VendorDetail>(`/vendors/${id}`, body),
+  /** Deletes the vendor, or deactivates it when it has purchase orders; `message` says which. */
+  removeVendor: (id: number) => api.del<VendorDeleted>(`/vendors/${id}`),
+  /** Puts an item on the vendor's price list (sent again for the same item, it updates the entry). */
+  addVendorItem: (vendorId: number, body: VendorItemCreate) =>
+    api.post<VendorItem>(`/vendors/${vendorId}/items`, body, { headers: { 'Idempotency-Key': key() } }),
+  /** Changes an entry (by the item's id); null and omitted fields keep their value. */
+  updateVendorItem: (vendorId: number, itemId: number, body: VendorItemUpdate) => api.put<VendorItem>(`/vendors/${vendorId}/items/${itemId}`, body),
+  /** 204; 404 `Vendor item not found`. */
+  removeVendorItem: (vendorId: number, itemId: number) => api.del<void>(`/vendors/${vendorId}/items/${itemId}`),
   newKey: key,
 };
 
@@ -154,6 +172,164 @@ export const lineCreateSchema = lineObject.extend({
 }) satisfies z.ZodType<PurchaseLineCreate, unknown>;
 export type PoLineValues = z.input<typeof lineCreateSchema>;
 export type PoLineBody = z.output<typeof lineCreateSchema> | z.output<typeof lineUpdateSchema>;
+
+// ------------------------------------------------------------------------------ vendors
+
+/** The server's limits on a vendor's fields (partners/fields.rs). */
+const VENDOR_LIMITS = { name: 200, code: 50, phone: 50, line: 255, place: 100, postal: 20, url: 500, text: 10_000 } as const;
+export const MAX_LEAD_TIME_DAYS = 3650;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const days = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || (/^\d+$/.test(v) && Number(v) <= MAX_LEAD_TIME_DAYS), `Enter a whole number of days from 0 to ${MAX_LEAD_TIME_DAYS}.`)
+  .transform((v) => (v ? Number(v) : null));
+
+/** The vendor form's fields other than the code, as typed; blank optional text is null. */
+const vendorFields = {
+  name: z.string().trim().min(1, 'Enter a name.').max(VENDOR_LIMITS.name, `Keep the name under ${VENDOR_LIMITS.name} characters.`),
+  contact_name: optionalText(VENDOR_LIMITS.name, 'the contact name'),
+  email: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || EMAIL.test(v), 'Enter an email address like orders@vendor.com.')
+    .transform((v) => v.toLowerCase() || null),
+  phone: optionalText(VENDOR_LIMITS.phone, 'the phone number'),
+  website: optionalText(VENDOR_LIMITS.url, 'the web site'),
+  address_line1: optionalText(VENDOR_LIMITS.line, 'the street address'),
+  address_line2: optionalText(VENDOR_LIMITS.line, 'the second address line'),
+  city: optionalText(VENDOR_LIMITS.place, 'the city'),
+  state: optionalText(VENDOR_LIMITS.place, 'the state'),
+  postal_code: optionalText(VENDOR_LIMITS.postal, 'the postal code'),
+  country: optionalText(VENDOR_LIMITS.place, 'the country'),
+  payment_terms: optionalText(VENDOR_LIMITS.place, 'the payment terms'),
+  account_number: optionalText(VENDOR_LIMITS.place, 'the account number'),
+  tax_id: optionalText(VENDOR_LIMITS.code, 'the tax id'),
+  lead_time_days: days,
+  rating: z
+    .string()
+    .refine((v) => v === '' || /^[1-5]$/.test(v), 'Choose a rating from 1 to 5.')
+    .transform((v) => (v ? Number(v) : null)),
+  notes: optionalText(VENDOR_LIMITS.text, 'notes'),
+  is_active: z.boolean(),
+};
+const upperCode = (v: string) => v.toUpperCase();
+
+/**
+ * A new vendor (POST /vendors/): a blank code is left to the server (`VND-NNN`); a new
+ * vendor is active, so `is_active` is not sent.
+ */
+export const vendorCreateSchema = z
+  .object({
+    code: optionalText(VENDOR_LIMITS.code, 'the code').transform((v) => (v ? upperCode(v) : null)),
+    ...vendorFields,
+  })
+  .transform(({ is_active: _active, ...body }) => body) satisfies z.ZodType<VendorCreate, unknown>;
+
+/**
+ * A vendor as edited (PUT /vendors/{id}): every field is sent, a blank one as null (which
+ * clears it); the name and the code can change but not go blank.
+ */
+export const vendorUpdateSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, 'A code can be changed but not removed.')
+    .max(VENDOR_LIMITS.code, `Keep the code under ${VENDOR_LIMITS.code} characters.`)
+    .transform(upperCode),
+  ...vendorFields,
+}) satisfies z.ZodType<VendorUpdate, unknown>;
+
+export type VendorFormValues = z.input<typeof vendorUpdateSchema>;
+export type VendorBody = z.output<typeof vendorCreateSchema> | z.output<typeof vendorUpdateSchema>;
+export const VENDOR_FIELDS = Object.keys(vendorUpdateSchema.shape) as (keyof VendorFormValues)[];
+
+const str = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+
+/** The form's values for a vendor (blank for a new one). */
+export function vendorFormValues(v: VendorDetail | null): VendorFormValues {
+  return {
+    code: str(v?.code),
+    name: str(v?.name),
+    contact_name: str(v?.contact_name),
+    email: str(v?.email),
+    phone: str(v?.phone),
+    website: str(v?.website),
+    address_line1: str(v?.address_line1),
+    address_line2: str(v?.address_line2),
+    city: str(v?.city),
+    state: str(v?.state),
+    postal_code: str(v?.postal_code),
+    country: str(v?.country),
+    payment_terms: str(v?.payment_terms),
+    account_number: str(v?.account_number),
+    tax_id: str(v?.tax_id),
+    lead_time_days: str(v?.lead_time_days),
+    rating: str(v?.rating),
+    notes: str(v?.notes),
+    is_active: v?.is_active ?? true,
+  };
+}
+
+/** Longest vendor SKU the database keeps (`vendor_items.vendor_sku`; the server's own check allows 200). */
+const SHORT_TEXT = 100;
+
+/** A price-list field that was `was`: blank is refused once it has a value (the server would keep it). */
+const keepable = <T extends z.ZodType<string | number | null, string>>(field: T, was: unknown, what: string) =>
+  z
+    .string()
+    .refine((v) => v.trim() !== '' || was === null || was === undefined || was === '', `${what} can be changed but not removed.`)
+    .pipe(field);
+
+const priceFields = (current: VendorItem | null) => ({
+  vendor_sku: keepable(optionalText(SHORT_TEXT, "the vendor's SKU"), current?.vendor_sku, "The vendor's SKU"),
+  unit_cost: keepable(
+    z
+      .string()
+      .trim()
+      .refine((v) => v === '' || QUANTITY.test(v), `Enter a price of 0 or more, with at most ${QUANTITY_SCALE} decimal places.`)
+      .transform((v) => v || null),
+    current?.last_price,
+    'The price',
+  ),
+  purchase_unit: z.string().transform((v) => v || null),
+  lead_time_days: keepable(days, current?.lead_time_days, 'The lead time'),
+  is_preferred: z.boolean(),
+});
+/** An item put on a vendor's price list (POST /vendors/{vendor_id}/items). */
+export const vendorItemCreateSchema = z.object({
+  product_id: z
+    .string()
+    .min(1, 'Choose an item.')
+    .transform((v) => Number(v)),
+  ...priceFields(null),
+}) satisfies z.ZodType<VendorItemCreate, unknown>;
+
+/**
+ * An entry of the price list as changed (PUT /vendors/{vendor_id}/items/{item_id}): the
+ * item stays, and since the server keeps what is sent blank, a value once set can change
+ * but not be removed.
+ */
+export function vendorItemUpdateSchema(current: VendorItem) {
+  return z
+    .object({ product_id: z.string(), ...priceFields(current) })
+    .transform(({ product_id: _item, ...changes }) => changes) satisfies z.ZodType<VendorItemUpdate, unknown>;
+}
+export type VendorItemValues = z.input<typeof vendorItemCreateSchema>;
+export type VendorItemBody = z.output<typeof vendorItemCreateSchema> | z.output<ReturnType<typeof vendorItemUpdateSchema>>;
+export const VENDOR_ITEM_FIELDS = Object.keys(vendorItemCreateSchema.shape) as (keyof VendorItemValues)[];
+
+/** The form's values for a price-list entry (blank for a new one). */
+export function vendorItemFormValues(v: VendorItem | null): VendorItemValues {
+  return {
+    product_id: str(v?.item_id),
+    vendor_sku: str(v?.vendor_sku),
+    unit_cost: v?.last_price != null ? String(Number(v.last_price)) : '',
+    purchase_unit: str(v?.purchase_unit),
+    lead_time_days: str(v?.lead_time_days),
+    is_preferred: v?.is_preferred ?? false,
+  };
+}
 
 // ------------------------------------------------------------------------------ receiving
 
