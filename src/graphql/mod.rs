@@ -15,6 +15,7 @@ pub mod context;
 pub mod cost;
 pub mod errors;
 pub mod flat;
+pub mod flow;
 pub mod live;
 pub mod pagination;
 pub mod scalars;

@@ -460,31 +460,11 @@ impl SalesQuery {
         &self,
         #[graphql(desc = "Only this status's moves.")] current_status: Option<SalesOrderStatus>,
     ) -> Json<Value> {
-        let moves = |s: SalesOrderStatus| -> Vec<String> {
-            s.allowed().iter().map(ToString::to_string).collect()
-        };
-        if let Some(s) = current_status {
-            return Json(json!({
-                "current_status": s.to_string(),
-                "allowed_transitions": moves(s),
-                "is_terminal": s.is_terminal(),
-            }));
-        }
-        let all = SalesOrderStatus::VARIANTS;
-        let transitions: serde_json::Map<String, Value> = all
-            .iter()
-            .map(|s| {
-                (
-                    s.to_string(),
-                    json!({"allowed_transitions": moves(*s), "is_terminal": s.is_terminal()}),
-                )
-            })
-            .collect();
-        Json(json!({
-            "statuses": all.iter().map(ToString::to_string).collect::<Vec<_>>(),
-            "transitions": transitions,
-            "terminal_statuses": all.iter().filter(|s| s.is_terminal()).map(ToString::to_string).collect::<Vec<_>>(),
-        }))
+        crate::graphql::flow::status_flow(
+            SalesOrderStatus::VARIANTS,
+            |s| s.allowed().iter().copied(),
+            current_status,
+        )
     }
 
     /// The payment statuses with their meaning.
