@@ -1894,6 +1894,7 @@ const ORDER_ACTIONS: &[(&str, &str)] = &[
     ("hold", "on_hold"),
     ("cancel", "cancelled"),
     ("complete", "complete"),
+    ("accept-short", "short"),
 ];
 
 fn allowed_list(allowed: &[&str]) -> String {
@@ -1970,7 +1971,8 @@ async fn every_illegal_order_and_operation_move_is_a_400_with_its_message_and_ch
         }
         assert_eq!(snapshot().await, before, "from {from}");
     }
-    assert!(refusals >= 30, "{refusals}");
+    // 9 statuses x 6 actions, less the 14 moves the table allows through them.
+    assert_eq!(refusals, 9 * 6 - 14, "{refusals}");
 
     // Operations: start, complete and skip from every status that may not move that way.
     exec(
@@ -2064,4 +2066,142 @@ async fn the_production_list_sorts_on_the_server_across_pages() {
     .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert!(body.to_string().contains("query.sort_by"), "{body}");
+}
+
+#[tokio::test]
+async fn an_order_accepted_short_completes_with_what_was_made_and_the_flows_are_advertised() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let f = farm(&app, &t).await;
+    let id = order(&app, &t, f.widget, "3").await["id"]
+        .as_i64()
+        .expect("id");
+    let path = |action: &str| format!("/api/v1/production-orders/{id}/{action}");
+    // Only an order in progress can be accepted short.
+    refused_400(
+        &app,
+        &t,
+        Method::POST,
+        &path("accept-short"),
+        None,
+        transition("draft", "short", "['released', 'cancelled']"),
+    )
+    .await;
+    for step in ["release", "start"] {
+        ok(&app, &t, Method::POST, &path(step), None).await;
+    }
+    // In progress, a short completion needs force_close_short...
+    let (status, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &path("complete"),
+        Some(json!({"quantity_completed": "1"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    // ...but once accepted short, what was made closes it.
+    let short = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("{}?notes=Printer%20down", path("accept-short")),
+        None,
+    )
+    .await;
+    assert_eq!(short["status"], "short");
+    assert!(
+        short["notes"]
+            .as_str()
+            .is_some_and(|n| n.contains("Printer down")),
+        "{short}"
+    );
+    refused_400(
+        &app,
+        &t,
+        Method::POST,
+        &path("hold"),
+        None,
+        transition("short", "on_hold", "['complete', 'cancelled']"),
+    )
+    .await;
+    let done = ok(
+        &app,
+        &t,
+        Method::POST,
+        &path("complete"),
+        Some(json!({"quantity_completed": "1"})),
+    )
+    .await;
+    assert_eq!(done["status"], "complete");
+    assert_eq!(num(&done["quantity_completed"]), 1.0);
+    assert_eq!(num(&done["quantity_remaining"]), 0.0);
+    assert_eq!(stock(&app, f.widget).await.0, 1.0);
+    balanced(&app, &t).await;
+
+    // The order's operations on their own route.
+    let ops = ok(&app, &t, Method::GET, &path("operations"), None).await;
+    assert_eq!(ops.as_array().map(Vec::len), Some(2), "{ops}");
+    assert!(
+        ops[0]["sequence"].as_i64() < ops[1]["sequence"].as_i64(),
+        "{ops}"
+    );
+
+    // The three flows, in the shape of CONTRACT 5.2's status-transitions.
+    let flow = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/production-orders/status-transitions?current_status=in_progress",
+        None,
+    )
+    .await;
+    assert_eq!(
+        flow,
+        json!({"current_status": "in_progress", "allowed_transitions": ["on_hold", "complete", "cancelled", "split", "short"], "is_terminal": false})
+    );
+    let flow = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/production-orders/status-transitions",
+        None,
+    )
+    .await;
+    assert_eq!(
+        flow["terminal_statuses"],
+        json!(["complete", "cancelled", "split", "scrapped"])
+    );
+    assert_eq!(
+        flow["transitions"]["short"]["allowed_transitions"],
+        json!(["complete", "cancelled"])
+    );
+    let ops = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/production-orders/operation-statuses",
+        None,
+    )
+    .await;
+    assert_eq!(
+        ops["transitions"]["running"]["allowed_transitions"],
+        json!(["complete", "queued"])
+    );
+    let qc = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/production-orders/qc-statuses",
+        None,
+    )
+    .await;
+    assert_eq!(
+        qc["transitions"]["pending"]["allowed_transitions"],
+        json!(["passed", "failed", "waived"])
+    );
+    assert_eq!(
+        qc["terminal_statuses"],
+        json!(["not_required", "passed", "waived"])
+    );
 }

@@ -21,7 +21,7 @@ use crate::production::loaders::{
 };
 use crate::production::model::{
     self, MaterialRow, OperationRow, OperationStatus, OrderFilter, OrderRow, OrderSpoolRow,
-    OrderStatus, RoutingOperationRow, RoutingRow, SerialRow, WorkCenterRow,
+    OrderStatus, QcStatus, RoutingOperationRow, RoutingRow, SerialRow, WorkCenterRow,
 };
 use crate::production::rules::{
     self, OperationCompleteInput, OperationScheduleInput, OperationStartInput,
@@ -389,6 +389,45 @@ impl ProductionQuery {
         model::find(&mut *context::conn(ctx).await?, id).await
     }
 
+    /// The production order status flow (CONTRACT 6.2 with NEW's `short`): every status
+    /// with its moves, or one status's moves.
+    #[graphql(guard = "Access::User")]
+    async fn production_order_status_transitions(
+        &self,
+        #[graphql(desc = "Only this status's moves.")] current_status: Option<OrderStatus>,
+    ) -> async_graphql::Json<serde_json::Value> {
+        crate::graphql::flow::status_flow(
+            <OrderStatus as strum::VariantArray>::VARIANTS,
+            |s| rules::allowed_transitions(s).iter().copied(),
+            current_status,
+        )
+    }
+
+    /// The operation status flow (CONTRACT 6.2): every status with its moves.
+    #[graphql(guard = "Access::User")]
+    async fn production_operation_statuses(&self) -> async_graphql::Json<serde_json::Value> {
+        crate::graphql::flow::status_flow(
+            <OperationStatus as strum::VariantArray>::VARIANTS,
+            |s| rules::operation_transitions(s).iter().copied(),
+            None,
+        )
+    }
+
+    /// The QC status flow (CONTRACT 6.2): every status with the verdicts it may take next.
+    #[graphql(guard = "Access::User")]
+    async fn production_qc_statuses(&self) -> async_graphql::Json<serde_json::Value> {
+        let all = <QcStatus as strum::VariantArray>::VARIANTS;
+        crate::graphql::flow::status_flow(
+            all,
+            |from| {
+                all.iter()
+                    .copied()
+                    .filter(move |to| *to != from && rules::qc_transition_allowed(from, *to))
+            },
+            None,
+        )
+    }
+
     /// Why an order cannot go on now (empty: it can): its status, then what blocks its next
     /// queued operation (material, printer) or, without operations, its material.
     #[graphql(guard = "Access::User")]
@@ -702,6 +741,21 @@ impl ProductionMutation {
         let r = crate::in_transaction!(ctx, |conn| rules::hold(conn, id, notes));
         Ok(ProductionOrderPayload::of(r, |o| {
             format!("Production order {} on hold", o.code)
+        }))
+    }
+
+    /// Accepts that an order in progress will fall short: it then completes with what was
+    /// made, without `forceCloseShort`.
+    #[graphql(guard = "Access::User")]
+    async fn production_order_accept_short(
+        &self,
+        ctx: &Context<'_>,
+        id: i64,
+        notes: Option<String>,
+    ) -> AppResult<ProductionOrderPayload> {
+        let r = crate::in_transaction!(ctx, |conn| rules::accept_short(conn, id, notes));
+        Ok(ProductionOrderPayload::of(r, |o| {
+            format!("Production order {} accepted short", o.code)
         }))
     }
 

@@ -34,7 +34,7 @@ crate::text_enum! {
         Split,
         /// Thrown away by the scrap action.
         Scrapped,
-        /// Closed short of its quantity, awaiting a decision.
+        /// Accepted short of its quantity: it completes with what was made, or is cancelled.
         Short,
     }
 }

@@ -30,6 +30,12 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Input("input"))
         .idempotent()
         .summary("Create a draft order `WO-YYYY-NNNN` (200; the product's active BOM and routing unless named)"),
+    Route::get("/production-orders/status-transitions", stored_op!("production_order_status_transitions.graphql"), "productionOrderStatusTransitions")
+        .summary("The order status flow of CONTRACT 6.2 with `short` (`current_status` for one status's moves): `{statuses, transitions: {s: {allowed_transitions, is_terminal}}, terminal_statuses}`"),
+    Route::get("/production-orders/operation-statuses", stored_op!("production_operation_statuses.graphql"), "productionOperationStatuses")
+        .summary("The operation status flow of CONTRACT 6.2, in the same shape"),
+    Route::get("/production-orders/qc-statuses", stored_op!("production_qc_statuses.graphql"), "productionQcStatuses")
+        .summary("The QC status flow of CONTRACT 6.2 (and a failed order's re-inspection), in the same shape"),
     Route::get("/production-orders/{id}", order_op!("production_order_get.graphql"), "productionOrder")
         .summary("One order with its operations, materials (reserved and consumed), spools and serial numbers"),
     Route::put("/production-orders/{id}", order_op!("production_order_update.graphql"), "productionOrderUpdate.order")
@@ -49,6 +55,8 @@ pub const ROUTES: &[Route] = &[
         .summary("Start: the components that are not filament are issued (1210 WIP / 1200 Raw)"),
     Route::post("/production-orders/{id}/hold", order_op!("production_order_hold.graphql"), "productionOrderHold.order")
         .summary("Put on hold (`notes` query parameter)"),
+    Route::post("/production-orders/{id}/accept-short", order_op!("production_order_accept_short.graphql"), "productionOrderAcceptShort.order")
+        .summary("Accept that an order in progress falls short (`short`; `notes` query parameter): it then completes with what was made, without `force_close_short`, or is cancelled"),
     Route::post("/production-orders/{id}/cancel", order_op!("production_order_cancel.graphql"), "productionOrderCancel.order")
         .idempotent()
         .summary("Cancel: reservations released, consumed value written off (5020 / 1210)"),
@@ -86,6 +94,8 @@ pub const ROUTES: &[Route] = &[
         .summary("Complete a running operation (`quantity_completed`, `quantity_scrapped`, `actual_setup_minutes`, `actual_run_minutes`, `notes`)"),
     Route::post("/production-orders/{order_id}/operations/{operation_id}/skip", operation_op!("production_operation_skip.graphql"), "productionOperationSkip.operation")
         .summary("Skip a pending or queued operation (`notes`)"),
+    Route::get("/production-orders/{id}/operations", operation_op!("production_order_operations.graphql"), "productionOrder.operations")
+        .summary("The order's operations in sequence, each with its materials"),
     Route::get("/production-orders/{id}/blocking-issues", stored_op!("production_order_blocking_issues.graphql"), "productionOrderBlockingIssues")
         .summary("Why the order cannot go on now: `{production_order_id, code, status, can_proceed, blocking_issues: [text]}` (status, missing material, printer of its next operation)"),
     Route::get("/production-orders/{order_id}/operations/{operation_id}/can-start", include_str!("rest/production_operation_check.graphql"), "productionOperationBlockingIssues")

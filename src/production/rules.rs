@@ -912,6 +912,20 @@ pub async fn hold(
     append_notes(conn, row, notes).await
 }
 
+/// Accepts that an order in progress will fall short of its quantity (NEW's `short`): what
+/// is made is what there will be. It then completes without `force_close_short`, or is
+/// cancelled; nothing else moves it.
+pub async fn accept_short(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    notes: Option<String>,
+) -> Result<OrderRow, Stop> {
+    let order = locked(conn, id).await?;
+    check_transition(order.status, OrderStatus::Short)?;
+    let row = set_status(conn, id, OrderStatus::Short).await?;
+    append_notes(conn, row, notes).await
+}
+
 async fn append_notes(
     conn: &mut AsyncPgConnection,
     row: OrderRow,
@@ -1188,7 +1202,8 @@ pub async fn complete(
             ),
         ));
     }
-    if &good + &scrapped < ordered && !input.force_close_short {
+    if &good + &scrapped < ordered && !input.force_close_short && order.status != OrderStatus::Short
+    {
         return Err(not_allowed(format!(
             "Completed ({}) plus scrapped ({}) is less than the ordered quantity ({}); set force_close_short to close the order short",
             good.normalized(),
