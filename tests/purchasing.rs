@@ -1299,7 +1299,7 @@ async fn vendors_keep_a_price_list_with_one_preferred_vendor_per_item() {
             "Cannot convert EA to G",
         ),
         (
-            json!({"product_id": pla, "vendor_sku": "x".repeat(300)}),
+            json!({"product_id": pla, "vendor_sku": "x".repeat(101)}),
             422,
             "vendor_sku",
         ),

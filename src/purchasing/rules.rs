@@ -39,6 +39,8 @@ use crate::spools::rules::SpoolCreateInput;
 
 /// Longest short text (tracking number, references, lot numbers).
 pub const SHORT_MAX: usize = 200;
+/// Longest vendor SKU (the column's CHECK).
+pub const VENDOR_SKU_MAX: usize = 100;
 /// Longest URL.
 pub const URL_MAX: usize = 2000;
 pub use crate::db::scale::COST_SCALE;
@@ -1517,7 +1519,12 @@ pub async fn save_vendor_item(
         input.purchase_unit.as_deref(),
     )
     .await?;
-    optional_text(&mut errors, "vendorSku", &mut input.vendor_sku, SHORT_MAX);
+    optional_text(
+        &mut errors,
+        "vendorSku",
+        &mut input.vendor_sku,
+        VENDOR_SKU_MAX,
+    );
     if let Some(cost) = &input.unit_cost {
         check_quantity(&mut errors, "unitCost", &cost.0);
         if cost.0 < BigDecimal::zero() {
