@@ -163,7 +163,7 @@ export function CompleteDialog({ order, open, onClose }: DialogProps) {
     setError,
     control,
     formState: { errors },
-  } = useForm<CompleteForm>({ resolver: zodResolver(completeSchema(ordered)), defaultValues: defaults });
+  } = useForm<CompleteForm>({ resolver: zodResolver(completeSchema(ordered, order.status === 'short')), defaultValues: defaults });
   const close = () => {
     reset(defaults);
     setFormError(null);
@@ -214,7 +214,9 @@ export function CompleteDialog({ order, open, onClose }: DialogProps) {
             {...register('scrap_reason')}
           />
         )}
-        <CheckboxField label="Close short" hint="Finish the order even though fewer than ordered were made." {...register('force_close_short')} />
+        {order.status !== 'short' && (
+          <CheckboxField label="Close short" hint="Finish the order even though fewer than ordered were made." {...register('force_close_short')} />
+        )}
         {errors.force_close_short?.message && (
           <p className="field__error" role="alert">
             {errors.force_close_short.message}

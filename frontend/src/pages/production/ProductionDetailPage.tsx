@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ArrowLeft, CalendarClock, CheckCircle2, CircleDashed, Disc3, Pause, Play, PlayCircle, ShieldCheck, SkipForward, Split, Trash2, XCircle } from 'lucide-react';
+import { ArrowLeft, CalendarClock, CheckCircle2, CircleDashed, Disc3, Pause, Play, PlayCircle, Scissors, ShieldCheck, SkipForward, Split, Trash2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -25,7 +25,7 @@ import {
 } from './productionApi';
 import './production.css';
 
-type Dialog = 'consume' | 'complete' | 'scrap' | 'qc' | 'split' | 'schedule' | 'cancel' | 'delete' | 'hold' | null;
+type Dialog = 'consume' | 'complete' | 'scrap' | 'qc' | 'split' | 'schedule' | 'cancel' | 'delete' | 'hold' | 'short' | null;
 
 /** Invalidates production views and the sales orders it feeds (their status and required orders). */
 function useInvalidate() {
@@ -172,8 +172,16 @@ export function ProductionDetailPage() {
     refetchInterval: LIVE_INTERVAL,
   });
   const move = useMutation({
-    mutationFn: (what: 'release' | 'start' | 'hold' | 'cancel') =>
-      what === 'release' ? productionApi.release(id) : what === 'start' ? productionApi.start(id) : what === 'hold' ? productionApi.hold(id) : productionApi.cancel(id),
+    mutationFn: (what: 'release' | 'start' | 'hold' | 'short' | 'cancel') =>
+      what === 'release'
+        ? productionApi.release(id)
+        : what === 'start'
+          ? productionApi.start(id)
+          : what === 'hold'
+            ? productionApi.hold(id)
+            : what === 'short'
+              ? productionApi.acceptShort(id)
+              : productionApi.cancel(id),
     onSuccess: async (o) => {
       setError(null);
       setDialog(null);
@@ -274,6 +282,11 @@ export function ProductionDetailPage() {
             {actions.includes('schedule') && (
               <Button icon={<CalendarClock size={16} />} onClick={() => setDialog('schedule')}>
                 Schedule
+              </Button>
+            )}
+            {actions.includes('short') && (
+              <Button icon={<Scissors size={16} />} onClick={() => setDialog('short')}>
+                Accept short
               </Button>
             )}
             {actions.includes('hold') && (
@@ -429,6 +442,16 @@ export function ProductionDetailPage() {
       <QcDialog key={`qc-${order.id}-${order.qc_status}`} order={order} open={dialog === 'qc'} onClose={() => setDialog(null)} />
       <SplitDialog key={`split-${order.id}-${order.quantity_ordered}`} order={order} open={dialog === 'split'} onClose={() => setDialog(null)} />
       <ScheduleDialog key={`schedule-${order.id}-${order.scheduled_start}-${order.scheduled_end}`} order={order} open={dialog === 'schedule'} onClose={() => setDialog(null)} />
+      <ConfirmDialog
+        open={dialog === 'short'}
+        title={`Accept ${order.code} short?`}
+        message={`No more will be made than what is done now (${formatQty(order.quantity_completed)} of ${formatQty(order.quantity_ordered)}). Complete it afterwards with what was made, or cancel it.`}
+        confirmLabel="Accept short"
+        destructive={false}
+        busy={busy('short')}
+        onConfirm={() => move.mutate('short')}
+        onCancel={() => setDialog(null)}
+      />
       <ConfirmDialog
         open={dialog === 'hold'}
         title={`Put ${order.code} on hold?`}

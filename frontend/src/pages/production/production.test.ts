@@ -75,6 +75,9 @@ describe('complete dialog', () => {
     expect(errorsOf(schema, { ...ok, quantity_completed: '5', force_close_short: true })).toEqual({});
     expect(errorsOf(schema, { ...ok, quantity_scrapped: '-1' })).toHaveProperty('quantity_scrapped');
   });
+  it('closes an order accepted short with what was made, without the tick', () => {
+    expect(errorsOf(completeSchema(10, true), { ...ok, quantity_completed: '5' })).toEqual({});
+  });
 });
 
 describe('scrap dialog', () => {
@@ -137,7 +140,8 @@ describe('order actions (CONTRACT 6.2)', () => {
   it('offers what each status allows', () => {
     expect(orderActions({ status: 'draft', qc_status: 'not_required' })).toEqual(['release', 'schedule', 'cancel', 'delete']);
     expect(orderActions({ status: 'released', qc_status: 'not_required' })).toEqual(['start', 'hold', 'scrap', 'split', 'schedule', 'cancel']);
-    expect(orderActions({ status: 'in_progress', qc_status: 'not_required' })).toEqual(['consume', 'complete', 'hold', 'scrap', 'schedule', 'cancel']);
+    expect(orderActions({ status: 'in_progress', qc_status: 'not_required' })).toEqual(['consume', 'complete', 'short', 'hold', 'scrap', 'schedule', 'cancel']);
+    expect(orderActions({ status: 'short', qc_status: 'not_required' })).toEqual(['complete', 'cancel']);
     expect(orderActions({ status: 'on_hold', qc_status: 'not_required' })).toEqual(['release', 'start', 'schedule', 'cancel']);
     expect(orderActions({ status: 'complete', qc_status: 'pending' })).toEqual(['qc']);
     expect(orderActions({ status: 'complete', qc_status: 'passed' })).toEqual([]);

@@ -60,7 +60,7 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   scrapped: [],
 };
 
-export type OrderAction = 'release' | 'start' | 'hold' | 'consume' | 'complete' | 'scrap' | 'qc' | 'split' | 'schedule' | 'cancel' | 'delete';
+export type OrderAction = 'release' | 'start' | 'hold' | 'consume' | 'complete' | 'short' | 'scrap' | 'qc' | 'split' | 'schedule' | 'cancel' | 'delete';
 
 /** Statuses whose plan can still change (the server refuses `Cannot update {status} production order` otherwise). */
 const SCHEDULABLE: readonly OrderStatus[] = ['draft', 'released', 'in_progress', 'on_hold'];
@@ -73,6 +73,7 @@ export function orderActions(o: Pick<ProductionOrder, 'status' | 'qc_status'>): 
   if (next.includes('in_progress')) out.push('start');
   if (o.status === 'in_progress') out.push('consume');
   if (next.includes('complete')) out.push('complete');
+  if (next.includes('short')) out.push('short');
   if (next.includes('on_hold')) out.push('hold');
   if (o.status === 'released' || o.status === 'in_progress') out.push('scrap');
   if (o.status === 'complete' && (o.qc_status === 'pending' || o.qc_status === 'failed')) out.push('qc');
@@ -120,8 +121,11 @@ export function createOrderBody(v: CreateOrderForm): ProductionOrderCreate {
   };
 }
 
-/** Completion: good plus scrapped must be positive, within the ordered quantity; scrap needs a reason. */
-export function completeSchema(ordered: number) {
+/**
+ * Completion: good plus scrapped must be positive, within the ordered quantity; scrap needs a
+ * reason. Less than ordered needs "close short", unless the order was already accepted short.
+ */
+export function completeSchema(ordered: number, acceptedShort = false) {
   return z
     .object({
       quantity_completed: zeroOrMore('the good quantity'),
@@ -136,7 +140,7 @@ export function completeSchema(ordered: number) {
       if (good + scrap <= 0) ctx.addIssue({ code: 'custom', path: ['quantity_completed'], message: 'Enter what was completed or scrapped.' });
       else if (good + scrap > ordered)
         ctx.addIssue({ code: 'custom', path: ['quantity_completed'], message: `Completed plus scrapped cannot exceed the ordered ${ordered}.` });
-      else if (good + scrap < ordered && !v.force_close_short)
+      else if (good + scrap < ordered && !v.force_close_short && !acceptedShort)
         ctx.addIssue({ code: 'custom', path: ['force_close_short'], message: `That is less than the ordered ${ordered}: tick "close short" to finish anyway.` });
       if (scrap > 0 && !v.scrap_reason) ctx.addIssue({ code: 'custom', path: ['scrap_reason'], message: 'Choose why parts were scrapped.' });
     });
@@ -279,6 +283,7 @@ export const productionApi = {
   release: (id: number) => api.post<ProductionOrder>(`/production-orders/${id}/release`, undefined, once()),
   start: (id: number) => api.post<ProductionOrder>(`/production-orders/${id}/start`, undefined, once()),
   hold: (id: number, notes?: string) => api.post<ProductionOrder>(`/production-orders/${id}/hold`, undefined, { query: { notes: notes || undefined } }),
+  acceptShort: (id: number, notes?: string) => api.post<ProductionOrder>(`/production-orders/${id}/accept-short`, undefined, { query: { notes: notes || undefined } }),
   cancel: (id: number, notes?: string) => api.post<ProductionOrder>(`/production-orders/${id}/cancel`, undefined, { ...once(), query: { notes: notes || undefined } }),
   /** One key per opened dialog: a double click or a retry posts once. */
   consumeSpool: (id: number, spoolId: number, grams: string, k: string) =>
