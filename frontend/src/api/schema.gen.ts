@@ -8191,6 +8191,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/production-orders/operation-statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operation status flow of CONTRACT 6.2, in the same shape
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOperationStatuses {
+         *       productionOperationStatuses
+         *     }
+         *     ```
+         */
+        get: operations["list_production_operation_statuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/qc-statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The QC status flow of CONTRACT 6.2 (and a failed order's re-inspection), in the same shape
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionQcStatuses {
+         *       productionQcStatuses
+         *     }
+         *     ```
+         */
+        get: operations["list_production_qc_statuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/production-orders/scrap-reasons": {
         parameters: {
             query?: never;
@@ -8259,6 +8311,32 @@ export interface paths {
          * @description Alias of `/scrap-reasons/{id}`.
          */
         delete: operations["delete_scrap_reason_alias"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/status-transitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order status flow of CONTRACT 6.2 with `short` (`current_status` for one status's moves): `{statuses, transitions: {s: {allowed_transitions, is_terminal}}, terminal_statuses}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrderStatusTransitions($currentStatus: OrderStatus) {
+         *       productionOrderStatusTransitions(currentStatus: $currentStatus)
+         *     }
+         *     ```
+         */
+        get: operations["list_production_order_status_transitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -8517,6 +8595,138 @@ export interface paths {
          *     ```
          */
         delete: operations["delete_production_order"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/accept-short": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept that an order in progress falls short (`short`; `notes` query parameter): it then completes with what was made, without `force_close_short`, or is cancelled
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderAcceptShort($id: Int!, $notes: String) {
+         *       productionOrderAcceptShort(id: $id, notes: $notes) {
+         *         order { ...ProductionOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_accept_short"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -9076,6 +9286,80 @@ export interface paths {
          *     ```
          */
         post: operations["create_production_order_hold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The order's operations in sequence, each with its materials
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrderOperations($id: Int!) {
+         *       productionOrder(id: $id) {
+         *         operations { ...ProductionOperationFields }
+         *       }
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        get: operations["get_production_order_operations"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -45551,6 +45835,158 @@ export interface operations {
             };
         };
     };
+    list_production_operation_statuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_production_qc_statuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_scrap_reasons_alias: {
         parameters: {
             query?: {
@@ -46074,6 +46510,84 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_production_order_status_transitions: {
+        parameters: {
+            query?: {
+                current_status?: ("draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47014,6 +47528,443 @@ export interface operations {
                     "application/json": {
                         /** @description What happened, for people. */
                         message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_accept_short: {
+        parameters: {
+            query?: {
+                notes?: string | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
                     };
                 };
             };
@@ -48959,6 +49910,203 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_production_order_operations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description The routing step it was copied from. */
+                        routing_operation_id: number | null;
+                        /** @description Where it is done. */
+                        work_center_id: number;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                        /** @description The printer (resource) assigned. */
+                        resource_id: number | null;
+                        /** @description The printer's code. */
+                        resource_code: string | null;
+                        /** @description The printer's name. */
+                        resource_name: string | null;
+                        /** @description Order of the step. */
+                        sequence: number;
+                        /** @description Code. */
+                        operation_code: string;
+                        /** @description Name. */
+                        operation_name: string;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "pending" | "queued" | "running" | "complete" | "skipped";
+                        /**
+                         * Format: decimal
+                         * @description Good units.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrapped units.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned setup minutes.
+                         */
+                        planned_setup_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned run minutes (for the whole quantity).
+                         */
+                        planned_run_minutes: string;
+                        /** @description Actual setup minutes. */
+                        actual_setup_minutes: string | null;
+                        /** @description Actual run minutes. */
+                        actual_run_minutes: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                        bambu_task_id: string | null;
+                        /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                        bambu_plate_index: number | null;
+                        /** @description Operator. */
+                        operator_name: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description Done. */
+                        is_complete: boolean;
+                        /** @description Running now. */
+                        is_running: boolean;
+                        /** @description Planned over actual minutes, in percent. */
+                        efficiency_percent: number | null;
+                        /** @description The materials this operation consumes. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
