@@ -1106,7 +1106,8 @@ describe('with the real API', () => {
       const vendorName = `Filament Supply ${run}`;
       await page.goto('/admin/purchasing?tab=vendors');
       await page.getByRole('heading', { name: 'Purchasing', level: 1 }).waitFor();
-      await page.getByRole('button', { name: 'New vendor' }).click();
+      // The header's button (an empty list offers a second one in its empty state).
+      await page.getByRole('button', { name: 'New vendor' }).first().click();
       const newVendor = page.getByRole('dialog', { name: 'New vendor' });
       await newVendor.getByRole('button', { name: 'Create vendor' }).click();
       await newVendor.getByText('Enter a name.').waitFor();
