@@ -14,7 +14,7 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 use common::TestApp;
-use common::api::{admin, app, call, ok, table_json};
+use common::api::{admin, allowed_list, app, call, ok, table_json};
 use common::books::{account, balanced, exec, num, receive, sql, sql_num, stock};
 
 async fn refused(
@@ -1896,21 +1896,6 @@ const ORDER_ACTIONS: &[(&str, &str)] = &[
     ("complete", "complete"),
     ("accept-short", "short"),
 ];
-
-fn allowed_list(allowed: &[&str]) -> String {
-    if allowed.is_empty() {
-        "none (terminal state)".to_string()
-    } else {
-        format!(
-            "[{}]",
-            allowed
-                .iter()
-                .map(|s| format!("'{s}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    }
-}
 
 #[tokio::test]
 async fn every_illegal_order_and_operation_move_is_a_400_with_its_message_and_changes_nothing() {

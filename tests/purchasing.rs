@@ -83,11 +83,16 @@ async fn receive(app: &TestApp, t: &str, id: i64, body: Value) -> common::TestRe
 }
 
 async fn on_hand(app: &TestApp, t: &str, item: i64) -> f64 {
+    on_hand_where(app, t, &format!("product_id={item}")).await
+}
+
+/// On hand summed over the inventory summary's rows matching `filter` (a query string).
+async fn on_hand_where(app: &TestApp, t: &str, filter: &str) -> f64 {
     let s = ok(
         app,
         t,
         Method::GET,
-        &format!("/api/v1/admin/inventory/transactions/inventory-summary?product_id={item}&show_zero=true"),
+        &format!("/api/v1/admin/inventory/transactions/inventory-summary?{filter}&show_zero=true"),
         None,
     )
     .await;
@@ -1325,24 +1330,6 @@ async fn vendors_keep_a_price_list_with_one_preferred_vendor_per_item() {
     assert_eq!(table_json(&app, "vendor_items").await, before);
 }
 
-/// Stock of `item` at `location` (0 when it holds none).
-async fn on_hand_at(app: &TestApp, t: &str, item: i64, location: i64) -> f64 {
-    let s = ok(
-        app,
-        t,
-        Method::GET,
-        &format!("/api/v1/admin/inventory/transactions/inventory-summary?product_id={item}&location_id={location}&show_zero=true"),
-        None,
-    )
-    .await;
-    s["items"]
-        .as_array()
-        .expect("items")
-        .iter()
-        .map(|b| num(&b["on_hand_quantity"]))
-        .sum()
-}
-
 #[tokio::test]
 async fn goods_are_received_into_the_chosen_location_and_an_unknown_one_changes_nothing() {
     let app = app().await;
@@ -1397,7 +1384,10 @@ async fn goods_are_received_into_the_chosen_location_and_an_unknown_one_changes_
     )
     .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text());
-    assert_eq!(on_hand_at(&app, &t, nut, shelf).await, 5.0);
+    assert_eq!(
+        on_hand_where(&app, &t, &format!("product_id={nut}&location_id={shelf}")).await,
+        5.0
+    );
     assert_eq!(on_hand(&app, &t, nut).await, 5.0);
     balanced(&app, &t).await;
 }

@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use common::TestApp;
-use common::api::{admin, app, call, gql, ok, operator, table_json, upload};
+use common::api::{admin, allowed_list, app, call, gql, ok, operator, table_json, upload};
 use common::books::{account, balanced, exec, num, receive, sql_num, stock};
 
 async fn refused(
@@ -2879,18 +2879,7 @@ async fn every_illegal_sales_order_transition_is_refused_with_its_message_and_ch
         .await;
         let before = table_json(&app, "sales_orders").await;
         let events = table_json(&app, "sales_order_events").await;
-        let list = if allowed.is_empty() {
-            "none (terminal state)".to_string()
-        } else {
-            format!(
-                "[{}]",
-                allowed
-                    .iter()
-                    .map(|s| format!("'{s}'"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
+        let list = allowed_list(allowed);
         for (to, _) in SALES_ORDER_TABLE {
             if to == from || allowed.contains(to) {
                 continue;

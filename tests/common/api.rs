@@ -170,3 +170,20 @@ pub async fn raw(
     app.request(b.body(Body::from(body.to_string())).expect("request"))
         .await
 }
+
+/// A state machine's moves as its refusals word them: `['a', 'b']`, or `none (terminal
+/// state)`.
+pub fn allowed_list(allowed: &[&str]) -> String {
+    if allowed.is_empty() {
+        "none (terminal state)".to_string()
+    } else {
+        format!(
+            "[{}]",
+            allowed
+                .iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
