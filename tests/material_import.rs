@@ -237,6 +237,74 @@ async fn materials_import_creates_the_catalogue_and_books_opening_stock() {
     consistent(&app, &t).await;
 }
 
+/// New stock and a correction that cancel out on one account: the receipts' rows were
+/// written already linked to the entry, so the entry books both sides apart rather than net
+/// to nothing (an entry must balance on at least two lines).
+#[tokio::test]
+async fn receipts_and_corrections_that_cancel_out_still_book_one_balanced_entry() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let header = "SKU,Name,Material Type,Material Color Name,Price,On Hand (g)\n";
+    let first = format!("{header}MAT-OLD,PLA Old,PLA,Black,20,500\n");
+    let res = upload(
+        &app,
+        "/api/v1/materials/import/",
+        &t,
+        "a.csv",
+        first.as_bytes(),
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(account(&app, &t, "1200").await, (10.0, 0.0));
+
+    // MAT-OLD goes to 0 g (-10.00) as MAT-NEW arrives with 500 g at 0.02 (+10.00).
+    let second =
+        format!("{header}MAT-OLD,PLA Old,PLA,Black,20,0\nMAT-NEW,PLA New,PLA,White,20,500\n");
+    let res = upload(
+        &app,
+        "/api/v1/materials/import/?update_existing=true",
+        &t,
+        "b.csv",
+        second.as_bytes(),
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let report = res.json();
+    assert_eq!(
+        (report["created"].clone(), report["updated"].clone()),
+        (1.into(), 1.into())
+    );
+    let entry = report["journal_entry_id"].as_i64().expect("an entry");
+    let lines: Value =
+        serde_json::from_str(&table_json(&app, "gl_journal_entry_lines").await).expect("json");
+    let mine: Vec<&Value> = lines
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|l| l["journal_entry_id"] == entry)
+        .collect();
+    assert_eq!(mine.len(), 4, "{mine:?}");
+    assert_eq!(account(&app, &t, "1200").await, (10.0, 0.0));
+    assert_eq!(on_hand(&app, &t, "MAT-NEW").await, 500.0);
+    assert_eq!(on_hand(&app, &t, "MAT-OLD").await, 0.0);
+    let txs = get(
+        &app,
+        &t,
+        "/api/v1/admin/inventory/transactions?reference_type=inventory_import",
+    )
+    .await;
+    let linked = txs
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|x| x["journal_entry_id"] == entry)
+        .count();
+    assert_eq!(linked, 2, "the receipt and the correction: {txs}");
+    consistent(&app, &t).await;
+}
+
 #[tokio::test]
 async fn a_file_that_is_not_a_csv_or_has_no_sku_column_changes_nothing() {
     let app = app().await;

@@ -237,6 +237,13 @@ pub async fn post(
     if draft.lines.is_empty() {
         return Ok(None);
     }
+    check_balanced(&draft)?;
+    let entry = open(conn, &draft).await?;
+    add_lines(conn, &entry, &draft).await?;
+    Ok(Some(entry))
+}
+
+fn check_balanced(draft: &EntryDraft) -> Result<(), Stop> {
     let (debits, credits) = draft.totals();
     if debits != credits {
         return Err(AppError::internal(format!(
@@ -244,6 +251,14 @@ pub async fn post(
         ))
         .into());
     }
+    Ok(())
+}
+
+/// Writes the header of `draft` (its lines are ignored) and answers it, so that rows posted
+/// next can carry its id; [`add_lines`] must follow in the same transaction, because the
+/// database refuses at commit an entry that does not balance on at least two lines. Refused
+/// like [`post`] when the date's fiscal period is closed.
+pub async fn open(conn: &mut AsyncPgConnection, draft: &EntryDraft) -> Result<EntryRow, Stop> {
     let period = period_for(conn, draft.date).await?;
     if period.status == PeriodStatus::Closed {
         return Err(Stop::refuse(
@@ -258,7 +273,7 @@ pub async fn post(
     let number: i64 = diesel::select(nextval("gl_journal_entry_seq"))
         .get_result(conn)
         .await?;
-    let entry: EntryRow = diesel::insert_into(gl_journal_entries::table)
+    Ok(diesel::insert_into(gl_journal_entries::table)
         .values((
             gl_journal_entries::entry_number.eq(format!("JE-{}-{number:06}", draft.date.year())),
             gl_journal_entries::entry_date.eq(draft.date),
@@ -273,7 +288,16 @@ pub async fn post(
         ))
         .returning(EntryRow::as_returning())
         .get_result(conn)
-        .await?;
+        .await?)
+}
+
+/// Writes the lines of `draft` under an entry written by [`open`]; they must balance.
+pub async fn add_lines(
+    conn: &mut AsyncPgConnection,
+    entry: &EntryRow,
+    draft: &EntryDraft,
+) -> Result<(), Stop> {
+    check_balanced(draft)?;
     let codes: Vec<&str> = draft.lines.iter().map(|l| l.account.code()).collect();
     let ids: Vec<(i64, String)> = gl_accounts::table
         .filter(gl_accounts::account_code.eq_any(&codes))
@@ -302,7 +326,7 @@ pub async fn post(
         .values(rows)
         .execute(conn)
         .await?;
-    Ok(Some(entry))
+    Ok(())
 }
 
 #[cfg(test)]

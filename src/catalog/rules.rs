@@ -388,13 +388,11 @@ pub async fn create_material(
     };
     if grams > BigDecimal::zero() {
         let location = main_location(conn).await?;
-        let mut opening = Opening::new(user);
+        let mut opening = Opening::new(user, format!("Opening stock of {}", created.item.sku));
         let receipt = opening.receipt(created.item.id, location, grams, cost_per_gram, None);
         opening.post_receipts(conn, location, &[receipt]).await?;
         created.inventory_transactions = opening.transactions() as i64;
-        created.journal_entry_id = opening
-            .book(conn, &format!("Opening stock of {}", created.item.sku))
-            .await?;
+        created.journal_entry_id = opening.book(conn).await?;
         if let Some(row) = model::find(conn, created.item.id).await? {
             created.item = row;
         }

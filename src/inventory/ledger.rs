@@ -7,6 +7,8 @@
 //! caller books it in the general ledger in the same transaction (the accounts depend on
 //! the business event, see DOMAIN "Postings").
 
+use std::collections::HashMap;
+
 use bigdecimal::{BigDecimal, RoundingMode, Zero};
 use diesel::prelude::*;
 use diesel::upsert::excluded;
@@ -380,6 +382,9 @@ struct NewTransaction {
     to_location_id: Option<i64>,
     requires_approval: bool,
     created_by: Option<i64>,
+    /// Set at insert only by batch receipts whose journal entry is opened first; every other
+    /// posting links its rows once the entry exists ([`link_journal_entry`]).
+    journal_entry_id: Option<i64>,
 }
 
 impl NewTransaction {
@@ -418,6 +423,7 @@ impl NewTransaction {
             to_location_id,
             requires_approval: false,
             created_by: m.created_by,
+            journal_entry_id: None,
         }
     }
 
@@ -704,7 +710,7 @@ pub async fn link_journal_entry(
     Ok(())
 }
 
-/// One receipt posted by [`post_receipts`].
+/// One receipt posted by [`prepare_receipts`] and [`PreparedReceipts::write`].
 #[derive(Debug, Clone)]
 pub struct Received {
     /// The ledger row.
@@ -715,21 +721,72 @@ pub struct Received {
     pub value: BigDecimal,
 }
 
+/// Many receipts at one location, checked and valued, their items' costs and balances
+/// already written, their ledger rows not yet: [`PreparedReceipts::write`] appends them, so
+/// a caller can open the journal entry in between and write the rows already linked to it
+/// (an UPDATE of thousands of fresh ledger rows afterwards cost as much as their INSERT).
+pub struct PreparedReceipts {
+    rows: Vec<NewTransaction>,
+    accounts: HashMap<i64, (SystemAccount, BigDecimal)>,
+}
+
+impl PreparedReceipts {
+    /// Whether any receipt moves value (a journal entry will have lines).
+    pub fn moves_value(&self) -> bool {
+        self.accounts.values().any(|(_, value)| !value.is_zero())
+    }
+
+    /// Appends the ledger rows, linked to `journal_entry_id` when given; answers one
+    /// [`Received`] per movement, in order.
+    pub async fn write(
+        mut self,
+        conn: &mut AsyncPgConnection,
+        journal_entry_id: Option<i64>,
+    ) -> Result<Vec<Received>, Stop> {
+        for row in &mut self.rows {
+            row.journal_entry_id = journal_entry_id;
+        }
+        let mut out = Vec::with_capacity(self.rows.len());
+        for chunk in self.rows.chunks(1000) {
+            let written: Vec<TransactionRow> = diesel::insert_into(inventory_transactions::table)
+                .values(chunk)
+                .returning(TransactionRow::as_returning())
+                .get_results(conn)
+                .await?;
+            for transaction in written {
+                let (account, value) =
+                    self.accounts.remove(&transaction.item_id).ok_or_else(|| {
+                        crate::error::AppError::internal("a receipt without its item")
+                    })?;
+                out.push(Received {
+                    transaction,
+                    account,
+                    value,
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// Posts many receipts at one location in a handful of statements, inside the caller's
 /// transaction (imports of opening balances: thousands of rows). Each item at most once;
 /// every movement must be a [`MovementKind::Receipt`] at `location_id` with a positive
 /// quantity. Same effects as [`post`] for each: the ledger row, the balance, the moving
-/// average and last cost when a unit cost is given. Answers one [`Received`] per movement,
-/// in order.
-pub async fn post_receipts(
+/// average and last cost when a unit cost is given. The rows are appended by
+/// [`PreparedReceipts::write`].
+pub async fn prepare_receipts(
     conn: &mut AsyncPgConnection,
     location_id: i64,
     movements: &[Movement],
-) -> Result<Vec<Received>, Stop> {
+) -> Result<PreparedReceipts, Stop> {
     use diesel::sql_types::{Array, BigInt, Numeric};
-    use std::collections::{HashMap, HashSet};
+    use std::collections::HashSet;
     if movements.is_empty() {
-        return Ok(Vec::new());
+        return Ok(PreparedReceipts {
+            rows: Vec::new(),
+            accounts: HashMap::new(),
+        });
     }
     let zero = BigDecimal::zero();
     let mut seen = HashSet::new();
@@ -870,25 +927,7 @@ pub async fn post_receipts(
                 .await?;
         }
     }
-    let mut out = Vec::with_capacity(rows.len());
-    for chunk in rows.chunks(1000) {
-        let written: Vec<TransactionRow> = diesel::insert_into(inventory_transactions::table)
-            .values(chunk)
-            .returning(TransactionRow::as_returning())
-            .get_results(conn)
-            .await?;
-        for transaction in written {
-            let (account, value) = accounts
-                .remove(&transaction.item_id)
-                .ok_or_else(|| crate::error::AppError::internal("a receipt without its item"))?;
-            out.push(Received {
-                transaction,
-                account,
-                value,
-            });
-        }
-    }
-    Ok(out)
+    Ok(PreparedReceipts { rows, accounts })
 }
 
 #[cfg(test)]

@@ -674,7 +674,7 @@ pub async fn import_materials(
 
             // Opening stock at MAIN: receipts for new items, corrections for updated ones.
             let location = main_location(conn).await?;
-            let mut opening = Opening::new(user);
+            let mut opening = Opening::new(user, "Opening stock from the materials import");
             let receipts: Vec<Movement> = creates
                 .iter()
                 .filter_map(|r| {
@@ -690,9 +690,7 @@ pub async fn import_materials(
                 }
             }
             report.inventory_transactions = opening.transactions() as i64;
-            report.journal_entry_id = opening
-                .book(conn, "Opening stock from the materials import")
-                .await?;
+            report.journal_entry_id = opening.book(conn).await?;
             report.created = creates.len() as i64;
             report.updated = updates.len() as i64;
             report.material_types_created = types_created;

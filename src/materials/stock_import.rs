@@ -16,6 +16,7 @@ use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::accounting::ledger::{self as books, EntryDraft, SystemAccount};
+use crate::accounting::model::EntryRow;
 use crate::accounting::model::SourceType;
 use crate::catalog::graphql::ItemType;
 use crate::db::schema::{items, locations};
@@ -55,17 +56,30 @@ pub async fn main_location(conn: &mut AsyncPgConnection) -> Result<i64, Stop> {
 /// journal entry against 3000 Owner's equity, linked to every ledger row.
 pub struct Opening {
     user: i64,
-    values: HashMap<SystemAccount, BigDecimal>,
-    transactions: Vec<i64>,
+    description: String,
+    /// Value per inventory account of the batch receipts, whose rows carry the entry.
+    received: HashMap<SystemAccount, BigDecimal>,
+    /// Value per inventory account of single postings, linked when the entry is booked.
+    posted: HashMap<SystemAccount, BigDecimal>,
+    /// Ledger rows to link at [`Opening::book`].
+    unlinked: Vec<i64>,
+    /// Ledger rows posted in all.
+    count: usize,
+    /// The entry, once a batch of receipts with value opened it.
+    entry: Option<EntryRow>,
 }
 
 impl Opening {
-    /// Nothing posted yet.
-    pub fn new(user: i64) -> Opening {
+    /// Nothing posted yet; `description` is the journal entry's.
+    pub fn new(user: i64, description: impl Into<String>) -> Opening {
         Opening {
             user,
-            values: HashMap::new(),
-            transactions: Vec::new(),
+            description: description.into(),
+            received: HashMap::new(),
+            posted: HashMap::new(),
+            unlinked: Vec::new(),
+            count: 0,
+            entry: None,
         }
     }
 
@@ -92,25 +106,59 @@ impl Opening {
         }
     }
 
-    /// Posts many opening receipts at one location in a few statements.
+    /// The entry's header and lines so far: per account, `values` against 3000 Owner's
+    /// equity.
+    fn draft<'a>(
+        &self,
+        values: impl IntoIterator<Item = &'a HashMap<SystemAccount, BigDecimal>>,
+    ) -> EntryDraft {
+        let mut sums: HashMap<SystemAccount, BigDecimal> = HashMap::new();
+        for map in values {
+            for (account, value) in map {
+                *sums.entry(*account).or_default() += value;
+            }
+        }
+        let mut accounts: Vec<(SystemAccount, BigDecimal)> = sums.into_iter().collect();
+        accounts.sort_by_key(|(a, _)| a.code());
+        let mut draft = EntryDraft::new(today(), self.description.clone())
+            .source(SourceType::InventoryImport, None)
+            .by(Some(self.user));
+        for (account, value) in accounts {
+            draft = draft.transfer(account, SystemAccount::OwnersEquity, &value, None);
+        }
+        draft
+    }
+
+    /// Posts many opening receipts at one location in a few statements. When they move
+    /// value, the journal entry is opened first and their ledger rows are written linked
+    /// to it.
     pub async fn post_receipts(
         &mut self,
         conn: &mut AsyncPgConnection,
         location: i64,
         receipts: &[Movement],
     ) -> Result<(), Stop> {
-        for r in ledger::post_receipts(conn, location, receipts).await? {
-            *self.values.entry(r.account).or_default() += r.value;
-            self.transactions.push(r.transaction.id);
+        let prepared = ledger::prepare_receipts(conn, location, receipts).await?;
+        if prepared.moves_value() && self.entry.is_none() {
+            self.entry = Some(books::open(conn, &self.draft([])).await?);
+        }
+        let entry = self.entry.as_ref().map(|e| e.id);
+        for r in prepared.write(conn, entry).await? {
+            *self.received.entry(r.account).or_default() += r.value;
+            if entry.is_none() {
+                self.unlinked.push(r.transaction.id);
+            }
+            self.count += 1;
         }
         Ok(())
     }
 
     async fn post(&mut self, conn: &mut AsyncPgConnection, m: &Movement) -> Result<(), Stop> {
         let posted = ledger::post(conn, m).await?;
-        *self.values.entry(posted.account).or_default() += posted.value;
-        self.transactions
+        *self.posted.entry(posted.account).or_default() += posted.value;
+        self.unlinked
             .extend(posted.transactions.iter().map(|t| t.id));
+        self.count += posted.transactions.len();
         Ok(())
     }
 
@@ -162,29 +210,37 @@ impl Opening {
 
     /// Ledger rows posted so far.
     pub fn transactions(&self) -> usize {
-        self.transactions.len()
+        self.count
     }
 
     /// Books the value posted, per inventory account, against 3000 Owner's equity in one
     /// journal entry and links it to every ledger row; answers its id (none when no value
     /// moved).
-    pub async fn book(
-        &self,
-        conn: &mut AsyncPgConnection,
-        description: &str,
-    ) -> Result<Option<i64>, Stop> {
-        let mut accounts: Vec<(&SystemAccount, &BigDecimal)> = self.values.iter().collect();
-        accounts.sort_by_key(|(a, _)| a.code());
-        let mut draft = EntryDraft::new(today(), description)
-            .source(SourceType::InventoryImport, None)
-            .by(Some(self.user));
-        for (account, value) in accounts {
-            draft = draft.transfer(*account, SystemAccount::OwnersEquity, value, None);
-        }
-        let Some(entry) = books::post(conn, draft).await? else {
-            return Ok(None);
+    pub async fn book(&self, conn: &mut AsyncPgConnection) -> Result<Option<i64>, Stop> {
+        let draft = self.draft([&self.received, &self.posted]);
+        let entry = match &self.entry {
+            None => match books::post(conn, draft).await? {
+                Some(entry) => entry,
+                None => return Ok(None),
+            },
+            Some(entry) => {
+                // The receipts moved value, but later corrections may cancel it account by
+                // account: the entry, already written, then books both sides apart.
+                let draft = if draft.lines.is_empty() {
+                    let received = self.draft([&self.received]);
+                    let posted = self.draft([&self.posted]);
+                    EntryDraft {
+                        lines: received.lines.into_iter().chain(posted.lines).collect(),
+                        ..received
+                    }
+                } else {
+                    draft
+                };
+                books::add_lines(conn, entry, &draft).await?;
+                entry.clone()
+            }
         };
-        for chunk in self.transactions.chunks(10_000) {
+        for chunk in self.unlinked.chunks(10_000) {
             ledger::link_journal_entry(conn, chunk, entry.id).await?;
         }
         Ok(Some(entry.id))
@@ -396,7 +452,7 @@ pub async fn import_inventory(
     let outcome = conn
         .transaction::<_, Stop, _>(async move |conn| {
             let mut report = report;
-            let mut opening = Opening::new(user);
+            let mut opening = Opening::new(user, "Opening stock from the inventory import");
             let mut main: Option<i64> = None;
             for l in parsed {
                 let Some((item, kind)) = found.get(&l.sku) else {
@@ -460,9 +516,7 @@ pub async fn import_inventory(
                 }
             }
             report.inventory_transactions = opening.transactions() as i64;
-            report.journal_entry_id = opening
-                .book(conn, "Opening stock from the inventory import")
-                .await?;
+            report.journal_entry_id = opening.book(conn).await?;
             Ok(report)
         })
         .await;
