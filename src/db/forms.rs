@@ -22,6 +22,10 @@ pub fn patch<T>(value: MaybeUndefined<T>) -> Option<Option<T>> {
 ///   create and "unchanged" on update;
 /// - `clearable`: a nullable column: `null` clears it on update (`MaybeUndefined<T>`).
 ///
+/// A field's GraphQL-only attributes go in brackets after its documentation, e.g.
+/// `[name = "type"]` for a column whose GraphQL name differs; they are written onto the two
+/// inputs only, never onto the diesel form.
+///
 /// The form is one struct for both statements: diesel's `Insertable` writes `DEFAULT` for a
 /// `None` (so database defaults stay in the migration) and `AsChangeset` leaves `None` columns
 /// as they are; `Some(None)` writes NULL in both. The area's `rules.rs` checks and normalises
@@ -33,18 +37,18 @@ macro_rules! input_forms {
         $(#[$cmeta:meta])* create $create:ident;
         $(#[$umeta:meta])* update $update:ident;
         $(#[$fmeta:meta])* form $form:ident;
-        { $( $(#[$attr:meta])* $field:ident : $kind:ident $ty:ty ),+ $(,)? }
+        { $( $(#[$attr:meta])* $([$($gql:tt)*])? $field:ident : $kind:ident $ty:ty ),+ $(,)? }
     ) => {
         $(#[$cmeta])*
         #[derive(Debug, Clone, ::async_graphql::InputObject)]
         pub struct $create {
-            $( $(#[$attr])* pub $field: $crate::input_forms!(@create $kind $ty), )+
+            $( $(#[$attr])* $(#[graphql($($gql)*)])? pub $field: $crate::input_forms!(@create $kind $ty), )+
         }
 
         $(#[$umeta])*
         #[derive(Debug, Clone, Default, ::async_graphql::InputObject)]
         pub struct $update {
-            $( $(#[$attr])* pub $field: $crate::input_forms!(@update $kind $ty), )+
+            $( $(#[$attr])* $(#[graphql($($gql)*)])? pub $field: $crate::input_forms!(@update $kind $ty), )+
         }
 
         $(#[$fmeta])*

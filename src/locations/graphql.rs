@@ -1,6 +1,6 @@
 //! Locations in the schema (admins only, spec 4.5): a tree of warehouses, shelves and bins.
 
-use async_graphql::{Context, InputObject, MaybeUndefined, Object, SimpleObject};
+use async_graphql::{Context, Object, SimpleObject};
 
 use crate::auth::Access;
 use crate::error::{AppError, AppResult};
@@ -8,7 +8,9 @@ use crate::graphql::context;
 use crate::graphql::pagination::Page;
 use crate::graphql::scalars::Timestamp;
 use crate::graphql::user_error::UserError;
-use crate::locations::model::{self, LocationFilter, LocationRow, LocationValues};
+use crate::locations::model::{
+    self, LocationCreateInput, LocationFilter, LocationRow, LocationUpdateInput,
+};
 use crate::locations::rules;
 
 /// The largest page of locations: clients draw the tree from the whole list, so a page
@@ -120,38 +122,6 @@ impl LocationsQuery {
     }
 }
 
-/// A new location.
-#[derive(Debug, Clone, InputObject)]
-pub struct LocationCreateInput {
-    /// Code (unique ignoring case; stored upper case).
-    pub code: String,
-    /// Name.
-    pub name: String,
-    /// The kind of place (default warehouse).
-    #[graphql(name = "type")]
-    pub kind: Option<String>,
-    /// The location it is inside of.
-    pub parent_id: Option<i64>,
-    /// Active (default true).
-    pub active: Option<bool>,
-}
-
-/// Changes to a location: omitted fields keep their value; a `null` parent makes it a root.
-#[derive(Debug, Clone, Default, InputObject)]
-pub struct LocationUpdateInput {
-    /// Code.
-    pub code: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// The kind of place.
-    #[graphql(name = "type")]
-    pub kind: Option<String>,
-    /// The location it is inside of (null: none).
-    pub parent_id: MaybeUndefined<i64>,
-    /// Active (refused while it holds stock).
-    pub active: Option<bool>,
-}
-
 /// The result of creating or changing a location.
 #[derive(Debug, Clone, Default, SimpleObject)]
 pub struct LocationPayload {
@@ -200,15 +170,8 @@ impl LocationsMutation {
         ctx: &Context<'_>,
         input: LocationCreateInput,
     ) -> AppResult<LocationPayload> {
-        let values = LocationValues {
-            code: Some(input.code),
-            name: Some(input.name),
-            kind: Some(input.kind.unwrap_or_else(|| "warehouse".into())),
-            parent_id: Some(input.parent_id),
-            active: input.active,
-        };
         let mut conn = context::conn(ctx).await?;
-        Ok(payload(rules::save(&mut conn, None, values).await?))
+        Ok(payload(rules::save(&mut conn, None, input.into()).await?))
     }
 
     /// Changes a location; a parent that would close a cycle is refused.
@@ -219,19 +182,10 @@ impl LocationsMutation {
         id: i64,
         input: LocationUpdateInput,
     ) -> AppResult<LocationPayload> {
-        let values = LocationValues {
-            code: input.code,
-            name: input.name,
-            kind: input.kind,
-            parent_id: match input.parent_id {
-                MaybeUndefined::Undefined => None,
-                MaybeUndefined::Null => Some(None),
-                MaybeUndefined::Value(p) => Some(Some(p)),
-            },
-            active: input.active,
-        };
         let mut conn = context::conn(ctx).await?;
-        Ok(payload(rules::save(&mut conn, Some(id), values).await?))
+        Ok(payload(
+            rules::save(&mut conn, Some(id), input.into()).await?,
+        ))
     }
 
     /// Deletes a location: refused while it holds stock; the main warehouse and locations

@@ -36,21 +36,27 @@ pub struct LocationRow {
     pub updated_at: DateTime<Utc>,
 }
 
-/// A location's values: `None` leaves a column as it is (update) or at its default
-/// (insert); `Some(None)` clears the parent.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = locations)]
-pub struct LocationValues {
-    /// Code.
-    pub code: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Kind.
-    pub kind: Option<String>,
-    /// Parent.
-    pub parent_id: Option<Option<i64>>,
-    /// Active.
-    pub active: Option<bool>,
+crate::input_forms! {
+    table = locations;
+    /// A new location.
+    create LocationCreateInput;
+    /// Changes to a location: omitted fields keep their value; a `null` parent makes it a root.
+    update LocationUpdateInput;
+    /// A location's writable columns, checked and normalised by `rules::save`.
+    form LocationForm;
+    {
+        /// Code (unique ignoring case; stored upper case).
+        code: required String,
+        /// Name.
+        name: required String,
+        /// The kind of place: warehouse (the default), shelf, bin, ...
+        [name = "type"]
+        kind: optional String,
+        /// The location it is inside of (null: none).
+        parent_id: clearable i64,
+        /// Active (default true; refused while it holds stock).
+        active: optional bool,
+    }
 }
 
 /// How locations are listed.
@@ -172,16 +178,10 @@ pub async fn find_by_code(
         .optional()?)
 }
 
-/// Inserts a location.
-pub async fn insert(conn: &mut AsyncPgConnection, v: &LocationValues) -> AppResult<LocationRow> {
+/// Inserts a location (omitted columns take the database's defaults).
+pub async fn insert(conn: &mut AsyncPgConnection, v: &LocationForm) -> AppResult<LocationRow> {
     Ok(diesel::insert_into(locations::table)
-        .values((
-            locations::code.eq(v.code.clone().unwrap_or_default()),
-            locations::name.eq(v.name.clone().unwrap_or_default()),
-            locations::kind.eq(v.kind.clone().unwrap_or_else(|| "warehouse".into())),
-            locations::parent_id.eq(v.parent_id.flatten()),
-            locations::active.eq(v.active.unwrap_or(true)),
-        ))
+        .values(v)
         .returning(LocationRow::as_returning())
         .get_result(conn)
         .await?)
@@ -191,7 +191,7 @@ pub async fn insert(conn: &mut AsyncPgConnection, v: &LocationValues) -> AppResu
 pub async fn update(
     conn: &mut AsyncPgConnection,
     id: i64,
-    v: &LocationValues,
+    v: &LocationForm,
 ) -> AppResult<LocationRow> {
     let result = diesel::update(locations::table.find(id))
         .set(v)

@@ -9,7 +9,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection};
 use crate::db::text;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::graphql::user_error::{UserError, UserErrorCode};
-use crate::locations::model::{self, LocationRow, LocationValues, MAIN_CODE};
+use crate::locations::model::{self, LocationForm, LocationRow, MAIN_CODE};
 
 /// Longest code.
 pub const CODE_MAX: usize = 50;
@@ -35,7 +35,7 @@ fn not_found() -> AppError {
 }
 
 /// Checks and normalises the values of a new (`creating`) or changed location.
-fn check_fields(values: &mut LocationValues, creating: bool) -> Vec<UserError> {
+fn check_fields(values: &mut LocationForm, creating: bool) -> Vec<UserError> {
     let mut errors = Vec::new();
     match values.code.as_mut() {
         Some(code) => {
@@ -125,7 +125,7 @@ fn taken(code: &str) -> UserError {
 pub async fn save(
     conn: &mut AsyncPgConnection,
     id: Option<i64>,
-    mut values: LocationValues,
+    mut values: LocationForm,
 ) -> AppResult<Result<LocationRow, Vec<UserError>>> {
     let errors = check_fields(&mut values, id.is_none());
     if !errors.is_empty() {
@@ -234,7 +234,7 @@ pub async fn delete(
             let row = model::update(
                 conn,
                 id,
-                &LocationValues {
+                &LocationForm {
                     active: Some(false),
                     ..Default::default()
                 },
