@@ -42,3 +42,13 @@ where
         "terminal_statuses": terminal,
     }))
 }
+
+/// A state machine's moves as its refusals word them: `['a', 'b']`, or `none (terminal
+/// state)` when there are none.
+pub fn allowed_list<S: std::fmt::Display>(allowed: &[S]) -> String {
+    if allowed.is_empty() {
+        return "none (terminal state)".to_string();
+    }
+    let quoted: Vec<String> = allowed.iter().map(|s| format!("'{s}'")).collect();
+    format!("[{}]", quoted.join(", "))
+}

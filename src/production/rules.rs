@@ -77,18 +77,7 @@ pub fn transition_error(from: OrderStatus, to: OrderStatus) -> Option<String> {
     if allowed.contains(&to) {
         return None;
     }
-    let list = if allowed.is_empty() {
-        "none (terminal state)".to_string()
-    } else {
-        format!(
-            "[{}]",
-            allowed
-                .iter()
-                .map(|s| format!("'{s}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
+    let list = crate::graphql::flow::allowed_list(allowed);
     Some(format!(
         "Invalid production order status transition: '{from}' -> '{to}'. Allowed: {list}"
     ))
@@ -118,18 +107,7 @@ pub fn operation_transition_error(from: OperationStatus, to: OperationStatus) ->
     if allowed.contains(&to) {
         return None;
     }
-    let list = if allowed.is_empty() {
-        "none (terminal state)".to_string()
-    } else {
-        format!(
-            "[{}]",
-            allowed
-                .iter()
-                .map(|s| format!("'{s}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
+    let list = crate::graphql::flow::allowed_list(allowed);
     Some(format!(
         "Invalid operation status transition: '{from}' -> '{to}'. Allowed: {list}"
     ))

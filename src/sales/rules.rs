@@ -138,18 +138,7 @@ pub fn transition_error(from: SalesOrderStatus, to: SalesOrderStatus) -> Option<
     if from == to || allowed.contains(&to) {
         return None;
     }
-    let list = if allowed.is_empty() {
-        "none (terminal state)".to_string()
-    } else {
-        format!(
-            "[{}]",
-            allowed
-                .iter()
-                .map(|s| format!("'{s}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
+    let list = crate::graphql::flow::allowed_list(allowed);
     Some(format!(
         "Invalid sales order status transition: '{from}' -> '{to}'. Allowed: {list}"
     ))
