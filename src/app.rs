@@ -44,6 +44,8 @@ pub struct AppState {
     pub token_keys: TokenKeys,
     /// The in-process rate limits (shared with the schema's resolvers).
     pub rate_limits: Arc<RateLimits>,
+    /// Answers to signed-in reads, exact to the database snapshot (REST and `/graphql`).
+    pub answers: crate::http::answer_cache::AnswerCache,
 }
 
 impl AppState {
@@ -64,6 +66,7 @@ impl AppState {
             schema: build_schema(Some(data.clone())),
             rest_schema: build_trusted_schema(Some(data)),
             token_keys,
+            answers: crate::http::answer_cache::AnswerCache::new(config.response_cache_mb),
             config,
             pool,
             rate_limits,

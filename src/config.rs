@@ -274,6 +274,9 @@ pub struct Config {
     pub max_body_bytes: usize,
     /// Largest accepted uploaded file.
     pub max_upload_bytes: usize,
+    /// Memory for answers to signed-in reads, in MiB (`RESPONSE_CACHE_MB`; 0 turns the cache
+    /// off). See [`crate::http::answer_cache`].
+    pub response_cache_mb: u64,
 }
 
 /// One problem with one variable.
@@ -481,6 +484,7 @@ impl Config {
             ),
             ("MAX_BODY_BYTES", self.max_body_bytes.to_string()),
             ("MAX_UPLOAD_BYTES", self.max_upload_bytes.to_string()),
+            ("RESPONSE_CACHE_MB", self.response_cache_mb.to_string()),
         ]
     }
 
@@ -702,6 +706,7 @@ impl Reader<'_> {
         let max_body_bytes: usize = self.number("MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1 << 30);
         let max_upload_bytes: usize =
             self.number("MAX_UPLOAD_BYTES", 50 * 1024 * 1024, 1024, 1 << 32);
+        let response_cache_mb: u64 = self.number("RESPONSE_CACHE_MB", 64, 0, 65536);
 
         Config {
             environment,
@@ -727,6 +732,7 @@ impl Reader<'_> {
             request_timeout: Duration::from_secs(timeout_secs),
             max_body_bytes,
             max_upload_bytes,
+            response_cache_mb,
         }
     }
 

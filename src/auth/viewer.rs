@@ -33,6 +33,9 @@ pub struct RequestMeta {
     pub cookies: HashMap<String, String>,
     /// The resolved viewer, computed at most once per request.
     pub viewer: std::sync::Arc<OnceCell<Viewer>>,
+    /// The database snapshot (`pg_current_snapshot()`) the viewer was read at, for an active
+    /// signed-in viewer: what [`crate::http::answer_cache`] keys answers by.
+    pub snapshot: std::sync::Arc<std::sync::OnceLock<String>>,
     /// A rate limit the HTTP layer already counted for this request (so the resolver does
     /// not count it twice).
     pub counted_limit: Option<&'static str>,
@@ -51,6 +54,7 @@ impl RequestMeta {
             bearer: None,
             cookies: HashMap::new(),
             viewer: Default::default(),
+            snapshot: Default::default(),
             counted_limit: None,
             forwarded_proto: None,
         }
@@ -161,9 +165,9 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
         return Ok(Viewer::Invalid);
     };
     let mut conn = pool.get().await?;
-    // One statement: the user, and whether the token's session is still live (a logout or
-    // a password reset revokes every refresh token of the family; an access token outlives
-    // its session by no more than this query).
+    // One statement: the user, whether the token's session is still live (a logout or a
+    // password reset revokes every refresh token of the family; an access token outlives its
+    // session by no more than this query), and the snapshot it read (the answer cache's key).
     let live_session = diesel::dsl::exists(
         refresh_tokens::table
             .filter(refresh_tokens::family_id.eq(session_id))
@@ -171,7 +175,8 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
             .filter(refresh_tokens::revoked.eq(false))
             .filter(refresh_tokens::expires_at.gt(diesel::dsl::now)),
     );
-    let row: Option<(i64, String, String, String, i32, bool)> = users::table
+    let snapshot = diesel::dsl::sql::<diesel::sql_types::Text>("pg_current_snapshot()::text");
+    let row: Option<(i64, String, String, String, i32, bool, String)> = users::table
         .find(user_id)
         .select((
             users::id,
@@ -180,6 +185,7 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
             users::status,
             users::session_version,
             live_session,
+            snapshot,
         ))
         .first(&mut conn)
         .await
@@ -187,9 +193,13 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
     Ok(match row {
         // An inactive account keeps its own answer (403 "User account is inactive") even
         // though deactivation also ended its sessions.
-        Some((id, email, account_type, status, version, live))
+        Some((id, email, account_type, status, version, live, snapshot))
             if version == claims.sv && (live || status != "active") =>
         {
+            if status == "active" {
+                // Set once: the cell is fresh with the viewer's.
+                let _ = meta.snapshot.set(snapshot);
+            }
             Viewer::User(CurrentUser {
                 id,
                 email,

@@ -12,13 +12,13 @@
 //! above: no `data` at all) answers 400; every other client gets `application/json` and 200.
 
 use async_graphql::{ServerError, Value, Variables};
-use axum::body::Body;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::auth::Viewer;
 use crate::error::{AppError, FieldError};
 use crate::graphql::cost;
+use crate::http::answer_cache::{Answer, AnswerKey};
 
 const GRAPHQL_RESPONSE: &str = "application/graphql-response+json";
 const JSON: &str = "application/json";
@@ -69,12 +69,64 @@ pub async fn serve(
             return media.refuse(app_error(error), Some(&analysis));
         }
     }
+    // A signed-in query of a database that has not changed since the same query is answered
+    // as it was then (see `http::answer_cache`: exact to the snapshot the viewer was read at).
+    let cached = match meta.access_token() {
+        Some(token) if is_query(&mut request, operation_name.as_deref()) => {
+            let viewer =
+                crate::auth::viewer::resolve_meta(&meta, &state.token_keys, &state.pool).await;
+            let variables = serde_json::to_string(&request.variables);
+            match (viewer, meta.snapshot.get(), variables) {
+                (Ok(Viewer::User(_)), Some(snapshot), Ok(variables)) => {
+                    // The operation name is quoted and the variables' JSON has no raw line
+                    // break, so the key splits one way only.
+                    let key = AnswerKey::new(
+                        token,
+                        format!(
+                            "graphql {media:?} {operation_name:?}\n{}\n{variables}",
+                            request.query,
+                        ),
+                    );
+                    if let Some(answer) = state.answers.get(&key, snapshot) {
+                        return answer.into_response();
+                    }
+                    Some((key, snapshot.clone()))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+
     let request = crate::graphql::per_request(request.data(meta), &state.pool);
     let mut response = crate::graphql::execute(&state.schema, request).await;
     response
         .extensions
         .insert("cost".to_string(), analysis.extension());
-    media.respond(response)
+    let complete = response.errors.is_empty();
+    match media.answer(response) {
+        Ok(answer) => {
+            if let (Some((key, snapshot)), true) = (cached, complete) {
+                state.answers.put(key, &snapshot, &answer);
+            }
+            answer.into_response()
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+/// True when the operation the request runs is a query (not a mutation or subscription).
+fn is_query(request: &mut async_graphql::Request, operation_name: Option<&str>) -> bool {
+    use async_graphql::parser::types::{DocumentOperations, OperationType};
+    let Ok(document) = request.parsed_query() else {
+        return false;
+    };
+    let operation = match (&document.operations, operation_name) {
+        (DocumentOperations::Single(op), _) => Some(op),
+        (DocumentOperations::Multiple(ops), Some(name)) => ops.get(name),
+        (DocumentOperations::Multiple(_), None) => None,
+    };
+    operation.is_some_and(|op| op.node.ty == OperationType::Query)
 }
 
 /// The first NUL character in any string of the variables, as a dotted path
@@ -174,6 +226,13 @@ impl ResponseMedia {
     }
 
     fn respond(self, response: async_graphql::Response) -> Response {
+        match self.answer(response) {
+            Ok(answer) => answer.into_response(),
+            Err(e) => e.into_response(),
+        }
+    }
+
+    fn answer(self, response: async_graphql::Response) -> Result<Answer, AppError> {
         // No `data` at all and no error with a path: the request itself was refused (parse,
         // validation, variables, limits), which the new media type reports as a 4xx.
         let request_error = matches!(response.data, Value::Null)
@@ -192,18 +251,14 @@ impl ResponseMedia {
             }
             _ => StatusCode::OK,
         };
-        let http_headers = response.http_headers.clone();
-        let body = match serde_json::to_vec(&response) {
-            Ok(body) => body,
-            Err(e) => return AppError::internal(e).into_response(),
-        };
-        let mut out = Response::new(Body::from(body));
-        *out.status_mut() = status;
-        out.headers_mut().extend(http_headers);
-        out.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static(self.content_type()),
-        );
-        out
+        let mut headers = response.http_headers.clone();
+        headers.remove(header::CONTENT_TYPE);
+        let body = serde_json::to_vec(&response).map_err(AppError::internal)?;
+        Ok(Answer {
+            status,
+            body: body.into(),
+            content_type: self.content_type(),
+            headers,
+        })
     }
 }

@@ -1,6 +1,7 @@
 //! Cross-cutting HTTP concerns shared by every route: request correlation and access logs,
 //! security headers, the client's address. Business modules never import axum; these do.
 
+pub mod answer_cache;
 pub mod client_ip;
 pub mod csrf;
 pub mod graphql;

@@ -56,6 +56,15 @@ pub struct CompiledRoute {
 }
 
 impl CompiledRoute {
+    /// True when the route's answers may be kept in the answer cache: a plain read (a query
+    /// on `GET`, answered with JSON rather than a file; a streamed export never gets as far
+    /// as the cache).
+    pub fn answers_are_cacheable(&self) -> bool {
+        self.route.method == super::route::Method::Get
+            && self.operation_type == OperationType::Query
+            && !self.route.download
+    }
+
     /// The REST name of a variable, as errors report it.
     pub fn rest_field(&self, variable: &str) -> String {
         let name = snake_case(variable);

@@ -51,6 +51,7 @@ use axum::routing::{MethodFilter, MethodRouter, on};
 use crate::app::AppState;
 use crate::auth::{Access, Viewer};
 use crate::error::{AppError, ErrorCode, FieldError};
+use crate::http::answer_cache::AnswerKey;
 use crate::http::{ClientIp, RequestId};
 
 pub use compile::{
@@ -308,6 +309,25 @@ async fn serve(
         .await;
     }
 
+    // A signed-in read of a database that has not changed since the same read is answered
+    // as it was then (see `http::answer_cache`: exact to the snapshot the viewer was read at).
+    let cached = match (&viewer, meta.snapshot.get(), meta.access_token()) {
+        (Some(Viewer::User(_)), Some(snapshot), Some(token)) if route.answers_are_cacheable() => {
+            let request = format!(
+                "{} {}\n{}",
+                route.route.method.as_str(),
+                route.route.path,
+                serde_json::Value::Object(variables.clone())
+            );
+            let key = AnswerKey::new(token, request);
+            if let Some(answer) = state.answers.get(&key, snapshot) {
+                return Ok(answer.into_response());
+            }
+            Some((key, snapshot.clone()))
+        }
+        _ => None,
+    };
+
     // Idempotent writes: the same key from the same user answers the first result.
     let idempotency = match (&viewer, route.route.idempotent) {
         (Some(Viewer::User(user)), true) => idempotency::key_of(&headers)?.map(|key| {
@@ -338,7 +358,12 @@ async fn serve(
         }
     }
     match result? {
-        Outcome::Answer(answer) => Ok(answer.into_response()),
+        Outcome::Answer(answer) => {
+            if let Some((key, snapshot)) = cached {
+                state.answers.put(key, &snapshot, &answer);
+            }
+            Ok(answer.into_response())
+        }
         Outcome::Streamed(response) => Ok(response),
     }
 }

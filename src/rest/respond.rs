@@ -5,7 +5,6 @@
 use async_graphql::{Name, ServerError, Value as ConstValue, Variables};
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 
 use super::compile::CompiledRoute;
@@ -16,37 +15,7 @@ use crate::graphql::AppSchema;
 use crate::graphql::errors::code_of;
 use crate::graphql::user_error::UserErrorCode;
 
-/// A finished answer before it becomes an HTTP response (what idempotent replays store).
-#[derive(Debug, Clone)]
-pub struct Answer {
-    /// The status.
-    pub status: StatusCode,
-    /// The body (empty for 204).
-    pub body: Bytes,
-    /// The content type of the body.
-    pub content_type: &'static str,
-    /// Headers set by resolvers (cookies) and the engine (`Location`).
-    pub headers: HeaderMap,
-}
-
-impl IntoResponse for Answer {
-    fn into_response(self) -> Response {
-        let mut response = if self.status == StatusCode::NO_CONTENT {
-            self.status.into_response()
-        } else {
-            (
-                self.status,
-                [(header::CONTENT_TYPE, self.content_type)],
-                self.body,
-            )
-                .into_response()
-        };
-        for (name, value) in &self.headers {
-            response.headers_mut().append(name.clone(), value.clone());
-        }
-        response
-    }
-}
+pub use crate::http::answer_cache::Answer;
 
 /// Executes a route's pre-parsed operation with these variables and this request's data.
 pub async fn execute(

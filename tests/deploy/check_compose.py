@@ -36,7 +36,7 @@ SPEC_VARS = [
     "ADMIN_APPROVAL_EMAIL",
 ]
 STRATA_VARS = ["HOST", "PORT", "TRUSTED_PROXIES", "UPLOADS_DIR", "REQUEST_TIMEOUT_SECONDS",
-               "MAX_BODY_BYTES", "MAX_UPLOAD_BYTES"]
+               "MAX_BODY_BYTES", "MAX_UPLOAD_BYTES", "RESPONSE_CACHE_MB"]
 # Printed by `strata config` but not settings of the container: derived from the URL, or
 # the SPA directory that only `scripts/run` uses (the web image serves the SPA).
 CONFIG_NOT_ENV = {"DB_POOL_SIZE", "DB_MAX_OVERFLOW", "SPA_DIR"}
