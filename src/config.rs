@@ -249,7 +249,8 @@ pub struct Config {
     pub tier: String,
     /// Error-tracking service DSN (accepted, reserved).
     pub errortrack_dsn: Option<Secret>,
-    /// Key-value store URL (accepted, reserved for background jobs and shared rate limits).
+    /// Key-value store URL (`redis://`): background jobs are delivered through it
+    /// (`jobs::kv`); PostgreSQL stays their outbox and record.
     pub kvstore_url: Option<Secret>,
     /// The Anthropic API key of the AI assistant (`ANTHROPIC_API_KEY`); kept out of the
     /// database, like every other secret.
@@ -667,6 +668,12 @@ impl Reader<'_> {
             );
         }
         let errortrack_dsn = errortrack_dsn.map(Secret::new);
+        let kvstore_url = self.get("KVSTORE_URL");
+        if let Some(url) = &kvstore_url
+            && let Err(message) = crate::jobs::kv::check_url(url)
+        {
+            self.problem("KVSTORE_URL", message);
+        }
         let host = match self.get("HOST") {
             None => IpAddr::from([0, 0, 0, 0]),
             Some(raw) => raw.parse().unwrap_or_else(|_| {
@@ -720,7 +727,7 @@ impl Reader<'_> {
             log_format,
             tier: self.get("TIER").unwrap_or_else(|| "community".into()),
             errortrack_dsn,
-            kvstore_url: self.get("KVSTORE_URL").map(Secret::new),
+            kvstore_url: kvstore_url.map(Secret::new),
             anthropic_api_key: self.get("ANTHROPIC_API_KEY").map(Secret::new),
             auth_mode,
             smtp,

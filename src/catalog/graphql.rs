@@ -10,11 +10,13 @@ use crate::catalog::loaders::{AllCategories, CategoryTree, ItemFiles};
 use crate::catalog::model::{
     self, CategoryRow, CategoryValues, ItemFilter, ItemRow, ItemValues, UomRow,
 };
+use crate::catalog::rules::{NAME_MAX, SKU_MAX};
 use crate::catalog::{files, import, items};
 use crate::db::paging::SortOrder;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::flat::Flat;
+use crate::graphql::limits::length;
 use crate::graphql::pagination::Page;
 use crate::graphql::scalars::{Decimal, Timestamp};
 use crate::graphql::user_error::UserError;
@@ -707,8 +709,10 @@ impl CatalogQuery {
 #[derive(Debug, Clone, InputObject)]
 pub struct ItemCreateInput {
     /// SKU (blank: generated).
+    #[graphql(directive = length::apply(SKU_MAX))]
     pub sku: Option<String>,
     /// Name (required).
+    #[graphql(directive = length::apply(NAME_MAX))]
     pub name: String,
     /// Description.
     pub description: Option<String>,
@@ -806,8 +810,10 @@ impl ItemCreateInput {
 #[derive(Debug, Clone, Default, InputObject)]
 pub struct ItemUpdateInput {
     /// SKU.
+    #[graphql(directive = length::apply(SKU_MAX))]
     pub sku: Option<String>,
     /// Name.
+    #[graphql(directive = length::apply(NAME_MAX))]
     pub name: Option<String>,
     /// Description.
     pub description: MaybeUndefined<String>,

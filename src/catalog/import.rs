@@ -299,8 +299,14 @@ pub async fn import_items(
             }
         }
         if let Some(s) = &sku {
-            if s.chars().count() > 50 {
-                errors.push((Some("sku"), "SKU is longer than 50 characters".into()));
+            if s.chars().count() > crate::catalog::rules::SKU_MAX {
+                errors.push((
+                    Some("sku"),
+                    format!(
+                        "SKU is longer than {} characters",
+                        crate::catalog::rules::SKU_MAX
+                    ),
+                ));
             } else if !seen.insert(s.clone()) {
                 errors.push((
                     Some("sku"),

@@ -40,11 +40,14 @@ pub async fn check(
             ));
         } else if let Some(error) = crate::db::text::hidden_characters("name", name) {
             errors.push(error);
-        } else if name.chars().count() > 255 {
+        } else if name.chars().count() > crate::catalog::rules::NAME_MAX {
             errors.push(UserError::new(
                 "name",
                 UserErrorCode::Invalid,
-                "String should have at most 255 characters",
+                format!(
+                    "String should have at most {} characters",
+                    crate::catalog::rules::NAME_MAX
+                ),
             ));
         }
     } else if existing.is_none() {
@@ -184,11 +187,14 @@ pub async fn check(
             if let Some(error) = crate::db::text::hidden_characters("sku", sku) {
                 return Ok(vec![error]);
             }
-            if sku.chars().count() > 50 {
+            if sku.chars().count() > crate::catalog::rules::SKU_MAX {
                 return Ok(vec![UserError::new(
                     "sku",
                     UserErrorCode::Invalid,
-                    "String should have at most 50 characters",
+                    format!(
+                        "String should have at most {} characters",
+                        crate::catalog::rules::SKU_MAX
+                    ),
                 )]);
             }
             if let Some(other) = model::find_by_sku(conn, sku).await?

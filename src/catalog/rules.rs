@@ -405,6 +405,11 @@ pub async fn create_material(
 /// The most items one bulk change may touch.
 pub const MAX_BULK_ITEMS: usize = 500;
 
+/// Longest SKU.
+pub const SKU_MAX: usize = 50;
+/// Longest item name.
+pub const NAME_MAX: usize = 255;
+
 /// Applies the same changes to many items in one statement, in the caller's transaction.
 /// Nothing is written unless every id exists and every value is valid; answers how many
 /// items were changed.

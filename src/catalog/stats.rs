@@ -493,11 +493,14 @@ impl CatalogStatsMutation {
                     model::next_sku(conn, prefix).await?
                 }
             };
-            if sku.chars().count() > 50 {
+            if sku.chars().count() > crate::catalog::rules::SKU_MAX {
                 errors.push(UserError::new(
                     "newSku",
                     UserErrorCode::Invalid,
-                    "String should have at most 50 characters",
+                    format!(
+                        "String should have at most {} characters",
+                        crate::catalog::rules::SKU_MAX
+                    ),
                 ));
             } else if model::find_by_sku(conn, &sku).await?.is_some() {
                 errors.push(UserError::new(
@@ -512,11 +515,14 @@ impl CatalogStatsMutation {
                 .filter(|s| !s.is_empty())
                 .map(str::to_owned)
                 .unwrap_or_else(|| format!("{} (Copy)", original.name));
-            if name.chars().count() > 255 {
+            if name.chars().count() > crate::catalog::rules::NAME_MAX {
                 errors.push(UserError::new(
                     "newName",
                     UserErrorCode::Invalid,
-                    "String should have at most 255 characters",
+                    format!(
+                        "String should have at most {} characters",
+                        crate::catalog::rules::NAME_MAX
+                    ),
                 ));
             }
             if !errors.is_empty() {

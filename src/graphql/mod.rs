@@ -16,6 +16,7 @@ pub mod cost;
 pub mod errors;
 pub mod flat;
 pub mod flow;
+pub mod limits;
 pub mod live;
 pub mod pagination;
 pub mod scalars;

@@ -13,6 +13,9 @@ const SPECIAL_USE: &[&str] = &["local", "localhost", "invalid", "onion", "arpa"]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Email(String);
 
+/// The longest e-mail address accepted (RFC 5321's limit on a path).
+pub const EMAIL_MAX: usize = 254;
+
 impl Email {
     /// Parses and normalises (trim, lower-case) an address.
     pub fn parse(raw: &str) -> Result<Email, String> {
@@ -21,7 +24,7 @@ impl Email {
         if value.is_empty() {
             return fail("An email address cannot be empty.");
         }
-        if value.len() > 254 {
+        if value.len() > EMAIL_MAX {
             return fail("The email address is too long.");
         }
         let Some((local, domain)) = value.rsplit_once('@') else {

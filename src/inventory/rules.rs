@@ -12,6 +12,7 @@ use crate::accounting::ledger::{self as books, EntryDraft, SystemAccount};
 use crate::accounting::model::SourceType;
 use crate::db::schema::{inventory_balances, inventory_transactions, locations};
 use crate::db::text::hidden_characters;
+use crate::graphql::limits::length;
 use crate::graphql::scalars::Decimal;
 use crate::graphql::user_error::{Stop, UserError, UserErrorCode};
 use crate::inventory::ledger::{self, Movement, MovementKind, Posted};
@@ -237,12 +238,16 @@ pub struct InventoryTransactionInput {
     /// The record.
     pub reference_id: Option<i64>,
     /// Lot number.
+    #[graphql(directive = length::apply(LOT_MAX))]
     pub lot_number: Option<String>,
     /// Serial number.
+    #[graphql(directive = length::apply(LOT_MAX))]
     pub serial_number: Option<String>,
     /// Why (an adjustment reason code or words).
+    #[graphql(directive = length::apply(REASON_MAX))]
     pub reason: Option<String>,
     /// Notes.
+    #[graphql(directive = length::apply(NOTES_MAX))]
     pub notes: Option<String>,
     /// Where a transfer goes.
     pub to_location_id: Option<i64>,

@@ -14,6 +14,8 @@
 //! Delivery is at least once: a job whose worker dies after the side effect but before the
 //! acknowledgement runs again when its lease ends, so jobs must tolerate a repeat.
 
+pub mod kv;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -256,11 +258,20 @@ impl Drop for WorkerHandle {
     }
 }
 
-/// Starts a worker for a server's state (its configuration and pool) with every job kind.
+/// Starts a worker for a server's state (its configuration and pool) with every job kind:
+/// over the key-value store when `KVSTORE_URL` is set ([`kv`]), polling the table otherwise.
 pub fn start_for(state: &crate::app::AppState, options: WorkerOptions) -> WorkerHandle {
     let mut ctx = JobContext::new(state.config.clone(), state.pool.clone());
     ctx.schema = Some(state.schema.clone());
-    start(Arc::new(ctx), Registry::standard(), options)
+    match &state.config.kvstore_url {
+        Some(url) => kv::start(
+            Arc::new(ctx),
+            Registry::standard(),
+            options,
+            url.expose().to_string(),
+        ),
+        None => start(Arc::new(ctx), Registry::standard(), options),
+    }
 }
 
 /// Starts a worker on the current runtime.
@@ -398,7 +409,9 @@ async fn settle(
             let delay = options.backoff(job.attempts);
             let delay_ms = i64::try_from(delay.as_millis()).unwrap_or(i64::MAX);
             diesel::sql_query(
-                "UPDATE jobs SET locked_until = NULL, last_error = $2, \
+                // `relayed_at` cleared: over the key-value store, it is handed over again
+                // when it is due.
+                "UPDATE jobs SET locked_until = NULL, last_error = $2, relayed_at = NULL, \
                         run_at = now() + make_interval(secs => $3::double precision / 1000) \
                  WHERE id = $1",
             )

@@ -10,6 +10,8 @@ use crate::db::like_pattern;
 use crate::db::paging::{self, SortOrder};
 use crate::db::schema::locations;
 use crate::error::{AppError, AppResult};
+use crate::graphql::limits::length;
+use crate::locations::rules::{CODE_MAX, KIND_MAX, NAME_MAX};
 
 /// The code of the seeded main warehouse: never deleted, only deactivated.
 pub const MAIN_CODE: &str = "MAIN";
@@ -46,11 +48,13 @@ crate::input_forms! {
     form LocationForm;
     {
         /// Code (unique ignoring case; stored upper case).
+        [directive = length::apply(CODE_MAX)]
         code: required String,
         /// Name.
+        [directive = length::apply(NAME_MAX)]
         name: required String,
         /// The kind of place: warehouse (the default), shelf, bin, ...
-        [name = "type"]
+        [name = "type", directive = length::apply(KIND_MAX)]
         kind: optional String,
         /// The location it is inside of (null: none).
         parent_id: clearable i64,

@@ -8,7 +8,9 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::db::schema::customers;
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::graphql::limits::length;
 use crate::graphql::user_error::{UserError, UserErrorCode};
+use crate::identity::email::EMAIL_MAX;
 use crate::partners::fields::{
     Checker, LINE_MAX, NAME_MAX, PERSON_NAME_MAX, PHONE_MAX, PLACE_MAX, POSTAL_MAX, TEXT_MAX,
 };
@@ -51,53 +53,77 @@ impl CustomerStatus {
 pub struct CustomerCreateInput {
     /// E-mail (required, unique ignoring case; special-use domains such as `.local` are
     /// refused).
+    #[graphql(directive = length::apply(EMAIL_MAX))]
     pub email: String,
     /// Given name (required).
+    #[graphql(directive = length::apply(PERSON_NAME_MAX))]
     pub first_name: String,
     /// Family name (required).
+    #[graphql(directive = length::apply(PERSON_NAME_MAX))]
     pub last_name: String,
     /// Company.
+    #[graphql(directive = length::apply(NAME_MAX))]
     pub company_name: Option<String>,
     /// Phone.
+    #[graphql(directive = length::apply(PHONE_MAX))]
     pub phone: Option<String>,
     /// The customer's address (spec 2.6): street line, used for billing and shipping unless
     /// the billing or shipping field itself is given. Likewise the next five fields.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub address_line1: Option<String>,
     /// Second address line (billing and shipping unless given separately).
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub address_line2: Option<String>,
     /// City (billing and shipping unless given separately).
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub city: Option<String>,
     /// State or province (billing and shipping unless given separately).
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub state: Option<String>,
     /// Postal code (billing and shipping unless given separately).
+    #[graphql(directive = length::apply(POSTAL_MAX))]
     pub postal_code: Option<String>,
     /// Country (billing and shipping unless given separately; `USA` when none is given).
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub country: Option<String>,
     /// Billing street address.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub billing_address_line1: Option<String>,
     /// Billing second line.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub billing_address_line2: Option<String>,
     /// Billing city.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub billing_city: Option<String>,
     /// Billing state.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub billing_state: Option<String>,
     /// Billing postal code.
+    #[graphql(directive = length::apply(POSTAL_MAX))]
     pub billing_zip: Option<String>,
     /// Billing country.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub billing_country: Option<String>,
     /// Shipping street address.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub shipping_address_line1: Option<String>,
     /// Shipping second line.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub shipping_address_line2: Option<String>,
     /// Shipping city.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub shipping_city: Option<String>,
     /// Shipping state.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub shipping_state: Option<String>,
     /// Shipping postal code.
+    #[graphql(directive = length::apply(POSTAL_MAX))]
     pub shipping_zip: Option<String>,
     /// Shipping country.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub shipping_country: Option<String>,
     /// Notes.
+    #[graphql(directive = length::apply(TEXT_MAX))]
     pub notes: Option<String>,
     /// Status (default active).
     pub status: Option<CustomerStatus>,
@@ -107,53 +133,77 @@ pub struct CustomerCreateInput {
 #[derive(Debug, Clone, Default, InputObject)]
 pub struct CustomerUpdateInput {
     /// New e-mail (unique ignoring case; cannot be cleared).
+    #[graphql(directive = length::apply(EMAIL_MAX))]
     pub email: MaybeUndefined<String>,
     /// New given name (cannot be cleared).
+    #[graphql(directive = length::apply(PERSON_NAME_MAX))]
     pub first_name: MaybeUndefined<String>,
     /// New family name (cannot be cleared).
+    #[graphql(directive = length::apply(PERSON_NAME_MAX))]
     pub last_name: MaybeUndefined<String>,
     /// New company.
+    #[graphql(directive = length::apply(NAME_MAX))]
     pub company_name: MaybeUndefined<String>,
     /// New phone.
+    #[graphql(directive = length::apply(PHONE_MAX))]
     pub phone: MaybeUndefined<String>,
     /// New street line of the customer's address: sets billing and shipping unless the
     /// billing or shipping field itself is given. Likewise the next five fields.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub address_line1: MaybeUndefined<String>,
     /// New second address line (billing and shipping).
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub address_line2: MaybeUndefined<String>,
     /// New city (billing and shipping).
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub city: MaybeUndefined<String>,
     /// New state (billing and shipping).
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub state: MaybeUndefined<String>,
     /// New postal code (billing and shipping).
+    #[graphql(directive = length::apply(POSTAL_MAX))]
     pub postal_code: MaybeUndefined<String>,
     /// New country (billing and shipping).
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub country: MaybeUndefined<String>,
     /// New billing street address.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub billing_address_line1: MaybeUndefined<String>,
     /// New billing second line.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub billing_address_line2: MaybeUndefined<String>,
     /// New billing city.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub billing_city: MaybeUndefined<String>,
     /// New billing state.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub billing_state: MaybeUndefined<String>,
     /// New billing postal code.
+    #[graphql(directive = length::apply(POSTAL_MAX))]
     pub billing_zip: MaybeUndefined<String>,
     /// New billing country.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub billing_country: MaybeUndefined<String>,
     /// New shipping street address.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub shipping_address_line1: MaybeUndefined<String>,
     /// New shipping second line.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub shipping_address_line2: MaybeUndefined<String>,
     /// New shipping city.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub shipping_city: MaybeUndefined<String>,
     /// New shipping state.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub shipping_state: MaybeUndefined<String>,
     /// New shipping postal code.
+    #[graphql(directive = length::apply(POSTAL_MAX))]
     pub shipping_zip: MaybeUndefined<String>,
     /// New shipping country.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub shipping_country: MaybeUndefined<String>,
     /// New notes.
+    #[graphql(directive = length::apply(TEXT_MAX))]
     pub notes: MaybeUndefined<String>,
     /// New status.
     pub status: Option<CustomerStatus>,

@@ -7,7 +7,9 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::db::schema::vendors;
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::graphql::limits::{length, range};
 use crate::graphql::user_error::{UserError, UserErrorCode};
+use crate::identity::email::EMAIL_MAX;
 use crate::partners::fields::{
     CODE_MAX, Checker, LINE_MAX, NAME_MAX, PHONE_MAX, PLACE_MAX, POSTAL_MAX, TEXT_MAX, URL_MAX,
 };
@@ -18,43 +20,62 @@ use crate::partners::model::{self, NewVendor, VendorChanges, VendorRow};
 pub struct VendorCreateInput {
     /// Code (stored in upper case); `VND-NNN` from a sequence when omitted or blank. Unique
     /// ignoring case.
+    #[graphql(directive = length::apply(CODE_MAX))]
     pub code: Option<String>,
     /// Name (required).
+    #[graphql(directive = length::apply(NAME_MAX))]
     pub name: String,
     /// Contact person.
+    #[graphql(directive = length::apply(NAME_MAX))]
     pub contact_name: Option<String>,
     /// E-mail (checked when given; special-use domains such as `.local` are refused).
+    #[graphql(directive = length::apply(EMAIL_MAX))]
     pub email: Option<String>,
     /// Phone.
+    #[graphql(directive = length::apply(PHONE_MAX))]
     pub phone: Option<String>,
     /// Web site.
+    #[graphql(directive = length::apply(URL_MAX))]
     pub website: Option<String>,
     /// The whole address as one text (spec 2.5); kept as the street address unless
     /// `addressLine1` is also given.
+    #[graphql(directive = length::apply(TEXT_MAX))]
     pub address: Option<String>,
     /// Street address.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub address_line1: Option<String>,
     /// Second address line.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub address_line2: Option<String>,
     /// City.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub city: Option<String>,
     /// State or province.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub state: Option<String>,
     /// Postal code.
+    #[graphql(directive = length::apply(POSTAL_MAX))]
     pub postal_code: Option<String>,
     /// Country.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub country: Option<String>,
     /// Payment terms, free text such as `Net 30`.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub payment_terms: Option<String>,
     /// Our account number with the vendor.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub account_number: Option<String>,
     /// The vendor's tax id.
+    #[graphql(directive = length::apply(CODE_MAX))]
     pub tax_id: Option<String>,
     /// Usual days from order to receipt (0 to 3650).
+    #[graphql(directive = range::apply(0, i64::from(MAX_LEAD_TIME_DAYS)))]
     pub lead_time_days: Option<i32>,
     /// Rating from 1 (poor) to 5 (excellent).
+    #[graphql(directive = range::apply(1, 5))]
     pub rating: Option<i32>,
     /// Notes.
+    #[graphql(directive = length::apply(TEXT_MAX))]
     pub notes: Option<String>,
     /// Whether new purchase orders may use it (default true).
     pub is_active: Option<bool>,
@@ -64,43 +85,62 @@ pub struct VendorCreateInput {
 #[derive(Debug, Clone, Default, InputObject)]
 pub struct VendorUpdateInput {
     /// New code (unique ignoring case; cannot be cleared).
+    #[graphql(directive = length::apply(CODE_MAX))]
     pub code: MaybeUndefined<String>,
     /// New name (cannot be cleared).
+    #[graphql(directive = length::apply(NAME_MAX))]
     pub name: MaybeUndefined<String>,
     /// New contact person.
+    #[graphql(directive = length::apply(NAME_MAX))]
     pub contact_name: MaybeUndefined<String>,
     /// New e-mail.
+    #[graphql(directive = length::apply(EMAIL_MAX))]
     pub email: MaybeUndefined<String>,
     /// New phone.
+    #[graphql(directive = length::apply(PHONE_MAX))]
     pub phone: MaybeUndefined<String>,
     /// New web site.
+    #[graphql(directive = length::apply(URL_MAX))]
     pub website: MaybeUndefined<String>,
     /// The whole address as one text; sets the street address unless `addressLine1` is
     /// also given.
+    #[graphql(directive = length::apply(TEXT_MAX))]
     pub address: MaybeUndefined<String>,
     /// New street address.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub address_line1: MaybeUndefined<String>,
     /// New second address line.
+    #[graphql(directive = length::apply(LINE_MAX))]
     pub address_line2: MaybeUndefined<String>,
     /// New city.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub city: MaybeUndefined<String>,
     /// New state or province.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub state: MaybeUndefined<String>,
     /// New postal code.
+    #[graphql(directive = length::apply(POSTAL_MAX))]
     pub postal_code: MaybeUndefined<String>,
     /// New country.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub country: MaybeUndefined<String>,
     /// New payment terms.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub payment_terms: MaybeUndefined<String>,
     /// New account number.
+    #[graphql(directive = length::apply(PLACE_MAX))]
     pub account_number: MaybeUndefined<String>,
     /// New tax id.
+    #[graphql(directive = length::apply(CODE_MAX))]
     pub tax_id: MaybeUndefined<String>,
     /// New lead time in days (0 to 3650).
+    #[graphql(directive = range::apply(0, i64::from(MAX_LEAD_TIME_DAYS)))]
     pub lead_time_days: MaybeUndefined<i32>,
     /// New rating (1..5).
+    #[graphql(directive = range::apply(1, 5))]
     pub rating: MaybeUndefined<i32>,
     /// New notes.
+    #[graphql(directive = length::apply(TEXT_MAX))]
     pub notes: MaybeUndefined<String>,
     /// New active flag.
     pub is_active: Option<bool>,

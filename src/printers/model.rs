@@ -13,7 +13,9 @@ use crate::db::paging::{self, SortOrder};
 use crate::db::schema::printers;
 use crate::db::text::code_matches;
 use crate::error::{AppError, AppResult};
+use crate::graphql::limits::length;
 use crate::graphql::scalars::Timestamp;
+use crate::printers::rules::{CODE_MAX, NAME_MAX, NOTES_MAX, SERIAL_MAX, TEXT_MAX};
 
 crate::text_enum! {
     /// Who made the printer, which decides how Strata talks to it.
@@ -131,24 +133,32 @@ crate::input_forms! {
     form PrinterForm;
     {
         /// Code (unique ignoring case; stored upper case).
+        [directive = length::apply(CODE_MAX)]
         code: required String,
         /// Name.
+        [directive = length::apply(NAME_MAX)]
         name: required String,
         /// Model.
+        [directive = length::apply(NAME_MAX)]
         model: required String,
         /// Brand (default generic).
         brand: optional PrinterBrand,
         /// Serial number.
+        [directive = length::apply(SERIAL_MAX)]
         serial_number: clearable String,
         /// IP address or host name.
+        [directive = length::apply(TEXT_MAX)]
         ip_address: clearable String,
         /// MQTT topic.
+        [directive = length::apply(TEXT_MAX)]
         mqtt_topic: clearable String,
         /// Where it stands.
+        [directive = length::apply(TEXT_MAX)]
         location: clearable String,
         /// The work center it belongs to.
         work_center_id: clearable i64,
         /// Notes.
+        [directive = length::apply(NOTES_MAX)]
         notes: clearable String,
         /// Active (default true).
         active: optional bool,

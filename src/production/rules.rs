@@ -198,6 +198,7 @@ pub struct ProductionOrderCreateInput {
     /// 1 (highest) to 5 (default 3).
     pub priority: Option<i32>,
     /// Notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub notes: Option<String>,
     /// The BOM (default the product's active BOM).
     pub bom_id: Option<i64>,
@@ -212,6 +213,7 @@ pub struct ProductionOrderCreateInput {
     /// To order (default) or to stock.
     pub order_type: Option<OrderType>,
     /// Who it is assigned to.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::production::rules::ASSIGNEE_MAX))]
     pub assigned_to: Option<String>,
     /// Where components are reserved and goods received (default the main warehouse).
     pub location_id: Option<i64>,
@@ -227,8 +229,10 @@ pub struct ProductionOrderUpdateInput {
     /// Priority 1-5.
     pub priority: Option<i32>,
     /// Notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub notes: Option<String>,
     /// Assignee.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::production::rules::ASSIGNEE_MAX))]
     pub assigned_to: Option<String>,
     /// Planned start.
     pub scheduled_start: Option<Timestamp>,
@@ -1090,6 +1094,7 @@ pub struct ProductionOrderCompleteInput {
     #[graphql(default = false)]
     pub force_close_short: bool,
     /// Notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub notes: Option<String>,
     /// Filament taken from named spools.
     #[graphql(default)]
@@ -1904,10 +1909,13 @@ pub struct OperationStartInput {
     /// The printer to run it on.
     pub printer_id: Option<i64>,
     /// The operator.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::production::rules::ASSIGNEE_MAX))]
     pub operator_name: Option<String>,
     /// Notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub notes: Option<String>,
     /// The Bambu Lab printer's task id of the print job sent for it.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::production::rules::ASSIGNEE_MAX))]
     pub bambu_task_id: Option<String>,
     /// The plate of a multi-plate Bambu Lab project (1-64).
     pub bambu_plate_index: Option<i32>,
@@ -2004,6 +2012,7 @@ pub struct OperationCompleteInput {
     /// Actual run minutes (default: the time since it started).
     pub actual_run_minutes: Option<Decimal>,
     /// Notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub notes: Option<String>,
 }
 
@@ -2357,12 +2366,15 @@ pub struct RoutingInput {
     /// The product (required on create; fixed after).
     pub product_id: Option<i64>,
     /// Code (default `RTG-<product SKU>-V<version>`).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::production::rules::CODE_MAX))]
     pub code: Option<String>,
     /// Name (default the product's name).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::production::rules::NAME_MAX))]
     pub name: Option<String>,
     /// Active (default true on create; activating deactivates the product's others).
     pub active: Option<bool>,
     /// Notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub notes: Option<String>,
     /// The steps, replacing the current ones when given.
     pub operations: Option<Vec<RoutingStepInput>>,

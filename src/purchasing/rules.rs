@@ -85,6 +85,7 @@ pub struct PurchaseOrderLineUpdateInput {
     /// New purchase unit.
     pub purchase_unit: Option<String>,
     /// New notes (blank clears them).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub notes: Option<String>,
 }
 
@@ -151,6 +152,7 @@ pub struct PurchaseOrderStatusInput {
     /// The new status.
     pub status: String,
     /// Tracking number (kept when shipping).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::purchasing::rules::SHORT_MAX))]
     pub tracking_number: Option<String>,
     /// Carrier (kept when shipping).
     pub carrier: Option<String>,
@@ -200,6 +202,7 @@ pub struct PurchaseReceiveInput {
     /// Where it goes (default: the first warehouse).
     pub location_id: Option<i64>,
     /// Notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub notes: Option<String>,
     /// When it arrived (default today).
     pub received_date: Option<NaiveDate>,

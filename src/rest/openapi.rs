@@ -560,6 +560,20 @@ fn schema_of(ty: &Type, types: &TypeInfo, depth: usize) -> Value {
     }
 }
 
+/// States a field's limits on its schema (on the non-null branch of a nullable one).
+fn with_limits(schema: &mut Value, limits: &super::types::Limits) {
+    if *limits == super::types::Limits::default() {
+        return;
+    }
+    let target = match schema.get_mut("anyOf").and_then(Value::as_array_mut) {
+        Some(branches) => branches.first_mut(),
+        None => Some(schema),
+    };
+    if let Some(Value::Object(map)) = target {
+        limits.annotate(map);
+    }
+}
+
 fn named(name: &str, types: &TypeInfo, depth: usize) -> Value {
     if let Some(values) = types.enum_values(name) {
         return json!({ "type": "string", "enum": values });
@@ -575,7 +589,9 @@ fn named(name: &str, types: &TypeInfo, depth: usize) -> Value {
             if !f.ty.nullable && !f.has_default {
                 required.push(Value::String(n.clone()));
             }
-            properties.insert(n, schema_of(&f.ty, types, depth + 1));
+            let mut schema = schema_of(&f.ty, types, depth + 1);
+            with_limits(&mut schema, &f.limits);
+            properties.insert(n, schema);
         }
         return json!({ "type": "object", "title": name, "properties": properties, "required": required });
     }

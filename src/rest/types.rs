@@ -18,6 +18,60 @@ pub struct InputField {
     pub ty: Type,
     /// Whether it has a default (then it may be omitted even when non-null).
     pub has_default: bool,
+    /// The limits its `@length` and `@range` directives state (`graphql::limits`).
+    pub limits: Limits,
+}
+
+/// The limits the schema states for an input field.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// `@length(max:)`: the most characters.
+    pub max_length: Option<i64>,
+    /// `@range(min:)`: the smallest number.
+    pub minimum: Option<i64>,
+    /// `@range(max:)`: the largest number.
+    pub maximum: Option<i64>,
+}
+
+impl Limits {
+    fn of(
+        directives: &[async_graphql::Positioned<async_graphql::parser::types::ConstDirective>],
+    ) -> Limits {
+        let mut limits = Limits::default();
+        for directive in directives {
+            let int = |name: &str| {
+                directive
+                    .node
+                    .get_argument(name)
+                    .and_then(|v| match &v.node {
+                        async_graphql::Value::Number(n) => n.as_i64(),
+                        _ => None,
+                    })
+            };
+            match directive.node.name.node.as_str() {
+                "length" => limits.max_length = int("max"),
+                "range" => {
+                    limits.minimum = int("min");
+                    limits.maximum = int("max");
+                }
+                _ => {}
+            }
+        }
+        limits
+    }
+
+    /// Adds the limits to a JSON schema (`maxLength`, `minimum`, `maximum`).
+    pub fn annotate(&self, schema: &mut Map<String, Value>) {
+        for (key, value) in [
+            ("maxLength", self.max_length),
+            ("minimum", self.minimum),
+            ("maximum", self.maximum),
+        ] {
+            if let Some(value) = value {
+                schema.insert(key.to_string(), Value::from(value));
+            }
+        }
+    }
 }
 
 /// One field of an output object.
@@ -67,6 +121,7 @@ impl TypeInfo {
                             name: f.node.name.node.to_string(),
                             ty: f.node.ty.node,
                             has_default: f.node.default_value.is_some(),
+                            limits: Limits::of(&f.node.directives),
                         })
                         .collect();
                     info.inputs.insert(name, fields);

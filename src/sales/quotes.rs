@@ -155,6 +155,7 @@ pub struct QuoteCreateInput {
     /// What is quoted.
     pub product_name: String,
     /// Details.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub description: Option<String>,
     /// Units (1 to 10000, default 1).
     pub quantity: Option<i32>,
@@ -163,8 +164,10 @@ pub struct QuoteCreateInput {
     /// The customer.
     pub customer_id: Option<i64>,
     /// The customer's name.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub customer_name: Option<String>,
     /// The customer's e-mail.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub customer_email: Option<String>,
     /// Material (default PLA).
     pub material_type: Option<String>,
@@ -175,8 +178,10 @@ pub struct QuoteCreateInput {
     /// Shipping (default 0).
     pub shipping_cost: Option<Decimal>,
     /// The customer's notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub customer_notes: Option<String>,
     /// Staff notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub admin_notes: Option<String>,
     /// Days it stays valid (1 to 365, default 30).
     pub valid_days: Option<i32>,
@@ -186,8 +191,10 @@ pub struct QuoteCreateInput {
 #[derive(Debug, Clone, Default, InputObject)]
 pub struct QuoteUpdateInput {
     /// What is quoted.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub product_name: Option<String>,
     /// Details.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub description: Option<String>,
     /// Units.
     pub quantity: Option<i32>,
@@ -198,24 +205,34 @@ pub struct QuoteUpdateInput {
     /// Color.
     pub color: Option<String>,
     /// The customer's notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub customer_notes: Option<String>,
     /// Staff notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub admin_notes: Option<String>,
     /// Ship to.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub shipping_name: Option<String>,
     /// Ship to.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub shipping_address_line1: Option<String>,
     /// Ship to.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub shipping_address_line2: Option<String>,
     /// Ship to.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub shipping_city: Option<String>,
     /// Ship to.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub shipping_state: Option<String>,
     /// Ship to.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub shipping_zip: Option<String>,
     /// Ship to.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub shipping_country: Option<String>,
     /// Ship to.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub shipping_phone: Option<String>,
 }
 
@@ -225,8 +242,10 @@ pub struct QuoteStatusInput {
     /// pending, approved, rejected, accepted or cancelled.
     pub status: QuoteStatus,
     /// Why it was rejected.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub rejection_reason: Option<String>,
     /// Staff notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub admin_notes: Option<String>,
 }
 

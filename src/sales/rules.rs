@@ -194,8 +194,10 @@ pub struct SalesOrderCreateInput {
     /// Shipping charged (default 0).
     pub shipping_cost: Option<Decimal>,
     /// The customer's notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub customer_notes: Option<String>,
     /// Internal notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub internal_notes: Option<String>,
     /// When it is due.
     pub due_date: Option<NaiveDate>,
@@ -209,8 +211,10 @@ pub struct SalesOrderStatusInput {
     /// The new status.
     pub status: SalesOrderStatus,
     /// Internal notes (replace).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub internal_notes: Option<String>,
     /// Production notes (replace).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub production_notes: Option<String>,
 }
 
@@ -683,8 +687,10 @@ pub struct SalesOrderAddressInput {
 #[derive(Debug, Clone, Default, InputObject)]
 pub struct SalesOrderShippingInput {
     /// The carrier's tracking number.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub tracking_number: Option<String>,
     /// Carrier.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub carrier: Option<String>,
     /// When it left.
     pub shipped_at: Option<crate::graphql::scalars::Timestamp>,
@@ -819,6 +825,7 @@ pub struct SalesOrderPaymentInput {
     /// How the customer pays (free text, e.g. the marketplace's method); omitted keeps it.
     pub payment_method: Option<String>,
     /// The payment processor's reference; omitted keeps it.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::sales::rules::SHORT_MAX))]
     pub payment_transaction_id: Option<String>,
 }
 

@@ -8,11 +8,12 @@ use serde_json::{Map, Value};
 use crate::auth::Access;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::graphql::context;
+use crate::graphql::limits::length;
 use crate::graphql::pagination::{Page, PageInfo};
 use crate::graphql::scalars::Timestamp;
 use crate::graphql::user_error::{UserError, UserErrorCode};
 use crate::scrap_reasons::model::{self, ScrapReasonRow, ScrapReasonValues};
-use crate::scrap_reasons::rules;
+use crate::scrap_reasons::rules::{self, CODE_MAX, DESCRIPTION_MAX, NAME_MAX};
 
 /// Why produced parts were thrown away (bed adhesion, layer shift, ...).
 #[derive(Debug, Clone, SimpleObject)]
@@ -136,10 +137,13 @@ fn not_found() -> AppError {
 #[derive(Debug, Clone, InputObject)]
 pub struct ScrapReasonCreateInput {
     /// Code (1-50 characters, unique ignoring case; stored lower case).
+    #[graphql(directive = length::apply(CODE_MAX))]
     pub code: String,
     /// Name (1-100 characters).
+    #[graphql(directive = length::apply(NAME_MAX))]
     pub name: String,
     /// Description.
+    #[graphql(directive = length::apply(DESCRIPTION_MAX))]
     pub description: Option<String>,
     /// Display order (default 0).
     #[graphql(default = 0)]
@@ -150,8 +154,10 @@ pub struct ScrapReasonCreateInput {
 #[derive(Debug, Clone, Default, InputObject)]
 pub struct ScrapReasonUpdateInput {
     /// Name.
+    #[graphql(directive = length::apply(NAME_MAX))]
     pub name: Option<String>,
     /// Description (null clears it).
+    #[graphql(directive = length::apply(DESCRIPTION_MAX))]
     pub description: MaybeUndefined<String>,
     /// Active.
     pub active: Option<bool>,

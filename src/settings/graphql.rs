@@ -127,24 +127,34 @@ impl SettingsQuery {
 #[derive(Debug, Clone, Default, InputObject)]
 pub struct CompanySettingsInput {
     /// Company name.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub company_name: MaybeUndefined<String>,
     /// Address, first line.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub company_address_line1: MaybeUndefined<String>,
     /// Address, second line.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub company_address_line2: MaybeUndefined<String>,
     /// City.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub company_city: MaybeUndefined<String>,
     /// State or region.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub company_state: MaybeUndefined<String>,
     /// Postal code.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub company_zip: MaybeUndefined<String>,
     /// Country.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub company_country: MaybeUndefined<String>,
     /// Phone.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub company_phone: MaybeUndefined<String>,
     /// E-mail.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub company_email: MaybeUndefined<String>,
     /// Website (`https://...`; a bare `example.com` is accepted).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub company_website: MaybeUndefined<String>,
     /// Whether sales tax is charged.
     pub tax_enabled: Option<bool>,
@@ -152,14 +162,18 @@ pub struct CompanySettingsInput {
     /// `taxRate`).
     pub tax_rate_percent: Option<Decimal>,
     /// Tax name.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub tax_name: MaybeUndefined<String>,
     /// Tax registration number.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
     pub tax_registration_number: MaybeUndefined<String>,
     /// Days a new quote stays valid (1-365).
     pub default_quote_validity_days: Option<i32>,
     /// Terms printed on quotes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LONG_TEXT_MAX))]
     pub quote_terms: MaybeUndefined<String>,
     /// Footer printed on quotes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LONG_TEXT_MAX))]
     pub quote_footer: MaybeUndefined<String>,
     /// IANA time zone, e.g. `Europe/Berlin`.
     pub timezone: Option<String>,

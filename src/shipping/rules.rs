@@ -33,10 +33,13 @@ pub const SHORT_MAX: usize = 100;
 #[derive(Debug, Clone, Default, InputObject)]
 pub struct ShipInput {
     /// Carrier (default `USPS`).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::shipping::rules::SHORT_MAX))]
     pub carrier: Option<String>,
     /// Service (default `Priority`).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::shipping::rules::SHORT_MAX))]
     pub service: Option<String>,
     /// Tracking number (generated when missing).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::shipping::rules::SHORT_MAX))]
     pub tracking_number: Option<String>,
 }
 

@@ -91,12 +91,14 @@ pub struct SpoolCreateInput {
     /// Where it is stored (default: the first warehouse, `MAIN`).
     pub location_id: Option<i64>,
     /// The supplier's lot number.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::spools::rules::LOT_MAX))]
     pub supplier_lot_number: Option<String>,
     /// When it was received (default: today).
     pub received_date: Option<NaiveDate>,
     /// When it expires.
     pub expiry_date: Option<NaiveDate>,
     /// Notes.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub notes: Option<String>,
 }
 
@@ -112,8 +114,10 @@ pub struct SpoolUpdateInput {
     /// Where it is stored now (its ledger postings use this location from now on).
     pub location_id: Option<i64>,
     /// Notes (blank clears them).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::NOTES_MAX))]
     pub notes: Option<String>,
     /// Why the weight changed (required when it does).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::inventory::rules::REASON_MAX))]
     pub reason: Option<String>,
 }
 
@@ -462,6 +466,7 @@ pub struct SpoolConsumeInput {
     /// The production order that used the filament.
     pub production_order_id: i64,
     /// That order's code (`WO-YYYY-NNNN`), when known.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::spools::rules::LOT_MAX))]
     pub production_order_code: Option<String>,
     /// Grams consumed.
     pub weight_consumed_grams: Decimal,

@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod books;
+pub mod redis;
 pub mod smtp;
 
 use std::net::SocketAddr;

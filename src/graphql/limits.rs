@@ -1,0 +1,37 @@
+//! The limits an input field is checked against, stated in the schema so that clients see
+//! them: `@length(max: 200)` on a text field, `@range(min: 1, max: 5)` on a number.
+//!
+//! The rules that enforce a limit (an area's `rules.rs`, `partners::fields::Checker`) and the
+//! directive read the same constant, so the documentation cannot drift from the check; the
+//! REST facade's OpenAPI document turns the directives into `maxLength`, `minimum` and
+//! `maximum` (`rest::types::Limits`). Write them in an input's field attributes:
+//!
+//! ```text
+//! #[graphql(directive = length::apply(NAME_MAX))]
+//! pub name: String,
+//! ```
+//! or, in an `input_forms!` field list, in the field's brackets:
+//! `[directive = length::apply(NAME_MAX)] name: required String`.
+
+// The directive functions' bodies are empty: only their signatures matter (the schema reads
+// them); `clippy` and `rustc` see unused arguments.
+#![allow(unused_variables)]
+
+use async_graphql::TypeDirective;
+
+/// The most characters the text accepts (the server refuses more with a field-level 422).
+#[TypeDirective(
+    name = "length",
+    location = "InputFieldDefinition",
+    location = "ArgumentDefinition"
+)]
+pub fn length(max: usize) {}
+
+/// The smallest and largest whole number the field accepts (the server refuses others with a
+/// field-level 422).
+#[TypeDirective(
+    name = "range",
+    location = "InputFieldDefinition",
+    location = "ArgumentDefinition"
+)]
+pub fn range(min: i64, max: i64) {}
