@@ -28,6 +28,9 @@ use crate::http::client_ip::TrustedProxies;
 use crate::http::{ClientIp, RequestId, request_context, security_headers};
 use crate::mail::Mailer;
 
+/// Signed-in tokens whose viewers are kept (about 200 bytes each).
+const KNOWN_VIEWERS: usize = 10_000;
+
 /// What every handler can reach. Cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
@@ -46,6 +49,8 @@ pub struct AppState {
     pub rate_limits: Arc<RateLimits>,
     /// Answers to signed-in reads, exact to the database snapshot (REST and `/graphql`).
     pub answers: crate::http::answer_cache::AnswerCache,
+    /// Viewers already read, reused while the database is unchanged (REST and `/graphql`).
+    pub viewers: Arc<crate::auth::viewer::KnownViewers>,
 }
 
 impl AppState {
@@ -67,6 +72,14 @@ impl AppState {
             rest_schema: build_trusted_schema(Some(data)),
             token_keys,
             answers: crate::http::answer_cache::AnswerCache::new(config.response_cache_mb),
+            // Off with the answer cache: one switch for everything kept between requests.
+            viewers: Arc::new(crate::auth::viewer::KnownViewers::new(
+                if config.response_cache_mb == 0 {
+                    0
+                } else {
+                    KNOWN_VIEWERS
+                },
+            )),
             config,
             pool,
             rate_limits,

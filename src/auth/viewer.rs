@@ -146,6 +146,106 @@ pub async fn resolve_meta(
         .cloned()
 }
 
+/// Viewers already read, by access token, each with the snapshot it was read at: under load
+/// a request whose token was seen lately costs a share of one snapshot read instead of the
+/// viewer's statement.
+///
+/// Exact for the same reason as the answer cache (`http::answer_cache`): the viewer's row
+/// and session can only change by a commit, and a commit changes the snapshot. A request
+/// reuses a viewer only when a snapshot taken after it arrived ([`SnapshotReader`]) equals
+/// the one the viewer was read at, and at most [`crate::http::answer_cache::TTL`] after (a
+/// session's expiry is a time, not a commit). The token itself is verified on every request.
+/// When no other lookup is in flight the viewer is simply read: a lone request would not
+/// share the snapshot read, and reading the viewer costs the same one statement.
+///
+/// [`SnapshotReader`]: crate::db::snapshot::SnapshotReader
+pub struct KnownViewers {
+    snapshots: crate::db::snapshot::SnapshotReader,
+    entries: Option<quick_cache::sync::Cache<Box<str>, KnownViewer>>,
+    in_flight: std::sync::atomic::AtomicUsize,
+}
+
+#[derive(Clone)]
+struct KnownViewer {
+    snapshot: std::sync::Arc<str>,
+    viewer: Viewer,
+    stored: std::time::Instant,
+}
+
+/// Counts a lookup in flight while it lives.
+struct InFlight<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl KnownViewers {
+    /// Room for `capacity` signed-in tokens (0: every request reads its viewer).
+    pub fn new(capacity: usize) -> KnownViewers {
+        KnownViewers {
+            snapshots: Default::default(),
+            entries: (capacity > 0).then(|| quick_cache::sync::Cache::new(capacity)),
+            in_flight: Default::default(),
+        }
+    }
+
+    /// Resolves (once per request) the viewer of a request, reusing a known one when the
+    /// database has not changed since it was read (see the type's documentation).
+    pub async fn resolve(
+        &self,
+        meta: &RequestMeta,
+        keys: &TokenKeys,
+        pool: &DbPool,
+    ) -> AppResult<Viewer> {
+        meta.viewer
+            .get_or_try_init(|| self.lookup(meta, keys, pool))
+            .await
+            .cloned()
+    }
+
+    async fn lookup(
+        &self,
+        meta: &RequestMeta,
+        keys: &TokenKeys,
+        pool: &DbPool,
+    ) -> AppResult<Viewer> {
+        use std::sync::atomic::Ordering;
+        let Some(entries) = &self.entries else {
+            return resolve(meta, keys, pool).await;
+        };
+        let others = self.in_flight.fetch_add(1, Ordering::SeqCst);
+        let _in_flight = InFlight(&self.in_flight);
+        let token = meta.access_token();
+        if others > 0
+            && let Some(token) = token
+            && keys.verify(token, TokenType::Access).is_some()
+            && let Some(known) = entries.get(token)
+            && known.stored.elapsed() < crate::http::answer_cache::TTL
+            && let Some(now) = self.snapshots.current(pool).await
+            && *now == *known.snapshot
+        {
+            let _ = meta.snapshot.set(now.to_string());
+            return Ok(known.viewer);
+        }
+        let viewer = resolve(meta, keys, pool).await?;
+        if let (Some(token), Viewer::User(_), Some(snapshot)) =
+            (token, &viewer, meta.snapshot.get())
+        {
+            entries.insert(
+                token.into(),
+                KnownViewer {
+                    snapshot: snapshot.as_str().into(),
+                    viewer: viewer.clone(),
+                    stored: std::time::Instant::now(),
+                },
+            );
+        }
+        Ok(viewer)
+    }
+}
+
 /// The authenticated, active user of the current operation (401/403 otherwise).
 pub async fn current_user(ctx: &Context<'_>) -> AppResult<CurrentUser> {
     viewer(ctx).await?.require_user().cloned()

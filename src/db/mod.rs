@@ -10,6 +10,7 @@ pub mod migrations;
 pub mod paging;
 pub mod scale;
 pub mod schema;
+pub mod snapshot;
 pub mod text;
 pub mod types;
 

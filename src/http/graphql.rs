@@ -57,7 +57,10 @@ pub async fn serve(
     }
 
     if analysis.introspection {
-        let viewer = crate::auth::viewer::resolve_meta(&meta, &state.token_keys, &state.pool).await;
+        let viewer = state
+            .viewers
+            .resolve(&meta, &state.token_keys, &state.pool)
+            .await;
         let refused = match viewer {
             Ok(Viewer::User(ref user)) if user.status == "active" => None,
             Ok(_) => Some(AppError::unauthenticated(
@@ -73,8 +76,10 @@ pub async fn serve(
     // as it was then (see `http::answer_cache`: exact to the snapshot the viewer was read at).
     let cached = match meta.access_token() {
         Some(token) if is_query(&mut request, operation_name.as_deref()) => {
-            let viewer =
-                crate::auth::viewer::resolve_meta(&meta, &state.token_keys, &state.pool).await;
+            let viewer = state
+                .viewers
+                .resolve(&meta, &state.token_keys, &state.pool)
+                .await;
             let variables = serde_json::to_string(&request.variables);
             match (viewer, meta.snapshot.get(), variables) {
                 (Ok(Viewer::User(_)), Some(snapshot), Ok(variables)) => {

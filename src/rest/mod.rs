@@ -235,8 +235,10 @@ async fn serve(
         if meta.access_token().is_none() {
             return Err(AppError::unauthenticated("Not authenticated"));
         }
-        let viewer =
-            crate::auth::viewer::resolve_meta(&meta, &state.token_keys, &state.pool).await?;
+        let viewer = state
+            .viewers
+            .resolve(&meta, &state.token_keys, &state.pool)
+            .await?;
         route
             .route
             .access
