@@ -104,6 +104,31 @@ async fn a_repeated_read_of_an_unchanged_database_costs_only_the_viewer() {
     .await;
     assert_eq!(full, cached);
     assert_eq!(cached["data"]["items"]["totalCount"], 2, "{cached}");
+
+    // With variables and a fragment, as report builders write them.
+    let text = "query One($id: Int!) { item(id: $id) { ...Fields } } \
+                fragment Fields on Item { id sku name }";
+    let mut hit_with_variables = false;
+    for _ in 0..20 {
+        let body = json!({ "query": text, "variables": { "id": id } });
+        call(&app, Method::POST, "/graphql", Some(body.clone()), &t).await;
+        let before = counter.load(Ordering::SeqCst);
+        let res = call(&app, Method::POST, "/graphql", Some(body), &t).await;
+        assert_eq!(
+            res.json()["data"]["item"]["sku"],
+            "CACHE-1",
+            "{}",
+            res.text()
+        );
+        if counter.load(Ordering::SeqCst) - before == 1 {
+            hit_with_variables = true;
+            break;
+        }
+    }
+    assert!(
+        hit_with_variables,
+        "a query with variables was never answered from the cache"
+    );
 }
 
 #[tokio::test]

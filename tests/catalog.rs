@@ -50,15 +50,7 @@ async fn call(
 }
 
 async fn count(app: &TestApp, sql: &str) -> i64 {
-    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(conn);
-    client
-        .query_one(sql, &[])
-        .await
-        .expect(sql)
-        .get::<_, i64>(0)
+    app.scalar(sql).await
 }
 
 async fn header_app() -> TestApp {

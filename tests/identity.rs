@@ -149,15 +149,7 @@ async fn token_for(app: &TestApp, email: &str, password: &str) -> (String, Strin
 }
 
 async fn sql_count(app: &TestApp, sql: &str) -> i64 {
-    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(conn);
-    client
-        .query_one(sql, &[])
-        .await
-        .expect(sql)
-        .get::<_, i64>(0)
+    app.scalar(sql).await
 }
 
 async fn sql_exec(app: &TestApp, sql: &str) {

@@ -58,15 +58,7 @@ async fn request_reset(app: &TestApp) {
 }
 
 async fn count(app: &TestApp, sql: &str) -> i64 {
-    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(conn);
-    client
-        .query_one(sql, &[])
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"))
-        .get::<_, i64>(0)
+    app.scalar(sql).await
 }
 
 /// Waits until `sql` counts `n` (within 15 s).

@@ -93,15 +93,7 @@ async fn gql(app: &TestApp, token: &str, query: &str, variables: Value) -> Value
 }
 
 async fn scalar(app: &TestApp, sql: &str) -> i64 {
-    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(conn);
-    client
-        .query_one(sql, &[])
-        .await
-        .expect(sql)
-        .get::<_, i64>(0)
+    app.scalar(sql).await
 }
 
 async fn count(app: &TestApp, table: &str) -> i64 {

@@ -112,15 +112,7 @@ async fn tokens(app: &TestApp) -> (String, String) {
 }
 
 async fn sql_count(app: &TestApp, sql: &str) -> i64 {
-    let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(conn);
-    client
-        .query_one(sql, &[])
-        .await
-        .expect(sql)
-        .get::<_, i64>(0)
+    app.scalar(sql).await
 }
 
 async fn sql_exec(app: &TestApp, sql: &str) {

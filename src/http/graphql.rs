@@ -129,6 +129,8 @@ fn is_query(request: &mut async_graphql::Request, operation_name: Option<&str>) 
     let operation = match (&document.operations, operation_name) {
         (DocumentOperations::Single(op), _) => Some(op),
         (DocumentOperations::Multiple(ops), Some(name)) => ops.get(name),
+        // A named operation alone in its document (the parser keeps named ones in a map).
+        (DocumentOperations::Multiple(ops), None) if ops.len() == 1 => ops.values().next(),
         (DocumentOperations::Multiple(_), None) => None,
     };
     operation.is_some_and(|op| op.node.ty == OperationType::Query)

@@ -254,6 +254,20 @@ impl TestApp {
         }
     }
 
+    /// The first column of the one row `sql` answers, as a number (`SELECT count(*) ...`),
+    /// read on a connection of its own.
+    pub async fn scalar(&self, sql: &str) -> i64 {
+        let (client, conn) = tokio_postgres::connect(&self.db.url, tokio_postgres::NoTls)
+            .await
+            .expect("connect");
+        tokio::spawn(conn);
+        client
+            .query_one(sql, &[])
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            .get::<_, i64>(0)
+    }
+
     /// Sends a request through the full middleware stack.
     pub async fn request(&self, mut req: Request<Body>) -> TestResponse {
         if req.extensions().get::<ConnectInfo<SocketAddr>>().is_none() {
