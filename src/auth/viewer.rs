@@ -275,7 +275,7 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
             .filter(refresh_tokens::revoked.eq(false))
             .filter(refresh_tokens::expires_at.gt(diesel::dsl::now)),
     );
-    let snapshot = diesel::dsl::sql::<diesel::sql_types::Text>("pg_current_snapshot()::text");
+    let snapshot = crate::db::snapshot::strata_current_snapshot();
     let row: Option<(i64, String, String, String, i32, bool, String)> = users::table
         .find(user_id)
         .select((

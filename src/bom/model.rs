@@ -6,10 +6,12 @@ use chrono::NaiveDate;
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
+use crate::bom::rules::{CODE_MAX, NAME_MAX, NOTES_MAX, REVISION_MAX};
 use crate::db::like_pattern;
 use crate::db::paging::{self, SortOrder};
 use crate::db::schema::{bom_lines, boms, items};
 use crate::error::{AppError, AppResult};
+use crate::graphql::limits::length;
 use crate::graphql::scalars::{Decimal, Timestamp};
 
 crate::text_enum! {
@@ -92,12 +94,15 @@ crate::input_forms! {
         /// The product it makes.
         product_id: required i64,
         /// Code (default `BOM-<SKU>-V<version>`).
+        [directive = length::apply(CODE_MAX)]
         code: optional String,
         /// Name (default the product's name).
+        [directive = length::apply(NAME_MAX)]
         name: optional String,
         /// Version (default the product's highest + 1).
         version: optional i32,
         /// Engineering revision label.
+        [directive = length::apply(REVISION_MAX)]
         revision: clearable String,
         /// Whether production uses it (default true; activating one deactivates the others).
         active: optional bool,
@@ -106,6 +111,7 @@ crate::input_forms! {
         /// From when it applies.
         effective_date: clearable NaiveDate,
         /// Notes.
+        [directive = length::apply(NOTES_MAX)]
         notes: clearable String,
         /// Labour and machine cost per unit (default 0).
         process_cost: optional Decimal,
@@ -168,6 +174,7 @@ crate::input_forms! {
         /// Expected loss in percent, 0 to under 100 (default 0).
         scrap_factor: optional Decimal,
         /// Notes.
+        [directive = length::apply(NOTES_MAX)]
         notes: clearable String,
     }
 }

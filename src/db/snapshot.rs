@@ -10,8 +10,6 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use diesel::sql_types::Text;
-
 use super::DbPool;
 
 /// Shares snapshot reads between concurrent callers. Cheap to clone.
@@ -60,11 +58,17 @@ impl SnapshotReader {
     }
 }
 
+diesel::define_sql_function! {
+    /// `pg_current_snapshot()` as text (migration `2026-12-02-110000_current_snapshot`): a
+    /// function, so statements that read it stay prepared.
+    fn strata_current_snapshot() -> Text;
+}
+
 async fn read(pool: &DbPool) -> Option<Arc<str>> {
     // Here only: its `load` would shadow the atomics' above.
     use diesel_async::RunQueryDsl;
     let mut conn = pool.get().await.ok()?;
-    let snapshot: String = diesel::select(diesel::dsl::sql::<Text>("pg_current_snapshot()::text"))
+    let snapshot: String = diesel::select(strata_current_snapshot())
         .get_result(&mut conn)
         .await
         .ok()?;

@@ -134,8 +134,10 @@ pub struct SetupStatus {
 #[derive(Debug, Clone, InputObject)]
 pub struct SetupInitialAdminInput {
     /// E-mail (special-use domains such as `.local` are refused).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::identity::email::EMAIL_MAX))]
     pub email: String,
     /// Password (spec 5.5 rules).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::auth::password::MAX_PASSWORD_LEN))]
     pub password: String,
     /// Full name; split at the first space into given and family name.
     pub full_name: String,
@@ -237,8 +239,10 @@ pub struct PasswordResetStatus {
 #[derive(Debug, Clone, InputObject)]
 pub struct TeamMemberCreateInput {
     /// E-mail.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::identity::email::EMAIL_MAX))]
     pub email: String,
     /// Initial password (spec 5.5 rules).
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::auth::password::MAX_PASSWORD_LEN))]
     pub password: String,
     /// Given name.
     pub first_name: Option<String>,
@@ -252,6 +256,7 @@ pub struct TeamMemberCreateInput {
 #[derive(Debug, Clone, InputObject)]
 pub struct TeamMemberUpdateInput {
     /// New e-mail.
+    #[graphql(directive = crate::graphql::limits::length::apply(crate::identity::email::EMAIL_MAX))]
     pub email: Option<String>,
     /// New given name.
     pub first_name: Option<String>,

@@ -1,0 +1,1 @@
+DROP FUNCTION strata_current_snapshot();
