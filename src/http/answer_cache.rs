@@ -126,6 +126,12 @@ impl AnswerCache {
         }
     }
 
+    /// True when answers are kept at all (`RESPONSE_CACHE_MB` above 0): callers skip building
+    /// a key otherwise.
+    pub fn is_on(&self) -> bool {
+        self.entries.is_some()
+    }
+
     /// The stored answer to `key`, when it was read at exactly `snapshot` less than [`TTL`] ago.
     pub fn get(&self, key: &AnswerKey, snapshot: &str) -> Option<Answer> {
         let entry = self.entries.as_ref()?.get(key)?;

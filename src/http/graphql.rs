@@ -75,7 +75,9 @@ pub async fn serve(
     // A signed-in query of a database that has not changed since the same query is answered
     // as it was then (see `http::answer_cache`: exact to the snapshot the viewer was read at).
     let cached = match meta.access_token() {
-        Some(token) if is_query(&mut request, operation_name.as_deref()) => {
+        Some(token)
+            if state.answers.is_on() && is_query(&mut request, operation_name.as_deref()) =>
+        {
             let viewer = state
                 .viewers
                 .resolve(&meta, &state.token_keys, &state.pool)

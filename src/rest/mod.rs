@@ -314,7 +314,9 @@ async fn serve(
     // A signed-in read of a database that has not changed since the same read is answered
     // as it was then (see `http::answer_cache`: exact to the snapshot the viewer was read at).
     let cached = match (&viewer, meta.snapshot.get(), meta.access_token()) {
-        (Some(Viewer::User(_)), Some(snapshot), Some(token)) if route.answers_are_cacheable() => {
+        (Some(Viewer::User(_)), Some(snapshot), Some(token))
+            if state.answers.is_on() && route.answers_are_cacheable() =>
+        {
             let request = format!(
                 "{} {}\n{}",
                 route.route.method.as_str(),
