@@ -84,7 +84,8 @@ async fn item(app: &TestApp, t: &str, sku: &str) -> i64 {
 #[tokio::test]
 async fn a_repeated_read_of_an_unchanged_database_costs_only_the_viewer() {
     let _turn = TURN.lock().await;
-    let (app, counter) = TestApp::spawn_counting(&[("AUTH_MODE", "header")]).await;
+    let (app, counter) =
+        TestApp::spawn_counting(&[("AUTH_MODE", "header"), ("RESPONSE_CACHE_MB", "64")]).await;
     let t = admin(&app).await;
     let id = item(&app, &t, "CACHE-1").await;
     item(&app, &t, "CACHE-2").await;
@@ -134,7 +135,8 @@ async fn a_repeated_read_of_an_unchanged_database_costs_only_the_viewer() {
 #[tokio::test]
 async fn a_commit_from_anywhere_is_seen_by_the_very_next_read() {
     let _turn = TURN.lock().await;
-    let (app, counter) = TestApp::spawn_counting(&[("AUTH_MODE", "header")]).await;
+    let (app, counter) =
+        TestApp::spawn_counting(&[("AUTH_MODE", "header"), ("RESPONSE_CACHE_MB", "64")]).await;
     let t = admin(&app).await;
     let id = item(&app, &t, "FRESH-1").await;
     let path = format!("/api/v1/items/{id}");
@@ -195,7 +197,8 @@ async fn a_commit_from_anywhere_is_seen_by_the_very_next_read() {
 #[tokio::test]
 async fn answers_are_kept_per_credential() {
     let _turn = TURN.lock().await;
-    let (app, counter) = TestApp::spawn_counting(&[("AUTH_MODE", "header")]).await;
+    let (app, counter) =
+        TestApp::spawn_counting(&[("AUTH_MODE", "header"), ("RESPONSE_CACHE_MB", "64")]).await;
     let admin_token = admin(&app).await;
     let operator_token = operator(&app, &admin_token).await;
 
@@ -238,7 +241,8 @@ async fn without_memory_for_it_every_read_runs_its_operation() {
 #[tokio::test]
 async fn overlapping_reads_share_one_snapshot_read_and_still_see_every_commit() {
     let _turn = TURN.lock().await;
-    let (app, counter) = TestApp::spawn_counting(&[("AUTH_MODE", "header")]).await;
+    let (app, counter) =
+        TestApp::spawn_counting(&[("AUTH_MODE", "header"), ("RESPONSE_CACHE_MB", "64")]).await;
     let t = admin(&app).await;
     let id = item(&app, &t, "SHARED-1").await;
     let path = format!("/api/v1/items/{id}");

@@ -222,11 +222,17 @@ impl TestApp {
 
     /// Like [`TestApp::spawn_with`], with a pool that counts every SQL statement into the
     /// returned counter (how tests prove a read has no N+1).
+    ///
+    /// The answer cache is off unless `extra` sets `RESPONSE_CACHE_MB`: a count measures what
+    /// an operation costs, and a repeated read answered from the cache (when nothing committed
+    /// in between) would measure the cache instead.
     pub async fn spawn_counting(
         extra: &[(&str, &str)],
     ) -> (TestApp, std::sync::Arc<std::sync::atomic::AtomicU64>) {
         let counter = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-        (Self::spawn_on(extra, Some(counter.clone())).await, counter)
+        let mut vars = vec![("RESPONSE_CACHE_MB", "0")];
+        vars.extend_from_slice(extra);
+        (Self::spawn_on(&vars, Some(counter.clone())).await, counter)
     }
 
     async fn spawn_on(
