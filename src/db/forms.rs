@@ -24,7 +24,9 @@ pub fn patch<T>(value: MaybeUndefined<T>) -> Option<Option<T>> {
 ///
 /// A field's GraphQL-only attributes go in brackets after its documentation, e.g.
 /// `[name = "type"]` for a column whose GraphQL name differs; they are written onto the two
-/// inputs only, never onto the diesel form.
+/// inputs only, never onto the diesel form. Attributes for one input only follow as
+/// `@create[...]` or `@update[...]`: `@update[skip]` makes a column that is set once (a code
+/// other records keep), `@create[skip]` one a new row always takes from its database default.
 ///
 /// The form is one struct for both statements: diesel's `Insertable` writes `DEFAULT` for a
 /// `None` (so database defaults stay in the migration) and `AsChangeset` leaves `None` columns
@@ -37,18 +39,27 @@ macro_rules! input_forms {
         $(#[$cmeta:meta])* create $create:ident;
         $(#[$umeta:meta])* update $update:ident;
         $(#[$fmeta:meta])* form $form:ident;
-        { $( $(#[$attr:meta])* $([$($gql:tt)*])? $field:ident : $kind:ident $ty:ty ),+ $(,)? }
+        { $(
+            $(#[$attr:meta])* $([$($gql:tt)*])? $(@create[$($cgql:tt)*])? $(@update[$($ugql:tt)*])?
+            $field:ident : $kind:ident $ty:ty
+        ),+ $(,)? }
     ) => {
         $(#[$cmeta])*
         #[derive(Debug, Clone, ::async_graphql::InputObject)]
         pub struct $create {
-            $( $(#[$attr])* $(#[graphql($($gql)*)])? pub $field: $crate::input_forms!(@create $kind $ty), )+
+            $(
+                $(#[$attr])* $(#[graphql($($gql)*)])? $(#[graphql($($cgql)*)])?
+                pub $field: $crate::input_forms!(@create $kind $ty),
+            )+
         }
 
         $(#[$umeta])*
         #[derive(Debug, Clone, Default, ::async_graphql::InputObject)]
         pub struct $update {
-            $( $(#[$attr])* $(#[graphql($($gql)*)])? pub $field: $crate::input_forms!(@update $kind $ty), )+
+            $(
+                $(#[$attr])* $(#[graphql($($gql)*)])? $(#[graphql($($ugql)*)])?
+                pub $field: $crate::input_forms!(@update $kind $ty),
+            )+
         }
 
         $(#[$fmeta])*

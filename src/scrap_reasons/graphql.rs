@@ -2,18 +2,19 @@
 //! print picks a reason); adding, changing and deactivating them is for admins (spec 4.5
 //! lists scrap reasons among the admin sections).
 
-use async_graphql::{Context, InputObject, Json, MaybeUndefined, Object, SimpleObject};
+use async_graphql::{Context, Json, Object, SimpleObject};
 use serde_json::{Map, Value};
 
 use crate::auth::Access;
-use crate::error::{AppError, AppResult, ErrorCode};
+use crate::error::{AppError, AppResult};
 use crate::graphql::context;
-use crate::graphql::limits::length;
 use crate::graphql::pagination::{Page, PageInfo};
 use crate::graphql::scalars::Timestamp;
-use crate::graphql::user_error::{UserError, UserErrorCode};
-use crate::scrap_reasons::model::{self, ScrapReasonRow, ScrapReasonValues};
-use crate::scrap_reasons::rules::{self, CODE_MAX, DESCRIPTION_MAX, NAME_MAX};
+use crate::graphql::user_error::UserError;
+use crate::scrap_reasons::model::{
+    self, ScrapReasonCreateInput, ScrapReasonForm, ScrapReasonRow, ScrapReasonUpdateInput,
+};
+use crate::scrap_reasons::rules;
 
 /// Why produced parts were thrown away (bed adhesion, layer shift, ...).
 #[derive(Debug, Clone, SimpleObject)]
@@ -133,38 +134,6 @@ fn not_found() -> AppError {
     AppError::not_found("Scrap reason not found")
 }
 
-/// A new scrap reason.
-#[derive(Debug, Clone, InputObject)]
-pub struct ScrapReasonCreateInput {
-    /// Code (1-50 characters, unique ignoring case; stored lower case).
-    #[graphql(directive = length::apply(CODE_MAX))]
-    pub code: String,
-    /// Name (1-100 characters).
-    #[graphql(directive = length::apply(NAME_MAX))]
-    pub name: String,
-    /// Description.
-    #[graphql(directive = length::apply(DESCRIPTION_MAX))]
-    pub description: Option<String>,
-    /// Display order (default 0).
-    #[graphql(default = 0)]
-    pub sequence: i32,
-}
-
-/// Changes to a scrap reason (the code never changes: scrap records keep it).
-#[derive(Debug, Clone, Default, InputObject)]
-pub struct ScrapReasonUpdateInput {
-    /// Name.
-    #[graphql(directive = length::apply(NAME_MAX))]
-    pub name: Option<String>,
-    /// Description (null clears it).
-    #[graphql(directive = length::apply(DESCRIPTION_MAX))]
-    pub description: MaybeUndefined<String>,
-    /// Active.
-    pub active: Option<bool>,
-    /// Display order.
-    pub sequence: Option<i32>,
-}
-
 /// The result of a scrap reason change.
 #[derive(Debug, Clone, Default, SimpleObject)]
 pub struct ScrapReasonPayload {
@@ -176,28 +145,19 @@ pub struct ScrapReasonPayload {
     pub user_errors: Vec<UserError>,
 }
 
-impl ScrapReasonPayload {
-    fn ok(row: ScrapReasonRow) -> Self {
-        ScrapReasonPayload {
-            scrap_reason: Some(row.into()),
-            ..Default::default()
+impl From<Result<ScrapReasonRow, Vec<UserError>>> for ScrapReasonPayload {
+    fn from(saved: Result<ScrapReasonRow, Vec<UserError>>) -> Self {
+        match saved {
+            Ok(row) => ScrapReasonPayload {
+                scrap_reason: Some(row.into()),
+                ..Default::default()
+            },
+            Err(user_errors) => ScrapReasonPayload {
+                user_errors,
+                ..Default::default()
+            },
         }
     }
-
-    fn errors(user_errors: Vec<UserError>) -> Self {
-        ScrapReasonPayload {
-            user_errors,
-            ..Default::default()
-        }
-    }
-}
-
-fn taken(code: &str) -> UserError {
-    UserError::new(
-        "code",
-        UserErrorCode::Taken,
-        format!("Scrap reason code '{code}' already exists"),
-    )
 }
 
 /// Scrap reason mutations (admins).
@@ -213,32 +173,8 @@ impl ScrapReasonsMutation {
         ctx: &Context<'_>,
         input: ScrapReasonCreateInput,
     ) -> AppResult<ScrapReasonPayload> {
-        let mut errors = Vec::new();
-        let code = rules::check_code(&mut errors, &input.code);
-        let name = rules::check_name(&mut errors, &input.name);
-        let description = rules::check_description(&mut errors, input.description);
-        if !errors.is_empty() {
-            return Ok(ScrapReasonPayload::errors(errors));
-        }
         let mut conn = context::conn(ctx).await?;
-        if model::find_by_code(&mut conn, &code).await?.is_some() {
-            return Ok(ScrapReasonPayload::errors(vec![taken(&code)]));
-        }
-        let values = ScrapReasonValues {
-            code: Some(code.clone()),
-            name: Some(name),
-            description: Some(description),
-            sequence: Some(input.sequence),
-            active: Some(true),
-        };
-        match model::insert(&mut conn, &values).await {
-            Ok(row) => Ok(ScrapReasonPayload::ok(row)),
-            // A concurrent insert of the same code lost the race to the unique index.
-            Err(e) if e.code == ErrorCode::Conflict => {
-                Ok(ScrapReasonPayload::errors(vec![taken(&code)]))
-            }
-            Err(e) => Err(e),
-        }
+        Ok(rules::save(&mut conn, None, input.into()).await?.into())
     }
 
     /// Changes a scrap reason's name, description, order or active state.
@@ -250,27 +186,7 @@ impl ScrapReasonsMutation {
         input: ScrapReasonUpdateInput,
     ) -> AppResult<ScrapReasonPayload> {
         let mut conn = context::conn(ctx).await?;
-        model::find(&mut conn, id).await?.ok_or_else(not_found)?;
-        let mut errors = Vec::new();
-        let name = input.name.map(|n| rules::check_name(&mut errors, &n));
-        let description = match input.description {
-            MaybeUndefined::Undefined => None,
-            MaybeUndefined::Null => Some(None),
-            MaybeUndefined::Value(d) => Some(rules::check_description(&mut errors, Some(d))),
-        };
-        if !errors.is_empty() {
-            return Ok(ScrapReasonPayload::errors(errors));
-        }
-        let values = ScrapReasonValues {
-            code: None,
-            name,
-            description,
-            sequence: input.sequence,
-            active: input.active,
-        };
-        Ok(ScrapReasonPayload::ok(
-            model::update(&mut conn, id, &values).await?,
-        ))
+        Ok(rules::save(&mut conn, Some(id), input.into()).await?.into())
     }
 
     /// Deletes (deactivates) a scrap reason: it is no longer offered, and the scrap records
@@ -286,7 +202,7 @@ impl ScrapReasonsMutation {
         let row = model::update(
             &mut conn,
             id,
-            &ScrapReasonValues {
+            &ScrapReasonForm {
                 active: Some(false),
                 ..Default::default()
             },

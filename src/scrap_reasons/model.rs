@@ -9,6 +9,8 @@ use crate::db::like_pattern;
 use crate::db::paging::{self, SortOrder};
 use crate::db::schema::scrap_reasons;
 use crate::error::{AppError, AppResult};
+use crate::graphql::limits::length;
+use crate::scrap_reasons::rules::{CODE_MAX, DESCRIPTION_MAX, NAME_MAX};
 
 /// A stored scrap reason.
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -32,21 +34,30 @@ pub struct ScrapReasonRow {
     pub updated_at: DateTime<Utc>,
 }
 
-/// A scrap reason's values: `None` leaves a column as it is (update) or at its default
-/// (insert); `Some(None)` clears the description.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = scrap_reasons)]
-pub struct ScrapReasonValues {
-    /// Code (set on insert only).
-    pub code: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<Option<String>>,
-    /// Display order.
-    pub sequence: Option<i32>,
-    /// Active.
-    pub active: Option<bool>,
+crate::input_forms! {
+    table = scrap_reasons;
+    /// A new scrap reason.
+    create ScrapReasonCreateInput;
+    /// Changes to a scrap reason (the code never changes: scrap records keep it).
+    update ScrapReasonUpdateInput;
+    /// A scrap reason's writable columns, checked and normalised by `rules::save`.
+    form ScrapReasonForm;
+    {
+        /// Code (1-50 characters, unique ignoring case; stored lower case).
+        [directive = length::apply(CODE_MAX)] @update[skip]
+        code: required String,
+        /// Name (1-100 characters).
+        [directive = length::apply(NAME_MAX)]
+        name: required String,
+        /// Description (null clears it).
+        [directive = length::apply(DESCRIPTION_MAX)]
+        description: clearable String,
+        /// Display order (default 0).
+        sequence: optional i32,
+        /// Active (a new reason always is; deleting one deactivates it).
+        @create[skip]
+        active: optional bool,
+    }
 }
 
 crate::text_enum! {
@@ -130,19 +141,13 @@ pub async fn find_by_code(
         .optional()?)
 }
 
-/// Inserts a scrap reason.
+/// Inserts a scrap reason (omitted columns take their database defaults).
 pub async fn insert(
     conn: &mut AsyncPgConnection,
-    v: &ScrapReasonValues,
+    form: &ScrapReasonForm,
 ) -> AppResult<ScrapReasonRow> {
     Ok(diesel::insert_into(scrap_reasons::table)
-        .values((
-            scrap_reasons::code.eq(v.code.clone().unwrap_or_default()),
-            scrap_reasons::name.eq(v.name.clone().unwrap_or_default()),
-            scrap_reasons::description.eq(v.description.clone().flatten()),
-            scrap_reasons::sequence.eq(v.sequence.unwrap_or(0)),
-            scrap_reasons::active.eq(v.active.unwrap_or(true)),
-        ))
+        .values(form)
         .returning(ScrapReasonRow::as_returning())
         .get_result(conn)
         .await?)
@@ -152,10 +157,10 @@ pub async fn insert(
 pub async fn update(
     conn: &mut AsyncPgConnection,
     id: i64,
-    v: &ScrapReasonValues,
+    form: &ScrapReasonForm,
 ) -> AppResult<ScrapReasonRow> {
     let result = diesel::update(scrap_reasons::table.find(id))
-        .set(v)
+        .set(form)
         .returning(ScrapReasonRow::as_returning())
         .get_result(conn)
         .await;

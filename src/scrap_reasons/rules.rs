@@ -1,9 +1,13 @@
 //! Scrap reason rules: codes (stored lower case) and names are trimmed, 1 to N characters,
 //! without control or text-direction characters; descriptions are trimmed, blank becomes
-//! null. The resolvers only call these.
+//! null; codes are unique ignoring case and set once. The resolvers only call these.
+
+use diesel_async::AsyncPgConnection;
 
 use crate::db::text;
-use crate::graphql::user_error::UserError;
+use crate::error::{AppError, AppResult, ErrorCode};
+use crate::graphql::user_error::{UserError, UserErrorCode};
+use crate::scrap_reasons::model::{self, ScrapReasonForm, ScrapReasonRow};
 
 /// Longest code.
 pub const CODE_MAX: usize = 50;
@@ -12,33 +16,68 @@ pub const NAME_MAX: usize = 100;
 /// Longest description.
 pub const DESCRIPTION_MAX: usize = 2_000;
 
-/// Trims and checks a required code or name of at most `max` characters (the shared rule
-/// of [`text::required`]).
-fn check_text(errors: &mut Vec<UserError>, field: &str, raw: &str, max: usize) -> String {
-    let mut text = Some(raw.to_string());
-    text::required(errors, field, &mut text, true, max);
-    text.unwrap_or_default()
+/// Checks and normalises a new (`creating`) or changed scrap reason: the code is trimmed and
+/// lower case, the name trimmed, a blank description cleared.
+pub fn check_fields(form: &mut ScrapReasonForm, creating: bool) -> Vec<UserError> {
+    let mut errors = Vec::new();
+    if let Some(code) = form.code.as_mut() {
+        *code = code.to_lowercase();
+    }
+    text::required(&mut errors, "code", &mut form.code, creating, CODE_MAX);
+    text::required(&mut errors, "name", &mut form.name, creating, NAME_MAX);
+    text::clearable(
+        &mut errors,
+        "description",
+        &mut form.description,
+        DESCRIPTION_MAX,
+    );
+    errors
 }
 
-/// A new reason's code: trimmed, lower case, checked.
-pub fn check_code(errors: &mut Vec<UserError>, raw: &str) -> String {
-    check_text(errors, "code", &raw.to_lowercase(), CODE_MAX)
+fn taken(code: &str) -> UserError {
+    UserError::new(
+        "code",
+        UserErrorCode::Taken,
+        format!("Scrap reason code '{code}' already exists"),
+    )
 }
 
-/// A name: trimmed, checked.
-pub fn check_name(errors: &mut Vec<UserError>, raw: &str) -> String {
-    check_text(errors, "name", raw, NAME_MAX)
-}
-
-/// Trims an optional description (blank becomes null) and checks its length (the shared rule
-/// of [`text::clearable`]).
-pub fn check_description(
-    errors: &mut Vec<UserError>,
-    description: Option<String>,
-) -> Option<String> {
-    let mut text = Some(description);
-    text::clearable(errors, "description", &mut text, DESCRIPTION_MAX);
-    text.flatten()
+/// Saves a new (`id` is `None`) or changed scrap reason after [`check_fields`]; a code
+/// another reason has (any case) is refused. `Ok(Err(..))` carries the rule violations,
+/// and then nothing was written.
+pub async fn save(
+    conn: &mut AsyncPgConnection,
+    id: Option<i64>,
+    mut form: ScrapReasonForm,
+) -> AppResult<Result<ScrapReasonRow, Vec<UserError>>> {
+    if let Some(id) = id {
+        model::find(conn, id)
+            .await?
+            .ok_or_else(|| AppError::not_found("Scrap reason not found"))?;
+        // Scrap records keep the code: it is set once.
+        form.code = None;
+    }
+    let errors = check_fields(&mut form, id.is_none());
+    if !errors.is_empty() {
+        return Ok(Err(errors));
+    }
+    if let Some(code) = &form.code
+        && model::find_by_code(conn, code).await?.is_some()
+    {
+        return Ok(Err(vec![taken(code)]));
+    }
+    let result = match id {
+        Some(id) => model::update(conn, id, &form).await,
+        None => model::insert(conn, &form).await,
+    };
+    match result {
+        Ok(row) => Ok(Ok(row)),
+        // A concurrent insert of the same code lost the race to the unique index.
+        Err(e) if e.code == ErrorCode::Conflict => {
+            Ok(Err(vec![taken(form.code.as_deref().unwrap_or_default())]))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]
@@ -47,14 +86,27 @@ mod tests {
 
     #[test]
     fn codes_and_names_are_trimmed_and_refuse_hidden_characters() {
-        let mut errors = vec![];
-        assert_eq!(check_code(&mut errors, " Layer_Shift "), "layer_shift");
-        assert_eq!(check_name(&mut errors, " Layer shift "), "Layer shift");
-        assert_eq!(check_description(&mut errors, Some("  ".into())), None);
-        assert!(errors.is_empty());
-        check_code(&mut errors, "shift\u{202E}");
-        check_name(&mut errors, "a\u{7}b");
-        check_name(&mut errors, &"n".repeat(NAME_MAX + 1));
+        let mut form = ScrapReasonForm {
+            code: Some(" Layer_Shift ".into()),
+            name: Some(" Layer shift ".into()),
+            description: Some(Some("  ".into())),
+            ..Default::default()
+        };
+        assert!(check_fields(&mut form, true).is_empty());
+        assert_eq!(form.code.as_deref(), Some("layer_shift"));
+        assert_eq!(form.name.as_deref(), Some("Layer shift"));
+        assert_eq!(form.description, Some(None));
+        let mut form = ScrapReasonForm {
+            code: Some("shift\u{202E}".into()),
+            name: Some("a\u{7}b".into()),
+            ..Default::default()
+        };
+        let mut errors = check_fields(&mut form, true);
+        let mut long = ScrapReasonForm {
+            name: Some("n".repeat(NAME_MAX + 1)),
+            ..Default::default()
+        };
+        errors.extend(check_fields(&mut long, false));
         let fields: Vec<_> = errors.iter().filter_map(|e| e.field.as_deref()).collect();
         assert_eq!(fields, ["code", "name", "name"]);
     }

@@ -46100,7 +46100,7 @@ export interface operations {
                     code: string;
                     name: string;
                     description?: string | null;
-                    sequence?: number;
+                    sequence?: number | null;
                 };
             };
         };
@@ -46327,8 +46327,8 @@ export interface operations {
                 "application/json": {
                     name?: string | null;
                     description?: string | null;
-                    active?: boolean | null;
                     sequence?: number | null;
+                    active?: boolean | null;
                 };
             };
         };
@@ -65579,7 +65579,7 @@ export interface operations {
                     code: string;
                     name: string;
                     description?: string | null;
-                    sequence?: number;
+                    sequence?: number | null;
                 };
             };
         };
@@ -65806,8 +65806,8 @@ export interface operations {
                 "application/json": {
                     name?: string | null;
                     description?: string | null;
-                    active?: boolean | null;
                     sequence?: number | null;
+                    active?: boolean | null;
                 };
             };
         };
