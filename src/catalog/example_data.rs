@@ -5,7 +5,7 @@ use async_graphql::SimpleObject;
 use bigdecimal::BigDecimal;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
-use crate::catalog::model::{self, CategoryValues, ItemValues};
+use crate::catalog::model::{self, CategoryForm, ItemValues};
 use crate::db::schema::items;
 use crate::error::{AppError, AppResult};
 
@@ -185,7 +185,7 @@ pub async fn seed(conn: &mut AsyncPgConnection) -> AppResult<SeedReport> {
             });
             let row = model::insert_category(
                 conn,
-                &CategoryValues {
+                &CategoryForm {
                     code: Some((*code).into()),
                     name: Some((*name).into()),
                     parent_id: Some(parent_id),

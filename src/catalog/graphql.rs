@@ -8,7 +8,8 @@ use bigdecimal::BigDecimal;
 use crate::auth::Access;
 use crate::catalog::loaders::{AllCategories, CategoryTree, ItemFiles};
 use crate::catalog::model::{
-    self, CategoryRow, CategoryValues, ItemFilter, ItemRow, ItemValues, UomRow,
+    self, CategoryForm, CategoryRow, ItemCategoryCreateInput, ItemCategoryUpdateInput, ItemFilter,
+    ItemRow, ItemValues, UomRow,
 };
 use crate::catalog::rules::{NAME_MAX, SKU_MAX};
 use crate::catalog::{files, import, items};
@@ -929,23 +930,6 @@ pub struct ItemPayload {
     pub user_errors: Vec<UserError>,
 }
 
-/// A new category or changes to one.
-#[derive(Debug, Clone, InputObject)]
-pub struct ItemCategoryInput {
-    /// Short code (unique ignoring case; default: the name upper-cased).
-    pub code: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Parent category (null: a root).
-    pub parent_id: MaybeUndefined<i64>,
-    /// Description.
-    pub description: MaybeUndefined<String>,
-    /// Order among siblings.
-    pub sort_order: Option<i32>,
-    /// Active.
-    pub active: Option<bool>,
-}
-
 /// The result of a category change.
 #[derive(Debug, Clone, Default, SimpleObject)]
 pub struct ItemCategoryPayload {
@@ -1040,9 +1024,9 @@ impl CatalogMutation {
     async fn item_category_create(
         &self,
         ctx: &Context<'_>,
-        input: ItemCategoryInput,
+        input: ItemCategoryCreateInput,
     ) -> AppResult<ItemCategoryPayload> {
-        category_save(ctx, None, input).await
+        category_save(ctx, None, input.into()).await
     }
 
     /// Changes an item category; a parent that would close a cycle is refused (admins).
@@ -1051,9 +1035,9 @@ impl CatalogMutation {
         &self,
         ctx: &Context<'_>,
         id: i64,
-        input: ItemCategoryInput,
+        input: ItemCategoryUpdateInput,
     ) -> AppResult<ItemCategoryPayload> {
-        category_save(ctx, Some(id), input).await
+        category_save(ctx, Some(id), input.into()).await
     }
 
     /// Uploads a file (3MF, STL, OBJ, STEP, G-code, image or PDF) to an item.
@@ -1135,18 +1119,10 @@ pub struct ItemFilePayload {
 async fn category_save(
     ctx: &Context<'_>,
     id: Option<i64>,
-    input: ItemCategoryInput,
+    form: CategoryForm,
 ) -> AppResult<ItemCategoryPayload> {
     let mut conn = context::conn(ctx).await?;
-    let values = CategoryValues {
-        code: input.code,
-        name: input.name,
-        parent_id: change(input.parent_id),
-        description: change(input.description),
-        sort_order: input.sort_order,
-        active: input.active,
-    };
-    let row = match crate::catalog::rules::save_category(&mut conn, id, values).await? {
+    let row = match crate::catalog::rules::save_category(&mut conn, id, form).await? {
         Ok(row) => row,
         Err(user_errors) => {
             return Ok(ItemCategoryPayload {

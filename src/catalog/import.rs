@@ -14,7 +14,7 @@ use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::catalog::items::sku_prefix;
-use crate::catalog::model::{self, CategoryValues, ItemValues, NewItem};
+use crate::catalog::model::{self, CategoryForm, ItemValues, NewItem};
 use crate::db::schema::items;
 use crate::error::{AppError, AppResult};
 
@@ -478,7 +478,7 @@ pub async fn import_items(
                         let code = name.to_uppercase().replace(' ', "_");
                         let row = model::insert_category(
                             conn,
-                            &CategoryValues {
+                            &CategoryForm {
                                 code: Some(code),
                                 name: Some(name.clone()),
                                 ..Default::default()

@@ -617,22 +617,29 @@ pub struct CategoryRow {
     pub updated_at: DateTime<Utc>,
 }
 
-/// A category's values (`None` leaves a column as it is).
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = item_categories)]
-pub struct CategoryValues {
-    /// Code.
-    pub code: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Parent.
-    pub parent_id: Option<Option<i64>>,
-    /// Description.
-    pub description: Option<Option<String>>,
-    /// Order.
-    pub sort_order: Option<i32>,
-    /// Active.
-    pub active: Option<bool>,
+crate::input_forms! {
+    table = item_categories;
+    /// A new category.
+    create ItemCategoryCreateInput;
+    /// Changes to a category: omitted fields keep their value; a `null` parent makes it a root.
+    update ItemCategoryUpdateInput;
+    /// A category's writable columns, checked and normalised by `rules::save_category` (which
+    /// also makes a new category's code from its name when none is given).
+    form CategoryForm;
+    {
+        /// Short code (unique ignoring case; default: the name upper-cased).
+        code: optional String,
+        /// Name.
+        name: required String,
+        /// Parent category (null: a root).
+        parent_id: clearable i64,
+        /// Description (null clears it).
+        description: clearable String,
+        /// Order among siblings (default 0).
+        sort_order: optional i32,
+        /// Active (default true).
+        active: optional bool,
+    }
 }
 
 /// Every category (the tree is small), ordered for display.
@@ -690,20 +697,13 @@ pub fn path(all: &[CategoryRow], id: i64) -> String {
     names.join(" > ")
 }
 
-/// Inserts a category.
+/// Inserts a category (its code is set: `rules::save_category` makes one from the name).
 pub async fn insert_category(
     conn: &mut AsyncPgConnection,
-    v: &CategoryValues,
+    form: &CategoryForm,
 ) -> AppResult<CategoryRow> {
     Ok(diesel::insert_into(item_categories::table)
-        .values((
-            item_categories::code.eq(v.code.clone().unwrap_or_default()),
-            item_categories::name.eq(v.name.clone().unwrap_or_default()),
-            item_categories::parent_id.eq(v.parent_id.flatten()),
-            item_categories::description.eq(v.description.clone().flatten()),
-            item_categories::sort_order.eq(v.sort_order.unwrap_or(0)),
-            item_categories::active.eq(v.active.unwrap_or(true)),
-        ))
+        .values(form)
         .returning(CategoryRow::as_returning())
         .get_result(conn)
         .await?)
@@ -713,10 +713,10 @@ pub async fn insert_category(
 pub async fn update_category(
     conn: &mut AsyncPgConnection,
     id: i64,
-    v: &CategoryValues,
+    form: &CategoryForm,
 ) -> AppResult<CategoryRow> {
     let result = diesel::update(item_categories::table.find(id))
-        .set(v)
+        .set(form)
         .returning(CategoryRow::as_returning())
         .get_result(conn)
         .await;

@@ -26,7 +26,7 @@ use crate::bom::model as bom_model;
 use crate::bom::tree::Tree;
 use crate::catalog::graphql::{ItemType, ProcurementType, StockingPolicy};
 use crate::catalog::items;
-use crate::catalog::model::{self, CategoryRow, CategoryValues, ItemRow, ItemValues};
+use crate::catalog::model::{self, CategoryForm, CategoryRow, ItemRow, ItemValues};
 use crate::db::scale::{COST_SCALE, QUANTITY_SCALE};
 use crate::db::schema::{
     colors, item_categories, items as items_table, material_colors, material_types,
@@ -53,7 +53,7 @@ fn taken(code: &str) -> Vec<UserError> {
 }
 
 /// Checks and normalises a new (`creating`) or changed category's own fields.
-pub fn check_fields(values: &mut CategoryValues, creating: bool) -> Result<(), Vec<UserError>> {
+pub fn check_fields(values: &mut CategoryForm, creating: bool) -> Result<(), Vec<UserError>> {
     values.name = values.name.take().map(|n| n.trim().to_string());
     match values.name.as_deref() {
         None if creating => return Err(fail("name", UserErrorCode::Invalid, "Field required")),
@@ -121,7 +121,7 @@ pub async fn would_cycle(conn: &mut AsyncPgConnection, id: i64, candidate: i64) 
 pub async fn save_category(
     conn: &mut AsyncPgConnection,
     id: Option<i64>,
-    mut values: CategoryValues,
+    mut values: CategoryForm,
 ) -> AppResult<Result<CategoryRow, Vec<UserError>>> {
     if let Err(errors) = check_fields(&mut values, id.is_none()) {
         return Ok(Err(errors));

@@ -17,7 +17,7 @@ use diesel::upsert::excluded;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::catalog::import::{ImportRowError, parse_money};
-use crate::catalog::model::{self as catalog, CategoryValues, ItemValues};
+use crate::catalog::model::{self as catalog, CategoryForm, ItemValues};
 use crate::db::schema::{colors, items, material_colors, material_types};
 use crate::error::{AppError, AppResult};
 use crate::graphql::user_error::Stop;
@@ -503,7 +503,7 @@ async fn ensure_categories(
                     None => {
                         let row = catalog::insert_category(
                             conn,
-                            &CategoryValues {
+                            &CategoryForm {
                                 code: Some(FILAMENT.to_uppercase()),
                                 name: Some(FILAMENT.into()),
                                 ..Default::default()
@@ -522,7 +522,7 @@ async fn ensure_categories(
         };
         let row = catalog::insert_category(
             conn,
-            &CategoryValues {
+            &CategoryForm {
                 code: Some(code),
                 name: Some((*name).clone()),
                 parent_id: Some(Some(parent)),

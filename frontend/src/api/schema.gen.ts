@@ -5832,7 +5832,7 @@ export interface paths {
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     mutation ItemCategoryCreate($input: ItemCategoryInput!) {
+         *     mutation ItemCategoryCreate($input: ItemCategoryCreateInput!) {
          *       itemCategoryCreate(input: $input) {
          *         category { ...CategoryFields }
          *         userErrors { field code message }
@@ -5955,7 +5955,7 @@ export interface paths {
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     mutation ItemCategoryUpdate($id: Int!, $input: ItemCategoryInput!) {
+         *     mutation ItemCategoryUpdate($id: Int!, $input: ItemCategoryUpdateInput!) {
          *       itemCategoryUpdate(id: $id, input: $input) {
          *         category { ...CategoryFields }
          *         userErrors { field code message }
@@ -5998,7 +5998,7 @@ export interface paths {
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     mutation ItemCategoryUpdate($id: Int!, $input: ItemCategoryInput!) {
+         *     mutation ItemCategoryUpdate($id: Int!, $input: ItemCategoryUpdateInput!) {
          *       itemCategoryUpdate(id: $id, input: $input) {
          *         category { ...CategoryFields }
          *         userErrors { field code message }
@@ -37200,7 +37200,7 @@ export interface operations {
             content: {
                 "application/json": {
                     code?: string | null;
-                    name?: string | null;
+                    name: string;
                     parent_id?: number | null;
                     description?: string | null;
                     sort_order?: number | null;
