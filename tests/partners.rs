@@ -374,6 +374,19 @@ async fn vendors_through_rest_list_search_page_create_update_delete() {
         ),
         (Some("Jo"), Value::Null, Some(5), Some("Filament Co"))
     );
+    // The whole address fills the street address unless that is given too.
+    for (body, line1) in [
+        (json!({"address": " 1 Main St "}), "1 Main St"),
+        (
+            json!({"address": "2 Side St", "address_line1": "3 High St"}),
+            "3 High St",
+        ),
+    ] {
+        let path = format!("/api/v1/vendors/{id}/");
+        let res = call(&app, Method::PUT, &path, Some(body), t).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+        assert_eq!(res.json()["address_line1"], line1);
+    }
     let before = snapshot(&app, "vendors").await;
     for (path, body, status) in [
         (
@@ -384,6 +397,11 @@ async fn vendors_through_rest_list_search_page_create_update_delete() {
         (
             format!("/api/v1/vendors/{id}"),
             json!({"name": null}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            format!("/api/v1/vendors/{id}"),
+            json!({"is_active": null, "code": null}),
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
         (

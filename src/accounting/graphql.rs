@@ -517,7 +517,6 @@ impl AccountingQuery {
     #[graphql(guard = "Access::Admin")]
     async fn inventory_valuation(&self, ctx: &Context<'_>) -> AppResult<InventoryValuation> {
         use crate::accounting::ledger::{SystemAccount, cents};
-        use crate::catalog::graphql::ItemType;
         let mut conn = context::conn(ctx).await?;
         let stock = model::stock_by_type(&mut conn).await?;
         let totals = model::totals_as_of(&mut conn, today()).await?;
@@ -530,9 +529,9 @@ impl AccountingQuery {
         let mut reconciled = true;
         let mut categories = Vec::new();
         for account in accounts {
-            let mine = stock.iter().filter(|s| {
-                rules::inventory_account(ItemType::parse(&s.item_type)) == Some(account)
-            });
+            let mine = stock
+                .iter()
+                .filter(|s| rules::inventory_account(s.item_type) == Some(account));
             let (mut count, mut qty, mut val) = (0, BigDecimal::zero(), BigDecimal::zero());
             for s in mine {
                 count += s.item_count;

@@ -444,7 +444,7 @@ pub async fn recent_entry_ids_of_accounts(
 pub struct StockByType {
     /// The item type.
     #[diesel(sql_type = diesel::sql_types::Text)]
-    pub item_type: String,
+    pub item_type: crate::catalog::model::ItemType,
     /// Items with stock on hand.
     #[diesel(sql_type = diesel::sql_types::BigInt)]
     pub item_count: i64,

@@ -5,9 +5,12 @@ use async_graphql::SimpleObject;
 use bigdecimal::BigDecimal;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
-use crate::catalog::model::{self, CategoryForm, ItemValues};
+use crate::catalog::model::{
+    self, CategoryForm, ItemForm, ItemType, ProcurementType, StockingPolicy,
+};
 use crate::db::schema::items;
 use crate::error::{AppError, AppResult};
+use crate::graphql::scalars::Decimal;
 
 /// What the loader created (CONTRACT 2's counters).
 #[derive(Debug, Clone, Default, SimpleObject)]
@@ -46,7 +49,7 @@ const CATEGORIES: &[(&str, &str, Option<&str>)] = &[
 type ExampleItem = (
     &'static str,
     &'static str,
-    &'static str,
+    ItemType,
     &'static str,
     &'static str,
     &'static str,
@@ -57,7 +60,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "MAT-PLA-BLK",
         "PLA Black 1.75mm",
-        "material",
+        ItemType::Material,
         "PLA",
         "G",
         "0.0200",
@@ -66,7 +69,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "MAT-PLA-WHT",
         "PLA White 1.75mm",
-        "material",
+        ItemType::Material,
         "PLA",
         "G",
         "0.0200",
@@ -75,7 +78,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "MAT-PLA-RED",
         "PLA Red 1.75mm",
-        "material",
+        ItemType::Material,
         "PLA",
         "G",
         "0.0220",
@@ -84,7 +87,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "MAT-PETG-BLK",
         "PETG Black 1.75mm",
-        "material",
+        ItemType::Material,
         "PETG",
         "G",
         "0.0240",
@@ -93,7 +96,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "MAT-PETG-CLR",
         "PETG Clear 1.75mm",
-        "material",
+        ItemType::Material,
         "PETG",
         "G",
         "0.0250",
@@ -102,7 +105,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "COMP-MAG-6X2",
         "Neodymium magnet 6x2 mm",
-        "component",
+        ItemType::Component,
         "COMPONENTS",
         "EA",
         "0.0800",
@@ -111,7 +114,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "COMP-M3-INSERT",
         "M3 heat-set insert",
-        "component",
+        ItemType::Component,
         "COMPONENTS",
         "EA",
         "0.0500",
@@ -120,7 +123,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "PKG-BOX-S",
         "Shipping box, small",
-        "packaging",
+        ItemType::Packaging,
         "PACKAGING",
         "EA",
         "0.6500",
@@ -129,7 +132,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "PKG-BUBBLE",
         "Bubble wrap (per metre)",
-        "packaging",
+        ItemType::Packaging,
         "PACKAGING",
         "M",
         "0.3000",
@@ -138,7 +141,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "FG-DRAGON",
         "Articulated dragon",
-        "finished_good",
+        ItemType::FinishedGood,
         "FINISHED_GOODS",
         "EA",
         "3.2000",
@@ -147,7 +150,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "FG-PLANTER",
         "Geometric planter",
-        "finished_good",
+        ItemType::FinishedGood,
         "FINISHED_GOODS",
         "EA",
         "1.8000",
@@ -156,7 +159,7 @@ const ITEMS: &[ExampleItem] = &[
     (
         "FG-PHONE-STAND",
         "Phone stand",
-        "finished_good",
+        ItemType::FinishedGood,
         "FINISHED_GOODS",
         "EA",
         "0.9000",
@@ -197,35 +200,36 @@ pub async fn seed(conn: &mut AsyncPgConnection) -> AppResult<SeedReport> {
             report.categories_created += 1;
         }
         for (sku, name, kind, category, unit, cost, price) in ITEMS {
-            let material = *kind == "material";
-            let values = ItemValues {
+            let material = *kind == ItemType::Material;
+            let values = ItemForm {
                 sku: Some((*sku).into()),
                 name: Some((*name).into()),
-                item_type: Some((*kind).into()),
-                procurement_type: Some(
-                    if *kind == "finished_good" {
-                        "make"
-                    } else {
-                        "buy"
-                    }
-                    .into(),
-                ),
+                item_type: Some(*kind),
+                procurement_type: Some(if *kind == ItemType::FinishedGood {
+                    ProcurementType::Make
+                } else {
+                    ProcurementType::Buy
+                }),
                 unit: Some((*unit).into()),
                 purchase_uom: Some(if material { "KG" } else { unit }.to_string()),
-                purchase_factor: Some(BigDecimal::from(if material { 1000 } else { 1 })),
-                standard_cost: Some(cost.parse().ok()),
-                selling_price: Some(price.and_then(|p| p.parse().ok())),
+                purchase_factor: Some(Decimal(BigDecimal::from(if material { 1000 } else { 1 }))),
+                standard_cost: Some(cost.parse().ok().map(Decimal)),
+                selling_price: Some(price.and_then(|p| p.parse().ok()).map(Decimal)),
                 category_id: Some(
                     all.iter()
                         .find(|c| c.code.eq_ignore_ascii_case(category))
                         .map(|c| c.id),
                 ),
-                stocking_policy: Some(if material { "stocked" } else { "on_demand" }.into()),
+                stocking_policy: Some(if material {
+                    StockingPolicy::Stocked
+                } else {
+                    StockingPolicy::OnDemand
+                }),
                 is_raw_material: Some(material),
                 ..Default::default()
             };
             let n = diesel::insert_into(items::table)
-                .values(values.for_insert())
+                .values(&values)
                 .on_conflict_do_nothing()
                 .execute(conn)
                 .await?;

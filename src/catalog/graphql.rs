@@ -1,102 +1,26 @@
 //! The catalog in the schema: items, categories, units of measure and item files.
 
-use async_graphql::{
-    ComplexObject, Context, Enum, InputObject, MaybeUndefined, Object, SimpleObject,
-};
+use async_graphql::{ComplexObject, Context, Object, SimpleObject};
 use bigdecimal::BigDecimal;
 
 use crate::auth::Access;
 use crate::catalog::loaders::{AllCategories, CategoryTree, ItemFiles};
 use crate::catalog::model::{
     self, CategoryForm, CategoryRow, ItemCategoryCreateInput, ItemCategoryUpdateInput, ItemFilter,
-    ItemRow, ItemValues, UomRow,
+    ItemRow, UomRow,
 };
-use crate::catalog::rules::{NAME_MAX, SKU_MAX};
 use crate::catalog::{files, import, items};
 use crate::db::paging::SortOrder;
 use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::flat::Flat;
-use crate::graphql::limits::length;
 use crate::graphql::pagination::Page;
 use crate::graphql::scalars::{Decimal, Timestamp};
 use crate::graphql::user_error::UserError;
 
-macro_rules! string_enum {
-    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-        #[graphql(rename_items = "snake_case")]
-        pub enum $name { $($(#[$vdoc])* $variant),+ }
-
-        impl $name {
-            /// The stored text.
-            pub fn as_str(self) -> &'static str {
-                match self { $($name::$variant => $text),+ }
-            }
-
-            /// Reads the stored text (unknown values fall back to the first variant).
-            pub fn parse(text: &str) -> $name {
-                match text { $($text => $name::$variant,)+ _ => string_enum!(@first $($name::$variant),+) }
-            }
-        }
-    };
-    (@first $first:expr $(, $rest:expr)*) => { $first };
-}
-
-string_enum!(
-    /// What an item is.
-    ItemType {
-        /// Sold to customers.
-        FinishedGood => "finished_good",
-        /// Goes into finished goods.
-        Component => "component",
-        /// Raw material (filament, resin), stocked in grams.
-        Material => "material",
-        /// Used up in production.
-        Consumable => "consumable",
-        /// Shop supplies.
-        Supply => "supply",
-        /// A service (not stocked).
-        Service => "service",
-        /// Packaging.
-        Packaging => "packaging",
-    }
-);
-
-string_enum!(
-    /// How an item is obtained.
-    ProcurementType {
-        /// Bought from vendors.
-        Buy => "buy",
-        /// Made in house.
-        Make => "make",
-        /// Either.
-        MakeOrBuy => "make_or_buy",
-    }
-);
-
-string_enum!(
-    /// Whether stock is kept.
-    StockingPolicy {
-        /// Made or bought when needed.
-        OnDemand => "on_demand",
-        /// Kept in stock.
-        Stocked => "stocked",
-    }
-);
-
-string_enum!(
-    /// How cost is computed.
-    CostMethod {
-        /// Moving average (recomputed on each receipt).
-        Average => "average",
-        /// First in, first out.
-        Fifo => "fifo",
-        /// A fixed standard cost.
-        Standard => "standard",
-    }
-);
+pub use crate::catalog::model::{
+    CostMethod, ItemCreateInput, ItemType, ItemUpdateInput, ProcurementType, StockingPolicy,
+};
 
 fn dec(v: Option<BigDecimal>) -> Option<Decimal> {
     v.map(Decimal)
@@ -209,12 +133,12 @@ impl From<ItemRow> for Item {
             name: r.name,
             description: r.description,
             category_id: r.category_id,
-            item_type: ItemType::parse(&r.item_type),
-            procurement_type: ProcurementType::parse(&r.procurement_type),
+            item_type: r.item_type,
+            procurement_type: r.procurement_type,
             unit: r.unit,
             purchase_uom: r.purchase_uom,
             purchase_factor: Decimal(r.purchase_factor),
-            cost_method: CostMethod::parse(&r.cost_method),
+            cost_method: r.cost_method,
             standard_cost: dec(r.standard_cost),
             average_cost: dec(r.average_cost),
             last_cost: dec(r.last_cost),
@@ -227,7 +151,7 @@ impl From<ItemRow> for Item {
             min_order_qty: dec(r.min_order_qty),
             reorder_point: dec(r.reorder_point),
             reorder_qty: dec(r.reorder_qty),
-            stocking_policy: StockingPolicy::parse(&r.stocking_policy),
+            stocking_policy: r.stocking_policy,
             upc: r.upc,
             legacy_sku: r.legacy_sku,
             image_url: r.image_url,
@@ -563,8 +487,8 @@ impl CatalogQuery {
         let page = Page::with_max(first, offset, MAX_ITEM_PAGE)?;
         let filter = ItemFilter {
             search,
-            item_type: item_type.map(|t| t.as_str().into()),
-            procurement_type: procurement_type.map(|t| t.as_str().into()),
+            item_type,
+            procurement_type,
             category_tree: category_id,
             active: active_only,
             sort_by,
@@ -706,219 +630,6 @@ impl CatalogQuery {
     }
 }
 
-/// A new item. Blank SKUs are generated from the type (`FG-001`, `MAT-002`...).
-#[derive(Debug, Clone, InputObject)]
-pub struct ItemCreateInput {
-    /// SKU (blank: generated).
-    #[graphql(directive = length::apply(SKU_MAX))]
-    pub sku: Option<String>,
-    /// Name (required).
-    #[graphql(directive = length::apply(NAME_MAX))]
-    pub name: String,
-    /// Description.
-    pub description: Option<String>,
-    /// Category.
-    pub category_id: Option<i64>,
-    /// Type (default finished_good).
-    pub item_type: Option<ItemType>,
-    /// Procurement (default buy).
-    pub procurement_type: Option<ProcurementType>,
-    /// Stocking unit code (default EA; G for materials).
-    pub unit: Option<String>,
-    /// Purchase unit code (default EA; KG for materials).
-    pub purchase_uom: Option<String>,
-    /// Stocking units per purchase unit.
-    pub purchase_factor: Option<Decimal>,
-    /// Cost method (default average).
-    pub cost_method: Option<CostMethod>,
-    /// Standard cost.
-    pub standard_cost: Option<Decimal>,
-    /// Selling price.
-    pub selling_price: Option<Decimal>,
-    /// Weight in ounces.
-    pub weight_oz: Option<Decimal>,
-    /// Length in inches.
-    pub length_in: Option<Decimal>,
-    /// Width in inches.
-    pub width_in: Option<Decimal>,
-    /// Height in inches.
-    pub height_in: Option<Decimal>,
-    /// Lead time in days.
-    pub lead_time_days: Option<i32>,
-    /// Minimum order quantity.
-    pub min_order_qty: Option<Decimal>,
-    /// Reorder point.
-    pub reorder_point: Option<Decimal>,
-    /// Reorder quantity.
-    pub reorder_qty: Option<Decimal>,
-    /// Stocking policy (default on_demand).
-    pub stocking_policy: Option<StockingPolicy>,
-    /// UPC / barcode.
-    pub upc: Option<String>,
-    /// SKU in a previous system.
-    pub legacy_sku: Option<String>,
-    /// Picture URL.
-    pub image_url: Option<String>,
-    /// Raw material.
-    pub is_raw_material: Option<bool>,
-    /// Track lots.
-    pub track_lots: Option<bool>,
-    /// Track serial numbers.
-    pub track_serials: Option<bool>,
-    /// Active (default true).
-    pub active: Option<bool>,
-    /// Synonym of `active` (the spec's name).
-    pub is_active: Option<bool>,
-}
-
-impl ItemCreateInput {
-    fn values(self) -> ItemValues {
-        let d = |v: Option<Decimal>| Some(v.map(|d| d.0));
-        ItemValues {
-            sku: self.sku,
-            name: Some(self.name),
-            description: Some(self.description),
-            category_id: Some(self.category_id),
-            item_type: self.item_type.map(|t| t.as_str().into()),
-            procurement_type: self.procurement_type.map(|t| t.as_str().into()),
-            unit: self.unit,
-            purchase_uom: self.purchase_uom,
-            purchase_factor: self.purchase_factor.map(|d| d.0),
-            cost_method: self.cost_method.map(|t| t.as_str().into()),
-            standard_cost: d(self.standard_cost),
-            selling_price: d(self.selling_price),
-            weight_oz: d(self.weight_oz),
-            length_in: d(self.length_in),
-            width_in: d(self.width_in),
-            height_in: d(self.height_in),
-            lead_time_days: Some(self.lead_time_days),
-            min_order_qty: d(self.min_order_qty),
-            reorder_point: d(self.reorder_point),
-            reorder_qty: d(self.reorder_qty),
-            stocking_policy: self.stocking_policy.map(|t| t.as_str().into()),
-            upc: Some(self.upc),
-            legacy_sku: Some(self.legacy_sku),
-            image_url: Some(self.image_url),
-            is_raw_material: self.is_raw_material,
-            track_lots: self.track_lots,
-            track_serials: self.track_serials,
-            active: self.is_active.or(self.active),
-        }
-    }
-}
-
-/// Changes to an item: omitted fields keep their value, `null` clears a clearable one.
-#[derive(Debug, Clone, Default, InputObject)]
-pub struct ItemUpdateInput {
-    /// SKU.
-    #[graphql(directive = length::apply(SKU_MAX))]
-    pub sku: Option<String>,
-    /// Name.
-    #[graphql(directive = length::apply(NAME_MAX))]
-    pub name: Option<String>,
-    /// Description.
-    pub description: MaybeUndefined<String>,
-    /// Category.
-    pub category_id: MaybeUndefined<i64>,
-    /// Type.
-    pub item_type: Option<ItemType>,
-    /// Procurement.
-    pub procurement_type: Option<ProcurementType>,
-    /// Stocking unit code.
-    pub unit: Option<String>,
-    /// Purchase unit code.
-    pub purchase_uom: Option<String>,
-    /// Stocking units per purchase unit.
-    pub purchase_factor: Option<Decimal>,
-    /// Cost method.
-    pub cost_method: Option<CostMethod>,
-    /// Standard cost.
-    pub standard_cost: MaybeUndefined<Decimal>,
-    /// Selling price.
-    pub selling_price: MaybeUndefined<Decimal>,
-    /// Weight in ounces.
-    pub weight_oz: MaybeUndefined<Decimal>,
-    /// Length in inches.
-    pub length_in: MaybeUndefined<Decimal>,
-    /// Width in inches.
-    pub width_in: MaybeUndefined<Decimal>,
-    /// Height in inches.
-    pub height_in: MaybeUndefined<Decimal>,
-    /// Lead time in days.
-    pub lead_time_days: MaybeUndefined<i32>,
-    /// Minimum order quantity.
-    pub min_order_qty: MaybeUndefined<Decimal>,
-    /// Reorder point.
-    pub reorder_point: MaybeUndefined<Decimal>,
-    /// Reorder quantity.
-    pub reorder_qty: MaybeUndefined<Decimal>,
-    /// Stocking policy.
-    pub stocking_policy: Option<StockingPolicy>,
-    /// UPC / barcode.
-    pub upc: MaybeUndefined<String>,
-    /// SKU in a previous system.
-    pub legacy_sku: MaybeUndefined<String>,
-    /// Picture URL.
-    pub image_url: MaybeUndefined<String>,
-    /// Raw material.
-    pub is_raw_material: Option<bool>,
-    /// Track lots.
-    pub track_lots: Option<bool>,
-    /// Track serial numbers.
-    pub track_serials: Option<bool>,
-    /// Active.
-    pub active: Option<bool>,
-    /// Synonym of `active`.
-    pub is_active: Option<bool>,
-}
-
-fn change<T>(v: MaybeUndefined<T>) -> Option<Option<T>> {
-    match v {
-        MaybeUndefined::Undefined => None,
-        MaybeUndefined::Null => Some(None),
-        MaybeUndefined::Value(x) => Some(Some(x)),
-    }
-}
-
-fn change_dec(v: MaybeUndefined<Decimal>) -> Option<Option<BigDecimal>> {
-    change(v).map(|o| o.map(|d| d.0))
-}
-
-impl ItemUpdateInput {
-    fn values(self) -> ItemValues {
-        ItemValues {
-            sku: self.sku,
-            name: self.name,
-            description: change(self.description),
-            category_id: change(self.category_id),
-            item_type: self.item_type.map(|t| t.as_str().into()),
-            procurement_type: self.procurement_type.map(|t| t.as_str().into()),
-            unit: self.unit,
-            purchase_uom: self.purchase_uom,
-            purchase_factor: self.purchase_factor.map(|d| d.0),
-            cost_method: self.cost_method.map(|t| t.as_str().into()),
-            standard_cost: change_dec(self.standard_cost),
-            selling_price: change_dec(self.selling_price),
-            weight_oz: change_dec(self.weight_oz),
-            length_in: change_dec(self.length_in),
-            width_in: change_dec(self.width_in),
-            height_in: change_dec(self.height_in),
-            lead_time_days: change(self.lead_time_days),
-            min_order_qty: change_dec(self.min_order_qty),
-            reorder_point: change_dec(self.reorder_point),
-            reorder_qty: change_dec(self.reorder_qty),
-            stocking_policy: self.stocking_policy.map(|t| t.as_str().into()),
-            upc: change(self.upc),
-            legacy_sku: change(self.legacy_sku),
-            image_url: change(self.image_url),
-            is_raw_material: self.is_raw_material,
-            track_lots: self.track_lots,
-            track_serials: self.track_serials,
-            active: self.is_active.or(self.active),
-        }
-    }
-}
-
 /// The result of an item change.
 #[derive(Debug, Clone, Default, SimpleObject)]
 pub struct ItemPayload {
@@ -966,7 +677,7 @@ impl CatalogMutation {
         input: ItemCreateInput,
     ) -> AppResult<ItemPayload> {
         let mut conn = context::conn(ctx).await?;
-        let mut values = input.values();
+        let mut values = input.into_form();
         let errors = items::check(&mut conn, &mut values, None).await?;
         if !errors.is_empty() {
             return Ok(item_result(Err(errors)));
@@ -990,7 +701,7 @@ impl CatalogMutation {
         let existing = model::find(&mut conn, id)
             .await?
             .ok_or_else(|| AppError::not_found("Item not found"))?;
-        let mut values = input.values();
+        let mut values = input.into_form();
         let errors = items::check(&mut conn, &mut values, Some(&existing)).await?;
         if !errors.is_empty() {
             return Ok(item_result(Err(errors)));
@@ -1087,7 +798,7 @@ impl CatalogMutation {
             &mut conn,
             &bytes,
             update_existing,
-            default_item_type.as_str(),
+            default_item_type,
             dry_run,
         )
         .await

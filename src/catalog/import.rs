@@ -14,9 +14,11 @@ use diesel::prelude::*;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::catalog::items::sku_prefix;
-use crate::catalog::model::{self, CategoryForm, ItemValues, NewItem};
+use crate::catalog::model::{self, CategoryForm, ItemForm, ItemType, ProcurementType};
 use crate::db::schema::items;
 use crate::error::{AppError, AppResult};
+use crate::graphql::scalars::Decimal;
+use strum::VariantArray;
 
 /// The template offered for download.
 pub const TEMPLATE: &str = "SKU,Name,Description,Item Type,Procurement Type,Unit,Standard Cost,Selling Price,Reorder Point,UPC,Category,Active\n\
@@ -171,19 +173,9 @@ fn parse_bool(raw: &str) -> Result<Option<bool>, String> {
     }
 }
 
-const ITEM_TYPES: &[&str] = &[
-    "finished_good",
-    "component",
-    "material",
-    "consumable",
-    "supply",
-    "service",
-    "packaging",
-];
-
 struct Parsed {
     row: i64,
-    values: ItemValues,
+    values: ItemForm,
     category: Option<String>,
 }
 
@@ -192,7 +184,7 @@ pub async fn import_items(
     conn: &mut AsyncPgConnection,
     bytes: &[u8],
     update_existing: bool,
-    default_item_type: &str,
+    default_item_type: ItemType,
     dry_run: bool,
 ) -> AppResult<ImportReport> {
     // The shared engine: encoding, separator, line numbers, open quotes.
@@ -316,18 +308,18 @@ pub async fn import_items(
         }
         let item_type =
             match get(Col::ItemType).map(|t| t.to_ascii_lowercase().replace([' ', '-'], "_")) {
-                Some(t) if ITEM_TYPES.contains(&t.as_str()) => t,
-                Some(t) => {
+                Some(t) => t.parse::<ItemType>().unwrap_or_else(|_| {
+                    let known: Vec<&str> = ItemType::VARIANTS.iter().map(|v| v.as_ref()).collect();
                     errors.push((
                         Some("item_type"),
-                        format!("'{t}' is not an item type ({})", ITEM_TYPES.join(", ")),
+                        format!("'{t}' is not an item type ({})", known.join(", ")),
                     ));
-                    default_item_type.to_string()
-                }
-                None => default_item_type.to_string(),
+                    default_item_type
+                }),
+                None => default_item_type,
             };
         let procurement = match get(Col::Procurement).map(str::to_ascii_lowercase) {
-            Some(p) if ["make", "buy", "make_or_buy"].contains(&p.as_str()) => Some(p),
+            Some(p) if let Ok(p) = p.parse::<ProcurementType>() => Some(p),
             Some(p) => {
                 errors.push((
                     Some("procurement_type"),
@@ -367,7 +359,7 @@ pub async fn import_items(
             None => None,
         };
         let data = serde_json::json!({
-            "sku": sku, "name": name, "item_type": item_type, "unit": unit,
+            "sku": sku, "name": name, "item_type": item_type.as_ref(), "unit": unit,
             "standard_cost": cost.as_ref().map(|c| c.to_string()),
             "selling_price": price.as_ref().map(|p| p.to_string()),
             "category": get(Col::Category),
@@ -389,11 +381,11 @@ pub async fn import_items(
             report.error_rows += 1;
             continue;
         }
-        let material = item_type == "material";
+        let material = item_type == ItemType::Material;
         parsed.push(Parsed {
             row,
             category: get(Col::Category).map(str::to_string),
-            values: ItemValues {
+            values: ItemForm {
                 sku,
                 name,
                 description: Some(get(Col::Description).map(str::to_string)),
@@ -401,10 +393,10 @@ pub async fn import_items(
                 procurement_type: procurement,
                 unit: unit.or_else(|| material.then(|| "G".to_string())),
                 purchase_uom: purchase_uom.or_else(|| material.then(|| "KG".to_string())),
-                purchase_factor: material.then(|| BigDecimal::from(1000)),
-                standard_cost: Some(cost),
-                selling_price: Some(price),
-                reorder_point: Some(reorder),
+                purchase_factor: material.then(|| Decimal(BigDecimal::from(1000))),
+                standard_cost: Some(cost.map(Decimal)),
+                selling_price: Some(price.map(Decimal)),
+                reorder_point: Some(reorder.map(Decimal)),
                 upc: Some(get(Col::Upc).map(str::to_string)),
                 is_raw_material: material.then_some(true),
                 active,
@@ -507,14 +499,14 @@ pub async fn import_items(
                 Vec::new()
             };
             let mut numbers = numbers.into_iter();
-            let mut rows: Vec<NewItem> = Vec::with_capacity(creates.len());
+            let mut rows: Vec<ItemForm> = Vec::with_capacity(creates.len());
             for p in &creates {
                 let mut v = p.values.clone();
                 if v.sku.is_none() {
                     let n = numbers.next().unwrap_or_default();
                     v.sku = Some(format!(
                         "{}-{n:03}",
-                        sku_prefix(v.item_type.as_deref().unwrap_or_default())
+                        sku_prefix(v.item_type.unwrap_or(ItemType::FinishedGood))
                     ));
                 }
                 v.category_id = Some(
@@ -522,7 +514,7 @@ pub async fn import_items(
                         .as_ref()
                         .and_then(|c| category_of.get(c).copied()),
                 );
-                rows.push(v.for_insert());
+                rows.push(v);
             }
             let mut created = 0;
             for chunk in rows.chunks(1000) {

@@ -4,21 +4,21 @@
 use bigdecimal::{BigDecimal, Zero};
 use diesel_async::AsyncPgConnection;
 
-use crate::catalog::model::{self, ItemRow, ItemValues};
+use crate::catalog::model::{self, ItemForm, ItemRow, ItemType};
 use crate::error::{AppError, AppResult};
+use crate::graphql::scalars::Decimal;
 use crate::graphql::user_error::{UserError, UserErrorCode};
 
 /// The SKU prefix of generated SKUs by item type.
-pub fn sku_prefix(item_type: &str) -> &'static str {
+pub fn sku_prefix(item_type: ItemType) -> &'static str {
     match item_type {
-        "finished_good" => "FG",
-        "component" => "COMP",
-        "supply" => "SUP",
-        "service" => "SRV",
-        "material" => "MAT",
-        "consumable" => "CON",
-        "packaging" => "PKG",
-        _ => "ITEM",
+        ItemType::FinishedGood => "FG",
+        ItemType::Component => "COMP",
+        ItemType::Supply => "SUP",
+        ItemType::Service => "SRV",
+        ItemType::Material => "MAT",
+        ItemType::Consumable => "CON",
+        ItemType::Packaging => "PKG",
     }
 }
 
@@ -26,7 +26,7 @@ pub fn sku_prefix(item_type: &str) -> &'static str {
 /// updated. Returns the field errors (nothing is written when there are any).
 pub async fn check(
     conn: &mut AsyncPgConnection,
-    values: &mut ItemValues,
+    values: &mut ItemForm,
     existing: Option<&ItemRow>,
 ) -> AppResult<Vec<UserError>> {
     let mut errors = Vec::new();
@@ -61,15 +61,14 @@ pub async fn check(
     // Materials default to grams, bought by the kilogram (CONTRACT 5.6).
     let item_type = values
         .item_type
-        .clone()
-        .or_else(|| existing.map(|e| e.item_type.clone()))
-        .unwrap_or_else(|| "finished_good".into());
-    if existing.is_none() && item_type == "material" {
+        .or_else(|| existing.map(|e| e.item_type))
+        .unwrap_or(ItemType::FinishedGood);
+    if existing.is_none() && item_type == ItemType::Material {
         values.unit.get_or_insert_with(|| "G".into());
         values.purchase_uom.get_or_insert_with(|| "KG".into());
         values
             .purchase_factor
-            .get_or_insert_with(|| BigDecimal::from(1000));
+            .get_or_insert_with(|| Decimal(BigDecimal::from(1000)));
         values.is_raw_material = Some(true);
     }
 
@@ -125,7 +124,7 @@ pub async fn check(
             values.reorder_qty.as_ref().and_then(|v| v.as_ref()),
         ),
     ] {
-        if value.is_some_and(|v| *v < BigDecimal::zero()) {
+        if value.is_some_and(|v| v.0 < BigDecimal::zero()) {
             errors.push(UserError::new(
                 field,
                 UserErrorCode::Invalid,
@@ -136,7 +135,7 @@ pub async fn check(
     if values
         .purchase_factor
         .as_ref()
-        .is_some_and(|v| *v <= BigDecimal::zero())
+        .is_some_and(|v| v.0 <= BigDecimal::zero())
     {
         errors.push(UserError::new(
             "purchaseFactor",
@@ -215,7 +214,7 @@ pub async fn check(
             )]);
         }
         _ if existing.is_none() => {
-            values.sku = Some(model::next_sku(conn, sku_prefix(&item_type)).await?);
+            values.sku = Some(model::next_sku(conn, sku_prefix(item_type)).await?);
         }
         _ => {}
     }
@@ -257,7 +256,7 @@ pub async fn delete(
     let row = model::update(
         conn,
         id,
-        &ItemValues {
+        &ItemForm {
             active: Some(false),
             ..Default::default()
         },

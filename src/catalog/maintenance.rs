@@ -11,7 +11,7 @@ use diesel_async::AsyncConnection;
 use crate::auth::Access;
 use crate::catalog::graphql::{Item, ItemType, ProcurementType, StockingPolicy};
 use crate::catalog::import;
-use crate::catalog::model::ItemValues;
+use crate::catalog::model::ItemForm;
 use crate::catalog::rules::{self, CostSource, MaterialItemForm, RecostScope, Recosted};
 use crate::db::forms::patch;
 use crate::error::{AppError, AppResult};
@@ -248,14 +248,14 @@ impl CatalogMaintenanceMutation {
         ctx: &Context<'_>,
         input: ItemBulkUpdateInput,
     ) -> AppResult<ItemBulkUpdatePayload> {
-        let values = ItemValues {
+        let values = ItemForm {
             // Category 0 is the SPA's "no category", as null is.
             category_id: patch(input.category_id).map(|id| id.filter(|&id| id != 0)),
             active: input.is_active.or(input.active),
-            item_type: input.item_type.map(|t| t.as_str().into()),
-            procurement_type: input.procurement_type.map(|t| t.as_str().into()),
-            stocking_policy: input.stocking_policy.map(|t| t.as_str().into()),
-            reorder_point: patch(input.reorder_point).map(|d| d.map(|d| d.0)),
+            item_type: input.item_type,
+            procurement_type: input.procurement_type,
+            stocking_policy: input.stocking_policy,
+            reorder_point: patch(input.reorder_point),
             ..Default::default()
         };
         let ids = input.item_ids;
@@ -338,14 +338,8 @@ impl CatalogMaintenanceMutation {
     ) -> AppResult<ProductImportReport> {
         let bytes = crate::materials::graphql::read_csv(ctx, file)?;
         let mut conn = context::conn(ctx).await?;
-        let report = import::import_items(
-            &mut conn,
-            &bytes,
-            true,
-            ItemType::FinishedGood.as_str(),
-            false,
-        )
-        .await?;
+        let report =
+            import::import_items(&mut conn, &bytes, true, ItemType::FinishedGood, false).await?;
         Ok(ProductImportReport {
             created: report.created,
             updated: report.updated,

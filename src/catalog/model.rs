@@ -8,7 +8,10 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use crate::db::schema::{item_categories, item_files, items, units_of_measure};
 use diesel::sql_types::{Jsonb, Nullable, Text};
 
+use crate::catalog::rules::{NAME_MAX, SKU_MAX};
 use crate::error::{AppError, AppResult};
+use crate::graphql::limits::length;
+use crate::graphql::scalars::Decimal;
 
 /// A stored item.
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -25,9 +28,9 @@ pub struct ItemRow {
     /// Category.
     pub category_id: Option<i64>,
     /// finished_good, component, material, consumable (and supply, service, packaging).
-    pub item_type: String,
+    pub item_type: ItemType,
     /// make, buy or make_or_buy.
-    pub procurement_type: String,
+    pub procurement_type: ProcurementType,
     /// Stocking unit code.
     pub unit: String,
     /// Purchase unit code.
@@ -35,7 +38,7 @@ pub struct ItemRow {
     /// Stocking units per purchase unit.
     pub purchase_factor: BigDecimal,
     /// fifo, average or standard.
-    pub cost_method: String,
+    pub cost_method: CostMethod,
     /// Standard cost per stocking unit.
     pub standard_cost: Option<BigDecimal>,
     /// Average cost.
@@ -61,7 +64,7 @@ pub struct ItemRow {
     /// Reorder quantity.
     pub reorder_qty: Option<BigDecimal>,
     /// stocked or on_demand.
-    pub stocking_policy: String,
+    pub stocking_policy: StockingPolicy,
     /// UPC / barcode.
     pub upc: Option<String>,
     /// The SKU in a previous system.
@@ -82,137 +85,151 @@ pub struct ItemRow {
     pub updated_at: DateTime<Utc>,
 }
 
-/// The values of an item: `None` leaves a column as it is (update) or at its default
-/// (insert); `Some(None)` clears a nullable column.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = items)]
-pub struct ItemValues {
-    /// SKU.
-    pub sku: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<Option<String>>,
-    /// Category.
-    pub category_id: Option<Option<i64>>,
-    /// Type.
-    pub item_type: Option<String>,
-    /// Procurement.
-    pub procurement_type: Option<String>,
-    /// Stocking unit.
-    pub unit: Option<String>,
-    /// Purchase unit.
-    pub purchase_uom: Option<String>,
-    /// Units per purchase unit.
-    pub purchase_factor: Option<BigDecimal>,
-    /// Cost method.
-    pub cost_method: Option<String>,
-    /// Standard cost.
-    pub standard_cost: Option<Option<BigDecimal>>,
-    /// Selling price.
-    pub selling_price: Option<Option<BigDecimal>>,
-    /// Weight.
-    pub weight_oz: Option<Option<BigDecimal>>,
-    /// Length.
-    pub length_in: Option<Option<BigDecimal>>,
-    /// Width.
-    pub width_in: Option<Option<BigDecimal>>,
-    /// Height.
-    pub height_in: Option<Option<BigDecimal>>,
-    /// Lead time.
-    pub lead_time_days: Option<Option<i32>>,
-    /// Minimum order quantity.
-    pub min_order_qty: Option<Option<BigDecimal>>,
-    /// Reorder point.
-    pub reorder_point: Option<Option<BigDecimal>>,
-    /// Reorder quantity.
-    pub reorder_qty: Option<Option<BigDecimal>>,
-    /// Stocking policy.
-    pub stocking_policy: Option<String>,
-    /// UPC.
-    pub upc: Option<Option<String>>,
-    /// Legacy SKU.
-    pub legacy_sku: Option<Option<String>>,
-    /// Picture URL.
-    pub image_url: Option<Option<String>>,
-    /// Raw material.
-    pub is_raw_material: Option<bool>,
-    /// Lot tracking.
-    pub track_lots: Option<bool>,
-    /// Serial tracking.
-    pub track_serials: Option<bool>,
-    /// Active.
-    pub active: Option<bool>,
+crate::text_enum! {
+    /// What an item is.
+    pub enum ItemType {
+        /// Sold to customers.
+        FinishedGood,
+        /// Goes into finished goods.
+        Component,
+        /// Raw material (filament, resin), stocked in grams.
+        Material,
+        /// Used up in production.
+        Consumable,
+        /// Shop supplies.
+        Supply,
+        /// A service (not stocked).
+        Service,
+        /// Packaging.
+        Packaging,
+    }
 }
 
-/// An item row to insert (see [`ItemValues::for_insert`]).
-#[derive(Debug, Clone, Insertable)]
-#[diesel(table_name = items)]
-pub struct NewItem {
-    sku: Option<String>,
-    name: Option<String>,
-    description: Option<String>,
-    category_id: Option<i64>,
-    item_type: Option<String>,
-    procurement_type: Option<String>,
-    unit: Option<String>,
-    purchase_uom: Option<String>,
-    purchase_factor: Option<BigDecimal>,
-    cost_method: Option<String>,
-    standard_cost: Option<BigDecimal>,
-    selling_price: Option<BigDecimal>,
-    weight_oz: Option<BigDecimal>,
-    length_in: Option<BigDecimal>,
-    width_in: Option<BigDecimal>,
-    height_in: Option<BigDecimal>,
-    lead_time_days: Option<i32>,
-    min_order_qty: Option<BigDecimal>,
-    reorder_point: Option<BigDecimal>,
-    reorder_qty: Option<BigDecimal>,
-    stocking_policy: Option<String>,
-    upc: Option<String>,
-    legacy_sku: Option<String>,
-    image_url: Option<String>,
-    is_raw_material: Option<bool>,
-    track_lots: Option<bool>,
-    track_serials: Option<bool>,
-    active: Option<bool>,
+crate::text_enum! {
+    /// How an item is obtained.
+    pub enum ProcurementType {
+        /// Bought from vendors.
+        Buy,
+        /// Made in house.
+        Make,
+        /// Either.
+        MakeOrBuy,
+    }
 }
 
-impl ItemValues {
-    /// The insertable form: unset NOT NULL columns take their defaults, unset nullable
-    /// columns are NULL.
-    pub fn for_insert(&self) -> NewItem {
-        NewItem {
-            sku: self.sku.clone(),
-            name: self.name.clone(),
-            description: self.description.clone().flatten(),
-            category_id: self.category_id.flatten(),
-            item_type: self.item_type.clone(),
-            procurement_type: self.procurement_type.clone(),
-            unit: self.unit.clone(),
-            purchase_uom: self.purchase_uom.clone(),
-            purchase_factor: self.purchase_factor.clone(),
-            cost_method: self.cost_method.clone(),
-            standard_cost: self.standard_cost.clone().flatten(),
-            selling_price: self.selling_price.clone().flatten(),
-            weight_oz: self.weight_oz.clone().flatten(),
-            length_in: self.length_in.clone().flatten(),
-            width_in: self.width_in.clone().flatten(),
-            height_in: self.height_in.clone().flatten(),
-            lead_time_days: self.lead_time_days.flatten(),
-            min_order_qty: self.min_order_qty.clone().flatten(),
-            reorder_point: self.reorder_point.clone().flatten(),
-            reorder_qty: self.reorder_qty.clone().flatten(),
-            stocking_policy: self.stocking_policy.clone(),
-            upc: self.upc.clone().flatten(),
-            legacy_sku: self.legacy_sku.clone().flatten(),
-            image_url: self.image_url.clone().flatten(),
-            is_raw_material: self.is_raw_material,
-            track_lots: self.track_lots,
-            track_serials: self.track_serials,
-            active: self.active,
-        }
+crate::text_enum! {
+    /// Whether stock is kept.
+    pub enum StockingPolicy {
+        /// Made or bought when needed.
+        OnDemand,
+        /// Kept in stock.
+        Stocked,
+    }
+}
+
+crate::text_enum! {
+    /// How cost is computed.
+    pub enum CostMethod {
+        /// Moving average (recomputed on each receipt).
+        Average,
+        /// First in, first out.
+        Fifo,
+        /// A fixed standard cost.
+        Standard,
+    }
+}
+
+crate::input_forms! {
+    table = items;
+    /// A new item. Blank SKUs are generated from the type (`FG-001`, `MAT-002`...).
+    create ItemCreateInput;
+    /// Changes to an item: omitted fields keep their value, `null` clears a clearable one.
+    update ItemUpdateInput;
+    /// An item's writable columns, checked and completed by `items::check`.
+    form ItemForm;
+    {
+        /// SKU (blank on create: generated).
+        [directive = length::apply(SKU_MAX)]
+        sku: optional String,
+        /// Name.
+        [directive = length::apply(NAME_MAX)]
+        name: required String,
+        /// Description.
+        description: clearable String,
+        /// Category.
+        category_id: clearable i64,
+        /// Type (default finished_good).
+        item_type: optional ItemType,
+        /// Procurement (default buy).
+        procurement_type: optional ProcurementType,
+        /// Stocking unit code (default EA; G for materials).
+        unit: optional String,
+        /// Purchase unit code (default EA; KG for materials).
+        purchase_uom: optional String,
+        /// Stocking units per purchase unit.
+        purchase_factor: optional Decimal,
+        /// Cost method (default average).
+        cost_method: optional CostMethod,
+        /// Standard cost.
+        standard_cost: clearable Decimal,
+        /// Selling price.
+        selling_price: clearable Decimal,
+        /// Weight in ounces.
+        weight_oz: clearable Decimal,
+        /// Length in inches.
+        length_in: clearable Decimal,
+        /// Width in inches.
+        width_in: clearable Decimal,
+        /// Height in inches.
+        height_in: clearable Decimal,
+        /// Lead time in days.
+        lead_time_days: clearable i32,
+        /// Minimum order quantity.
+        min_order_qty: clearable Decimal,
+        /// Reorder point.
+        reorder_point: clearable Decimal,
+        /// Reorder quantity.
+        reorder_qty: clearable Decimal,
+        /// Stocking policy (default on_demand).
+        stocking_policy: optional StockingPolicy,
+        /// UPC / barcode.
+        upc: clearable String,
+        /// SKU in a previous system.
+        legacy_sku: clearable String,
+        /// Picture URL.
+        image_url: clearable String,
+        /// Raw material.
+        is_raw_material: optional bool,
+        /// Track lots.
+        track_lots: optional bool,
+        /// Track serial numbers.
+        track_serials: optional bool,
+        /// Active (default true).
+        active: optional bool,
+    }
+    inputs {
+        /// Synonym of `active` (the spec's name); wins when both are given.
+        is_active: Option<bool>,
+    }
+}
+
+impl ItemCreateInput {
+    /// The form, with `isActive` folded into `active`.
+    pub fn into_form(self) -> ItemForm {
+        let is_active = self.is_active;
+        let mut form = ItemForm::from(self);
+        form.active = is_active.or(form.active);
+        form
+    }
+}
+
+impl ItemUpdateInput {
+    /// The form, with `isActive` folded into `active`.
+    pub fn into_form(self) -> ItemForm {
+        let is_active = self.is_active;
+        let mut form = ItemForm::from(self);
+        form.active = is_active.or(form.active);
+        form
     }
 }
 
@@ -246,9 +263,9 @@ pub struct ItemFilter {
     /// SKU, name or UPC contains (case-insensitive).
     pub search: Option<String>,
     /// Only this type.
-    pub item_type: Option<String>,
+    pub item_type: Option<ItemType>,
     /// Only this procurement type.
-    pub procurement_type: Option<String>,
+    pub procurement_type: Option<ProcurementType>,
     /// Only this category and its descendants (found by a recursive query in the same
     /// statement).
     pub category_tree: Option<i64>,
@@ -421,10 +438,10 @@ pub async fn list(
             );
         }
         if let Some(t) = &filter.item_type {
-            q = q.filter(items::item_type.eq(t.clone()));
+            q = q.filter(items::item_type.eq(*t));
         }
         if let Some(t) = &filter.procurement_type {
-            q = q.filter(items::procurement_type.eq(t.clone()));
+            q = q.filter(items::procurement_type.eq(*t));
         }
         if let Some(root) = filter.category_tree {
             q = q.filter(crate::db::fragment::fixed_bind::<
@@ -531,22 +548,18 @@ pub async fn find_by_sku(conn: &mut AsyncPgConnection, sku: &str) -> AppResult<O
 }
 
 /// Inserts an item.
-pub async fn insert(conn: &mut AsyncPgConnection, values: &ItemValues) -> AppResult<ItemRow> {
+pub async fn insert(conn: &mut AsyncPgConnection, form: &ItemForm) -> AppResult<ItemRow> {
     Ok(diesel::insert_into(items::table)
-        .values(values.for_insert())
+        .values(form)
         .returning(ItemRow::as_returning())
         .get_result(conn)
         .await?)
 }
 
 /// Updates an item.
-pub async fn update(
-    conn: &mut AsyncPgConnection,
-    id: i64,
-    values: &ItemValues,
-) -> AppResult<ItemRow> {
+pub async fn update(conn: &mut AsyncPgConnection, id: i64, form: &ItemForm) -> AppResult<ItemRow> {
     let result = diesel::update(items::table.find(id))
-        .set(values)
+        .set(form)
         .returning(ItemRow::as_returning())
         .get_result(conn)
         .await;

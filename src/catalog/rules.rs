@@ -24,9 +24,9 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::bom::model as bom_model;
 use crate::bom::tree::Tree;
-use crate::catalog::graphql::{ItemType, ProcurementType, StockingPolicy};
 use crate::catalog::items;
-use crate::catalog::model::{self, CategoryForm, CategoryRow, ItemRow, ItemValues};
+use crate::catalog::model::{self, CategoryForm, CategoryRow, ItemForm, ItemRow};
+use crate::catalog::model::{ItemType, ProcurementType, StockingPolicy};
 use crate::db::scale::{COST_SCALE, QUANTITY_SCALE};
 use crate::db::schema::{
     colors, item_categories, items as items_table, material_colors, material_types,
@@ -34,6 +34,7 @@ use crate::db::schema::{
 };
 use crate::db::text::{code_matches, hidden_characters, normalize_code};
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::graphql::scalars::Decimal;
 use crate::graphql::user_error::{Stop, UserError, UserErrorCode, invalid};
 use crate::materials::model::{ColorRow, MaterialTypeRow, code_of};
 use crate::materials::stock_import::{Opening, main_location};
@@ -342,15 +343,15 @@ pub async fn create_material(
         .cost_per_kg
         .as_ref()
         .map(|c| (c / BigDecimal::from(1000)).with_scale_round(COST_SCALE, RoundingMode::HalfUp));
-    let mut values = ItemValues {
+    let mut values = ItemForm {
         sku: Some(material_sku(&material_type.code, &color.code)),
         name: Some(format!("{} {}", material_type.name, color.name)),
-        item_type: Some(ItemType::Material.as_str().into()),
-        procurement_type: Some(ProcurementType::Buy.as_str().into()),
-        standard_cost: Some(cost_per_gram.clone()),
-        selling_price: Some(form.selling_price.clone()),
+        item_type: Some(ItemType::Material),
+        procurement_type: Some(ProcurementType::Buy),
+        standard_cost: Some(cost_per_gram.clone().map(Decimal)),
+        selling_price: Some(form.selling_price.clone().map(Decimal)),
         category_id: Some(form.category_id),
-        stocking_policy: Some(StockingPolicy::Stocked.as_str().into()),
+        stocking_policy: Some(StockingPolicy::Stocked),
         active: Some(true),
         ..Default::default()
     };
@@ -416,7 +417,7 @@ pub const NAME_MAX: usize = 255;
 pub async fn bulk_update(
     conn: &mut AsyncPgConnection,
     item_ids: &[i64],
-    values: &ItemValues,
+    values: &ItemForm,
 ) -> Result<usize, Stop> {
     let mut ids = item_ids.to_vec();
     ids.sort_unstable();
@@ -450,7 +451,7 @@ pub async fn bulk_update(
         .reorder_point
         .as_ref()
         .and_then(Option::as_ref)
-        .is_some_and(|v| *v < BigDecimal::zero())
+        .is_some_and(|v| v.0 < BigDecimal::zero())
     {
         errors.push(invalid(
             "reorderPoint",
@@ -635,7 +636,7 @@ async fn latest_purchase_costs(
             unit: item.unit.clone(),
             purchase_uom: item.purchase_uom.clone(),
             purchase_factor: item.purchase_factor.clone(),
-            item_type: item.item_type.clone(),
+            item_type: item.item_type,
             track_lots: item.track_lots,
         };
         let factor = match (units.get(&purchase_unit), units.get(&item.unit)) {
@@ -693,7 +694,7 @@ async fn compute_costs(
             .get(&item.id)
             .cloned()
             .or_else(|| item.last_cost.clone());
-        let bought_first = ProcurementType::parse(&item.procurement_type) == ProcurementType::Buy;
+        let bought_first = item.procurement_type == ProcurementType::Buy;
         let pick = if bought_first {
             purchase_cost
                 .clone()
@@ -791,7 +792,7 @@ pub async fn recost_all(
         .select(ItemRow::as_select())
         .into_boxed();
     if let Some(t) = scope.item_type {
-        query = query.filter(items_table::item_type.eq(t.as_str()));
+        query = query.filter(items_table::item_type.eq(t));
     }
     if let Some(root) = scope.category_id {
         let all = model::categories(conn).await?;

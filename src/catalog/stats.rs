@@ -489,7 +489,7 @@ impl CatalogStatsMutation {
             let sku = match new_sku.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
                 Some(s) => s.to_uppercase(),
                 None => {
-                    let prefix = crate::catalog::items::sku_prefix(&original.item_type);
+                    let prefix = crate::catalog::items::sku_prefix(original.item_type);
                     model::next_sku(conn, prefix).await?
                 }
             };

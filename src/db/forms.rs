@@ -17,7 +17,7 @@ pub fn patch<T>(value: MaybeUndefined<T>) -> Option<Option<T>> {
 /// Declares the writable columns of a table once.
 ///
 /// Each column is `name: kind Type` with `kind` one of
-/// - `required`: the create input needs it (`T`), the update input may omit it (`Option<T>`);
+/// - `required`: the create input needs it (`T`), the update input may omit it;
 /// - `optional`: a NOT NULL column with a database default: omitted means the default on
 ///   create and "unchanged" on update;
 /// - `clearable`: a nullable column: `null` clears it on update (`MaybeUndefined<T>`).
@@ -27,6 +27,13 @@ pub fn patch<T>(value: MaybeUndefined<T>) -> Option<Option<T>> {
 /// inputs only, never onto the diesel form. Attributes for one input only follow as
 /// `@create[...]` or `@update[...]`: `@update[skip]` makes a column that is set once (a code
 /// other records keep), `@create[skip]` one a new row always takes from its database default.
+///
+/// A `null` in the update input for a `required` or `optional` column changes nothing; the
+/// generated `nulls()` lists such fields so an area's rules can refuse them.
+///
+/// An optional `inputs { name: Type, ... }` block after the columns adds fields to both inputs
+/// that are no column (a synonym, a value split over several columns); the conversions ignore
+/// them and the area's resolver folds them into the form.
 ///
 /// The form is one struct for both statements: diesel's `Insertable` writes `DEFAULT` for a
 /// `None` (so database defaults stay in the migration) and `AsChangeset` leaves `None` columns
@@ -43,6 +50,7 @@ macro_rules! input_forms {
             $(#[$attr:meta])* $([$($gql:tt)*])? $(@create[$($cgql:tt)*])? $(@update[$($ugql:tt)*])?
             $field:ident : $kind:ident $ty:ty
         ),+ $(,)? }
+        $( inputs { $( $(#[$xattr:meta])* $xfield:ident : $xty:ty ),+ $(,)? } )?
     ) => {
         $(#[$cmeta])*
         #[derive(Debug, Clone, ::async_graphql::InputObject)]
@@ -51,6 +59,7 @@ macro_rules! input_forms {
                 $(#[$attr])* $(#[graphql($($gql)*)])? $(#[graphql($($cgql)*)])?
                 pub $field: $crate::input_forms!(@create $kind $ty),
             )+
+            $($( $(#[$xattr])* pub $xfield: $xty, )+)?
         }
 
         $(#[$umeta])*
@@ -60,6 +69,7 @@ macro_rules! input_forms {
                 $(#[$attr])* $(#[graphql($($gql)*)])? $(#[graphql($($ugql)*)])?
                 pub $field: $crate::input_forms!(@update $kind $ty),
             )+
+            $($( $(#[$xattr])* pub $xfield: $xty, )+)?
         }
 
         $(#[$fmeta])*
@@ -68,6 +78,18 @@ macro_rules! input_forms {
         pub struct $form {
             // The outer `Option` is spelled out: diesel's derives recognise it by its tokens.
             $( $(#[$attr])* pub $field: Option<$crate::input_forms!(@form $kind $ty)>, )+
+        }
+
+        impl $update {
+            /// The fields sent as `null` that cannot be null (required and defaulted
+            /// columns), by their Rust names: the area's rules refuse them, since a `null`
+            /// there is a client's mistake, not "unchanged".
+            #[allow(dead_code)]
+            pub fn nulls(&self) -> Vec<&'static str> {
+                let mut nulls = Vec::new();
+                $( if $crate::input_forms!(@is_null $kind self.$field) { nulls.push(stringify!($field)); } )+
+                nulls
+            }
         }
 
         impl From<$create> for $form {
@@ -85,8 +107,8 @@ macro_rules! input_forms {
     (@create required $ty:ty) => { $ty };
     (@create optional $ty:ty) => { Option<$ty> };
     (@create clearable $ty:ty) => { Option<$ty> };
-    (@update required $ty:ty) => { Option<$ty> };
-    (@update optional $ty:ty) => { Option<$ty> };
+    (@update required $ty:ty) => { ::async_graphql::MaybeUndefined<$ty> };
+    (@update optional $ty:ty) => { ::async_graphql::MaybeUndefined<$ty> };
     (@update clearable $ty:ty) => { ::async_graphql::MaybeUndefined<$ty> };
     (@form required $ty:ty) => { $ty };
     (@form optional $ty:ty) => { $ty };
@@ -94,7 +116,9 @@ macro_rules! input_forms {
     (@from_create required $v:expr) => { Some($v) };
     (@from_create optional $v:expr) => { $v };
     (@from_create clearable $v:expr) => { Some($v) };
-    (@from_update required $v:expr) => { $v };
-    (@from_update optional $v:expr) => { $v };
+    (@from_update required $v:expr) => { $v.take() };
+    (@from_update optional $v:expr) => { $v.take() };
     (@from_update clearable $v:expr) => { $crate::db::forms::patch($v) };
+    (@is_null clearable $v:expr) => { false };
+    (@is_null $kind:ident $v:expr) => { $v.is_null() };
 }

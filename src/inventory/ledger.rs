@@ -16,7 +16,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::accounting::ledger::{SystemAccount, cents};
 use crate::accounting::rules::inventory_account;
-use crate::catalog::graphql::ItemType;
+use crate::catalog::model::ItemType;
 use crate::db::schema::{
     company_settings, inventory_balances, inventory_transactions, items, locations,
 };
@@ -154,7 +154,7 @@ pub struct StockItem {
     /// Stocking unit.
     pub unit: String,
     /// Item type (its text).
-    pub item_type: String,
+    pub item_type: ItemType,
     /// Moving-average cost.
     pub average_cost: Option<BigDecimal>,
     /// Standard cost.
@@ -173,7 +173,7 @@ impl StockItem {
 
     /// The inventory account its stock is booked in.
     pub fn account(&self) -> Option<SystemAccount> {
-        inventory_account(ItemType::parse(&self.item_type))
+        inventory_account(self.item_type)
     }
 }
 

@@ -17,9 +17,12 @@ use diesel::upsert::excluded;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 
 use crate::catalog::import::{ImportRowError, parse_money};
-use crate::catalog::model::{self as catalog, CategoryForm, ItemValues};
+use crate::catalog::model::{
+    self as catalog, CategoryForm, ItemForm, ItemType, ProcurementType, StockingPolicy,
+};
 use crate::db::schema::{colors, items, material_colors, material_types};
 use crate::error::{AppError, AppResult};
+use crate::graphql::scalars::Decimal;
 use crate::graphql::user_error::Stop;
 use crate::inventory::ledger::Movement;
 use crate::inventory::model::ReferenceType;
@@ -128,18 +131,18 @@ struct Row {
 }
 
 impl Row {
-    fn values(&self, category_id: Option<i64>) -> ItemValues {
-        ItemValues {
+    fn values(&self, category_id: Option<i64>) -> ItemForm {
+        ItemForm {
             sku: Some(self.sku.clone()),
             name: Some(self.name.clone()),
-            item_type: Some("material".into()),
-            procurement_type: Some("buy".into()),
+            item_type: Some(ItemType::Material),
+            procurement_type: Some(ProcurementType::Buy),
             unit: Some("G".into()),
             purchase_uom: Some(self.purchase_uom.clone()),
-            purchase_factor: Some(self.factor.clone()),
-            standard_cost: self.cost_per_gram.clone().map(Some),
+            purchase_factor: Some(Decimal(self.factor.clone())),
+            standard_cost: self.cost_per_gram.clone().map(|c| Some(Decimal(c))),
             category_id: Some(category_id),
-            stocking_policy: Some("stocked".into()),
+            stocking_policy: Some(StockingPolicy::Stocked),
             is_raw_material: Some(true),
             active: Some(self.active),
             ..Default::default()
@@ -612,7 +615,7 @@ pub async fn import_materials(
                         .filter(|q| **q > BigDecimal::zero())
                         .and(r.cost_per_gram.clone());
                     (
-                        r.values(category_of(r)).for_insert(),
+                        r.values(category_of(r)),
                         items::average_cost.eq(opening_cost.clone()),
                         items::last_cost.eq(opening_cost),
                     )

@@ -18,7 +18,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use crate::accounting::ledger::{self as books, EntryDraft, SystemAccount};
 use crate::accounting::model::EntryRow;
 use crate::accounting::model::SourceType;
-use crate::catalog::graphql::ItemType;
+use crate::catalog::model::ItemType;
 use crate::db::schema::{items, locations};
 use crate::error::{AppError, AppResult};
 use crate::graphql::user_error::Stop;
@@ -431,10 +431,10 @@ pub async fn import_inventory(
 
     // Items and locations in two queries.
     let skus: Vec<&String> = parsed.iter().map(|l| &l.sku).collect();
-    let found: HashMap<String, (i64, String)> = items::table
+    let found: HashMap<String, (i64, ItemType)> = items::table
         .filter(items::sku.eq_any(&skus))
         .select((items::sku, items::id, items::item_type))
-        .load::<(String, i64, String)>(conn)
+        .load::<(String, i64, ItemType)>(conn)
         .await?
         .into_iter()
         .map(|(s, id, t)| (s.to_uppercase(), (id, t)))
@@ -463,7 +463,7 @@ pub async fn import_inventory(
                     );
                     continue;
                 };
-                if ItemType::parse(kind) == ItemType::Service {
+                if *kind == ItemType::Service {
                     row_error(
                         &mut report.errors,
                         l.line,

@@ -16,7 +16,7 @@ use crate::partners::model::{
 use crate::partners::{customer, import, vendor};
 
 pub use crate::partners::customer::{CustomerCreateInput, CustomerStatus, CustomerUpdateInput};
-pub use crate::partners::vendor::{VendorCreateInput, VendorUpdateInput};
+pub use crate::partners::model::{VendorCreateInput, VendorUpdateInput};
 
 /// Largest vendor page (CONTRACT 5.14: `limit` up to 500).
 pub const MAX_VENDOR_PAGE: i64 = 500;
@@ -494,7 +494,7 @@ impl PartnersMutation {
         input: VendorCreateInput,
     ) -> AppResult<VendorPayload> {
         let mut conn = context::conn(ctx).await?;
-        Ok(VendorPayload::of(vendor::create(&mut conn, &input).await?))
+        Ok(VendorPayload::of(vendor::create(&mut conn, input).await?))
     }
 
     /// Changes a vendor (any signed-in user).
@@ -506,7 +506,7 @@ impl PartnersMutation {
         input: VendorUpdateInput,
     ) -> AppResult<VendorPayload> {
         let mut conn = context::conn(ctx).await?;
-        let result = vendor::update(&mut conn, id, &input).await?;
+        let result = vendor::update(&mut conn, id, input).await?;
         let mut payload = VendorPayload::of(result);
         if let Some(v) = payload.vendor.as_mut() {
             v.po_count = vendor::purchase_order_count(&mut conn, id).await?;

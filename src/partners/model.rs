@@ -10,6 +10,12 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use crate::db::paging::{self, SortOrder};
 use crate::db::schema::{customers, vendors};
 use crate::error::AppResult;
+use crate::graphql::limits::{length, range};
+use crate::identity::email::EMAIL_MAX;
+use crate::partners::fields::{
+    CODE_MAX, LINE_MAX, NAME_MAX, PHONE_MAX, PLACE_MAX, POSTAL_MAX, TEXT_MAX, URL_MAX,
+};
+use crate::partners::vendor::MAX_LEAD_TIME_DAYS;
 
 use crate::db::text::{lower, upper};
 
@@ -74,141 +80,79 @@ pub struct VendorRow {
     pub updated_at: DateTime<Utc>,
 }
 
-/// A vendor to insert (values already validated and normalised).
-#[derive(Debug, Clone, Default, Insertable)]
-#[diesel(table_name = vendors)]
-pub struct NewVendor {
-    /// Code.
-    pub code: String,
-    /// Name.
-    pub name: String,
-    /// Contact person.
-    pub contact_name: Option<String>,
-    /// Lower-cased e-mail.
-    pub email: Option<String>,
-    /// Phone.
-    pub phone: Option<String>,
-    /// Web site.
-    pub website: Option<String>,
-    /// Street address.
-    pub address_line1: Option<String>,
-    /// Second address line.
-    pub address_line2: Option<String>,
-    /// City.
-    pub city: Option<String>,
-    /// State or province.
-    pub state: Option<String>,
-    /// Postal code.
-    pub postal_code: Option<String>,
-    /// Country.
-    pub country: Option<String>,
-    /// Payment terms.
-    pub payment_terms: Option<String>,
-    /// Our account number with the vendor.
-    pub account_number: Option<String>,
-    /// The vendor's tax id.
-    pub tax_id: Option<String>,
-    /// Lead time in days.
-    pub lead_time_days: Option<i32>,
-    /// Rating 1..5.
-    pub rating: Option<i32>,
-    /// Notes.
-    pub notes: Option<String>,
-    /// Active.
-    pub is_active: bool,
-}
-
-/// Changes to a vendor: `None` keeps a column, `Some(None)` clears it.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = vendors)]
-pub struct VendorChanges {
-    /// New code.
-    pub code: Option<String>,
-    /// New name.
-    pub name: Option<String>,
-    /// New contact person.
-    pub contact_name: Option<Option<String>>,
-    /// New e-mail.
-    pub email: Option<Option<String>>,
-    /// New phone.
-    pub phone: Option<Option<String>>,
-    /// New web site.
-    pub website: Option<Option<String>>,
-    /// New street address.
-    pub address_line1: Option<Option<String>>,
-    /// New second address line.
-    pub address_line2: Option<Option<String>>,
-    /// New city.
-    pub city: Option<Option<String>>,
-    /// New state.
-    pub state: Option<Option<String>>,
-    /// New postal code.
-    pub postal_code: Option<Option<String>>,
-    /// New country.
-    pub country: Option<Option<String>>,
-    /// New payment terms.
-    pub payment_terms: Option<Option<String>>,
-    /// New account number.
-    pub account_number: Option<Option<String>>,
-    /// New tax id.
-    pub tax_id: Option<Option<String>>,
-    /// New lead time.
-    pub lead_time_days: Option<Option<i32>>,
-    /// New rating.
-    pub rating: Option<Option<i32>>,
-    /// New notes.
-    pub notes: Option<Option<String>>,
-    /// New active flag.
-    pub is_active: Option<bool>,
-}
-
-impl VendorChanges {
-    /// True when nothing would change (an UPDATE with no columns is an SQL error).
-    pub fn is_empty(&self) -> bool {
-        let VendorChanges {
-            code,
-            name,
-            contact_name,
-            email,
-            phone,
-            website,
-            address_line1,
-            address_line2,
-            city,
-            state,
-            postal_code,
-            country,
-            payment_terms,
-            account_number,
-            tax_id,
-            lead_time_days,
-            rating,
-            notes,
-            is_active,
-        } = self;
-        code.is_none()
-            && name.is_none()
-            && [
-                contact_name,
-                email,
-                phone,
-                website,
-                address_line1,
-                address_line2,
-                city,
-                state,
-                postal_code,
-                country,
-                payment_terms,
-                account_number,
-                tax_id,
-                notes,
-            ]
-            .iter()
-            .all(|c| c.is_none())
-            && lead_time_days.is_none()
-            && rating.is_none()
-            && is_active.is_none()
+crate::input_forms! {
+    table = vendors;
+    /// A new vendor.
+    create VendorCreateInput;
+    /// Changes to a vendor: omitted fields keep their value, `null` clears an optional one
+    /// (the code, name and active flag cannot be cleared).
+    update VendorUpdateInput;
+    /// A vendor's writable columns, checked and normalised by `vendor::check`.
+    form VendorForm;
+    {
+        /// Code (stored in upper case); `VND-NNN` from a sequence when omitted or blank on
+        /// create. Unique ignoring case.
+        [directive = length::apply(CODE_MAX)]
+        code: optional String,
+        /// Name.
+        [directive = length::apply(NAME_MAX)]
+        name: required String,
+        /// Contact person.
+        [directive = length::apply(NAME_MAX)]
+        contact_name: clearable String,
+        /// E-mail (checked when given; special-use domains such as `.local` are refused).
+        [directive = length::apply(EMAIL_MAX)]
+        email: clearable String,
+        /// Phone.
+        [directive = length::apply(PHONE_MAX)]
+        phone: clearable String,
+        /// Web site.
+        [directive = length::apply(URL_MAX)]
+        website: clearable String,
+        /// Street address.
+        [directive = length::apply(LINE_MAX)]
+        address_line1: clearable String,
+        /// Second address line.
+        [directive = length::apply(LINE_MAX)]
+        address_line2: clearable String,
+        /// City.
+        [directive = length::apply(PLACE_MAX)]
+        city: clearable String,
+        /// State or province.
+        [directive = length::apply(PLACE_MAX)]
+        state: clearable String,
+        /// Postal code.
+        [directive = length::apply(POSTAL_MAX)]
+        postal_code: clearable String,
+        /// Country.
+        [directive = length::apply(PLACE_MAX)]
+        country: clearable String,
+        /// Payment terms, free text such as `Net 30`.
+        [directive = length::apply(PLACE_MAX)]
+        payment_terms: clearable String,
+        /// Our account number with the vendor.
+        [directive = length::apply(PLACE_MAX)]
+        account_number: clearable String,
+        /// The vendor's tax id.
+        [directive = length::apply(CODE_MAX)]
+        tax_id: clearable String,
+        /// Usual days from order to receipt (0 to 3650).
+        [directive = range::apply(0, i64::from(MAX_LEAD_TIME_DAYS))]
+        lead_time_days: clearable i32,
+        /// Rating from 1 (poor) to 5 (excellent).
+        [directive = range::apply(1, 5)]
+        rating: clearable i32,
+        /// Notes.
+        [directive = length::apply(TEXT_MAX)]
+        notes: clearable String,
+        /// Whether new purchase orders may use it (default true).
+        is_active: optional bool,
+    }
+    inputs {
+        /// The whole address as one text (spec 2.5); sets the street address unless
+        /// `addressLine1` is also given.
+        #[graphql(directive = length::apply(TEXT_MAX))]
+        address: async_graphql::MaybeUndefined<String>,
     }
 }
 
@@ -350,7 +294,7 @@ pub async fn next_vendor_code(conn: &mut AsyncPgConnection) -> AppResult<String>
 }
 
 /// Inserts a vendor.
-pub async fn insert_vendor(conn: &mut AsyncPgConnection, new: &NewVendor) -> AppResult<VendorRow> {
+pub async fn insert_vendor(conn: &mut AsyncPgConnection, new: &VendorForm) -> AppResult<VendorRow> {
     Ok(diesel::insert_into(vendors::table)
         .values(new)
         .returning(VendorRow::as_returning())
@@ -362,17 +306,17 @@ pub async fn insert_vendor(conn: &mut AsyncPgConnection, new: &NewVendor) -> App
 pub async fn update_vendor(
     conn: &mut AsyncPgConnection,
     id: i64,
-    changes: &VendorChanges,
+    changes: &VendorForm,
 ) -> AppResult<Option<VendorRow>> {
-    if changes.is_empty() {
-        return find_vendor(conn, id).await;
-    }
-    Ok(diesel::update(vendors::table.find(id))
+    let result = diesel::update(vendors::table.find(id))
         .set(changes)
         .returning(VendorRow::as_returning())
         .get_result(conn)
-        .await
-        .optional()?)
+        .await;
+    match result {
+        Err(e) if crate::db::is_empty_update(&e) => find_vendor(conn, id).await,
+        other => Ok(other.optional()?),
+    }
 }
 
 /// Marks a vendor inactive.

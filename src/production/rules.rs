@@ -25,7 +25,7 @@ use crate::accounting::ledger::{self as books, EntryDraft, SystemAccount};
 use crate::accounting::model::SourceType;
 use crate::bom::model::ConsumeStage;
 use crate::bom::tree::Tree;
-use crate::catalog::graphql::ItemType;
+use crate::catalog::model::ItemType;
 use crate::db::schema::{
     inventory_transactions, items, printers, production_order_materials,
     production_order_operations, production_order_spools, production_orders, scrap_reasons,
@@ -284,7 +284,7 @@ pub async fn create(
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
-    let product: Option<(String, bool)> = items::table
+    let product: Option<(ItemType, bool)> = items::table
         .find(input.product_id)
         .select((items::item_type, items::active))
         .first(conn)
@@ -298,7 +298,7 @@ pub async fn create(
                 "Product not found",
             ));
         }
-        Some((kind, _)) if ItemType::parse(&kind) == ItemType::Service => {
+        Some((ItemType::Service, _)) => {
             return Err(Stop::refuse(
                 "productId",
                 UserErrorCode::NotAllowed,
@@ -842,12 +842,12 @@ async fn consume_from_stock(
 }
 
 async fn is_filament(conn: &mut AsyncPgConnection, item_id: i64) -> Result<bool, Stop> {
-    let kind: String = items::table
+    let kind: ItemType = items::table
         .find(item_id)
         .select(items::item_type)
         .first(conn)
         .await?;
-    Ok(ItemType::parse(&kind) == ItemType::Material)
+    Ok(kind == ItemType::Material)
 }
 
 /// Starts an order (released or on hold -> in_progress): the components that are not

@@ -19,7 +19,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::accounting::ledger::{self as books, EntryDraft, SystemAccount, cents};
 use crate::accounting::model::SourceType;
-use crate::catalog::model::UomRow;
+use crate::catalog::model::{ItemType, UomRow};
 use crate::db::schema::{
     items, locations, material_colors, material_lots, material_types, purchase_order_events,
     purchase_order_lines, purchase_orders, spools, units_of_measure, vendor_items, vendors,
@@ -286,7 +286,7 @@ pub struct PurchasedItem {
     /// Stocking units per purchase unit.
     pub purchase_factor: BigDecimal,
     /// Type.
-    pub item_type: String,
+    pub item_type: ItemType,
     /// Lot tracking.
     pub track_lots: bool,
 }
@@ -349,7 +349,7 @@ async fn check_line_item(
         ));
         return Ok(None);
     };
-    if item.item_type == "service" {
+    if item.item_type == ItemType::Service {
         errors.push(UserError::new(
             format!("{prefix}productId"),
             UserErrorCode::NotAllowed,
@@ -1265,7 +1265,8 @@ pub async fn receive(
         let stock_qty = (qty * &factor).with_scale_round(QUANTITY_SCALE, RoundingMode::HalfEven);
         let stock_cost =
             (&line.unit_cost.0 / &factor).with_scale_round(COST_SCALE, RoundingMode::HalfUp);
-        let wants_lot = item.item_type == "material" || item.track_lots || r.lot_number.is_some();
+        let wants_lot =
+            item.item_type == ItemType::Material || item.track_lots || r.lot_number.is_some();
         let lot_number = if wants_lot {
             Some(match &r.lot_number {
                 Some(given) => {

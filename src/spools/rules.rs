@@ -15,7 +15,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::accounting::ledger::{self as books, EntryDraft, SystemAccount};
 use crate::accounting::model::SourceType;
-use crate::catalog::graphql::ItemType;
+use crate::catalog::model::ItemType;
 use crate::db::schema::{items, locations, spool_usage, spools};
 use crate::graphql::scalars::Decimal;
 use crate::graphql::user_error::{Stop, UserError, UserErrorCode};
@@ -206,7 +206,7 @@ pub async fn create(
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
-    let product: Option<(String, String)> = items::table
+    let product: Option<(String, ItemType)> = items::table
         .find(input.product_id)
         .select((items::sku, items::item_type))
         .first(conn)
@@ -218,13 +218,11 @@ pub async fn create(
             UserErrorCode::NotFound,
             "Product not found",
         )),
-        Some((sku, kind)) if ItemType::parse(&kind) != ItemType::Material => {
-            errors.push(UserError::new(
-                "productId",
-                UserErrorCode::NotAllowed,
-                format!("{sku} is not a material; spools hold materials"),
-            ))
-        }
+        Some((sku, kind)) if kind != ItemType::Material => errors.push(UserError::new(
+            "productId",
+            UserErrorCode::NotAllowed,
+            format!("{sku} is not a material; spools hold materials"),
+        )),
         Some(_) => {}
     }
     if let Some(id) = input.location_id {

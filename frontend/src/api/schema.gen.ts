@@ -74554,7 +74554,6 @@ export interface operations {
                     email?: string | null;
                     phone?: string | null;
                     website?: string | null;
-                    address?: string | null;
                     address_line1?: string | null;
                     address_line2?: string | null;
                     city?: string | null;
@@ -74568,6 +74567,7 @@ export interface operations {
                     rating?: number | null;
                     notes?: string | null;
                     is_active?: boolean | null;
+                    address?: string | null;
                 };
             };
         };
@@ -74896,7 +74896,6 @@ export interface operations {
                     email?: string | null;
                     phone?: string | null;
                     website?: string | null;
-                    address?: string | null;
                     address_line1?: string | null;
                     address_line2?: string | null;
                     city?: string | null;
@@ -74910,6 +74909,7 @@ export interface operations {
                     rating?: number | null;
                     notes?: string | null;
                     is_active?: boolean | null;
+                    address?: string | null;
                 };
             };
         };
