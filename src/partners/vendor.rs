@@ -142,11 +142,15 @@ pub async fn update(
     id: i64,
     mut input: VendorUpdateInput,
 ) -> AppResult<Result<VendorRow, Vec<UserError>>> {
-    let nulls = refuse_nulls(&input);
+    let mut errors = refuse_nulls(&input).err().unwrap_or_default();
     let address = std::mem::take(&mut input.address);
     let mut changes = VendorForm::from(input);
-    let checked = check(&mut changes, address, false);
-    if let Err(errors) = merge(nulls, checked) {
+    errors.extend(
+        check(&mut changes, address, false)
+            .err()
+            .unwrap_or_default(),
+    );
+    if !errors.is_empty() {
         return Ok(Err(errors));
     }
     if let Some(code) = &changes.code
@@ -163,17 +167,6 @@ pub async fn update(
             changes.code.as_deref().unwrap_or_default(),
         )])),
         Err(e) => Err(e),
-    }
-}
-
-/// Both results' problems, or `Ok` when neither has any.
-fn merge(
-    a: Result<(), Vec<UserError>>,
-    b: Result<(), Vec<UserError>>,
-) -> Result<(), Vec<UserError>> {
-    match (a, b) {
-        (Ok(()), Ok(())) => Ok(()),
-        (a, b) => Err(a.err().into_iter().chain(b.err()).flatten().collect()),
     }
 }
 
