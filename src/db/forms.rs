@@ -14,6 +14,12 @@ pub fn patch<T>(value: MaybeUndefined<T>) -> Option<Option<T>> {
     }
 }
 
+/// A value read from a file or a form for an input field that distinguishes "absent" from
+/// `null`: a missing value is absent (`Undefined`), never a `null` that would clear.
+pub fn given<T>(value: Option<T>) -> MaybeUndefined<T> {
+    value.map_or(MaybeUndefined::Undefined, MaybeUndefined::Value)
+}
+
 /// Declares the writable columns of a table once.
 ///
 /// Each column is `name: kind Type` with `kind` one of

@@ -257,7 +257,7 @@ impl Customer {
     pub fn from_row(r: CustomerRow, stats: OrderStats) -> Customer {
         Customer {
             full_name: r.full_name(),
-            status: CustomerStatus::parse(&r.status),
+            status: r.status,
             id: r.id,
             customer_number: r.customer_number,
             email: r.email,
@@ -417,7 +417,7 @@ impl PartnersQuery {
         let page = Page::with_max(first, offset, MAX_CUSTOMER_PAGE)?;
         let filter = CustomerFilter {
             search,
-            status: status.map(|s| s.as_str().to_string()),
+            status,
             include_inactive,
             sort_by,
             sort_order,
@@ -538,7 +538,7 @@ impl PartnersMutation {
     ) -> AppResult<CustomerPayload> {
         let mut conn = context::conn(ctx).await?;
         Ok(CustomerPayload::of(
-            customer::create(&mut conn, &input).await?,
+            customer::create(&mut conn, input).await?,
         ))
     }
 
@@ -551,7 +551,7 @@ impl PartnersMutation {
         input: CustomerUpdateInput,
     ) -> AppResult<CustomerPayload> {
         let mut conn = context::conn(ctx).await?;
-        let result = customer::update(&mut conn, id, &input).await?;
+        let result = customer::update(&mut conn, id, input).await?;
         Ok(match result {
             Ok(row) => CustomerPayload {
                 customer: customers_with_stats(&mut conn, vec![row]).await?.pop(),

@@ -4,7 +4,7 @@
 //! Etsy or Amazon exports) is read with its header aliases: a UTF-8 byte-order mark is
 //! dropped, Windows-1252 files are understood, and semicolon- or tab-separated files too.
 //! Every row is checked with the same rules as a customer created by hand
-//! ([`customer::validate_new`]); e-mails already known, in the database or earlier in the
+//! ([`customer::new_form`]); e-mails already known, in the database or earlier in the
 //! file, are refused row by row. Then, unless it is a dry run, every valid row is inserted in
 //! ONE transaction with multi-row inserts. So the outcome is always exact: each row is either
 //! imported or listed in `errors` with its line and reason, and if the database fails
@@ -16,9 +16,10 @@ use async_graphql::Json;
 use diesel_async::{AsyncConnection, AsyncPgConnection};
 
 use crate::catalog::import::{ImportPreviewRow, ImportReport, ImportRowError};
+use crate::db::forms::given;
 use crate::error::{AppError, AppResult, FieldError};
 use crate::partners::customer::{self, CustomerCreateInput, CustomerStatus};
-use crate::partners::model::{self, NewCustomer};
+use crate::partners::model::{self, CustomerForm};
 
 /// Largest number of data rows in one file.
 pub const MAX_ROWS: usize = 50_000;
@@ -144,7 +145,7 @@ pub struct ImportRow {
     pub errors: Vec<RowProblem>,
     /// True once it is in the database.
     pub imported: bool,
-    new: Option<NewCustomer>,
+    new: Option<CustomerForm>,
 }
 
 impl ImportRow {
@@ -700,13 +701,13 @@ pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
         }
         let mut row = read_row(&columns, &record, line);
         if let Some(new) = &row.new {
-            match first_seen.get(&new.email) {
+            match first_seen.get(email_of(new)) {
                 Some(first) => row.refuse(RowProblem::new(
                     "email",
                     format!("Duplicate of row {first} in this file (one customer per e-mail)"),
                 )),
                 None => {
-                    first_seen.insert(new.email.clone(), row.row_number);
+                    first_seen.insert(email_of(new).to_string(), row.row_number);
                 }
             }
         }
@@ -738,9 +739,9 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
     let mut errors = Vec::new();
     let status = match get(Target::Status) {
         None => None,
-        Some(s) => match s.to_ascii_lowercase().as_str() {
-            "active" | "inactive" | "suspended" => Some(CustomerStatus::parse(&s)),
-            _ => {
+        Some(s) => match s.to_ascii_lowercase().parse::<CustomerStatus>() {
+            Ok(status) => Some(status),
+            Err(_) => {
                 errors.push(RowProblem::new(
                     "status",
                     "Input should be 'active', 'inactive' or 'suspended'",
@@ -759,18 +760,22 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
             errors.push(RowProblem::new(field, "Field required"));
         }
     }
+    let shared = [
+        get(Target::Line1),
+        get(Target::Line2),
+        get(Target::City),
+        get(Target::State),
+        get(Target::Zip),
+        get(Target::Country),
+    ];
     let input = CustomerCreateInput {
+        customer_number: None,
         email: email.clone().unwrap_or_default(),
         first_name: first.clone().unwrap_or_default(),
         last_name: last.clone().unwrap_or_default(),
         company_name: get(Target::Company),
         phone,
-        address_line1: get(Target::Line1),
-        address_line2: get(Target::Line2),
-        city: get(Target::City),
-        state: get(Target::State),
-        postal_code: get(Target::Zip),
-        country: get(Target::Country),
+        status,
         billing_address_line1: get(Target::BillingLine1),
         billing_address_line2: get(Target::BillingLine2),
         billing_city: get(Target::BillingCity),
@@ -784,9 +789,16 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
         shipping_zip: get(Target::ShippingZip),
         shipping_country: get(Target::ShippingCountry),
         notes: get(Target::Notes),
-        status,
+        address_line1: given(shared[0].clone()),
+        address_line2: given(shared[1].clone()),
+        city: given(shared[2].clone()),
+        state: given(shared[3].clone()),
+        postal_code: given(shared[4].clone()),
+        country: given(shared[5].clone()),
     };
-    let checked = customer::validate_new(&input);
+    // What was read, for the report of a row that cannot be imported.
+    let read = input.clone();
+    let checked = customer::new_form(input);
     if let Err(problems) = &checked {
         let missing: HashSet<&str> = [
             (email.is_none(), "email"),
@@ -809,27 +821,30 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
     }
     let data = match &checked {
         Ok(new) => data_of(new),
-        Err(_) => ImportData {
-            email: email.map(|e| e.to_lowercase()),
-            first_name: first,
-            last_name: last,
-            company_name: input.company_name.clone(),
-            phone: input.phone.clone(),
-            billing_address_line1: input.billing_address_line1.or(input.address_line1.clone()),
-            billing_address_line2: input.billing_address_line2.or(input.address_line2.clone()),
-            billing_city: input.billing_city.or(input.city.clone()),
-            billing_state: input.billing_state.or(input.state.clone()),
-            billing_zip: input.billing_zip.or(input.postal_code.clone()),
-            billing_country: input.billing_country.or(input.country.clone()),
-            shipping_address_line1: input.shipping_address_line1.or(input.address_line1),
-            shipping_address_line2: input.shipping_address_line2.or(input.address_line2),
-            shipping_city: input.shipping_city.or(input.city),
-            shipping_state: input.shipping_state.or(input.state),
-            shipping_zip: input.shipping_zip.or(input.postal_code),
-            shipping_country: input.shipping_country.or(input.country),
-            notes: input.notes,
-            status: status.map(|s| s.as_str().to_string()),
-        },
+        Err(_) => {
+            let [line1, line2, city, state, zip, country] = shared;
+            ImportData {
+                email: email.map(|e| e.to_lowercase()),
+                first_name: first,
+                last_name: last,
+                company_name: read.company_name,
+                phone: read.phone,
+                billing_address_line1: read.billing_address_line1.or(line1.clone()),
+                billing_address_line2: read.billing_address_line2.or(line2.clone()),
+                billing_city: read.billing_city.or(city.clone()),
+                billing_state: read.billing_state.or(state.clone()),
+                billing_zip: read.billing_zip.or(zip.clone()),
+                billing_country: read.billing_country.or(country.clone()),
+                shipping_address_line1: read.shipping_address_line1.or(line1),
+                shipping_address_line2: read.shipping_address_line2.or(line2),
+                shipping_city: read.shipping_city.or(city),
+                shipping_state: read.shipping_state.or(state),
+                shipping_zip: read.shipping_zip.or(zip),
+                shipping_country: read.shipping_country.or(country),
+                notes: read.notes,
+                status: status.map(|s| s.to_string()),
+            }
+        }
     };
     let new = match checked {
         Ok(new) if errors.is_empty() => Some(new),
@@ -844,27 +859,33 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
     }
 }
 
-fn data_of(new: &NewCustomer) -> ImportData {
+/// The e-mail of a checked form (a checked new customer always has one).
+fn email_of(form: &CustomerForm) -> &str {
+    form.email.as_deref().unwrap_or_default()
+}
+
+fn data_of(new: &CustomerForm) -> ImportData {
+    let text = |v: &Option<Option<String>>| v.clone().flatten();
     ImportData {
-        email: Some(new.email.clone()),
-        first_name: Some(new.first_name.clone()),
-        last_name: Some(new.last_name.clone()),
-        company_name: new.company_name.clone(),
-        phone: new.phone.clone(),
-        billing_address_line1: new.billing_address_line1.clone(),
-        billing_address_line2: new.billing_address_line2.clone(),
-        billing_city: new.billing_city.clone(),
-        billing_state: new.billing_state.clone(),
-        billing_zip: new.billing_zip.clone(),
-        billing_country: new.billing_country.clone(),
-        shipping_address_line1: new.shipping_address_line1.clone(),
-        shipping_address_line2: new.shipping_address_line2.clone(),
-        shipping_city: new.shipping_city.clone(),
-        shipping_state: new.shipping_state.clone(),
-        shipping_zip: new.shipping_zip.clone(),
-        shipping_country: new.shipping_country.clone(),
-        notes: new.notes.clone(),
-        status: Some(new.status.clone()),
+        email: new.email.clone(),
+        first_name: new.first_name.clone(),
+        last_name: new.last_name.clone(),
+        company_name: text(&new.company_name),
+        phone: text(&new.phone),
+        billing_address_line1: text(&new.billing_address_line1),
+        billing_address_line2: text(&new.billing_address_line2),
+        billing_city: text(&new.billing_city),
+        billing_state: text(&new.billing_state),
+        billing_zip: text(&new.billing_zip),
+        billing_country: text(&new.billing_country),
+        shipping_address_line1: text(&new.shipping_address_line1),
+        shipping_address_line2: text(&new.shipping_address_line2),
+        shipping_city: text(&new.shipping_city),
+        shipping_state: text(&new.shipping_state),
+        shipping_zip: text(&new.shipping_zip),
+        shipping_country: text(&new.shipping_country),
+        notes: text(&new.notes),
+        status: Some(new.status.unwrap_or(CustomerStatus::Active).to_string()),
     }
 }
 
@@ -899,12 +920,12 @@ pub async fn import_customers(
         let inserted: HashSet<String> = conn
             .transaction::<_, AppError, _>(async |conn| {
                 let numbers = model::next_customer_numbers(conn, pending.len()).await?;
-                let batch: Vec<NewCustomer> = pending
+                let batch: Vec<CustomerForm> = pending
                     .iter()
                     .zip(numbers)
                     .filter_map(|(&i, number)| {
-                        rows[i].new.as_ref().map(|new| NewCustomer {
-                            customer_number: number,
+                        rows[i].new.as_ref().map(|new| CustomerForm {
+                            customer_number: Some(number),
                             ..new.clone()
                         })
                     })
@@ -921,7 +942,7 @@ pub async fn import_customers(
             if row
                 .new
                 .as_ref()
-                .is_some_and(|n| inserted.contains(&n.email))
+                .is_some_and(|n| inserted.contains(email_of(n)))
             {
                 row.new = None;
                 row.imported = true;
@@ -941,7 +962,7 @@ async fn refuse_existing(conn: &mut AsyncPgConnection, file: &mut ParsedFile) ->
     let emails: Vec<String> = file
         .rows
         .iter()
-        .filter_map(|r| r.new.as_ref().map(|n| n.email.clone()))
+        .filter_map(|r| r.new.as_ref().map(|n| email_of(n).to_string()))
         .collect();
     let mut existing = HashSet::new();
     for chunk in emails.chunks(LOOKUP_CHUNK) {
@@ -951,7 +972,7 @@ async fn refuse_existing(conn: &mut AsyncPgConnection, file: &mut ParsedFile) ->
         if row
             .new
             .as_ref()
-            .is_some_and(|n| existing.contains(&n.email))
+            .is_some_and(|n| existing.contains(email_of(n)))
         {
             row.refuse(RowProblem::new("email", customer::email_taken().message));
         }

@@ -13,7 +13,8 @@ use crate::error::AppResult;
 use crate::graphql::limits::{length, range};
 use crate::identity::email::EMAIL_MAX;
 use crate::partners::fields::{
-    CODE_MAX, LINE_MAX, NAME_MAX, PHONE_MAX, PLACE_MAX, POSTAL_MAX, TEXT_MAX, URL_MAX,
+    CODE_MAX, LINE_MAX, NAME_MAX, PERSON_NAME_MAX, PHONE_MAX, PLACE_MAX, POSTAL_MAX, TEXT_MAX,
+    URL_MAX,
 };
 use crate::partners::vendor::MAX_LEAD_TIME_DAYS;
 
@@ -373,8 +374,8 @@ pub struct CustomerRow {
     pub company_name: Option<String>,
     /// Phone.
     pub phone: Option<String>,
-    /// active, inactive or suspended.
-    pub status: String,
+    /// Whether the customer may be sold to.
+    pub status: CustomerStatus,
     /// Billing street address.
     pub billing_address_line1: Option<String>,
     /// Billing second line.
@@ -416,144 +417,110 @@ impl CustomerRow {
     }
 }
 
-/// A customer to insert (values already validated and normalised). A `None` country takes
-/// the column default (`USA`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Insertable)]
-#[diesel(table_name = customers)]
-pub struct NewCustomer {
-    /// `CUST-NNNNNN`.
-    pub customer_number: String,
-    /// Lower-cased e-mail.
-    pub email: String,
-    /// Given name.
-    pub first_name: String,
-    /// Family name.
-    pub last_name: String,
-    /// Company.
-    pub company_name: Option<String>,
-    /// Phone.
-    pub phone: Option<String>,
-    /// active, inactive or suspended.
-    pub status: String,
-    /// Billing street address.
-    pub billing_address_line1: Option<String>,
-    /// Billing second line.
-    pub billing_address_line2: Option<String>,
-    /// Billing city.
-    pub billing_city: Option<String>,
-    /// Billing state.
-    pub billing_state: Option<String>,
-    /// Billing postal code.
-    pub billing_zip: Option<String>,
-    /// Billing country.
-    pub billing_country: Option<String>,
-    /// Shipping street address.
-    pub shipping_address_line1: Option<String>,
-    /// Shipping second line.
-    pub shipping_address_line2: Option<String>,
-    /// Shipping city.
-    pub shipping_city: Option<String>,
-    /// Shipping state.
-    pub shipping_state: Option<String>,
-    /// Shipping postal code.
-    pub shipping_zip: Option<String>,
-    /// Shipping country.
-    pub shipping_country: Option<String>,
-    /// Notes.
-    pub notes: Option<String>,
+crate::text_enum! {
+    /// Whether a customer may be sold to.
+    pub enum CustomerStatus {
+        /// May be sold to; listed by default.
+        Active,
+        /// Kept for history (for instance deleted while it had orders).
+        Inactive,
+        /// Blocked for now.
+        Suspended,
+    }
 }
 
-/// Changes to a customer: `None` keeps a column, `Some(None)` clears it.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = customers)]
-pub struct CustomerChanges {
-    /// New e-mail (lower case).
-    pub email: Option<String>,
-    /// New given name.
-    pub first_name: Option<String>,
-    /// New family name.
-    pub last_name: Option<String>,
-    /// New company.
-    pub company_name: Option<Option<String>>,
-    /// New phone.
-    pub phone: Option<Option<String>>,
-    /// New status.
-    pub status: Option<String>,
-    /// New billing street address.
-    pub billing_address_line1: Option<Option<String>>,
-    /// New billing second line.
-    pub billing_address_line2: Option<Option<String>>,
-    /// New billing city.
-    pub billing_city: Option<Option<String>>,
-    /// New billing state.
-    pub billing_state: Option<Option<String>>,
-    /// New billing postal code.
-    pub billing_zip: Option<Option<String>>,
-    /// New billing country.
-    pub billing_country: Option<Option<String>>,
-    /// New shipping street address.
-    pub shipping_address_line1: Option<Option<String>>,
-    /// New shipping second line.
-    pub shipping_address_line2: Option<Option<String>>,
-    /// New shipping city.
-    pub shipping_city: Option<Option<String>>,
-    /// New shipping state.
-    pub shipping_state: Option<Option<String>>,
-    /// New shipping postal code.
-    pub shipping_zip: Option<Option<String>>,
-    /// New shipping country.
-    pub shipping_country: Option<Option<String>>,
-    /// New notes.
-    pub notes: Option<Option<String>>,
-}
-
-impl CustomerChanges {
-    /// True when nothing would change.
-    pub fn is_empty(&self) -> bool {
-        let CustomerChanges {
-            email,
-            first_name,
-            last_name,
-            company_name,
-            phone,
-            status,
-            billing_address_line1,
-            billing_address_line2,
-            billing_city,
-            billing_state,
-            billing_zip,
-            billing_country,
-            shipping_address_line1,
-            shipping_address_line2,
-            shipping_city,
-            shipping_state,
-            shipping_zip,
-            shipping_country,
-            notes,
-        } = self;
-        email.is_none()
-            && first_name.is_none()
-            && last_name.is_none()
-            && status.is_none()
-            && [
-                company_name,
-                phone,
-                billing_address_line1,
-                billing_address_line2,
-                billing_city,
-                billing_state,
-                billing_zip,
-                billing_country,
-                shipping_address_line1,
-                shipping_address_line2,
-                shipping_city,
-                shipping_state,
-                shipping_zip,
-                shipping_country,
-                notes,
-            ]
-            .iter()
-            .all(|c| c.is_none())
+crate::input_forms! {
+    table = customers;
+    /// A new customer.
+    #[derive(Default)]
+    create CustomerCreateInput;
+    /// Changes to a customer: omitted fields keep their value, `null` clears an optional one
+    /// (the e-mail and the names cannot be cleared; a `null` status changes nothing).
+    update CustomerUpdateInput;
+    /// A customer's writable columns, checked and normalised by `customer::check`.
+    form CustomerForm;
+    {
+        /// `CUST-NNNNNN`, drawn from a sequence when the customer is created.
+        @create[skip] @update[skip]
+        customer_number: optional String,
+        /// E-mail (unique ignoring case, stored in lower case; special-use domains such as
+        /// `.local` are refused).
+        [directive = length::apply(EMAIL_MAX)]
+        email: required String,
+        /// Given name.
+        [directive = length::apply(PERSON_NAME_MAX)]
+        first_name: required String,
+        /// Family name.
+        [directive = length::apply(PERSON_NAME_MAX)]
+        last_name: required String,
+        /// Company.
+        [directive = length::apply(NAME_MAX)]
+        company_name: clearable String,
+        /// Phone.
+        [directive = length::apply(PHONE_MAX)]
+        phone: clearable String,
+        /// Whether the customer may be sold to (default active).
+        status: optional CustomerStatus,
+        /// Billing street address (else the shared `addressLine1`).
+        [directive = length::apply(LINE_MAX)]
+        billing_address_line1: clearable String,
+        /// Billing second line.
+        [directive = length::apply(LINE_MAX)]
+        billing_address_line2: clearable String,
+        /// Billing city.
+        [directive = length::apply(PLACE_MAX)]
+        billing_city: clearable String,
+        /// Billing state.
+        [directive = length::apply(PLACE_MAX)]
+        billing_state: clearable String,
+        /// Billing postal code.
+        [directive = length::apply(POSTAL_MAX)]
+        billing_zip: clearable String,
+        /// Billing country (`USA` when a new customer has none).
+        [directive = length::apply(PLACE_MAX)]
+        billing_country: clearable String,
+        /// Shipping street address (else the shared `addressLine1`).
+        [directive = length::apply(LINE_MAX)]
+        shipping_address_line1: clearable String,
+        /// Shipping second line.
+        [directive = length::apply(LINE_MAX)]
+        shipping_address_line2: clearable String,
+        /// Shipping city.
+        [directive = length::apply(PLACE_MAX)]
+        shipping_city: clearable String,
+        /// Shipping state.
+        [directive = length::apply(PLACE_MAX)]
+        shipping_state: clearable String,
+        /// Shipping postal code.
+        [directive = length::apply(POSTAL_MAX)]
+        shipping_zip: clearable String,
+        /// Shipping country (`USA` when a new customer has none).
+        [directive = length::apply(PLACE_MAX)]
+        shipping_country: clearable String,
+        /// Notes.
+        [directive = length::apply(TEXT_MAX)]
+        notes: clearable String,
+    }
+    inputs {
+        /// The customer's address (spec 2.6): street line, used for billing and shipping
+        /// unless the billing or shipping field itself is given. Likewise the next five.
+        #[graphql(directive = length::apply(LINE_MAX))]
+        address_line1: async_graphql::MaybeUndefined<String>,
+        /// Second address line (billing and shipping unless given separately).
+        #[graphql(directive = length::apply(LINE_MAX))]
+        address_line2: async_graphql::MaybeUndefined<String>,
+        /// City (billing and shipping unless given separately).
+        #[graphql(directive = length::apply(PLACE_MAX))]
+        city: async_graphql::MaybeUndefined<String>,
+        /// State or province (billing and shipping unless given separately).
+        #[graphql(directive = length::apply(PLACE_MAX))]
+        state: async_graphql::MaybeUndefined<String>,
+        /// Postal code (billing and shipping unless given separately).
+        #[graphql(directive = length::apply(POSTAL_MAX))]
+        postal_code: async_graphql::MaybeUndefined<String>,
+        /// Country (billing and shipping unless given separately).
+        #[graphql(directive = length::apply(PLACE_MAX))]
+        country: async_graphql::MaybeUndefined<String>,
     }
 }
 
@@ -563,7 +530,7 @@ pub struct CustomerFilter {
     /// Match e-mail, names, company, customer number or phone.
     pub search: Option<String>,
     /// Only this status (then `include_inactive` is not consulted).
-    pub status: Option<String>,
+    pub status: Option<CustomerStatus>,
     /// Without a status filter: also inactive and suspended customers.
     pub include_inactive: bool,
     /// Sort column (default created_at, newest first).
@@ -585,8 +552,10 @@ pub async fn list_customers(
             .select((CustomerRow::as_select(), paging::total_count()))
             .into_boxed();
         match &filter.status {
-            Some(s) => q = q.filter(customers::status.eq(s.clone())),
-            None if !filter.include_inactive => q = q.filter(customers::status.eq("active")),
+            Some(s) => q = q.filter(customers::status.eq(*s)),
+            None if !filter.include_inactive => {
+                q = q.filter(customers::status.eq(CustomerStatus::Active))
+            }
             None => {}
         }
         if let Some(p) = &pattern {
@@ -688,7 +657,7 @@ pub fn customer_number(n: i64) -> String {
 /// Inserts a customer.
 pub async fn insert_customer(
     conn: &mut AsyncPgConnection,
-    new: &NewCustomer,
+    new: &CustomerForm,
 ) -> AppResult<CustomerRow> {
     Ok(diesel::insert_into(customers::table)
         .values(new)
@@ -701,7 +670,7 @@ pub async fn insert_customer(
 /// is left out rather than failing the statement. Returns the e-mails that were inserted.
 pub async fn insert_customers_skipping_taken(
     conn: &mut AsyncPgConnection,
-    rows: &[NewCustomer],
+    rows: &[CustomerForm],
 ) -> AppResult<Vec<String>> {
     if rows.is_empty() {
         return Ok(Vec::new());
@@ -718,17 +687,17 @@ pub async fn insert_customers_skipping_taken(
 pub async fn update_customer(
     conn: &mut AsyncPgConnection,
     id: i64,
-    changes: &CustomerChanges,
+    changes: &CustomerForm,
 ) -> AppResult<Option<CustomerRow>> {
-    if changes.is_empty() {
-        return find_customer(conn, id).await;
-    }
-    Ok(diesel::update(customers::table.find(id))
+    let result = diesel::update(customers::table.find(id))
         .set(changes)
         .returning(CustomerRow::as_returning())
         .get_result(conn)
-        .await
-        .optional()?)
+        .await;
+    match result {
+        Err(e) if crate::db::is_empty_update(&e) => find_customer(conn, id).await,
+        other => Ok(other.optional()?),
+    }
 }
 
 /// Deletes a customer row.

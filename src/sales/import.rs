@@ -861,7 +861,7 @@ struct Planned {
     at: usize,
     customer_email: String,
     existing_customer: Option<i64>,
-    new_customer: Option<partners::NewCustomer>,
+    new_customer: Option<partners::CustomerForm>,
     customer_name: Option<String>,
     phone: Option<String>,
     address: [Option<String>; 6],
@@ -1094,7 +1094,7 @@ async fn plan_and_write(
 
 /// The customer an order creates: the file's name split into given and family name (a
 /// single word is the given name; no name at all takes the e-mail's local part).
-fn new_customer(order: &FileOrder, email: &str) -> Result<partners::NewCustomer, String> {
+fn new_customer(order: &FileOrder, email: &str) -> Result<partners::CustomerForm, String> {
     let full = order.name.clone().unwrap_or_default();
     let mut parts = full.trim().splitn(2, char::is_whitespace);
     let given = parts.next().map(str::trim).filter(|s| !s.is_empty());
@@ -1112,20 +1112,7 @@ fn new_customer(order: &FileOrder, email: &str) -> Result<partners::NewCustomer,
         email: checked,
         first_name: given.map_or(local, str::to_string),
         last_name: family.unwrap_or("-").to_string(),
-        company_name: None,
         phone: order.phone.clone(),
-        address_line1: None,
-        address_line2: None,
-        city: None,
-        state: None,
-        postal_code: None,
-        country: None,
-        billing_address_line1: None,
-        billing_address_line2: None,
-        billing_city: None,
-        billing_state: None,
-        billing_zip: None,
-        billing_country: None,
         shipping_address_line1: line1,
         shipping_address_line2: line2,
         shipping_city: city,
@@ -1136,11 +1123,11 @@ fn new_customer(order: &FileOrder, email: &str) -> Result<partners::NewCustomer,
             "Created by the order import (order {})",
             order.order_id
         )),
-        status: None,
+        ..Default::default()
     };
-    customer::validate_new(&input)
-        .map(|new| partners::NewCustomer {
-            email: email.to_string(),
+    customer::new_form(input)
+        .map(|new| partners::CustomerForm {
+            email: Some(email.to_string()),
             ..new
         })
         .map_err(|errors| {
@@ -1256,18 +1243,18 @@ async fn write(
     user: i64,
 ) -> AppResult<HashMap<usize, String>> {
     // Customers first, so orders can name them.
-    let fresh: Vec<&partners::NewCustomer> = planned
+    let fresh: Vec<&partners::CustomerForm> = planned
         .iter()
         .filter_map(|p| p.new_customer.as_ref())
         .collect();
     let mut customer_ids: HashMap<String, i64> = HashMap::new();
     if !fresh.is_empty() {
         let numbers = partners::next_customer_numbers(conn, fresh.len()).await?;
-        let batch: Vec<partners::NewCustomer> = fresh
+        let batch: Vec<partners::CustomerForm> = fresh
             .into_iter()
             .zip(numbers)
-            .map(|(c, number)| partners::NewCustomer {
-                customer_number: number,
+            .map(|(c, number)| partners::CustomerForm {
+                customer_number: Some(number),
                 ..c.clone()
             })
             .collect();

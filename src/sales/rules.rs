@@ -248,7 +248,7 @@ pub(crate) type CustomerTuple = (
     String,
     Option<String>,
     Option<String>,
-    String,
+    crate::partners::model::CustomerStatus,
     (
         Option<String>,
         Option<String>,
@@ -356,7 +356,10 @@ pub(crate) fn facts_of(row: CustomerTuple) -> (CustomerFacts, bool) {
         phone,
         address: [a.0, a.1, a.2, a.3, a.4, a.5],
     };
-    (facts, status == "active")
+    (
+        facts,
+        status == crate::partners::model::CustomerStatus::Active,
+    )
 }
 
 /// A new order row.
