@@ -1582,6 +1582,41 @@ async fn team_members_with_their_guards() {
     )
     .await;
     assert_eq!(res.json()["detail"], "Email already in use");
+    // Names are trimmed, a `null` keeps a field (the contract's PATCH), an e-mail is stored
+    // in lower case.
+    let res = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/v1/admin/users/{op}"),
+        Some(&json!({"first_name": "  Olive ", "last_name": null, "email": "Olive@Example.com", "status": null})),
+        Some(&g),
+        None,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let user = res.json();
+    assert_eq!(
+        (&user["first_name"], &user["email"], &user["status"]),
+        (
+            &json!("Olive"),
+            &json!("olive@example.com"),
+            &json!("active")
+        )
+    );
+    let before_last = user["last_name"].clone();
+    let res = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/v1/admin/users/{op}"),
+        Some(&json!({"email": "op@example.com", "first_name": null})),
+        Some(&g),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (&res.json()["first_name"], &res.json()["last_name"]),
+        (&json!("Olive"), &before_last)
+    );
     let missing = call(
         &app,
         Method::GET,

@@ -4,6 +4,7 @@
 pub mod guard;
 pub mod password;
 pub mod rate_limit;
+pub mod roles;
 pub mod tokens;
 pub mod viewer;
 

@@ -12,6 +12,7 @@ use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use tokio::sync::OnceCell;
 
+use crate::auth::roles::{AccountType, UserStatus};
 use crate::auth::tokens::{TokenKeys, TokenType};
 use crate::db::DbPool;
 use crate::db::schema::{refresh_tokens, users};
@@ -77,16 +78,16 @@ pub struct CurrentUser {
     pub id: i64,
     /// The user's e-mail.
     pub email: String,
-    /// `admin` or `operator`.
-    pub account_type: String,
-    /// `active`, `inactive` or `suspended`.
-    pub status: String,
+    /// The role.
+    pub account_type: AccountType,
+    /// Whether the account may sign in.
+    pub status: UserStatus,
 }
 
 impl CurrentUser {
     /// True for administrators.
     pub fn is_admin(&self) -> bool {
-        self.account_type == "admin"
+        self.account_type == AccountType::Admin
     }
 }
 
@@ -108,7 +109,7 @@ impl Viewer {
         match self {
             Viewer::Anonymous => Err(AppError::unauthenticated("Not authenticated")),
             Viewer::Invalid => Err(AppError::unauthenticated("Could not validate credentials")),
-            Viewer::User(u) if u.status != "active" => {
+            Viewer::User(u) if u.status != UserStatus::Active => {
                 Err(AppError::forbidden("User account is inactive"))
             }
             Viewer::User(u) => Ok(u),
@@ -276,7 +277,7 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
             .filter(refresh_tokens::expires_at.gt(diesel::dsl::now)),
     );
     let snapshot = crate::db::snapshot::strata_current_snapshot();
-    let row: Option<(i64, String, String, String, i32, bool, String)> = users::table
+    let row: Option<(i64, String, AccountType, UserStatus, i32, bool, String)> = users::table
         .find(user_id)
         .select((
             users::id,
@@ -294,9 +295,9 @@ async fn resolve(meta: &RequestMeta, keys: &TokenKeys, pool: &DbPool) -> AppResu
         // An inactive account keeps its own answer (403 "User account is inactive") even
         // though deactivation also ended its sessions.
         Some((id, email, account_type, status, version, live, snapshot))
-            if version == claims.sv && (live || status != "active") =>
+            if version == claims.sv && (live || status != UserStatus::Active) =>
         {
-            if status == "active" {
+            if status == UserStatus::Active {
                 // Set once: the cell is fresh with the viewer's.
                 let _ = meta.snapshot.set(snapshot);
             }

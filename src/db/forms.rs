@@ -38,8 +38,9 @@ pub fn given<T>(value: Option<T>) -> MaybeUndefined<T> {
 /// generated `nulls()` lists such fields so an area's rules can refuse them.
 ///
 /// An optional `inputs { name: Type, ... }` block after the columns adds fields to both inputs
-/// that are no column (a synonym, a value split over several columns); the conversions ignore
-/// them and the area's resolver folds them into the form.
+/// that are no column (a synonym, a value split over several columns, a password that is
+/// stored as its hash); the conversions ignore them and the area's rules fold them into the
+/// form. `@create[skip]` or `@update[skip]` keeps such a field out of one input.
 ///
 /// The form is one struct for both statements: diesel's `Insertable` writes `DEFAULT` for a
 /// `None` (so database defaults stay in the migration) and `AsChangeset` leaves `None` columns
@@ -56,7 +57,10 @@ macro_rules! input_forms {
             $(#[$attr:meta])* $([$($gql:tt)*])? $(@create[$($cgql:tt)*])? $(@update[$($ugql:tt)*])?
             $field:ident : $kind:ident $ty:ty
         ),+ $(,)? }
-        $( inputs { $( $(#[$xattr:meta])* $xfield:ident : $xty:ty ),+ $(,)? } )?
+        $( inputs { $(
+            $(#[$xattr:meta])* $(@create[$($xcgql:tt)*])? $(@update[$($xugql:tt)*])?
+            $xfield:ident : $xty:ty
+        ),+ $(,)? } )?
     ) => {
         $(#[$cmeta])*
         #[derive(Debug, Clone, ::async_graphql::InputObject)]
@@ -65,7 +69,7 @@ macro_rules! input_forms {
                 $(#[$attr])* $(#[graphql($($gql)*)])? $(#[graphql($($cgql)*)])?
                 pub $field: $crate::input_forms!(@create $kind $ty),
             )+
-            $($( $(#[$xattr])* pub $xfield: $xty, )+)?
+            $($( $(#[$xattr])* $(#[graphql($($xcgql)*)])? pub $xfield: $xty, )+)?
         }
 
         $(#[$umeta])*
@@ -75,7 +79,7 @@ macro_rules! input_forms {
                 $(#[$attr])* $(#[graphql($($gql)*)])? $(#[graphql($($ugql)*)])?
                 pub $field: $crate::input_forms!(@update $kind $ty),
             )+
-            $($( $(#[$xattr])* pub $xfield: $xty, )+)?
+            $($( $(#[$xattr])* $(#[graphql($($xugql)*)])? pub $xfield: $xty, )+)?
         }
 
         $(#[$fmeta])*

@@ -16,6 +16,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::auth::Viewer;
+use crate::auth::roles::UserStatus;
 use crate::error::{AppError, FieldError};
 use crate::graphql::cost;
 use crate::http::answer_cache::{Answer, AnswerKey};
@@ -62,7 +63,7 @@ pub async fn serve(
             .resolve(&meta, &state.token_keys, &state.pool)
             .await;
         let refused = match viewer {
-            Ok(Viewer::User(ref user)) if user.status == "active" => None,
+            Ok(Viewer::User(ref user)) if user.status == UserStatus::Active => None,
             Ok(_) => Some(AppError::unauthenticated(
                 "Introspection requires a signed-in user",
             )),

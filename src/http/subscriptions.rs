@@ -16,6 +16,7 @@ use async_graphql_axum::{GraphQLProtocol, GraphQLWebSocket};
 use axum::extract::WebSocketUpgrade;
 use axum::response::Response;
 
+use crate::auth::roles::UserStatus;
 use crate::auth::{RequestMeta, Viewer};
 
 /// Upgrades the connection and serves its subscriptions on the `/graphql` schema.
@@ -39,7 +40,7 @@ pub fn serve(
                     }
                     let viewer = crate::auth::viewer::resolve_meta(&meta, &keys, &pool).await;
                     match viewer {
-                        Ok(Viewer::User(user)) if user.status == "active" => {
+                        Ok(Viewer::User(user)) if user.status == UserStatus::Active => {
                             let mut data = Data::default();
                             data.insert(meta);
                             Ok(data)

@@ -1,7 +1,7 @@
 //! The identity part of the schema: setup, sessions, password reset, the viewer and team
 //! members.
 
-use async_graphql::{Context, Enum, InputObject, Object, SimpleObject};
+use async_graphql::{Context, Enum, InputObject, MaybeUndefined, Object, SimpleObject};
 
 use crate::auth::Access;
 use crate::auth::viewer::current_user;
@@ -13,62 +13,9 @@ use crate::identity::model::{self, UserFilter, UserRow};
 use crate::identity::password_reset::{self, LinkStatus};
 use crate::identity::{Deps, Email, sessions, setup, team};
 
-/// A staff account's role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[graphql(rename_items = "snake_case")]
-pub enum AccountType {
-    /// Everything, including the admin-only sections of spec 4.5.
-    Admin,
-    /// Day-to-day work; no admin sections.
-    Operator,
-}
-
-impl AccountType {
-    fn as_str(self) -> &'static str {
-        match self {
-            AccountType::Admin => "admin",
-            AccountType::Operator => "operator",
-        }
-    }
-
-    fn parse(s: &str) -> AccountType {
-        if s == "admin" {
-            AccountType::Admin
-        } else {
-            AccountType::Operator
-        }
-    }
-}
-
-/// Whether an account may sign in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[graphql(rename_items = "snake_case")]
-pub enum UserStatus {
-    /// May sign in.
-    Active,
-    /// Deactivated by an admin.
-    Inactive,
-    /// Suspended by an admin.
-    Suspended,
-}
-
-impl UserStatus {
-    fn as_str(self) -> &'static str {
-        match self {
-            UserStatus::Active => "active",
-            UserStatus::Inactive => "inactive",
-            UserStatus::Suspended => "suspended",
-        }
-    }
-
-    fn parse(s: &str) -> UserStatus {
-        match s {
-            "active" => UserStatus::Active,
-            "suspended" => UserStatus::Suspended,
-            _ => UserStatus::Inactive,
-        }
-    }
-}
+pub use crate::identity::model::{
+    AccountType, TeamMemberCreateInput, TeamMemberUpdateInput, UserStatus,
+};
 
 /// A staff account (admin or operator).
 #[derive(Debug, Clone, SimpleObject)]
@@ -111,8 +58,8 @@ impl From<UserRow> for User {
             last_name: u.last_name,
             company_name: u.company_name,
             phone: u.phone,
-            account_type: AccountType::parse(&u.account_type),
-            status: UserStatus::parse(&u.status),
+            account_type: u.account_type,
+            status: u.status,
             email_verified: u.email_verified,
             last_login_at: u.last_login_at.map(Timestamp),
             created_at: Timestamp(u.created_at),
@@ -235,39 +182,6 @@ pub struct PasswordResetStatus {
     pub can_reset: bool,
 }
 
-/// A new staff account.
-#[derive(Debug, Clone, InputObject)]
-pub struct TeamMemberCreateInput {
-    /// E-mail.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::identity::email::EMAIL_MAX))]
-    pub email: String,
-    /// Initial password (spec 5.5 rules).
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::auth::password::MAX_PASSWORD_LEN))]
-    pub password: String,
-    /// Given name.
-    pub first_name: Option<String>,
-    /// Family name.
-    pub last_name: Option<String>,
-    /// Role.
-    pub account_type: AccountType,
-}
-
-/// Changes to a staff account; omitted fields keep their value.
-#[derive(Debug, Clone, InputObject)]
-pub struct TeamMemberUpdateInput {
-    /// New e-mail.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::identity::email::EMAIL_MAX))]
-    pub email: Option<String>,
-    /// New given name.
-    pub first_name: Option<String>,
-    /// New family name.
-    pub last_name: Option<String>,
-    /// New role.
-    pub account_type: Option<AccountType>,
-    /// New status.
-    pub status: Option<UserStatus>,
-}
-
 /// The result of a team-member change.
 #[derive(Debug, Clone, Default, SimpleObject)]
 pub struct TeamMemberPayload {
@@ -371,7 +285,7 @@ impl IdentityQuery {
         let page = Page::new(first, offset)?;
         let d = Deps::from_ctx(ctx)?;
         let filter = UserFilter {
-            account_type: account_type.map(|a| a.as_str().to_string()),
+            account_type,
             include_inactive,
             search,
             sort_by,
@@ -693,18 +607,7 @@ impl IdentityMutation {
     ) -> AppResult<TeamMemberPayload> {
         let actor = current_user(ctx).await?;
         let d = Deps::from_ctx(ctx)?;
-        let result = team::create(
-            &d,
-            &actor,
-            team::NewMember {
-                email: input.email,
-                password: input.password,
-                first_name: input.first_name,
-                last_name: input.last_name,
-                account_type: input.account_type.as_str().into(),
-            },
-        )
-        .await?;
+        let result = team::create(&d, &actor, input).await?;
         Ok(member_payload(result))
     }
 
@@ -719,19 +622,7 @@ impl IdentityMutation {
     ) -> AppResult<TeamMemberPayload> {
         let actor = current_user(ctx).await?;
         let d = Deps::from_ctx(ctx)?;
-        let result = team::update(
-            &d,
-            &actor,
-            id,
-            team::MemberChanges {
-                email: input.email,
-                first_name: input.first_name,
-                last_name: input.last_name,
-                account_type: input.account_type.map(|a| a.as_str().into()),
-                status: input.status.map(|s| s.as_str().into()),
-            },
-        )
-        .await?;
+        let result = team::update(&d, &actor, id, input).await?;
         Ok(member_payload(result))
     }
 
@@ -744,8 +635,8 @@ impl IdentityMutation {
     ) -> AppResult<TeamMemberPayload> {
         let actor = current_user(ctx).await?;
         let d = Deps::from_ctx(ctx)?;
-        let changes = team::MemberChanges {
-            status: Some("inactive".into()),
+        let changes = TeamMemberUpdateInput {
+            status: MaybeUndefined::Value(UserStatus::Inactive),
             ..Default::default()
         };
         Ok(member_payload(team::update(&d, &actor, id, changes).await?))
@@ -760,8 +651,8 @@ impl IdentityMutation {
     ) -> AppResult<TeamMemberPayload> {
         let actor = current_user(ctx).await?;
         let d = Deps::from_ctx(ctx)?;
-        let changes = team::MemberChanges {
-            status: Some("active".into()),
+        let changes = TeamMemberUpdateInput {
+            status: MaybeUndefined::Value(UserStatus::Active),
             ..Default::default()
         };
         Ok(member_payload(team::update(&d, &actor, id, changes).await?))

@@ -4,9 +4,13 @@ use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
+use crate::auth::password::MAX_PASSWORD_LEN;
+pub use crate::auth::roles::{AccountType, UserStatus};
 use crate::db::paging::{self, SortOrder};
 use crate::db::schema::users;
 use crate::error::AppResult;
+use crate::graphql::limits::length;
+use crate::identity::email::EMAIL_MAX;
 
 use crate::db::text::lower;
 
@@ -28,10 +32,10 @@ pub struct UserRow {
     pub company_name: Option<String>,
     /// Phone.
     pub phone: Option<String>,
-    /// admin or operator.
-    pub account_type: String,
-    /// active, inactive or suspended.
-    pub status: String,
+    /// The role.
+    pub account_type: AccountType,
+    /// Whether the account may sign in.
+    pub status: UserStatus,
     /// Whether the e-mail is verified.
     pub email_verified: bool,
     /// Bumped to end every session at once.
@@ -57,46 +61,52 @@ impl UserRow {
 
     /// True when the account may sign in.
     pub fn is_active(&self) -> bool {
-        self.status == "active"
+        self.status == UserStatus::Active
     }
 }
 
-/// A user to insert.
-#[derive(Debug, Insertable)]
-#[diesel(table_name = users)]
-pub struct NewUser<'a> {
-    /// Lower-cased e-mail.
-    pub email: &'a str,
-    /// argon2id hash.
-    pub password_hash: &'a str,
-    /// Given name.
-    pub first_name: Option<&'a str>,
-    /// Family name.
-    pub last_name: Option<&'a str>,
-    /// Company.
-    pub company_name: Option<&'a str>,
-    /// admin or operator.
-    pub account_type: &'a str,
-    /// active.
-    pub status: &'a str,
-    /// Whether the e-mail is verified.
-    pub email_verified: bool,
-}
-
-/// Changes to a user; `None` leaves a column as it is.
-#[derive(Debug, Default, AsChangeset)]
-#[diesel(table_name = users)]
-pub struct UserChanges {
-    /// New e-mail.
-    pub email: Option<String>,
-    /// New given name.
-    pub first_name: Option<Option<String>>,
-    /// New family name.
-    pub last_name: Option<Option<String>>,
-    /// New role.
-    pub account_type: Option<String>,
-    /// New status.
-    pub status: Option<String>,
+crate::input_forms! {
+    table = users;
+    /// A new staff account.
+    create TeamMemberCreateInput;
+    /// Changes to a staff account; omitted fields, and fields sent as `null`, keep their
+    /// value (as the contract's team API does).
+    update TeamMemberUpdateInput;
+    /// A staff account's writable columns, checked by `team::check`. The service sets the
+    /// password hash, and at setup the company and the verified flag.
+    form UserForm;
+    {
+        /// E-mail, the sign-in name (unique ignoring case, stored in lower case;
+        /// special-use domains such as `.local` are refused).
+        [directive = length::apply(EMAIL_MAX)]
+        email: required String,
+        // The names are `optional`, not `clearable`: the contract ignores a `null` name
+        // rather than clearing it.
+        /// Given name.
+        first_name: optional String,
+        /// Family name.
+        last_name: optional String,
+        /// Role.
+        account_type: required AccountType,
+        /// Whether the account may sign in (a new account is active).
+        @create[skip]
+        status: optional UserStatus,
+        /// The argon2id hash of the password.
+        @create[skip] @update[skip]
+        password_hash: optional String,
+        /// Company (the first admin's, given at setup).
+        @create[skip] @update[skip]
+        company_name: clearable String,
+        /// Whether the e-mail is verified (the first admin's is).
+        @create[skip] @update[skip]
+        email_verified: optional bool,
+    }
+    inputs {
+        /// Initial password (spec 5.5 rules).
+        #[graphql(directive = length::apply(MAX_PASSWORD_LEN))]
+        @update[skip]
+        password: String,
+    }
 }
 
 /// How many users exist.
@@ -128,7 +138,7 @@ pub async fn find(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Option<Use
 }
 
 /// Inserts a user.
-pub async fn insert(conn: &mut AsyncPgConnection, user: &NewUser<'_>) -> AppResult<UserRow> {
+pub async fn insert(conn: &mut AsyncPgConnection, user: &UserForm) -> AppResult<UserRow> {
     Ok(diesel::insert_into(users::table)
         .values(user)
         .returning(UserRow::as_returning())
@@ -140,7 +150,7 @@ pub async fn insert(conn: &mut AsyncPgConnection, user: &NewUser<'_>) -> AppResu
 pub async fn update(
     conn: &mut AsyncPgConnection,
     id: i64,
-    changes: &UserChanges,
+    changes: &UserForm,
 ) -> AppResult<UserRow> {
     let result = diesel::update(users::table.find(id))
         .set(changes)
@@ -182,8 +192,8 @@ pub async fn count_other_active_admins(
     except: i64,
 ) -> AppResult<i64> {
     Ok(users::table
-        .filter(users::account_type.eq("admin"))
-        .filter(users::status.eq("active"))
+        .filter(users::account_type.eq(AccountType::Admin))
+        .filter(users::status.eq(UserStatus::Active))
         .filter(users::id.ne(except))
         .count()
         .get_result(conn)
@@ -194,7 +204,7 @@ pub async fn count_other_active_admins(
 #[derive(Debug, Clone, Default)]
 pub struct UserFilter {
     /// Only this role.
-    pub account_type: Option<String>,
+    pub account_type: Option<AccountType>,
     /// Include inactive and suspended accounts.
     pub include_inactive: bool,
     /// Match e-mail or name.
@@ -238,11 +248,11 @@ pub async fn list(
         let mut q = users::table
             .select((UserRow::as_select(), paging::total_count()))
             .into_boxed();
-        if let Some(t) = &filter.account_type {
-            q = q.filter(users::account_type.eq(t.clone()));
+        if let Some(t) = filter.account_type {
+            q = q.filter(users::account_type.eq(t));
         }
         if !filter.include_inactive {
-            q = q.filter(users::status.eq("active"));
+            q = q.filter(users::status.eq(UserStatus::Active));
         }
         if let Some(s) = filter
             .search
@@ -280,7 +290,7 @@ pub async fn list(
 
 /// Counts for the team summary: (active admins, active operators, inactive or suspended).
 pub async fn stats(conn: &mut AsyncPgConnection) -> AppResult<(i64, i64, i64)> {
-    let rows: Vec<(String, String, i64)> = users::table
+    let rows: Vec<(AccountType, UserStatus, i64)> = users::table
         .group_by((users::account_type, users::status))
         .select((
             users::account_type,
@@ -293,9 +303,9 @@ pub async fn stats(conn: &mut AsyncPgConnection) -> AppResult<(i64, i64, i64)> {
     let mut operators = 0;
     let mut inactive = 0;
     for (kind, status, n) in rows {
-        match (kind.as_str(), status.as_str()) {
-            ("admin", "active") => admins += n,
-            (_, "active") => operators += n,
+        match (kind, status) {
+            (AccountType::Admin, UserStatus::Active) => admins += n,
+            (AccountType::Operator, UserStatus::Active) => operators += n,
             _ => inactive += n,
         }
     }

@@ -241,8 +241,8 @@ async fn approver_address(d: &Deps<'_>, conn: &mut AsyncPgConnection) -> AppResu
         return Ok(Some(a.to_string()));
     }
     Ok(users::table
-        .filter(users::account_type.eq("admin"))
-        .filter(users::status.eq("active"))
+        .filter(users::account_type.eq(crate::auth::roles::AccountType::Admin))
+        .filter(users::status.eq(crate::auth::roles::UserStatus::Active))
         .order(users::id.asc())
         .select(users::email)
         .first(conn)

@@ -6,7 +6,7 @@ use crate::audit::{AuditEvent, Outcome};
 use crate::auth::password;
 use crate::error::{AppError, AppResult};
 use crate::graphql::user_error::{UserError, UserErrorCode};
-use crate::identity::model::{self, NewUser, UserRow};
+use crate::identity::model::{self, AccountType, UserForm, UserRow};
 use crate::identity::{Deps, Email};
 
 /// The 403 once any user exists.
@@ -117,20 +117,17 @@ pub async fn create_initial_admin(
             if model::count(conn).await? > 0 {
                 return Err(AppError::forbidden(SETUP_COMPLETE));
             }
-            let user = model::insert(
-                conn,
-                &NewUser {
-                    email: input.email.as_str(),
-                    password_hash: &hash,
-                    first_name: Some(&input.first_name),
-                    last_name: Some(&input.last_name),
-                    company_name: input.company_name.as_deref(),
-                    account_type: "admin",
-                    status: "active",
-                    email_verified: true,
-                },
-            )
-            .await?;
+            let admin = UserForm {
+                email: Some(input.email.as_str().to_string()),
+                password_hash: Some(hash.clone()),
+                first_name: Some(input.first_name.clone()),
+                last_name: Some(input.last_name.clone()),
+                company_name: Some(input.company_name.clone()),
+                account_type: Some(AccountType::Admin),
+                email_verified: Some(true),
+                ..Default::default()
+            };
+            let user = model::insert(conn, &admin).await?;
             // The wizard's company name is the company's name (CONTRACT 2), saved with the
             // admin so a failed setup leaves neither behind.
             if let Some(company) = input.company_name.as_deref() {

@@ -8,37 +8,10 @@ use crate::auth::password;
 use crate::auth::viewer::CurrentUser;
 use crate::error::{AppError, AppResult};
 use crate::graphql::user_error::{UserError, UserErrorCode};
-use crate::identity::model::{self, NewUser, UserChanges, UserRow};
+use crate::identity::model::{
+    self, AccountType, TeamMemberCreateInput, TeamMemberUpdateInput, UserForm, UserRow, UserStatus,
+};
 use crate::identity::{Deps, Email, sessions};
-
-/// A new staff account.
-pub struct NewMember {
-    /// E-mail (raw; parsed here).
-    pub email: String,
-    /// Initial password.
-    pub password: String,
-    /// Given name.
-    pub first_name: Option<String>,
-    /// Family name.
-    pub last_name: Option<String>,
-    /// admin or operator.
-    pub account_type: String,
-}
-
-/// Changes to a staff account; `None` keeps the value.
-#[derive(Default)]
-pub struct MemberChanges {
-    /// New e-mail.
-    pub email: Option<String>,
-    /// New given name.
-    pub first_name: Option<String>,
-    /// New family name.
-    pub last_name: Option<String>,
-    /// New role.
-    pub account_type: Option<String>,
-    /// New status.
-    pub status: Option<String>,
-}
 
 fn not_found() -> AppError {
     AppError::not_found("User not found")
@@ -46,41 +19,70 @@ fn not_found() -> AppError {
 
 async fn email_taken(
     conn: &mut AsyncPgConnection,
-    email: &Email,
+    email: &str,
     except: Option<i64>,
 ) -> AppResult<bool> {
-    Ok(model::find_by_email(conn, email.as_str())
+    Ok(model::find_by_email(conn, email)
         .await?
         .is_some_and(|u| Some(u.id) != except))
 }
 
-/// Creates a staff account.
+/// Checks and normalises a new (`creating`) or changed account's form: the e-mail parsed
+/// and lower-cased, the names trimmed.
+pub fn check(form: &mut UserForm, creating: bool) -> Result<(), Vec<UserError>> {
+    let mut errors = Vec::new();
+    match form.email.take() {
+        Some(raw) => match Email::parse(&raw) {
+            Ok(email) => form.email = Some(email.as_str().to_string()),
+            Err(m) => errors.push(UserError::new("email", UserErrorCode::Invalid, m)),
+        },
+        None if creating => errors.push(UserError::new(
+            "email",
+            UserErrorCode::Invalid,
+            "Field required",
+        )),
+        None => {}
+    }
+    for name in [&mut form.first_name, &mut form.last_name]
+        .into_iter()
+        .flatten()
+    {
+        *name = name.trim().to_string();
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// Creates a staff account (active, e-mail not yet verified).
 pub async fn create(
     d: &Deps<'_>,
     actor: &CurrentUser,
-    input: NewMember,
+    mut input: TeamMemberCreateInput,
 ) -> AppResult<Result<UserRow, Vec<UserError>>> {
-    let mut errors = Vec::new();
-    let email = Email::parse(&input.email)
-        .map_err(|m| errors.push(UserError::new("email", UserErrorCode::Invalid, m)))
-        .ok();
-    if input.password.chars().count() < 8 {
+    let password = std::mem::take(&mut input.password);
+    let mut form = UserForm::from(input);
+    let mut errors = check(&mut form, true).err().unwrap_or_default();
+    if password.chars().count() < 8 {
         errors.push(UserError::new(
             "password",
             UserErrorCode::Invalid,
             "String should have at least 8 characters",
         ));
     }
-    let (Some(email), true) = (email, errors.is_empty()) else {
+    if !errors.is_empty() {
         return Ok(Err(errors));
-    };
-    if let Err(message) = password::check_strength(&input.password) {
+    }
+    if let Err(message) = password::check_strength(&password) {
         return Ok(Err(vec![UserError::new(
             "password",
             UserErrorCode::WeakPassword,
             message,
         )]));
     }
+    let email = form.email.clone().unwrap_or_default();
     if email_taken(&mut *d.conn().await?, &email, None).await? {
         return Ok(Err(vec![UserError::new(
             "email",
@@ -89,25 +91,9 @@ pub async fn create(
         )]));
     }
     // No connection is held while argon2 works.
-    let hash = password::hash(&input.password).await?;
+    form.password_hash = Some(password::hash(&password).await?);
     let mut conn = d.conn().await?;
-    let first = input.first_name.as_deref().map(str::trim);
-    let last = input.last_name.as_deref().map(str::trim);
-    let user = model::insert(
-        &mut conn,
-        &NewUser {
-            email: email.as_str(),
-            password_hash: &hash,
-            first_name: first,
-            last_name: last,
-            company_name: None,
-            account_type: &input.account_type,
-            status: "active",
-            email_verified: false,
-        },
-    )
-    .await;
-    let user = match user {
+    let user = match model::insert(&mut conn, &form).await {
         Ok(u) => u,
         // A concurrent insert of the same address lost the race to the unique index.
         Err(e) if e.code == crate::error::ErrorCode::Conflict => {
@@ -122,7 +108,9 @@ pub async fn create(
     d.audit(
         AuditEvent::new("user_created", Outcome::Success)
             .user(user.id, &user.email)
-            .details(serde_json::json!({ "by": actor.id, "account_type": user.account_type })),
+            .details(
+                serde_json::json!({ "by": actor.id, "account_type": user.account_type.as_ref() }),
+            ),
     )
     .await;
     Ok(Ok(user))
@@ -134,22 +122,13 @@ pub async fn update(
     d: &Deps<'_>,
     actor: &CurrentUser,
     id: i64,
-    changes: MemberChanges,
+    input: TeamMemberUpdateInput,
 ) -> AppResult<Result<UserRow, Vec<UserError>>> {
+    let mut changes = UserForm::from(input);
+    if let Err(errors) = check(&mut changes, false) {
+        return Ok(Err(errors));
+    }
     let mut conn = d.conn().await?;
-    let email = match changes.email.as_deref() {
-        Some(raw) => match Email::parse(raw) {
-            Ok(e) => Some(e),
-            Err(m) => {
-                return Ok(Err(vec![UserError::new(
-                    "email",
-                    UserErrorCode::Invalid,
-                    m,
-                )]));
-            }
-        },
-        None => None,
-    };
     let actor_id = actor.id;
     let result = conn
         .transaction::<_, AppError, _>(async move |conn| {
@@ -161,13 +140,13 @@ pub async fn update(
             )
             .await?;
             let user = model::find(conn, id).await?.ok_or_else(not_found)?;
-            let demoting = changes
-                .account_type
-                .as_deref()
-                .is_some_and(|t| t != "admin")
-                && user.account_type == "admin";
+            let was_admin = user.account_type == AccountType::Admin;
+            let demoting = was_admin
+                && changes
+                    .account_type
+                    .is_some_and(|t| t != AccountType::Admin);
             let deactivating =
-                changes.status.as_deref().is_some_and(|s| s != "active") && user.is_active();
+                user.is_active() && changes.status.is_some_and(|s| s != UserStatus::Active);
             if demoting && id == actor_id {
                 return Ok(Err(vec![UserError::new(
                     "accountType",
@@ -183,7 +162,7 @@ pub async fn update(
                 )]));
             }
             if (demoting || deactivating)
-                && user.account_type == "admin"
+                && was_admin
                 && user.is_active()
                 && model::count_other_active_admins(conn, id).await? == 0
             {
@@ -198,7 +177,7 @@ pub async fn update(
                     message,
                 )]));
             }
-            if let Some(e) = &email
+            if let Some(e) = &changes.email
                 && email_taken(conn, e, Some(id)).await?
             {
                 return Ok(Err(vec![UserError::new(
@@ -207,18 +186,7 @@ pub async fn update(
                     "Email already in use",
                 )]));
             }
-            let updated = model::update(
-                conn,
-                id,
-                &UserChanges {
-                    email: email.map(|e| e.as_str().to_string()),
-                    first_name: changes.first_name.map(|s| Some(s.trim().to_string())),
-                    last_name: changes.last_name.map(|s| Some(s.trim().to_string())),
-                    account_type: changes.account_type.clone(),
-                    status: changes.status.clone(),
-                },
-            )
-            .await?;
+            let updated = model::update(conn, id, &changes).await?;
             if deactivating {
                 sessions::revoke_all(conn, id).await?;
             }
@@ -234,8 +202,11 @@ pub async fn update(
             .user(after.id, &after.email)
             .details(serde_json::json!({
                 "by": actor.id,
-                "account_type": { "from": before.account_type, "to": after.account_type },
-                "status": { "from": before.status, "to": after.status },
+                "account_type": {
+                    "from": before.account_type.as_ref(),
+                    "to": after.account_type.as_ref(),
+                },
+                "status": { "from": before.status.as_ref(), "to": after.status.as_ref() },
                 "email_changed": before.email != after.email,
             })),
     )

@@ -11,6 +11,7 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde::{Deserialize, Serialize};
 use tokio::io::AsyncWriteExt;
 
+use crate::auth::roles::{AccountType, UserStatus};
 use crate::auth::viewer::CurrentUser;
 use crate::auth::{RequestMeta, Viewer};
 use crate::db::schema::{bulk_exports, users};
@@ -115,19 +116,21 @@ fn part_path(ctx: &JobContext, export: &BulkExportRow) -> Option<PathBuf> {
 
 /// The user an export runs as, as of now (an account deactivated since cannot export).
 async fn user(conn: &mut AsyncPgConnection, id: i64) -> AppResult<CurrentUser> {
-    let row: Option<(i64, String, String, String)> = users::table
+    let row: Option<(i64, String, AccountType, UserStatus)> = users::table
         .find(id)
         .select((users::id, users::email, users::account_type, users::status))
         .first(conn)
         .await
         .optional()?;
     match row {
-        Some((id, email, account_type, status)) if status == "active" => Ok(CurrentUser {
-            id,
-            email,
-            account_type,
-            status,
-        }),
+        Some((id, email, account_type, status)) if status == UserStatus::Active => {
+            Ok(CurrentUser {
+                id,
+                email,
+                account_type,
+                status,
+            })
+        }
         _ => Err(AppError::forbidden(
             "The user who asked for the export is no longer active",
         )),

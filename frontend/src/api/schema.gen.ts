@@ -32400,11 +32400,11 @@ export interface operations {
             content: {
                 "application/json": {
                     email: string;
-                    password: string;
                     first_name?: string | null;
                     last_name?: string | null;
                     /** @enum {string} */
                     account_type: "admin" | "operator";
+                    password: string;
                 };
             };
         };
