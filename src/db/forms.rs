@@ -22,6 +22,9 @@ pub fn given<T>(value: Option<T>) -> MaybeUndefined<T> {
 
 /// Declares the writable columns of a table once.
 ///
+/// `create ...;` may be left out for a table whose one row is only ever changed (the
+/// company settings): then only the update input and the form are generated.
+///
 /// Each column is `name: kind Type` with `kind` one of
 /// - `required`: the create input needs it (`T`), the update input may omit it;
 /// - `optional`: a NOT NULL column with a database default: omitted means the default on
@@ -72,6 +75,39 @@ macro_rules! input_forms {
             $($( $(#[$xattr])* $(#[graphql($($xcgql)*)])? pub $xfield: $xty, )+)?
         }
 
+        impl From<$create> for $form {
+            fn from(input: $create) -> Self {
+                $form { $( $field: $crate::input_forms!(@from_create $kind input.$field), )+ }
+            }
+        }
+
+        $crate::input_forms! {
+            table = $table;
+            $(#[$umeta])* update $update;
+            $(#[$fmeta])* form $form;
+            { $(
+                $(#[$attr])* $([$($gql)*])? $(@create[$($cgql)*])? $(@update[$($ugql)*])?
+                $field : $kind $ty
+            ),+ }
+            $( inputs { $(
+                $(#[$xattr])* $(@create[$($xcgql)*])? $(@update[$($xugql)*])?
+                $xfield : $xty
+            ),+ } )?
+        }
+    };
+    (
+        table = $table:ident;
+        $(#[$umeta:meta])* update $update:ident;
+        $(#[$fmeta:meta])* form $form:ident;
+        { $(
+            $(#[$attr:meta])* $([$($gql:tt)*])? $(@create[$($cgql:tt)*])? $(@update[$($ugql:tt)*])?
+            $field:ident : $kind:ident $ty:ty
+        ),+ $(,)? }
+        $( inputs { $(
+            $(#[$xattr:meta])* $(@create[$($xcgql:tt)*])? $(@update[$($xugql:tt)*])?
+            $xfield:ident : $xty:ty
+        ),+ $(,)? } )?
+    ) => {
         $(#[$umeta])*
         #[derive(Debug, Clone, Default, ::async_graphql::InputObject)]
         pub struct $update {
@@ -99,12 +135,6 @@ macro_rules! input_forms {
                 let mut nulls = Vec::new();
                 $( if $crate::input_forms!(@is_null $kind self.$field) { nulls.push(stringify!($field)); } )+
                 nulls
-            }
-        }
-
-        impl From<$create> for $form {
-            fn from(input: $create) -> Self {
-                $form { $( $field: $crate::input_forms!(@from_create $kind input.$field), )+ }
             }
         }
 

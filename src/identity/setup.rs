@@ -134,7 +134,7 @@ pub async fn create_initial_admin(
                 crate::settings::model::get_for_update(conn).await?;
                 crate::settings::model::update(
                     conn,
-                    &crate::settings::model::SettingsChanges {
+                    &crate::settings::model::SettingsForm {
                         company_name: Some(Some(company.to_owned())),
                         ..Default::default()
                     },

@@ -2,7 +2,7 @@
 //! schedules need them); only admins change them, and every change is in the security
 //! audit log.
 
-use async_graphql::{Context, InputObject, MaybeUndefined, Object, SimpleObject};
+use async_graphql::{Context, Object, SimpleObject};
 
 use crate::auth::Access;
 use crate::auth::viewer::current_user;
@@ -11,7 +11,7 @@ use crate::graphql::context;
 use crate::graphql::scalars::{Decimal, Timestamp};
 use crate::graphql::user_error::UserError;
 use crate::settings::model::{self, SettingsRow};
-use crate::settings::rules::{self, SettingsInput};
+use crate::settings::rules;
 
 /// The company's details, tax, quote defaults and working hours (one set per installation).
 #[derive(Debug, Clone, SimpleObject)]
@@ -122,110 +122,7 @@ impl SettingsQuery {
     }
 }
 
-/// Changes to the company settings: omitted fields keep their value; `null` or a blank
-/// text clears a clearable one.
-#[derive(Debug, Clone, Default, InputObject)]
-pub struct CompanySettingsInput {
-    /// Company name.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub company_name: MaybeUndefined<String>,
-    /// Address, first line.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub company_address_line1: MaybeUndefined<String>,
-    /// Address, second line.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub company_address_line2: MaybeUndefined<String>,
-    /// City.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub company_city: MaybeUndefined<String>,
-    /// State or region.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub company_state: MaybeUndefined<String>,
-    /// Postal code.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub company_zip: MaybeUndefined<String>,
-    /// Country.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub company_country: MaybeUndefined<String>,
-    /// Phone.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub company_phone: MaybeUndefined<String>,
-    /// E-mail.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub company_email: MaybeUndefined<String>,
-    /// Website (`https://...`; a bare `example.com` is accepted).
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub company_website: MaybeUndefined<String>,
-    /// Whether sales tax is charged.
-    pub tax_enabled: Option<bool>,
-    /// Tax rate in percent, 0 to 100 with at most 4 decimals (stored as the fraction
-    /// `taxRate`).
-    pub tax_rate_percent: Option<Decimal>,
-    /// Tax name.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub tax_name: MaybeUndefined<String>,
-    /// Tax registration number.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LINE_MAX))]
-    pub tax_registration_number: MaybeUndefined<String>,
-    /// Days a new quote stays valid (1-365).
-    pub default_quote_validity_days: Option<i32>,
-    /// Terms printed on quotes.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LONG_TEXT_MAX))]
-    pub quote_terms: MaybeUndefined<String>,
-    /// Footer printed on quotes.
-    #[graphql(directive = crate::graphql::limits::length::apply(crate::settings::rules::LONG_TEXT_MAX))]
-    pub quote_footer: MaybeUndefined<String>,
-    /// IANA time zone, e.g. `Europe/Berlin`.
-    pub timezone: Option<String>,
-    /// Opening hour (0-23).
-    pub business_hours_start: Option<i32>,
-    /// Closing hour (0-23).
-    pub business_hours_end: Option<i32>,
-    /// Working days a week (1-7; set from `businessWorkDays` when only that is given).
-    pub business_days_per_week: Option<i32>,
-    /// Working days, `0` (Monday) to `6` (Sunday), comma separated.
-    pub business_work_days: Option<String>,
-    /// Whether stock may go below zero.
-    pub allow_negative_inventory: Option<bool>,
-}
-
-fn change(v: MaybeUndefined<String>) -> rules::TextChange {
-    match v {
-        MaybeUndefined::Undefined => None,
-        MaybeUndefined::Null => Some(None),
-        MaybeUndefined::Value(x) => Some(Some(x)),
-    }
-}
-
-impl From<CompanySettingsInput> for SettingsInput {
-    fn from(i: CompanySettingsInput) -> Self {
-        SettingsInput {
-            company_name: change(i.company_name),
-            company_address_line1: change(i.company_address_line1),
-            company_address_line2: change(i.company_address_line2),
-            company_city: change(i.company_city),
-            company_state: change(i.company_state),
-            company_zip: change(i.company_zip),
-            company_country: change(i.company_country),
-            company_phone: change(i.company_phone),
-            company_email: change(i.company_email),
-            company_website: change(i.company_website),
-            tax_enabled: i.tax_enabled,
-            tax_rate_percent: i.tax_rate_percent.map(|d| d.0),
-            tax_name: change(i.tax_name),
-            tax_registration_number: change(i.tax_registration_number),
-            default_quote_validity_days: i.default_quote_validity_days,
-            quote_terms: change(i.quote_terms),
-            quote_footer: change(i.quote_footer),
-            timezone: i.timezone,
-            business_hours_start: i.business_hours_start,
-            business_hours_end: i.business_hours_end,
-            business_days_per_week: i.business_days_per_week,
-            business_work_days: i.business_work_days,
-            allow_negative_inventory: i.allow_negative_inventory,
-        }
-    }
-}
+pub use crate::settings::model::CompanySettingsInput;
 
 /// The result of a settings change.
 #[derive(Debug, Clone, Default, SimpleObject)]
@@ -252,7 +149,7 @@ impl SettingsMutation {
         let actor = current_user(ctx).await?;
         let mut conn = context::conn(ctx).await?;
         Ok(
-            match rules::update(&mut conn, &actor, context::meta(ctx), input.into()).await? {
+            match rules::update(&mut conn, &actor, context::meta(ctx), input).await? {
                 Ok(row) => CompanySettingsPayload {
                     settings: Some(row.into()),
                     user_errors: vec![],

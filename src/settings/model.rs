@@ -8,6 +8,8 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::db::schema::company_settings;
 use crate::error::AppResult;
+use crate::graphql::limits::length;
+use crate::settings::rules::{LINE_MAX, LONG_TEXT_MAX};
 
 /// The id of the one settings row.
 pub const SETTINGS_ID: i32 = 1;
@@ -70,56 +72,82 @@ pub struct SettingsRow {
     pub updated_at: DateTime<Utc>,
 }
 
-/// Changes to the settings: `None` keeps a column; `Some(None)` clears a nullable one.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = company_settings)]
-pub struct SettingsChanges {
-    /// Company name.
-    pub company_name: Option<Option<String>>,
-    /// Address, first line.
-    pub company_address_line1: Option<Option<String>>,
-    /// Address, second line.
-    pub company_address_line2: Option<Option<String>>,
-    /// City.
-    pub company_city: Option<Option<String>>,
-    /// State or region.
-    pub company_state: Option<Option<String>>,
-    /// Postal code.
-    pub company_zip: Option<Option<String>>,
-    /// Country.
-    pub company_country: Option<Option<String>>,
-    /// Phone.
-    pub company_phone: Option<Option<String>>,
-    /// E-mail.
-    pub company_email: Option<Option<String>>,
-    /// Website.
-    pub company_website: Option<Option<String>>,
-    /// Whether sales tax is charged.
-    pub tax_enabled: Option<bool>,
-    /// Tax rate as a fraction.
-    pub tax_rate: Option<BigDecimal>,
-    /// Tax name.
-    pub tax_name: Option<Option<String>>,
-    /// Tax registration number.
-    pub tax_registration_number: Option<Option<String>>,
-    /// Days a quote stays valid.
-    pub default_quote_validity_days: Option<i32>,
-    /// Quote terms.
-    pub quote_terms: Option<Option<String>>,
-    /// Quote footer.
-    pub quote_footer: Option<Option<String>>,
-    /// IANA time zone.
-    pub timezone: Option<String>,
-    /// Opening hour.
-    pub business_hours_start: Option<i32>,
-    /// Closing hour.
-    pub business_hours_end: Option<i32>,
-    /// Working days a week.
-    pub business_days_per_week: Option<i32>,
-    /// Working days.
-    pub business_work_days: Option<String>,
-    /// Negative stock allowed.
-    pub allow_negative_inventory: Option<bool>,
+crate::input_forms! {
+    table = company_settings;
+    /// Changes to the company settings: omitted fields keep their value; `null` or a blank
+    /// text clears a clearable one (`null` leaves any other as it is).
+    update CompanySettingsInput;
+    /// The settings' writable columns, checked and reduced to real changes by
+    /// `rules::check`. The logo has its own routes.
+    form SettingsForm;
+    {
+        /// Company name.
+        [directive = length::apply(LINE_MAX)]
+        company_name: clearable String,
+        /// Address, first line.
+        [directive = length::apply(LINE_MAX)]
+        company_address_line1: clearable String,
+        /// Address, second line.
+        [directive = length::apply(LINE_MAX)]
+        company_address_line2: clearable String,
+        /// City.
+        [directive = length::apply(LINE_MAX)]
+        company_city: clearable String,
+        /// State or region.
+        [directive = length::apply(LINE_MAX)]
+        company_state: clearable String,
+        /// Postal code.
+        [directive = length::apply(LINE_MAX)]
+        company_zip: clearable String,
+        /// Country.
+        [directive = length::apply(LINE_MAX)]
+        company_country: clearable String,
+        /// Phone.
+        [directive = length::apply(LINE_MAX)]
+        company_phone: clearable String,
+        /// E-mail (stored in lower case).
+        [directive = length::apply(LINE_MAX)]
+        company_email: clearable String,
+        /// Website (`https://...`; a bare `example.com` is accepted).
+        [directive = length::apply(LINE_MAX)]
+        company_website: clearable String,
+        /// Whether sales tax is charged.
+        tax_enabled: optional bool,
+        /// Tax rate as a fraction: set from `taxRatePercent`, never sent itself.
+        @update[skip]
+        tax_rate: optional BigDecimal,
+        /// Tax name.
+        [directive = length::apply(LINE_MAX)]
+        tax_name: clearable String,
+        /// Tax registration number.
+        [directive = length::apply(LINE_MAX)]
+        tax_registration_number: clearable String,
+        /// Days a new quote stays valid (1-365).
+        default_quote_validity_days: optional i32,
+        /// Terms printed on quotes.
+        [directive = length::apply(LONG_TEXT_MAX)]
+        quote_terms: clearable String,
+        /// Footer printed on quotes.
+        [directive = length::apply(LONG_TEXT_MAX)]
+        quote_footer: clearable String,
+        /// IANA time zone, e.g. `Europe/Berlin`.
+        timezone: optional String,
+        /// Opening hour (0-23).
+        business_hours_start: optional i32,
+        /// Closing hour (0-23).
+        business_hours_end: optional i32,
+        /// Working days a week (1-7; set from `businessWorkDays` when only that is given).
+        business_days_per_week: optional i32,
+        /// Working days, `0` (Monday) to `6` (Sunday), comma separated.
+        business_work_days: optional String,
+        /// Whether stock may go below zero.
+        allow_negative_inventory: optional bool,
+    }
+    inputs {
+        /// Tax rate in percent, 0 to 100 with at most 4 decimals (stored as the fraction
+        /// `taxRate`).
+        tax_rate_percent: Option<crate::graphql::scalars::Decimal>,
+    }
 }
 
 async fn read(conn: &mut AsyncPgConnection, lock: bool) -> AppResult<Option<SettingsRow>> {
@@ -164,7 +192,7 @@ async fn ensure(conn: &mut AsyncPgConnection) -> AppResult<()> {
 /// Applies changes (nothing to change answers the row as it is).
 pub async fn update(
     conn: &mut AsyncPgConnection,
-    changes: &SettingsChanges,
+    changes: &SettingsForm,
 ) -> AppResult<SettingsRow> {
     let result = diesel::update(company_settings::table.find(SETTINGS_ID))
         .set(changes)

@@ -25,8 +25,9 @@ use crate::error::{AppError, AppResult};
 use crate::graphql::context;
 use crate::graphql::user_error::{UserError, UserErrorCode, invalid};
 use crate::settings::ai::{self, AiProvider, AiSettings, AiSettingsInput};
+use crate::settings::model::CompanySettingsInput;
 use crate::settings::model::{self, SettingsRow};
-use crate::settings::rules::{self, SettingsInput};
+use crate::settings::rules;
 
 /// What a masked secret shows when one is set.
 pub const MASK: &str = "********";
@@ -539,33 +540,41 @@ fn set<T>(v: Option<T>) -> MaybeUndefined<T> {
 
 /// The company settings change a value of `key` asks for (checked against its type only;
 /// the rules check the rest).
-fn company_input(key: SettingKey, v: &Value) -> Result<SettingsInput, UserError> {
+fn company_input(key: SettingKey, v: &Value) -> Result<CompanySettingsInput, UserError> {
     use SettingKey as K;
-    let mut i = SettingsInput::default();
+    let mut i = CompanySettingsInput::default();
     match key {
-        K::CompanyName => i.company_name = Some(as_text(key, v)?),
-        K::CompanyAddressLine1 => i.company_address_line1 = Some(as_text(key, v)?),
-        K::CompanyAddressLine2 => i.company_address_line2 = Some(as_text(key, v)?),
-        K::CompanyCity => i.company_city = Some(as_text(key, v)?),
-        K::CompanyState => i.company_state = Some(as_text(key, v)?),
-        K::CompanyZip => i.company_zip = Some(as_text(key, v)?),
-        K::CompanyCountry => i.company_country = Some(as_text(key, v)?),
-        K::CompanyPhone => i.company_phone = Some(as_text(key, v)?),
-        K::CompanyEmail => i.company_email = Some(as_text(key, v)?),
-        K::CompanyWebsite => i.company_website = Some(as_text(key, v)?),
-        K::TaxEnabled => i.tax_enabled = Some(as_bool(v)?),
-        K::TaxRatePercent => i.tax_rate_percent = Some(as_decimal(v)?),
-        K::TaxName => i.tax_name = Some(as_text(key, v)?),
-        K::TaxRegistrationNumber => i.tax_registration_number = Some(as_text(key, v)?),
-        K::DefaultQuoteValidityDays => i.default_quote_validity_days = Some(as_int(v)?),
-        K::QuoteTerms => i.quote_terms = Some(as_text(key, v)?),
-        K::QuoteFooter => i.quote_footer = Some(as_text(key, v)?),
-        K::Timezone => i.timezone = Some(as_required_text(key, v)?),
-        K::BusinessHoursStart => i.business_hours_start = Some(as_int(v)?),
-        K::BusinessHoursEnd => i.business_hours_end = Some(as_int(v)?),
-        K::BusinessDaysPerWeek => i.business_days_per_week = Some(as_int(v)?),
-        K::BusinessWorkDays => i.business_work_days = Some(as_required_text(key, v)?),
-        K::AllowNegativeInventory => i.allow_negative_inventory = Some(as_bool(v)?),
+        K::CompanyName => i.company_name = set(as_text(key, v)?),
+        K::CompanyAddressLine1 => i.company_address_line1 = set(as_text(key, v)?),
+        K::CompanyAddressLine2 => i.company_address_line2 = set(as_text(key, v)?),
+        K::CompanyCity => i.company_city = set(as_text(key, v)?),
+        K::CompanyState => i.company_state = set(as_text(key, v)?),
+        K::CompanyZip => i.company_zip = set(as_text(key, v)?),
+        K::CompanyCountry => i.company_country = set(as_text(key, v)?),
+        K::CompanyPhone => i.company_phone = set(as_text(key, v)?),
+        K::CompanyEmail => i.company_email = set(as_text(key, v)?),
+        K::CompanyWebsite => i.company_website = set(as_text(key, v)?),
+        K::TaxEnabled => i.tax_enabled = MaybeUndefined::Value(as_bool(v)?),
+        K::TaxRatePercent => {
+            i.tax_rate_percent = Some(crate::graphql::scalars::Decimal(as_decimal(v)?))
+        }
+        K::TaxName => i.tax_name = set(as_text(key, v)?),
+        K::TaxRegistrationNumber => i.tax_registration_number = set(as_text(key, v)?),
+        K::DefaultQuoteValidityDays => {
+            i.default_quote_validity_days = MaybeUndefined::Value(as_int(v)?)
+        }
+        K::QuoteTerms => i.quote_terms = set(as_text(key, v)?),
+        K::QuoteFooter => i.quote_footer = set(as_text(key, v)?),
+        K::Timezone => i.timezone = MaybeUndefined::Value(as_required_text(key, v)?),
+        K::BusinessHoursStart => i.business_hours_start = MaybeUndefined::Value(as_int(v)?),
+        K::BusinessHoursEnd => i.business_hours_end = MaybeUndefined::Value(as_int(v)?),
+        K::BusinessDaysPerWeek => i.business_days_per_week = MaybeUndefined::Value(as_int(v)?),
+        K::BusinessWorkDays => {
+            i.business_work_days = MaybeUndefined::Value(as_required_text(key, v)?)
+        }
+        K::AllowNegativeInventory => {
+            i.allow_negative_inventory = MaybeUndefined::Value(as_bool(v)?)
+        }
         _ => return Err(value_error("This setting is not a company setting")),
     }
     Ok(i)

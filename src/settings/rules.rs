@@ -11,7 +11,7 @@ use crate::auth::viewer::CurrentUser;
 use crate::error::{AppError, AppResult};
 use crate::graphql::user_error::UserError;
 use crate::identity::Email;
-use crate::settings::model::{self, SettingsChanges, SettingsRow};
+use crate::settings::model::{self, CompanySettingsInput, SettingsForm, SettingsRow};
 
 /// Longest one-line text (names, address lines, phone...).
 pub const LINE_MAX: usize = 255;
@@ -21,62 +21,11 @@ pub const LONG_TEXT_MAX: usize = 10_000;
 /// A text change: `None` keeps it, `Some(None)` clears it.
 pub type TextChange = Option<Option<String>>;
 
-/// What an admin asked to change (already read from GraphQL; `None` keeps a value).
-#[derive(Debug, Clone, Default)]
-pub struct SettingsInput {
-    /// Company name.
-    pub company_name: TextChange,
-    /// Address, first line.
-    pub company_address_line1: TextChange,
-    /// Address, second line.
-    pub company_address_line2: TextChange,
-    /// City.
-    pub company_city: TextChange,
-    /// State or region.
-    pub company_state: TextChange,
-    /// Postal code.
-    pub company_zip: TextChange,
-    /// Country.
-    pub company_country: TextChange,
-    /// Phone.
-    pub company_phone: TextChange,
-    /// E-mail.
-    pub company_email: TextChange,
-    /// Website.
-    pub company_website: TextChange,
-    /// Whether sales tax is charged.
-    pub tax_enabled: Option<bool>,
-    /// Tax rate in percent (0-100).
-    pub tax_rate_percent: Option<BigDecimal>,
-    /// Tax name.
-    pub tax_name: TextChange,
-    /// Tax registration number.
-    pub tax_registration_number: TextChange,
-    /// Days a quote stays valid (1-365).
-    pub default_quote_validity_days: Option<i32>,
-    /// Quote terms.
-    pub quote_terms: TextChange,
-    /// Quote footer.
-    pub quote_footer: TextChange,
-    /// IANA time zone.
-    pub timezone: Option<String>,
-    /// Opening hour (0-23).
-    pub business_hours_start: Option<i32>,
-    /// Closing hour (0-23).
-    pub business_hours_end: Option<i32>,
-    /// Working days a week (1-7).
-    pub business_days_per_week: Option<i32>,
-    /// Working days, `0` (Monday) to `6` (Sunday), comma separated.
-    pub business_work_days: Option<String>,
-    /// Negative stock allowed.
-    pub allow_negative_inventory: Option<bool>,
-}
-
 use crate::graphql::user_error::invalid;
 
 /// Trims a text change (blank clears it) and checks its length.
-fn text(errors: &mut Vec<UserError>, field: &str, value: TextChange, max: usize) -> TextChange {
-    value.map(|v| {
+fn text(errors: &mut Vec<UserError>, field: &str, value: &mut TextChange, max: usize) {
+    if let Some(v) = value.take() {
         let t = v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
         if t.as_ref().is_some_and(|s| s.chars().count() > max) {
             errors.push(invalid(
@@ -84,8 +33,8 @@ fn text(errors: &mut Vec<UserError>, field: &str, value: TextChange, max: usize)
                 format!("String should have at most {max} characters"),
             ));
         }
-        t
-    })
+        *value = Some(t);
+    }
 }
 
 fn in_range(errors: &mut Vec<UserError>, field: &str, value: Option<i32>, lo: i32, hi: i32) {
@@ -167,65 +116,43 @@ pub fn tax_percent(fraction: &BigDecimal) -> f64 {
 /// changes and the names (snake_case, as REST spells them) of the fields they touch.
 pub async fn check(
     conn: &mut AsyncPgConnection,
-    input: SettingsInput,
+    mut input: CompanySettingsInput,
     current: &SettingsRow,
-) -> AppResult<Result<(SettingsChanges, Vec<&'static str>), Vec<UserError>>> {
+) -> AppResult<Result<(SettingsForm, Vec<&'static str>), Vec<UserError>>> {
     let mut errors = Vec::new();
-    let mut c = SettingsChanges {
-        company_name: text(&mut errors, "companyName", input.company_name, LINE_MAX),
-        company_address_line1: text(
-            &mut errors,
+    let percent = input.tax_rate_percent.take();
+    let mut c = SettingsForm::from(input);
+    for (field, value, max) in [
+        ("companyName", &mut c.company_name, LINE_MAX),
+        (
             "companyAddressLine1",
-            input.company_address_line1,
+            &mut c.company_address_line1,
             LINE_MAX,
         ),
-        company_address_line2: text(
-            &mut errors,
+        (
             "companyAddressLine2",
-            input.company_address_line2,
+            &mut c.company_address_line2,
             LINE_MAX,
         ),
-        company_city: text(&mut errors, "companyCity", input.company_city, LINE_MAX),
-        company_state: text(&mut errors, "companyState", input.company_state, LINE_MAX),
-        company_zip: text(&mut errors, "companyZip", input.company_zip, LINE_MAX),
-        company_country: text(
-            &mut errors,
-            "companyCountry",
-            input.company_country,
-            LINE_MAX,
-        ),
-        company_phone: text(&mut errors, "companyPhone", input.company_phone, LINE_MAX),
-        company_email: text(&mut errors, "companyEmail", input.company_email, LINE_MAX),
-        company_website: text(
-            &mut errors,
-            "companyWebsite",
-            input.company_website,
-            LINE_MAX,
-        ),
-        tax_enabled: input.tax_enabled,
-        tax_rate: None,
-        tax_name: text(&mut errors, "taxName", input.tax_name, LINE_MAX),
-        tax_registration_number: text(
-            &mut errors,
+        ("companyCity", &mut c.company_city, LINE_MAX),
+        ("companyState", &mut c.company_state, LINE_MAX),
+        ("companyZip", &mut c.company_zip, LINE_MAX),
+        ("companyCountry", &mut c.company_country, LINE_MAX),
+        ("companyPhone", &mut c.company_phone, LINE_MAX),
+        ("companyEmail", &mut c.company_email, LINE_MAX),
+        ("companyWebsite", &mut c.company_website, LINE_MAX),
+        ("taxName", &mut c.tax_name, LINE_MAX),
+        (
             "taxRegistrationNumber",
-            input.tax_registration_number,
+            &mut c.tax_registration_number,
             LINE_MAX,
         ),
-        default_quote_validity_days: input.default_quote_validity_days,
-        quote_terms: text(&mut errors, "quoteTerms", input.quote_terms, LONG_TEXT_MAX),
-        quote_footer: text(
-            &mut errors,
-            "quoteFooter",
-            input.quote_footer,
-            LONG_TEXT_MAX,
-        ),
-        timezone: input.timezone.map(|t| t.trim().to_string()),
-        business_hours_start: input.business_hours_start,
-        business_hours_end: input.business_hours_end,
-        business_days_per_week: input.business_days_per_week,
-        business_work_days: None,
-        allow_negative_inventory: input.allow_negative_inventory,
-    };
+        ("quoteTerms", &mut c.quote_terms, LONG_TEXT_MAX),
+        ("quoteFooter", &mut c.quote_footer, LONG_TEXT_MAX),
+    ] {
+        text(&mut errors, field, value, max);
+    }
+    c.timezone = c.timezone.map(|t| t.trim().to_string());
 
     if let Some(Some(email)) = &c.company_email {
         match Email::parse(email) {
@@ -241,8 +168,8 @@ pub async fn check(
             "Input should be a valid URL (for example https://example.com)",
         ));
     }
-    if let Some(p) = &input.tax_rate_percent {
-        match tax_fraction(p) {
+    if let Some(p) = &percent {
+        match tax_fraction(&p.0) {
             Ok(f) => c.tax_rate = Some(f),
             Err(message) => errors.push(invalid("taxRatePercent", message)),
         }
@@ -269,8 +196,8 @@ pub async fn check(
         1,
         7,
     );
-    if let Some(raw) = &input.business_work_days {
-        match parse_work_days(raw) {
+    if let Some(raw) = c.business_work_days.take() {
+        match parse_work_days(&raw) {
             Ok((days, count)) => {
                 c.business_work_days = Some(days);
                 match c.business_days_per_week {
@@ -303,7 +230,7 @@ pub async fn check(
 }
 
 /// Drops the fields whose value is already stored; names the rest.
-fn only_changes(mut c: SettingsChanges, cur: &SettingsRow) -> (SettingsChanges, Vec<&'static str>) {
+fn only_changes(mut c: SettingsForm, cur: &SettingsRow) -> (SettingsForm, Vec<&'static str>) {
     let mut changed = Vec::new();
     macro_rules! keep_if_new {
         ($($field:ident),+ $(,)?) => {
@@ -357,7 +284,7 @@ pub async fn update(
     conn: &mut AsyncPgConnection,
     actor: &CurrentUser,
     meta: Option<&RequestMeta>,
-    input: SettingsInput,
+    input: CompanySettingsInput,
 ) -> AppResult<Result<SettingsRow, Vec<UserError>>> {
     let actor = actor.clone();
     let meta = meta.cloned();

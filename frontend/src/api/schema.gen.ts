@@ -67850,7 +67850,6 @@ export interface operations {
                     company_email?: string | null;
                     company_website?: string | null;
                     tax_enabled?: boolean | null;
-                    tax_rate_percent?: string | null;
                     tax_name?: string | null;
                     tax_registration_number?: string | null;
                     default_quote_validity_days?: number | null;
@@ -67862,6 +67861,7 @@ export interface operations {
                     business_days_per_week?: number | null;
                     business_work_days?: string | null;
                     allow_negative_inventory?: boolean | null;
+                    tax_rate_percent?: string | null;
                 };
             };
         };
@@ -68513,7 +68513,6 @@ export interface operations {
                     company_email?: string | null;
                     company_website?: string | null;
                     tax_enabled?: boolean | null;
-                    tax_rate_percent?: string | null;
                     tax_name?: string | null;
                     tax_registration_number?: string | null;
                     default_quote_validity_days?: number | null;
@@ -68525,6 +68524,7 @@ export interface operations {
                     business_days_per_week?: number | null;
                     business_work_days?: string | null;
                     allow_negative_inventory?: boolean | null;
+                    tax_rate_percent?: string | null;
                 };
             };
         };
