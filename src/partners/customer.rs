@@ -65,15 +65,8 @@ pub fn check(
             None => {}
         }
     }
-    if let Some(v) = form.company_name.take() {
-        form.company_name = Some(c.optional_name("companyName", v.as_deref(), NAME_MAX));
-    }
-    let text = |c: &mut Checker, field: &str, value: &mut Option<Option<String>>, max| {
-        if let Some(v) = value.take() {
-            *value = Some(c.optional(field, v.as_deref(), max));
-        }
-    };
-    text(&mut c, "phone", &mut form.phone, PHONE_MAX);
+    c.form_name("companyName", &mut form.company_name, NAME_MAX);
+    c.form_text("phone", &mut form.phone, PHONE_MAX);
     let parts = [
         ("addressLine1", LINE_MAX),
         ("addressLine2", LINE_MAX),
@@ -105,7 +98,7 @@ pub fn check(
     ];
     for columns in [billing, shipping] {
         for (((field, column), (_, max)), shared) in columns.into_iter().zip(parts).zip(&shared) {
-            text(&mut c, field, column, max);
+            c.form_text(field, column, max);
             let given = match column {
                 Some(value) => !creating || value.is_some(),
                 None => false,
@@ -118,7 +111,7 @@ pub fn check(
             }
         }
     }
-    text(&mut c, "notes", &mut form.notes, TEXT_MAX);
+    c.form_text("notes", &mut form.notes, TEXT_MAX);
     c.finish()
 }
 
@@ -157,12 +150,11 @@ pub async fn create(
     if model::customer_id_by_email(conn, &email).await?.is_some() {
         return Ok(Err(vec![email_taken()]));
     }
-    form.customer_number = model::next_customer_numbers(conn, 1).await?.pop();
-    if form.customer_number.is_none() {
-        return Err(AppError::internal(
-            "the customer number sequence returned nothing",
-        ));
-    }
+    let number = model::next_customer_numbers(conn, 1).await?.pop();
+    form.customer_number = Some(
+        number
+            .ok_or_else(|| AppError::internal("the customer number sequence returned nothing"))?,
+    );
     match model::insert_customer(conn, &form).await {
         Ok(row) => Ok(Ok(row)),
         // A concurrent create with the same e-mail lost the race to the unique index.

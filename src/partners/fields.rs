@@ -130,6 +130,21 @@ impl Checker {
         Some(value)
     }
 
+    /// Checks a form's optional text in place, as [`Checker::optional`]: an absent change
+    /// stays absent, a blank one becomes a clear.
+    pub fn form_text(&mut self, field: &str, value: &mut Option<Option<String>>, max: usize) {
+        if let Some(v) = value.take() {
+            *value = Some(self.optional(field, v.as_deref(), max));
+        }
+    }
+
+    /// Checks a form's optional code or name in place, as [`Checker::optional_name`].
+    pub fn form_name(&mut self, field: &str, value: &mut Option<Option<String>>, max: usize) {
+        if let Some(v) = value.take() {
+            *value = Some(self.optional_name(field, v.as_deref(), max));
+        }
+    }
+
     /// A change to an optional text: absent keeps it, null or blank clears it.
     pub fn patch(
         &mut self,

@@ -760,21 +760,13 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
             errors.push(RowProblem::new(field, "Field required"));
         }
     }
-    let shared = [
-        get(Target::Line1),
-        get(Target::Line2),
-        get(Target::City),
-        get(Target::State),
-        get(Target::Zip),
-        get(Target::Country),
-    ];
     let input = CustomerCreateInput {
         customer_number: None,
         email: email.clone().unwrap_or_default(),
         first_name: first.clone().unwrap_or_default(),
         last_name: last.clone().unwrap_or_default(),
         company_name: get(Target::Company),
-        phone,
+        phone: phone.clone(),
         status,
         billing_address_line1: get(Target::BillingLine1),
         billing_address_line2: get(Target::BillingLine2),
@@ -789,15 +781,13 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
         shipping_zip: get(Target::ShippingZip),
         shipping_country: get(Target::ShippingCountry),
         notes: get(Target::Notes),
-        address_line1: given(shared[0].clone()),
-        address_line2: given(shared[1].clone()),
-        city: given(shared[2].clone()),
-        state: given(shared[3].clone()),
-        postal_code: given(shared[4].clone()),
-        country: given(shared[5].clone()),
+        address_line1: given(get(Target::Line1)),
+        address_line2: given(get(Target::Line2)),
+        city: given(get(Target::City)),
+        state: given(get(Target::State)),
+        postal_code: given(get(Target::Zip)),
+        country: given(get(Target::Country)),
     };
-    // What was read, for the report of a row that cannot be imported.
-    let read = input.clone();
     let checked = customer::new_form(input);
     if let Err(problems) = &checked {
         let missing: HashSet<&str> = [
@@ -822,26 +812,36 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
     let data = match &checked {
         Ok(new) => data_of(new),
         Err(_) => {
-            let [line1, line2, city, state, zip, country] = shared;
+            // A row that cannot be imported is reported as read: the file is read again
+            // for it rather than every row being copied before its check.
+            let [line1, line2, city, state, zip, country] = [
+                Target::Line1,
+                Target::Line2,
+                Target::City,
+                Target::State,
+                Target::Zip,
+                Target::Country,
+            ]
+            .map(get);
             ImportData {
                 email: email.map(|e| e.to_lowercase()),
                 first_name: first,
                 last_name: last,
-                company_name: read.company_name,
-                phone: read.phone,
-                billing_address_line1: read.billing_address_line1.or(line1.clone()),
-                billing_address_line2: read.billing_address_line2.or(line2.clone()),
-                billing_city: read.billing_city.or(city.clone()),
-                billing_state: read.billing_state.or(state.clone()),
-                billing_zip: read.billing_zip.or(zip.clone()),
-                billing_country: read.billing_country.or(country.clone()),
-                shipping_address_line1: read.shipping_address_line1.or(line1),
-                shipping_address_line2: read.shipping_address_line2.or(line2),
-                shipping_city: read.shipping_city.or(city),
-                shipping_state: read.shipping_state.or(state),
-                shipping_zip: read.shipping_zip.or(zip),
-                shipping_country: read.shipping_country.or(country),
-                notes: read.notes,
+                company_name: get(Target::Company),
+                phone,
+                billing_address_line1: get(Target::BillingLine1).or(line1.clone()),
+                billing_address_line2: get(Target::BillingLine2).or(line2.clone()),
+                billing_city: get(Target::BillingCity).or(city.clone()),
+                billing_state: get(Target::BillingState).or(state.clone()),
+                billing_zip: get(Target::BillingZip).or(zip.clone()),
+                billing_country: get(Target::BillingCountry).or(country.clone()),
+                shipping_address_line1: get(Target::ShippingLine1).or(line1),
+                shipping_address_line2: get(Target::ShippingLine2).or(line2),
+                shipping_city: get(Target::ShippingCity).or(city),
+                shipping_state: get(Target::ShippingState).or(state),
+                shipping_zip: get(Target::ShippingZip).or(zip),
+                shipping_country: get(Target::ShippingCountry).or(country),
+                notes: get(Target::Notes),
                 status: status.map(|s| s.to_string()),
             }
         }

@@ -48,21 +48,14 @@ pub fn check(
         None if creating => c.invalid("name", "Field required"),
         None => {}
     }
-    let text = |c: &mut Checker, field: &str, value: &mut Option<Option<String>>, max| {
-        if let Some(v) = value.take() {
-            *value = Some(c.optional(field, v.as_deref(), max));
-        }
-    };
-    if let Some(v) = form.contact_name.take() {
-        form.contact_name = Some(c.optional_name("contactName", v.as_deref(), NAME_MAX));
-    }
+    c.form_name("contactName", &mut form.contact_name, NAME_MAX);
     if let Some(v) = form.email.take() {
         form.email = Some(c.optional_email("email", v.as_deref()));
     }
-    text(&mut c, "phone", &mut form.phone, PHONE_MAX);
-    text(&mut c, "website", &mut form.website, URL_MAX);
+    c.form_text("phone", &mut form.phone, PHONE_MAX);
+    c.form_text("website", &mut form.website, URL_MAX);
     let address = c.patch("address", &address, TEXT_MAX);
-    text(&mut c, "addressLine1", &mut form.address_line1, LINE_MAX);
+    c.form_text("addressLine1", &mut form.address_line1, LINE_MAX);
     // The street address wins when given (on create, when not blank).
     let line1_given = match &form.address_line1 {
         Some(line) => !creating || line.is_some(),
@@ -71,15 +64,15 @@ pub fn check(
     if !line1_given && address.is_some() {
         form.address_line1 = address;
     }
-    text(&mut c, "addressLine2", &mut form.address_line2, LINE_MAX);
-    text(&mut c, "city", &mut form.city, PLACE_MAX);
-    text(&mut c, "state", &mut form.state, PLACE_MAX);
-    text(&mut c, "postalCode", &mut form.postal_code, POSTAL_MAX);
-    text(&mut c, "country", &mut form.country, PLACE_MAX);
-    text(&mut c, "paymentTerms", &mut form.payment_terms, PLACE_MAX);
-    text(&mut c, "accountNumber", &mut form.account_number, PLACE_MAX);
-    text(&mut c, "taxId", &mut form.tax_id, CODE_MAX);
-    text(&mut c, "notes", &mut form.notes, TEXT_MAX);
+    c.form_text("addressLine2", &mut form.address_line2, LINE_MAX);
+    c.form_text("city", &mut form.city, PLACE_MAX);
+    c.form_text("state", &mut form.state, PLACE_MAX);
+    c.form_text("postalCode", &mut form.postal_code, POSTAL_MAX);
+    c.form_text("country", &mut form.country, PLACE_MAX);
+    c.form_text("paymentTerms", &mut form.payment_terms, PLACE_MAX);
+    c.form_text("accountNumber", &mut form.account_number, PLACE_MAX);
+    c.form_text("taxId", &mut form.tax_id, CODE_MAX);
+    c.form_text("notes", &mut form.notes, TEXT_MAX);
     if let Some(v) = form.lead_time_days.take() {
         form.lead_time_days = Some(c.range("leadTimeDays", v, 0, MAX_LEAD_TIME_DAYS));
     }
