@@ -14,16 +14,10 @@ import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
 import { ORDER_TONE as WO_TONE } from '../production/productionApi';
-import {
-  AddressDialog,
-  NoteDialog,
-  PaymentDetailsDialog,
-  PaymentDialog,
-  ShipDialog,
-  ShippingDetailsDialog,
-  TrackingDialog,
-  useSalesInvalidate,
-} from './SalesDialogs';
+import { AddressDialog, NoteDialog, PaymentDetailsDialog, ShippingDetailsDialog, TrackingDialog } from './OrderDetailDialogs';
+import { PaymentDialog } from './PaymentDialog';
+import { useSalesInvalidate } from './salesHooks';
+import { ShipDialog } from './ShipDialog';
 import {
   FULFILLMENT_TONE,
   ORDER_TONE,

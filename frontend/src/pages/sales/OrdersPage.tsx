@@ -10,7 +10,7 @@ import { Badge } from '../../components/States';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { pickSort, useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
-import { CreateSalesOrderDialog } from './SalesDialogs';
+import { CreateSalesOrderDialog } from './CreateSalesOrderDialog';
 import { FULFILLMENT_STATES, FULFILLMENT_TONE, ORDER_STATUSES, ORDER_TONE, PAYMENT_TONE, salesApi, type SalesOrderRow } from './salesApi';
 import './sales.css';
 

@@ -13,7 +13,8 @@ import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
-import { PaymentDialog, useSalesInvalidate } from './SalesDialogs';
+import { PaymentDialog } from './PaymentDialog';
+import { useSalesInvalidate } from './salesHooks';
 import { PAYMENT_METHODS, salesApi, type Payment, type PaymentList, type PaymentMethod } from './salesApi';
 import './sales.css';
 

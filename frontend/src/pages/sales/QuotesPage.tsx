@@ -14,7 +14,8 @@ import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
-import { QuoteDialog, QuoteEditDialog, QuoteStatusDialog, useSalesInvalidate } from './SalesDialogs';
+import { QuoteDialog, QuoteEditDialog, QuoteStatusDialog } from './QuoteDialogs';
+import { useSalesInvalidate } from './salesHooks';
 import { QUOTE_STATUSES, QUOTE_TONE, canConvert, canEditQuote, quoteMoves, salesApi, type Quote, type QuoteStatus } from './salesApi';
 import './sales.css';
 

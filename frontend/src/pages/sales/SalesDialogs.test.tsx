@@ -4,7 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../../App';
 import { ToastProvider } from '../../components/Toast';
-import { AddressDialog, NoteDialog, PaymentDetailsDialog, PaymentDialog, ShipDialog, TrackingDialog } from './SalesDialogs';
+import { AddressDialog, NoteDialog, PaymentDetailsDialog, TrackingDialog } from './OrderDetailDialogs';
+import { PaymentDialog } from './PaymentDialog';
+import { ShipDialog } from './ShipDialog';
 import type { SalesOrder } from './salesApi';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -11,7 +11,7 @@ import { Badge } from '../../components/States';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useTableState } from '../../lib/useTableState';
 import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
-import { ShipDialog } from './SalesDialogs';
+import { ShipDialog } from './ShipDialog';
 import { FULFILLMENT_TONE, ORDER_TONE, salesApi, type SalesOrderRow, type Shipment } from './salesApi';
 import './sales.css';
 
