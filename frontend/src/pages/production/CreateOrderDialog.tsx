@@ -1,13 +1,8 @@
-import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { itemsApi } from '../../api/endpoints';
-import { Button } from '../../components/Button';
-import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
-import { Modal } from '../../components/Modal';
+import { SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
-import { applyServerErrors } from '../../lib/forms';
 import { createOrderBody, createOrderSchema, productionApi, type CreateOrderForm } from './productionApi';
 
 const EMPTY: CreateOrderForm = { product_id: '', quantity_ordered: '1', due_date: '', priority: '3', notes: '' };
@@ -23,80 +18,51 @@ const PRIORITIES = [
 export function CreateOrderDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (id: number) => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
   const products = useQuery({
     queryKey: ['production', 'product-options'],
     queryFn: ({ signal }) => itemsApi.list({ limit: 500, active_only: true, sort_by: 'sku' }, signal),
     enabled: open,
   });
+  const form = useZodForm(createOrderSchema, { defaultValues: EMPTY });
   const {
     register,
-    handleSubmit,
-    reset,
-    setError,
     formState: { errors },
-  } = useForm<CreateOrderForm>({ resolver: zodResolver(createOrderSchema), defaultValues: EMPTY });
-  const close = () => {
-    reset(EMPTY);
-    setFormError(null);
-    onClose();
-  };
-  const save = useMutation({
-    mutationFn: (v: CreateOrderForm) => productionApi.create(createOrderBody(v)),
-    onSuccess: async (o) => {
-      toast.success('Production order created', `${o.code} is a draft; release it when the material is ready.`);
-      await queryClient.invalidateQueries({ queryKey: ['production'] });
-      close();
-      onCreated(o.id);
-    },
-    onError: (err) => setFormError(applyServerErrors(err, setError, ['product_id', 'quantity_ordered', 'due_date', 'priority', 'notes'])),
-  });
+  } = form;
   const options = (products.data?.items ?? [])
     .filter((i) => i.item_type !== 'service')
     .map((i) => ({ value: String(i.id), label: `${i.sku} · ${i.name}` }));
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
-      onClose={close}
+      onClose={onClose}
       title="New production order"
       description="It starts as a draft with the product's active BOM and routing."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="production-create-form" loading={save.isPending}>
-            Create draft
-          </Button>
-        </>
-      }
+      id="production-create-form"
+      label="New production order"
+      submitLabel="Create draft"
+      submit={(v) => productionApi.create(createOrderBody(v))}
+      onSuccess={async (o) => {
+        toast.success('Production order created', `${o.code} is a draft; release it when the material is ready.`);
+        await queryClient.invalidateQueries({ queryKey: ['production'] });
+        onCreated(o.id);
+      }}
+      fields={['product_id', 'quantity_ordered', 'due_date', 'priority', 'notes']}
     >
-      <form
-        id="production-create-form"
-        className="form"
-        aria-label="New production order"
-        noValidate
-        onSubmit={handleSubmit((v) => {
-          setFormError(null);
-          save.mutate(v);
-        })}
-      >
-        <FormError message={formError} />
-        <SelectField
-          label="Product"
-          required
-          placeholder={products.isPending ? 'Loading products…' : 'Choose a product'}
-          options={options}
-          error={errors.product_id?.message}
-          {...register('product_id')}
-        />
-        <div className="form__grid form__grid--3">
-          <TextField label="Quantity" required inputMode="decimal" error={errors.quantity_ordered?.message} {...register('quantity_ordered')} />
-          <TextField label="Due date" type="date" error={errors.due_date?.message} {...register('due_date')} />
-          <SelectField label="Priority" options={PRIORITIES} error={errors.priority?.message} {...register('priority')} />
-        </div>
-        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
-      </form>
-    </Modal>
+      <SelectField
+        label="Product"
+        required
+        placeholder={products.isPending ? 'Loading products…' : 'Choose a product'}
+        options={options}
+        error={errors.product_id?.message}
+        {...register('product_id')}
+      />
+      <div className="form__grid form__grid--3">
+        <TextField label="Quantity" required inputMode="decimal" error={errors.quantity_ordered?.message} {...register('quantity_ordered')} />
+        <TextField label="Due date" type="date" error={errors.due_date?.message} {...register('due_date')} />
+        <SelectField label="Priority" options={PRIORITIES} error={errors.priority?.message} {...register('priority')} />
+      </div>
+      <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+    </FormDialog>
   );
 }

@@ -1,13 +1,8 @@
-import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { itemsApi, vendorsApi } from '../../api/endpoints';
-import { Button } from '../../components/Button';
-import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
-import { Modal } from '../../components/Modal';
+import { SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
-import { applyServerErrors } from '../../lib/forms';
 import {
   PURCHASE_UNITS,
   lineCreateSchema,
@@ -36,15 +31,8 @@ export function PoHeaderDialog({ po, open, onClose }: { po: PurchaseOrder; open:
 function HeaderForm({ po, onClose }: { po: PurchaseOrder; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
   const vendors = useQuery({ queryKey: ['purchasing', 'vendor-options'], queryFn: ({ signal }) => vendorsApi.list({ limit: 500 }, signal) });
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<PoHeaderValues, unknown, PoHeaderBody>({
-    resolver: zodResolver(poHeaderSchema(po)),
+  const form = useZodForm<PoHeaderValues, PoHeaderBody>(poHeaderSchema(po), {
     defaultValues: {
       vendor_id: String(po.vendor_id),
       expected_date: po.expected_date ?? '',
@@ -53,55 +41,38 @@ function HeaderForm({ po, onClose }: { po: PurchaseOrder; onClose: () => void })
       notes: po.notes ?? '',
     },
   });
-  const save = useMutation({
-    mutationFn: (body: PoHeaderBody) => purchasingApi.update(po.id, body),
-    onSuccess: async (r) => {
-      toast.success('Purchase order saved', `${r.po_number} is saved.`);
-      await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
-      onClose();
-    },
-    onError: (err) => setFormError(applyServerErrors(err, setError, HEADER_FIELDS)),
-  });
+  const {
+    register,
+    formState: { errors },
+  } = form;
   const options = (vendors.data?.items ?? []).map((v) => ({ value: String(v.id), label: `${v.code} · ${v.name}` }));
   // The order's vendor stays choosable even when the list leaves it out (inactive).
   if (!options.some((o) => o.value === String(po.vendor_id))) options.unshift({ value: String(po.vendor_id), label: po.vendor_name });
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open
       onClose={onClose}
       title={`Edit ${po.po_number}`}
       description="A draft's details; the vendor can change until the order is placed."
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="po-header-form" loading={save.isPending}>
-            Save
-          </Button>
-        </>
-      }
+      id="po-header-form"
+      label={`Edit ${po.po_number}`}
+      submitLabel="Save"
+      submit={(body) => purchasingApi.update(po.id, body)}
+      onSuccess={async (r) => {
+        toast.success('Purchase order saved', `${r.po_number} is saved.`);
+        await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+      }}
+      fields={HEADER_FIELDS}
     >
-      <form
-        id="po-header-form"
-        className="form"
-        aria-label={`Edit ${po.po_number}`}
-        noValidate
-        onSubmit={handleSubmit((v) => {
-          setFormError(null);
-          save.mutate(v);
-        })}
-      >
-        <FormError message={formError} />
-        <SelectField label="Vendor" options={options} error={errors.vendor_id?.message} {...register('vendor_id')} />
-        <TextField label="Expected date" type="date" error={errors.expected_date?.message} {...register('expected_date')} />
-        <div className="form__grid">
-          <TextField label="Shipping cost" inputMode="decimal" error={errors.shipping_cost?.message} {...register('shipping_cost')} />
-          <TextField label="Tax" inputMode="decimal" error={errors.tax_amount?.message} {...register('tax_amount')} />
-        </div>
-        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
-      </form>
-    </Modal>
+      <SelectField label="Vendor" options={options} error={errors.vendor_id?.message} {...register('vendor_id')} />
+      <TextField label="Expected date" type="date" error={errors.expected_date?.message} {...register('expected_date')} />
+      <div className="form__grid">
+        <TextField label="Shipping cost" inputMode="decimal" error={errors.shipping_cost?.message} {...register('shipping_cost')} />
+        <TextField label="Tax" inputMode="decimal" error={errors.tax_amount?.message} {...register('tax_amount')} />
+      </div>
+      <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+    </FormDialog>
   );
 }
 
@@ -113,75 +84,51 @@ export function PoLineDialog({ po, line, open, onClose }: { po: PurchaseOrder; l
 function LineForm({ po, line, onClose }: { po: PurchaseOrder; line: PurchaseOrderLine | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
   const items = useQuery({ queryKey: ['purchasing', 'item-options'], queryFn: ({ signal }) => itemsApi.list({ limit: 500 }, signal), enabled: line === null });
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<PoLineValues, unknown, PoLineBody>({
-    resolver: zodResolver(line ? lineUpdateSchema : lineCreateSchema),
+  const form = useZodForm<PoLineValues, PoLineBody>(line ? lineUpdateSchema : lineCreateSchema, {
     defaultValues: line
       ? { product_id: String(line.product_id), quantity_ordered: plain(line.quantity_ordered), unit_cost: plain(line.unit_cost), purchase_unit: line.purchase_unit, notes: line.notes ?? '' }
       : { product_id: '', quantity_ordered: '1', unit_cost: '0', purchase_unit: '', notes: '' },
   });
-  const save = useMutation({
-    mutationFn: (body: PoLineBody) => (line ? purchasingApi.updateLine(po.id, line.id, body) : purchasingApi.addLine(po.id, body as Extract<PoLineBody, { product_id: number }>)),
-    onSuccess: async (l) => {
-      toast.success(line ? 'Line saved' : 'Line added', `Line ${l.line_number}: ${l.product_sku} on ${po.po_number}.`);
-      await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
-      onClose();
-    },
-    onError: (err) => setFormError(applyServerErrors(err, setError, LINE_FIELDS)),
-  });
+  const {
+    register,
+    formState: { errors },
+  } = form;
   const units = PURCHASE_UNITS.map((u) => ({ value: u, label: u || "Item's purchase unit" }));
   if (line && !PURCHASE_UNITS.includes(line.purchase_unit)) units.push({ value: line.purchase_unit, label: line.purchase_unit });
   const title = line ? `Edit line ${line.line_number} of ${po.po_number}` : `Add a line to ${po.po_number}`;
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open
       onClose={onClose}
       title={title}
       description={line ? `${line.product_sku} · ${line.product_name}` : 'Quantity and cost are in the purchase unit.'}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="po-line-form" loading={save.isPending}>
-            {line ? 'Save line' : 'Add line'}
-          </Button>
-        </>
-      }
+      id="po-line-form"
+      label={title}
+      submitLabel={line ? 'Save line' : 'Add line'}
+      submit={(body) => (line ? purchasingApi.updateLine(po.id, line.id, body) : purchasingApi.addLine(po.id, body as Extract<PoLineBody, { product_id: number }>))}
+      onSuccess={async (l) => {
+        toast.success(line ? 'Line saved' : 'Line added', `Line ${l.line_number}: ${l.product_sku} on ${po.po_number}.`);
+        await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+      }}
+      fields={LINE_FIELDS}
     >
-      <form
-        id="po-line-form"
-        className="form"
-        aria-label={title}
-        noValidate
-        onSubmit={handleSubmit((v) => {
-          setFormError(null);
-          save.mutate(v);
-        })}
-      >
-        <FormError message={formError} />
-        {!line && (
-          <SelectField
-            label="Item"
-            placeholder={items.isPending ? 'Loading items…' : 'Choose an item'}
-            options={(items.data?.items ?? []).map((it) => ({ value: String(it.id), label: `${it.sku} · ${it.name}` }))}
-            error={errors.product_id?.message}
-            {...register('product_id')}
-          />
-        )}
-        <div className="form__grid">
-          <TextField label="Quantity" inputMode="decimal" error={errors.quantity_ordered?.message} {...register('quantity_ordered')} />
-          <SelectField label="Unit" options={units} error={errors.purchase_unit?.message} {...register('purchase_unit')} />
-        </div>
-        <TextField label="Unit cost" inputMode="decimal" error={errors.unit_cost?.message} {...register('unit_cost')} />
-        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
-      </form>
-    </Modal>
+      {!line && (
+        <SelectField
+          label="Item"
+          placeholder={items.isPending ? 'Loading items…' : 'Choose an item'}
+          options={(items.data?.items ?? []).map((it) => ({ value: String(it.id), label: `${it.sku} · ${it.name}` }))}
+          error={errors.product_id?.message}
+          {...register('product_id')}
+        />
+      )}
+      <div className="form__grid">
+        <TextField label="Quantity" inputMode="decimal" error={errors.quantity_ordered?.message} {...register('quantity_ordered')} />
+        <SelectField label="Unit" options={units} error={errors.purchase_unit?.message} {...register('purchase_unit')} />
+      </div>
+      <TextField label="Unit cost" inputMode="decimal" error={errors.unit_cost?.message} {...register('unit_cost')} />
+      <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+    </FormDialog>
   );
 }

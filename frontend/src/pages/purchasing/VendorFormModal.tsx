@@ -1,14 +1,10 @@
-import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/errors';
-import { Button } from '../../components/Button';
 import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { Modal } from '../../components/Modal';
 import { Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
-import { applyServerErrors } from '../../lib/forms';
 import {
   VENDOR_FIELDS,
   purchasingApi,
@@ -71,38 +67,29 @@ export function VendorFormModal({ open, vendorId, onClose }: VendorFormModalProp
 function VendorForm({ vendor, onClose }: { vendor: VendorDetail | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<VendorFormValues, unknown, VendorBody>({
-    resolver: zodResolver(vendor ? vendorUpdateSchema : vendorCreateSchema),
+  const form = useZodForm<VendorFormValues, VendorBody>(vendor ? vendorUpdateSchema : vendorCreateSchema, {
     defaultValues: vendorFormValues(vendor),
   });
-  const save = useMutation({
-    mutationFn: (body: VendorBody) => (vendor ? purchasingApi.updateVendor(vendor.id, body) : purchasingApi.createVendor(body as VendorCreate)),
-    onSuccess: async (saved) => {
-      toast.success(vendor ? 'Vendor saved' : 'Vendor created', `${saved.code} · ${saved.name}`);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ['vendors'] }), queryClient.invalidateQueries({ queryKey: ['purchasing'] })]);
-      onClose();
-    },
-    // 422s land on their fields; a 400 (a code another vendor has) is the form's sentence.
-    onError: (err) => setFormError(applyServerErrors(err, setError, VENDOR_FIELDS)),
-  });
-  const label = vendor ? 'Edit vendor' : 'New vendor';
+  const {
+    register,
+    formState: { errors },
+  } = form;
   return (
-    <form
-      className="form"
-      aria-label={label}
-      noValidate
-      onSubmit={handleSubmit((body) => {
-        setFormError(null);
-        save.mutate(body);
-      })}
+    <FormDialog
+      embedded
+      form={form}
+      onClose={onClose}
+      label={vendor ? 'Edit vendor' : 'New vendor'}
+      submitLabel={vendor ? 'Save changes' : 'Create vendor'}
+      lockWhilePending
+      submit={(body) => (vendor ? purchasingApi.updateVendor(vendor.id, body) : purchasingApi.createVendor(body as VendorCreate))}
+      onSuccess={async (saved) => {
+        toast.success(vendor ? 'Vendor saved' : 'Vendor created', `${saved.code} · ${saved.name}`);
+        await Promise.all([queryClient.invalidateQueries({ queryKey: ['vendors'] }), queryClient.invalidateQueries({ queryKey: ['purchasing'] })]);
+      }}
+      // 422s land on their fields; a 400 (a code another vendor has) is the form's sentence.
+      fields={VENDOR_FIELDS}
     >
-      <FormError message={formError} />
       <div className="form__grid">
         <TextField label="Name" required maxLength={200} autoComplete="off" error={errors.name?.message} {...register('name')} />
         <TextField
@@ -153,14 +140,6 @@ function VendorForm({ vendor, onClose }: { vendor: VendorDetail | null; onClose:
       </fieldset>
       <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
       {vendor && <CheckboxField label="Active" hint="Inactive vendors can't be chosen for new purchase orders." {...register('is_active')} />}
-      <div className="modal__footer modal__footer--inline">
-        <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={save.isPending}>
-          {vendor ? 'Save changes' : 'Create vendor'}
-        </Button>
-      </div>
-    </form>
+    </FormDialog>
   );
 }

@@ -1,13 +1,8 @@
-import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { itemsApi } from '../../api/endpoints';
-import { Button } from '../../components/Button';
-import { CheckboxField, FormError, SelectField, TextField } from '../../components/Field';
-import { Modal } from '../../components/Modal';
+import { CheckboxField, SelectField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
-import { applyServerErrors } from '../../lib/forms';
 import {
   PURCHASE_UNITS,
   VENDOR_ITEM_FIELDS,
@@ -40,84 +35,60 @@ export function VendorItemDialog({ open, ...props }: VendorItemDialogProps) {
 function VendorItemForm({ vendor, entry, listed, onClose }: Omit<VendorItemDialogProps, 'open'>) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
   const items = useQuery({ queryKey: ['purchasing', 'item-options'], queryFn: ({ signal }) => itemsApi.list({ limit: 500 }, signal), enabled: entry === null });
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<VendorItemValues, unknown, VendorItemBody>({
-    resolver: zodResolver(entry ? vendorItemUpdateSchema(entry) : vendorItemCreateSchema),
+  const form = useZodForm<VendorItemValues, VendorItemBody>(entry ? vendorItemUpdateSchema(entry) : vendorItemCreateSchema, {
     defaultValues: vendorItemFormValues(entry),
   });
-  const save = useMutation({
-    mutationFn: (body: VendorItemBody) =>
-      entry ? purchasingApi.updateVendorItem(vendor.id, entry.item_id, body) : purchasingApi.addVendorItem(vendor.id, body as VendorItemCreate),
-    onSuccess: async (saved) => {
-      toast.success(entry ? 'Price saved' : 'Item added', `${saved.item_sku ?? 'The item'} on ${vendor.name}'s price list.`);
-      // A preferred mark moves off the item's other vendors too.
-      await queryClient.invalidateQueries({ queryKey: ['purchasing'] });
-      onClose();
-    },
-    onError: (err) => setFormError(applyServerErrors(err, setError, VENDOR_ITEM_FIELDS)),
-  });
+  const {
+    register,
+    formState: { errors },
+  } = form;
   const units = PURCHASE_UNITS.filter((u) => u !== '' || !entry?.purchase_unit).map((u) => ({ value: u, label: u || "Item's purchase unit" }));
   if (entry?.purchase_unit && !PURCHASE_UNITS.includes(entry.purchase_unit)) units.push({ value: entry.purchase_unit, label: entry.purchase_unit });
   const title = entry ? `Edit ${entry.item_sku ?? 'item'} on the price list` : 'Add to the price list';
   const choices = (items.data?.items ?? []).filter((it) => !listed.includes(it.id)).map((it) => ({ value: String(it.id), label: `${it.sku} · ${it.name}` }));
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open
       onClose={onClose}
       title={title}
       description={entry ? `${entry.item_name ?? ''} · ${vendor.code} · ${vendor.name}` : `${vendor.code} · ${vendor.name}: the price is per purchase unit.`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="vendor-item-form" loading={save.isPending}>
-            {entry ? 'Save price' : 'Add item'}
-          </Button>
-        </>
-      }
+      id="vendor-item-form"
+      label={title}
+      submitLabel={entry ? 'Save price' : 'Add item'}
+      lockWhilePending
+      submit={(body) => (entry ? purchasingApi.updateVendorItem(vendor.id, entry.item_id, body) : purchasingApi.addVendorItem(vendor.id, body as VendorItemCreate))}
+      onSuccess={async (saved) => {
+        toast.success(entry ? 'Price saved' : 'Item added', `${saved.item_sku ?? 'The item'} on ${vendor.name}'s price list.`);
+        // A preferred mark moves off the item's other vendors too.
+        await queryClient.invalidateQueries({ queryKey: ['purchasing'] });
+      }}
+      fields={VENDOR_ITEM_FIELDS}
     >
-      <form
-        id="vendor-item-form"
-        className="form"
-        aria-label={title}
-        noValidate
-        onSubmit={handleSubmit((body) => {
-          setFormError(null);
-          save.mutate(body);
-        })}
-      >
-        <FormError message={formError} />
-        {!entry && (
-          <SelectField
-            label="Item"
-            required
-            placeholder={items.isPending ? 'Loading items…' : items.isError ? 'The items could not be loaded' : 'Choose an item'}
-            options={choices}
-            error={errors.product_id?.message}
-            {...register('product_id')}
-          />
-        )}
-        <div className="form__grid">
-          <TextField label="Vendor SKU" autoComplete="off" error={errors.vendor_sku?.message} {...register('vendor_sku')} />
-          <TextField label="Price" inputMode="decimal" error={errors.unit_cost?.message} {...register('unit_cost')} />
-        </div>
-        <div className="form__grid">
-          <SelectField label="Unit" options={units} error={errors.purchase_unit?.message} {...register('purchase_unit')} />
-          <TextField label="Lead time (days)" inputMode="numeric" error={errors.lead_time_days?.message} {...register('lead_time_days')} />
-        </div>
-        <CheckboxField
-          label="Preferred vendor for this item"
-          hint="Low-stock reorders buy the item here; the mark moves off any other vendor."
-          {...register('is_preferred')}
+      {!entry && (
+        <SelectField
+          label="Item"
+          required
+          placeholder={items.isPending ? 'Loading items…' : items.isError ? 'The items could not be loaded' : 'Choose an item'}
+          options={choices}
+          error={errors.product_id?.message}
+          {...register('product_id')}
         />
-      </form>
-    </Modal>
+      )}
+      <div className="form__grid">
+        <TextField label="Vendor SKU" autoComplete="off" error={errors.vendor_sku?.message} {...register('vendor_sku')} />
+        <TextField label="Price" inputMode="decimal" error={errors.unit_cost?.message} {...register('unit_cost')} />
+      </div>
+      <div className="form__grid">
+        <SelectField label="Unit" options={units} error={errors.purchase_unit?.message} {...register('purchase_unit')} />
+        <TextField label="Lead time (days)" inputMode="numeric" error={errors.lead_time_days?.message} {...register('lead_time_days')} />
+      </div>
+      <CheckboxField
+        label="Preferred vendor for this item"
+        hint="Low-stock reorders buy the item here; the mark moves off any other vendor."
+        {...register('is_preferred')}
+      />
+    </FormDialog>
   );
 }

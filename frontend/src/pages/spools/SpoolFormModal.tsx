@@ -1,14 +1,9 @@
-import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { itemsApi, locationsApi } from '../../api/endpoints';
-import { Button } from '../../components/Button';
-import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
-import { Modal } from '../../components/Modal';
+import { SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
-import { applyServerErrors } from '../../lib/forms';
 import { spoolApi, type SpoolCreateQuery } from './spoolApi';
 
 const GRAMS = /^\d+(\.\d{1,3})?$/;
@@ -52,96 +47,64 @@ export const spoolFormSchema = z
       }) satisfies SpoolCreateQuery,
   );
 
-type FormIn = z.input<typeof spoolFormSchema>;
-type FormOut = z.output<typeof spoolFormSchema>;
 const FIELDS = ['spool_number', 'product_id', 'initial_weight_kg', 'current_weight_kg', 'location_id', 'supplier_lot_number', 'expiry_date', 'notes'] as const;
 
 export function SpoolFormModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
   const materials = useQuery({
     queryKey: ['items', 'spool-materials'],
     queryFn: ({ signal }) => itemsApi.list({ limit: 100, offset: 0, item_type: 'material', sort_by: 'sku', sort_order: 'asc' }, signal),
     enabled: open,
   });
   const locations = useQuery({ queryKey: ['locations', 'spool-picker'], queryFn: ({ signal }) => locationsApi.list({ limit: 200 }, signal), enabled: open });
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors },
-  } = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(spoolFormSchema),
+  const form = useZodForm(spoolFormSchema, {
     defaultValues: { spool_number: '', product_id: '', initial_weight_kg: '1000', current_weight_kg: '', location_id: '', supplier_lot_number: '', expiry_date: '', notes: '' },
   });
-  const close = () => {
-    reset();
-    setFormError(null);
-    onClose();
-  };
-  const create = useMutation({
-    mutationFn: (q: FormOut) => spoolApi.create(q),
-    onSuccess: async (r) => {
-      toast.success('Spool created', `${r.spool_number} is in stock.`);
-      await queryClient.invalidateQueries({ queryKey: ['spools'] });
-      close();
-    },
-    onError: (err) => setFormError(applyServerErrors(err, setError, FIELDS)),
-  });
+  const {
+    register,
+    formState: { errors },
+  } = form;
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
-      onClose={close}
+      onClose={onClose}
       title="New spool"
       description="A roll of material; its weight is in grams."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="spool-form" loading={create.isPending}>
-            Create spool
-          </Button>
-        </>
-      }
+      id="spool-form"
+      label="New spool"
+      submitLabel="Create spool"
+      submit={(q) => spoolApi.create(q)}
+      onSuccess={async (r) => {
+        toast.success('Spool created', `${r.spool_number} is in stock.`);
+        await queryClient.invalidateQueries({ queryKey: ['spools'] });
+      }}
+      fields={FIELDS}
     >
-      <form
-        id="spool-form"
-        className="form"
-        aria-label="New spool"
-        noValidate
-        onSubmit={handleSubmit((v) => {
-          setFormError(null);
-          create.mutate(v);
-        })}
-      >
-        <FormError message={formError} />
-        <div className="form__grid">
-          <TextField label="Spool number" required placeholder="SP-0001" error={errors.spool_number?.message} {...register('spool_number')} />
-          <SelectField
-            label="Material"
-            required
-            placeholder={materials.isPending ? 'Loading…' : 'Choose a material'}
-            options={(materials.data?.items ?? []).map((i) => ({ value: String(i.id), label: `${i.sku} · ${i.name}` }))}
-            error={errors.product_id?.message}
-            {...register('product_id')}
-          />
-          <TextField label="Initial weight (g)" required inputMode="decimal" error={errors.initial_weight_kg?.message} {...register('initial_weight_kg')} />
-          <TextField label="Current weight (g)" inputMode="decimal" hint="Leave empty for a full spool." error={errors.current_weight_kg?.message} {...register('current_weight_kg')} />
-          <SelectField
-            label="Location"
-            placeholder="Main warehouse"
-            options={(locations.data ?? []).map((l) => ({ value: String(l.id), label: `${l.code} · ${l.name}` }))}
-            error={errors.location_id?.message}
-            {...register('location_id')}
-          />
-          <TextField label="Supplier lot" error={errors.supplier_lot_number?.message} {...register('supplier_lot_number')} />
-          <TextField label="Expiry date" type="date" error={errors.expiry_date?.message} {...register('expiry_date')} />
-        </div>
-        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
-      </form>
-    </Modal>
+      <div className="form__grid">
+        <TextField label="Spool number" required placeholder="SP-0001" error={errors.spool_number?.message} {...register('spool_number')} />
+        <SelectField
+          label="Material"
+          required
+          placeholder={materials.isPending ? 'Loading…' : 'Choose a material'}
+          options={(materials.data?.items ?? []).map((i) => ({ value: String(i.id), label: `${i.sku} · ${i.name}` }))}
+          error={errors.product_id?.message}
+          {...register('product_id')}
+        />
+        <TextField label="Initial weight (g)" required inputMode="decimal" error={errors.initial_weight_kg?.message} {...register('initial_weight_kg')} />
+        <TextField label="Current weight (g)" inputMode="decimal" hint="Leave empty for a full spool." error={errors.current_weight_kg?.message} {...register('current_weight_kg')} />
+        <SelectField
+          label="Location"
+          placeholder="Main warehouse"
+          options={(locations.data ?? []).map((l) => ({ value: String(l.id), label: `${l.code} · ${l.name}` }))}
+          error={errors.location_id?.message}
+          {...register('location_id')}
+        />
+        <TextField label="Supplier lot" error={errors.supplier_lot_number?.message} {...register('supplier_lot_number')} />
+        <TextField label="Expiry date" type="date" error={errors.expiry_date?.message} {...register('expiry_date')} />
+      </div>
+      <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+    </FormDialog>
   );
 }
