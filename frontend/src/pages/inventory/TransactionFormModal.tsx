@@ -1,17 +1,14 @@
-import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, useWatch } from 'react-hook-form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { inventoryApi, itemsApi } from '../../api/endpoints';
 import { ApiError } from '../../api/errors';
 import type { InventoryTransactionCreate } from '../../api/model';
-import { Button } from '../../components/Button';
-import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
+import { SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
 import { formatQty } from '../../lib/format';
-import { applyServerErrors } from '../../lib/forms';
 import { useDebouncedValue } from '../../lib/useDebounce';
 import { MANUAL_TYPE_OPTIONS, MANUAL_TYPES, TYPE_HINTS, typeLabel } from './transactionOptions';
 import { QUANTITY_SCALE } from './cycleCount';
@@ -120,19 +117,15 @@ export function TransactionFormModal({ open, onClose }: TransactionFormModalProp
 function TransactionForm({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
   const locations = useQuery({ queryKey: ['inventory', 'locations'], queryFn: ({ signal }) => inventoryApi.locations(signal), staleTime: 60_000 });
   const reasons = useQuery({ queryKey: ['inventory', 'reasons'], queryFn: ({ signal }) => inventoryApi.adjustmentReasons(signal), staleTime: 300_000 });
+  const form = useZodForm(transactionFormSchema, { defaultValues: EMPTY_TRANSACTION });
   const {
     register,
-    handleSubmit,
     setError,
     control,
     formState: { errors },
-  } = useForm<TransactionFormValues, unknown, TransactionFormOutput>({
-    resolver: zodResolver(transactionFormSchema),
-    defaultValues: EMPTY_TRANSACTION,
-  });
+  } = form;
   const type = useWatch({ control, name: 'transaction_type' });
   const sku = useWatch({ control, name: 'sku' });
   const term = useDebouncedValue(sku.trim(), 250);
@@ -144,59 +137,50 @@ function TransactionForm({ onClose }: { onClose: () => void }) {
   });
   const match = suggestions.data?.items.find((i) => i.sku.toUpperCase() === sku.trim().toUpperCase());
 
-  const save = useMutation({
-    mutationFn: async (v: TransactionFormOutput) => {
-      let id = suggestions.data?.items.find((i) => i.sku.toUpperCase() === v.sku)?.id;
-      if (id === undefined) {
-        try {
-          id = (await itemsApi.bySku(v.sku)).id;
-        } catch (err) {
-          if (err instanceof ApiError && err.isNotFound) throw new UnknownSku(`No item has the SKU ${v.sku}.`);
-          throw err;
-        }
-      }
-      return inventoryApi.create(toTransactionBody(v, id));
-    },
-    onSuccess: async (t, v) => {
-      await queryClient.invalidateQueries({ queryKey: ['inventory'] });
-      await queryClient.invalidateQueries({ queryKey: ['items'] });
-      // A transfer answers with one of its two legs: name what the person posted.
-      const what = typeLabel(v.transaction_type);
-      const where = v.transaction_type === 'transfer' ? `to ${t.to_location_name ?? t.location_name}` : `at ${t.location_name}`;
-      if (t.requires_approval && !t.approved_at) {
-        toast.info(`${what} posted: stock is below zero`, `${t.product_sku} ${where} now needs an administrator’s approval.`);
-      } else {
-        toast.success(`${what} posted`, `${formatQty(t.quantity.replace(/^-/, ''), t.unit)} of ${t.product_sku} ${where}`);
-      }
-      onClose();
-    },
-    onError: (err) => {
-      if (err instanceof UnknownSku) {
-        setError('sku', { type: 'server', message: err.message }, { shouldFocus: true });
-        setFormError('Please correct the highlighted fields.');
-        return;
-      }
-      // A `product_id` error belongs to the SKU field.
-      const productError = err instanceof ApiError ? err.fieldErrors.product_id : undefined;
-      if (productError) {
-        setError('sku', { type: 'server', message: productError }, { shouldFocus: true });
-        setFormError('Please correct the highlighted fields.');
-        return;
-      }
-      setFormError(applyServerErrors(err, setError, FIELDS));
-    },
-  });
-
   const locationOptions = (locations.data ?? []).map((l) => ({ value: String(l.id), label: `${l.code} · ${l.name}` }));
   const reasonOptions = (reasons.data ?? []).map((r) => ({ value: r.code, label: r.name }));
-  const onSubmit = handleSubmit((v) => {
-    setFormError(null);
-    save.mutate(v);
-  });
 
   return (
-    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="New transaction">
-      <FormError message={formError} />
+    <FormDialog
+      embedded
+      form={form}
+      onClose={onClose}
+      label="New transaction"
+      submitLabel="Post transaction"
+      lockWhilePending
+      submit={async (v) => {
+        let id = suggestions.data?.items.find((i) => i.sku.toUpperCase() === v.sku)?.id;
+        if (id === undefined) {
+          try {
+            id = (await itemsApi.bySku(v.sku)).id;
+          } catch (err) {
+            if (err instanceof ApiError && err.isNotFound) throw new UnknownSku(`No item has the SKU ${v.sku}.`);
+            throw err;
+          }
+        }
+        return inventoryApi.create(toTransactionBody(v, id));
+      }}
+      onSuccess={async (t, v) => {
+        await queryClient.invalidateQueries({ queryKey: ['inventory'] });
+        await queryClient.invalidateQueries({ queryKey: ['items'] });
+        // A transfer answers with one of its two legs: name what the person posted.
+        const what = typeLabel(v.transaction_type);
+        const where = v.transaction_type === 'transfer' ? `to ${t.to_location_name ?? t.location_name}` : `at ${t.location_name}`;
+        if (t.requires_approval && !t.approved_at) {
+          toast.info(`${what} posted: stock is below zero`, `${t.product_sku} ${where} now needs an administrator’s approval.`);
+        } else {
+          toast.success(`${what} posted`, `${formatQty(t.quantity.replace(/^-/, ''), t.unit)} of ${t.product_sku} ${where}`);
+        }
+      }}
+      serverError={(err) => {
+        // An unknown SKU, or a `product_id` error, belongs to the SKU field.
+        const skuError = err instanceof UnknownSku ? err.message : err instanceof ApiError ? err.fieldErrors.product_id : undefined;
+        if (!skuError) return undefined;
+        setError('sku', { type: 'server', message: skuError }, { shouldFocus: true });
+        return 'Please correct the highlighted fields.';
+      }}
+      fields={FIELDS}
+    >
       <div className="form__grid">
         <SelectField
           label="Type"
@@ -269,14 +253,6 @@ function TransactionForm({ onClose }: { onClose: () => void }) {
         )}
       </div>
       <TextAreaField label="Notes" {...register('notes')} error={errors.notes?.message} rows={2} />
-      <div className="modal__footer modal__footer--inline">
-        <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={save.isPending}>
-          Post transaction
-        </Button>
-      </div>
-    </form>
+    </FormDialog>
   );
 }

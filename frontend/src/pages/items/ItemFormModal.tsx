@@ -1,8 +1,6 @@
-import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../../api/client';
 import { apiBaseUrl } from '../../api/config';
@@ -10,13 +8,12 @@ import { itemsApi } from '../../api/endpoints';
 import { ApiError, errorMessage } from '../../api/errors';
 import type { Item, ItemCreateInput, ItemFile, ItemUpdateInput } from '../../api/model';
 import { getAccessToken } from '../../auth/storage';
-import { Button } from '../../components/Button';
 import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { Modal } from '../../components/Modal';
 import { Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatBytes } from '../../lib/format';
-import { applyServerErrors } from '../../lib/forms';
 import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
 import { ItemRecostButton } from './ItemRecost';
@@ -66,7 +63,6 @@ export const itemFormSchema = z.object({
 }) satisfies z.ZodType<ItemCreateInput & ItemUpdateInput, unknown>;
 
 export type ItemFormValues = z.input<typeof itemFormSchema>;
-type ItemFormOutput = z.output<typeof itemFormSchema>;
 const FIELDS = Object.keys(itemFormSchema.shape) as (keyof ItemFormValues)[];
 
 const EMPTY: ItemFormValues = {
@@ -147,49 +143,41 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
   const queryClient = useQueryClient();
   const toast = useToast();
   const { user } = useAuth();
-  const [formError, setFormError] = useState<string | null>(null);
+  const form = useZodForm(itemFormSchema, { defaultValues: item ? fromItem(item) : EMPTY });
   const {
     register,
-    handleSubmit,
     setError,
     setValue,
     control,
     formState: { errors },
-  } = useForm<ItemFormValues, unknown, ItemFormOutput>({
-    resolver: zodResolver(itemFormSchema),
-    defaultValues: item ? fromItem(item) : EMPTY,
-  });
-
-  const save = useMutation({
-    mutationFn: (input: ItemFormOutput) => (item ? itemsApi.update(item.id, input) : itemsApi.create(input)),
-    onSuccess: async (saved) => {
-      await queryClient.invalidateQueries({ queryKey: ['items'] });
-      toast.success(item ? 'Item saved' : 'Item created', `${saved.sku} · ${saved.name}`);
-      onClose();
-    },
-    onError: (err) => {
-      // A taken SKU is a 400 with a sentence, not a 422 naming the field: show it on the field.
-      if (err instanceof ApiError && (err.status === 400 || err.status === 409) && /sku/i.test(err.message) && !err.fieldErrors.sku) {
-        setError('sku', { type: 'server', message: err.message }, { shouldFocus: true });
-        setFormError('Please correct the highlighted fields.');
-        return;
-      }
-      setFormError(applyServerErrors(err, setError, FIELDS));
-    },
-  });
+  } = form;
 
   const itemType = useWatch({ control, name: 'item_type' });
   const typeOptions = ITEM_TYPES_FOR_FORM.some((t) => t.value === itemType)
     ? ITEM_TYPES_FOR_FORM
     : [...ITEM_TYPES_FOR_FORM, ...ITEM_TYPES.filter((t) => t.value === itemType)];
-  const onSubmit = handleSubmit((input) => {
-    setFormError(null);
-    save.mutate(input);
-  });
 
   return (
-    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={item ? 'Edit item' : 'New item'}>
-      <FormError message={formError} />
+    <FormDialog
+      embedded
+      form={form}
+      onClose={onClose}
+      label={item ? 'Edit item' : 'New item'}
+      submitLabel={item ? 'Save changes' : 'Create item'}
+      lockWhilePending
+      submit={(input) => (item ? itemsApi.update(item.id, input) : itemsApi.create(input))}
+      onSuccess={async (saved) => {
+        await queryClient.invalidateQueries({ queryKey: ['items'] });
+        toast.success(item ? 'Item saved' : 'Item created', `${saved.sku} · ${saved.name}`);
+      }}
+      serverError={(err) => {
+        // A taken SKU is a 400 with a sentence, not a 422 naming the field: show it on the field.
+        if (!(err instanceof ApiError && (err.status === 400 || err.status === 409) && /sku/i.test(err.message) && !err.fieldErrors.sku)) return undefined;
+        setError('sku', { type: 'server', message: err.message }, { shouldFocus: true });
+        return 'Please correct the highlighted fields.';
+      }}
+      fields={FIELDS}
+    >
       <div className="form__grid">
         <TextField label="SKU" {...register('sku')} error={errors.sku?.message} required maxLength={50} autoComplete="off" className="field--mono" />
         <TextField label="Name" {...register('name')} error={errors.name?.message} required maxLength={255} autoComplete="off" />
@@ -235,15 +223,7 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
         </div>
       </div>
       {item && <ItemFiles files={item.files ?? []} />}
-      <div className="modal__footer modal__footer--inline">
-        <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={save.isPending}>
-          {item ? 'Save changes' : 'Create item'}
-        </Button>
-      </div>
-    </form>
+    </FormDialog>
   );
 }
 

@@ -1,17 +1,14 @@
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useQueryClient } from '@tanstack/react-query';
+import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { usersApi } from '../../api/endpoints';
 import { ApiError } from '../../api/errors';
 import type { TeamUserCreate } from '../../api/model';
-import { Button } from '../../components/Button';
-import { FormError, SelectField, TextField } from '../../components/Field';
+import { SelectField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { Modal } from '../../components/Modal';
 import { PasswordField } from '../../components/PasswordField';
 import { useToast } from '../../components/Toast';
-import { applyServerErrors } from '../../lib/forms';
 import { checkPassword } from '../../lib/passwordRules';
 import { emailProblem } from '../../lib/validation';
 
@@ -42,7 +39,6 @@ export const memberSchema = z.object({
 }) satisfies z.ZodType<TeamUserCreate, unknown>;
 
 type MemberValues = z.input<typeof memberSchema>;
-type MemberOutput = z.output<typeof memberSchema>;
 const FIELDS = Object.keys(memberSchema.shape) as (keyof MemberValues)[];
 const EMPTY: MemberValues = { first_name: '', last_name: '', email: '', account_type: 'operator', password: '' };
 
@@ -63,45 +59,38 @@ export function AddMemberModal({ open, onClose }: { open: boolean; onClose: () =
 function AddMemberForm({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
+  const form = useZodForm(memberSchema, { defaultValues: EMPTY });
   const {
     register,
     control,
-    handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<MemberValues, unknown, MemberOutput>({ resolver: zodResolver(memberSchema), defaultValues: EMPTY });
-
-  const create = useMutation({
-    mutationFn: (body: MemberOutput) => usersApi.create(body),
-    onSuccess: async (user, body) => {
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
-      const name = user.full_name || [body.first_name, body.last_name].filter(Boolean).join(' ') || body.email;
-      toast.success('Team member added', `${name} can now sign in as ${body.account_type === 'admin' ? 'an administrator' : 'an operator'}.`);
-      onClose();
-    },
-    onError: (err) => {
-      // A taken address is a 400 sentence, not a 422 naming the field: put it on the field it names.
-      if (err instanceof ApiError && err.status === 400 && !Object.keys(err.fieldErrors).length) {
-        const field = /email/i.test(err.message) ? 'email' : /password/i.test(err.message) ? 'password' : null;
-        if (field) {
-          setError(field, { type: 'server', message: err.message }, { shouldFocus: true });
-          setFormError(null);
-          return;
-        }
-      }
-      setFormError(applyServerErrors(err, setError, FIELDS));
-    },
-  });
-
-  const onSubmit = handleSubmit((body) => {
-    setFormError(null);
-    create.mutate(body);
-  });
+  } = form;
 
   return (
-    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Add a team member">
-      <FormError message={formError} />
+    <FormDialog
+      embedded
+      form={form}
+      onClose={onClose}
+      label="Add a team member"
+      submitLabel="Add member"
+      lockWhilePending
+      submit={(body) => usersApi.create(body)}
+      onSuccess={async (user, body) => {
+        await queryClient.invalidateQueries({ queryKey: ['users'] });
+        const name = user.full_name || [body.first_name, body.last_name].filter(Boolean).join(' ') || body.email;
+        toast.success('Team member added', `${name} can now sign in as ${body.account_type === 'admin' ? 'an administrator' : 'an operator'}.`);
+      }}
+      serverError={(err) => {
+        // A taken address is a 400 sentence, not a 422 naming the field: put it on the field it names.
+        if (!(err instanceof ApiError && err.status === 400 && !Object.keys(err.fieldErrors).length)) return undefined;
+        const field = /email/i.test(err.message) ? 'email' : /password/i.test(err.message) ? 'password' : null;
+        if (!field) return undefined;
+        setError(field, { type: 'server', message: err.message }, { shouldFocus: true });
+        return null;
+      }}
+      fields={FIELDS}
+    >
       <div className="form__grid">
         <TextField label="First name" {...register('first_name')} error={errors.first_name?.message} autoComplete="off" maxLength={100} />
         <TextField label="Last name" {...register('last_name')} error={errors.last_name?.message} autoComplete="off" maxLength={100} />
@@ -115,14 +104,6 @@ function AddMemberForm({ onClose }: { onClose: () => void }) {
           <PasswordField label="Temporary password" autoComplete="new-password" {...field} error={errors.password?.message} showRules required />
         )}
       />
-      <div className="modal__footer modal__footer--inline">
-        <Button variant="secondary" onClick={onClose} disabled={create.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={create.isPending}>
-          Add member
-        </Button>
-      </div>
-    </form>
+    </FormDialog>
   );
 }
