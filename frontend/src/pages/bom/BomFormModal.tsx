@@ -1,14 +1,12 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useFieldArray, useForm, type Path } from 'react-hook-form';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useFieldArray, type Path } from 'react-hook-form';
 import { z } from 'zod';
 import { Plus, Trash2 } from 'lucide-react';
 import { itemsApi } from '../../api/endpoints';
 import { Button } from '../../components/Button';
-import { FormError, SelectField, TextField } from '../../components/Field';
-import { Modal } from '../../components/Modal';
+import { SelectField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
-import { applyServerErrors } from '../../lib/forms';
 import { useDebouncedValue } from '../../lib/useDebounce';
 import { useState } from 'react';
 import { bomApi, type Bom, type BomCreate } from './bomApi';
@@ -58,14 +56,12 @@ export const bomFormSchema = z
   );
 
 type FormIn = z.input<typeof bomFormSchema>;
-type FormOut = z.output<typeof bomFormSchema>;
 
 const emptyLine: FormIn['lines'][number] = { component_id: '', quantity: '1', unit: '', scrap_factor: '', consume_stage: 'production' };
 
 export function BomFormModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (bom: Bom) => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
   const [find, setFind] = useState('');
   const search = useDebouncedValue(find.trim(), 250);
   const items = useQuery({
@@ -90,118 +86,82 @@ export function BomFormModal({ open, onClose, onCreated }: { open: boolean; onCl
       },
     };
   };
+  const form = useZodForm(bomFormSchema, { defaultValues: { product_id: '', revision: '', process_cost: '', lines: [emptyLine] } });
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    setError,
     formState: { errors },
-  } = useForm<FormIn, unknown, FormOut>({
-    resolver: zodResolver(bomFormSchema),
-    defaultValues: { product_id: '', revision: '', process_cost: '', lines: [emptyLine] },
-  });
+  } = form;
   const lines = useFieldArray({ control, name: 'lines' });
-
-  const close = () => {
-    reset();
-    setFind('');
-    setFormError(null);
-    onClose();
-  };
-
-  const create = useMutation({
-    mutationFn: (body: FormOut) => bomApi.create(body),
-    onSuccess: async (bom) => {
-      toast.success('BOM created', `${bom.code} for ${bom.product_sku} has ${bom.line_count} line${bom.line_count === 1 ? '' : 's'}.`);
-      await queryClient.invalidateQueries({ queryKey: ['bom'] });
-      reset();
-      setFormError(null);
-      onCreated(bom);
-    },
-    onError: (err) => {
-      const fields: Path<FormIn>[] = ['product_id', 'revision', 'process_cost'];
-      lines.fields.forEach((_, i) => {
-        fields.push(`lines.${i}.component_id`, `lines.${i}.quantity`, `lines.${i}.unit`, `lines.${i}.scrap_factor`, `lines.${i}.consume_stage`);
-      });
-      setFormError(applyServerErrors(err, setError, fields));
-    },
+  const fields: Path<FormIn>[] = ['product_id', 'revision', 'process_cost'];
+  lines.fields.forEach((_, i) => {
+    fields.push(`lines.${i}.component_id`, `lines.${i}.quantity`, `lines.${i}.unit`, `lines.${i}.scrap_factor`, `lines.${i}.consume_stage`);
   });
 
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
-      onClose={close}
+      onClose={onClose}
+      onReset={() => setFind('')}
       size="lg"
       title="New BOM"
       description="The product’s next version; it becomes the active one."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="bom-form" loading={create.isPending}>
-            Create BOM
-          </Button>
-        </>
-      }
+      id="bom-form"
+      label="New BOM"
+      submitLabel="Create BOM"
+      submit={(body) => bomApi.create(body)}
+      onSuccess={async (bom) => {
+        toast.success('BOM created', `${bom.code} for ${bom.product_sku} has ${bom.line_count} line${bom.line_count === 1 ? '' : 's'}.`);
+        await queryClient.invalidateQueries({ queryKey: ['bom'] });
+        onCreated(bom);
+      }}
+      fields={fields}
     >
-      <form
-        id="bom-form"
-        className="form"
-        aria-label="New BOM"
-        noValidate
-        onSubmit={handleSubmit((v) => {
-          setFormError(null);
-          create.mutate(v);
+      <TextField
+        label="Find items"
+        type="search"
+        placeholder="SKU or name"
+        hint={items.data ? `The product and component lists show ${items.data.items.length} of ${items.data.total} items${search ? ' matching' : ''}.` : 'Narrows the product and component lists.'}
+        value={find}
+        onChange={(e) => setFind(e.target.value)}
+      />
+      <div className="form__grid form__grid--3">
+        <SelectField label="Product" required placeholder="Choose a product" options={options} error={errors.product_id?.message} {...pin('product_id')} />
+        <TextField label="Revision" placeholder="A" error={errors.revision?.message} {...register('revision')} />
+        <TextField label="Process cost per unit" inputMode="decimal" placeholder="0.00" error={errors.process_cost?.message} {...register('process_cost')} />
+      </div>
+      <fieldset className="bom-lines">
+        <legend>Lines</legend>
+        {lines.fields.map((f, i) => {
+          const e = errors.lines?.[i];
+          return (
+            <div key={f.id} className="bom-line-row" data-testid="bom-line">
+              <SelectField label={`Component ${i + 1}`} placeholder="Choose a component" options={options} error={e?.component_id?.message} {...pin(`lines.${i}.component_id`)} />
+              <TextField label="Quantity" inputMode="decimal" error={e?.quantity?.message} {...register(`lines.${i}.quantity`)} />
+              <TextField label="Unit" placeholder="Item’s unit" error={e?.unit?.message} {...register(`lines.${i}.unit`)} />
+              <TextField label="Scrap %" inputMode="decimal" placeholder="0" error={e?.scrap_factor?.message} {...register(`lines.${i}.scrap_factor`)} />
+              <SelectField
+                label="Stage"
+                options={[
+                  { value: 'production', label: 'Production' },
+                  { value: 'shipping', label: 'Shipping' },
+                ]}
+                error={e?.consume_stage?.message}
+                {...register(`lines.${i}.consume_stage`)}
+              />
+              <button type="button" className="icon-btn bom-line-row__remove" aria-label={`Remove line ${i + 1}`} onClick={() => lines.remove(i)}>
+                <Trash2 size={16} />
+              </button>
+            </div>
+          );
         })}
-      >
-        <FormError message={formError} />
-        <TextField
-          label="Find items"
-          type="search"
-          placeholder="SKU or name"
-          hint={items.data ? `The product and component lists show ${items.data.items.length} of ${items.data.total} items${search ? ' matching' : ''}.` : 'Narrows the product and component lists.'}
-          value={find}
-          onChange={(e) => setFind(e.target.value)}
-        />
-        <div className="form__grid form__grid--3">
-          <SelectField label="Product" required placeholder="Choose a product" options={options} error={errors.product_id?.message} {...pin('product_id')} />
-          <TextField label="Revision" placeholder="A" error={errors.revision?.message} {...register('revision')} />
-          <TextField label="Process cost per unit" inputMode="decimal" placeholder="0.00" error={errors.process_cost?.message} {...register('process_cost')} />
+        <div>
+          <Button size="sm" variant="secondary" icon={<Plus size={14} />} onClick={() => lines.append(emptyLine)}>
+            Add line
+          </Button>
         </div>
-        <fieldset className="bom-lines">
-          <legend>Lines</legend>
-          {lines.fields.map((f, i) => {
-            const e = errors.lines?.[i];
-            return (
-              <div key={f.id} className="bom-line-row" data-testid="bom-line">
-                <SelectField label={`Component ${i + 1}`} placeholder="Choose a component" options={options} error={e?.component_id?.message} {...pin(`lines.${i}.component_id`)} />
-                <TextField label="Quantity" inputMode="decimal" error={e?.quantity?.message} {...register(`lines.${i}.quantity`)} />
-                <TextField label="Unit" placeholder="Item’s unit" error={e?.unit?.message} {...register(`lines.${i}.unit`)} />
-                <TextField label="Scrap %" inputMode="decimal" placeholder="0" error={e?.scrap_factor?.message} {...register(`lines.${i}.scrap_factor`)} />
-                <SelectField
-                  label="Stage"
-                  options={[
-                    { value: 'production', label: 'Production' },
-                    { value: 'shipping', label: 'Shipping' },
-                  ]}
-                  error={e?.consume_stage?.message}
-                  {...register(`lines.${i}.consume_stage`)}
-                />
-                <button type="button" className="icon-btn bom-line-row__remove" aria-label={`Remove line ${i + 1}`} onClick={() => lines.remove(i)}>
-                  <Trash2 size={16} />
-                </button>
-              </div>
-            );
-          })}
-          <div>
-            <Button size="sm" variant="secondary" icon={<Plus size={14} />} onClick={() => lines.append(emptyLine)}>
-              Add line
-            </Button>
-          </div>
-        </fieldset>
-      </form>
-    </Modal>
+      </fieldset>
+    </FormDialog>
   );
 }

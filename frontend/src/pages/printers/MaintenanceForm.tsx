@@ -1,12 +1,8 @@
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { Button } from '../../components/Button';
-import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
+import { SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
-import { applyServerErrors } from '../../lib/forms';
 import { isoToLocalInput, localInputToIso } from '../../lib/localTime';
 import { MAINTENANCE_TYPES, printerApi, type MaintenanceCreate, type MaintenanceType } from './printerApi';
 
@@ -62,7 +58,6 @@ export const maintenanceFormSchema = z
   );
 
 type FormIn = z.input<typeof maintenanceFormSchema>;
-type FormOut = z.output<typeof maintenanceFormSchema>;
 const FIELDS = ['maintenance_type', 'description', 'performed_by', 'performed_at', 'next_due_at', 'cost', 'downtime_minutes', 'parts_used', 'notes'] as const;
 
 function blank(): FormIn {
@@ -83,33 +78,27 @@ function blank(): FormIn {
 export function MaintenanceForm({ printerId, onDone }: { printerId: number; onDone: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
+  const form = useZodForm(maintenanceFormSchema, { defaultValues: blank() });
   const {
     register,
-    handleSubmit,
-    setError,
     formState: { errors },
-  } = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(maintenanceFormSchema), defaultValues: blank() });
-  const log = useMutation({
-    mutationFn: (body: FormOut) => printerApi.logMaintenance(printerId, body),
-    onSuccess: async (m) => {
-      toast.success('Maintenance logged', `${MAINTENANCE_TYPES[m.maintenance_type]}: ${m.description}`);
-      await queryClient.invalidateQueries({ queryKey: ['printers'] });
-      onDone();
-    },
-    onError: (err) => setFormError(applyServerErrors(err, setError, FIELDS)),
-  });
+  } = form;
   return (
-    <form
+    <FormDialog
+      embedded
+      form={form}
+      onClose={onDone}
       className="form printer-maintenance-form"
-      aria-label="Log maintenance"
-      noValidate
-      onSubmit={handleSubmit((v) => {
-        setFormError(null);
-        log.mutate(v);
-      })}
+      footerClassName="form__row form__row--end"
+      label="Log maintenance"
+      submitLabel="Log maintenance"
+      submit={(body) => printerApi.logMaintenance(printerId, body)}
+      onSuccess={async (m) => {
+        toast.success('Maintenance logged', `${MAINTENANCE_TYPES[m.maintenance_type]}: ${m.description}`);
+        await queryClient.invalidateQueries({ queryKey: ['printers'] });
+      }}
+      fields={FIELDS}
     >
-      <FormError message={formError} />
       <div className="form__grid">
         <SelectField
           label="Kind"
@@ -127,14 +116,6 @@ export function MaintenanceForm({ printerId, onDone }: { printerId: number; onDo
       <TextField label="What was done" required placeholder="Replaced the 0.4 mm nozzle, recalibrated flow" error={errors.description?.message} {...register('description')} />
       <TextField label="Parts used" error={errors.parts_used?.message} {...register('parts_used')} />
       <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
-      <div className="form__row form__row--end">
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button variant="primary" type="submit" loading={log.isPending}>
-          Log maintenance
-        </Button>
-      </div>
-    </form>
+    </FormDialog>
   );
 }

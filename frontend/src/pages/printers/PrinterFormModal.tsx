@@ -1,13 +1,10 @@
-import { useEffect, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Controller } from 'react-hook-form';
 import { z } from 'zod';
-import { Button } from '../../components/Button';
-import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
-import { Modal } from '../../components/Modal';
+import { SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
-import { applyServerErrors } from '../../lib/forms';
 import { BRANDS, BRAND_VALUES, printerApi, type PrinterBrand, type PrinterCreate, type PrinterDetail } from './printerApi';
 import { useWorkCenters, workCenterOptions } from './workCenters';
 
@@ -51,7 +48,6 @@ export const printerFormSchema = z
   );
 
 type FormIn = z.input<typeof printerFormSchema>;
-type FormOut = z.output<typeof printerFormSchema>;
 const FIELDS = ['code', 'name', 'model', 'brand', 'serial_number', 'ip_address', 'location', 'work_center_id', 'notes'] as const;
 
 function formValues(p: PrinterDetail | null): FormIn {
@@ -72,20 +68,18 @@ function formValues(p: PrinterDetail | null): FormIn {
 export function PrinterFormModal({ open, printer, onClose }: { open: boolean; printer: PrinterDetail | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
   const editing = printer !== null;
   const suggestion = useQuery({ queryKey: ['printers', 'code-suggestion'], queryFn: ({ signal }) => printerApi.suggestCode(signal), enabled: open && !editing });
   const centers = useWorkCenters(open);
+  const form = useZodForm(printerFormSchema, { defaultValues: formValues(printer) });
   const {
     control,
     register,
-    handleSubmit,
     reset,
-    setError,
     getValues,
     setValue,
     formState: { errors },
-  } = useForm<FormIn, unknown, FormOut>({ resolver: zodResolver(printerFormSchema), defaultValues: formValues(printer) });
+  } = form;
 
   useEffect(() => {
     if (open) reset(formValues(printer));
@@ -94,82 +88,57 @@ export function PrinterFormModal({ open, printer, onClose }: { open: boolean; pr
     if (open && !editing && suggestion.data && !getValues('code')) setValue('code', suggestion.data.code);
   }, [open, editing, suggestion.data, getValues, setValue]);
 
-  const close = () => {
-    setFormError(null);
-    onClose();
-  };
-  const save = useMutation({
-    mutationFn: (body: FormOut) => (printer ? printerApi.update(printer.id, body) : printerApi.create(body)),
-    onSuccess: async (p) => {
-      toast.success(editing ? 'Printer saved' : 'Printer added', `${p.code} · ${p.name}`);
-      // Work centers list their printers and the command center names each printer's.
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['printers'] }),
-        queryClient.invalidateQueries({ queryKey: ['production', 'work-centers'] }),
-        queryClient.invalidateQueries({ queryKey: ['command-center'] }),
-      ]);
-      close();
-    },
-    onError: (err) => setFormError(applyServerErrors(err, setError, FIELDS)),
-  });
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
-      onClose={close}
+      onClose={onClose}
       title={editing ? `Edit ${printer.code}` : 'Add printer'}
       description="A machine of your farm. Its address lets Strata reach it on your network."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="printer-form" loading={save.isPending}>
-            {editing ? 'Save printer' : 'Add printer'}
-          </Button>
-        </>
-      }
+      id="printer-form"
+      label={editing ? 'Edit printer' : 'Add printer'}
+      submitLabel={editing ? 'Save printer' : 'Add printer'}
+      submit={(body) => (printer ? printerApi.update(printer.id, body) : printerApi.create(body))}
+      onSuccess={async (p) => {
+        toast.success(editing ? 'Printer saved' : 'Printer added', `${p.code} · ${p.name}`);
+        // Work centers list their printers and the command center names each printer's.
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: ['printers'] }),
+          queryClient.invalidateQueries({ queryKey: ['production', 'work-centers'] }),
+          queryClient.invalidateQueries({ queryKey: ['command-center'] }),
+        ]);
+      }}
+      fields={FIELDS}
     >
-      <form
-        id="printer-form"
-        className="form"
-        aria-label={editing ? 'Edit printer' : 'Add printer'}
-        noValidate
-        onSubmit={handleSubmit((v) => {
-          setFormError(null);
-          save.mutate(v);
-        })}
-      >
-        <FormError message={formError} />
-        <div className="form__grid">
-          <TextField label="Code" required placeholder="PRT-001" error={errors.code?.message} {...register('code')} />
-          <TextField label="Name" required error={errors.name?.message} {...register('name')} />
-          <SelectField
-            label="Brand"
-            options={BRAND_VALUES.map((b: PrinterBrand) => ({ value: b, label: BRANDS[b] }))}
-            error={errors.brand?.message}
-            {...register('brand')}
-          />
-          <TextField label="Model" required placeholder="X1 Carbon" error={errors.model?.message} {...register('model')} />
-          <TextField label="Serial number" error={errors.serial_number?.message} {...register('serial_number')} />
-          <TextField label="IP address" placeholder="192.168.1.50" className="mono" error={errors.ip_address?.message} {...register('ip_address')} />
-          <TextField label="Location" placeholder="Rack A, shelf 2" error={errors.location?.message} {...register('location')} />
-          <Controller
-            control={control}
-            name="work_center_id"
-            render={({ field }) => (
-              <SelectField
-                label="Work center"
-                hint={centers.isError ? 'The work centers could not be loaded.' : 'The production work center this printer is a resource of.'}
-                placeholder={centers.isPending ? 'Loading work centers…' : 'None'}
-                options={centers.isPending ? [] : workCenterOptions(centers.data ?? [], field.value)}
-                error={errors.work_center_id?.message}
-                {...field}
-              />
-            )}
-          />
-        </div>
-        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
-      </form>
-    </Modal>
+      <div className="form__grid">
+        <TextField label="Code" required placeholder="PRT-001" error={errors.code?.message} {...register('code')} />
+        <TextField label="Name" required error={errors.name?.message} {...register('name')} />
+        <SelectField
+          label="Brand"
+          options={BRAND_VALUES.map((b: PrinterBrand) => ({ value: b, label: BRANDS[b] }))}
+          error={errors.brand?.message}
+          {...register('brand')}
+        />
+        <TextField label="Model" required placeholder="X1 Carbon" error={errors.model?.message} {...register('model')} />
+        <TextField label="Serial number" error={errors.serial_number?.message} {...register('serial_number')} />
+        <TextField label="IP address" placeholder="192.168.1.50" className="mono" error={errors.ip_address?.message} {...register('ip_address')} />
+        <TextField label="Location" placeholder="Rack A, shelf 2" error={errors.location?.message} {...register('location')} />
+        <Controller
+          control={control}
+          name="work_center_id"
+          render={({ field }) => (
+            <SelectField
+              label="Work center"
+              hint={centers.isError ? 'The work centers could not be loaded.' : 'The production work center this printer is a resource of.'}
+              placeholder={centers.isPending ? 'Loading work centers…' : 'None'}
+              options={centers.isPending ? [] : workCenterOptions(centers.data ?? [], field.value)}
+              error={errors.work_center_id?.message}
+              {...field}
+            />
+          )}
+        />
+      </div>
+      <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+    </FormDialog>
   );
 }
