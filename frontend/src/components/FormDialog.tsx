@@ -1,4 +1,4 @@
-import { useState, type ReactNode, type RefObject } from 'react';
+import { useState, type Dispatch, type ReactNode, type RefObject, type SetStateAction } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type FieldValues, type Path, type UseFormProps, type UseFormReturn } from 'react-hook-form';
@@ -46,6 +46,10 @@ interface CommonProps<TIn extends FieldValues, TOut, TResult> {
   check?: (values: TOut) => string | null;
   /** A form-level message shown when there is no failure to show (e.g. a list-level validation error). */
   fallbackError?: string | null;
+  /** The banner's heading, e.g. "The profile was not saved". */
+  errorTitle?: string;
+  /** The banner's state, when the dialog also writes it (e.g. from a second action of its own). */
+  errorState?: [string | null, Dispatch<SetStateAction<string | null>>];
   /** Cancel, Escape, the close button, and after a successful submit. */
   onClose: () => void;
   /** More state to forget on close (an idempotency key, a choice kept outside the form). */
@@ -90,8 +94,9 @@ export type FormDialogProps<TIn extends FieldValues, TOut, TResult> = CommonProp
  * `<FormError>` banner, and Cancel. Closing resets the form.
  */
 export function FormDialog<TIn extends FieldValues, TOut, TResult>(props: FormDialogProps<TIn, TOut, TResult>) {
-  const { form, submit, onSuccess, fields, serverError, check, fallbackError, onClose, onReset, resetTo, id, label, className = 'form', children } = props;
-  const [formError, setFormError] = useState<string | null>(null);
+  const { form, submit, onSuccess, fields, serverError, check, fallbackError, errorTitle, onClose, onReset, resetTo, id, label, className = 'form', children } = props;
+  const ownError = useState<string | null>(null);
+  const [formError, setFormError] = props.errorState ?? ownError;
 
   const close = () => {
     form.reset(resetTo);
@@ -138,6 +143,8 @@ export function FormDialog<TIn extends FieldValues, TOut, TResult>(props: FormDi
       noValidate
       onSubmit={(e) =>
         void form.handleSubmit((values) => {
+          // Enter in a field while the last submit is under way sends nothing more.
+          if (mutation.isPending) return;
           setFormError(null);
           const problem = check?.(values);
           if (problem) {
@@ -148,7 +155,7 @@ export function FormDialog<TIn extends FieldValues, TOut, TResult>(props: FormDi
         })(e)
       }
     >
-      <FormError message={formError ?? fallbackError} />
+      <FormError title={errorTitle} message={formError ?? fallbackError} />
       {typeof children === 'function' ? children({ pending }) : children}
       {props.embedded && <div className={props.footerClassName ?? 'modal__footer modal__footer--inline'}>{buttons}</div>}
     </form>

@@ -1,13 +1,8 @@
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import { Button } from '../../components/Button';
-import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
-import { Modal } from '../../components/Modal';
+import { useQueryClient } from '@tanstack/react-query';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { Badge } from '../../components/States';
 import { useToast } from '../../components/Toast';
-import { applyServerErrors } from '../../lib/forms';
 import { humanize } from '../../lib/format';
 import { STATUS_TONE } from '../printers/printerStatus';
 import { CENTER_TYPES, productionApi, workCenterSchema, type WorkCenter, type WorkCenterCreate, type WorkCenterForm } from '../production/productionApi';
@@ -66,72 +61,44 @@ export function WorkCenterPrinters({ printers }: { printers: WorkCenter['printer
 export function WorkCenterDialog({ open, editing, onClose }: { open: boolean; editing: WorkCenter | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [formError, setFormError] = useState<string | null>(null);
+  const form = useZodForm(workCenterSchema, { values: editing ? toForm(editing) : EMPTY });
   const {
     register,
-    handleSubmit,
-    reset,
-    setError,
     formState: { errors },
-  } = useForm<WorkCenterForm>({ resolver: zodResolver(workCenterSchema), values: editing ? toForm(editing) : EMPTY });
-  const close = () => {
-    reset(EMPTY);
-    setFormError(null);
-    onClose();
-  };
-  const save = useMutation({
-    mutationFn: (v: WorkCenterForm) => (editing ? productionApi.updateWorkCenter(editing.id, workCenterBody(v)) : productionApi.createWorkCenter(workCenterBody(v))),
-    onSuccess: async (w) => {
-      toast.success(editing ? 'Work center saved' : 'Work center created', `${w.code} · ${w.name}`);
-      await queryClient.invalidateQueries({ queryKey: ['production'] });
-      close();
-    },
-    onError: (err) => setFormError(applyServerErrors(err, setError, ['code', 'name', 'center_type', 'hourly_rate', 'description', 'active'])),
-  });
+  } = form;
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
-      onClose={close}
+      onClose={onClose}
+      resetTo={EMPTY}
       title={editing ? `Edit ${editing.code}` : 'New work center'}
       description="A printer pool, post-processing bench, QC or packing station."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="work-center-form" loading={save.isPending}>
-            {editing ? 'Save' : 'Create'}
-          </Button>
-        </>
-      }
+      id="work-center-form"
+      label={editing ? 'Edit work center' : 'New work center'}
+      submitLabel={editing ? 'Save' : 'Create'}
+      submit={(v) => (editing ? productionApi.updateWorkCenter(editing.id, workCenterBody(v)) : productionApi.createWorkCenter(workCenterBody(v)))}
+      onSuccess={async (w) => {
+        toast.success(editing ? 'Work center saved' : 'Work center created', `${w.code} · ${w.name}`);
+        await queryClient.invalidateQueries({ queryKey: ['production'] });
+      }}
+      fields={['code', 'name', 'center_type', 'hourly_rate', 'description', 'active']}
     >
-      <form
-        id="work-center-form"
-        className="form"
-        aria-label={editing ? 'Edit work center' : 'New work center'}
-        noValidate
-        onSubmit={handleSubmit((v) => {
-          setFormError(null);
-          save.mutate(v);
-        })}
-      >
-        <FormError message={formError} />
-        <div className="form__grid">
-          <TextField label="Code" required placeholder="PRINT-POOL" error={errors.code?.message} {...register('code')} />
-          <TextField label="Name" required placeholder="Print farm" error={errors.name?.message} {...register('name')} />
-          <SelectField
-            label="Type"
-            required
-            options={CENTER_TYPES.map((t) => ({ value: t, label: humanize(t) }))}
-            error={errors.center_type?.message}
-            {...register('center_type')}
-          />
-          <TextField label="Hourly rate" inputMode="decimal" hint="Labor and overhead per hour, for costing." error={errors.hourly_rate?.message} {...register('hourly_rate')} />
-        </div>
-        <TextAreaField label="Description" error={errors.description?.message} {...register('description')} />
-        <CheckboxField label="Active" hint="Inactive work centers are left out of new routings." {...register('active')} />
-        {editing && <WorkCenterPrinters printers={editing.printers} />}
-      </form>
-    </Modal>
+      <div className="form__grid">
+        <TextField label="Code" required placeholder="PRINT-POOL" error={errors.code?.message} {...register('code')} />
+        <TextField label="Name" required placeholder="Print farm" error={errors.name?.message} {...register('name')} />
+        <SelectField
+          label="Type"
+          required
+          options={CENTER_TYPES.map((t) => ({ value: t, label: humanize(t) }))}
+          error={errors.center_type?.message}
+          {...register('center_type')}
+        />
+        <TextField label="Hourly rate" inputMode="decimal" hint="Labor and overhead per hour, for costing." error={errors.hourly_rate?.message} {...register('hourly_rate')} />
+      </div>
+      <TextAreaField label="Description" error={errors.description?.message} {...register('description')} />
+      <CheckboxField label="Active" hint="Inactive work centers are left out of new routings." {...register('active')} />
+      {editing && <WorkCenterPrinters printers={editing.printers} />}
+    </FormDialog>
   );
 }

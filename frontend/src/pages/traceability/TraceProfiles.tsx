@@ -1,18 +1,15 @@
 /** Customers' traceability profiles (admins): what each customer needs traced and certified. */
 import { useId, useRef, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, ShieldCheck } from 'lucide-react';
 import { customersApi } from '../../api/endpoints';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
-import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
-import { Modal } from '../../components/Modal';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { humanize } from '../../lib/format';
-import { applyServerErrors } from '../../lib/forms';
 import {
   EMPTY_PROFILE,
   LEVEL_TONE,
@@ -25,7 +22,6 @@ import {
   recordsApi,
   TRACE_LEVELS,
   type Profile,
-  type ProfileValues,
 } from './traceRecords';
 
 const LEVEL_HINT: Record<string, string> = {
@@ -112,7 +108,6 @@ function ProfileDialog({ profile, taken, onClose }: { profile: Profile | null; t
   const toast = useToast();
   const formId = useId();
   const key = useRef(newKey());
-  const [formError, setFormError] = useState<string | null>(null);
   const customers = useQuery({
     queryKey: ['customers', 'options', 'traceability'],
     queryFn: ({ signal }) => customersApi.list({ limit: 200 }, signal),
@@ -125,27 +120,11 @@ function ProfileDialog({ profile, taken, onClose }: { profile: Profile | null; t
       const name = [c.first_name, c.last_name].filter(Boolean).join(' ');
       return { value: String(c.id), label: `${c.company_name || name || c.email} (${c.email})` };
     });
+  const form = useZodForm(profileSchema, { defaultValues: profile ? profileValues(profile) : EMPTY_PROFILE });
   const {
     register,
-    handleSubmit,
-    setError,
     formState: { errors },
-  } = useForm<ProfileValues>({ resolver: zodResolver(profileSchema), defaultValues: profile ? profileValues(profile) : EMPTY_PROFILE });
-  const save = useMutation({
-    mutationFn: (v: ProfileValues) => {
-      const body = profilePayload(v);
-      return profile ? recordsApi.updateProfile(profile.customer_id, body) : recordsApi.createProfile(body, key.current);
-    },
-    onSuccess: async (p) => {
-      toast.success(profile ? 'Profile saved' : 'Profile created', `${p.customer_name}: ${humanize(p.traceability_level).toLowerCase()} tracing.`);
-      await qc.invalidateQueries({ queryKey: PROFILES_KEY });
-      onClose();
-    },
-    onError: (err) => {
-      key.current = newKey();
-      setFormError(applyServerErrors(err, setError, PROFILE_FIELDS));
-    },
-  });
+  } = form;
   const customerHint = customers.isLoading
     ? 'Loading…'
     : customers.isError
@@ -154,62 +133,55 @@ function ProfileDialog({ profile, taken, onClose }: { profile: Profile | null; t
         ? 'Every customer already has a profile (or there are none yet).'
         : undefined;
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open
       onClose={onClose}
       size="lg"
       title={profile ? `Traceability profile of ${profile.customer_name}` : 'New traceability profile'}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={formId} loading={save.isPending}>
-            {profile ? 'Save' : 'Create profile'}
-          </Button>
-        </>
-      }
+      id={formId}
+      label="Traceability profile"
+      submitLabel={profile ? 'Save' : 'Create profile'}
+      errorTitle="The profile was not saved"
+      submit={(v) => {
+        const body = profilePayload(v);
+        return profile ? recordsApi.updateProfile(profile.customer_id, body) : recordsApi.createProfile(body, key.current);
+      }}
+      onSuccess={async (p) => {
+        toast.success(profile ? 'Profile saved' : 'Profile created', `${p.customer_name}: ${humanize(p.traceability_level).toLowerCase()} tracing.`);
+        await qc.invalidateQueries({ queryKey: PROFILES_KEY });
+      }}
+      serverError={() => {
+        key.current = newKey();
+        return undefined;
+      }}
+      fields={PROFILE_FIELDS}
     >
-      <form
-        id={formId}
-        className="form"
-        aria-label="Traceability profile"
-        noValidate
-        onSubmit={(e) =>
-          void handleSubmit((v) => {
-            if (save.isPending) return;
-            setFormError(null);
-            save.mutate(v);
-          })(e)
-        }
-      >
-        <FormError title="The profile was not saved" message={formError} />
-        {profile ? (
-          <p>
-            <strong>{profile.customer_name}</strong> <span className="muted">{profile.customer_email}</span>
-          </p>
-        ) : (
-          <SelectField label="Customer" required placeholder="Pick a customer…" options={options} hint={customerHint} error={errors.customer_id?.message} {...register('customer_id')} />
-        )}
-        <div className="form__grid">
-          <SelectField
-            label="Traceability level"
-            options={TRACE_LEVELS.map((l) => ({ value: l, label: `${humanize(l)}: ${LEVEL_HINT[l]}` }))}
-            error={errors.traceability_level?.message}
-            {...register('traceability_level')}
-          />
-          <TextField label="Keep records for (days)" inputMode="numeric" hint="2555 days is 7 years." error={errors.record_retention_days?.message} {...register('record_retention_days')} />
-          <TextField label="Serial number prefix" hint="Optional, e.g. ACME-." error={errors.custom_serial_prefix?.message} {...register('custom_serial_prefix')} />
-          <TextField label="Compliance standards" hint="e.g. AS9100, ISO 13485." error={errors.compliance_standards?.message} {...register('compliance_standards')} />
-        </div>
-        <fieldset className="fieldset">
-          <legend>Documents with every order</legend>
-          <CheckboxField label="Certificate of conformance (CoC)" {...register('requires_coc')} />
-          <CheckboxField label="Certificate of analysis (CoA)" {...register('requires_coa')} />
-          <CheckboxField label="First article inspection" {...register('requires_first_article')} />
-        </fieldset>
-        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
-      </form>
-    </Modal>
+      {profile ? (
+        <p>
+          <strong>{profile.customer_name}</strong> <span className="muted">{profile.customer_email}</span>
+        </p>
+      ) : (
+        <SelectField label="Customer" required placeholder="Pick a customer…" options={options} hint={customerHint} error={errors.customer_id?.message} {...register('customer_id')} />
+      )}
+      <div className="form__grid">
+        <SelectField
+          label="Traceability level"
+          options={TRACE_LEVELS.map((l) => ({ value: l, label: `${humanize(l)}: ${LEVEL_HINT[l]}` }))}
+          error={errors.traceability_level?.message}
+          {...register('traceability_level')}
+        />
+        <TextField label="Keep records for (days)" inputMode="numeric" hint="2555 days is 7 years." error={errors.record_retention_days?.message} {...register('record_retention_days')} />
+        <TextField label="Serial number prefix" hint="Optional, e.g. ACME-." error={errors.custom_serial_prefix?.message} {...register('custom_serial_prefix')} />
+        <TextField label="Compliance standards" hint="e.g. AS9100, ISO 13485." error={errors.compliance_standards?.message} {...register('compliance_standards')} />
+      </div>
+      <fieldset className="fieldset">
+        <legend>Documents with every order</legend>
+        <CheckboxField label="Certificate of conformance (CoC)" {...register('requires_coc')} />
+        <CheckboxField label="Certificate of analysis (CoA)" {...register('requires_coa')} />
+        <CheckboxField label="First article inspection" {...register('requires_first_article')} />
+      </fieldset>
+      <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+    </FormDialog>
   );
 }

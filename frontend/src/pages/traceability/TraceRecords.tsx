@@ -2,14 +2,14 @@
  * details, record a consumption; number units and move them through their statuses. */
 import { useId, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { Wand2 } from 'lucide-react';
 import { itemsApi, vendorsApi } from '../../api/endpoints';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
+import { SelectField, TextAreaField, TextField } from '../../components/Field';
+import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
 import { formatQty, humanize } from '../../lib/format';
@@ -39,9 +39,6 @@ import {
   UNITS_FIELDS,
   unitsFormSchema,
   unitsPayload,
-  type ConsumptionValues,
-  type LotEditValues,
-  type LotFormValues,
   type SerialMove,
   type UnitsFormValues,
 } from './traceRecords';
@@ -85,7 +82,8 @@ export function RecordLotDialog({ open, onClose }: { open: boolean; onClose: () 
   const toast = useToast();
   const formId = useId();
   const key = useRef(newKey());
-  const [formError, setFormError] = useState<string | null>(null);
+  const errorState = useState<string | null>(null);
+  const setFormError = errorState[1];
   const items = useItemOptions(open);
   const vendors = useQuery({
     queryKey: ['vendors', 'options', 'traceability'],
@@ -94,39 +92,19 @@ export function RecordLotDialog({ open, onClose }: { open: boolean; onClose: () 
     staleTime: 60_000,
     select: (d) => d.items.map((v) => ({ value: String(v.id), label: v.name })),
   });
+  const form = useZodForm(lotFormSchema, { defaultValues: EMPTY_LOT_FORM });
   const {
     register,
-    handleSubmit,
     setError,
     setValue,
     getValues,
-    reset,
     formState: { errors },
-  } = useForm<LotFormValues>({ resolver: zodResolver(lotFormSchema), defaultValues: EMPTY_LOT_FORM });
-
-  const close = () => {
-    reset(EMPTY_LOT_FORM);
-    setFormError(null);
-    key.current = newKey();
-    onClose();
-  };
+  } = form;
 
   const generate = useMutation({
     mutationFn: (productId: number) => recordsApi.generateLotNumber(productId, newKey()),
     onSuccess: (r) => setValue('lot_number', r.lot_number, { shouldValidate: true }),
     onError: (err) => setFormError(applyServerErrors(err, setError, LOT_FORM_FIELDS)),
-  });
-  const create = useMutation({
-    mutationFn: (v: LotFormValues) => recordsApi.createLot(lotPayload(v), key.current),
-    onSuccess: async (lot) => {
-      toast.success('Lot recorded', `Lot ${lot.lot_number} is on file. No stock was posted.`);
-      await qc.invalidateQueries({ queryKey: LOTS_KEY });
-      close();
-    },
-    onError: (err) => {
-      setFormError(applyServerErrors(err, setError, LOT_FORM_FIELDS));
-      key.current = newKey();
-    },
   });
 
   const onGenerate = () => {
@@ -140,79 +118,73 @@ export function RecordLotDialog({ open, onClose }: { open: boolean; onClose: () 
   };
 
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
-      onClose={close}
+      onClose={onClose}
+      resetTo={EMPTY_LOT_FORM}
+      onReset={() => {
+        key.current = newKey();
+      }}
       size="lg"
       title="Record lot"
       description="Records a lot of material for traceability only: it posts no stock and no cost. Receive purchase orders to add stock."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={formId} loading={create.isPending}>
-            Record lot
-          </Button>
-        </>
-      }
+      id={formId}
+      label="Record lot"
+      submitLabel="Record lot"
+      errorTitle="The lot was not recorded"
+      errorState={errorState}
+      submit={(v) => recordsApi.createLot(lotPayload(v), key.current)}
+      onSuccess={async (lot) => {
+        toast.success('Lot recorded', `Lot ${lot.lot_number} is on file. No stock was posted.`);
+        await qc.invalidateQueries({ queryKey: LOTS_KEY });
+      }}
+      serverError={(err) => {
+        key.current = newKey();
+        return applyServerErrors(err, setError, LOT_FORM_FIELDS);
+      }}
     >
-      <form
-        id={formId}
-        className="form"
-        aria-label="Record lot"
-        noValidate
-        onSubmit={(e) =>
-          void handleSubmit((v) => {
-            if (create.isPending) return;
-            setFormError(null);
-            create.mutate(v);
-          })(e)
-        }
-      >
-        <FormError title="The lot was not recorded" message={formError} />
-        <p className="trace-note" role="note">
-          This posts no stock: on-hand quantities and the inventory ledger stay as they are.
-        </p>
-        <SelectField
-          label="Item"
-          required
-          placeholder="Pick an item…"
-          options={items.data ?? []}
-          hint={pickerHint(items, 'No items yet: add the material on the Items page first.')}
-          error={errors.product_id?.message}
-          {...register('product_id')}
+      <p className="trace-note" role="note">
+        This posts no stock: on-hand quantities and the inventory ledger stay as they are.
+      </p>
+      <SelectField
+        label="Item"
+        required
+        placeholder="Pick an item…"
+        options={items.data ?? []}
+        hint={pickerHint(items, 'No items yet: add the material on the Items page first.')}
+        error={errors.product_id?.message}
+        {...register('product_id')}
+      />
+      <div className="form__grid">
+        <TextField
+          label="Lot number"
+          hint="Leave blank to number it automatically."
+          error={errors.lot_number?.message}
+          autoComplete="off"
+          after={
+            <Button size="sm" icon={<Wand2 size={14} />} onClick={onGenerate} loading={generate.isPending}>
+              Generate number
+            </Button>
+          }
+          {...register('lot_number')}
         />
-        <div className="form__grid">
-          <TextField
-            label="Lot number"
-            hint="Leave blank to number it automatically."
-            error={errors.lot_number?.message}
-            autoComplete="off"
-            after={
-              <Button size="sm" icon={<Wand2 size={14} />} onClick={onGenerate} loading={generate.isPending}>
-                Generate number
-              </Button>
-            }
-            {...register('lot_number')}
-          />
-          <TextField label="Quantity received" required inputMode="decimal" error={errors.quantity_received?.message} {...register('quantity_received')} />
-          <SelectField
-            label="Vendor"
-            placeholder="No vendor"
-            options={vendors.data ?? []}
-            hint={pickerHint(vendors, 'No vendors on file.')}
-            error={errors.vendor_id?.message}
-            {...register('vendor_id')}
-          />
-          <TextField label="Vendor lot number" autoComplete="off" error={errors.vendor_lot_number?.message} {...register('vendor_lot_number')} />
-          <TextField label="Received on" type="date" hint="Today when blank." error={errors.received_date?.message} {...register('received_date')} />
-          <TextField label="Expires on" type="date" error={errors.expiration_date?.message} {...register('expiration_date')} />
-          <TextField label="Unit cost" inputMode="decimal" error={errors.unit_cost?.message} {...register('unit_cost')} />
-        </div>
-        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
-      </form>
-    </Modal>
+        <TextField label="Quantity received" required inputMode="decimal" error={errors.quantity_received?.message} {...register('quantity_received')} />
+        <SelectField
+          label="Vendor"
+          placeholder="No vendor"
+          options={vendors.data ?? []}
+          hint={pickerHint(vendors, 'No vendors on file.')}
+          error={errors.vendor_id?.message}
+          {...register('vendor_id')}
+        />
+        <TextField label="Vendor lot number" autoComplete="off" error={errors.vendor_lot_number?.message} {...register('vendor_lot_number')} />
+        <TextField label="Received on" type="date" hint="Today when blank." error={errors.received_date?.message} {...register('received_date')} />
+        <TextField label="Expires on" type="date" error={errors.expiration_date?.message} {...register('expiration_date')} />
+        <TextField label="Unit cost" inputMode="decimal" error={errors.unit_cost?.message} {...register('unit_cost')} />
+      </div>
+      <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+    </FormDialog>
   );
 }
 
@@ -289,56 +261,42 @@ function EditLotDialog({ lot, onClose }: { lot: MaterialLot; onClose: () => void
   const qc = useQueryClient();
   const toast = useToast();
   const formId = useId();
-  const [formError, setFormError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<LotEditValues>({
-    resolver: zodResolver(lotEditSchema),
+  const form = useZodForm(lotEditSchema, {
     defaultValues: { expiration_date: lot.expiration_date ?? '', vendor_lot_number: lot.vendor_lot_number ?? '', inspection_status: lot.inspection_status, notes: lot.notes ?? '' },
   });
-  const save = useMutation({
-    mutationFn: (v: LotEditValues) => recordsApi.updateLot(lot.id, lotEditPayload(lot, v)),
-    onSuccess: async () => {
-      toast.success('Lot updated', `Lot ${lot.lot_number} is saved.`);
-      await qc.invalidateQueries({ queryKey: LOTS_KEY });
-      onClose();
-    },
-    onError: (err) => setFormError(applyServerErrors(err, setError, ['expiration_date', 'vendor_lot_number', 'inspection_status', 'notes'])),
-  });
+  const {
+    register,
+    formState: { errors },
+  } = form;
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open
       onClose={onClose}
       title={`Edit lot ${lot.lot_number}`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={formId} loading={save.isPending}>
-            Save
-          </Button>
-        </>
-      }
+      id={formId}
+      label="Edit lot"
+      submitLabel="Save"
+      errorTitle="The lot was not saved"
+      submit={(v) => recordsApi.updateLot(lot.id, lotEditPayload(lot, v))}
+      onSuccess={async () => {
+        toast.success('Lot updated', `Lot ${lot.lot_number} is saved.`);
+        await qc.invalidateQueries({ queryKey: LOTS_KEY });
+      }}
+      fields={['expiration_date', 'vendor_lot_number', 'inspection_status', 'notes']}
     >
-      <form id={formId} className="form" aria-label="Edit lot" noValidate onSubmit={(e) => void handleSubmit((v) => save.mutate(v))(e)}>
-        <FormError title="The lot was not saved" message={formError} />
-        <div className="form__grid">
-          <TextField label="Expires on" type="date" error={errors.expiration_date?.message} {...register('expiration_date')} />
-          <SelectField
-            label="Inspection"
-            options={INSPECTION_STATUSES.map((s) => ({ value: s, label: humanize(s) }))}
-            error={errors.inspection_status?.message}
-            {...register('inspection_status')}
-          />
-          <TextField label="Vendor lot number" error={errors.vendor_lot_number?.message} {...register('vendor_lot_number')} />
-        </div>
-        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
-      </form>
-    </Modal>
+      <div className="form__grid">
+        <TextField label="Expires on" type="date" error={errors.expiration_date?.message} {...register('expiration_date')} />
+        <SelectField
+          label="Inspection"
+          options={INSPECTION_STATUSES.map((s) => ({ value: s, label: humanize(s) }))}
+          error={errors.inspection_status?.message}
+          {...register('inspection_status')}
+        />
+        <TextField label="Vendor lot number" error={errors.vendor_lot_number?.message} {...register('vendor_lot_number')} />
+      </div>
+      <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+    </FormDialog>
   );
 }
 
@@ -347,20 +305,17 @@ function ConsumptionDialog({ lot, onClose }: { lot: MaterialLot; onClose: () => 
   const toast = useToast();
   const formId = useId();
   const key = useRef(newKey());
-  const [formError, setFormError] = useState<string | null>(null);
   const remaining = Number(lot.quantity_remaining) || 0;
   const orders = useWorkOrderOptions(true);
+  const form = useZodForm(consumptionSchema(remaining), {
+    defaultValues: { production_order_id: '', quantity_consumed: '', serial_number_id: '', notes: '' },
+  });
   const {
     register,
-    handleSubmit,
-    setError,
     setValue,
     control,
     formState: { errors },
-  } = useForm<ConsumptionValues>({
-    resolver: zodResolver(consumptionSchema(remaining)),
-    defaultValues: { production_order_id: '', quantity_consumed: '', serial_number_id: '', notes: '' },
-  });
+  } = form;
   const order = useWatch({ control, name: 'production_order_id' });
   const units = useQuery({
     queryKey: [...SERIALS_KEY, 'of-order', order],
@@ -368,80 +323,58 @@ function ConsumptionDialog({ lot, onClose }: { lot: MaterialLot; onClose: () => 
     enabled: order !== '',
     select: (d) => d.items.map((u) => ({ value: String(u.id), label: `${u.serial_number} (${humanize(u.status).toLowerCase()})` })),
   });
-  const save = useMutation({
-    mutationFn: (v: ConsumptionValues) => recordsApi.consume(consumptionPayload(lot.id, v), key.current),
-    onSuccess: async () => {
-      toast.success('Consumption recorded', `Drawn from lot ${lot.lot_number}.`);
-      await qc.invalidateQueries({ queryKey: LOTS_KEY });
-      onClose();
-    },
-    onError: (err) => {
-      key.current = newKey();
-      setFormError(applyServerErrors(err, setError, CONSUMPTION_FIELDS));
-    },
-  });
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open
       onClose={onClose}
       title={`Record consumption from lot ${lot.lot_number}`}
       description={`${formatQty(remaining)} left of ${formatQty(lot.quantity_received)} received (${lot.product_sku ?? `item #${lot.product_id}`}).`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={formId} loading={save.isPending}>
-            Record consumption
-          </Button>
-        </>
-      }
+      id={formId}
+      label="Record consumption"
+      submitLabel="Record consumption"
+      errorTitle="The consumption was not recorded"
+      submit={(v) => recordsApi.consume(consumptionPayload(lot.id, v), key.current)}
+      onSuccess={async () => {
+        toast.success('Consumption recorded', `Drawn from lot ${lot.lot_number}.`);
+        await qc.invalidateQueries({ queryKey: LOTS_KEY });
+      }}
+      serverError={() => {
+        key.current = newKey();
+        return undefined;
+      }}
+      fields={CONSUMPTION_FIELDS}
     >
-      <form
-        id={formId}
-        className="form"
-        aria-label="Record consumption"
-        noValidate
-        onSubmit={(e) =>
-          void handleSubmit((v) => {
-            if (save.isPending) return;
-            setFormError(null);
-            save.mutate(v);
-          })(e)
-        }
-      >
-        <FormError title="The consumption was not recorded" message={formError} />
-        <SelectField
-          label="Work order"
+      <SelectField
+        label="Work order"
+        required
+        placeholder="Pick a work order…"
+        options={orders.data ?? []}
+        hint={pickerHint(orders, 'No work orders yet.')}
+        error={errors.production_order_id?.message}
+        {...register('production_order_id', { onChange: () => setValue('serial_number_id', '') })}
+      />
+      <div className="form__grid">
+        <TextField
+          label="Quantity"
           required
-          placeholder="Pick a work order…"
-          options={orders.data ?? []}
-          hint={pickerHint(orders, 'No work orders yet.')}
-          error={errors.production_order_id?.message}
-          {...register('production_order_id', { onChange: () => setValue('serial_number_id', '') })}
+          inputMode="decimal"
+          hint={`${formatQty(remaining)} left in the lot.`}
+          error={errors.quantity_consumed?.message}
+          {...register('quantity_consumed')}
         />
-        <div className="form__grid">
-          <TextField
-            label="Quantity"
-            required
-            inputMode="decimal"
-            hint={`${formatQty(remaining)} left in the lot.`}
-            error={errors.quantity_consumed?.message}
-            {...register('quantity_consumed')}
-          />
-          <SelectField
-            label="Unit"
-            placeholder="No particular unit"
-            options={units.data ?? []}
-            disabled={order === ''}
-            hint={order === '' ? 'Pick the work order first.' : pickerHint(units, 'The work order has no numbered units.', 'Optional: the unit it went into.')}
-            error={errors.serial_number_id?.message}
-            {...register('serial_number_id')}
-          />
-        </div>
-        <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
-      </form>
-    </Modal>
+        <SelectField
+          label="Unit"
+          placeholder="No particular unit"
+          options={units.data ?? []}
+          disabled={order === ''}
+          hint={order === '' ? 'Pick the work order first.' : pickerHint(units, 'The work order has no numbered units.', 'Optional: the unit it went into.')}
+          error={errors.serial_number_id?.message}
+          {...register('serial_number_id')}
+        />
+      </div>
+      <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
+    </FormDialog>
   );
 }
 
@@ -452,103 +385,76 @@ export function NumberUnitsDialog({ open, onClose }: { open: boolean; onClose: (
   const toast = useToast();
   const formId = useId();
   const key = useRef(newKey());
-  const [formError, setFormError] = useState<string | null>(null);
   const items = useItemOptions(open);
   const empty: UnitsFormValues = { product_id: '', production_order_id: '', quantity: '1', status: 'manufactured' };
+  const form = useZodForm(unitsFormSchema, { defaultValues: empty });
   const {
     register,
-    handleSubmit,
-    setError,
-    reset,
     setValue,
     formState: { errors },
     control,
-  } = useForm<UnitsFormValues>({ resolver: zodResolver(unitsFormSchema), defaultValues: empty });
+  } = form;
   const product = useWatch({ control, name: 'product_id' });
   // Only work orders of the item that are released or further along make units.
   const orders = useWorkOrderOptions(open, (r) => String(r.product_id) === product && r.status !== 'draft' && r.status !== 'cancelled');
-  const close = () => {
-    reset(empty);
-    setFormError(null);
-    key.current = newKey();
-    onClose();
-  };
-  const save = useMutation({
-    mutationFn: (v: UnitsFormValues) => recordsApi.numberUnits(unitsPayload(v), key.current),
-    onSuccess: async (units) => {
-      const first = units[0]?.serial_number;
-      const last = units[units.length - 1]?.serial_number;
-      toast.success(`${units.length} unit${units.length === 1 ? '' : 's'} numbered`, first === last ? first : `${first} to ${last}`);
-      await qc.invalidateQueries({ queryKey: SERIALS_KEY });
-      close();
-    },
-    onError: (err) => {
-      key.current = newKey();
-      setFormError(applyServerErrors(err, setError, UNITS_FIELDS));
-    },
-  });
   return (
-    <Modal
+    <FormDialog
+      form={form}
       open={open}
-      onClose={close}
+      onClose={onClose}
+      resetTo={empty}
+      onReset={() => {
+        key.current = newKey();
+      }}
       title="Number units"
       description="Gives units of a serial-tracked item their serial numbers. It posts no stock."
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={formId} loading={save.isPending}>
-            Number units
-          </Button>
-        </>
-      }
+      id={formId}
+      label="Number units"
+      submitLabel="Number units"
+      errorTitle="The units were not numbered"
+      submit={(v) => recordsApi.numberUnits(unitsPayload(v), key.current)}
+      onSuccess={async (units) => {
+        const first = units[0]?.serial_number;
+        const last = units[units.length - 1]?.serial_number;
+        toast.success(`${units.length} unit${units.length === 1 ? '' : 's'} numbered`, first === last ? first : `${first} to ${last}`);
+        await qc.invalidateQueries({ queryKey: SERIALS_KEY });
+      }}
+      serverError={() => {
+        key.current = newKey();
+        return undefined;
+      }}
+      fields={UNITS_FIELDS}
     >
-      <form
-        id={formId}
-        className="form"
-        aria-label="Number units"
-        noValidate
-        onSubmit={(e) =>
-          void handleSubmit((v) => {
-            if (save.isPending) return;
-            setFormError(null);
-            save.mutate(v);
-          })(e)
-        }
-      >
-        <FormError title="The units were not numbered" message={formError} />
+      <SelectField
+        label="Item"
+        required
+        placeholder="Pick an item…"
+        options={items.data ?? []}
+        hint={pickerHint(items, 'No items yet.', 'The item must track serial numbers (set on the item).')}
+        error={errors.product_id?.message}
+        {...register('product_id', { onChange: () => setValue('production_order_id', '') })}
+      />
+      <SelectField
+        label="Work order"
+        placeholder="None"
+        options={orders.data ?? []}
+        hint={product ? pickerHint(orders, 'No released work order makes this item.', 'Optional: the work order that made them.') : 'Pick the item first to see its work orders.'}
+        error={errors.production_order_id?.message}
+        {...register('production_order_id')}
+      />
+      <div className="form__grid">
+        <TextField label="How many" required inputMode="numeric" hint="1 to 1000." error={errors.quantity?.message} {...register('quantity')} />
         <SelectField
-          label="Item"
-          required
-          placeholder="Pick an item…"
-          options={items.data ?? []}
-          hint={pickerHint(items, 'No items yet.', 'The item must track serial numbers (set on the item).')}
-          error={errors.product_id?.message}
-          {...register('product_id', { onChange: () => setValue('production_order_id', '') })}
+          label="Status"
+          options={[
+            { value: 'manufactured', label: 'Manufactured' },
+            { value: 'in_stock', label: 'In stock' },
+          ]}
+          error={errors.status?.message}
+          {...register('status')}
         />
-        <SelectField
-          label="Work order"
-          placeholder="None"
-          options={orders.data ?? []}
-          hint={product ? pickerHint(orders, 'No released work order makes this item.', 'Optional: the work order that made them.') : 'Pick the item first to see its work orders.'}
-          error={errors.production_order_id?.message}
-          {...register('production_order_id')}
-        />
-        <div className="form__grid">
-          <TextField label="How many" required inputMode="numeric" hint="1 to 1000." error={errors.quantity?.message} {...register('quantity')} />
-          <SelectField
-            label="Status"
-            options={[
-              { value: 'manufactured', label: 'Manufactured' },
-              { value: 'in_stock', label: 'In stock' },
-            ]}
-            error={errors.status?.message}
-            {...register('status')}
-          />
-        </div>
-      </form>
-    </Modal>
+      </div>
+    </FormDialog>
   );
 }
 
