@@ -1,48 +1,25 @@
 //! Strata: the back office for small manufacturers (3D print farms first).
 //!
 //! One GraphQL schema is the single source of truth; the REST API under `/api/v1` is
-//! generated from stored operations on it. See `ARCHITECTURE.md` for the map.
+//! generated from stored operations on it. See `docs/ARCHITECTURE.md` for the map.
+//!
+//! The source is grouped by layer, lowest first. A module may import its own layer's
+//! modules and the layers below it, never one above; between business areas the order is
+//! the one in `docs/layers.txt`, which `scripts/check-layers` enforces.
 
 #![recursion_limit = "256"]
 
-pub mod accounting;
-pub mod app;
-pub mod areas;
-pub mod audit;
-pub mod auth;
-pub mod bom;
-pub mod catalog;
-pub mod cli;
-pub mod config;
-pub mod dashboard;
-pub mod db;
-pub mod documents;
-pub mod error;
-pub mod graphql;
-pub mod health;
-pub mod http;
-pub mod identity;
-pub mod import;
-pub mod inventory;
-pub mod jobs;
-pub mod locations;
-pub mod mail;
-pub mod materials;
-pub mod outbound;
-pub mod partners;
-pub mod printers;
-pub mod production;
-pub mod purchasing;
-pub mod reporting;
-pub mod rest;
-pub mod sales;
-pub mod scrap_reasons;
-pub mod settings;
-pub mod shipping;
-pub mod spools;
-pub mod system;
-pub mod telemetry;
-pub mod traceability;
+pub mod platform;
+
+pub mod master_data;
+
+pub mod ledgers;
+
+pub mod operations;
+
+pub mod read_models;
+
+pub mod application;
 
 /// The service version reported by `/health` and GraphQL.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

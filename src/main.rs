@@ -1,4 +1,4 @@
-//! The `strata` binary: see [`strata::cli`].
+//! The `strata` binary: see [`strata::application::cli`].
 
 /// mimalloc instead of the system allocator: request handling allocates many small,
 /// short-lived values, which glibc's malloc serves markedly slower under load.
@@ -6,5 +6,5 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    strata::cli::main()
+    strata::application::cli::main()
 }

@@ -26,9 +26,9 @@ use axum::http::{Method as HttpMethod, Request, StatusCode};
 use serde_json::{Map, Value, json};
 
 use common::{TestApp, TestResponse};
-use strata::auth::Access;
-use strata::rest::types::{camel_case, snake_case};
-use strata::rest::{Body as RouteBody, Method, Route, Variable, parse_operation, routes};
+use strata::platform::auth::Access;
+use strata::platform::rest::types::{camel_case, snake_case};
+use strata::platform::rest::{Body as RouteBody, Method, Route, Variable, parse_operation, routes};
 
 /// The root fields anyone may call without signing in (CONTRACT "Nothing with business data
 /// is public"). Adding a field here is a decision, not a fix for a failing test.
@@ -104,7 +104,7 @@ struct Sdl {
 
 impl Sdl {
     fn load() -> Sdl {
-        let text = strata::graphql::sdl();
+        let text = strata::application::areas::sdl();
         let doc = async_graphql::parser::parse_schema(&text).expect("the SDL parses");
         let mut sdl = Sdl {
             query: "Query".into(),

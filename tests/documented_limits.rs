@@ -100,7 +100,7 @@ async fn every_documented_limit_is_enforced_one_step_past_it() {
 
 #[tokio::test]
 async fn the_schema_states_the_limits_as_directives() {
-    let sdl = strata::graphql::sdl();
+    let sdl = strata::application::areas::sdl();
     assert!(
         sdl.contains("directive @length(max: Int!) on"),
         "{sdl:.200}"

@@ -141,7 +141,7 @@ async fn the_item_search_uses_the_trigram_index_on_ten_thousand_rows() {
 #[tokio::test]
 async fn pooled_connections_run_with_a_statement_timeout() {
     let app = app().await;
-    let url = strata::db::session_url(&app.db.url);
+    let url = strata::platform::db::session_url(&app.db.url);
     let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
         .await
         .expect("connect with the session options");
@@ -151,7 +151,7 @@ async fn pooled_connections_run_with_a_statement_timeout() {
         .await
         .expect("show");
     assert_eq!(row.get::<_, String>(0), "25s");
-    assert!(strata::db::STATEMENT_TIMEOUT < std::time::Duration::from_secs(30));
+    assert!(strata::platform::db::STATEMENT_TIMEOUT < std::time::Duration::from_secs(30));
 
     // The app's own pool has it too: a runaway statement is cancelled by PostgreSQL.
     use diesel_async::RunQueryDsl;

@@ -68,7 +68,8 @@ async fn a_server_error_reaches_the_error_tracker_with_its_request_id() {
     let dsn = format!("http://public@127.0.0.1:{port}/42");
     // The app's configuration accepts the DSN; the client is started as `strata` does.
     let app = TestApp::spawn_with(&[("ERRORTRACK_DSN", &dsn)]).await;
-    let _guard = strata::error::tracking::init(&app.state.config).expect("error tracking is on");
+    let _guard =
+        strata::platform::error::tracking::init(&app.state.config).expect("error tracking is on");
 
     // Break the database under the app: the login query now fails with an internal error.
     {

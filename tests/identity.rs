@@ -481,7 +481,7 @@ async fn resetting_setup_deletes_users_sessions_and_requests_and_brings_the_wiza
     )
     .await;
     let mut conn = app.db.connect().await;
-    let n = strata::identity::setup::reset(&mut conn)
+    let n = strata::master_data::identity::setup::reset(&mut conn)
         .await
         .expect("reset");
     assert_eq!(n, 2);
@@ -1316,10 +1316,10 @@ async fn reset_with_mail_goes_through_the_admin_and_the_links_work() {
 }
 
 /// A job worker for the app, polling often so that tests stay quick.
-fn start_worker(app: &TestApp) -> strata::jobs::WorkerHandle {
-    strata::jobs::start_for(
+fn start_worker(app: &TestApp) -> strata::platform::jobs::WorkerHandle {
+    strata::application::app::start_jobs(
         &app.state,
-        strata::jobs::WorkerOptions {
+        strata::platform::jobs::WorkerOptions {
             poll_interval: std::time::Duration::from_millis(50),
             retry_base: std::time::Duration::from_millis(200),
             ..Default::default()

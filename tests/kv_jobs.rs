@@ -16,7 +16,7 @@ use serde_json::json;
 use common::TestApp;
 use common::redis::RedisServer;
 use common::smtp::{Behaviour, SmtpServer};
-use strata::jobs::{WorkerHandle, WorkerOptions, kv};
+use strata::platform::jobs::{WorkerHandle, WorkerOptions, kv};
 
 const ADMIN_EMAIL: &str = "ada@example.com";
 const APPROVER: &str = "approver@example.com";
@@ -40,7 +40,7 @@ fn fast() -> WorkerOptions {
 }
 
 fn worker(app: &TestApp, options: WorkerOptions) -> WorkerHandle {
-    strata::jobs::start_for(&app.state, options)
+    strata::application::app::start_jobs(&app.state, options)
 }
 
 /// A password reset for the admin: it queues the approval mail.
@@ -202,7 +202,7 @@ async fn a_store_that_is_down_for_a_while_delays_mail_but_loses_none() {
 
 #[tokio::test]
 async fn a_key_value_store_url_that_is_not_one_is_a_configuration_error() {
-    let problems = strata::config::Config::from_vars([
+    let problems = strata::platform::config::Config::from_vars([
         ("DATABASE_URL", "postgres://u:p@localhost/strata"),
         ("KVSTORE_URL", "http://kv:6379"),
     ])

@@ -33,21 +33,21 @@ use chrono::NaiveDate;
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use proptest::prelude::*;
 
-use strata::accounting::model::{self as books, SourceType};
-use strata::accounting::rules as book_rules;
-use strata::graphql::scalars::Decimal;
-use strata::graphql::user_error::Stop;
-use strata::inventory::ledger::{self, Movement, MovementKind};
-use strata::inventory::model::{self, ReferenceType};
-use strata::inventory::rules::{self, CycleCountInput, CycleCountLine};
-use strata::production::rules as production;
-use strata::purchasing::rules::{
+use strata::ledgers::accounting::model::{self as books, SourceType};
+use strata::ledgers::accounting::rules as book_rules;
+use strata::ledgers::inventory::ledger::{self, Movement, MovementKind};
+use strata::ledgers::inventory::model::{self, ReferenceType};
+use strata::ledgers::inventory::rules::{self, CycleCountInput, CycleCountLine};
+use strata::operations::production::rules as production;
+use strata::operations::purchasing::rules::{
     self as purchasing, PurchaseOrderCreateInput, PurchaseOrderLineInput, PurchaseOrderStatusInput,
     PurchaseReceiveInput, ReceiveLineInput,
 };
-use strata::sales::model::SalesOrderStatus;
-use strata::sales::{payments, rules as sales};
-use strata::shipping::rules as shipping;
+use strata::operations::sales::model::SalesOrderStatus;
+use strata::operations::sales::{payments, rules as sales};
+use strata::operations::shipping::rules as shipping;
+use strata::platform::graphql::scalars::Decimal;
+use strata::platform::graphql::user_error::Stop;
 
 /// The items of a run: a material (1200), a finished good (1220), packaging (1230).
 const ITEMS: usize = 3;
@@ -374,7 +374,7 @@ async fn apply(
                     carrier: None,
                 };
                 purchasing::change_status(conn, po.id, status, user).await?;
-                let line = strata::purchasing::model::lines_of(conn, &[po.id]).await?;
+                let line = strata::operations::purchasing::model::lines_of(conn, &[po.id]).await?;
                 Ok((po.id, line[0].id))
             })
             .await;
@@ -508,7 +508,9 @@ async fn apply(
                     let input = CycleCountInput {
                         items: vec![CycleCountLine {
                             product_id: items[item],
-                            counted_quantity: strata::graphql::scalars::Decimal(d(counted)),
+                            counted_quantity: strata::platform::graphql::scalars::Decimal(d(
+                                counted,
+                            )),
                             reason: "property".into(),
                         }],
                         location_id: Some(locations[at]),
@@ -524,7 +526,7 @@ async fn apply(
                         conn,
                         production::ProductionOrderCreateInput {
                             product_id: items[1],
-                            quantity_ordered: strata::graphql::scalars::Decimal(d(qty)),
+                            quantity_ordered: strata::platform::graphql::scalars::Decimal(d(qty)),
                             due_date: None,
                             priority: None,
                             notes: None,
@@ -557,8 +559,12 @@ async fn apply(
                         conn,
                         id,
                         production::ProductionOrderCompleteInput {
-                            quantity_completed: Some(strata::graphql::scalars::Decimal(d(good))),
-                            quantity_scrapped: Some(strata::graphql::scalars::Decimal(d(scrapped))),
+                            quantity_completed: Some(strata::platform::graphql::scalars::Decimal(
+                                d(good),
+                            )),
+                            quantity_scrapped: Some(strata::platform::graphql::scalars::Decimal(
+                                d(scrapped),
+                            )),
                             force_close_short: true,
                             ..Default::default()
                         },
@@ -910,7 +916,7 @@ async fn an_error_between_the_stock_row_and_the_journal_entry_leaves_neither() {
             let posted = ledger::post(conn, &m).await?;
             assert_eq!(posted.value, d("25.00"));
             // The stock row is written: the process fails before the journal entry.
-            Err(Stop::Failed(strata::error::AppError::internal(
+            Err(Stop::Failed(strata::platform::error::AppError::internal(
                 "crash before the journal entry",
             )))
         })

@@ -30,7 +30,7 @@ async fn listen(app: &TestApp) -> SocketAddr {
     let addr = listener.local_addr().expect("addr");
     let state = app.state.clone();
     tokio::spawn(async move {
-        strata::app::serve_on(listener, state, std::future::pending())
+        strata::application::app::serve_on(listener, state, std::future::pending())
             .await
             .expect("serve");
     });

@@ -43,9 +43,9 @@ impl Capture {
 #[tokio::test]
 async fn every_line_of_a_request_carries_its_request_id() {
     let capture = Capture::default();
-    strata::telemetry::init_with_writer(
-        strata::config::LogLevel::Debug,
-        strata::config::LogFormat::Json,
+    strata::platform::telemetry::init_with_writer(
+        strata::platform::config::LogLevel::Debug,
+        strata::platform::config::LogFormat::Json,
         capture.clone(),
     );
     let app = TestApp::spawn().await;

@@ -14,7 +14,7 @@ use serde_json::json;
 
 use common::TestApp;
 use common::smtp::{Behaviour, SmtpServer};
-use strata::jobs::{WorkerHandle, WorkerOptions};
+use strata::platform::jobs::{WorkerHandle, WorkerOptions};
 
 const ADMIN_EMAIL: &str = "ada@example.com";
 
@@ -36,7 +36,7 @@ fn fast_options() -> WorkerOptions {
 }
 
 fn worker(app: &TestApp, options: WorkerOptions) -> WorkerHandle {
-    strata::jobs::start_for(&app.state, options)
+    strata::application::app::start_jobs(&app.state, options)
 }
 
 /// Asks for a reset from its own client address (the limit is per address) and returns

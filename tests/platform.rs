@@ -169,7 +169,7 @@ async fn oversized_bodies_are_refused_with_413() {
 fn schema_graphql_matches_the_code() {
     let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema.graphql"))
         .expect("schema.graphql exists at the repository root");
-    let generated = strata::graphql::sdl();
+    let generated = strata::application::areas::sdl();
     assert!(
         committed == generated,
         "schema.graphql is out of date: run `cargo run -q -- schema > schema.graphql` and commit it"

@@ -235,16 +235,16 @@ async fn every_graphql_response_reports_its_cost_and_the_limit() {
 }
 
 /// An app with its own uploads folder and a job worker polling fast.
-async fn export_app() -> (TestApp, strata::jobs::WorkerHandle) {
+async fn export_app() -> (TestApp, strata::platform::jobs::WorkerHandle) {
     let uploads =
         std::env::temp_dir().join(format!("strata-uploads-{}", uuid::Uuid::new_v4().simple()));
     let uploads = uploads.to_string_lossy().into_owned();
     let app = TestApp::spawn_with(&[("AUTH_MODE", "header"), ("UPLOADS_DIR", &uploads)]).await;
-    let worker = strata::jobs::start_for(
+    let worker = strata::application::app::start_jobs(
         &app.state,
-        strata::jobs::WorkerOptions {
+        strata::platform::jobs::WorkerOptions {
             poll_interval: std::time::Duration::from_millis(50),
-            ..strata::jobs::WorkerOptions::default()
+            ..strata::platform::jobs::WorkerOptions::default()
         },
     );
     (app, worker)
@@ -488,10 +488,12 @@ async fn an_expired_export_is_gone_and_its_file_deleted() {
     .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND, "{}", res.text());
     // ...and the sweep (the job queued for the expiry) deletes the file.
-    let swept =
-        strata::reporting::export::sweep_expired(&app.state.pool, &app.state.config.uploads_dir)
-            .await
-            .expect("sweep");
+    let swept = strata::read_models::reporting::export::sweep_expired(
+        &app.state.pool,
+        &app.state.config.uploads_dir,
+    )
+    .await
+    .expect("sweep");
     assert_eq!(swept, 1);
     assert!(!file.exists());
     assert_eq!(

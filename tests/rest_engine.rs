@@ -10,11 +10,15 @@ use serde_json::{Value, json};
 
 use common::TestApp;
 use common::api::{admin, app, call, operator, raw, table_json, upload};
-use strata::areas::AreaRoute;
-use strata::rest::{Body, Route, compile, compile_and_validate, types::TypeInfo};
+use strata::platform::rest::AreaRoute;
+use strata::platform::rest::{Body, Route, compile, compile_and_validate, types::TypeInfo};
 
 fn types() -> TypeInfo {
-    TypeInfo::from_sdl(&strata::graphql::sdl()).expect("the SDL parses")
+    TypeInfo::from_sdl(&strata::application::areas::sdl()).expect("the SDL parses")
+}
+
+fn validator() -> strata::platform::graphql::AppSchema {
+    strata::application::areas::schema(strata::platform::graphql::Mode::Validation, None)
 }
 
 fn area(route: Route) -> AreaRoute {
@@ -31,8 +35,8 @@ fn a_broken_stored_operation_stops_start_up_naming_the_route() {
         "query B($id: Int!) { item(id: $id) { nope } }",
         "item",
     );
-    let error =
-        compile_and_validate(&[area(broken)], &types()).expect_err("an unknown field is refused");
+    let error = compile_and_validate(&[area(broken)], &types(), &validator())
+        .expect_err("an unknown field is refused");
     let text = format!("{error:#}");
     assert!(text.contains("GET /broken/{id}"), "{text}");
     assert!(text.contains("nope"), "{text}");
@@ -40,7 +44,8 @@ fn a_broken_stored_operation_stops_start_up_naming_the_route() {
     let unparsable = Route::get("/worse", "query {", "x");
     let text = format!(
         "{:#}",
-        compile_and_validate(&[area(unparsable)], &types()).expect_err("a syntax error is refused")
+        compile_and_validate(&[area(unparsable)], &types(), &validator())
+            .expect_err("a syntax error is refused")
     );
     assert!(
         text.contains("GET /worse") && text.contains("does not parse"),
@@ -64,7 +69,7 @@ fn a_broken_stored_operation_stops_start_up_naming_the_route() {
     );
 
     // And the real table is valid, or the service would not start.
-    assert!(strata::rest::RouteTable::build().is_ok());
+    assert!(strata::application::areas::route_table().is_ok());
 }
 
 #[tokio::test]
@@ -82,17 +87,25 @@ async fn an_aliased_user_errors_selection_still_answers_4xx() {
     let compiled = &compiled[0];
     assert_eq!(compiled.user_errors_key.as_deref(), Some("problems"));
 
-    let mut meta =
-        strata::auth::RequestMeta::anonymous("t-1", std::net::IpAddr::from([127, 0, 0, 1]));
+    let mut meta = strata::platform::auth::RequestMeta::anonymous(
+        "t-1",
+        std::net::IpAddr::from([127, 0, 0, 1]),
+    );
     meta.bearer = Some(token.clone());
     let input = json!({"input": {"code": "PRT-001", "name": "One", "model": "X1"}});
     let vars = input.as_object().cloned().expect("object");
-    let first =
-        strata::rest::run_route(&app.state.rest_schema, compiled, vars.clone(), meta.clone()).await;
+    let first = strata::platform::rest::run_route(
+        &app.state.rest_schema,
+        compiled,
+        vars.clone(),
+        meta.clone(),
+    )
+    .await;
     assert_eq!(first.status(), StatusCode::CREATED);
     let mut meta2 = meta.clone();
     meta2.viewer = Default::default();
-    let second = strata::rest::run_route(&app.state.rest_schema, compiled, vars, meta2).await;
+    let second =
+        strata::platform::rest::run_route(&app.state.rest_schema, compiled, vars, meta2).await;
     assert_eq!(
         second.status(),
         StatusCode::BAD_REQUEST,

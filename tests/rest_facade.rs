@@ -21,9 +21,11 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Map, Value, json};
 
 use common::{TestApp, TestResponse};
-use strata::auth::RequestMeta;
-use strata::rest::types::{TypeInfo, camel_case};
-use strata::rest::{Body as RouteBody, Method as RouteMethod, Route, parse_operation, routes};
+use strata::platform::auth::RequestMeta;
+use strata::platform::rest::types::{TypeInfo, camel_case};
+use strata::platform::rest::{
+    Body as RouteBody, Method as RouteMethod, Route, parse_operation, routes,
+};
 
 const ADMIN_EMAIL: &str = "admin@example.com";
 const ADMIN_PASSWORD: &str = "Admin-pass1!";
@@ -33,7 +35,7 @@ fn route_name(route: &Route) -> String {
 }
 
 fn types() -> TypeInfo {
-    TypeInfo::from_sdl(&strata::graphql::sdl()).expect("the SDL parses")
+    TypeInfo::from_sdl(&strata::application::areas::sdl()).expect("the SDL parses")
 }
 
 fn named(ty: &Type) -> &str {
@@ -190,7 +192,7 @@ async fn execute_anonymously(
             },
         );
     }
-    strata::graphql::execute(&app.state.schema, request).await
+    strata::platform::graphql::execute(&app.state.schema, request).await
 }
 
 #[tokio::test]
@@ -877,16 +879,16 @@ fn every_alias_gets_an_operation_id_of_its_own() {
     )
     .aliases(&["/old/things/{id}", "/older/things/{id}/"])
     .summary("A thing");
-    let area_route = strata::areas::AreaRoute {
+    let area_route = strata::application::areas::AreaRoute {
         area: "things",
         route,
     };
-    let compiled: Vec<std::sync::Arc<_>> = strata::rest::compile(&[area_route], &types())
+    let compiled: Vec<std::sync::Arc<_>> = strata::platform::rest::compile(&[area_route], &types())
         .expect("compiles")
         .into_iter()
         .map(std::sync::Arc::new)
         .collect();
-    let doc = strata::rest::openapi::document(&compiled, &types());
+    let doc = strata::platform::rest::openapi::document(&compiled, &types());
     let mut ids = BTreeSet::new();
     for (path, item) in doc["paths"].as_object().expect("paths") {
         let op = &item["get"];

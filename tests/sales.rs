@@ -1339,7 +1339,7 @@ proptest! {
         rate in 0i64..=250_000,
     ) {
         use bigdecimal::BigDecimal;
-        use strata::sales::rules::{line_total, totals};
+        use strata::operations::sales::rules::{line_total, totals};
         let zero = BigDecimal::from(0);
         let line_totals: Vec<BigDecimal> = lines
             .iter()

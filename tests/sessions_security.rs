@@ -199,8 +199,8 @@ async fn the_owner_signs_in_from_another_address_while_an_attacker_is_throttled(
 async fn password_work_over_capacity_answers_503_with_retry_after() {
     let _exclusive = PASSWORD_GATE.write().await;
     let app = header_app_with_admin().await;
-    let gate = strata::auth::password::gate();
-    let slots = strata::auth::password::gate_slots() as u32;
+    let gate = strata::platform::auth::password::gate();
+    let slots = strata::platform::auth::password::gate_slots() as u32;
     let held = gate.occupy_all(slots).await.expect("every slot");
     let res = login(&app, ADMIN_EMAIL, ADMIN_PASSWORD, "192.0.2.20").await;
     drop(held);

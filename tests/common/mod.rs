@@ -25,8 +25,8 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
-use strata::app::{AppState, router};
-use strata::config::Config;
+use strata::application::app::{AppState, router};
+use strata::platform::config::Config;
 
 /// A 64-hex-character key for tests.
 pub const TEST_SECRET_KEY: &str =
@@ -64,7 +64,10 @@ pub async fn admin_sql(sql: &str) {
 async fn template() -> String {
     TEMPLATE
         .get_or_init(|| async {
-            let name = format!("strata_tpl_{}", strata::db::migrations::fingerprint());
+            let name = format!(
+                "strata_tpl_{}",
+                strata::platform::db::migrations::fingerprint()
+            );
             let mut conn = AsyncPgConnection::establish(&database_url("postgres"))
                 .await
                 .expect("connect to the test cluster");
@@ -96,7 +99,7 @@ async fn template() -> String {
                     .execute(&mut conn)
                     .await
                     .expect("create template");
-                strata::db::migrations::run_pending(&database_url(&building))
+                strata::platform::db::migrations::run_pending(&database_url(&building))
                     .await
                     .expect("migrate the template");
                 diesel::sql_query(format!(
@@ -247,8 +250,8 @@ impl TestApp {
         }
         let config = Config::from_vars(vars).expect("test configuration is valid");
         let pool = match counter {
-            Some(counter) => strata::db::build_pool_counting(&config.database, counter),
-            None => strata::db::build_pool(&config.database),
+            Some(counter) => strata::platform::db::build_pool_counting(&config.database, counter),
+            None => strata::platform::db::build_pool(&config.database),
         }
         .expect("pool");
         let state = AppState::new(config, pool);

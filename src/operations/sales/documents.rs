@@ -1,0 +1,277 @@
+//! The sales documents: a quote as a PDF to send the customer, and a packing slip to put in
+//! the box. Both are written on request from the current rows (nothing is stored).
+
+use bigdecimal::{BigDecimal, Zero};
+use diesel::prelude::*;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
+
+use crate::master_data::settings::model::SettingsRow;
+use crate::operations::sales::model::{self, SalesOrderRow};
+use crate::operations::sales::quotes::QuoteRow;
+use crate::platform::db::schema::items;
+use crate::platform::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
+use crate::platform::documents::{
+    BODY, GeneratedDocument, SMALL, address, city_line, letterhead, money,
+};
+use crate::platform::error::AppResult;
+
+/// The quote as the customer sees it: what, how many, the price, tax, shipping and total,
+/// validity, their notes and the company's quote terms and footer.
+pub fn quote_pdf(quote: &QuoteRow, settings: &SettingsRow) -> GeneratedDocument {
+    let mut doc = Document::new(format!("Quote {}", quote.quote_number));
+    letterhead(&mut doc, &settings.company(), "QUOTE", &quote.quote_number);
+    doc.line(
+        MARGIN,
+        &format!(
+            "Date: {}    Valid until: {}",
+            quote.created_at.0.format("%Y-%m-%d"),
+            quote.expires_at.0.format("%Y-%m-%d")
+        ),
+        BODY,
+        false,
+    );
+    let city = city_line(
+        quote.shipping_city.as_deref(),
+        quote.shipping_state.as_deref(),
+        quote.shipping_zip.as_deref(),
+    );
+    address(
+        &mut doc,
+        "FOR",
+        &[
+            quote.customer_name.as_deref(),
+            quote.customer_email.as_deref(),
+        ],
+    );
+    address(
+        &mut doc,
+        "SHIP TO",
+        &[
+            quote.shipping_name.as_deref(),
+            quote.shipping_address_line1.as_deref(),
+            quote.shipping_address_line2.as_deref(),
+            Some(city.as_str()),
+            quote.shipping_country.as_deref(),
+        ],
+    );
+    doc.gap(14.0);
+    let columns = [
+        Column {
+            x: MARGIN,
+            align: Align::Left,
+            width: 260.0,
+        },
+        Column {
+            x: RIGHT - 190.0,
+            align: Align::Right,
+            width: 60.0,
+        },
+        Column {
+            x: RIGHT - 100.0,
+            align: Align::Right,
+            width: 80.0,
+        },
+        Column {
+            x: RIGHT,
+            align: Align::Right,
+            width: 90.0,
+        },
+    ];
+    doc.row(
+        &columns,
+        &["Item", "Qty", "Unit price", "Amount"],
+        SMALL,
+        true,
+    );
+    doc.rule();
+    let quantity = quote.quantity.to_string();
+    doc.row(
+        &columns,
+        &[
+            &quote.product_name,
+            &quantity,
+            &money(&quote.unit_price.0),
+            &money(&quote.subtotal.0),
+        ],
+        BODY,
+        false,
+    );
+    let material = match quote.color.as_deref() {
+        Some(color) if !color.is_empty() => format!("{}, {color}", quote.material_type),
+        _ => quote.material_type.clone(),
+    };
+    doc.line(MARGIN + 8.0, &material, SMALL, false);
+    if let Some(description) = quote.description.as_deref().filter(|d| !d.is_empty()) {
+        doc.paragraph(MARGIN + 8.0, description, SMALL);
+    }
+    doc.rule();
+    doc.total("Subtotal", &money(&quote.subtotal.0), BODY, false);
+    if !quote.tax_amount.0.is_zero() {
+        let rate = (&quote.tax_rate.0 * BigDecimal::from(100)).normalized();
+        let name = settings.tax_name.as_deref().unwrap_or("Tax");
+        doc.total(
+            &format!("{name} ({rate}%)"),
+            &money(&quote.tax_amount.0),
+            BODY,
+            false,
+        );
+    }
+    if !quote.shipping_cost.0.is_zero() {
+        doc.total("Shipping", &money(&quote.shipping_cost.0), BODY, false);
+    }
+    doc.total("Total", &money(&quote.total_price.0), 12.0, true);
+    for (title, text) in [
+        ("NOTES", quote.customer_notes.as_deref()),
+        ("TERMS", settings.quote_terms.as_deref()),
+    ] {
+        if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
+            doc.gap(10.0);
+            doc.line(MARGIN, title, SMALL, true);
+            doc.paragraph(MARGIN, text, SMALL);
+        }
+    }
+    if let Some(footer) = settings
+        .quote_footer
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+    {
+        doc.gap(14.0);
+        doc.paragraph(MARGIN, footer, SMALL);
+    }
+    GeneratedDocument::pdf(format!("{}.pdf", quote.quote_number), &doc.finish())
+}
+
+/// The packing slip of an order: ship-to, carrier and tracking, and per line the SKU, item,
+/// quantity ordered and shipped. No prices: it goes in the box.
+pub async fn packing_slip_pdf(
+    conn: &mut AsyncPgConnection,
+    order: &SalesOrderRow,
+    settings: &SettingsRow,
+) -> AppResult<GeneratedDocument> {
+    let lines = model::lines_of(conn, &[order.id]).await?;
+    let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
+    let products: Vec<(i64, String, String, String)> = items::table
+        .filter(items::id.eq_any(&ids))
+        .select((items::id, items::sku, items::name, items::unit))
+        .load(conn)
+        .await?;
+    let mut doc = Document::new(format!("Packing slip {}", order.order_number));
+    letterhead(
+        &mut doc,
+        &settings.company(),
+        "PACKING SLIP",
+        &order.order_number,
+    );
+    let mut facts = format!("Order date: {}", order.created_at.0.format("%Y-%m-%d"));
+    if let Some(shipped) = &order.shipped_at {
+        facts.push_str(&format!("    Shipped: {}", shipped.0.format("%Y-%m-%d")));
+    }
+    doc.line(MARGIN, &facts, BODY, false);
+    if let Some(tracking) = order.tracking_number.as_deref().filter(|t| !t.is_empty()) {
+        let carrier = order.carrier.as_deref().unwrap_or("Carrier");
+        doc.line(
+            MARGIN,
+            &format!("{carrier} tracking: {tracking}"),
+            BODY,
+            false,
+        );
+    }
+    let city = city_line(
+        order.shipping_city.as_deref(),
+        order.shipping_state.as_deref(),
+        order.shipping_zip.as_deref(),
+    );
+    address(
+        &mut doc,
+        "SHIP TO",
+        &[
+            order.customer_name.as_deref(),
+            order.shipping_address_line1.as_deref(),
+            order.shipping_address_line2.as_deref(),
+            Some(city.as_str()),
+            order.shipping_country.as_deref(),
+            order.customer_phone.as_deref(),
+        ],
+    );
+    doc.gap(14.0);
+    let columns = [
+        Column {
+            x: MARGIN,
+            align: Align::Left,
+            width: 24.0,
+        },
+        Column {
+            x: MARGIN + 28.0,
+            align: Align::Left,
+            width: 110.0,
+        },
+        Column {
+            x: MARGIN + 145.0,
+            align: Align::Left,
+            width: 210.0,
+        },
+        Column {
+            x: RIGHT - 70.0,
+            align: Align::Right,
+            width: 60.0,
+        },
+        Column {
+            x: RIGHT,
+            align: Align::Right,
+            width: 60.0,
+        },
+    ];
+    doc.row(
+        &columns,
+        &["#", "SKU", "Item", "Ordered", "Shipped"],
+        SMALL,
+        true,
+    );
+    doc.rule();
+    let mut units = 0i64;
+    for line in &lines {
+        let (sku, name, unit) = products
+            .iter()
+            .find(|p| p.0 == line.product_id)
+            .map(|p| (p.1.as_str(), p.2.as_str(), p.3.as_str()))
+            .unwrap_or(("", "(item removed)", "EA"));
+        units += i64::from(line.quantity);
+        let shipped = line.quantity_shipped.0.normalized().to_string();
+        doc.row(
+            &columns,
+            &[
+                &line.line_number.to_string(),
+                sku,
+                name,
+                &format!("{} {unit}", line.quantity),
+                &shipped,
+            ],
+            BODY,
+            false,
+        );
+        if let Some(notes) = line.notes.as_deref().filter(|n| !n.is_empty()) {
+            doc.line(MARGIN + 145.0, notes, SMALL, false);
+        }
+    }
+    doc.rule();
+    doc.total("Units", &units.to_string(), BODY, true);
+    if let Some(notes) = order
+        .customer_notes
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+    {
+        doc.gap(10.0);
+        doc.line(MARGIN, "NOTES", SMALL, true);
+        doc.paragraph(MARGIN, notes, SMALL);
+    }
+    doc.gap(10.0);
+    doc.paragraph(
+        MARGIN,
+        "Thank you for your order. Please check the contents against this slip and tell us within 14 days if anything is missing or damaged.",
+        SMALL,
+    );
+    Ok(GeneratedDocument::pdf(
+        format!("packing-slip-{}.pdf", order.order_number),
+        &doc.finish(),
+    ))
+}

@@ -1,0 +1,199 @@
+//! Whether an order can ship, and what it still needs (CONTRACT 5.2 "Also":
+//! `/{id}/blocking-issues`, `POST /{id}/pre-flight-check`, `/{id}/material-requirements`).
+//! Read-only: each answer is worked out from the order's lines, their reservations, the
+//! production orders still running for it and the products' active BOMs.
+
+use std::collections::BTreeMap;
+
+use async_graphql::SimpleObject;
+use bigdecimal::{BigDecimal, Zero};
+use diesel_async::AsyncPgConnection;
+
+use crate::operations::bom::model::ConsumeStage;
+use crate::operations::bom::tree::Tree;
+use crate::operations::sales::model::{self, SalesOrderRow, SalesOrderStatus};
+use crate::platform::error::AppResult;
+use crate::platform::graphql::scalars::Decimal;
+
+/// What stands between an order and its shipment.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct ShipReadiness {
+    /// The order.
+    pub sales_order_id: i64,
+    /// `SO-YYYY-NNNN`.
+    pub order_number: String,
+    /// Its status.
+    pub status: SalesOrderStatus,
+    /// Nothing blocks it: it can ship now.
+    pub can_ship: bool,
+    /// Each reason it cannot, in words (empty when it can).
+    pub blocking_issues: Vec<String>,
+}
+
+/// What one material or part the order still needs, against the stock there is.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct MaterialRequirement {
+    /// The component.
+    pub product_id: i64,
+    /// Its SKU.
+    pub sku: String,
+    /// Its name.
+    pub name: String,
+    /// Its stocking unit.
+    pub unit: String,
+    /// Needed for what the order still has to make and pack, in the stocking unit.
+    pub quantity_required: Decimal,
+    /// Available now (on hand less reserved) over every location.
+    pub quantity_available: Decimal,
+    /// Required beyond what is available (0 when covered).
+    pub shortage: Decimal,
+}
+
+/// An order's material requirements.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct MaterialRequirements {
+    /// The order.
+    pub sales_order_id: i64,
+    /// `SO-YYYY-NNNN`.
+    pub order_number: String,
+    /// One row per component, by SKU.
+    pub requirements: Vec<MaterialRequirement>,
+    /// Some component is short.
+    pub has_shortages: bool,
+}
+
+const SHIPPABLE: [SalesOrderStatus; 3] = [
+    SalesOrderStatus::Confirmed,
+    SalesOrderStatus::InProduction,
+    SalesOrderStatus::ReadyToShip,
+];
+
+/// Why the order cannot ship now: its status, a missing address, lines not fully reserved,
+/// production orders still running.
+pub async fn ship_readiness(
+    conn: &mut AsyncPgConnection,
+    order: &SalesOrderRow,
+) -> AppResult<ShipReadiness> {
+    let mut issues = Vec::new();
+    match order.status {
+        s if SHIPPABLE.contains(&s) => {}
+        SalesOrderStatus::Shipped | SalesOrderStatus::Delivered | SalesOrderStatus::Completed => {
+            issues.push("The order has already shipped".to_string());
+        }
+        SalesOrderStatus::Pending => issues.push("The order is not confirmed yet".to_string()),
+        s => issues.push(format!("The order is {s}")),
+    }
+    if order
+        .shipping_address_line1
+        .as_deref()
+        .is_none_or(|a| a.trim().is_empty())
+    {
+        issues.push("The order has no shipping address".to_string());
+    }
+    if SHIPPABLE.contains(&order.status) {
+        let lines = model::lines_of(conn, &[order.id]).await?;
+        let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
+        let skus = crate::ledgers::inventory::model::item_facts(conn, &ids).await?;
+        for l in &lines {
+            let open = BigDecimal::from(l.quantity) - &l.quantity_shipped.0;
+            let short = &open - &l.quantity_allocated.0;
+            if short > BigDecimal::zero() {
+                let sku = skus
+                    .iter()
+                    .find(|f| f.id == l.product_id)
+                    .map(|f| f.sku.clone())
+                    .unwrap_or_else(|| format!("item {}", l.product_id));
+                issues.push(format!(
+                    "Line {} ({sku}): {} of {} reserved, {} short",
+                    l.line_number,
+                    l.quantity_allocated.0.normalized(),
+                    open.normalized(),
+                    short.normalized()
+                ));
+            }
+        }
+        for code in
+            crate::operations::sales::rules::active_production_orders(conn, order.id).await?
+        {
+            issues.push(format!("Production order {code} is not finished"));
+        }
+    }
+    Ok(ShipReadiness {
+        sales_order_id: order.id,
+        order_number: order.order_number.clone(),
+        status: order.status,
+        can_ship: issues.is_empty(),
+        blocking_issues: issues,
+    })
+}
+
+/// The components the order still needs through its products' active BOMs: production-stage
+/// lines for what is neither reserved nor shipped (it still has to be made), shipping-stage
+/// lines (packaging) for everything not shipped. Cost-only lines are not material.
+pub async fn material_requirements(
+    conn: &mut AsyncPgConnection,
+    order: &SalesOrderRow,
+) -> AppResult<MaterialRequirements> {
+    let lines = model::lines_of(conn, &[order.id]).await?;
+    let products: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
+    let boms = crate::operations::bom::model::active_of(conn, &products).await?;
+    let tree = Tree::load(conn, boms.clone()).await?;
+    let mut needed: BTreeMap<i64, BigDecimal> = BTreeMap::new();
+    let closed = matches!(
+        order.status,
+        SalesOrderStatus::Cancelled
+            | SalesOrderStatus::Shipped
+            | SalesOrderStatus::Delivered
+            | SalesOrderStatus::Completed
+    );
+    for l in lines.iter().filter(|_| !closed) {
+        let Some(bom) = boms.iter().find(|b| b.product_id == l.product_id) else {
+            continue;
+        };
+        let unshipped = BigDecimal::from(l.quantity) - &l.quantity_shipped.0;
+        let to_make = (&unshipped - &l.quantity_allocated.0).max(BigDecimal::zero());
+        for line in tree.lines(bom.id) {
+            if line.is_cost_only {
+                continue;
+            }
+            let units = match line.consume_stage {
+                ConsumeStage::Shipping => &unshipped,
+                _ => &to_make,
+            };
+            if units <= &BigDecimal::zero() {
+                continue;
+            }
+            *needed.entry(line.component_id).or_default() += tree.needed(line) * units;
+        }
+    }
+    let ids: Vec<i64> = needed.keys().copied().collect();
+    let stock = crate::ledgers::inventory::model::totals_of(conn, &ids).await?;
+    let mut requirements: Vec<MaterialRequirement> = needed
+        .into_iter()
+        .map(|(id, required)| {
+            let part = tree.part(id);
+            let available = stock
+                .iter()
+                .find(|(i, _)| *i == id)
+                .map(|(_, t)| t.available.clone())
+                .unwrap_or_default();
+            let shortage = (&required - &available).max(BigDecimal::zero());
+            MaterialRequirement {
+                product_id: id,
+                sku: part.map(|p| p.sku.clone()).unwrap_or_default(),
+                name: part.map(|p| p.name.clone()).unwrap_or_default(),
+                unit: part.map(|p| p.unit.clone()).unwrap_or_default(),
+                quantity_required: Decimal(required.normalized()),
+                quantity_available: Decimal(available.normalized()),
+                shortage: Decimal(shortage.normalized()),
+            }
+        })
+        .collect();
+    requirements.sort_by(|a, b| a.sku.cmp(&b.sku));
+    Ok(MaterialRequirements {
+        sales_order_id: order.id,
+        order_number: order.order_number.clone(),
+        has_shortages: requirements.iter().any(|r| !r.shortage.0.is_zero()),
+        requirements,
+    })
+}
