@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { invalidationBatcher, LIVE_STREAMS, liveUrl } from './live';
+import { queryKeys } from './queryKeys';
 
 describe('liveUrl', () => {
   it('is next to the page when the API is on the same origin', () => {
@@ -26,7 +27,7 @@ describe('invalidationBatcher', () => {
     vi.advanceTimersByTime(250);
     const keys = invalidateQueries.mock.calls.map((call) => (call as unknown as [{ queryKey: string[] }])[0].queryKey[0]);
     expect(keys.sort()).toEqual(['command-center', 'printers', 'production']);
-    batch.add(['printers']);
+    batch.add([queryKeys.printers.all]);
     vi.advanceTimersByTime(250);
     expect(invalidateQueries).toHaveBeenCalledTimes(4);
   });
@@ -35,7 +36,7 @@ describe('invalidationBatcher', () => {
     vi.useFakeTimers();
     const invalidateQueries = vi.fn(() => Promise.resolve());
     const batch = invalidationBatcher({ invalidateQueries }, 250);
-    batch.add(['printers']);
+    batch.add([queryKeys.printers.all]);
     batch.stop();
     vi.advanceTimersByTime(1000);
     expect(invalidateQueries).not.toHaveBeenCalled();

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { createClient } from 'graphql-ws';
 import { apiBaseUrl } from './config';
+import { queryKeys } from './queryKeys';
 import { authMode, getAccessToken } from '../auth/storage';
 
 /**
@@ -14,8 +15,8 @@ import { authMode, getAccessToken } from '../auth/storage';
 
 /** Which query-key prefixes each subscription invalidates. */
 export const LIVE_STREAMS = [
-  { query: 'subscription LiveOrders { productionOrderChanged { id } }', keys: ['production', 'command-center'] },
-  { query: 'subscription LivePrinters { printerStatusChanged { id } }', keys: ['printers', 'command-center'] },
+  { query: 'subscription LiveOrders { productionOrderChanged { id } }', keys: [queryKeys.production.all, queryKeys.commandCenter.all] },
+  { query: 'subscription LivePrinters { printerStatusChanged { id } }', keys: [queryKeys.printers.all, queryKeys.commandCenter.all] },
 ] as const;
 
 /** Events that arrive within this window are refetched together. */
@@ -33,17 +34,18 @@ export function liveUrl(base: string = apiBaseUrl(), page: Pick<Location, 'proto
  * one refetch per key.
  */
 export function invalidationBatcher(client: Pick<QueryClient, 'invalidateQueries'>, waitMs: number = LIVE_BATCH_MS) {
-  const pending = new Set<string>();
+  // The same key added twice in a window is refetched once: keyed by its JSON.
+  const pending = new Map<string, QueryKey>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   return {
-    add(keys: readonly string[]) {
-      keys.forEach((k) => pending.add(k));
+    add(keys: readonly QueryKey[]) {
+      keys.forEach((k) => pending.set(JSON.stringify(k), k));
       if (timer === undefined) {
         timer = setTimeout(() => {
           timer = undefined;
-          const keys = [...pending];
+          const keys = [...pending.values()];
           pending.clear();
-          for (const key of keys) void client.invalidateQueries({ queryKey: [key] });
+          for (const queryKey of keys) void client.invalidateQueries({ queryKey });
         }, waitMs);
       }
     },
@@ -81,7 +83,7 @@ export function useLiveUpdates(enabled: boolean): void {
       retryAttempts: Number.POSITIVE_INFINITY,
       shouldRetry: () => true,
       // After a reconnect, what changed meanwhile was not announced to us: refetch.
-      on: { connected: (_socket, _payload, wasRetry) => wasRetry && batch.add(LIVE_STREAMS.flatMap((s) => s.keys)) },
+      on: { connected: (_socket, _payload, wasRetry) => wasRetry && batch.add(LIVE_STREAMS.flatMap((s): readonly QueryKey[] => s.keys)) },
     });
     const stops = LIVE_STREAMS.map((stream) =>
       client.subscribe(

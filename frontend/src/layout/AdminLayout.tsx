@@ -11,6 +11,7 @@ import { useLiveUpdates } from '../api/live';
 import { Sidebar } from './Sidebar';
 import { useSidebarOpen } from './sidebarState';
 import { Button } from '../components/Button';
+import { queryKeys } from '../api/queryKeys';
 
 /** The authenticated shell: sidebar, top bar, and the page. Signed-out visitors go to the login page. */
 export function AdminLayout() {
@@ -24,7 +25,7 @@ export function AdminLayout() {
 
   // Confirm the stored session with the server and pick up role or name changes.
   const me = useQuery({
-    queryKey: ['auth', 'me'],
+    queryKey: queryKeys.auth.me(),
     queryFn: ({ signal }) => authApi.me(signal),
     enabled: Boolean(user),
     staleTime: 5 * 60_000,

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { isMissingRoute } from '../pages/NotYetAvailable';
 import type { SortOrder } from '../api/model';
 import { useTableState } from './useTableState';
+import { listKey, type ListArea } from '../api/queryKeys';
 
 /** What a list page asks the server for: paging, search, sort and the page's own filters. */
 export interface ListRequest {
@@ -25,8 +26,8 @@ export interface ListPage<TRow> {
 }
 
 export interface ServerListOptions<TData, TRow> {
-  /** First element of the TanStack Query key (`['items', 'list', request]`); mutations invalidate `[area]`. */
-  area: string;
+  /** First element of the TanStack Query key (`queryKeys.items.list(request)`); mutations invalidate `queryKeys.items.all`. */
+  area: ListArea;
   /** URL parameters the page filters on (besides page, size, q and sort). */
   filters?: readonly string[];
   /** Fetches one page for a request. */
@@ -58,7 +59,7 @@ export function useServerList<TData, TRow>({ area, filters = [], fetch, select, 
     filters: table.filters,
   };
   const query = useQuery({
-    queryKey: [area, 'list', request],
+    queryKey: listKey(area, request),
     queryFn: ({ signal }) => fetch(request, signal),
     placeholderData: keepPreviousData,
     select,

@@ -17,6 +17,7 @@ import { JournalEntryModal } from './JournalEntryModal';
 import { JournalsSection } from './JournalsSection';
 import { LedgerModal } from './LedgerModal';
 import type { ValuationBar } from './ValuationChart';
+import { queryKeys } from '../../api/queryKeys';
 
 const ValuationChart = lazy(() => import('./ValuationChart'));
 
@@ -55,7 +56,7 @@ export function AccountingPage() {
   const [entry, setEntry] = useState<{ id: number; data?: JournalEntry } | null>(null);
 
   const summary = useQuery({
-    queryKey: ['accounting', 'summary', asOf],
+    queryKey: queryKeys.accounting.summary(asOf),
     queryFn: ({ signal }) => accountingApi.summary(asOf || undefined, signal),
   });
   if (isMissingRoute(summary.error)) return <NotYetAvailable area="accounting" />;
@@ -162,7 +163,7 @@ export function AccountingPage() {
 function TrialBalanceSection({ asOf, onAsOf, onAccount }: { asOf: string; onAsOf: (d: string) => void; onAccount: (code: string) => void }) {
   const [includeZero, setIncludeZero] = useState(false);
   const tb = useQuery({
-    queryKey: ['accounting', 'trial-balance', asOf, includeZero],
+    queryKey: queryKeys.accounting.trialBalance(asOf, includeZero),
     queryFn: ({ signal }) => accountingApi.trialBalance({ as_of_date: asOf || undefined, include_zero_balances: includeZero }, signal),
   });
   return (
@@ -286,7 +287,7 @@ function TrialBalanceTable({ tb, onAccount }: { tb: TrialBalance; onAccount: (co
 
 // ------------------------------------------------------------ inventory valuation
 function ValuationSection({ onAccount }: { onAccount: (code: string) => void }) {
-  const v = useQuery({ queryKey: ['accounting', 'valuation'], queryFn: ({ signal }) => accountingApi.inventoryValuation(signal) });
+  const v = useQuery({ queryKey: queryKeys.accounting.valuation(), queryFn: ({ signal }) => accountingApi.inventoryValuation(signal) });
   if (v.isPending) return <Loading />;
   if (v.error) return <Failed error={v.error} onRetry={() => void v.refetch()} />;
   const d = v.data;
@@ -384,7 +385,7 @@ function ValuationSection({ onAccount }: { onAccount: (code: string) => void }) 
 // ------------------------------------------------------------ journal entries
 function EntriesSection({ onEntry }: { onEntry: (e: JournalEntry) => void }) {
   const [limit, setLimit] = useState(25);
-  const entries = useQuery({ queryKey: ['accounting', 'recent', limit], queryFn: ({ signal }) => accountingApi.recentEntries(limit, signal) });
+  const entries = useQuery({ queryKey: queryKeys.accounting.recent(limit), queryFn: ({ signal }) => accountingApi.recentEntries(limit, signal) });
   if (entries.isPending) return <Loading />;
   if (entries.error) return <Failed error={entries.error} onRetry={() => void entries.refetch()} />;
   const rows = entries.data;
@@ -456,8 +457,8 @@ function PeriodsSection() {
   const queryClient = useQueryClient();
   const toast = useToast();
   const [closing, setClosing] = useState<FiscalPeriod | null>(null);
-  const periods = useQuery({ queryKey: ['accounting', 'periods'], queryFn: ({ signal }) => accountingApi.periods(signal) });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['accounting'] });
+  const periods = useQuery({ queryKey: queryKeys.accounting.periods(), queryFn: ({ signal }) => accountingApi.periods(signal) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.accounting.all });
   const close = useMutation({
     mutationFn: (p: FiscalPeriod) => accountingApi.closePeriod(p.id),
     onSuccess: async (p) => {

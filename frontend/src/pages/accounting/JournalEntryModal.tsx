@@ -7,11 +7,12 @@ import { Modal } from '../../components/Modal';
 import { Badge, Skeleton } from '../../components/States';
 import { formatMoney, humanize, toNumber } from '../../lib/format';
 import { formatDate } from './accountingFormat';
+import { queryKeys } from '../../api/queryKeys';
 
 /** One journal entry with its lines; loads it unless the caller already has it. */
 export function JournalEntryModal({ entryId, entry, onClose, onAccount }: { entryId: number | null; entry?: JournalEntry | null; onClose: () => void; onAccount?: (code: string) => void }) {
   const detail = useQuery({
-    queryKey: ['accounting', 'entry', entryId],
+    queryKey: queryKeys.accounting.entry(entryId),
     queryFn: ({ signal }) => accountingApi.journalEntry(entryId!, signal),
     enabled: entryId !== null && !entry,
   });

@@ -7,6 +7,7 @@ import { DownloadLink } from '../../components/DownloadLink';
 import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { formatMoney, humanize } from '../../lib/format';
 import { formatDate, today } from './accountingFormat';
+import { queryKeys } from '../../api/queryKeys';
 
 /** The largest page the journals answer: one window's rows at once for the usual month. */
 const PAGE = 500;
@@ -46,17 +47,17 @@ export function JournalsSection() {
   const enabled = !invalid && start !== '' && end !== '';
 
   const sales = useQuery({
-    queryKey: ['accounting', 'sales-journal', start, end],
+    queryKey: queryKeys.accounting.salesJournal(start, end),
     queryFn: ({ signal }) => accountingApi.salesJournal({ ...window, limit: PAGE }, signal),
     enabled,
   });
   const payments = useQuery({
-    queryKey: ['accounting', 'payments-journal', start, end],
+    queryKey: queryKeys.accounting.paymentsJournal(start, end),
     queryFn: ({ signal }) => accountingApi.paymentsJournal({ ...window, limit: PAGE }, signal),
     enabled,
   });
   const tax = useQuery({
-    queryKey: ['accounting', 'tax-summary', start, end],
+    queryKey: queryKeys.accounting.taxSummary(start, end),
     queryFn: ({ signal }) => accountingApi.taxSummary(window, signal),
     enabled,
   });

@@ -7,6 +7,7 @@ import { Modal } from '../../components/Modal';
 import { Badge } from '../../components/States';
 import { formatMoney, humanize, toNumber } from '../../lib/format';
 import { ACCOUNT_TYPE_LABEL, ACCOUNT_TYPE_TONE, formatDate } from './accountingFormat';
+import { queryKeys } from '../../api/queryKeys';
 
 const PAGE = 25;
 
@@ -20,7 +21,7 @@ export function LedgerModal({ accountCode, asOfDate, onClose, onEntry }: { accou
   }
   const q = { end_date: asOfDate, limit: PAGE, offset: (page - 1) * PAGE };
   const ledger = useQuery({
-    queryKey: ['accounting', 'ledger', accountCode, q],
+    queryKey: queryKeys.accounting.ledger(accountCode, q),
     queryFn: ({ signal }) => accountingApi.ledger(accountCode!, q, signal),
     enabled: accountCode !== null,
     placeholderData: keepPreviousData,

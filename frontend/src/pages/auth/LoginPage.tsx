@@ -15,6 +15,7 @@ import { Button } from '../../components/Button';
 import { FormError, TextField } from '../../components/Field';
 import { applyServerErrors } from '../../lib/forms';
 import { PasswordField } from '../../components/PasswordField';
+import { queryKeys } from '../../api/queryKeys';
 
 /** The sign-in form; its output is the generated body of POST /auth/login (sent form-encoded). */
 export const loginSchema = z.object({
@@ -56,7 +57,7 @@ export function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
 
   // A fresh install has no users: send the visitor to the setup wizard.
-  const status = useQuery({ queryKey: ['setup', 'status'], queryFn: setupApi.status, retry: false, staleTime: 0 });
+  const status = useQuery({ queryKey: queryKeys.setup.status(), queryFn: setupApi.status, retry: false, staleTime: 0 });
   useEffect(() => {
     if (status.data?.needs_setup) navigate('/onboarding', { replace: true });
   }, [status.data, navigate]);

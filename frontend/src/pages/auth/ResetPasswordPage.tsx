@@ -15,6 +15,7 @@ import { PasswordField } from '../../components/PasswordField';
 import { PageSpinner } from '../../components/Spinner';
 import { applyServerErrors } from '../../lib/forms';
 import { checkPassword } from '../../lib/passwordRules';
+import { queryKeys } from '../../api/queryKeys';
 
 /** The new-password form; with the link's token its output is the body of POST /auth/password-reset/complete. */
 export const newPasswordSchema = z
@@ -46,7 +47,7 @@ export function ResetPasswordPage() {
   });
 
   const status = useQuery({
-    queryKey: ['password-reset', 'status', token],
+    queryKey: queryKeys.passwordReset.status(token),
     queryFn: () => authApi.passwordResetStatus(token),
     retry: false,
   });

@@ -10,6 +10,7 @@ import { useToast } from '../../components/Toast';
 import { formatMoney, formatQty, toNumber } from '../../lib/format';
 import { bomApi, type Bom, type BomValidation, type ExplosionRow } from './bomApi';
 import { buildBomTree, expandableKeys, shortageOf, visibleNodes } from './bomTree';
+import { queryKeys } from '../../api/queryKeys';
 
 interface Props {
   bomId: number | null;
@@ -28,10 +29,10 @@ export function BomDetailModal({ bomId, onClose, onOpen }: Props) {
   const [check, setCheck] = useState<BomValidation | null>(null);
   const [deleting, setDeleting] = useState(false);
 
-  const detail = useQuery({ queryKey: ['bom', 'detail', bomId], queryFn: ({ signal }) => bomApi.get(bomId!, signal), enabled: open });
-  const explosion = useQuery({ queryKey: ['bom', 'explode', bomId], queryFn: ({ signal }) => bomApi.explode(bomId!, signal), enabled: open });
+  const detail = useQuery({ queryKey: queryKeys.bom.detail(bomId), queryFn: ({ signal }) => bomApi.get(bomId!, signal), enabled: open });
+  const explosion = useQuery({ queryKey: queryKeys.bom.explode(bomId), queryFn: ({ signal }) => bomApi.explode(bomId!, signal), enabled: open });
   const used = useQuery({
-    queryKey: ['bom', 'where-used', whereUsed?.id],
+    queryKey: queryKeys.bom.whereUsed(whereUsed?.id),
     queryFn: ({ signal }) => bomApi.whereUsed(whereUsed!.id, signal),
     enabled: whereUsed !== null,
   });
@@ -44,7 +45,7 @@ export function BomDetailModal({ bomId, onClose, onOpen }: Props) {
     setCheck(null);
     onClose();
   };
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['bom'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.bom.all });
 
   const copy = useMutation({
     mutationFn: (b: Bom) => bomApi.copy(b.id),

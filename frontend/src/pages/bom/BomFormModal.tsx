@@ -10,6 +10,7 @@ import { useToast } from '../../components/Toast';
 import { useDebouncedValue } from '../../lib/useDebounce';
 import { useState } from 'react';
 import { bomApi, type Bom, type BomCreate } from './bomApi';
+import { queryKeys } from '../../api/queryKeys';
 
 const DECIMAL = /^\d+(\.\d{1,4})?$/;
 
@@ -65,7 +66,7 @@ export function BomFormModal({ open, onClose, onCreated }: { open: boolean; onCl
   const [find, setFind] = useState('');
   const search = useDebouncedValue(find.trim(), 250);
   const items = useQuery({
-    queryKey: ['items', 'bom-picker', search],
+    queryKey: queryKeys.items.bomPicker(search),
     queryFn: ({ signal }) => itemsApi.list({ limit: 100, offset: 0, search: search || undefined, sort_by: 'sku', sort_order: 'asc' }, signal),
     enabled: open,
     staleTime: 30_000,
@@ -113,7 +114,7 @@ export function BomFormModal({ open, onClose, onCreated }: { open: boolean; onCl
       submit={(body) => bomApi.create(body)}
       onSuccess={async (bom) => {
         toast.success('BOM created', `${bom.code} for ${bom.product_sku} has ${bom.line_count} line${bom.line_count === 1 ? '' : 's'}.`);
-        await queryClient.invalidateQueries({ queryKey: ['bom'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.bom.all });
         onCreated(bom);
       }}
       fields={fields}

@@ -12,6 +12,7 @@ import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { LIVE_INTERVAL, productionApi, type ActionItem, type ActiveWork, type DispatchSuggestion, type Tone } from '../production/productionApi';
 import { STATUS_TONE } from '../printers/printerStatus';
 import '../production/production.css';
+import { queryKeys } from '../../api/queryKeys';
 
 const SEVERITY_TONE: Record<string, Tone> = { high: 'danger', medium: 'warning', low: 'info' };
 /** Action items about orders that are late or cannot move. */
@@ -89,9 +90,9 @@ function Suggestion({ s }: { s: DispatchSuggestion }) {
     onSuccess: async () => {
       toast.success('Dispatched', `${s.operation.operation_name} of ${s.operation.production_order_code} started on ${s.printer_code}.`);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['command-center'] }),
-        queryClient.invalidateQueries({ queryKey: ['printers'] }),
-        queryClient.invalidateQueries({ queryKey: ['production'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.commandCenter.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.printers.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.production.all }),
       ]);
     },
     onError: (err) => setError(errorMessage(err)),
@@ -119,11 +120,11 @@ function Suggestion({ s }: { s: DispatchSuggestion }) {
 
 export function CommandCenterPage() {
   const live = { refetchInterval: LIVE_INTERVAL, refetchIntervalInBackground: false };
-  const summary = useQuery({ queryKey: ['command-center', 'summary'], queryFn: ({ signal }) => productionApi.summary(signal), ...live });
-  const items = useQuery({ queryKey: ['command-center', 'action-items'], queryFn: ({ signal }) => productionApi.actionItems(signal), ...live });
-  const resources = useQuery({ queryKey: ['command-center', 'resources'], queryFn: ({ signal }) => productionApi.resources(signal), ...live });
-  const work = useQuery({ queryKey: ['printers', 'active-work'], queryFn: ({ signal }) => productionApi.activeWork(signal), ...live });
-  const suggestions = useQuery({ queryKey: ['command-center', 'dispatch-suggestions'], queryFn: ({ signal }) => productionApi.suggestions(signal), ...live });
+  const summary = useQuery({ queryKey: queryKeys.commandCenter.summary(), queryFn: ({ signal }) => productionApi.summary(signal), ...live });
+  const items = useQuery({ queryKey: queryKeys.commandCenter.actionItems(), queryFn: ({ signal }) => productionApi.actionItems(signal), ...live });
+  const resources = useQuery({ queryKey: queryKeys.commandCenter.resources(), queryFn: ({ signal }) => productionApi.resources(signal), ...live });
+  const work = useQuery({ queryKey: queryKeys.printers.activeWork(), queryFn: ({ signal }) => productionApi.activeWork(signal), ...live });
+  const suggestions = useQuery({ queryKey: queryKeys.commandCenter.dispatchSuggestions(), queryFn: ({ signal }) => productionApi.suggestions(signal), ...live });
   if (isMissingRoute(summary.error)) return <NotYetAvailable area="command-center" />;
   const s = summary.data;
   const centers = new Map((resources.data?.work_centers ?? []).map((w) => [w.id, w.name]));

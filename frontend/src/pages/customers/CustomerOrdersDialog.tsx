@@ -7,6 +7,7 @@ import { Modal } from '../../components/Modal';
 import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { ORDER_TONE, PAYMENT_TONE } from '../sales/salesApi';
+import { queryKeys } from '../../api/queryKeys';
 
 /** How many of a customer's latest orders the dialog shows. */
 const SHOWN = 20;
@@ -14,7 +15,7 @@ const SHOWN = 20;
 /** A customer's latest orders (`GET /admin/customers/{id}/orders`), each linking to its page. */
 export function CustomerOrdersDialog({ customer, onClose }: { customer: CustomerListRow | null; onClose: () => void }) {
   const orders = useQuery({
-    queryKey: ['customers', 'orders', customer?.id],
+    queryKey: queryKeys.customers.orders(customer?.id),
     queryFn: ({ signal }) => customersApi.orders(customer?.id ?? 0, SHOWN, signal),
     enabled: customer !== null,
   });

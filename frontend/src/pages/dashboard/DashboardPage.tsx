@@ -45,6 +45,7 @@ import {
 } from './dashboardData';
 import { COLORS } from './dashboardColors';
 import './dashboard.css';
+import { queryKeys } from '../../api/queryKeys';
 
 const SalesChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.SalesChart })));
 const MiniBarChart = lazy(() => import('./DashboardCharts').then((m) => ({ default: m.MiniBarChart })));
@@ -67,41 +68,41 @@ export function DashboardPage() {
   const days = productionDays(period, today);
   const months = purchasingMonths(period, today);
 
-  const summary = useQuery({ queryKey: ['dashboard', 'summary'], queryFn: ({ signal }) => dashboardApi.summary(signal), ...FRESH });
+  const summary = useQuery({ queryKey: queryKeys.dashboard.summary(), queryFn: ({ signal }) => dashboardApi.summary(signal), ...FRESH });
   const sales = useQuery({
-    queryKey: ['dashboard', 'sales-trend', period],
+    queryKey: queryKeys.dashboard.salesTrend(period),
     queryFn: ({ signal }) => dashboardApi.salesTrend(period, signal),
     placeholderData: keepPreviousData,
     ...FRESH,
   });
   const profit = useQuery({
-    queryKey: ['dashboard', 'profit-summary', period],
+    queryKey: queryKeys.dashboard.profitSummary(period),
     queryFn: ({ signal }) => dashboardApi.profitSummary(period, signal),
     placeholderData: keepPreviousData,
     ...FRESH,
   });
   const shipping = useQuery({
-    queryKey: ['dashboard', 'shipping-trend', period],
+    queryKey: queryKeys.dashboard.shippingTrend(period),
     queryFn: ({ signal }) => dashboardApi.shippingTrend(period, signal),
     placeholderData: keepPreviousData,
     ...FRESH,
   });
   const production = useQuery({
-    queryKey: ['dashboard', 'production-trend', days],
+    queryKey: queryKeys.dashboard.productionTrend(days),
     queryFn: ({ signal }) => dashboardApi.productionTrend(days, signal),
     placeholderData: keepPreviousData,
     ...FRESH,
   });
   const purchasing = useQuery({
-    queryKey: ['dashboard', 'purchasing-trend', months],
+    queryKey: queryKeys.dashboard.purchasingTrend(months),
     queryFn: ({ signal }) => dashboardApi.purchasingTrend(months, signal),
     placeholderData: keepPreviousData,
     ...FRESH,
   });
   // Admins only: an operator gets a 403 and the card stays away.
-  const cash = useQuery({ queryKey: ['payments', 'dashboard'], queryFn: ({ signal }) => salesApi.paymentsDashboard(signal), ...FRESH });
+  const cash = useQuery({ queryKey: queryKeys.payments.dashboard(), queryFn: ({ signal }) => salesApi.paymentsDashboard(signal), ...FRESH });
   const recent = useQuery({
-    queryKey: ['dashboard', 'recent-orders', RECENT_ORDERS],
+    queryKey: queryKeys.dashboard.recentOrders(RECENT_ORDERS),
     queryFn: ({ signal }) => dashboardApi.recentOrders(RECENT_ORDERS, signal),
     ...FRESH,
   });
@@ -120,7 +121,7 @@ export function DashboardPage() {
   // The server cannot be reached at all: one notice (in the key figures) instead of one per card.
   const queryClient = useQueryClient();
   const unreachable = summary.error instanceof ApiError && summary.error.isUnreachable;
-  const retryAll = () => void queryClient.refetchQueries({ predicate: (q) => ['dashboard', 'payments'].includes(String(q.queryKey[0])) });
+  const retryAll = () => void queryClient.refetchQueries({ predicate: (q) => [queryKeys.dashboard.all, queryKeys.payments.all].some(([root]) => q.queryKey[0] === root) });
 
   const start = periodStart(period, today);
   const long = PERIOD_LABEL[period].long;

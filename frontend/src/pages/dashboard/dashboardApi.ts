@@ -1,7 +1,7 @@
 /**
  * Dashboard calls (CONTRACT 5.1): the summary cards, the sales, shipping, production and
  * purchasing trends, the profit of what shipped and the latest orders. Every type comes
- * from the generated document. Query keys start with ['dashboard'].
+ * from the generated document. Query keys: `queryKeys.dashboard`.
  */
 import { api } from '../../api/client';
 import type { Api } from '../../api/model';

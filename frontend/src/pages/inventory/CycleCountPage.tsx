@@ -16,6 +16,7 @@ import { useTableState } from '../../lib/useTableState';
 import { NotYetAvailable, isMissingRoute } from '../NotYetAvailable';
 import { ReconciliationCard } from './ReconciliationCard';
 import { parseCount, summarize, toBatch, variance, type CountEntry, type SheetLine, type Variance } from './cycleCount';
+import { queryKeys } from '../../api/queryKeys';
 
 type Step = 'count' | 'review' | 'done';
 
@@ -55,8 +56,8 @@ export function CycleCountPage() {
   /** A location picked while counts are entered: asks before clearing them. */
   const [switchTo, setSwitchTo] = useState<string | null>(null);
 
-  const locations = useQuery({ queryKey: ['inventory', 'locations'], queryFn: ({ signal }) => inventoryApi.locations(signal), staleTime: 60_000 });
-  const reasons = useQuery({ queryKey: ['inventory', 'reasons'], queryFn: ({ signal }) => inventoryApi.adjustmentReasons(signal), staleTime: 300_000 });
+  const locations = useQuery({ queryKey: queryKeys.inventory.locations(), queryFn: ({ signal }) => inventoryApi.locations(signal), staleTime: 60_000 });
+  const reasons = useQuery({ queryKey: queryKeys.inventory.reasons(), queryFn: ({ signal }) => inventoryApi.adjustmentReasons(signal), staleTime: 300_000 });
   const location =
     (locations.data ?? []).find((l) => String(l.id) === table.filters.location) ?? defaultLocation(locations.data ?? []);
   const showZero = table.filters.zero === '1';
@@ -69,7 +70,7 @@ export function CycleCountPage() {
     offset: table.offset,
   };
   const sheet = useQuery({
-    queryKey: ['inventory', 'summary', request],
+    queryKey: queryKeys.inventory.summary(request),
     queryFn: ({ signal }) => inventoryApi.summary(request, signal),
     enabled: location !== undefined,
     placeholderData: keepPreviousData,
@@ -86,9 +87,9 @@ export function CycleCountPage() {
       setStep('done');
       if (res.failed === 0) toast.success('Count posted', `${res.successful} ${res.successful === 1 ? 'line' : 'lines'} recorded as ${res.count_reference}.`);
       else toast.error('Count posted with errors', `${res.failed} of ${res.total_items} lines were not recorded.`);
-      await queryClient.invalidateQueries({ queryKey: ['inventory'] });
-      await queryClient.invalidateQueries({ queryKey: ['items'] });
-      await queryClient.invalidateQueries({ queryKey: ['accounting'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.inventory.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.items.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.accounting.all });
     },
   });
 

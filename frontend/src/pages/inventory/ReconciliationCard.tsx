@@ -7,6 +7,7 @@ import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
+import { queryKeys } from '../../api/queryKeys';
 
 /**
  * Today's reconciliation of one location: how many of its balances were counted since
@@ -18,7 +19,7 @@ export function ReconciliationCard({ locationId, locationName }: { locationId: n
   const toast = useToast();
   const [asking, setAsking] = useState(false);
   const progress = useQuery({
-    queryKey: ['inventory', 'reconciliation', locationId],
+    queryKey: queryKeys.inventory.reconciliation(locationId),
     queryFn: ({ signal }) => inventoryApi.reconciliation({ location_id: locationId, limit: 1 }, signal),
   });
   const confirm = useMutation({
@@ -26,7 +27,7 @@ export function ReconciliationCard({ locationId, locationName }: { locationId: n
     onSuccess: (res) => {
       setAsking(false);
       toast.success('Count completed', `${res.confirmed} ${res.confirmed === 1 ? 'balance' : 'balances'} at ${locationName} confirmed at their stored quantity.`);
-      void queryClient.invalidateQueries({ queryKey: ['inventory'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.inventory.all });
     },
     onError: (err) => {
       setAsking(false);

@@ -12,6 +12,7 @@ import { formatQty } from '../../lib/format';
 import { useDebouncedValue } from '../../lib/useDebounce';
 import { MANUAL_TYPE_OPTIONS, MANUAL_TYPES, TYPE_HINTS, typeLabel } from './transactionOptions';
 import { QUANTITY_SCALE } from './cycleCount';
+import { queryKeys } from '../../api/queryKeys';
 
 const DECIMAL = new RegExp(`^-?\\d+(\\.\\d{1,${QUANTITY_SCALE}})?$`);
 const optionalText = z
@@ -117,8 +118,8 @@ export function TransactionFormModal({ open, onClose }: TransactionFormModalProp
 function TransactionForm({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const locations = useQuery({ queryKey: ['inventory', 'locations'], queryFn: ({ signal }) => inventoryApi.locations(signal), staleTime: 60_000 });
-  const reasons = useQuery({ queryKey: ['inventory', 'reasons'], queryFn: ({ signal }) => inventoryApi.adjustmentReasons(signal), staleTime: 300_000 });
+  const locations = useQuery({ queryKey: queryKeys.inventory.locations(), queryFn: ({ signal }) => inventoryApi.locations(signal), staleTime: 60_000 });
+  const reasons = useQuery({ queryKey: queryKeys.inventory.reasons(), queryFn: ({ signal }) => inventoryApi.adjustmentReasons(signal), staleTime: 300_000 });
   const form = useZodForm(transactionFormSchema, { defaultValues: EMPTY_TRANSACTION });
   const {
     register,
@@ -130,7 +131,7 @@ function TransactionForm({ onClose }: { onClose: () => void }) {
   const sku = useWatch({ control, name: 'sku' });
   const term = useDebouncedValue(sku.trim(), 250);
   const suggestions = useQuery({
-    queryKey: ['items', 'list', { search: term, limit: 10, picker: true }],
+    queryKey: queryKeys.items.list({ search: term, limit: 10, picker: true }),
     queryFn: ({ signal }) => itemsApi.list({ search: term, limit: 10, offset: 0 }, signal),
     enabled: term.length > 0,
     staleTime: 30_000,
@@ -161,8 +162,8 @@ function TransactionForm({ onClose }: { onClose: () => void }) {
         return inventoryApi.create(toTransactionBody(v, id));
       }}
       onSuccess={async (t, v) => {
-        await queryClient.invalidateQueries({ queryKey: ['inventory'] });
-        await queryClient.invalidateQueries({ queryKey: ['items'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.inventory.all });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.items.all });
         // A transfer answers with one of its two legs: name what the person posted.
         const what = typeLabel(v.transaction_type);
         const where = v.transaction_type === 'transfer' ? `to ${t.to_location_name ?? t.location_name}` : `at ${t.location_name}`;

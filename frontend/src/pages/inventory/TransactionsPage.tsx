@@ -16,6 +16,7 @@ import { useServerList } from '../../lib/useServerList';
 import { NotYetAvailable } from '../NotYetAvailable';
 import { TransactionFormModal } from './TransactionFormModal';
 import { isTransactionType, needsApproval, TYPE_FILTER_OPTIONS, typeLabel, typeTone } from './transactionOptions';
+import { queryKeys } from '../../api/queryKeys';
 
 const FILTERS = ['type', 'location', 'approval'] as const;
 
@@ -51,9 +52,9 @@ export function TransactionsPage() {
   const toast = useToast();
   const [creating, setCreating] = useState(false);
   const [approving, setApproving] = useState<InventoryTransaction | null>(null);
-  const locations = useQuery({ queryKey: ['inventory', 'locations'], queryFn: ({ signal }) => inventoryApi.locations(signal), staleTime: 60_000 });
+  const locations = useQuery({ queryKey: queryKeys.inventory.locations(), queryFn: ({ signal }) => inventoryApi.locations(signal), staleTime: 60_000 });
   const pending = useQuery({
-    queryKey: ['inventory', 'pending-approval'],
+    queryKey: queryKeys.inventory.pendingApproval(),
     queryFn: ({ signal }) => inventoryApi.transactions({ pending_approval: true, limit: 100, offset: 0 }, signal),
   });
   const pendingCount = pending.data?.length ?? 0;
@@ -63,7 +64,7 @@ export function TransactionsPage() {
     onSuccess: async (t) => {
       setApproving(null);
       toast.success('Transaction approved', `${typeLabel(t.transaction_type)} of ${t.product_sku} at ${t.location_name} is approved.`);
-      await queryClient.invalidateQueries({ queryKey: ['inventory'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.inventory.all });
     },
     onError: (err) => {
       setApproving(null);

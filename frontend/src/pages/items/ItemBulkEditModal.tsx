@@ -7,6 +7,7 @@ import { Button } from '../../components/Button';
 import { FormError, SelectField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
+import { queryKeys } from '../../api/queryKeys';
 
 /** `''` keeps the value, `none` clears the category, a number sets it. */
 type CategoryChoice = '' | 'none' | `${number}`;
@@ -31,7 +32,7 @@ export function ItemBulkEditModal({ itemIds, onClose, onDone }: { itemIds: numbe
   const toast = useToast();
   const [category, setCategory] = useState<CategoryChoice>('');
   const [active, setActive] = useState<ActiveChoice>('');
-  const categories = useQuery({ queryKey: ['items', 'categories'], queryFn: () => itemsApi.categories(), enabled: open });
+  const categories = useQuery({ queryKey: queryKeys.items.categories(), queryFn: () => itemsApi.categories(), enabled: open });
   const body = bulkEditBody(itemIds, category, active);
 
   const close = () => {
@@ -47,7 +48,7 @@ export function ItemBulkEditModal({ itemIds, onClose, onDone }: { itemIds: numbe
       setCategory('');
       setActive('');
       onDone();
-      await queryClient.invalidateQueries({ queryKey: ['items'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.items.all });
     },
   });
 

@@ -19,6 +19,7 @@ import { isAdmin } from '../../auth/roles';
 import { ItemRecostButton } from './ItemRecost';
 import { ItemStock } from './ItemStock';
 import { ITEM_TYPE_VALUES, ITEM_TYPES, ITEM_TYPES_FOR_FORM, PROCUREMENT_TYPES, UNITS } from './itemOptions';
+import { queryKeys } from '../../api/queryKeys';
 
 const DECIMAL_MESSAGE = 'Enter a number of 0 or more, like 12.50.';
 /** A decimal typed as text: blank is null, anything else must be a plain non-negative number. */
@@ -111,7 +112,7 @@ interface ItemFormModalProps {
 export function ItemFormModal({ open, itemId, onClose }: ItemFormModalProps) {
   const editing = itemId !== null;
   const detail = useQuery({
-    queryKey: ['items', 'detail', itemId],
+    queryKey: queryKeys.items.detail(itemId),
     queryFn: () => itemsApi.get(itemId!),
     enabled: open && editing,
     staleTime: 0,
@@ -167,7 +168,7 @@ function ItemForm({ item, onClose }: { item: Item | null; onClose: () => void })
       lockWhilePending
       submit={(input) => (item ? itemsApi.update(item.id, input) : itemsApi.create(input))}
       onSuccess={async (saved) => {
-        await queryClient.invalidateQueries({ queryKey: ['items'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.items.all });
         toast.success(item ? 'Item saved' : 'Item created', `${saved.sku} · ${saved.name}`);
       }}
       serverError={(err) => {

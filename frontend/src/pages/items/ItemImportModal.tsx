@@ -7,6 +7,7 @@ import { Button } from '../../components/Button';
 import { CsvPicker, ImportSummary, UploadProgress } from '../../components/CsvUpload';
 import { FormError } from '../../components/Field';
 import { Modal } from '../../components/Modal';
+import { queryKeys } from '../../api/queryKeys';
 
 const COLUMNS = ['SKU', 'Name', 'Description', 'Item Type', 'Unit', 'Standard Cost', 'Selling Price'];
 
@@ -32,7 +33,7 @@ export function ItemImportModal({ open, onClose }: { open: boolean; onClose: () 
     try {
       const res = await itemsApi.importCsv(file, { onUploadProgress: setProgress });
       setResult(res);
-      await queryClient.invalidateQueries({ queryKey: ['items'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.items.all });
     } catch (err) {
       setError(err instanceof ApiError && err.isNotFound ? 'Item import is not available on the server yet.' : errorMessage(err));
     } finally {

@@ -7,6 +7,7 @@ import type { ItemRecostAllResult, ItemRecostResult } from '../../api/model';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToast } from '../../components/Toast';
+import { queryKeys } from '../../api/queryKeys';
 
 /**
  * Recomputes one item's standard cost (admins): from its active BOM's roll-up for made items,
@@ -22,7 +23,7 @@ export function ItemRecostButton({ itemId, sku, onRecosted }: { itemId: number; 
       setAsking(false);
       onRecosted(r);
       toast.success(r.changed ? 'Standard cost updated' : 'Standard cost unchanged', r.message);
-      await queryClient.invalidateQueries({ queryKey: ['items'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.items.all });
     },
     onError: (err) => {
       setAsking(false);
@@ -68,7 +69,7 @@ export function RecostAllButton() {
     onSuccess: async (r) => {
       setAsking(false);
       toast.success(`Recosted ${r.updated} ${r.updated === 1 ? 'item' : 'items'}`, recostAllSummary(r));
-      await queryClient.invalidateQueries({ queryKey: ['items'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.items.all });
     },
     onError: (err) => {
       setAsking(false);

@@ -6,6 +6,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
 import { Skeleton } from '../../components/States';
 import { formatDateTime, formatQty, toNumber } from '../../lib/format';
+import { queryKeys } from '../../api/queryKeys';
 
 /**
  * The item's stock: totals over all locations (from the item), and for administrators the
@@ -15,7 +16,7 @@ export function ItemStock({ item }: { item: Item }) {
   const { user } = useAuth();
   const admin = isAdmin(user);
   const perLocation = useQuery({
-    queryKey: ['inventory', 'summary', { product_id: item.id, show_zero: true }],
+    queryKey: queryKeys.inventory.summary({ product_id: item.id, show_zero: true }),
     queryFn: ({ signal }) => inventoryApi.summary({ product_id: item.id, show_zero: true, limit: 500, offset: 0 }, signal),
     enabled: admin,
     staleTime: 0,

@@ -21,6 +21,7 @@ import { ItemBulkEditModal } from './ItemBulkEditModal';
 import { ItemFormModal } from './ItemFormModal';
 import { ItemImportModal } from './ItemImportModal';
 import { RecostAllButton } from './ItemRecost';
+import { queryKeys } from '../../api/queryKeys';
 
 /** What the server sorts this list by. */
 const SORTS = ['sku', 'name', 'item_type', 'procurement_type', 'unit', 'standard_cost', 'selling_price', 'created_at', 'updated_at'] as const satisfies readonly SortBy<ItemListQuery>[];
@@ -84,7 +85,7 @@ export function ItemsPage() {
     onSuccess: async (res, row) => {
       setDeleting(null);
       toast.success('Item deactivated', res?.message ?? `${row.sku} was deactivated.`);
-      await queryClient.invalidateQueries({ queryKey: ['items'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.items.all });
     },
     onError: (err) => {
       setDeleting(null);

@@ -14,6 +14,7 @@ import { productionApi, type WorkCenter } from '../production/productionApi';
 import { RoutingEditor } from './RoutingEditor';
 import { WorkCenterDialog } from './WorkCenterDialog';
 import '../production/production.css';
+import { queryKeys } from '../../api/queryKeys';
 
 type SortKey = 'code' | 'name' | 'center_type' | 'hourly_rate';
 
@@ -28,7 +29,7 @@ function WorkCenters({ onEdit }: { onEdit: (w: WorkCenter) => void }) {
   const table = useTableState(['status']);
   const activeOnly = table.filters.status !== 'all';
   const list = useQuery({
-    queryKey: ['production', 'work-centers', activeOnly],
+    queryKey: queryKeys.production.workCenters(activeOnly),
     queryFn: ({ signal }) => productionApi.workCenters(activeOnly, signal),
     placeholderData: keepPreviousData,
   });
@@ -108,7 +109,7 @@ export function ManufacturingPage() {
   const [editing, setEditing] = useState<WorkCenter | null>(null);
   const [creating, setCreating] = useState(false);
   const centers = useQuery({
-    queryKey: ['production', 'work-centers', true],
+    queryKey: queryKeys.production.workCenters(true),
     queryFn: ({ signal }) => productionApi.workCenters(true, signal),
     enabled: tab === 'routings',
   });

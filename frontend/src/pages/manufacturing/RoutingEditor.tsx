@@ -11,6 +11,7 @@ import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
 import { formatQty } from '../../lib/format';
 import { productionApi, routingBody, routingSchema, type Routing, type RoutingForm, type WorkCenter } from '../production/productionApi';
+import { queryKeys } from '../../api/queryKeys';
 
 const blankStep = (): RoutingForm['operations'][number] => ({ operation_code: '', operation_name: '', work_center_id: '', setup_minutes: '0', run_minutes: '0' });
 
@@ -53,7 +54,7 @@ function StepsForm({ productId, routing, workCenters }: { productId: number; rou
     onSuccess: async (r) => {
       toast.success('Routing saved', `${r.code} v${r.version} has ${r.operations.length} operation${r.operations.length === 1 ? '' : 's'}.`);
       setFormError(null);
-      await queryClient.invalidateQueries({ queryKey: ['production', 'routings'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.production.routingsAll });
     },
     onError: (err) => setFormError(applyServerErrors(err, setError, ['name'])),
   });
@@ -150,12 +151,12 @@ export function RoutingEditor({ workCenters }: { workCenters: WorkCenter[] }) {
   const [productId, setProductId] = useState('');
   const [chosen, setChosen] = useState<number | null>(null);
   const products = useQuery({
-    queryKey: ['production', 'product-options'],
+    queryKey: queryKeys.production.productOptions(),
     queryFn: ({ signal }) => itemsApi.list({ limit: 500, active_only: true, sort_by: 'sku' }, signal),
   });
   const pid = productId ? Number(productId) : undefined;
   const routings = useQuery({
-    queryKey: ['production', 'routings', pid],
+    queryKey: queryKeys.production.routings(pid),
     queryFn: ({ signal }) => productionApi.routings(pid, signal),
     enabled: pid !== undefined,
   });

@@ -6,6 +6,7 @@ import { useToast } from '../../components/Toast';
 import { humanize } from '../../lib/format';
 import { STATUS_TONE } from '../printers/printerStatus';
 import { CENTER_TYPES, productionApi, workCenterSchema, type WorkCenter, type WorkCenterCreate, type WorkCenterForm } from '../production/productionApi';
+import { queryKeys } from '../../api/queryKeys';
 
 const EMPTY: WorkCenterForm = { code: '', name: '', center_type: 'printer_pool', hourly_rate: '0', description: '', active: true };
 
@@ -80,7 +81,7 @@ export function WorkCenterDialog({ open, editing, onClose }: { open: boolean; ed
       submit={(v) => (editing ? productionApi.updateWorkCenter(editing.id, workCenterBody(v)) : productionApi.createWorkCenter(workCenterBody(v)))}
       onSuccess={async (w) => {
         toast.success(editing ? 'Work center saved' : 'Work center created', `${w.code} · ${w.name}`);
-        await queryClient.invalidateQueries({ queryKey: ['production'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.production.all });
       }}
       fields={['code', 'name', 'center_type', 'hourly_rate', 'description', 'active']}
     >

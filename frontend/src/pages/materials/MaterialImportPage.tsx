@@ -12,6 +12,7 @@ import { EmptyState } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { importMaterials, MATERIAL_TEMPLATE_URL, type MaterialImportResult } from './materialImport';
 import './materials.css';
+import { queryKeys } from '../../api/queryKeys';
 
 const COLUMNS = ['Category', 'SKU', 'Name', 'Material Type', 'Material Color Name', 'HEX Code', 'Unit', 'Status', 'Price', 'On Hand (g)'];
 
@@ -36,7 +37,7 @@ export function MaterialImportPage() {
       setPickerKey((k) => k + 1);
       if (r.errors.length) toast.error('Imported with errors', r.errors.length === 1 ? '1 row needs fixing.' : `${r.errors.length} rows need fixing.`);
       else toast.success('Materials imported', r.message);
-      await queryClient.invalidateQueries({ queryKey: ['items'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.items.all });
     },
     onError: () => setProgress(null),
   });

@@ -15,6 +15,7 @@ import { PageSpinner } from '../../components/Spinner';
 import { AccountStep } from './AccountStep';
 import { ImportStep } from './ImportStep';
 import { loadWizard, saveWizard, STEPS, type WizardState } from './steps';
+import { queryKeys } from '../../api/queryKeys';
 
 export function OnboardingPage() {
   const navigate = useNavigate();
@@ -23,7 +24,7 @@ export function OnboardingPage() {
   const current = STEPS[wizard.step - 1]!;
   useDocumentTitle(`Set up Strata · ${current.title}`);
 
-  const status = useQuery({ queryKey: ['setup', 'status'], queryFn: setupApi.status, retry: false, staleTime: 0 });
+  const status = useQuery({ queryKey: queryKeys.setup.status(), queryFn: setupApi.status, retry: false, staleTime: 0 });
 
   // Past step 1 the wizard needs the session it opened; without one, start over.
   if (wizard.step > 1 && !user) setWizard({ step: 1, outcomes: {}, notes: {} });

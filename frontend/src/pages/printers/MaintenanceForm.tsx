@@ -5,6 +5,7 @@ import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
 import { isoToLocalInput, localInputToIso } from '../../lib/localTime';
 import { MAINTENANCE_TYPES, printerApi, type MaintenanceCreate, type MaintenanceType } from './printerApi';
+import { queryKeys } from '../../api/queryKeys';
 
 const MONEY = /^\d+(\.\d{1,2})?$/;
 const MINUTES = /^\d{1,6}$/;
@@ -95,7 +96,7 @@ export function MaintenanceForm({ printerId, onDone }: { printerId: number; onDo
       submit={(body) => printerApi.logMaintenance(printerId, body)}
       onSuccess={async (m) => {
         toast.success('Maintenance logged', `${MAINTENANCE_TYPES[m.maintenance_type]}: ${m.description}`);
-        await queryClient.invalidateQueries({ queryKey: ['printers'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.printers.all });
       }}
       fields={FIELDS}
     >

@@ -12,6 +12,7 @@ import { MaintenanceForm } from './MaintenanceForm';
 import { BRANDS, MAINTENANCE_TYPES, printerApi, type MaintenanceLog, type PrinterBrand, type PrinterDetail } from './printerApi';
 import { STATUS_TONE } from './printerStatus';
 import { useWorkCenters, workCenterName } from './workCenters';
+import { queryKeys } from '../../api/queryKeys';
 
 /** One printer: its facts, its maintenance history and a form to log more. */
 export function PrinterDetailModal({ printerId, onClose, onEdit }: { printerId: number | null; onClose: () => void; onEdit: (p: PrinterDetail) => void }) {
@@ -21,10 +22,10 @@ export function PrinterDetailModal({ printerId, onClose, onEdit }: { printerId: 
   const [page, setPage] = useState(1);
   const [deleting, setDeleting] = useState<MaintenanceLog | null>(null);
   const open = printerId !== null;
-  const detail = useQuery({ queryKey: ['printers', 'detail', printerId], queryFn: ({ signal }) => printerApi.get(printerId!, signal), enabled: open });
+  const detail = useQuery({ queryKey: queryKeys.printers.detail(printerId), queryFn: ({ signal }) => printerApi.get(printerId!, signal), enabled: open });
   const centers = useWorkCenters(open);
   const history = useQuery({
-    queryKey: ['printers', 'maintenance', printerId, page],
+    queryKey: queryKeys.printers.maintenance(printerId, page),
     queryFn: ({ signal }) => printerApi.history(printerId!, page, signal),
     enabled: open,
     placeholderData: keepPreviousData,
@@ -34,7 +35,7 @@ export function PrinterDetailModal({ printerId, onClose, onEdit }: { printerId: 
     onSuccess: async () => {
       toast.success('Maintenance log deleted');
       setDeleting(null);
-      await queryClient.invalidateQueries({ queryKey: ['printers'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.printers.all });
     },
     onError: (err) => {
       toast.error('Could not delete the log', errorMessage(err));

@@ -7,6 +7,7 @@ import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
 import { BRANDS, BRAND_VALUES, printerApi, type PrinterBrand, type PrinterCreate, type PrinterDetail } from './printerApi';
 import { useWorkCenters, workCenterOptions } from './workCenters';
+import { queryKeys } from '../../api/queryKeys';
 
 /** An IPv4 or IPv6 literal or a host name, as the server's `plausible_address` accepts. */
 const ADDRESS = /^[A-Za-z0-9.:_-]{1,255}$/;
@@ -69,7 +70,7 @@ export function PrinterFormModal({ open, printer, onClose }: { open: boolean; pr
   const queryClient = useQueryClient();
   const toast = useToast();
   const editing = printer !== null;
-  const suggestion = useQuery({ queryKey: ['printers', 'code-suggestion'], queryFn: ({ signal }) => printerApi.suggestCode(signal), enabled: open && !editing });
+  const suggestion = useQuery({ queryKey: queryKeys.printers.codeSuggestion(), queryFn: ({ signal }) => printerApi.suggestCode(signal), enabled: open && !editing });
   const centers = useWorkCenters(open);
   const form = useZodForm(printerFormSchema, { defaultValues: formValues(printer) });
   const {
@@ -103,9 +104,9 @@ export function PrinterFormModal({ open, printer, onClose }: { open: boolean; pr
         toast.success(editing ? 'Printer saved' : 'Printer added', `${p.code} · ${p.name}`);
         // Work centers list their printers and the command center names each printer's.
         await Promise.all([
-          queryClient.invalidateQueries({ queryKey: ['printers'] }),
-          queryClient.invalidateQueries({ queryKey: ['production', 'work-centers'] }),
-          queryClient.invalidateQueries({ queryKey: ['command-center'] }),
+          queryClient.invalidateQueries({ queryKey: queryKeys.printers.all }),
+          queryClient.invalidateQueries({ queryKey: queryKeys.production.workCentersAll }),
+          queryClient.invalidateQueries({ queryKey: queryKeys.commandCenter.all }),
         ]);
       }}
       fields={FIELDS}

@@ -17,6 +17,7 @@ import { BRANDS, BRAND_VALUES, DUE_DAYS_AHEAD, MAINTENANCE_TYPES, PRINTER_STATUS
 import { STATUS_TONE } from './printerStatus';
 import { useWorkCenters, workCenterName } from './workCenters';
 import './printers.css';
+import { queryKeys } from '../../api/queryKeys';
 
 /** What the server sorts this list by. */
 const SORTS = ['code', 'name', 'model', 'brand', 'status', 'location', 'last_seen', 'created_at', 'updated_at'] as const satisfies readonly SortBy<PrinterListQuery>[];
@@ -68,7 +69,7 @@ export function PrintersPage() {
   /** The printer being edited, `null` for a new one, `undefined` when the form is closed. */
   const [editing, setEditing] = useState<PrinterDetail | null | undefined>(undefined);
   const centers = useWorkCenters();
-  const due = useQuery({ queryKey: ['printers', 'maintenance-due'], queryFn: ({ signal }) => printerApi.due(signal) });
+  const due = useQuery({ queryKey: queryKeys.printers.maintenanceDue(), queryFn: ({ signal }) => printerApi.due(signal) });
   if (list.missing) return <NotYetAvailable area="printers" />;
 
   return (

@@ -2,15 +2,16 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Option } from '../../components/Field';
 import { productionApi, type WorkCenter } from '../production/productionApi';
+import { queryKeys } from '../../api/queryKeys';
 
 /**
  * Every work center, active or not, so an inactive one a printer still belongs to keeps its
  * name. The key is the Manufacturing page's "active and inactive" list, so saving a work
- * center (which invalidates ['production']) refreshes it too.
+ * center (which invalidates `queryKeys.production.all`) refreshes it too.
  */
 export function useWorkCenters(enabled = true) {
   return useQuery({
-    queryKey: ['production', 'work-centers', false],
+    queryKey: queryKeys.production.workCenters(false),
     queryFn: ({ signal }) => productionApi.workCenters(false, signal),
     enabled,
     staleTime: 60_000,

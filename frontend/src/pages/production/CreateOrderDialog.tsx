@@ -4,6 +4,7 @@ import { SelectField, TextAreaField, TextField } from '../../components/Field';
 import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
 import { createOrderBody, createOrderSchema, productionApi, type CreateOrderForm } from './productionApi';
+import { queryKeys } from '../../api/queryKeys';
 
 const EMPTY: CreateOrderForm = { product_id: '', quantity_ordered: '1', due_date: '', priority: '3', notes: '' };
 const PRIORITIES = [
@@ -19,7 +20,7 @@ export function CreateOrderDialog({ open, onClose, onCreated }: { open: boolean;
   const queryClient = useQueryClient();
   const toast = useToast();
   const products = useQuery({
-    queryKey: ['production', 'product-options'],
+    queryKey: queryKeys.production.productOptions(),
     queryFn: ({ signal }) => itemsApi.list({ limit: 500, active_only: true, sort_by: 'sku' }, signal),
     enabled: open,
   });
@@ -44,7 +45,7 @@ export function CreateOrderDialog({ open, onClose, onCreated }: { open: boolean;
       submit={(v) => productionApi.create(createOrderBody(v))}
       onSuccess={async (o) => {
         toast.success('Production order created', `${o.code} is a draft; release it when the material is ready.`);
-        await queryClient.invalidateQueries({ queryKey: ['production'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.production.all });
         onCreated(o.id);
       }}
       fields={['product_id', 'quantity_ordered', 'due_date', 'priority', 'notes']}

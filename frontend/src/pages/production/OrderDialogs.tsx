@@ -30,6 +30,7 @@ import {
   type ScrapForm,
   type SplitForm,
 } from './productionApi';
+import { queryKeys } from '../../api/queryKeys';
 
 interface DialogProps {
   order: ProductionOrder;
@@ -38,7 +39,7 @@ interface DialogProps {
 }
 
 function useScrapReasons(open: boolean) {
-  return useQuery({ queryKey: ['production', 'scrap-reasons'], queryFn: ({ signal }) => scrapReasonsApi.list({}, signal), enabled: open, staleTime: 300_000 });
+  return useQuery({ queryKey: queryKeys.production.scrapReasons(), queryFn: ({ signal }) => scrapReasonsApi.list({}, signal), enabled: open, staleTime: 300_000 });
 }
 
 /** Refetches what an order's step changes; the dialog closes after it. */
@@ -46,12 +47,12 @@ function useDone() {
   const queryClient = useQueryClient();
   return async () => {
     await Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['production'] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.production.all }),
       // Completing and QC move the sales order the production order is for (ready to ship).
-      queryClient.invalidateQueries({ queryKey: ['sales'] }),
-      queryClient.invalidateQueries({ queryKey: ['printers'] }),
-      queryClient.invalidateQueries({ queryKey: ['command-center'] }),
-      queryClient.invalidateQueries({ queryKey: ['spools'] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.sales.all }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.printers.all }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.commandCenter.all }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.spools.all }),
     ]);
   };
 }
@@ -61,7 +62,7 @@ export function ConsumeSpoolDialog({ order, open, onClose }: DialogProps) {
   const toast = useToast();
   const done = useDone();
   const [idemKey, setIdemKey] = useState(productionApi.newKey);
-  const spools = useQuery({ queryKey: ['production', 'spool-options'], queryFn: ({ signal }) => spoolApi.list({ status: 'active', limit: 500 }, signal), enabled: open });
+  const spools = useQuery({ queryKey: queryKeys.production.spoolOptions(), queryFn: ({ signal }) => spoolApi.list({ status: 'active', limit: 500 }, signal), enabled: open });
   const materialIds = new Set(order.materials.map((m) => m.component_id));
   const all = spools.data?.items ?? [];
   const matching = all.filter((s) => materialIds.has(s.product_id));

@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { AppProviders, AppRoutes, createQueryClient } from '../../App';
+import { queryKeys } from '../../api/queryKeys';
 
 const admin = {
   id: 1,
@@ -116,7 +117,7 @@ describe('production order page', () => {
     );
     const client = createQueryClient();
     // The sales order as it was seen before production, still fresh in the cache.
-    client.setQueryData(['sales', 'detail', 9], salesOrder('in_production'));
+    client.setQueryData(queryKeys.sales.detail(9), salesOrder('in_production'));
     render(
       <MemoryRouter initialEntries={['/admin/production/5']}>
         <AppProviders client={client}>

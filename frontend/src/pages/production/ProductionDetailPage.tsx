@@ -24,6 +24,7 @@ import {
   type ProductionOrder,
 } from './productionApi';
 import './production.css';
+import { queryKeys } from '../../api/queryKeys';
 
 type Dialog = 'consume' | 'complete' | 'scrap' | 'qc' | 'split' | 'schedule' | 'cancel' | 'delete' | 'hold' | 'short' | null;
 
@@ -32,10 +33,10 @@ function useInvalidate() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['production'] }),
-      queryClient.invalidateQueries({ queryKey: ['sales'] }),
-      queryClient.invalidateQueries({ queryKey: ['printers'] }),
-      queryClient.invalidateQueries({ queryKey: ['command-center'] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.production.all }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.sales.all }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.printers.all }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.commandCenter.all }),
     ]);
 }
 
@@ -166,7 +167,7 @@ export function ProductionDetailPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [error, setError] = useState<string | null>(null);
   const detail = useQuery({
-    queryKey: ['production', 'detail', id],
+    queryKey: queryKeys.production.detail(id),
     queryFn: ({ signal }) => productionApi.get(id, signal),
     enabled: Number.isInteger(id) && id > 0,
     refetchInterval: LIVE_INTERVAL,
@@ -207,13 +208,13 @@ export function ProductionDetailPage() {
   });
   const order = detail.data;
   const centers = useQuery({
-    queryKey: ['production', 'work-centers', true],
+    queryKey: queryKeys.production.workCenters(true),
     queryFn: ({ signal }) => productionApi.workCenters(true, signal),
     enabled: order !== undefined && order.operations.some((o) => o.status === 'queued'),
   });
   const spoolIds = [...new Set((order?.spools ?? []).map((s) => s.spool_id))];
   const spoolNames = useQueries({
-    queries: spoolIds.map((sid) => ({ queryKey: ['spools', 'detail', sid], queryFn: ({ signal }: { signal: AbortSignal }) => spoolApi.get(sid, signal), staleTime: 60_000 })),
+    queries: spoolIds.map((sid) => ({ queryKey: queryKeys.spools.detail(sid), queryFn: ({ signal }: { signal: AbortSignal }) => spoolApi.get(sid, signal), staleTime: 60_000 })),
   });
   const spoolNumber = (sid: number) => spoolNames.find((q) => q.data?.id === sid)?.data?.spool_number ?? `Spool #${sid}`;
   const back = (

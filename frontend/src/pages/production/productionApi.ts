@@ -1,7 +1,7 @@
 /**
  * Production calls (CONTRACT 5.12, 6.2): production orders and their operations, work
- * centers, routings, dispatch and the command center. Query keys start with
- * ['production'], ['printers'] or ['command-center'] so live updates can invalidate them.
+ * centers, routings, dispatch and the command center. Their query keys (`queryKeys.production`,
+ * `.printers`, `.commandCenter`) start with the resource, so live updates can invalidate them.
  */
 import { z } from 'zod';
 import { api } from '../../api/client';

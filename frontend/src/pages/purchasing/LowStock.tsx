@@ -7,20 +7,21 @@ import { EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatMoney, formatQty } from '../../lib/format';
 import { purchasingApi } from './purchasingApi';
+import { queryKeys } from '../../api/queryKeys';
 
 /** Items at or below their reorder point (open orders counted) and draft orders made from
  *  them: from the selected items (every item when none is selected) or one item at a time. */
 export function LowStock({ onOpen }: { onOpen: (id: number) => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const list = useQuery({ queryKey: ['purchasing', 'low-stock'], queryFn: ({ signal }) => purchasingApi.lowStock(signal) });
+  const list = useQuery({ queryKey: queryKeys.purchasing.lowStock(), queryFn: ({ signal }) => purchasingApi.lowStock(signal) });
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const rows = list.data ?? [];
   // What is still suggested of what was ticked (a refetch may drop items).
   const chosen = rows.filter((s) => selected.has(s.item_id)).map((s) => s.item_id);
   const invalidate = async () => {
-    await queryClient.invalidateQueries({ queryKey: ['purchasing'] });
-    await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.purchasing.all });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders.all });
   };
   const make = useMutation({
     mutationFn: (itemIds: number[]) => purchasingApi.fromLowStock(itemIds),

@@ -13,6 +13,7 @@ import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/form
 import { NEXT_STATUSES, STATUS_ACTION, purchasingApi, type PurchaseOrderLine } from './purchasingApi';
 import { PoHeaderDialog, PoLineDialog } from './PoEditDialogs';
 import { ReceiveDialog } from './ReceiveDialog';
+import { queryKeys } from '../../api/queryKeys';
 
 export const PO_TONE: Record<string, 'neutral' | 'info' | 'warning' | 'success' | 'danger'> = {
   draft: 'neutral',
@@ -28,15 +29,15 @@ export const PO_TONE: Record<string, 'neutral' | 'info' | 'warning' | 'success' 
 export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const detail = useQuery({ queryKey: ['purchase-orders', 'detail', poId], queryFn: ({ signal }) => purchasingApi.get(poId!, signal), enabled: poId !== null });
-  const events = useQuery({ queryKey: ['purchase-orders', 'events', poId], queryFn: ({ signal }) => purchasingApi.events(poId!, signal), enabled: poId !== null });
-  const documents = useQuery({ queryKey: ['purchase-orders', 'documents', poId], queryFn: ({ signal }) => purchasingApi.documents(poId!, signal), enabled: poId !== null });
+  const detail = useQuery({ queryKey: queryKeys.purchaseOrders.detail(poId), queryFn: ({ signal }) => purchasingApi.get(poId!, signal), enabled: poId !== null });
+  const events = useQuery({ queryKey: queryKeys.purchaseOrders.events(poId), queryFn: ({ signal }) => purchasingApi.events(poId!, signal), enabled: poId !== null });
+  const documents = useQuery({ queryKey: queryKeys.purchaseOrders.documents(poId), queryFn: ({ signal }) => purchasingApi.documents(poId!, signal), enabled: poId !== null });
   const [docType, setDocType] = useState('invoice');
   const attach = useMutation({
     mutationFn: (file: File) => purchasingApi.uploadDocument(poId!, file, docType),
     onSuccess: async (d) => {
       toast.success('Document attached', d.filename);
-      await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders.all });
     },
     onError: (err) => setError(errorMessage(err)),
   });
@@ -54,7 +55,7 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
     onSuccess: async (r) => {
       toast.success('Status changed', `${r.po_number} is ${humanize(r.status)}.`);
       setConfirm(null);
-      await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders.all });
     },
     onError: (err) => {
       setConfirm(null);
@@ -66,7 +67,7 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
     onSuccess: async (r) => {
       toast.success('Deleted', r.message);
       setConfirm(null);
-      await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders.all });
       onClose();
     },
     onError: (err) => {
@@ -79,7 +80,7 @@ export function PoDetailModal({ poId, onClose }: { poId: number | null; onClose:
     onSuccess: async (l) => {
       toast.success('Line removed', `${l.product_sku} is off ${po?.po_number ?? 'the order'}.`);
       setRemovingLine(null);
-      await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders.all });
     },
     onError: (err) => {
       setRemovingLine(null);

@@ -16,6 +16,7 @@ import {
   type PurchaseOrder,
   type PurchaseOrderLine,
 } from './purchasingApi';
+import { queryKeys } from '../../api/queryKeys';
 
 const HEADER_FIELDS = ['vendor_id', 'expected_date', 'shipping_cost', 'tax_amount', 'notes'] as const;
 const LINE_FIELDS = ['product_id', 'quantity_ordered', 'unit_cost', 'purchase_unit', 'notes'] as const;
@@ -31,7 +32,7 @@ export function PoHeaderDialog({ po, open, onClose }: { po: PurchaseOrder; open:
 function HeaderForm({ po, onClose }: { po: PurchaseOrder; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const vendors = useQuery({ queryKey: ['purchasing', 'vendor-options'], queryFn: ({ signal }) => vendorsApi.list({ limit: 500 }, signal) });
+  const vendors = useQuery({ queryKey: queryKeys.purchasing.vendorOptions(), queryFn: ({ signal }) => vendorsApi.list({ limit: 500 }, signal) });
   const form = useZodForm<PoHeaderValues, PoHeaderBody>(poHeaderSchema(po), {
     defaultValues: {
       vendor_id: String(po.vendor_id),
@@ -61,7 +62,7 @@ function HeaderForm({ po, onClose }: { po: PurchaseOrder; onClose: () => void })
       submit={(body) => purchasingApi.update(po.id, body)}
       onSuccess={async (r) => {
         toast.success('Purchase order saved', `${r.po_number} is saved.`);
-        await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders.all });
       }}
       fields={HEADER_FIELDS}
     >
@@ -84,7 +85,7 @@ export function PoLineDialog({ po, line, open, onClose }: { po: PurchaseOrder; l
 function LineForm({ po, line, onClose }: { po: PurchaseOrder; line: PurchaseOrderLine | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const items = useQuery({ queryKey: ['purchasing', 'item-options'], queryFn: ({ signal }) => itemsApi.list({ limit: 500 }, signal), enabled: line === null });
+  const items = useQuery({ queryKey: queryKeys.purchasing.itemOptions(), queryFn: ({ signal }) => itemsApi.list({ limit: 500 }, signal), enabled: line === null });
   const form = useZodForm<PoLineValues, PoLineBody>(line ? lineUpdateSchema : lineCreateSchema, {
     defaultValues: line
       ? { product_id: String(line.product_id), quantity_ordered: plain(line.quantity_ordered), unit_cost: plain(line.unit_cost), purchase_unit: line.purchase_unit, notes: line.notes ?? '' }
@@ -110,7 +111,7 @@ function LineForm({ po, line, onClose }: { po: PurchaseOrder; line: PurchaseOrde
       submit={(body) => (line ? purchasingApi.updateLine(po.id, line.id, body) : purchasingApi.addLine(po.id, body as Extract<PoLineBody, { product_id: number }>))}
       onSuccess={async (l) => {
         toast.success(line ? 'Line saved' : 'Line added', `Line ${l.line_number}: ${l.product_sku} on ${po.po_number}.`);
-        await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders.all });
       }}
       fields={LINE_FIELDS}
     >

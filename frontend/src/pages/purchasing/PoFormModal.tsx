@@ -8,6 +8,7 @@ import { FormError } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
 import { PURCHASE_UNITS, purchasingApi } from './purchasingApi';
+import { queryKeys } from '../../api/queryKeys';
 
 interface LineDraft {
   product_id: string;
@@ -22,8 +23,8 @@ const blank = (): LineDraft => ({ product_id: '', quantity_ordered: '1', unit_co
 export function PoFormModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (id: number) => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const vendors = useQuery({ queryKey: ['purchasing', 'vendor-options'], queryFn: ({ signal }) => vendorsApi.list({ limit: 500 }, signal), enabled: open });
-  const items = useQuery({ queryKey: ['purchasing', 'item-options'], queryFn: ({ signal }) => itemsApi.list({ limit: 500 }, signal), enabled: open });
+  const vendors = useQuery({ queryKey: queryKeys.purchasing.vendorOptions(), queryFn: ({ signal }) => vendorsApi.list({ limit: 500 }, signal), enabled: open });
+  const items = useQuery({ queryKey: queryKeys.purchasing.itemOptions(), queryFn: ({ signal }) => itemsApi.list({ limit: 500 }, signal), enabled: open });
   const [vendor, setVendor] = useState('');
   const [expected, setExpected] = useState('');
   const [lines, setLines] = useState<LineDraft[]>([blank()]);
@@ -49,7 +50,7 @@ export function PoFormModal({ open, onClose, onCreated }: { open: boolean; onClo
       }),
     onSuccess: async (po) => {
       toast.success('Purchase order created', `${po.po_number} is a draft.`);
-      await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders.all });
       close();
       onCreated(po.id);
     },

@@ -16,6 +16,7 @@ import {
   type ReceiveBody,
   type ReceiveValues,
 } from './purchasingApi';
+import { queryKeys } from '../../api/queryKeys';
 
 /** Receives a purchase order: where it goes, and per line the quantity, lot numbers and
  *  spool weights. One Idempotency-Key per opened dialog, so a double click posts once. */
@@ -29,7 +30,7 @@ function ReceiveForm({ po, onClose }: { po: PurchaseOrder; onClose: () => void }
   // The open lines as the dialog opened: the form's rows, whatever a refetch brings meanwhile.
   const [lines] = useState(() => po.lines.filter((l) => Number(l.quantity_remaining) > 0));
   const [idem] = useState(() => purchasingApi.newKey());
-  const locations = useQuery({ queryKey: ['inventory', 'locations'], queryFn: ({ signal }) => inventoryApi.locations(signal), staleTime: 60_000 });
+  const locations = useQuery({ queryKey: queryKeys.inventory.locations(), queryFn: ({ signal }) => inventoryApi.locations(signal), staleTime: 60_000 });
   const fallback = defaultReceiveLocation(locations.data ?? []);
   const form = useZodForm<ReceiveValues, ReceiveBody>(receiveSchema, {
     defaultValues: {
@@ -61,9 +62,9 @@ function ReceiveForm({ po, onClose }: { po: PurchaseOrder; onClose: () => void }
       submit={(body) => purchasingApi.receive(po.id, { ...body, location_id: body.location_id ?? fallback?.id ?? null }, idem)}
       onSuccess={async (r) => {
         toast.success('Received', `${r.po_number}: ${r.lines_received} line(s), ${r.spools_created.length} spool(s), lots ${r.material_lots_created.join(', ') || 'none'}.`);
-        await queryClient.invalidateQueries({ queryKey: ['purchase-orders'] });
-        await queryClient.invalidateQueries({ queryKey: ['purchasing'] });
-        await queryClient.invalidateQueries({ queryKey: ['inventory'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.purchaseOrders.all });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.purchasing.all });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.inventory.all });
       }}
       serverError={(err) => {
         // The server numbers the lines it was sent (those with a quantity), the form every open line.

@@ -11,6 +11,7 @@ import { useToast } from '../../components/Toast';
 import { formatMoney } from '../../lib/format';
 import { purchasingApi, type VendorDetail, type VendorItem } from './purchasingApi';
 import { VendorItemDialog } from './VendorItemDialog';
+import { queryKeys } from '../../api/queryKeys';
 
 interface VendorDetailModalProps {
   vendorId: number | null;
@@ -29,9 +30,9 @@ export function VendorDetailModal({ vendorId, onClose, onEdit, onDelete }: Vendo
   const queryClient = useQueryClient();
   const toast = useToast();
   const enabled = vendorId !== null;
-  const vendor = useQuery({ queryKey: ['purchasing', 'vendor', vendorId], queryFn: ({ signal }) => purchasingApi.vendor(vendorId!, signal), enabled });
-  const metrics = useQuery({ queryKey: ['purchasing', 'vendor-metrics', vendorId], queryFn: ({ signal }) => purchasingApi.vendorMetrics(vendorId!, signal), enabled });
-  const items = useQuery({ queryKey: ['purchasing', 'vendor-items', vendorId], queryFn: ({ signal }) => purchasingApi.vendorItems(vendorId!, signal), enabled });
+  const vendor = useQuery({ queryKey: queryKeys.purchasing.vendor(vendorId), queryFn: ({ signal }) => purchasingApi.vendor(vendorId!, signal), enabled });
+  const metrics = useQuery({ queryKey: queryKeys.purchasing.vendorMetrics(vendorId), queryFn: ({ signal }) => purchasingApi.vendorMetrics(vendorId!, signal), enabled });
+  const items = useQuery({ queryKey: queryKeys.purchasing.vendorItems(vendorId), queryFn: ({ signal }) => purchasingApi.vendorItems(vendorId!, signal), enabled });
   /** The entry being changed, 'new' while adding one. */
   const [editing, setEditing] = useState<VendorItem | 'new' | null>(null);
   const [removing, setRemoving] = useState<VendorItem | null>(null);
@@ -41,7 +42,7 @@ export function VendorDetailModal({ vendorId, onClose, onEdit, onDelete }: Vendo
     mutationFn: (entry: VendorItem) => purchasingApi.updateVendorItem(vendorId!, entry.item_id, { is_preferred: true }),
     onSuccess: async (entry) => {
       toast.success('Preferred vendor set', `${name} is the preferred vendor for ${entry.item_sku ?? 'the item'}.`);
-      await queryClient.invalidateQueries({ queryKey: ['purchasing'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.purchasing.all });
     },
     onError: (err) => setError(errorMessage(err)),
   });
@@ -50,7 +51,7 @@ export function VendorDetailModal({ vendorId, onClose, onEdit, onDelete }: Vendo
     onSuccess: async (_none, entry) => {
       toast.success('Item removed', `${entry.item_sku ?? 'The item'} is off ${name}'s price list.`);
       setRemoving(null);
-      await queryClient.invalidateQueries({ queryKey: ['purchasing'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.purchasing.all });
     },
     onError: (err) => {
       setRemoving(null);

@@ -16,6 +16,7 @@ import {
   type VendorDetail,
   type VendorFormValues,
 } from './purchasingApi';
+import { queryKeys } from '../../api/queryKeys';
 
 const RATINGS = [
   { value: '1', label: '1 · Poor' },
@@ -36,7 +37,7 @@ interface VendorFormModalProps {
 export function VendorFormModal({ open, vendorId, onClose }: VendorFormModalProps) {
   const editing = vendorId !== null;
   const detail = useQuery({
-    queryKey: ['purchasing', 'vendor', vendorId],
+    queryKey: queryKeys.purchasing.vendor(vendorId),
     queryFn: ({ signal }) => purchasingApi.vendor(vendorId!, signal),
     enabled: open && editing,
     staleTime: 0,
@@ -85,7 +86,7 @@ function VendorForm({ vendor, onClose }: { vendor: VendorDetail | null; onClose:
       submit={(body) => (vendor ? purchasingApi.updateVendor(vendor.id, body) : purchasingApi.createVendor(body as VendorCreate))}
       onSuccess={async (saved) => {
         toast.success(vendor ? 'Vendor saved' : 'Vendor created', `${saved.code} · ${saved.name}`);
-        await Promise.all([queryClient.invalidateQueries({ queryKey: ['vendors'] }), queryClient.invalidateQueries({ queryKey: ['purchasing'] })]);
+        await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.vendors.all }), queryClient.invalidateQueries({ queryKey: queryKeys.purchasing.all })]);
       }}
       // 422s land on their fields; a 400 (a code another vendor has) is the form's sentence.
       fields={VENDOR_FIELDS}

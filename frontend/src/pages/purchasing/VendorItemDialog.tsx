@@ -16,6 +16,7 @@ import {
   type VendorItemCreate,
   type VendorItemValues,
 } from './purchasingApi';
+import { queryKeys } from '../../api/queryKeys';
 
 interface VendorItemDialogProps {
   vendor: VendorDetail;
@@ -35,7 +36,7 @@ export function VendorItemDialog({ open, ...props }: VendorItemDialogProps) {
 function VendorItemForm({ vendor, entry, listed, onClose }: Omit<VendorItemDialogProps, 'open'>) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const items = useQuery({ queryKey: ['purchasing', 'item-options'], queryFn: ({ signal }) => itemsApi.list({ limit: 500 }, signal), enabled: entry === null });
+  const items = useQuery({ queryKey: queryKeys.purchasing.itemOptions(), queryFn: ({ signal }) => itemsApi.list({ limit: 500 }, signal), enabled: entry === null });
   const form = useZodForm<VendorItemValues, VendorItemBody>(entry ? vendorItemUpdateSchema(entry) : vendorItemCreateSchema, {
     defaultValues: vendorItemFormValues(entry),
   });
@@ -62,7 +63,7 @@ function VendorItemForm({ vendor, entry, listed, onClose }: Omit<VendorItemDialo
       onSuccess={async (saved) => {
         toast.success(entry ? 'Price saved' : 'Item added', `${saved.item_sku ?? 'The item'} on ${vendor.name}'s price list.`);
         // A preferred mark moves off the item's other vendors too.
-        await queryClient.invalidateQueries({ queryKey: ['purchasing'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.purchasing.all });
       }}
       fields={VENDOR_ITEM_FIELDS}
     >

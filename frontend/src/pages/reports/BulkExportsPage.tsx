@@ -34,6 +34,7 @@ import {
   type ExportFormValues,
 } from './bulkExports';
 import './reports.css';
+import { queryKeys } from '../../api/queryKeys';
 
 const PRESET_OPTIONS = [...PRESETS.map((p) => ({ value: p.id, label: p.label })), { value: '', label: 'Custom query' }];
 
@@ -102,7 +103,7 @@ export function BulkExportsPage() {
   const submitting = useRef(false);
 
   const list = useQuery({
-    queryKey: ['bulk-exports', EXPORT_LIST_LIMIT],
+    queryKey: queryKeys.bulkExports.recent(EXPORT_LIST_LIMIT),
     queryFn: () => bulkExportApi.list(EXPORT_LIST_LIMIT),
     refetchInterval: (q) => pollInterval(q.state.data),
     staleTime: 0,
@@ -122,7 +123,7 @@ export function BulkExportsPage() {
     mutationFn: (v: ExportFormValues) => bulkExportApi.create({ query: v.query.trim(), format: v.format }, idempotencyKey.current),
     onSuccess: async (e) => {
       toast.success('Export queued', `Export #${e.id} runs in the background; the list below shows its progress and then the download.`);
-      await queryClient.invalidateQueries({ queryKey: ['bulk-exports'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.bulkExports.all });
     },
     onError: (err) => setFormError(applyServerErrors(err, setError, ['query', 'format'])),
     onSettled: () => {

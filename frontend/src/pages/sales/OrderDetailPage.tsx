@@ -32,6 +32,7 @@ import {
   type SalesOrderStatus,
 } from './salesApi';
 import './sales.css';
+import { queryKeys } from '../../api/queryKeys';
 
 const SHIPPABLE: readonly SalesOrderStatus[] = ['confirmed', 'in_production', 'ready_to_ship'];
 
@@ -75,20 +76,20 @@ export function OrderDetailPage() {
   const admin = isAdmin(user);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [error, setError] = useState<string | null>(null);
-  const detail = useQuery({ queryKey: ['sales', 'detail', id], queryFn: ({ signal }) => salesApi.get(id, signal), enabled: valid });
-  const transitions = useQuery({ queryKey: ['sales', 'status-transitions'], queryFn: ({ signal }) => salesApi.transitions(signal), staleTime: Infinity });
-  const events = useQuery({ queryKey: ['sales', 'events', id], queryFn: ({ signal }) => salesApi.events(id, signal), enabled: valid });
-  const required = useQuery({ queryKey: ['sales', 'required-orders', id], queryFn: ({ signal }) => salesApi.requiredOrders(id, signal), enabled: valid });
-  const blocking = useQuery({ queryKey: ['sales', 'blocking-issues', id], queryFn: ({ signal }) => salesApi.blockingIssues(id, signal), enabled: valid });
-  const materials = useQuery({ queryKey: ['sales', 'material-requirements', id], queryFn: ({ signal }) => salesApi.materialRequirements(id, signal), enabled: valid });
-  const tracking = useQuery({ queryKey: ['sales', 'shipping-events', id], queryFn: ({ signal }) => salesApi.shippingEvents(id, signal), enabled: valid });
+  const detail = useQuery({ queryKey: queryKeys.sales.detail(id), queryFn: ({ signal }) => salesApi.get(id, signal), enabled: valid });
+  const transitions = useQuery({ queryKey: queryKeys.sales.statusTransitions(), queryFn: ({ signal }) => salesApi.transitions(signal), staleTime: Infinity });
+  const events = useQuery({ queryKey: queryKeys.sales.events(id), queryFn: ({ signal }) => salesApi.events(id, signal), enabled: valid });
+  const required = useQuery({ queryKey: queryKeys.sales.requiredOrders(id), queryFn: ({ signal }) => salesApi.requiredOrders(id, signal), enabled: valid });
+  const blocking = useQuery({ queryKey: queryKeys.sales.blockingIssues(id), queryFn: ({ signal }) => salesApi.blockingIssues(id, signal), enabled: valid });
+  const materials = useQuery({ queryKey: queryKeys.sales.materialRequirements(id), queryFn: ({ signal }) => salesApi.materialRequirements(id, signal), enabled: valid });
+  const tracking = useQuery({ queryKey: queryKeys.sales.shippingEvents(id), queryFn: ({ signal }) => salesApi.shippingEvents(id, signal), enabled: valid });
   const payments = useQuery({
-    queryKey: ['payments', 'list', { order_id: id }],
+    queryKey: queryKeys.payments.list({ order_id: id }),
     queryFn: ({ signal }) => salesApi.payments({ order_id: id, page_size: 100 }, signal),
     enabled: valid && admin,
   });
-  const summary = useQuery({ queryKey: ['payments', 'summary', id], queryFn: ({ signal }) => salesApi.paymentSummary(id, signal), enabled: valid && admin });
-  const shipments = useQuery({ queryKey: ['shipping', 'list', { sales_order_id: id }], queryFn: ({ signal }) => salesApi.shipments({ sales_order_id: id }, signal), enabled: valid });
+  const summary = useQuery({ queryKey: queryKeys.payments.summary(id), queryFn: ({ signal }) => salesApi.paymentSummary(id, signal), enabled: valid && admin });
+  const shipments = useQuery({ queryKey: queryKeys.shipping.list({ sales_order_id: id }), queryFn: ({ signal }) => salesApi.shipments({ sales_order_id: id }, signal), enabled: valid });
 
   const fail = (err: unknown) => {
     setDialog(null);

@@ -31,6 +31,7 @@ import {
   type OrderImportReport,
 } from './orderImport';
 import './sales.css';
+import { queryKeys } from '../../api/queryKeys';
 
 const PAGE_SIZE = 25;
 
@@ -194,8 +195,8 @@ export function OrderImportPage() {
       setPreview(null);
       if (r.created > 0) toast.success('Orders imported', r.message);
       else toast.error('No orders imported', r.message);
-      await queryClient.invalidateQueries({ queryKey: ['sales'] });
-      await queryClient.invalidateQueries({ queryKey: ['customers'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.sales.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.customers.all });
     },
     onError: () => {
       setProgress(null);

@@ -6,6 +6,7 @@ import { useToast } from '../../components/Toast';
 import { humanize } from '../../lib/format';
 import { PAYMENT_METHODS, paymentBody, paymentSchema, salesApi, type PaymentForm } from './salesApi';
 import { useSalesInvalidate } from './salesHooks';
+import { queryKeys } from '../../api/queryKeys';
 
 const EMPTY_PAYMENT: PaymentForm = { amount: '', payment_method: 'cash', transaction_id: '', check_number: '', notes: '' };
 const METHOD_OPTIONS = PAYMENT_METHODS.map((m) => ({ value: m, label: humanize(m) }));
@@ -34,7 +35,7 @@ export function PaymentDialog({
   const [idemKey, setIdemKey] = useState(salesApi.newKey);
   const [chosen, setChosen] = useState('');
   const orders = useQuery({
-    queryKey: ['sales', 'order-options'],
+    queryKey: queryKeys.sales.orderOptions(),
     queryFn: ({ signal }) => salesApi.list({ limit: 100, sort_by: 'created_at', sort_order: 'desc' }, signal),
     enabled: open && orderId === null,
   });

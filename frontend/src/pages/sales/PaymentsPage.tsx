@@ -17,6 +17,7 @@ import { PaymentDialog } from './PaymentDialog';
 import { useSalesInvalidate } from './salesHooks';
 import { PAYMENT_METHODS, salesApi, type Payment, type PaymentList, type PaymentMethod } from './salesApi';
 import './sales.css';
+import { queryKeys } from '../../api/queryKeys';
 
 const STATUS_TONE: Record<string, 'success' | 'warning' | 'danger' | 'neutral'> = { completed: 'success', pending: 'warning', failed: 'danger', voided: 'neutral' };
 const PAYMENT_STATUSES = ['pending', 'completed', 'failed', 'voided'] as const;
@@ -29,7 +30,7 @@ export function PaymentsPage() {
   const [refunding, setRefunding] = useState<Payment | null>(null);
   const [voiding, setVoiding] = useState<Payment | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const dashboard = useQuery({ queryKey: ['payments', 'dashboard'], queryFn: ({ signal }) => salesApi.paymentsDashboard(signal) });
+  const dashboard = useQuery({ queryKey: queryKeys.payments.dashboard(), queryFn: ({ signal }) => salesApi.paymentsDashboard(signal) });
   const list = useServerList({
     area: 'payments',
     filters: ['method', 'status', 'type'],
@@ -48,7 +49,7 @@ export function PaymentsPage() {
     select: (d: PaymentList) => ({ rows: d.items, total: d.total }),
   });
   const refundSummary = useQuery({
-    queryKey: ['payments', 'summary', refunding?.sales_order_id],
+    queryKey: queryKeys.payments.summary(refunding?.sales_order_id),
     queryFn: ({ signal }) => salesApi.paymentSummary(refunding?.sales_order_id ?? 0, signal),
     enabled: refunding !== null,
   });

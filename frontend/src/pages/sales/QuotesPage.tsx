@@ -18,6 +18,7 @@ import { QuoteDialog, QuoteEditDialog, QuoteStatusDialog } from './QuoteDialogs'
 import { useSalesInvalidate } from './salesHooks';
 import { QUOTE_STATUSES, QUOTE_TONE, canConvert, canEditQuote, quoteMoves, salesApi, type Quote, type QuoteStatus } from './salesApi';
 import './sales.css';
+import { queryKeys } from '../../api/queryKeys';
 
 export function QuotesPage() {
   const navigate = useNavigate();
@@ -29,7 +30,7 @@ export function QuotesPage() {
   const [editing, setEditing] = useState<Quote | null>(null);
   const [deleting, setDeleting] = useState<Quote | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const stats = useQuery({ queryKey: ['quotes', 'stats'], queryFn: ({ signal }) => salesApi.quoteStats(signal) });
+  const stats = useQuery({ queryKey: queryKeys.quotes.stats(), queryFn: ({ signal }) => salesApi.quoteStats(signal) });
   const list = useServerList({
     area: 'quotes',
     filters: ['status'],

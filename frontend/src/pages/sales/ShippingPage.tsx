@@ -14,6 +14,7 @@ import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { ShipDialog } from './ShipDialog';
 import { FULFILLMENT_TONE, ORDER_TONE, salesApi, type SalesOrderRow, type Shipment } from './salesApi';
 import './sales.css';
+import { queryKeys } from '../../api/queryKeys';
 
 const SHIPMENT_PAGE = 25;
 
@@ -26,7 +27,7 @@ export function ShippingPage() {
   const [shipPage, setShipPage] = useState(1);
   const queue = useTableState([]);
   const ready = useQuery({
-    queryKey: ['shipping', 'queue'],
+    queryKey: queryKeys.shipping.queue(),
     queryFn: async ({ signal }) => {
       const [byStatus, byState] = await Promise.all([
         salesApi.list({ status_filter: 'ready_to_ship', limit: 100, sort_by: 'due_date', sort_order: 'asc' }, signal),
@@ -41,7 +42,7 @@ export function ShippingPage() {
     },
   });
   const shipments = useQuery({
-    queryKey: ['shipping', 'list', { page: shipPage }],
+    queryKey: queryKeys.shipping.list({ page: shipPage }),
     queryFn: ({ signal }) => salesApi.shipments({ limit: SHIPMENT_PAGE, offset: (shipPage - 1) * SHIPMENT_PAGE }, signal),
     placeholderData: keepPreviousData,
   });

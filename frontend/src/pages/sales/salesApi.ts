@@ -1,7 +1,7 @@
 /**
  * Sales calls (CONTRACT 5.2-5.4, 6.1): sales orders, payments, shipments and quotes.
- * Query keys start with ['sales'], ['payments'], ['shipping'] or ['quotes'] so live
- * updates and mutations can invalidate them.
+ * Their query keys (`queryKeys.sales`, `.payments`, `.shipping`, `.quotes`) start with the
+ * resource, so live updates and mutations can invalidate them.
  */
 import { z } from 'zod';
 import { api } from '../../api/client';

@@ -2,20 +2,23 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { customersApi, itemsApi } from '../../api/endpoints';
 import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
+import { queryKeys } from '../../api/queryKeys';
 
 /** Invalidates every sales view: orders, payments, shipping, quotes (and production, fed by confirming). */
 export function useSalesInvalidate() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all(
-      [['sales'], ['payments'], ['shipping'], ['quotes'], ['production'], ['customers']].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      [queryKeys.sales.all, queryKeys.payments.all, queryKeys.shipping.all, queryKeys.quotes.all, queryKeys.production.all, queryKeys.customers.all].map((queryKey) =>
+        queryClient.invalidateQueries({ queryKey }),
+      ),
     );
 }
 
 /** Active sellable items as select options. */
 export function useItemOptions(enabled: boolean) {
   const items = useQuery({
-    queryKey: ['sales', 'item-options'],
+    queryKey: queryKeys.sales.itemOptions(),
     queryFn: ({ signal }) => itemsApi.list({ limit: 500, active_only: true, sort_by: 'sku' }, signal),
     enabled,
   });
@@ -28,7 +31,7 @@ export function useCustomerOptions(enabled: boolean) {
   const { user } = useAuth();
   const admin = isAdmin(user);
   const customers = useQuery({
-    queryKey: ['customers', 'options'],
+    queryKey: queryKeys.customers.options(),
     queryFn: ({ signal }) => customersApi.list({ limit: 200 }, signal),
     enabled: enabled && admin,
   });

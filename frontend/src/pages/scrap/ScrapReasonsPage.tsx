@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { clientPage, matches } from '../../lib/clientPage';
 import { useTableState } from '../../lib/useTableState';
 import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
+import { queryKeys } from '../../api/queryKeys';
 
 const columns: Column<ScrapReason>[] = [
   { key: 'sequence', header: '#', shrink: true, align: 'right', sortable: true, render: (r) => <span className="num muted">{r.sequence}</span> },
@@ -20,7 +21,7 @@ export function ScrapReasonsPage() {
   // The route answers the whole (short) list, sorted on the server; search and pages are local.
   const sort = { sort_by: table.sort?.key, sort_order: table.sort?.dir };
   const list = useQuery({
-    queryKey: ['scrap-reasons', 'list', sort],
+    queryKey: queryKeys.scrapReasons.list(sort),
     queryFn: ({ signal }) => scrapReasonsApi.list(sort, signal),
     placeholderData: keepPreviousData,
   });

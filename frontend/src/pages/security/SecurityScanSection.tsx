@@ -8,6 +8,7 @@ import { Button } from '../../components/Button';
 import { Modal } from '../../components/Modal';
 import { Badge, ErrorState, Skeleton } from '../../components/States';
 import { humanize } from '../../lib/format';
+import { queryKeys } from '../../api/queryKeys';
 
 const STATUS_TONE: Record<string, 'success' | 'danger' | 'warning' | 'info'> = {
   pass: 'success',
@@ -23,7 +24,7 @@ export function needsFix(check: Pick<SecurityCheck, 'status'>): boolean {
 
 /** The configuration scan (GET /security/audit), each failing check with a "How to fix" button. */
 export function SecurityScanSection() {
-  const scan = useQuery({ queryKey: ['security', 'scan'], queryFn: ({ signal }) => securityApi.scan(signal) });
+  const scan = useQuery({ queryKey: queryKeys.security.scan(), queryFn: ({ signal }) => securityApi.scan(signal) });
   const [open, setOpen] = useState<SecurityCheck | null>(null);
 
   return (
@@ -69,7 +70,7 @@ export function SecurityScanSection() {
 /** The guidance of GET /security/remediate/{check_id}: steps and commands for the host. */
 export function RemediationDialog({ check, onClose }: { check: Pick<SecurityCheck, 'id' | 'name'>; onClose: () => void }) {
   const guidance = useQuery({
-    queryKey: ['security', 'remediation', check.id],
+    queryKey: queryKeys.security.remediation(check.id),
     queryFn: ({ signal }) => securityApi.remediation(check.id, signal),
   });
   const g = guidance.data;

@@ -5,10 +5,11 @@ import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { Badge, ErrorState, Skeleton } from '../../components/States';
 import { humanize } from '../../lib/format';
+import { queryKeys } from '../../api/queryKeys';
 
 /** The AI assistant's provider and a "Test connection" button (POST /settings/ai/test). */
 export function AiConnectionCard() {
-  const settings = useQuery({ queryKey: ['settings', 'ai'], queryFn: ({ signal }) => settingsApi.ai(signal) });
+  const settings = useQuery({ queryKey: queryKeys.settings.ai(), queryFn: ({ signal }) => settingsApi.ai(signal) });
   const test = useMutation({ mutationFn: () => settingsApi.testAi() });
   const ai = settings.data;
 

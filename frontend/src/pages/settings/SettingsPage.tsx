@@ -13,6 +13,7 @@ import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
 import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { AiConnectionCard } from './AiConnectionCard';
+import { queryKeys } from '../../api/queryKeys';
 
 /** Text as typed; blank is null. */
 const text = z
@@ -88,7 +89,7 @@ function fromSettings(c: CompanySettings): SettingsValues {
 }
 
 export function SettingsPage() {
-  const settings = useQuery({ queryKey: ['settings'], queryFn: ({ signal }) => settingsApi.get(signal) });
+  const settings = useQuery({ queryKey: queryKeys.settings.all, queryFn: ({ signal }) => settingsApi.get(signal) });
   if (isMissingRoute(settings.error)) return <NotYetAvailable area="settings" />;
   return (
     <div className="page">
@@ -127,7 +128,7 @@ function SettingsForm({ initial }: { initial: CompanySettings }) {
   const save = useMutation({
     mutationFn: (patch: SettingsOutput) => settingsApi.patch(patch),
     onSuccess: (saved) => {
-      queryClient.setQueryData(['settings'], saved);
+      queryClient.setQueryData(queryKeys.settings.all, saved);
       toast.success('Settings saved');
     },
     onError: (err) => setFormError(applyServerErrors(err, setError, FIELDS)),

@@ -6,10 +6,11 @@ import { spoolApi } from './spoolApi';
 import { formatGrams } from './spoolWeight';
 import { WeightBar } from './WeightBar';
 import { formatDate, statusTone } from './spoolOptions';
+import { queryKeys } from '../../api/queryKeys';
 
 /** One spool: its facts, the weight bar and what production took from it. */
 export function SpoolDetailModal({ spoolId, onClose }: { spoolId: number | null; onClose: () => void }) {
-  const detail = useQuery({ queryKey: ['spools', 'detail', spoolId], queryFn: ({ signal }) => spoolApi.get(spoolId!, signal), enabled: spoolId !== null });
+  const detail = useQuery({ queryKey: queryKeys.spools.detail(spoolId), queryFn: ({ signal }) => spoolApi.get(spoolId!, signal), enabled: spoolId !== null });
   const s = detail.data;
   return (
     <Modal open={spoolId !== null} onClose={onClose} size="lg" title={s ? `Spool ${s.spool_number}` : 'Spool'} description={s ? `${s.product_sku ?? ''} · ${s.product_name ?? ''}` : undefined}>

@@ -5,6 +5,7 @@ import { SelectField, TextAreaField, TextField } from '../../components/Field';
 import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
 import { spoolApi, type SpoolCreateQuery } from './spoolApi';
+import { queryKeys } from '../../api/queryKeys';
 
 const GRAMS = /^\d+(\.\d{1,3})?$/;
 const text = z
@@ -53,11 +54,11 @@ export function SpoolFormModal({ open, onClose }: { open: boolean; onClose: () =
   const queryClient = useQueryClient();
   const toast = useToast();
   const materials = useQuery({
-    queryKey: ['items', 'spool-materials'],
+    queryKey: queryKeys.items.spoolMaterials(),
     queryFn: ({ signal }) => itemsApi.list({ limit: 100, offset: 0, item_type: 'material', sort_by: 'sku', sort_order: 'asc' }, signal),
     enabled: open,
   });
-  const locations = useQuery({ queryKey: ['locations', 'spool-picker'], queryFn: ({ signal }) => locationsApi.list({ limit: 200 }, signal), enabled: open });
+  const locations = useQuery({ queryKey: queryKeys.locations.spoolPicker(), queryFn: ({ signal }) => locationsApi.list({ limit: 200 }, signal), enabled: open });
   const form = useZodForm(spoolFormSchema, {
     defaultValues: { spool_number: '', product_id: '', initial_weight_kg: '1000', current_weight_kg: '', location_id: '', supplier_lot_number: '', expiry_date: '', notes: '' },
   });
@@ -78,7 +79,7 @@ export function SpoolFormModal({ open, onClose }: { open: boolean; onClose: () =
       submit={(q) => spoolApi.create(q)}
       onSuccess={async (r) => {
         toast.success('Spool created', `${r.spool_number} is in stock.`);
-        await queryClient.invalidateQueries({ queryKey: ['spools'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.spools.all });
       }}
       fields={FIELDS}
     >

@@ -5,6 +5,7 @@ import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
 import { spoolApi, type Spool } from './spoolApi';
 import { formatGrams, weightBar } from './spoolWeight';
+import { queryKeys } from '../../api/queryKeys';
 
 const schema = z.object({
   current_weight_g: z
@@ -37,7 +38,7 @@ export function WeightDialog({ spool, onClose }: { spool: Spool | null; onClose:
       submit={(v) => spoolApi.update(spool!.id, v)}
       onSuccess={async (r) => {
         toast.success('Weight corrected', `${r.spool_number} now has ${weightBar(r).label}.`);
-        await queryClient.invalidateQueries({ queryKey: ['spools'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.spools.all });
       }}
       fields={['current_weight_g', 'reason']}
     >

@@ -17,12 +17,12 @@ import {
   PROFILE_FIELDS,
   profilePayload,
   profileSchema,
-  PROFILES_KEY,
   profileValues,
   recordsApi,
   TRACE_LEVELS,
   type Profile,
 } from './traceRecords';
+import { queryKeys } from '../../api/queryKeys';
 
 const LEVEL_HINT: Record<string, string> = {
   none: 'No tracing required.',
@@ -38,7 +38,7 @@ function requirements(p: Profile): string {
 
 export function ProfilesSection() {
   const [editing, setEditing] = useState<Profile | 'new' | null>(null);
-  const list = useQuery({ queryKey: PROFILES_KEY, queryFn: ({ signal }) => recordsApi.profiles(signal) });
+  const list = useQuery({ queryKey: queryKeys.traceabilityProfiles.all, queryFn: ({ signal }) => recordsApi.profiles(signal) });
   return (
     <div className="trace-section">
       <div className="trace-toolbar">
@@ -109,7 +109,7 @@ function ProfileDialog({ profile, taken, onClose }: { profile: Profile | null; t
   const formId = useId();
   const key = useRef(newKey());
   const customers = useQuery({
-    queryKey: ['customers', 'options', 'traceability'],
+    queryKey: queryKeys.customers.options('traceability'),
     queryFn: ({ signal }) => customersApi.list({ limit: 200 }, signal),
     enabled: profile === null,
     staleTime: 60_000,
@@ -149,7 +149,7 @@ function ProfileDialog({ profile, taken, onClose }: { profile: Profile | null; t
       }}
       onSuccess={async (p) => {
         toast.success(profile ? 'Profile saved' : 'Profile created', `${p.customer_name}: ${humanize(p.traceability_level).toLowerCase()} tracing.`);
-        await qc.invalidateQueries({ queryKey: PROFILES_KEY });
+        await qc.invalidateQueries({ queryKey: queryKeys.traceabilityProfiles.all });
       }}
       serverError={() => {
         key.current = newKey();

@@ -29,11 +29,9 @@ import {
   lotEditSchema,
   lotFormSchema,
   lotPayload,
-  LOTS_KEY,
   lotStatusMoves,
   newKey,
   recordsApi,
-  SERIALS_KEY,
   serialMovePayload,
   serialMoves,
   UNITS_FIELDS,
@@ -42,11 +40,12 @@ import {
   type SerialMove,
   type UnitsFormValues,
 } from './traceRecords';
+import { queryKeys } from '../../api/queryKeys';
 
 /** Items to pick from (the first 500 by SKU). */
 function useItemOptions(enabled: boolean) {
   return useQuery({
-    queryKey: ['items', 'options', 'traceability'],
+    queryKey: queryKeys.items.options('traceability'),
     queryFn: ({ signal }) => itemsApi.list({ limit: 500, active_only: true, sort_by: 'sku', sort_order: 'asc' }, signal),
     enabled,
     staleTime: 60_000,
@@ -57,7 +56,7 @@ function useItemOptions(enabled: boolean) {
 /** Work orders to pick from; `keep` narrows them (e.g. to the ones that can make an item). */
 function useWorkOrderOptions(enabled: boolean, keep: (r: ProductionOrderRow) => boolean = () => true) {
   const q = useQuery({
-    queryKey: ['production', 'options', 'traceability'],
+    queryKey: queryKeys.production.options('traceability'),
     queryFn: ({ signal }) => productionApi.list({ limit: 500 }, signal),
     enabled,
     staleTime: 30_000,
@@ -86,7 +85,7 @@ export function RecordLotDialog({ open, onClose }: { open: boolean; onClose: () 
   const setFormError = errorState[1];
   const items = useItemOptions(open);
   const vendors = useQuery({
-    queryKey: ['vendors', 'options', 'traceability'],
+    queryKey: queryKeys.vendors.options('traceability'),
     queryFn: ({ signal }) => vendorsApi.list({ limit: 500, active_only: true }, signal),
     enabled: open,
     staleTime: 60_000,
@@ -137,7 +136,7 @@ export function RecordLotDialog({ open, onClose }: { open: boolean; onClose: () 
       submit={(v) => recordsApi.createLot(lotPayload(v), key.current)}
       onSuccess={async (lot) => {
         toast.success('Lot recorded', `Lot ${lot.lot_number} is on file. No stock was posted.`);
-        await qc.invalidateQueries({ queryKey: LOTS_KEY });
+        await qc.invalidateQueries({ queryKey: queryKeys.traceabilityLots.all });
       }}
       serverError={(err) => {
         key.current = newKey();
@@ -202,7 +201,7 @@ export function LotActions({ lot }: { lot: MaterialLot }) {
     onSuccess: async (l) => {
       toast.success('Lot updated', `Lot ${l.lot_number} is ${humanize(l.status).toLowerCase()}.`);
       setConfirm(null);
-      await qc.invalidateQueries({ queryKey: LOTS_KEY });
+      await qc.invalidateQueries({ queryKey: queryKeys.traceabilityLots.all });
     },
     onError: (err) => {
       setConfirm(null);
@@ -281,7 +280,7 @@ function EditLotDialog({ lot, onClose }: { lot: MaterialLot; onClose: () => void
       submit={(v) => recordsApi.updateLot(lot.id, lotEditPayload(lot, v))}
       onSuccess={async () => {
         toast.success('Lot updated', `Lot ${lot.lot_number} is saved.`);
-        await qc.invalidateQueries({ queryKey: LOTS_KEY });
+        await qc.invalidateQueries({ queryKey: queryKeys.traceabilityLots.all });
       }}
       fields={['expiration_date', 'vendor_lot_number', 'inspection_status', 'notes']}
     >
@@ -318,7 +317,7 @@ function ConsumptionDialog({ lot, onClose }: { lot: MaterialLot; onClose: () => 
   } = form;
   const order = useWatch({ control, name: 'production_order_id' });
   const units = useQuery({
-    queryKey: [...SERIALS_KEY, 'of-order', order],
+    queryKey: queryKeys.traceabilitySerials.ofOrder(order),
     queryFn: ({ signal }) => recordsApi.unitsOf(Number(order), signal),
     enabled: order !== '',
     select: (d) => d.items.map((u) => ({ value: String(u.id), label: `${u.serial_number} (${humanize(u.status).toLowerCase()})` })),
@@ -337,7 +336,7 @@ function ConsumptionDialog({ lot, onClose }: { lot: MaterialLot; onClose: () => 
       submit={(v) => recordsApi.consume(consumptionPayload(lot.id, v), key.current)}
       onSuccess={async () => {
         toast.success('Consumption recorded', `Drawn from lot ${lot.lot_number}.`);
-        await qc.invalidateQueries({ queryKey: LOTS_KEY });
+        await qc.invalidateQueries({ queryKey: queryKeys.traceabilityLots.all });
       }}
       serverError={() => {
         key.current = newKey();
@@ -417,7 +416,7 @@ export function NumberUnitsDialog({ open, onClose }: { open: boolean; onClose: (
         const first = units[0]?.serial_number;
         const last = units[units.length - 1]?.serial_number;
         toast.success(`${units.length} unit${units.length === 1 ? '' : 's'} numbered`, first === last ? first : `${first} to ${last}`);
-        await qc.invalidateQueries({ queryKey: SERIALS_KEY });
+        await qc.invalidateQueries({ queryKey: queryKeys.traceabilitySerials.all });
       }}
       serverError={() => {
         key.current = newKey();
@@ -471,7 +470,7 @@ export function SerialActions({ unit }: { unit: SerialUnit }) {
       toast.success('Unit updated', `${u.serial_number} is ${humanize(u.status).toLowerCase()}${u.qc_date ? `, QC ${u.qc_passed ? 'passed' : 'failed'}` : ''}.`);
       setPending(null);
       setReason('');
-      await qc.invalidateQueries({ queryKey: SERIALS_KEY });
+      await qc.invalidateQueries({ queryKey: queryKeys.traceabilitySerials.all });
     },
     onError: (err) => {
       if (pending?.reason) {

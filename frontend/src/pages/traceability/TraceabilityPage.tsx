@@ -26,6 +26,7 @@ import {
   type TraceNode,
 } from './traceApi';
 import './traceability.css';
+import { queryKeys } from '../../api/queryKeys';
 
 type Tab = 'trace' | 'recall' | 'lots' | 'serials' | 'profiles';
 
@@ -94,13 +95,13 @@ function TraceSection() {
   };
 
   const forward = useQuery({
-    queryKey: ['traceability', 'forward', code],
+    queryKey: queryKeys.traceability.forward(code),
     queryFn: ({ signal }) => traceApi.forward(code, signal),
     enabled: Boolean(code) && direction === 'FORWARD',
     retry: false,
   });
   const backward = useQuery({
-    queryKey: ['traceability', 'graph', code, 'BACKWARD'],
+    queryKey: queryKeys.traceability.graph(code, 'BACKWARD'),
     queryFn: ({ signal }) => traceApi.graph(code, 'BACKWARD', signal),
     enabled: Boolean(code) && direction === 'BACKWARD',
     retry: false,

@@ -43,11 +43,6 @@ export const recordsApi = {
   updateProfile: (customerId: number, body: ProfilePatch) => api.patch<Profile>(`/admin/traceability/profiles/${customerId}`, body),
 };
 
-/** Query keys the record dialogs invalidate after a change. */
-export const LOTS_KEY = ['traceability-lots'] as const;
-export const SERIALS_KEY = ['traceability-serials'] as const;
-export const PROFILES_KEY = ['traceability-profiles'] as const;
-
 // ---------------------------------------------------------------- form helpers
 
 const blankToNull = (v: string | undefined): string | null => {

@@ -11,6 +11,7 @@ import { PasswordField } from '../../components/PasswordField';
 import { useToast } from '../../components/Toast';
 import { checkPassword } from '../../lib/passwordRules';
 import { emailProblem } from '../../lib/validation';
+import { queryKeys } from '../../api/queryKeys';
 
 export const ROLE_OPTIONS = [
   { value: 'operator', label: 'Operator — day-to-day work, no admin sections' },
@@ -77,7 +78,7 @@ function AddMemberForm({ onClose }: { onClose: () => void }) {
       lockWhilePending
       submit={(body) => usersApi.create(body)}
       onSuccess={async (user, body) => {
-        await queryClient.invalidateQueries({ queryKey: ['users'] });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.users.all });
         const name = user.full_name || [body.first_name, body.last_name].filter(Boolean).join(' ') || body.email;
         toast.success('Team member added', `${name} can now sign in as ${body.account_type === 'admin' ? 'an administrator' : 'an operator'}.`);
       }}

@@ -1,0 +1,222 @@
+/**
+ * Every TanStack Query key of the SPA, one factory per resource. A key starts with its
+ * resource (`['items', ...]`), so invalidating `queryKeys.items.all` refetches every
+ * items query; live updates (`live.ts`) invalidate the same prefixes. A list page's key is
+ * `[resource, 'list', request]` (`useServerList`).
+ */
+
+/** `[resource, 'list', request]`: a page of a list, as `useServerList` asks for it. */
+const list =
+  <R extends string>(resource: R) =>
+  <Q>(request: Q) =>
+    [resource, 'list', request] as const;
+
+export const queryKeys = {
+  auth: {
+    all: ['auth'] as const,
+    me: () => ['auth', 'me'] as const,
+  },
+  setup: {
+    all: ['setup'] as const,
+    status: () => ['setup', 'status'] as const,
+  },
+  passwordReset: {
+    all: ['password-reset'] as const,
+    status: (token: string) => ['password-reset', 'status', token] as const,
+  },
+  items: {
+    all: ['items'] as const,
+    list: list('items'),
+    detail: (id: number | null) => ['items', 'detail', id] as const,
+    categories: () => ['items', 'categories'] as const,
+    spoolMaterials: () => ['items', 'spool-materials'] as const,
+    bomPicker: (search: string) => ['items', 'bom-picker', search] as const,
+    options: (purpose: string) => ['items', 'options', purpose] as const,
+  },
+  inventory: {
+    all: ['inventory'] as const,
+    list: list('inventory'),
+    locations: () => ['inventory', 'locations'] as const,
+    reasons: () => ['inventory', 'reasons'] as const,
+    pendingApproval: () => ['inventory', 'pending-approval'] as const,
+    summary: <Q>(request: Q) => ['inventory', 'summary', request] as const,
+    reconciliation: (locationId: number | null) => ['inventory', 'reconciliation', locationId] as const,
+  },
+  locations: {
+    all: ['locations'] as const,
+    list: list('locations'),
+    spoolPicker: () => ['locations', 'spool-picker'] as const,
+  },
+  accounting: {
+    all: ['accounting'] as const,
+    summary: (asOf: string) => ['accounting', 'summary', asOf] as const,
+    trialBalance: (asOf: string, includeZero: boolean) => ['accounting', 'trial-balance', asOf, includeZero] as const,
+    valuation: () => ['accounting', 'valuation'] as const,
+    recent: (limit: number) => ['accounting', 'recent', limit] as const,
+    periods: () => ['accounting', 'periods'] as const,
+    ledger: <Q>(accountCode: string | null, request: Q) => ['accounting', 'ledger', accountCode, request] as const,
+    entry: (id: number | null) => ['accounting', 'entry', id] as const,
+    salesJournal: (start: string, end: string) => ['accounting', 'sales-journal', start, end] as const,
+    paymentsJournal: (start: string, end: string) => ['accounting', 'payments-journal', start, end] as const,
+    taxSummary: (start: string, end: string) => ['accounting', 'tax-summary', start, end] as const,
+  },
+  sales: {
+    all: ['sales'] as const,
+    list: list('sales'),
+    detail: (id: number) => ['sales', 'detail', id] as const,
+    events: (id: number) => ['sales', 'events', id] as const,
+    shippingEvents: (id: number) => ['sales', 'shipping-events', id] as const,
+    requiredOrders: (id: number) => ['sales', 'required-orders', id] as const,
+    materialRequirements: (id: number) => ['sales', 'material-requirements', id] as const,
+    blockingIssues: (id: number) => ['sales', 'blocking-issues', id] as const,
+    statusTransitions: () => ['sales', 'status-transitions'] as const,
+    itemOptions: () => ['sales', 'item-options'] as const,
+    orderOptions: () => ['sales', 'order-options'] as const,
+  },
+  payments: {
+    all: ['payments'] as const,
+    list: list('payments'),
+    summary: (orderId: number | undefined) => ['payments', 'summary', orderId] as const,
+    dashboard: () => ['payments', 'dashboard'] as const,
+  },
+  shipping: {
+    all: ['shipping'] as const,
+    list: list('shipping'),
+    queue: () => ['shipping', 'queue'] as const,
+  },
+  quotes: {
+    all: ['quotes'] as const,
+    list: list('quotes'),
+    stats: () => ['quotes', 'stats'] as const,
+  },
+  customers: {
+    all: ['customers'] as const,
+    list: list('customers'),
+    /** Customers as select options; `purpose` keeps a differently sized list apart. */
+    options: (purpose?: string) => (purpose === undefined ? (['customers', 'options'] as const) : (['customers', 'options', purpose] as const)),
+    orders: (customerId: number | undefined) => ['customers', 'orders', customerId] as const,
+  },
+  production: {
+    all: ['production'] as const,
+    list: list('production'),
+    detail: (id: number) => ['production', 'detail', id] as const,
+    /** Every work-center list (both `workCenters(activeOnly)`). */
+    workCentersAll: ['production', 'work-centers'] as const,
+    workCenters: (activeOnly: boolean) => ['production', 'work-centers', activeOnly] as const,
+    /** Every routing (both `routings(productId)`). */
+    routingsAll: ['production', 'routings'] as const,
+    routings: (productId: number | undefined) => ['production', 'routings', productId] as const,
+    scrapReasons: () => ['production', 'scrap-reasons'] as const,
+    spoolOptions: () => ['production', 'spool-options'] as const,
+    productOptions: () => ['production', 'product-options'] as const,
+    options: (purpose: string) => ['production', 'options', purpose] as const,
+  },
+  bom: {
+    all: ['bom'] as const,
+    list: list('bom'),
+    detail: (id: number | null) => ['bom', 'detail', id] as const,
+    explode: (id: number | null) => ['bom', 'explode', id] as const,
+    whereUsed: (itemId: number | undefined) => ['bom', 'where-used', itemId] as const,
+  },
+  spools: {
+    all: ['spools'] as const,
+    list: list('spools'),
+    detail: (id: number | null) => ['spools', 'detail', id] as const,
+  },
+  printers: {
+    all: ['printers'] as const,
+    list: list('printers'),
+    detail: (id: number | null) => ['printers', 'detail', id] as const,
+    maintenance: (id: number | null, page: number) => ['printers', 'maintenance', id, page] as const,
+    maintenanceDue: () => ['printers', 'maintenance-due'] as const,
+    codeSuggestion: () => ['printers', 'code-suggestion'] as const,
+    activeWork: () => ['printers', 'active-work'] as const,
+  },
+  commandCenter: {
+    all: ['command-center'] as const,
+    summary: () => ['command-center', 'summary'] as const,
+    resources: () => ['command-center', 'resources'] as const,
+    dispatchSuggestions: () => ['command-center', 'dispatch-suggestions'] as const,
+    actionItems: () => ['command-center', 'action-items'] as const,
+  },
+  purchasing: {
+    all: ['purchasing'] as const,
+    vendor: (id: number | null) => ['purchasing', 'vendor', id] as const,
+    vendorItems: (id: number | null) => ['purchasing', 'vendor-items', id] as const,
+    vendorMetrics: (id: number | null) => ['purchasing', 'vendor-metrics', id] as const,
+    vendorOptions: () => ['purchasing', 'vendor-options'] as const,
+    itemOptions: () => ['purchasing', 'item-options'] as const,
+    lowStock: () => ['purchasing', 'low-stock'] as const,
+  },
+  purchaseOrders: {
+    all: ['purchase-orders'] as const,
+    list: list('purchase-orders'),
+    detail: (id: number | null) => ['purchase-orders', 'detail', id] as const,
+    events: (id: number | null) => ['purchase-orders', 'events', id] as const,
+    documents: (id: number | null) => ['purchase-orders', 'documents', id] as const,
+  },
+  vendors: {
+    all: ['vendors'] as const,
+    list: list('vendors'),
+    options: (purpose: string) => ['vendors', 'options', purpose] as const,
+  },
+  traceability: {
+    all: ['traceability'] as const,
+    graph: (code: string, direction: 'BACKWARD') => ['traceability', 'graph', code, direction] as const,
+    forward: (code: string) => ['traceability', 'forward', code] as const,
+  },
+  traceabilityLots: {
+    all: ['traceability-lots'] as const,
+    list: list('traceability-lots'),
+  },
+  traceabilitySerials: {
+    all: ['traceability-serials'] as const,
+    list: list('traceability-serials'),
+    ofOrder: (orderId: string) => ['traceability-serials', 'of-order', orderId] as const,
+  },
+  traceabilityProfiles: {
+    all: ['traceability-profiles'] as const,
+  },
+  scrapReasons: {
+    all: ['scrap-reasons'] as const,
+    list: list('scrap-reasons'),
+  },
+  dashboard: {
+    all: ['dashboard'] as const,
+    summary: () => ['dashboard', 'summary'] as const,
+    recentOrders: (limit: number) => ['dashboard', 'recent-orders', limit] as const,
+    salesTrend: (period: string) => ['dashboard', 'sales-trend', period] as const,
+    shippingTrend: (period: string) => ['dashboard', 'shipping-trend', period] as const,
+    profitSummary: (period: string) => ['dashboard', 'profit-summary', period] as const,
+    productionTrend: (days: number) => ['dashboard', 'production-trend', days] as const,
+    purchasingTrend: (months: number) => ['dashboard', 'purchasing-trend', months] as const,
+  },
+  settings: {
+    all: ['settings'] as const,
+    ai: () => ['settings', 'ai'] as const,
+  },
+  security: {
+    all: ['security'] as const,
+    list: list('security'),
+    scan: () => ['security', 'scan'] as const,
+    remediation: (checkId: string) => ['security', 'remediation', checkId] as const,
+  },
+  users: {
+    all: ['users'] as const,
+    list: list('users'),
+  },
+  bulkExports: {
+    all: ['bulk-exports'] as const,
+    recent: (limit: number) => ['bulk-exports', limit] as const,
+  },
+} as const;
+
+/** The resources whose pages are server-side lists (`useServerList({ area })`). */
+export type ListArea = {
+  [K in keyof typeof queryKeys]: 'list' extends keyof (typeof queryKeys)[K] ? (typeof queryKeys)[K]['all'][0] : never;
+}[keyof typeof queryKeys];
+
+/** The key of a page of `area`'s list: `[area, 'list', request]`. */
+export function listKey<Q>(area: ListArea, request: Q) {
+  return list(area)(request);
+}
