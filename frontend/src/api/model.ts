@@ -3,8 +3,8 @@
  * `schema.gen.ts` (`npm run gen:api` from tests/snapshots/openapi.json).
  *
  * Requests, query parameters and responses all come from the document: `Api<Path,
- * Method>` is the JSON body of the operation's 200/201 answer. Only routes the server does
- * not have yet keep hand-written types (their section below).
+ * Method>` is the JSON body of the operation's 200/201 answer. Every route the SPA calls is
+ * in the document, purchase orders included; none keeps hand-written types.
  *
  * Decimal fields (money, quantities) are JSON strings such as "19.99".
  */
@@ -46,8 +46,6 @@ export interface SortParams {
 export type SortOrder = 'asc' | 'desc';
 
 export type Decimal = string | number;
-export type IsoDateTime = string;
-export type IsoDate = string;
 
 // ---------------------------------------------------------------- requests (from the document)
 
@@ -181,35 +179,8 @@ export interface MessageResponse {
   message: string;
 }
 
-// ---------------------------------------------------------------- routes the server does not have yet
-// Purchase orders are not in the document at all
-// (no path yet); these types follow CONTRACT.md until their areas exist.
-
-/** GET /purchase-orders/ (CONTRACT 5.14). */
-export interface PurchaseOrderRow {
-  id: number;
-  po_number: string;
-  vendor_id: number;
-  vendor_name: string;
-  status: 'draft' | 'ordered' | 'shipped' | 'received' | 'closed' | 'cancelled' | string;
-  order_date: IsoDate | null;
-  expected_date: IsoDate | null;
-  received_date: IsoDate | null;
-  total_amount: Decimal;
-  line_count: number;
-  created_at: IsoDateTime;
-}
-
-export interface PurchaseOrderList {
-  items: PurchaseOrderRow[];
-  /** The same envelope as the vendor list. */
-  pagination: VendorList['pagination'];
-}
-
-export type PurchaseOrderListQuery = SortParams & {
-  offset?: number;
-  limit?: number;
-  status?: string;
-  vendor_id?: number;
-  search?: string;
-};
+// purchasing: purchase orders (CONTRACT 5.14)
+/** GET /purchase-orders/: `{items, pagination}`, newest first. */
+export type PurchaseOrderList = Api<'/purchase-orders/', 'get'>;
+export type PurchaseOrderRow = PurchaseOrderList['items'][number];
+export type PurchaseOrderListQuery = ListQuery<'/purchase-orders/'>;

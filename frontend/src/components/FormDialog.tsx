@@ -105,7 +105,7 @@ export function FormDialog<TIn extends FieldValues, TOut, TResult>(props: FormDi
     onClose();
   };
   const mutation = useMutation({
-    mutationFn: submit,
+    mutationFn: (values: TOut) => submit(values),
     onSuccess: async (result, values) => {
       await onSuccess?.(result, values);
       close();

@@ -10,6 +10,5 @@ export function isMissingRoute(error: unknown): boolean {
 /** The coming-soon frame, as a whole page or (embedded) inside a page that has its own header. */
 export function NotYetAvailable({ area, embedded = false }: { area: keyof typeof COMING_SOON; embedded?: boolean }) {
   const info = COMING_SOON[area];
-  if (!info) return null;
   return embedded ? <ComingSoonSection features={info.features} /> : <ComingSoonPage {...info} />;
 }

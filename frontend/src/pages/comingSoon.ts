@@ -1,7 +1,10 @@
 import type { ComingSoonInfo } from './ComingSoonPage';
 
-/** Pages whose back end is not available yet (spec 4.4 / 4.5). */
-export const COMING_SOON: Record<string, ComingSoonInfo> = {
+/**
+ * What a page shows when its list route answers 404 (a server without that area): every
+ * page has its back end now, so this is only seen against an older or partial server.
+ */
+export const COMING_SOON = {
   'command-center': {
     title: 'Command Center',
     description: 'A live view of everything that needs attention today.',
@@ -18,15 +21,6 @@ export const COMING_SOON: Record<string, ComingSoonInfo> = {
       'Filter by status, fulfillment state and source; sort by priority, date or customer',
       'Confirm orders and generate the production orders they need',
       'Record payments, print packing details and ship with tracking numbers',
-    ],
-  },
-  'order-detail': {
-    title: 'Order',
-    description: 'One sales order: lines, customer, payments, production and shipping.',
-    features: [
-      'See every line with its availability and the work orders behind it',
-      'Change status, update the shipping address, cancel with a reason',
-      'Follow the order’s events from creation to delivery',
     ],
   },
   quotes: {
@@ -101,15 +95,6 @@ export const COMING_SOON: Record<string, ComingSoonInfo> = {
       'Consume packaging and post the cost of goods automatically',
     ],
   },
-  'materials-import': {
-    title: 'Import Materials',
-    description: 'Bring your filament and material catalogue in from a spreadsheet.',
-    features: [
-      'Upload a CSV with material type, color, unit, price and quantity on hand',
-      'Create material types, colors and categories as needed',
-      'Preview the rows and fix errors before importing',
-    ],
-  },
   'inventory-transactions': {
     title: 'Inventory Transactions',
     description: 'The ledger of every stock movement.',
@@ -170,15 +155,6 @@ export const COMING_SOON: Record<string, ComingSoonInfo> = {
       'See which work orders consumed each spool',
     ],
   },
-  traceability: {
-    title: 'Material Traceability',
-    description: 'Follow a serial number, lot or spool to everything it touched.',
-    features: [
-      'Enter a serial, lot or spool number to see downstream work orders, units, orders and customers',
-      'Trace a finished unit back to the spools and purchase orders it came from',
-      'Assess the impact of a recall',
-    ],
-  },
   settings: {
     title: 'Settings',
     description: 'Your company details, tax and business hours.',
@@ -193,4 +169,4 @@ export const COMING_SOON: Record<string, ComingSoonInfo> = {
       'Follow an event to the request that caused it',
     ],
   },
-};
+} satisfies Record<string, ComingSoonInfo>;

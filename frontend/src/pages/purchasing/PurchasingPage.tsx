@@ -1,4 +1,4 @@
-import type { SortBy, VendorListQuery } from '../../api/model';
+import type { PurchaseOrderListQuery, SortBy, VendorListQuery } from '../../api/model';
 import { pickSort } from '../../lib/useServerList';
 import { NavLink, useSearchParams } from 'react-router';
 import { Pencil, ShoppingBag, Store, Trash2 } from 'lucide-react';
@@ -24,11 +24,15 @@ import { purchasingApi } from './purchasingApi';
 import { VendorDetailModal } from './VendorDetailModal';
 import { VendorFormModal } from './VendorFormModal';
 import './purchasing.css';
+import { queryKeys } from '../../api/queryKeys';
 
 /** What the server sorts the vendor list by. */
 const VENDOR_SORTS = ['code', 'name', 'contact_name', 'email', 'city', 'country', 'lead_time_days', 'rating', 'created_at', 'updated_at'] as const satisfies readonly SortBy<VendorListQuery>[];
 
-const PO_STATUSES = ['draft', 'ordered', 'shipped', 'received', 'closed', 'cancelled'];
+/** What the server sorts the purchase-order list by (the sortable columns). */
+const PO_SORTS = ['po_number', 'vendor_name', 'status', 'order_date', 'expected_date', 'total_amount'] as const satisfies readonly SortBy<PurchaseOrderListQuery>[];
+
+const PO_STATUSES = ['draft', 'ordered', 'shipped', 'received', 'closed', 'cancelled'] as const satisfies readonly NonNullable<PurchaseOrderListQuery['status']>[];
 
 const poColumns: Column<PurchaseOrderRow>[] = [
   { key: 'po_number', header: 'PO', shrink: true, sortable: true, render: (r) => <span className="mono">{r.po_number}</span> },
@@ -99,7 +103,7 @@ function PurchaseOrders({ onOpen }: { onOpen: (id: number) => void }) {
     filters: ['status'],
     fetch: (r, signal) =>
       purchaseOrdersApi.list(
-        { offset: r.offset, limit: r.limit, search: r.search, status: r.filters.status || undefined, sort_by: r.sort_by, sort_order: r.sort_order },
+        { offset: r.offset, limit: r.limit, search: r.search, status: PO_STATUSES.find((s) => s === r.filters.status), sort_by: pickSort(PO_SORTS, r.sort_by), sort_order: r.sort_order },
         signal,
       ),
     select: (data: PurchaseOrderList) => ({ rows: data.items, total: data.pagination.total }),
@@ -201,7 +205,7 @@ export function PurchasingPage() {
       toast.success(/deactivated/i.test(message) ? 'Vendor deactivated' : 'Vendor deleted', message);
       setDeletingVendor(null);
       if (openVendor === v.id) setOpenVendor(null);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ['vendors'] }), queryClient.invalidateQueries({ queryKey: ['purchasing'] })]);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.vendors.all }), queryClient.invalidateQueries({ queryKey: queryKeys.purchasing.all })]);
     },
     onError: (err, v) => {
       setDeletingVendor(null);

@@ -91,7 +91,7 @@ export function OrdersPage() {
     // A bare array: the route reports no total, so the pager offers "next" while pages are full.
     select: (rows: SalesOrderRow[]) => ({ rows }),
   });
-  if (list.missing) return <NotYetAvailable area="sales orders" />;
+  if (list.missing) return <NotYetAvailable area="orders" />;
   const newOrder = (
     <Button variant="primary" icon={<Plus size={16} />} onClick={() => setCreating(true)}>
       New order
