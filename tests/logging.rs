@@ -1,6 +1,7 @@
 //! Spec 1.3: JSON log lines, and every line of one request carries that request's id, the
 //! same as the response's `X-Request-ID`. This binary owns the global subscriber.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::sync::{Arc, Mutex};

@@ -63,9 +63,7 @@ pub async fn item_balances(ctx: &Context<'_>, item_id: i64) -> AppResult<Vec<Bal
 /// The largest page of transactions and balances (CONTRACT 5.8: `limit` up to 500).
 pub const MAX_STOCK_PAGE: i64 = 500;
 
-fn data<'a, T: Send + Sync + 'static>(ctx: &'a Context<'_>) -> AppResult<&'a T> {
-    ctx.data::<T>().map_err(|e| AppError::internal(e.message))
-}
+use crate::platform::graphql::context::data;
 
 async fn item_facts(ctx: &Context<'_>, id: i64) -> AppResult<ItemFacts> {
     data::<ItemFactsOf>(ctx)?

@@ -12,7 +12,7 @@ use crate::ledgers::spools::rules::{
     self, SpoolConsumeInput, SpoolCreateInput, SpoolPosting, SpoolUpdateInput,
 };
 use crate::platform::auth::Access;
-use crate::platform::error::{AppError, AppResult};
+use crate::platform::error::AppResult;
 use crate::platform::graphql::context;
 use crate::platform::graphql::pagination::Page;
 use crate::platform::graphql::scalars::Decimal;
@@ -21,9 +21,7 @@ use crate::platform::graphql::user_error::UserError;
 /// The largest page of spools (CONTRACT 5.10: `limit` up to 500).
 pub const MAX_SPOOL_PAGE: i64 = 500;
 
-fn data<'a, T: Send + Sync + 'static>(ctx: &'a Context<'_>) -> AppResult<&'a T> {
-    ctx.data::<T>().map_err(|e| AppError::internal(e.message))
-}
+use crate::platform::graphql::context::data;
 
 #[ComplexObject]
 impl SpoolRow {

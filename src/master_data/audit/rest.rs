@@ -5,16 +5,6 @@ use crate::platform::auth::Access::Admin;
 use crate::platform::rest::Route;
 use crate::stored_op;
 
-/// A stored operation with the scan fragments.
-macro_rules! scan_op {
-    ($file:literal) => {
-        concat!(
-            include_str!(concat!("rest/", $file)),
-            include_str!("rest/fragment_scan.graphql")
-        )
-    };
-}
-
 /// The routes.
 pub const ROUTES: &[Route] = &[Route::get(
     "/security/audit-log/",
@@ -26,10 +16,10 @@ pub const ROUTES: &[Route] = &[Route::get(
 .summary(
     "Security events, newest first (`limit`, `offset`, `event_type`, `user_id`, `since`, `until`)",
 ),
-    Route::get("/security/audit", scan_op!("scan.graphql"), "securityScan")
+    Route::get("/security/audit", stored_op!("scan.graphql", "scan"), "securityScan")
         .access(Admin)
         .summary("The configuration security scan of this deployment (CONTRACT 5.17)"),
-    Route::get("/security/audit/export", scan_op!("scan_export.graphql"), "securityScanExport")
+    Route::get("/security/audit/export", stored_op!("scan_export.graphql", "scan"), "securityScanExport")
         .access(Admin)
         .summary("The security scan as a file (`format=json`, `Content-Disposition: attachment`)"),
     Route::get("/security/status", include_str!("rest/scan_status.graphql"), "securityScan.summary")

@@ -27,6 +27,22 @@ pub const REQUEST_TTL: Duration = Duration::hours(24);
 /// How long a reset link works after approval.
 pub const LINK_TTL: Duration = Duration::hours(1);
 
+crate::text_enum! {
+    /// Where a password reset request stands.
+    pub enum ResetStatus {
+        /// Waiting for an admin (or for mail to be sent).
+        Pending,
+        /// Approved: the link works until it expires.
+        Approved,
+        /// Refused by an admin.
+        Denied,
+        /// The password was set with it.
+        Completed,
+        /// Superseded by a newer request, or its time ran out.
+        Expired,
+    }
+}
+
 /// A stored request.
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = prr)]
@@ -35,8 +51,8 @@ pub struct ResetRow {
     pub id: i64,
     /// The user.
     pub user_id: i64,
-    /// pending, approved, denied, completed or expired.
-    pub status: String,
+    /// Where it stands.
+    pub status: ResetStatus,
     /// When the request (pending) or the link (approved) stops working.
     pub expires_at: DateTime<Utc>,
 }
@@ -60,7 +76,7 @@ struct NewReset<'a> {
     user_id: i64,
     token_hash: &'a str,
     approval_token_hash: &'a str,
-    status: &'a str,
+    status: ResetStatus,
     expires_at: DateTime<Utc>,
     approved_at: Option<DateTime<Utc>>,
 }
@@ -160,7 +176,7 @@ async fn request_with_mail(
 ) -> AppResult<()> {
     let pending: i64 = prr::table
         .filter(prr::user_id.eq(user.id))
-        .filter(prr::status.eq("pending"))
+        .filter(prr::status.eq(ResetStatus::Pending))
         .filter(prr::expires_at.gt(diesel::dsl::now))
         .count()
         .get_result(conn)
@@ -209,7 +225,7 @@ async fn request_with_mail(
                     user_id,
                     token_hash: &sha256_hex(&random_token()),
                     approval_token_hash: &sha256_hex(&approval_token),
-                    status: "pending",
+                    status: ResetStatus::Pending,
                     expires_at: Utc::now() + REQUEST_TTL,
                     approved_at: None,
                 })
@@ -267,9 +283,9 @@ async fn auto_approve(
             diesel::update(
                 prr::table
                     .filter(prr::user_id.eq(user_id))
-                    .filter(prr::status.eq_any(["pending", "approved"])),
+                    .filter(prr::status.eq_any([ResetStatus::Pending, ResetStatus::Approved])),
             )
-            .set(prr::status.eq("expired"))
+            .set(prr::status.eq(ResetStatus::Expired))
             .execute(conn)
             .await?;
             let now = Utc::now();
@@ -278,7 +294,7 @@ async fn auto_approve(
                     user_id,
                     token_hash: &token_hash,
                     approval_token_hash: &sha256_hex(&random_token()),
-                    status: "approved",
+                    status: ResetStatus::Approved,
                     expires_at: now + LINK_TTL,
                     approved_at: Some(now),
                 })
@@ -345,11 +361,11 @@ pub async fn approve(d: &Deps<'_>, approval_token: &str) -> AppResult<ReviewOutc
     let outcome = conn
         .transaction::<_, AppError, _>(async move |conn| {
                 let row = find_for_review(conn, &approval_token).await?;
-                if row.status != "pending" {
+                if row.status != ResetStatus::Pending {
                     return Ok(Err(AppError::bad_request(format!("Request has already been {}", row.status))));
                 }
                 if row.expires_at <= Utc::now() {
-                    diesel::update(prr::table.find(row.id)).set(prr::status.eq("expired")).execute(conn).await?;
+                    diesel::update(prr::table.find(row.id)).set(prr::status.eq(ResetStatus::Expired)).execute(conn).await?;
                     return Ok(Err(AppError::bad_request("Password reset request has expired")));
                 }
                 let user = model::find(conn, row.user_id)
@@ -357,7 +373,7 @@ pub async fn approve(d: &Deps<'_>, approval_token: &str) -> AppResult<ReviewOutc
                     .ok_or_else(|| AppError::not_found("User not found"))?;
                 diesel::update(prr::table.find(row.id))
                     .set((
-                        prr::status.eq("approved"),
+                        prr::status.eq(ResetStatus::Approved),
                         prr::approved_at.eq(diesel::dsl::now),
                         prr::expires_at.eq(Utc::now() + LINK_TTL),
                         prr::token_hash.eq(&token_hash),
@@ -402,7 +418,7 @@ pub async fn approve(d: &Deps<'_>, approval_token: &str) -> AppResult<ReviewOutc
     Ok(ReviewOutcome {
         message: "Password reset approved. User has been notified via email.".into(),
         user_email: user.email,
-        status: "approved".into(),
+        status: ResetStatus::Approved.to_string(),
     })
 }
 
@@ -418,7 +434,7 @@ pub async fn deny(
     let outcome = conn
         .transaction::<_, AppError, _>(async move |conn| {
             let row = find_for_review(conn, &approval_token).await?;
-            if row.status != "pending" {
+            if row.status != ResetStatus::Pending {
                 return Ok(Err(AppError::bad_request(format!(
                     "Request has already been {}",
                     row.status
@@ -429,7 +445,7 @@ pub async fn deny(
                 .ok_or_else(|| AppError::not_found("User not found"))?;
             diesel::update(prr::table.find(row.id))
                 .set((
-                    prr::status.eq("denied"),
+                    prr::status.eq(ResetStatus::Denied),
                     prr::denied_at.eq(diesel::dsl::now),
                     prr::admin_notes.eq(reason_owned),
                 ))
@@ -475,7 +491,7 @@ pub async fn deny(
     Ok(ReviewOutcome {
         message: "Password reset denied. User has been notified.".into(),
         user_email: user.email,
-        status: "denied".into(),
+        status: ResetStatus::Denied.to_string(),
     })
 }
 
@@ -521,13 +537,13 @@ pub async fn status(d: &Deps<'_>, token: &str) -> AppResult<LinkStatus> {
         .optional()?;
     Ok(match row {
         None => LinkStatus::Invalid,
-        Some(r) => match r.status.as_str() {
-            "pending" => LinkStatus::Pending,
-            "denied" => LinkStatus::Denied,
-            "completed" => LinkStatus::Completed,
-            "expired" => LinkStatus::Expired,
-            _ if r.expires_at <= Utc::now() => LinkStatus::Expired,
-            _ => LinkStatus::Approved,
+        Some(r) => match r.status {
+            ResetStatus::Pending => LinkStatus::Pending,
+            ResetStatus::Denied => LinkStatus::Denied,
+            ResetStatus::Completed => LinkStatus::Completed,
+            ResetStatus::Expired => LinkStatus::Expired,
+            ResetStatus::Approved if r.expires_at <= Utc::now() => LinkStatus::Expired,
+            ResetStatus::Approved => LinkStatus::Approved,
         },
     })
 }
@@ -547,7 +563,7 @@ pub async fn complete(
         .await
         .optional()?
         .ok_or_else(|| AppError::bad_request("Invalid reset token"))?;
-    if row.status != "approved" {
+    if row.status != ResetStatus::Approved {
         return Err(AppError::bad_request(format!(
             "Cannot reset password. Request status: {}",
             row.status
@@ -555,7 +571,7 @@ pub async fn complete(
     }
     if row.expires_at <= Utc::now() {
         diesel::update(prr::table.find(row.id))
-            .set(prr::status.eq("expired"))
+            .set(prr::status.eq(ResetStatus::Expired))
             .execute(&mut conn)
             .await?;
         return Err(AppError::bad_request(
@@ -578,9 +594,9 @@ pub async fn complete(
     let used = conn
         .transaction::<_, AppError, _>(async move |conn| {
             // Only one completion can win when the link is submitted twice at once.
-            let n = diesel::update(prr::table.find(row_id).filter(prr::status.eq("approved")))
+            let n = diesel::update(prr::table.find(row_id).filter(prr::status.eq(ResetStatus::Approved)))
                 .set((
-                    prr::status.eq("completed"),
+                    prr::status.eq(ResetStatus::Completed),
                     prr::completed_at.eq(diesel::dsl::now),
                 ))
                 .execute(conn)

@@ -27,9 +27,7 @@ use crate::platform::graphql::user_error::UserError;
 /// The largest page of BOMs (CONTRACT 5.7: `limit` up to 100).
 pub const MAX_BOM_PAGE: i64 = 100;
 
-fn data<'a, T: Send + Sync + 'static>(ctx: &'a Context<'_>) -> AppResult<&'a T> {
-    ctx.data::<T>().map_err(|e| AppError::internal(e.message))
-}
+use crate::platform::graphql::context::data;
 
 async fn part(ctx: &Context<'_>, id: i64) -> AppResult<Part> {
     data::<Parts>(ctx)?

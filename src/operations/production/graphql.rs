@@ -32,9 +32,7 @@ use crate::platform::graphql::user_error::{Stop, UserError, UserErrorCode};
 /// The largest page of production orders (CONTRACT 5.12: `limit` up to 500).
 pub const MAX_ORDER_PAGE: i64 = 500;
 
-fn data<'a, T: Send + Sync + 'static>(ctx: &'a Context<'_>) -> AppResult<&'a T> {
-    ctx.data::<T>().map_err(|e| AppError::internal(e.message))
-}
+use crate::platform::graphql::context::data;
 
 async fn code(ctx: &Context<'_>, kind: CodeKind, id: Option<i64>) -> AppResult<Option<String>> {
     match id {

@@ -5,28 +5,11 @@ use crate::platform::rest::{Body, Route};
 
 use crate::stored_op;
 
-macro_rules! order_op {
-    ($file:literal) => {
-        stored_op!(
-            $file,
-            "production_order",
-            "production_operation",
-            "production_material"
-        )
-    };
-}
-
-macro_rules! operation_op {
-    ($file:literal) => {
-        stored_op!($file, "production_operation", "production_material")
-    };
-}
-
 /// The routes.
 pub const ROUTES: &[Route] = &[
     Route::get("/production-orders/", stored_op!("production_orders_list.graphql", "production_operation", "production_material"), "productionOrders.nodes")
         .summary("Production orders, a bare array ordered by priority, due date (none last), newest first (`status`, `product_id`, `sales_order_id`, `priority`, `due_before`, `due_after`, `search`, `sort_by` code|product_sku|status|priority|due_date|quantity_ordered|scheduled_start|created_at, `sort_order`, `limit` up to 500, `offset`), each with its operations and materials"),
-    Route::post("/production-orders/", order_op!("production_order_create.graphql"), "productionOrderCreate.order")
+    Route::post("/production-orders/", stored_op!("production_order_create.graphql", "production_order", "production_operation", "production_material"), "productionOrderCreate.order")
         .body(Body::Input("input"))
         .idempotent()
         .summary("Create a draft order `WO-YYYY-NNNN` (200; the product's active BOM and routing unless named)"),
@@ -36,65 +19,65 @@ pub const ROUTES: &[Route] = &[
         .summary("The operation status flow of CONTRACT 6.2, in the same shape"),
     Route::get("/production-orders/qc-statuses", stored_op!("production_qc_statuses.graphql"), "productionQcStatuses")
         .summary("The QC status flow of CONTRACT 6.2 (and a failed order's re-inspection), in the same shape"),
-    Route::get("/production-orders/{id}", order_op!("production_order_get.graphql"), "productionOrder")
+    Route::get("/production-orders/{id}", stored_op!("production_order_get.graphql", "production_order", "production_operation", "production_material"), "productionOrder")
         .summary("One order with its operations, materials (reserved and consumed), spools and serial numbers"),
-    Route::put("/production-orders/{id}", order_op!("production_order_update.graphql"), "productionOrderUpdate.order")
+    Route::put("/production-orders/{id}", stored_op!("production_order_update.graphql", "production_order", "production_operation", "production_material"), "productionOrderUpdate.order")
         .body(Body::Input("input"))
         .summary("Change an order (400 `Cannot update {status} production order` when complete or cancelled)"),
-    Route::put("/production-orders/{id}/schedule", order_op!("production_order_schedule.graphql"), "productionOrderUpdate.order")
+    Route::put("/production-orders/{id}/schedule", stored_op!("production_order_schedule.graphql", "production_order", "production_operation", "production_material"), "productionOrderUpdate.order")
         .body(Body::Fields)
         .summary("Plan an order: `scheduled_start` (required) and `scheduled_end` (422 when it is before the start; 400 `Cannot update {status} production order` when complete or cancelled)"),
     Route::delete("/production-orders/{id}", include_str!("rest/production_order_delete.graphql"), "productionOrderDelete")
         .summary("Delete a draft order (400 `Only draft orders can be deleted` otherwise)"),
-    Route::post("/production-orders/{id}/release", order_op!("production_order_release.graphql"), "productionOrderRelease.result")
+    Route::post("/production-orders/{id}/release", stored_op!("production_order_release.graphql", "production_order", "production_operation", "production_material"), "productionOrderRelease.result")
         .idempotent()
         .flatten(&["order"])
         .summary("Release: BOM snapshotted and its components reserved, routing copied into operations (the first queued)"),
-    Route::post("/production-orders/{id}/start", order_op!("production_order_start.graphql"), "productionOrderStart.order")
+    Route::post("/production-orders/{id}/start", stored_op!("production_order_start.graphql", "production_order", "production_operation", "production_material"), "productionOrderStart.order")
         .idempotent()
         .summary("Start: the components that are not filament are issued (1210 WIP / 1200 Raw)"),
-    Route::post("/production-orders/{id}/hold", order_op!("production_order_hold.graphql"), "productionOrderHold.order")
+    Route::post("/production-orders/{id}/hold", stored_op!("production_order_hold.graphql", "production_order", "production_operation", "production_material"), "productionOrderHold.order")
         .summary("Put on hold (`notes` query parameter)"),
-    Route::post("/production-orders/{id}/accept-short", order_op!("production_order_accept_short.graphql"), "productionOrderAcceptShort.order")
+    Route::post("/production-orders/{id}/accept-short", stored_op!("production_order_accept_short.graphql", "production_order", "production_operation", "production_material"), "productionOrderAcceptShort.order")
         .summary("Accept that an order in progress falls short (`short`; `notes` query parameter): it then completes with what was made, without `force_close_short`, or is cancelled"),
-    Route::post("/production-orders/{id}/cancel", order_op!("production_order_cancel.graphql"), "productionOrderCancel.order")
+    Route::post("/production-orders/{id}/cancel", stored_op!("production_order_cancel.graphql", "production_order", "production_operation", "production_material"), "productionOrderCancel.order")
         .idempotent()
         .summary("Cancel: reservations released, consumed value written off (5020 / 1210)"),
-    Route::post("/production-orders/{id}/consume-spool", order_op!("production_order_consume_spool.graphql"), "productionOrderConsumeSpool.order")
+    Route::post("/production-orders/{id}/consume-spool", stored_op!("production_order_consume_spool.graphql", "production_order", "production_operation", "production_material"), "productionOrderConsumeSpool.order")
         .body(Body::Fields)
         .idempotent()
         .summary("Consume filament from a named spool (`spool_id`, `weight_consumed_g`): spool weight, usage history, 1210 WIP / 1200 Raw"),
-    Route::post("/production-orders/{id}/complete", order_op!("production_order_complete.graphql"), "productionOrderComplete.order")
+    Route::post("/production-orders/{id}/complete", stored_op!("production_order_complete.graphql", "production_order", "production_operation", "production_material"), "productionOrderComplete.order")
         .body(Body::Input("input"))
         .idempotent()
         .summary("Complete (`quantity_completed`, `quantity_scrapped`, `force_close_short`, `notes`, `spools_used`, `scrap_reason`): finished goods at actual cost (1220 / 1210), scrapped share 5020 / 1210, serial numbers, QC pending"),
     Route::post("/production-orders/{id}/qc", include_str!("rest/production_order_qc.graphql"), "productionOrderQc.result")
         .body(Body::Fields)
         .summary("Record QC on a complete order: `result` passed or failed (from pending or failed), waived (from pending; `notes` says why) or pending (from failed: inspect again); `notes`"),
-    Route::post("/production-orders/{id}/split", order_op!("production_order_split.graphql"), "productionOrderSplit")
+    Route::post("/production-orders/{id}/split", stored_op!("production_order_split.graphql", "production_order", "production_operation", "production_material"), "productionOrderSplit")
         .body(Body::Fields)
         .idempotent()
         .flatten(&["order"])
         .summary("Split a released order (`splits: [{quantity}]`, at least 2, adding up to the ordered quantity)"),
-    Route::post("/production-orders/{id}/scrap", order_op!("production_order_scrap.graphql"), "productionOrderScrap")
+    Route::post("/production-orders/{id}/scrap", stored_op!("production_order_scrap.graphql", "production_order", "production_operation", "production_material"), "productionOrderScrap")
         .idempotent()
         .flatten(&["order"])
         .summary("Scrap a released or in-progress order (`scrap_reason`, `quantity_scrapped`, `notes`, `create_remake` default true): WIP to 5020, a remake order"),
-    Route::put("/production-orders/{order_id}/operations/{operation_id}", operation_op!("production_operation_schedule.graphql"), "productionOperationSchedule.operation")
+    Route::put("/production-orders/{order_id}/operations/{operation_id}", stored_op!("production_operation_schedule.graphql", "production_operation", "production_material"), "productionOperationSchedule.operation")
         .body(Body::Input("input"))
         .summary("Plan an operation (`scheduled_start`, `scheduled_end`, `printer_id`)"),
-    Route::post("/production-orders/{order_id}/operations/{operation_id}/schedule", operation_op!("production_operation_schedule.graphql"), "productionOperationSchedule.operation")
+    Route::post("/production-orders/{order_id}/operations/{operation_id}/schedule", stored_op!("production_operation_schedule.graphql", "production_operation", "production_material"), "productionOperationSchedule.operation")
         .body(Body::Input("input"))
         .summary("Plan an operation (`scheduled_start`, `scheduled_end`, `printer_id`)"),
-    Route::post("/production-orders/{order_id}/operations/{operation_id}/start", operation_op!("production_operation_start.graphql"), "productionOperationStart.operation")
+    Route::post("/production-orders/{order_id}/operations/{operation_id}/start", stored_op!("production_operation_start.graphql", "production_operation", "production_material"), "productionOperationStart.operation")
         .body(Body::Input("input"))
         .summary("Start a queued operation (`printer_id`, `operator_name`, `notes`); refused with the first blocking issue"),
-    Route::post("/production-orders/{order_id}/operations/{operation_id}/complete", operation_op!("production_operation_complete.graphql"), "productionOperationComplete.operation")
+    Route::post("/production-orders/{order_id}/operations/{operation_id}/complete", stored_op!("production_operation_complete.graphql", "production_operation", "production_material"), "productionOperationComplete.operation")
         .body(Body::Input("input"))
         .summary("Complete a running operation (`quantity_completed`, `quantity_scrapped`, `actual_setup_minutes`, `actual_run_minutes`, `notes`)"),
-    Route::post("/production-orders/{order_id}/operations/{operation_id}/skip", operation_op!("production_operation_skip.graphql"), "productionOperationSkip.operation")
+    Route::post("/production-orders/{order_id}/operations/{operation_id}/skip", stored_op!("production_operation_skip.graphql", "production_operation", "production_material"), "productionOperationSkip.operation")
         .summary("Skip a pending or queued operation (`notes`)"),
-    Route::get("/production-orders/{id}/operations", operation_op!("production_order_operations.graphql"), "productionOrder.operations")
+    Route::get("/production-orders/{id}/operations", stored_op!("production_order_operations.graphql", "production_operation", "production_material"), "productionOrder.operations")
         .summary("The order's operations in sequence, each with its materials"),
     Route::get("/production-orders/{id}/blocking-issues", stored_op!("production_order_blocking_issues.graphql"), "productionOrderBlockingIssues")
         .summary("Why the order cannot go on now: `{production_order_id, code, status, can_proceed, blocking_issues: [text]}` (status, missing material, printer of its next operation)"),

@@ -26,7 +26,7 @@ use crate::operations::purchasing::rules::{
 };
 use crate::platform::auth::Access;
 use crate::platform::db::paging::SortOrder;
-use crate::platform::error::{AppError, AppResult};
+use crate::platform::error::AppResult;
 use crate::platform::graphql::context;
 use crate::platform::graphql::pagination::Page;
 use crate::platform::graphql::scalars::Decimal;
@@ -35,9 +35,7 @@ use crate::platform::graphql::user_error::{Stop, UserError};
 /// The largest page of purchase orders (CONTRACT 5.14: `limit` up to 500).
 pub const MAX_PO_PAGE: i64 = 500;
 
-fn data<'a, T: Send + Sync + 'static>(ctx: &'a Context<'_>) -> AppResult<&'a T> {
-    ctx.data::<T>().map_err(|e| AppError::internal(e.message))
-}
+use crate::platform::graphql::context::data;
 
 #[ComplexObject]
 impl PurchaseOrderRow {

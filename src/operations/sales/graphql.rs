@@ -43,9 +43,7 @@ pub const MAX_SO_PAGE: i64 = 100;
 /// The largest page of payments (CONTRACT 5.4).
 pub const MAX_PAYMENT_PAGE: i64 = 100;
 
-fn data<'a, T: Send + Sync + 'static>(ctx: &'a Context<'_>) -> AppResult<&'a T> {
-    ctx.data::<T>().map_err(|e| AppError::internal(e.message))
-}
+use crate::platform::graphql::context::data;
 
 fn to_f64(d: &BigDecimal) -> f64 {
     d.to_f64().unwrap_or_default()

@@ -611,7 +611,7 @@ pub struct NewEvent {
     pub created_by: Option<i64>,
 }
 
-/// A recent order as the dashboard and a customer's order list show it.
+/// A recent order as the dashboard lists it.
 #[derive(Debug, Clone, SimpleObject)]
 pub struct RecentOrder {
     /// Id.

@@ -7,19 +7,13 @@ use crate::platform::rest::{Body, Route};
 
 use crate::stored_op;
 
-macro_rules! order_op {
-    ($file:literal) => {
-        stored_op!($file, "sales_order", "sales_order_line", "fulfillment")
-    };
-}
-
 /// The routes.
 pub const ROUTES: &[Route] = &[
     Route::get("/sales-orders/", stored_op!("sales_orders_list.graphql", "sales_order_summary", "sales_order_line", "fulfillment"), "salesOrders.nodes")
         .refuses()
         .bad_request_for(&["sort_by", "sort_order"])
         .summary("Sales orders, a bare array, newest first; non-admins see their own (`status` repeatable, `status_filter`, `fulfillment_state` comma list (400 for an unknown state), `customer_id`, `source`, `shipped_after`, `search` (order number, customer, email, product, tracking or source order number), `sort_by` order_date|fulfillment_priority|fulfillment_percent|customer_name|created_at|due_date|total_amount, `sort_order`, `skip`, `limit` capped at 100), each with its lines and fulfillment"),
-    Route::post("/sales-orders/", order_op!("sales_order_create.graphql"), "salesOrderCreate.salesOrder")
+    Route::post("/sales-orders/", stored_op!("sales_order_create.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderCreate.salesOrder")
         .body(Body::Input("input"))
         .status(201)
         .location("/api/v1/sales-orders/{id}")
@@ -29,7 +23,7 @@ pub const ROUTES: &[Route] = &[
         .summary("The status flow of CONTRACT 6.1 (`current_status` for one status's moves)"),
     Route::get("/sales-orders/payment-statuses", stored_op!("sales_payment_statuses.graphql"), "salesPaymentStatuses")
         .summary("The payment statuses with their meaning"),
-    Route::get("/sales-orders/{id}", order_op!("sales_order_get.graphql"), "salesOrder")
+    Route::get("/sales-orders/{id}", stored_op!("sales_order_get.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrder")
         .summary("One order with its lines and fulfillment (owner or admin: 403 `Not authorized to view this order`)"),
     Route::get("/sales-orders/{id}/blocking-issues", stored_op!("sales_order_blocking_issues.graphql"), "salesOrderBlockingIssues")
         .summary("Whether the order can ship now: `{sales_order_id, order_number, status, can_ship, blocking_issues: [text]}` (status, address, lines not fully reserved, production still running)"),
@@ -41,20 +35,20 @@ pub const ROUTES: &[Route] = &[
     Route::get("/sales-orders/{id}/packing-slip/pdf", stored_op!("packing_slip_pdf.graphql"), "packingSlipPdf")
         .download()
         .summary("The order's packing slip, a PDF shown inline (owner or admin): ship-to, tracking, SKU, item, quantities ordered and shipped; no prices"),
-    Route::patch("/sales-orders/{id}/status", order_op!("sales_order_status.graphql"), "salesOrderStatus.salesOrder")
+    Route::patch("/sales-orders/{id}/status", stored_op!("sales_order_status.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderStatus.salesOrder")
         .access(Admin)
         .forbidden_message("Only administrators can update order status")
         .body(Body::Input("input"))
         .idempotent()
         .summary("Move the order along CONTRACT 6.1 (admins; 400 `Invalid sales order status transition: ...`); confirming reserves stock and creates production orders for the shortfall (then `in_production`)"),
-    Route::patch("/sales-orders/{id}/address", order_op!("sales_order_address.graphql"), "salesOrderAddress.salesOrder")
+    Route::patch("/sales-orders/{id}/address", stored_op!("sales_order_address.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderAddress.salesOrder")
         .body(Body::Input("input"))
         .summary("Change where an order ships (owner or admin; all fields optional; 400 `Cannot change the address of a {status} order` once shipped or cancelled)"),
-    Route::patch("/sales-orders/{id}/shipping", order_op!("sales_order_shipping.graphql"), "salesOrderShipping.salesOrder")
+    Route::patch("/sales-orders/{id}/shipping", stored_op!("sales_order_shipping.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderShipping.salesOrder")
         .access(Admin)
         .body(Body::Input("input"))
         .summary("Record an order's `tracking_number`, `carrier` or `shipped_at` (admins)"),
-    Route::patch("/sales-orders/{id}/payment", order_op!("sales_order_payment.graphql"), "salesOrderPayment.salesOrder")
+    Route::patch("/sales-orders/{id}/payment", stored_op!("sales_order_payment.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderPayment.salesOrder")
         .access(Admin)
         .body(Body::Input("input"))
         .summary("Record an order's `payment_method` and `payment_transaction_id`, or flag its `payment_status` (admins): `overdue` for an unpaid balance past due, `refunded` once refunds gave everything back; otherwise the status follows the payments (400 naming what is paid)"),
@@ -62,7 +56,7 @@ pub const ROUTES: &[Route] = &[
         .status(201)
         .idempotent()
         .summary("The original's name of `POST /quotes/{id}/convert`"),
-    Route::post("/sales-orders/{id}/cancel", order_op!("sales_order_cancel.graphql"), "salesOrderCancel.salesOrder")
+    Route::post("/sales-orders/{id}/cancel", stored_op!("sales_order_cancel.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderCancel.salesOrder")
         .body(Body::Fields)
         .idempotent()
         .summary("Cancel (owner or admin; `cancellation_reason`): pending, confirmed or on hold only (400 `Cannot cancel order with status '{s}'`), not while production orders run; reservations released"),

@@ -12,7 +12,9 @@ use crate::platform::db::{DbConn, DbPool};
 use crate::platform::error::{AppError, AppResult};
 use crate::platform::mail::Mailer;
 
-fn data<'a, T: Send + Sync + 'static>(ctx: &'a Context<'_>) -> AppResult<&'a T> {
+/// Data the schema or the request carries (a loader, a hook), or an internal error naming
+/// the missing type.
+pub fn data<'a, T: Send + Sync + 'static>(ctx: &'a Context<'_>) -> AppResult<&'a T> {
     ctx.data::<T>().map_err(|_| {
         AppError::internal(format!(
             "schema data missing: {}",

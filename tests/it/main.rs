@@ -1,0 +1,52 @@
+//! The integration tests: one binary (one link instead of one per area), a module per area
+//! or concern, sharing the harness in [`common`] (a real PostgreSQL with a database per
+//! test, an in-process SMTP server, Redis, the app in process). `tests/logging.rs` stays a
+//! binary of its own: it installs the process's global log subscriber.
+
+pub mod common;
+
+mod accounting_journals;
+mod answer_cache;
+mod authz_matrix;
+mod bom;
+mod catalog;
+mod cli;
+mod contract_gaps;
+mod documented_limits;
+mod edge_database;
+mod edge_graphql;
+mod edge_outage;
+mod edge_overload;
+mod error_tracking;
+mod flat_resolution;
+mod health_outage;
+mod identity;
+mod input_text;
+mod inventory;
+mod items_upkeep;
+mod kv_jobs;
+mod ledger_properties;
+mod live_updates;
+mod locations;
+mod mail_outbox;
+mod material_import;
+mod order_import;
+mod partners;
+mod platform;
+mod printer_maintenance;
+mod printer_tools;
+mod printers;
+mod production;
+mod purchasing;
+mod reporting;
+mod rest_engine;
+mod rest_facade;
+mod sales;
+mod scrap_reasons;
+mod sessions_security;
+mod settings;
+mod settings_security;
+mod sorting;
+mod spools;
+mod traceability;
+mod traceability_records;
