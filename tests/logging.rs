@@ -1,6 +1,9 @@
 //! Spec 1.3: JSON log lines, and every line of one request carries that request's id, the
 //! same as the response's `X-Request-ID`. This binary owns the global subscriber.
 
+// A test may unwrap, expect and panic: a failed assumption there is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "it/common/mod.rs"]
 mod common;
 

@@ -11,10 +11,9 @@ use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
+use crate::common::api::item;
 use crate::common::api::{admin, app, call, ok, operator};
 use crate::common::books::{receive, sql_num};
-use crate::common::api::item;
-
 
 async fn customer(app: &TestApp, t: &str) -> i64 {
     ok(
@@ -81,8 +80,16 @@ async fn shop(app: &TestApp, t: &str, widgets: &str) -> i64 {
         Some(json!({"tax_enabled": true, "tax_rate_percent": "8.25"})),
     )
     .await;
-    let box_ = item("BOX").kind("packaging").price(None).create(app, t).await;
-    let widget = item("WIDGET").kind("finished_good").price(Some("25.00")).create(app, t).await;
+    let box_ = item("BOX")
+        .kind("packaging")
+        .price(None)
+        .create(app, t)
+        .await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .price(Some("25.00"))
+        .create(app, t)
+        .await;
     ok(
         app,
         t,

@@ -8,11 +8,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use axum::http::{Method, StatusCode};
 use crate::common::TestApp;
-use crate::common::api::{admin, call, operator};
-use serde_json::{Value, json};
 use crate::common::api::item;
+use crate::common::api::{admin, call, operator};
+use axum::http::{Method, StatusCode};
+use serde_json::{Value, json};
 
 /// One test at a time: another test's commits would change this one's snapshots.
 static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -67,15 +67,20 @@ async fn hit(
     panic!("{path:?}{graphql:?}: twenty repeats of an unchanged read all ran the operation");
 }
 
-
 #[tokio::test]
 async fn a_repeated_read_of_an_unchanged_database_costs_only_the_viewer() {
     let _turn = TURN.lock().await;
     let (app, counter) =
         TestApp::spawn_counting(&[("AUTH_MODE", "header"), ("RESPONSE_CACHE_MB", "64")]).await;
     let t = admin(&app).await;
-    let id = item("CACHE-1").with("name", json!("CACHE-1")).create(&app, &t).await;
-    item("CACHE-2").with("name", json!("CACHE-2")).create(&app, &t).await;
+    let id = item("CACHE-1")
+        .with("name", json!("CACHE-1"))
+        .create(&app, &t)
+        .await;
+    item("CACHE-2")
+        .with("name", json!("CACHE-2"))
+        .create(&app, &t)
+        .await;
 
     let by_id = format!("/api/v1/items/{id}");
     for path in ["/api/v1/items?limit=50", by_id.as_str()] {
@@ -125,7 +130,10 @@ async fn a_commit_from_anywhere_is_seen_by_the_very_next_read() {
     let (app, counter) =
         TestApp::spawn_counting(&[("AUTH_MODE", "header"), ("RESPONSE_CACHE_MB", "64")]).await;
     let t = admin(&app).await;
-    let id = item("FRESH-1").with("name", json!("FRESH-1")).create(&app, &t).await;
+    let id = item("FRESH-1")
+        .with("name", json!("FRESH-1"))
+        .create(&app, &t)
+        .await;
     let path = format!("/api/v1/items/{id}");
     let (client, conn) = tokio_postgres::connect(&app.db.url, tokio_postgres::NoTls)
         .await
@@ -217,7 +225,10 @@ async fn without_memory_for_it_every_read_runs_its_operation() {
     let (app, counter) =
         TestApp::spawn_counting(&[("AUTH_MODE", "header"), ("RESPONSE_CACHE_MB", "0")]).await;
     let t = admin(&app).await;
-    let id = item("OFF-1").with("name", json!("OFF-1")).create(&app, &t).await;
+    let id = item("OFF-1")
+        .with("name", json!("OFF-1"))
+        .create(&app, &t)
+        .await;
     let path = format!("/api/v1/items/{id}");
     for _ in 0..5 {
         let (_, statements) = read(&app, &counter, &t, &path).await;
@@ -231,7 +242,10 @@ async fn overlapping_reads_share_one_snapshot_read_and_still_see_every_commit() 
     let (app, counter) =
         TestApp::spawn_counting(&[("AUTH_MODE", "header"), ("RESPONSE_CACHE_MB", "64")]).await;
     let t = admin(&app).await;
-    let id = item("SHARED-1").with("name", json!("SHARED-1")).create(&app, &t).await;
+    let id = item("SHARED-1")
+        .with("name", json!("SHARED-1"))
+        .create(&app, &t)
+        .await;
     let path = format!("/api/v1/items/{id}");
     read(&app, &counter, &t, &path).await;
     read(&app, &counter, &t, &path).await;

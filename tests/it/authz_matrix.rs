@@ -23,10 +23,10 @@ use axum::extract::ConnectInfo;
 use axum::http::{Method as HttpMethod, Request, StatusCode};
 use serde_json::{Map, Value, json};
 
+use crate::common::routes;
 use crate::common::{TestApp, TestResponse};
 use strata::platform::auth::Access;
 use strata::platform::rest::types::{camel_case, snake_case};
-use crate::common::routes;
 use strata::platform::rest::{Body as RouteBody, Method, Route, Variable, parse_operation};
 
 /// The root fields anyone may call without signing in (CONTRACT "Nothing with business data

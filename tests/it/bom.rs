@@ -11,9 +11,8 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
-use crate::common::api::{admin, app, call, gql, operator};
 use crate::common::api::item;
-
+use crate::common::api::{admin, app, call, gql, operator};
 
 /// Receives stock at a cost (the moving average becomes the item's cost).
 async fn receive(app: &TestApp, t: &str, id: i64, qty: &str, cost: &str) {
@@ -65,10 +64,30 @@ struct Farm {
 /// A widget made of 2 brackets (their own BOM: 10 G of PLA, 0.50 process), 0.05 KG of PLA
 /// with 10 % scrap, and a box at shipping; PLA costs 0.02/G, a box 0.75.
 async fn farm(app: &TestApp, t: &str) -> Farm {
-    let widget = item("WIDGET").with("name", json!(format!("{} name", "WIDGET"))).kind("finished_good").unit("EA").create(app, t).await;
-    let bracket = item("BRACKET").with("name", json!(format!("{} name", "BRACKET"))).kind("component").unit("EA").create(app, t).await;
-    let pla = item("PLA-BLK").with("name", json!(format!("{} name", "PLA-BLK"))).kind("material").unit("G").create(app, t).await;
-    let boxes = item("BOX-S").with("name", json!(format!("{} name", "BOX-S"))).kind("packaging").unit("EA").create(app, t).await;
+    let widget = item("WIDGET")
+        .with("name", json!(format!("{} name", "WIDGET")))
+        .kind("finished_good")
+        .unit("EA")
+        .create(app, t)
+        .await;
+    let bracket = item("BRACKET")
+        .with("name", json!(format!("{} name", "BRACKET")))
+        .kind("component")
+        .unit("EA")
+        .create(app, t)
+        .await;
+    let pla = item("PLA-BLK")
+        .with("name", json!(format!("{} name", "PLA-BLK")))
+        .kind("material")
+        .unit("G")
+        .create(app, t)
+        .await;
+    let boxes = item("BOX-S")
+        .with("name", json!(format!("{} name", "BOX-S")))
+        .kind("packaging")
+        .unit("EA")
+        .create(app, t)
+        .await;
     receive(app, t, pla, "1000", "0.02").await;
     receive(app, t, boxes, "1", "0.75").await;
     let bracket_bom = create_bom(
@@ -344,7 +363,12 @@ async fn versions_copies_and_lines_change_one_at_a_time() {
     assert_eq!(num(&res.json()["material_cost"]), 3.5);
 
     // Copy to another product; then delete it.
-    let other = item("WIDGET-XL").with("name", json!(format!("{} name", "WIDGET-XL"))).kind("finished_good").unit("EA").create(&app, &t).await;
+    let other = item("WIDGET-XL")
+        .with("name", json!(format!("{} name", "WIDGET-XL")))
+        .kind("finished_good")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
     let res = call(
         &app,
         Method::POST,
@@ -552,7 +576,12 @@ async fn cycles_and_bad_input_are_refused_and_change_nothing() {
 
     // A version may hold a loop only through another version: the bracket's inactive v2
     // uses a clip, and the clip is then made of brackets (fine while v1 is the active one)...
-    let clip = item("CLIP").with("name", json!(format!("{} name", "CLIP"))).kind("component").unit("EA").create(&app, &t).await;
+    let clip = item("CLIP")
+        .with("name", json!(format!("{} name", "CLIP")))
+        .kind("component")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
     let v2 = create_bom(
         &app,
         &t,
@@ -601,13 +630,33 @@ async fn cycles_and_bad_input_are_refused_and_change_nothing() {
 async fn graphql_nests_boms_to_any_depth_for_a_flat_number_of_statements() {
     let (app, counter) = TestApp::spawn_counting(&[("AUTH_MODE", "header")]).await;
     let t = admin(&app).await;
-    let pla = item("PLA").with("name", json!(format!("{} name", "PLA"))).kind("material").unit("G").create(&app, &t).await;
+    let pla = item("PLA")
+        .with("name", json!(format!("{} name", "PLA")))
+        .kind("material")
+        .unit("G")
+        .create(&app, &t)
+        .await;
     receive(&app, &t, pla, "100", "0.03").await;
     // Fifty products, each three BOM levels deep: FG -> SUB -> PART -> PLA.
     for i in 0..50 {
-        let part = item(&format!("PART-{i:02}")).with("name", json!(format!("{} name", &format!("PART-{i:02}")))).kind("component").unit("EA").create(&app, &t).await;
-        let sub = item(&format!("SUB-{i:02}")).with("name", json!(format!("{} name", &format!("SUB-{i:02}")))).kind("component").unit("EA").create(&app, &t).await;
-        let fg = item(&format!("FG-{i:02}")).with("name", json!(format!("{} name", &format!("FG-{i:02}")))).kind("finished_good").unit("EA").create(&app, &t).await;
+        let part = item(&format!("PART-{i:02}"))
+            .with("name", json!(format!("{} name", &format!("PART-{i:02}"))))
+            .kind("component")
+            .unit("EA")
+            .create(&app, &t)
+            .await;
+        let sub = item(&format!("SUB-{i:02}"))
+            .with("name", json!(format!("{} name", &format!("SUB-{i:02}"))))
+            .kind("component")
+            .unit("EA")
+            .create(&app, &t)
+            .await;
+        let fg = item(&format!("FG-{i:02}"))
+            .with("name", json!(format!("{} name", &format!("FG-{i:02}"))))
+            .kind("finished_good")
+            .unit("EA")
+            .create(&app, &t)
+            .await;
         for (product, component, qty) in [(part, pla, "10"), (sub, part, "2"), (fg, sub, "1")] {
             create_bom(
                 &app,

@@ -8,8 +8,8 @@ use axum::http::{Method, StatusCode};
 use serde_json::json;
 
 use crate::common::TestApp;
-use crate::common::api::{admin, app, call, operator, upload};
 use crate::common::api::create_item;
+use crate::common::api::{admin, app, call, operator, upload};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR-not-a-real-image-but-png-magic";
 const JPEG: &[u8] = b"\xFF\xD8\xFF\xE0\0\x10JFIF\0rest";
@@ -482,11 +482,23 @@ async fn catalog_stats_low_stock_and_duplicates() {
                "low_stock_count": 0, "category_count": 0})
     );
 
-    let widget = create_item(&app, &op, json!({"sku": "W-1", "name": "Widget", "item_type": "finished_good", "reorder_point": "5"}))
+    let widget = create_item(
+        &app,
+        &op,
+        json!({"sku": "W-1", "name": "Widget", "item_type": "finished_good", "reorder_point": "5"}),
+    )
     .await;
-    create_item(&app, &op, json!({"sku": "S-1", "name": "Screw", "item_type": "component"}))
+    create_item(
+        &app,
+        &op,
+        json!({"sku": "S-1", "name": "Screw", "item_type": "component"}),
+    )
     .await;
-    let gone = create_item(&app, &op, json!({"sku": "S-2", "name": "Old screw", "item_type": "component"}))
+    let gone = create_item(
+        &app,
+        &op,
+        json!({"sku": "S-2", "name": "Old screw", "item_type": "component"}),
+    )
     .await;
     let res = call(
         &app,
@@ -640,7 +652,11 @@ async fn the_category_tree_one_category_and_deleting_unused_ones() {
     assert_eq!(res.status, StatusCode::NOT_FOUND);
 
     // Delete: admins only; refused while a child or an item uses it.
-    create_item(&app, &op, json!({"sku": "P-1", "name": "PLA black", "category_id": matte}))
+    create_item(
+        &app,
+        &op,
+        json!({"sku": "P-1", "name": "PLA black", "category_id": matte}),
+    )
     .await;
     let before = table(&app, "item_categories").await;
     let res = call(

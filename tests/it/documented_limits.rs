@@ -3,8 +3,8 @@
 //! create route below, every limited property is refused one step past its limit with a
 //! field-level 422 that names it, and nothing is written.
 
-use axum::http::{Method, StatusCode};
 use crate::common::api::{admin, app, call, table_json};
+use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 /// A create route, a body it accepts, and the table it writes.

@@ -2,8 +2,8 @@
 //! field-level 4xx that never name a constraint, the search indexes, and the per-connection
 //! statement timeout.
 
-use axum::http::{Method, StatusCode};
 use crate::common::api::{admin, app, call, gql, table_json};
+use axum::http::{Method, StatusCode};
 use serde_json::json;
 
 #[tokio::test]

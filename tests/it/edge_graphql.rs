@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Method, Request, StatusCode};
 use crate::common::api::{admin, app, call};
 use crate::common::{TestApp, TestResponse};
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 async fn post(

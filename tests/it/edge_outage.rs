@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Duration;
 
-use axum::http::{Method, StatusCode};
 use crate::common::api::{admin, call};
 use crate::common::{TestApp, TestDatabase};
+use axum::http::{Method, StatusCode};
 use serde_json::json;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;

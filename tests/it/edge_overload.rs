@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use axum::http::{Method, StatusCode};
 use crate::common::TestApp;
 use crate::common::api::{admin, call};
+use axum::http::{Method, StatusCode};
 
 #[tokio::test]
 async fn a_full_queue_answers_503_with_retry_after_and_health_keeps_answering() {

@@ -5,9 +5,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use axum::http::Method;
 use crate::common::TestApp;
 use crate::common::api::{admin, call, gql};
+use axum::http::Method;
 use serde_json::{Value, json};
 
 const ITEM_FIELDS: &str = "

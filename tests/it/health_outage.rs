@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
-use axum::http::StatusCode;
 use crate::common::{TestApp, TestDatabase};
+use axum::http::StatusCode;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 

@@ -9,8 +9,8 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
-use crate::common::api::{admin, app, call, gql, operator};
 use crate::common::api::create_item;
+use crate::common::api::{admin, app, call, gql, operator};
 
 /// Every table a posting writes, as JSON text.
 async fn books(app: &TestApp) -> String {
@@ -48,7 +48,6 @@ async fn postings(app: &TestApp) -> String {
     }
     all
 }
-
 
 async fn post(app: &TestApp, t: &str, body: Value) -> Value {
     let res = call(
@@ -115,7 +114,11 @@ async fn consistent(app: &TestApp, t: &str) {
 async fn manual_transactions_move_stock_value_it_at_the_moving_average_and_book_it() {
     let app = app().await;
     let t = admin(&app).await;
-    let pla = create_item(&app, &t, json!({"sku": "MAT-PLA", "name": "PLA Black", "item_type": "material"}))
+    let pla = create_item(
+        &app,
+        &t,
+        json!({"sku": "MAT-PLA", "name": "PLA Black", "item_type": "material"}),
+    )
     .await;
 
     // Two receipts at different costs: the average is weighted by quantity.
@@ -320,9 +323,17 @@ async fn manual_transactions_move_stock_value_it_at_the_moving_average_and_book_
 async fn bad_transactions_are_refused_and_change_nothing() {
     let app = app().await;
     let t = admin(&app).await;
-    let pla = create_item(&app, &t, json!({"sku": "MAT-PLA", "name": "PLA", "item_type": "material"}))
+    let pla = create_item(
+        &app,
+        &t,
+        json!({"sku": "MAT-PLA", "name": "PLA", "item_type": "material"}),
+    )
     .await;
-    let svc = create_item(&app, &t, json!({"sku": "SRV-1", "name": "Design", "item_type": "service"}))
+    let svc = create_item(
+        &app,
+        &t,
+        json!({"sku": "SRV-1", "name": "Design", "item_type": "service"}),
+    )
     .await;
     post(&app, &t, json!({"product_id": pla, "transaction_type": "receipt", "quantity": "10", "cost_per_unit": "1"})).await;
     let before = books(&app).await;
@@ -433,7 +444,11 @@ async fn bad_transactions_are_refused_and_change_nothing() {
 async fn negative_stock_is_refused_unless_allowed_then_flagged_for_approval() {
     let app = app().await;
     let t = admin(&app).await;
-    let widget = create_item(&app, &t, json!({"sku": "FG-1", "name": "Widget", "standard_cost": "2"}))
+    let widget = create_item(
+        &app,
+        &t,
+        json!({"sku": "FG-1", "name": "Widget", "standard_cost": "2"}),
+    )
     .await;
     let res = call(
         &app,
@@ -503,9 +518,17 @@ async fn negative_stock_is_refused_unless_allowed_then_flagged_for_approval() {
 async fn a_cycle_count_posts_each_variance_once_even_when_retried() {
     let app = app().await;
     let t = admin(&app).await;
-    let a = create_item(&app, &t, json!({"sku": "FG-A", "name": "A", "standard_cost": "4"}))
+    let a = create_item(
+        &app,
+        &t,
+        json!({"sku": "FG-A", "name": "A", "standard_cost": "4"}),
+    )
     .await;
-    let b = create_item(&app, &t, json!({"sku": "BOX-1", "name": "Box", "item_type": "packaging", "standard_cost": "0.5"}))
+    let b = create_item(
+        &app,
+        &t,
+        json!({"sku": "BOX-1", "name": "Box", "item_type": "packaging", "standard_cost": "0.5"}),
+    )
     .await;
     post(
         &app,
@@ -839,9 +862,17 @@ async fn quantity_corrections_and_a_reconciliation_count_what_they_should_and_no
     assert_eq!(empty.status, StatusCode::OK, "{}", empty.text());
     assert_eq!(empty.json()["balances"], 0, "{}", empty.text());
 
-    let a = create_item(&app, &t, json!({"sku": "FG-A", "name": "A", "standard_cost": "2"}))
+    let a = create_item(
+        &app,
+        &t,
+        json!({"sku": "FG-A", "name": "A", "standard_cost": "2"}),
+    )
     .await;
-    let b = create_item(&app, &t, json!({"sku": "FG-B", "name": "B", "standard_cost": "3"}))
+    let b = create_item(
+        &app,
+        &t,
+        json!({"sku": "FG-B", "name": "B", "standard_cost": "3"}),
+    )
     .await;
     for id in [a, b] {
         post(
@@ -1106,7 +1137,11 @@ async fn the_pickers_list_locations_adjustment_reasons_and_the_chart_of_accounts
 async fn graphql_walks_an_account_to_its_entries_and_lines_and_a_spool_to_its_material() {
     let app = app().await;
     let t = admin(&app).await;
-    let pla = create_item(&app, &t, json!({"sku": "MAT-PETG", "name": "PETG Grey", "item_type": "material"}))
+    let pla = create_item(
+        &app,
+        &t,
+        json!({"sku": "MAT-PETG", "name": "PETG Grey", "item_type": "material"}),
+    )
     .await;
     let receipt = post(
         &app,

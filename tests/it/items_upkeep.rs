@@ -7,9 +7,9 @@ use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
+use crate::common::api::create_item;
 use crate::common::api::{admin, app, call, ok, operator, upload};
 use crate::common::books::{account, balanced, exec, num, receive, sql, sql_num};
-use crate::common::api::create_item;
 
 async fn tables(app: &TestApp, names: &[&str]) -> String {
     let mut all = String::new();
@@ -31,7 +31,6 @@ fn error_fields(body: &Value) -> Vec<String> {
         })
         .unwrap_or_default()
 }
-
 
 #[tokio::test]
 async fn a_material_item_is_created_with_its_opening_stock_booked() {
@@ -351,11 +350,23 @@ async fn standard_costs_are_recomputed_from_boms_and_purchase_prices() {
     let app = app().await;
     let t = admin(&app).await;
     let op = operator(&app, &t).await;
-    let pla = create_item(&app, &t, json!({"sku": "RC-PLA", "name": "PLA", "item_type": "material"}))
+    let pla = create_item(
+        &app,
+        &t,
+        json!({"sku": "RC-PLA", "name": "PLA", "item_type": "material"}),
+    )
     .await;
-    let comp = create_item(&app, &t, json!({"sku": "RC-MAG", "name": "Magnet", "item_type": "component"}))
+    let comp = create_item(
+        &app,
+        &t,
+        json!({"sku": "RC-MAG", "name": "Magnet", "item_type": "component"}),
+    )
     .await;
-    let fg = create_item(&app, &t, json!({"sku": "RC-FG", "name": "Dragon", "procurement_type": "make", "standard_cost": "9"}))
+    let fg = create_item(
+        &app,
+        &t,
+        json!({"sku": "RC-FG", "name": "Dragon", "procurement_type": "make", "standard_cost": "9"}),
+    )
     .await;
     let nothing = create_item(&app, &t, json!({"sku": "RC-NONE", "name": "Nothing"})).await;
     // The magnet's cost comes from a receipt, the filament's from a purchase order at

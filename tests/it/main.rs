@@ -3,6 +3,9 @@
 //! test, an in-process SMTP server, Redis, the app in process). `tests/logging.rs` stays a
 //! binary of its own: it installs the process's global log subscriber.
 
+// A test may unwrap, expect and panic: a failed assumption there is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 pub mod common;
 
 mod accounting_journals;

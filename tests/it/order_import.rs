@@ -9,9 +9,9 @@ use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
+use crate::common::api::item;
 use crate::common::api::{admin, app, call, ok, operator, table_json, upload};
 use crate::common::books::exec;
-use crate::common::api::item;
 
 const TABLES: [&str; 4] = [
     "sales_orders",
@@ -27,7 +27,6 @@ async fn snapshot(app: &TestApp) -> Vec<String> {
     }
     all
 }
-
 
 async fn import(app: &TestApp, t: &str, path: &str, csv: &[u8]) -> Value {
     let res = upload(app, path, t, "orders.csv", csv, &[]).await;
@@ -98,7 +97,10 @@ async fn an_order_file_becomes_pending_orders_grouped_by_order_id_and_a_second_i
  {
     let app = app().await;
     let t = admin(&app).await;
-    item("FG-BENCHY").price(Some("24.99")).create(&app, &t).await;
+    item("FG-BENCHY")
+        .price(Some("24.99"))
+        .create(&app, &t)
+        .await;
     let vase = item("FG-VASE").price(Some("39.00")).create(&app, &t).await;
     item("FG-NOPRICE").price(None).create(&app, &t).await;
     let buyer = ok(&app, &t, Method::POST, "/api/v1/admin/customers/", Some(json!({"email": "buyer@shop.test", "first_name": "Bea", "last_name": "Buyer", "shipping_address_line1": "1 Elm St", "shipping_city": "Austin"}))).await["id"].as_i64().expect("buyer");
@@ -277,7 +279,10 @@ async fn an_order_file_becomes_pending_orders_grouped_by_order_id_and_a_second_i
 async fn shop_exports_bad_files_failures_midway_and_access() {
     let app = app().await;
     let t = admin(&app).await;
-    item("FG-BENCHY").price(Some("24.99")).create(&app, &t).await;
+    item("FG-BENCHY")
+        .price(Some("24.99"))
+        .create(&app, &t)
+        .await;
     item("FG-VASE").price(Some("39.00")).create(&app, &t).await;
 
     // A Shopify export: "Name" is the order, order values only on its first row.

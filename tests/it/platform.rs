@@ -1,8 +1,8 @@
 //! The platform: health, GraphQL endpoint, request ids, security headers, CORS, limits.
 
+use crate::common::TestApp;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
-use crate::common::TestApp;
 use serde_json::json;
 
 #[tokio::test]

@@ -12,9 +12,9 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
+use crate::common::api::item;
 use crate::common::api::{admin, allowed_list, app, call, ok, table_json};
 use crate::common::books::{account, balanced, exec, num, receive, sql, sql_num, stock};
-use crate::common::api::item;
 
 async fn refused(
     app: &TestApp,
@@ -26,7 +26,6 @@ async fn refused(
     let res = call(app, method, path, body, t).await;
     (res.status, res.json())
 }
-
 
 struct Farm {
     pla: i64,
@@ -40,11 +39,26 @@ struct Farm {
 /// PLA (3000 g at 0.02), inserts (10 at 0.50), a serial-tracked widget made of 100 g PLA and
 /// one insert, a printer pool with a printer and a QC bench, and a PRINT -> QC routing.
 async fn farm(app: &TestApp, t: &str) -> Farm {
-    let pla = item("PLA-BLK").kind("material").unit("G").serials(false).create(app, t).await;
+    let pla = item("PLA-BLK")
+        .kind("material")
+        .unit("G")
+        .serials(false)
+        .create(app, t)
+        .await;
     receive(app, t, pla, "3000", "0.02").await;
-    let insert = item("INSERT-M3").kind("component").unit("EA").serials(false).create(app, t).await;
+    let insert = item("INSERT-M3")
+        .kind("component")
+        .unit("EA")
+        .serials(false)
+        .create(app, t)
+        .await;
     receive(app, t, insert, "10", "0.50").await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").serials(true).create(app, t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .serials(true)
+        .create(app, t)
+        .await;
     let bom = ok(
         app,
         t,
@@ -1129,9 +1143,19 @@ async fn dispatch_suggests_the_loaded_filament_first_and_the_command_center_coun
     let t = admin(&app).await;
     let f = farm(&app, &t).await;
     // A second filament and a widget printed in it.
-    let petg = item("PETG-RED").kind("material").unit("G").serials(false).create(&app, &t).await;
+    let petg = item("PETG-RED")
+        .kind("material")
+        .unit("G")
+        .serials(false)
+        .create(&app, &t)
+        .await;
     receive(&app, &t, petg, "1000", "0.03").await;
-    let gadget = item("GADGET").kind("finished_good").unit("EA").serials(false).create(&app, &t).await;
+    let gadget = item("GADGET")
+        .kind("finished_good")
+        .unit("EA")
+        .serials(false)
+        .create(&app, &t)
+        .await;
     ok(
         &app,
         &t,

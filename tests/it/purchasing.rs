@@ -13,8 +13,8 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
-use crate::common::api::{admin, app, call, gql, ok, table_json, upload};
 use crate::common::api::item;
+use crate::common::api::{admin, app, call, gql, ok, table_json, upload};
 
 fn num(v: &Value) -> f64 {
     v.as_str()
@@ -35,7 +35,6 @@ async fn vendor(app: &TestApp, t: &str, name: &str) -> i64 {
         .as_i64()
         .expect("id")
 }
-
 
 async fn po(app: &TestApp, t: &str, vendor: i64, lines: Value) -> Value {
     ok(
@@ -144,8 +143,17 @@ async fn a_purchase_order_is_ordered_received_in_two_parts_with_lots_spools_and_
     let app = app().await;
     let t = admin(&app).await;
     let v = vendor(&app, &t, "Filament Co").await;
-    let pla = item("MAT-PLA").kind("material").unit("G").with("purchase_uom", json!("KG")).create(&app, &t).await;
-    let nut = item("NUT-M3").kind("component").unit("EA").create(&app, &t).await;
+    let pla = item("MAT-PLA")
+        .kind("material")
+        .unit("G")
+        .with("purchase_uom", json!("KG"))
+        .create(&app, &t)
+        .await;
+    let nut = item("NUT-M3")
+        .kind("component")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
 
     let created = po(
         &app,
@@ -410,7 +418,11 @@ async fn every_illegal_transition_is_a_400_with_the_contracts_message() {
     let app = app().await;
     let t = admin(&app).await;
     let v = vendor(&app, &t, "Parts Inc").await;
-    let nut = item("NUT").kind("component").unit("EA").create(&app, &t).await;
+    let nut = item("NUT")
+        .kind("component")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
     let empty = po(&app, &t, v, json!([])).await["id"].as_i64().unwrap();
     let res = call(
         &app,
@@ -510,8 +522,17 @@ async fn drafts_are_edited_and_deleted_and_other_states_refuse_line_changes() {
     let app = app().await;
     let t = admin(&app).await;
     let v = vendor(&app, &t, "Edits Ltd").await;
-    let nut = item("NUT").kind("component").unit("EA").create(&app, &t).await;
-    let pla = item("MAT-PLA").kind("material").unit("G").with("purchase_uom", json!("KG")).create(&app, &t).await;
+    let nut = item("NUT")
+        .kind("component")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
+    let pla = item("MAT-PLA")
+        .kind("material")
+        .unit("G")
+        .with("purchase_uom", json!("KG"))
+        .create(&app, &t)
+        .await;
     let id = po(&app, &t, v, json!([])).await["id"].as_i64().unwrap();
 
     // Missing vendor: 404; unknown product: 404; a unit that does not convert: 400.
@@ -730,7 +751,12 @@ async fn receipts_recompute_the_average_cost_and_convert_units() {
     let app = app().await;
     let t = admin(&app).await;
     let v = vendor(&app, &t, "Avg").await;
-    let pla = item("MAT-PLA").kind("material").unit("G").with("purchase_uom", json!("KG")).create(&app, &t).await;
+    let pla = item("MAT-PLA")
+        .kind("material")
+        .unit("G")
+        .with("purchase_uom", json!("KG"))
+        .create(&app, &t)
+        .await;
     let (a, la) = ordered_po(&app, &t, v, pla, "1", "20").await;
     let (b, lb) = ordered_po(&app, &t, v, pla, "3", "24").await;
     let r = receive(
@@ -788,7 +814,11 @@ async fn the_same_receipt_twice_never_doubles_stock() {
     let app = app().await;
     let t = admin(&app).await;
     let v = vendor(&app, &t, "Race").await;
-    let nut = item("NUT").kind("component").unit("EA").create(&app, &t).await;
+    let nut = item("NUT")
+        .kind("component")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
 
     // A retry with the same Idempotency-Key answers the first receipt again.
     let (id, line) = ordered_po(&app, &t, v, nut, "10", "1").await;
@@ -854,8 +884,17 @@ async fn a_refused_receipt_changes_nothing() {
     let app = app().await;
     let t = admin(&app).await;
     let v = vendor(&app, &t, "Atomic").await;
-    let nut = item("NUT").kind("component").unit("EA").create(&app, &t).await;
-    let pla = item("MAT-PLA").kind("material").unit("G").with("purchase_uom", json!("KG")).create(&app, &t).await;
+    let nut = item("NUT")
+        .kind("component")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
+    let pla = item("MAT-PLA")
+        .kind("material")
+        .unit("G")
+        .with("purchase_uom", json!("KG"))
+        .create(&app, &t)
+        .await;
     let created = po(
         &app,
         &t,
@@ -917,7 +956,13 @@ async fn graphql_reads_orders_lines_items_and_vendor_orders_in_flat_statements()
     }
     let mut items = Vec::new();
     for i in 0..5 {
-        items.push(item(&format!("PART-{i}")).kind("component").unit("EA").create(&app, &t).await);
+        items.push(
+            item(&format!("PART-{i}"))
+                .kind("component")
+                .unit("EA")
+                .create(&app, &t)
+                .await,
+        );
     }
     for i in 0..30 {
         let lines: Vec<Value> = items
@@ -1203,7 +1248,12 @@ async fn vendors_keep_a_price_list_with_one_preferred_vendor_per_item() {
     let t = admin(&app).await;
     let acme = vendor(&app, &t, "Acme Filament").await;
     let best = vendor(&app, &t, "Best Plastics").await;
-    let pla = item("PLA-BLK").kind("material").unit("G").with("purchase_uom", json!("KG")).create(&app, &t).await;
+    let pla = item("PLA-BLK")
+        .kind("material")
+        .unit("G")
+        .with("purchase_uom", json!("KG"))
+        .create(&app, &t)
+        .await;
     let path = format!("/api/v1/vendors/{acme}/items");
 
     let saved = ok(
@@ -1324,7 +1374,11 @@ async fn goods_are_received_into_the_chosen_location_and_an_unknown_one_changes_
     let app = app().await;
     let t = admin(&app).await;
     let v = vendor(&app, &t, "Shelves").await;
-    let nut = item("NUT").kind("component").unit("EA").create(&app, &t).await;
+    let nut = item("NUT")
+        .kind("component")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
     let res = call(
         &app,
         Method::POST,
@@ -1386,7 +1440,11 @@ async fn the_same_receipt_sent_twice_at_once_with_one_key_posts_once() {
     let app = app().await;
     let t = admin(&app).await;
     let v = vendor(&app, &t, "Twice").await;
-    let nut = item("NUT").kind("component").unit("EA").create(&app, &t).await;
+    let nut = item("NUT")
+        .kind("component")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
     let (id, line) = ordered_po(&app, &t, v, nut, "10", "1").await;
     let body = json!({"lines": [{"line_id": line, "quantity_received": "3"}]});
     let keyed = || {
@@ -1441,8 +1499,18 @@ async fn a_price_list_entry_is_read_changed_and_removed_by_its_own_path() {
     let app = app().await;
     let t = admin(&app).await;
     let acme = vendor(&app, &t, "Acme Filament").await;
-    let pla = item("PLA-BLK").kind("material").unit("G").with("purchase_uom", json!("KG")).create(&app, &t).await;
-    let petg = item("PETG-BLK").kind("material").unit("G").with("purchase_uom", json!("KG")).create(&app, &t).await;
+    let pla = item("PLA-BLK")
+        .kind("material")
+        .unit("G")
+        .with("purchase_uom", json!("KG"))
+        .create(&app, &t)
+        .await;
+    let petg = item("PETG-BLK")
+        .kind("material")
+        .unit("G")
+        .with("purchase_uom", json!("KG"))
+        .create(&app, &t)
+        .await;
     ok(
         &app,
         &t,
@@ -1528,7 +1596,12 @@ async fn a_purchase_order_comes_as_a_pdf_for_the_vendor() {
     let app = app().await;
     let t = admin(&app).await;
     let v = vendor(&app, &t, "Acme Filament").await;
-    let pla = item("PLA-BLK").kind("material").unit("G").with("purchase_uom", json!("KG")).create(&app, &t).await;
+    let pla = item("PLA-BLK")
+        .kind("material")
+        .unit("G")
+        .with("purchase_uom", json!("KG"))
+        .create(&app, &t)
+        .await;
     let created = po(
         &app,
         &t,
@@ -1572,7 +1645,11 @@ async fn blank_text_clears_a_header_field_and_an_omitted_one_keeps_it() {
     let app = app().await;
     let t = admin(&app).await;
     let v = vendor(&app, &t, "Clear").await;
-    let nut = item("NUT").kind("component").unit("EA").create(&app, &t).await;
+    let nut = item("NUT")
+        .kind("component")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
     let created = po(
         &app,
         &t,

@@ -18,10 +18,10 @@ use axum::extract::ConnectInfo;
 use axum::http::{Method, Request, StatusCode};
 use serde_json::{Map, Value, json};
 
+use crate::common::routes;
 use crate::common::{TestApp, TestResponse};
 use strata::platform::auth::RequestMeta;
 use strata::platform::rest::types::{TypeInfo, camel_case};
-use crate::common::routes;
 use strata::platform::rest::{Body as RouteBody, Method as RouteMethod, Route, parse_operation};
 
 const ADMIN_EMAIL: &str = "admin@example.com";
@@ -472,7 +472,7 @@ async fn the_openapi_document_matches_the_snapshot() {
     }
     let stored = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; create it with UPDATE_SNAPSHOTS=1 cargo test --test rest_facade",
+            "{}: {e}; create it with UPDATE_SNAPSHOTS=1 cargo test --test it rest_facade::",
             path.display()
         )
     });
@@ -482,7 +482,7 @@ async fn the_openapi_document_matches_the_snapshot() {
     assert!(
         diff.is_empty(),
         "GET /api/v1/openapi.json differs from {}:\n  {}\nIf the change is intended, review it and run \
-         UPDATE_SNAPSHOTS=1 cargo test --test rest_facade the_openapi_document_matches_the_snapshot",
+         UPDATE_SNAPSHOTS=1 cargo test --test it rest_facade::the_openapi_document_matches_the_snapshot",
         path.display(),
         diff.join("\n  ")
     );

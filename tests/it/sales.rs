@@ -14,9 +14,9 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
+use crate::common::api::item;
 use crate::common::api::{admin, allowed_list, app, call, gql, ok, operator, table_json, upload};
 use crate::common::books::{account, balanced, exec, num, receive, sql_num, stock};
-use crate::common::api::item;
 
 async fn refused(
     app: &TestApp,
@@ -53,7 +53,6 @@ async fn keyed(
     let res = app.request(req).await;
     (res.status, res.json())
 }
-
 
 async fn customer(app: &TestApp, t: &str) -> i64 {
     ok(
@@ -103,10 +102,30 @@ async fn orders_are_priced_from_products_taxed_to_the_cent_and_follow_the_status
         Some(json!({"tax_enabled": true, "tax_rate_percent": "8.25"})),
     )
     .await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("19.99")).create(&app, &t).await;
-    let gadget = item("GADGET").kind("finished_good").unit("EA").price(Some("5.05")).create(&app, &t).await;
-    let noprice = item("NOPRICE").kind("finished_good").unit("EA").price(None).create(&app, &t).await;
-    let old = item("OLD").kind("finished_good").unit("EA").price(Some("3")).create(&app, &t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("19.99"))
+        .create(&app, &t)
+        .await;
+    let gadget = item("GADGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("5.05"))
+        .create(&app, &t)
+        .await;
+    let noprice = item("NOPRICE")
+        .kind("finished_good")
+        .unit("EA")
+        .price(None)
+        .create(&app, &t)
+        .await;
+    let old = item("OLD")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("3"))
+        .create(&app, &t)
+        .await;
     exec(
         &app,
         &format!("UPDATE items SET active = false WHERE id = {old}"),
@@ -622,10 +641,25 @@ struct Shop {
 
 /// A widget (selling 25.00) made of 100 g PLA at 0.02 and shipped in a box (packaging, 0.40).
 async fn shop(app: &TestApp, t: &str) -> Shop {
-    let pla = item("PLA").kind("material").unit("G").price(None).create(app, t).await;
+    let pla = item("PLA")
+        .kind("material")
+        .unit("G")
+        .price(None)
+        .create(app, t)
+        .await;
     receive(app, t, pla, "1000", "0.02").await;
-    let box_ = item("BOX").kind("packaging").unit("EA").price(None).create(app, t).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("25.00")).create(app, t).await;
+    let box_ = item("BOX")
+        .kind("packaging")
+        .unit("EA")
+        .price(None)
+        .create(app, t)
+        .await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("25.00"))
+        .create(app, t)
+        .await;
     ok(
         app,
         t,
@@ -1168,8 +1202,18 @@ async fn orders_sort_by_fulfillment_priority_percent_total_and_customer() {
     let app = app().await;
     let t = admin(&app).await;
     // Bought components: confirming never orders production for them.
-    let a = item("A").kind("component").unit("EA").price(Some("10")).create(&app, &t).await;
-    let b = item("B").kind("component").unit("EA").price(Some("1")).create(&app, &t).await;
+    let a = item("A")
+        .kind("component")
+        .unit("EA")
+        .price(Some("10"))
+        .create(&app, &t)
+        .await;
+    let b = item("B")
+        .kind("component")
+        .unit("EA")
+        .price(Some("1"))
+        .create(&app, &t)
+        .await;
     receive(&app, &t, a, "1", "1").await;
     // blocked (pending), ready (confirmed with stock), partially ready.
     let o1 = order(
@@ -1267,8 +1311,18 @@ async fn the_order_list_with_lines_customer_and_fulfillment_costs_the_same_state
  {
     let (app, counter) = TestApp::spawn_counting(&[("AUTH_MODE", "header")]).await;
     let t = admin(&app).await;
-    let a = item("A").kind("finished_good").unit("EA").price(Some("10")).create(&app, &t).await;
-    let b = item("B").kind("finished_good").unit("EA").price(Some("2")).create(&app, &t).await;
+    let a = item("A")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("10"))
+        .create(&app, &t)
+        .await;
+    let b = item("B")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("2"))
+        .create(&app, &t)
+        .await;
     let c = customer(&app, &t).await;
     for _ in 0..50 {
         order(
@@ -1351,7 +1405,12 @@ async fn quotes_are_written_approved_converted_to_orders_and_counted() {
         Some(json!({"tax_enabled": true, "tax_rate_percent": "10"})),
     )
     .await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("25.00")).create(&app, &t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("25.00"))
+        .create(&app, &t)
+        .await;
     let c = customer(&app, &t).await;
     let q = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_id": widget, "product_name": "Custom widget", "quantity": 4, "unit_price": "12.345", "customer_id": c, "shipping_cost": "3"}))).await;
     let id = q["id"].as_i64().expect("id");
@@ -1663,7 +1722,12 @@ async fn owners_change_the_address_until_shipped_admins_record_tracking_and_quot
     let app = app().await;
     let t = admin(&app).await;
     let op = operator(&app, &t).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("25.00")).create(&app, &t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("25.00"))
+        .create(&app, &t)
+        .await;
     // The operator's own order: the owner may move it; another operator's is not theirs.
     let mine = ok(&app, &op, Method::POST, "/api/v1/sales-orders/", Some(json!({"lines": [{"product_id": widget, "quantity": 1}], "shipping_address_line1": "1 Elm St", "shipping_city": "Austin"}))).await;
     let id = mine["id"].as_i64().expect("id");
@@ -1785,7 +1849,8 @@ async fn owners_change_the_address_until_shipped_admins_record_tracking_and_quot
         listed["data"]["salesOrders"]["pageInfo"]["hasNextPage"], true,
         "{listed}"
     );
-    let mine_only = crate::common::api::gql(&app, &op, "{ salesOrders { totalCount } }", json!({})).await;
+    let mine_only =
+        crate::common::api::gql(&app, &op, "{ salesOrders { totalCount } }", json!({})).await;
     assert_eq!(
         mine_only["data"]["salesOrders"]["totalCount"], 1,
         "{mine_only}"
@@ -1827,7 +1892,12 @@ async fn notes_and_tracking_updates_join_the_history_and_delivered_closes_the_tr
     let app = app().await;
     let t = admin(&app).await;
     let op = operator(&app, &t).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("25.00")).create(&app, &t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("25.00"))
+        .create(&app, &t)
+        .await;
     let so = order(
         &app,
         &t,
@@ -2026,7 +2096,12 @@ async fn quotes_and_packing_slips_come_as_pdfs_to_those_who_may_see_them() {
         Some(json!({"company_name": "Filament Farm", "company_city": "Austin", "quote_terms": "Payment due within 30 days.", "tax_enabled": true, "tax_rate_percent": "10"})),
     )
     .await;
-    let widget = item("PDF-WIDGET").kind("finished_good").unit("EA").price(Some("25.00")).create(&app, &t).await;
+    let widget = item("PDF-WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("25.00"))
+        .create(&app, &t)
+        .await;
     let c = customer(&app, &t).await;
     let q = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_id": widget, "product_name": "Caf\u{e9} widget \u{4e2d}", "quantity": 4, "unit_price": "12.345", "customer_id": c, "shipping_cost": "3"}))).await;
     let id = q["id"].as_i64().expect("id");
@@ -2366,7 +2441,12 @@ async fn admins_record_payment_details_and_flag_overdue_but_the_status_follows_t
     let app = app().await;
     let t = admin(&app).await;
     let op = operator(&app, &t).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("40.00")).create(&app, &t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("40.00"))
+        .create(&app, &t)
+        .await;
     let o = order(
         &app,
         &t,
@@ -2525,7 +2605,12 @@ async fn a_customers_orders_are_listed_newest_first_for_admins() {
     let app = app().await;
     let t = admin(&app).await;
     let op = operator(&app, &t).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("10.00")).create(&app, &t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("10.00"))
+        .create(&app, &t)
+        .await;
     let c = customer(&app, &t).await;
     let mut numbers = Vec::new();
     for qty in 1..=3 {
@@ -2611,11 +2696,31 @@ async fn the_dashboard_lists_modules_with_badges_and_the_boms_needing_review() {
     let op = operator(&app, &t).await;
     let s = shop(&app, &t).await;
     // A gadget made of a part about to be discontinued; a trinket of resin nobody priced.
-    let part = item("OLD-PART").kind("component").unit("EA").price(None).create(&app, &t).await;
+    let part = item("OLD-PART")
+        .kind("component")
+        .unit("EA")
+        .price(None)
+        .create(&app, &t)
+        .await;
     receive(&app, &t, part, "3", "1.50").await;
-    let resin = item("RESIN").kind("material").unit("G").price(None).create(&app, &t).await;
-    let gadget = item("GADGET").kind("finished_good").unit("EA").price(Some("9.00")).create(&app, &t).await;
-    let trinket = item("TRINKET").kind("finished_good").unit("EA").price(Some("4.00")).create(&app, &t).await;
+    let resin = item("RESIN")
+        .kind("material")
+        .unit("G")
+        .price(None)
+        .create(&app, &t)
+        .await;
+    let gadget = item("GADGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("9.00"))
+        .create(&app, &t)
+        .await;
+    let trinket = item("TRINKET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("4.00"))
+        .create(&app, &t)
+        .await;
     for (product, component, unit) in [(gadget, part, "EA"), (trinket, resin, "G")] {
         ok(
             &app,
@@ -2842,7 +2947,12 @@ const SALES_ORDER_TABLE: &[(&str, &[&str])] = &[
 async fn every_illegal_sales_order_transition_is_refused_with_its_message_and_changes_nothing() {
     let app = app().await;
     let t = admin(&app).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("10")).create(&app, &t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("10"))
+        .create(&app, &t)
+        .await;
     let o = order(
         &app,
         &t,
@@ -2936,7 +3046,12 @@ async fn every_illegal_sales_order_transition_is_refused_with_its_message_and_ch
 async fn quote_statuses_convert_only_when_approved_or_accepted_and_a_converted_quote_is_final() {
     let app = app().await;
     let t = admin(&app).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("25.00")).create(&app, &t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("25.00"))
+        .create(&app, &t)
+        .await;
     let q = ok(&app, &t, Method::POST, "/api/v1/quotes/", Some(json!({"product_id": widget, "product_name": "Widget", "quantity": 2, "unit_price": "10"}))).await;
     let id = q["id"].as_i64().expect("id");
     let status_path = format!("/api/v1/quotes/{id}/status");
@@ -3093,7 +3208,12 @@ async fn shipments_by_the_spec_path_post_once_per_key_the_fulfillment_paths_ship
     let app = app().await;
     let t = admin(&app).await;
     let op = operator(&app, &t).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("25.00")).create(&app, &t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("25.00"))
+        .create(&app, &t)
+        .await;
     receive(&app, &t, widget, "10", "2").await;
     let mine = confirmed_order(&app, &op, &t, widget).await;
     let theirs = confirmed_order(&app, &t, &t, widget).await;

@@ -11,8 +11,8 @@ use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
-use crate::common::api::{admin, app, call, gql, ok, operator};
 use crate::common::api::item;
+use crate::common::api::{admin, app, call, gql, ok, operator};
 
 /// Which spools each production order draws from (by spool number), in order.
 const PLAN: [&[&str]; 10] = [
@@ -102,7 +102,6 @@ fn set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
     items.into_iter().collect()
 }
 
-
 /// Buys and receives material lines `(item, lot number, spool numbers)` from a vendor, one
 /// 1000 g spool per KG.
 async fn buy(app: &TestApp, t: &str, vendor: i64, lines: &[(i64, &str, &[&str])]) {
@@ -164,9 +163,25 @@ async fn farm(app: &TestApp, t: &str) -> Farm {
         .await;
         vendors.push(v["id"].as_i64().expect("vendor"));
     }
-    let pla = item("PLA-BLK").kind("material").unit("G").with("purchase_uom", json!("KG")).create(app, t).await;
-    let petg = item("PETG-WHT").kind("material").unit("G").with("purchase_uom", json!("KG")).create(app, t).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").price(Some("25.00")).serials(true).create(app, t).await;
+    let pla = item("PLA-BLK")
+        .kind("material")
+        .unit("G")
+        .with("purchase_uom", json!("KG"))
+        .create(app, t)
+        .await;
+    let petg = item("PETG-WHT")
+        .kind("material")
+        .unit("G")
+        .with("purchase_uom", json!("KG"))
+        .create(app, t)
+        .await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("25.00"))
+        .serials(true)
+        .create(app, t)
+        .await;
     buy(app, t, vendors[0], &[(pla, "LOT-A", &["SPA-1", "SPA-2"])]).await;
     buy(
         app,

@@ -9,10 +9,9 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
+use crate::common::api::item;
 use crate::common::api::{admin, app, call, ok, operator, table_json};
 use crate::common::books::{exec, num, sql};
-use crate::common::api::item;
-
 
 /// A released production order of `quantity` units of a product.
 async fn released_order(app: &TestApp, t: &str, product: i64, quantity: &str) -> (i64, String) {
@@ -67,8 +66,20 @@ async fn lots_are_recorded_numbered_changed_and_consumed_into_the_genealogy() {
     .await["id"]
         .as_i64()
         .expect("vendor");
-    let resin = item("RESIN").kind("material").unit("G").serials(false).with("purchase_uom", json!("KG")).create(&app, &t).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").serials(true).price(Some("25.00")).create(&app, &t).await;
+    let resin = item("RESIN")
+        .kind("material")
+        .unit("G")
+        .serials(false)
+        .with("purchase_uom", json!("KG"))
+        .create(&app, &t)
+        .await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .serials(true)
+        .price(Some("25.00"))
+        .create(&app, &t)
+        .await;
 
     // A number handed out is the item's code, the year and the next of the sequence, and
     // never the same twice.
@@ -302,8 +313,20 @@ async fn lots_are_recorded_numbered_changed_and_consumed_into_the_genealogy() {
 async fn serial_numbers_are_numbered_and_moved_by_hand() {
     let app = app().await;
     let t = admin(&app).await;
-    let widget = item("WIDGET").kind("finished_good").unit("EA").serials(true).price(Some("25.00")).create(&app, &t).await;
-    let plain = item("PLAIN").kind("finished_good").unit("EA").serials(false).price(Some("25.00")).create(&app, &t).await;
+    let widget = item("WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .serials(true)
+        .price(Some("25.00"))
+        .create(&app, &t)
+        .await;
+    let plain = item("PLAIN")
+        .kind("finished_good")
+        .unit("EA")
+        .serials(false)
+        .price(Some("25.00"))
+        .create(&app, &t)
+        .await;
     let (wo, _) = released_order(&app, &t, widget, "3").await;
     let path = "/api/v1/admin/traceability/serials";
     let before = table_json(&app, "serial_numbers").await;

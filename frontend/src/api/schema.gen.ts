@@ -23723,7 +23723,7 @@ export interface operations {
                             orders_ready_to_ship: number;
                             /** @description Production orders in progress. */
                             active_production_orders: number;
-                            /** @description Active BOMs needing review (see [`crate::bom::model::needing_review`]). */
+                            /** @description Active BOMs needing review (see [`crate::operations::bom::model::needing_review`]). */
                             boms_needing_review: number;
                             /** @description Sales in the last 30 days (orders not cancelled or draft). */
                             revenue_30_days: number;
@@ -24665,7 +24665,7 @@ export interface operations {
                         orders_ready_to_ship: number;
                         /** @description Production orders in progress. */
                         active_production_orders: number;
-                        /** @description Active BOMs needing review (see [`crate::bom::model::needing_review`]). */
+                        /** @description Active BOMs needing review (see [`crate::operations::bom::model::needing_review`]). */
                         boms_needing_review: number;
                         /** @description Sales in the last 30 days (orders not cancelled or draft). */
                         revenue_30_days: number;

@@ -2,7 +2,6 @@
 //! with generated names: the uploaded name is kept only as data, so no upload can choose
 //! where it lands. Content is checked against the extension before anything is written.
 
-
 use async_graphql::{Context, Upload};
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;

@@ -335,6 +335,31 @@ fn invalid_email(errors: Vec<UserError>) -> AuthPayload {
     }
 }
 
+/// The answer of a sign-in or a refresh: the new pair as cookies (cookie mode) or in the
+/// body (bearer mode), with the user.
+fn signed_in(
+    ctx: &Context<'_>,
+    d: &Deps<'_>,
+    message: &str,
+    user: UserRow,
+    pair: sessions::TokenPair,
+) -> AuthPayload {
+    let mut payload = AuthPayload {
+        message: Some(message.into()),
+        ..Default::default()
+    };
+    if sessions::cookie_mode(d.config) {
+        sessions::set_cookies(ctx, d.config, &pair.access_token, Some(&pair.refresh_token));
+        payload.token_type = "cookie".into();
+    } else {
+        payload.token_type = "bearer".into();
+        payload.access_token = Some(pair.access_token);
+        payload.refresh_token = Some(pair.refresh_token);
+    }
+    payload.user = Some(user.into());
+    payload
+}
+
 #[Object]
 impl IdentityMutation {
     /// Creates the first admin and signs them in. Refused (403) once any user exists;
@@ -399,20 +424,7 @@ impl IdentityMutation {
         let user = sessions::authenticate(&d, &email, &password).await?;
         let (pair, _) =
             sessions::start(&mut *d.conn().await?, d.keys, d.config, &user, d.meta).await?;
-        let mut payload = AuthPayload {
-            message: Some("Login successful".into()),
-            ..Default::default()
-        };
-        if sessions::cookie_mode(d.config) {
-            sessions::set_cookies(ctx, d.config, &pair.access_token, Some(&pair.refresh_token));
-            payload.token_type = "cookie".into();
-        } else {
-            payload.token_type = "bearer".into();
-            payload.access_token = Some(pair.access_token);
-            payload.refresh_token = Some(pair.refresh_token);
-        }
-        payload.user = Some(user.into());
-        Ok(payload)
+        Ok(signed_in(ctx, &d, "Login successful", user, pair))
     }
 
     /// Exchanges a refresh token (the `refresh_token` cookie first, else the argument) for a
@@ -435,20 +447,7 @@ impl IdentityMutation {
             .ok_or_else(|| AppError::unauthenticated(sessions::INVALID_REFRESH))?;
         let (user, pair) =
             sessions::rotate(&mut *d.conn().await?, d.keys, d.config, &raw, d.meta).await?;
-        let mut payload = AuthPayload {
-            message: Some("Token refreshed".into()),
-            ..Default::default()
-        };
-        if sessions::cookie_mode(d.config) {
-            sessions::set_cookies(ctx, d.config, &pair.access_token, Some(&pair.refresh_token));
-            payload.token_type = "cookie".into();
-        } else {
-            payload.token_type = "bearer".into();
-            payload.access_token = Some(pair.access_token);
-            payload.refresh_token = Some(pair.refresh_token);
-        }
-        payload.user = Some(user.into());
-        Ok(payload)
+        Ok(signed_in(ctx, &d, "Token refreshed", user, pair))
     }
 
     /// Ends the session: revokes its whole token family, found from the refresh token

@@ -594,13 +594,17 @@ pub async fn complete(
     let used = conn
         .transaction::<_, AppError, _>(async move |conn| {
             // Only one completion can win when the link is submitted twice at once.
-            let n = diesel::update(prr::table.find(row_id).filter(prr::status.eq(ResetStatus::Approved)))
-                .set((
-                    prr::status.eq(ResetStatus::Completed),
-                    prr::completed_at.eq(diesel::dsl::now),
-                ))
-                .execute(conn)
-                .await?;
+            let n = diesel::update(
+                prr::table
+                    .find(row_id)
+                    .filter(prr::status.eq(ResetStatus::Approved)),
+            )
+            .set((
+                prr::status.eq(ResetStatus::Completed),
+                prr::completed_at.eq(diesel::dsl::now),
+            ))
+            .execute(conn)
+            .await?;
             if n == 0 {
                 return Ok(false);
             }

@@ -124,7 +124,10 @@ pub struct ProductionOrderCompleteInput {
     pub scrap_reason: Option<String>,
 }
 
-pub(super) async fn check_scrap_reason(conn: &mut AsyncPgConnection, code: &str) -> Result<String, Stop> {
+pub(super) async fn check_scrap_reason(
+    conn: &mut AsyncPgConnection,
+    code: &str,
+) -> Result<String, Stop> {
     let found: Option<String> = scrap_reasons::table
         .filter(crate::platform::db::text::code_matches(
             scrap_reasons::code,
@@ -368,7 +371,10 @@ pub(super) async fn consume_spool_locked(
     Ok(())
 }
 
-pub(super) async fn product_tracks_serials(conn: &mut AsyncPgConnection, id: i64) -> Result<bool, Stop> {
+pub(super) async fn product_tracks_serials(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+) -> Result<bool, Stop> {
     Ok(items::table
         .find(id)
         .select(items::track_serials)

@@ -3,7 +3,6 @@
 
 use super::*;
 
-
 /// Creates a draft purchase order with its lines in the caller's transaction.
 pub async fn create(
     conn: &mut AsyncPgConnection,

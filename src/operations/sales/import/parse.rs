@@ -3,7 +3,6 @@
 
 use super::*;
 
-
 /// A price or amount as shops write it: `$1,234.50`, `€12`, ` 3.75 `, to the cent.
 pub(super) fn money(text: &str) -> Option<BigDecimal> {
     let cleaned: String = text
@@ -244,7 +243,12 @@ pub(super) fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
 }
 
 /// Reads one row into its order: the line, and the order's values the order has not yet.
-pub(super) fn read_row(order: &mut FileOrder, columns: &Columns, record: &csv::StringRecord, row: i64) {
+pub(super) fn read_row(
+    order: &mut FileOrder,
+    columns: &Columns,
+    record: &csv::StringRecord,
+    row: i64,
+) {
     let get = |c: Column| columns.get(record, c);
     let text = |order: &mut FileOrder, c: Column, max: usize| -> Option<String> {
         let value = get(c)?;
@@ -394,4 +398,3 @@ pub(super) fn placeholder_email(order_id: &str) -> String {
         .collect();
     format!("import-{}{PLACEHOLDER_DOMAIN}", id.to_lowercase())
 }
-

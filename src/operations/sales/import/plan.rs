@@ -321,7 +321,10 @@ pub(super) async fn plan_and_write(
 
 /// The customer an order creates: the file's name split into given and family name (a
 /// single word is the given name; no name at all takes the e-mail's local part).
-pub(super) fn new_customer(order: &FileOrder, email: &str) -> Result<partners::CustomerForm, String> {
+pub(super) fn new_customer(
+    order: &FileOrder,
+    email: &str,
+) -> Result<partners::CustomerForm, String> {
     let full = order.name.clone().unwrap_or_default();
     let mut parts = full.trim().splitn(2, char::is_whitespace);
     let given = parts.next().map(str::trim).filter(|s| !s.is_empty());

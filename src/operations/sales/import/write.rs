@@ -3,7 +3,6 @@
 
 use super::*;
 
-
 /// Writes the planned orders: customers, orders, lines and events, each in multi-row
 /// inserts. Returns each order's Strata number by its place in the file.
 pub(super) async fn write(
@@ -134,7 +133,6 @@ pub(super) async fn write(
     }
     Ok(by_place)
 }
-
 
 pub(super) struct ReportFacts<'a> {
     pub(super) source: SalesOrderSource,

@@ -72,7 +72,12 @@ pub async fn change_status(
     Ok(model::find(conn, id).await?)
 }
 
-pub(super) fn so_movement(order: &SalesOrderRow, item: i64, location: i64, q: BigDecimal) -> Movement {
+pub(super) fn so_movement(
+    order: &SalesOrderRow,
+    item: i64,
+    location: i64,
+    q: BigDecimal,
+) -> Movement {
     Movement {
         reference_type: Some(ReferenceType::SalesOrder),
         reference_id: Some(order.id),
