@@ -190,7 +190,6 @@ pub fn allowed_list(allowed: &[&str]) -> String {
 
 /// An item to create through `POST /api/v1/items`: the one item builder of the tests.
 /// `item("FG-1")` is a finished good in `EA` named `FG-1 item`; the setters change that.
-#[must_use]
 pub fn item(sku: &str) -> NewItem {
     NewItem {
         body: json!({"sku": sku, "name": format!("{sku} item"), "item_type": "finished_good", "unit": "EA"}),

@@ -423,7 +423,7 @@ async fn receive_line(
         )
         .execute(conn)
         .await?;
-    remember_vendor_item(conn, &po, line, date).await?;
+    remember_vendor_item(conn, po, line, date).await?;
     Ok((
         draft,
         LineReceived {
