@@ -448,7 +448,6 @@ async fn the_setup_wizard_saves_the_company_name() {
     assert_eq!(s["company_name"], json!("Acme Prints"));
 }
 
-
 async fn category(app: &TestApp, token: &str, code: &str, parent: Option<i64>) -> i64 {
     let res = call(
         app,

@@ -60,7 +60,10 @@ async fn collector() -> (u16, Arc<Mutex<Vec<String>>>) {
     (port, seen)
 }
 
-#[tokio::test]
+// On worker threads: the error-tracking client is the process's, so the other tests' 5xx
+// reach this collector too, and the client's transport thread waits for the collector's
+// answers when the guard is dropped; a runtime blocked in that drop would never give them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_error_reaches_the_error_tracker_with_its_request_id() {
     let (port, seen) = collector().await;
     let dsn = format!("http://public@127.0.0.1:{port}/42");
@@ -111,10 +114,8 @@ async fn a_server_error_reaches_the_error_tracker_with_its_request_id() {
     }
 
     // A panic is reported too (the client's panic integration), with the scope's request id.
-    // On the blocking pool, not a joined thread: the panic hook hands the event to the
-    // client's bounded queue, whose sender waits on this runtime's collector when other
-    // tests of the process have filled it (the client is the process's, so their 5xx
-    // reach this collector too), and a blocked runtime thread would never serve it.
+    // On the blocking pool, not a joined thread, for the same reason: the panic hook hands
+    // the event to the client's bounded queue, which waits on the collector when full.
     let panicked = tokio::task::spawn_blocking(|| {
         let hub = Arc::new(sentry::Hub::new_from_top(sentry::Hub::main()));
         sentry::Hub::run(hub, || {

@@ -8,6 +8,7 @@
 //! written in ONE transaction with ONE journal entry (inventory / 3000 Owner's equity).
 //! Lookups and inserts are batched, so thousands of rows import in well under a second.
 
+use crate::platform::import::CsvRow;
 use std::collections::{HashMap, HashSet};
 
 use async_graphql::SimpleObject;
@@ -169,15 +170,8 @@ async fn read_rows(
     bytes: &[u8],
     report: &mut MaterialImportReport,
 ) -> AppResult<Vec<Row>> {
-    let text = crate::platform::import::decode(bytes);
-    let mut reader = crate::platform::import::reader(&text);
-    let lines = crate::platform::import::Lines::of(&text);
-    let headers: Vec<String> = reader
-        .headers()
-        .map_err(|e| crate::platform::import::file_error(format!("Not a readable CSV file: {e}")))?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let file = crate::platform::import::CsvFile::read(bytes)?;
+    let headers = file.headers();
     let mapping: Vec<Option<Col>> = headers.iter().map(|h| column(h)).collect();
     for (needed, name) in [(Col::Sku, "SKU"), (Col::MaterialType, "Material Type")] {
         if !mapping.contains(&Some(needed)) {
@@ -207,25 +201,18 @@ async fn read_rows(
 
     let mut rows = Vec::new();
     let mut seen = HashSet::new();
-    for (i, record) in reader.records().enumerate() {
-        let mut line = i as i64 + 2;
-        let record = match record {
-            Ok(r) => {
-                line = lines.line_of(&r, line);
-                r
-            }
-            Err(e) => {
+    for row in file.rows() {
+        let (line, record) = match row {
+            CsvRow::Record { line, record } => (line, record),
+            CsvRow::Unreadable { line, error: e } => {
                 report.total_rows += 1;
                 report.skipped += 1;
                 push_error(report, line, None, format!("Unreadable row: {e}"));
                 continue;
             }
         };
-        if record.iter().all(|v| v.trim().is_empty()) {
-            continue;
-        }
         report.total_rows += 1;
-        let nul = crate::platform::import::nul_columns(&headers, &record);
+        let nul = crate::platform::import::nul_columns(headers, &record);
         if !nul.is_empty() {
             for column in nul {
                 push_error(

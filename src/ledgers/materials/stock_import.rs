@@ -8,6 +8,7 @@
 //!
 //! [`Opening`] is the bookkeeping both imports share.
 
+use crate::platform::import::CsvRow;
 use std::collections::HashMap;
 
 use async_graphql::SimpleObject;
@@ -312,15 +313,8 @@ pub async fn import_inventory(
     bytes: &[u8],
     user: i64,
 ) -> AppResult<InventoryImportReport> {
-    let text = crate::platform::import::decode(bytes);
-    let mut reader = crate::platform::import::reader(&text);
-    let lines = crate::platform::import::Lines::of(&text);
-    let headers: Vec<String> = reader
-        .headers()
-        .map_err(|e| crate::platform::import::file_error(format!("Not a readable CSV file: {e}")))?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let file = crate::platform::import::CsvFile::read(bytes)?;
+    let headers = file.headers();
     let mapping: Vec<Option<Col>> = headers.iter().map(|h| column(h)).collect();
     for (needed, name) in [(Col::Sku, "SKU"), (Col::Quantity, "Quantity")] {
         if !mapping.contains(&Some(needed)) {
@@ -331,24 +325,17 @@ pub async fn import_inventory(
     }
     let mut report = InventoryImportReport::default();
     let mut parsed = Vec::new();
-    for (i, record) in reader.records().enumerate() {
-        let mut line = i as i64 + 2;
-        let record = match record {
-            Ok(r) => {
-                line = lines.line_of(&r, line);
-                r
-            }
-            Err(e) => {
+    for row in file.rows() {
+        let (line, record) = match row {
+            CsvRow::Record { line, record } => (line, record),
+            CsvRow::Unreadable { line, error: e } => {
                 report.total_processed += 1;
                 row_error(&mut report.errors, line, format!("Unreadable row: {e}"));
                 continue;
             }
         };
-        if record.iter().all(|v| v.trim().is_empty()) {
-            continue;
-        }
         report.total_processed += 1;
-        let nul = crate::platform::import::nul_columns(&headers, &record);
+        let nul = crate::platform::import::nul_columns(headers, &record);
         if !nul.is_empty() {
             row_error(
                 &mut report.errors,

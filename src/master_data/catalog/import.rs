@@ -6,6 +6,7 @@
 //! applied in ONE transaction, so the report says exactly what was applied. Prices may carry
 //! `$` and thousands separators; a UTF-8 byte-order mark is ignored.
 
+use crate::platform::import::CsvRow;
 use std::collections::{HashMap, HashSet};
 
 use async_graphql::{Json, SimpleObject};
@@ -188,17 +189,10 @@ pub async fn import_items(
     dry_run: bool,
 ) -> AppResult<ImportReport> {
     // The shared engine: encoding, separator, line numbers, open quotes.
-    let text = crate::platform::import::decode(bytes);
-    let mut reader = crate::platform::import::reader(&text);
-    let lines = crate::platform::import::Lines::of(&text);
-    let headers: Vec<String> = reader
-        .headers()
-        .map_err(|e| crate::platform::import::file_error(format!("Not a readable CSV file: {e}")))?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let file = crate::platform::import::CsvFile::read(bytes)?;
+    let headers = file.headers();
     let mut report = ImportReport {
-        detected_format: detect_format(&headers).into(),
+        detected_format: detect_format(headers).into(),
         ..Default::default()
     };
     let mapping: Vec<Option<Col>> = headers.iter().map(|h| column(h)).collect();
@@ -228,25 +222,21 @@ pub async fn import_items(
         .collect();
 
     let mut parsed: Vec<Parsed> = Vec::new();
-    for (i, record) in reader.records().enumerate() {
-        let mut row = i as i64 + 2;
-        let record = match record {
-            Ok(r) => {
-                row = lines.line_of(&r, row);
-                r
-            }
-            Err(e) => {
+    for row in file.rows() {
+        let (row, record) = match row {
+            CsvRow::Record { line, record } => (line, record),
+            CsvRow::Unreadable {
+                line: row,
+                error: e,
+            } => {
                 report.total_rows += 1;
                 push_error(&mut report, row, None, format!("Unreadable row: {e}"));
                 continue;
             }
         };
-        if record.iter().all(|v| v.trim().is_empty()) {
-            continue;
-        }
         report.total_rows += 1;
         // A NUL cannot be stored or looked up: the row is refused before anything else.
-        let nul = crate::platform::import::nul_columns(&headers, &record);
+        let nul = crate::platform::import::nul_columns(headers, &record);
         if !nul.is_empty() {
             for column in nul {
                 push_error(

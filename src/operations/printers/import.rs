@@ -6,6 +6,7 @@
 //! file) are reported by file line and skipped; the valid rows are written in ONE statement
 //! inside one transaction.
 
+use crate::platform::import::CsvRow;
 use std::collections::{HashMap, HashSet};
 
 use async_graphql::SimpleObject;
@@ -105,15 +106,8 @@ pub async fn import_printers(
     conn: &mut AsyncPgConnection,
     bytes: &[u8],
 ) -> AppResult<PrinterImportReport> {
-    let text = crate::platform::import::decode(bytes);
-    let mut reader = crate::platform::import::reader(&text);
-    let lines = crate::platform::import::Lines::of(&text);
-    let headers: Vec<String> = reader
-        .headers()
-        .map_err(|e| crate::platform::import::file_error(format!("Not a readable CSV file: {e}")))?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let file = crate::platform::import::CsvFile::read(bytes)?;
+    let headers = file.headers();
     let mapping: Vec<Option<Col>> = headers.iter().map(|h| column(h)).collect();
     let missing: Vec<&str> = [
         (Col::Code, "code"),
@@ -134,23 +128,19 @@ pub async fn import_printers(
     let mut report = PrinterImportReport::default();
     let mut valid: Vec<(i64, PrinterForm)> = Vec::new();
     let mut in_file: HashSet<String> = HashSet::new();
-    for (i, record) in reader.records().enumerate() {
-        let mut row = i as i64 + 2;
-        let record = match record {
-            Ok(r) => {
-                row = lines.line_of(&r, row);
-                r
-            }
-            Err(e) => {
+    for row in file.rows() {
+        let (row, record) = match row {
+            CsvRow::Record { line, record } => (line, record),
+            CsvRow::Unreadable {
+                line: row,
+                error: e,
+            } => {
                 report.skipped += 1;
                 push(&mut report, row, None, format!("Unreadable row: {e}"));
                 continue;
             }
         };
-        if record.iter().all(|v| v.trim().is_empty()) {
-            continue;
-        }
-        let nul = crate::platform::import::nul_columns(&headers, &record);
+        let nul = crate::platform::import::nul_columns(headers, &record);
         if !nul.is_empty() {
             report.skipped += 1;
             for column in nul {

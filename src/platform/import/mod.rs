@@ -140,6 +140,76 @@ pub fn nul_columns(headers: &[String], record: &csv::StringRecord) -> Vec<String
         .collect()
 }
 
+/// A CSV file read through the engine: decoded, its separator judged and its header row
+/// read. The one driver of the imports' row loops ([`CsvFile::rows`]).
+pub struct CsvFile {
+    text: String,
+    headers: Vec<String>,
+}
+
+/// One row of a [`CsvFile`] that is not blank, with the file line it starts on.
+pub enum CsvRow {
+    /// A row the reader could read.
+    Record {
+        /// Its file line.
+        line: i64,
+        /// Its values, trimmed.
+        record: csv::StringRecord,
+    },
+    /// A row the reader could not read (`Unreadable row: {error}` in the imports).
+    Unreadable {
+        /// Its file line, as far as it is known (its position among the rows otherwise).
+        line: i64,
+        /// Why.
+        error: csv::Error,
+    },
+}
+
+impl CsvFile {
+    /// Decodes a file and reads its header row: a 422 on `file` when it cannot be read.
+    pub fn read(bytes: &[u8]) -> Result<CsvFile, AppError> {
+        let text = decode(bytes);
+        let headers = reader(&text)
+            .headers()
+            .map_err(|e| file_error(format!("Not a readable CSV file: {e}")))?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        Ok(CsvFile { text, headers })
+    }
+
+    /// The header row as the file writes it.
+    pub fn headers(&self) -> &[String] {
+        &self.headers
+    }
+
+    /// Every row after the header that is not blank, in file order, numbered by the file
+    /// line it starts on.
+    pub fn rows(&self) -> impl Iterator<Item = CsvRow> + '_ {
+        let lines = Lines::of(&self.text);
+        let mut reader = reader(&self.text);
+        // The header row was read by `read`; reading it again moves past it.
+        let _ = reader.headers();
+        reader
+            .into_records()
+            .enumerate()
+            .filter_map(move |(i, record)| {
+                let fallback = i as i64 + 2;
+                match record {
+                    Ok(record) if record.iter().all(|v| v.trim().is_empty()) => None,
+                    Ok(record) => Some(CsvRow::Record {
+                        line: lines.line_of(&record, fallback),
+                        record,
+                    }),
+                    Err(error) => Some(CsvRow::Unreadable {
+                        line: fallback,
+                        error,
+                    }),
+                }
+            })
+    }
+}
+
 /// A 422 on `file` (unreadable file, missing columns...).
 pub fn file_error(message: impl Into<String>) -> AppError {
     AppError::validation(vec![FieldError::new("file", message)])
