@@ -48,7 +48,7 @@ macro_rules! areas {
         pub fn loaders(request: async_graphql::Request, pool: &DbPool) -> async_graphql::Request {
             let _ = pool;
             $($(let request = $loaders(request, pool);)?)*
-            crate::application::hooks::attach(request, pool)
+            request
         }
     };
 }
@@ -81,7 +81,10 @@ areas! {
 /// The schema of every area for one mode, with the process's data when given.
 pub fn schema(mode: Mode, data: Option<SchemaData>) -> AppSchema {
     crate::platform::graphql::assemble::<QueryRoot, MutationRoot, SubscriptionRoot>(
-        mode, data, loaders,
+        mode,
+        data,
+        loaders,
+        crate::application::hooks::attach,
     )
 }
 

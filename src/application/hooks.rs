@@ -1,19 +1,23 @@
 //! What a lower area calls in a higher one without naming it: the lower area declares the
 //! function type it needs (in its rules), the higher area provides the function, and this
-//! module attaches them to every request, as loaders are attached. Each resolver that needs
-//! one takes it from the request's data and hands it to its rules.
+//! module puts them in the schema's data once, at assembly. Each resolver that needs one
+//! takes it from its context and hands it to its rules.
 //!
 //! - A sales order moved to `shipped` by a status change ships through the shipping area
 //!   ([`sales::rules::Shipper`]).
 //! - A production order whose QC completes its sales order's production moves the sales
 //!   order on ([`production::rules::SalesOrderPassedQc`]).
 
-use crate::operations::{production, sales, shipping};
-use crate::platform::db::DbPool;
+use async_graphql::SchemaBuilder;
 
-/// Attaches every hook to a request.
-pub fn attach(request: async_graphql::Request, _pool: &DbPool) -> async_graphql::Request {
-    request
+use crate::application::areas::{MutationRoot, QueryRoot, SubscriptionRoot};
+use crate::operations::{production, sales, shipping};
+
+/// Adds every hook to a schema being assembled.
+pub fn attach(
+    builder: SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot>,
+) -> SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
+    builder
         .data(sales::rules::Shipper(shipping::rules::ship_with_defaults))
         .data(production::rules::SalesOrderPassedQc(
             sales::rules::production_passed_qc,

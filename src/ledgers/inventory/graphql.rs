@@ -21,6 +21,7 @@ use crate::master_data::catalog::model::StockTotals;
 use crate::platform::auth::Access;
 use crate::platform::error::{AppError, AppResult};
 use crate::platform::graphql::context;
+use crate::platform::graphql::context::data;
 use crate::platform::graphql::pagination::Page;
 use crate::platform::graphql::scalars::Timestamp;
 use crate::platform::graphql::user_error::UserError;
@@ -62,8 +63,6 @@ pub async fn item_balances(ctx: &Context<'_>, item_id: i64) -> AppResult<Vec<Bal
 
 /// The largest page of transactions and balances (CONTRACT 5.8: `limit` up to 500).
 pub const MAX_STOCK_PAGE: i64 = 500;
-
-use crate::platform::graphql::context::data;
 
 async fn item_facts(ctx: &Context<'_>, id: i64) -> AppResult<ItemFacts> {
     data::<ItemFactsOf>(ctx)?

@@ -14,14 +14,13 @@ use crate::ledgers::spools::rules::{
 use crate::platform::auth::Access;
 use crate::platform::error::AppResult;
 use crate::platform::graphql::context;
+use crate::platform::graphql::context::data;
 use crate::platform::graphql::pagination::Page;
 use crate::platform::graphql::scalars::Decimal;
 use crate::platform::graphql::user_error::UserError;
 
 /// The largest page of spools (CONTRACT 5.10: `limit` up to 500).
 pub const MAX_SPOOL_PAGE: i64 = 500;
-
-use crate::platform::graphql::context::data;
 
 #[ComplexObject]
 impl SpoolRow {

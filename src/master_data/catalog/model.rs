@@ -5,7 +5,9 @@ use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
-use crate::platform::db::schema::{item_categories, item_files, items, units_of_measure};
+use crate::platform::db::schema::{
+    bom_lines, boms, inventory_balances, item_categories, item_files, items, units_of_measure,
+};
 use diesel::sql_types::{Jsonb, Nullable, Text};
 
 use crate::master_data::catalog::rules::{NAME_MAX, SKU_MAX};
@@ -833,17 +835,16 @@ pub async fn totals_of(
     item_ids: &[i64],
 ) -> AppResult<Vec<(i64, StockTotals)>> {
     use diesel::dsl::sum;
-    let rows: Vec<(i64, Option<BigDecimal>, Option<BigDecimal>)> =
-        crate::platform::db::schema::inventory_balances::table
-            .filter(crate::platform::db::schema::inventory_balances::item_id.eq_any(item_ids))
-            .group_by(crate::platform::db::schema::inventory_balances::item_id)
-            .select((
-                crate::platform::db::schema::inventory_balances::item_id,
-                sum(crate::platform::db::schema::inventory_balances::on_hand_quantity),
-                sum(crate::platform::db::schema::inventory_balances::allocated_quantity),
-            ))
-            .load(conn)
-            .await?;
+    let rows: Vec<(i64, Option<BigDecimal>, Option<BigDecimal>)> = inventory_balances::table
+        .filter(inventory_balances::item_id.eq_any(item_ids))
+        .group_by(inventory_balances::item_id)
+        .select((
+            inventory_balances::item_id,
+            sum(inventory_balances::on_hand_quantity),
+            sum(inventory_balances::allocated_quantity),
+        ))
+        .load(conn)
+        .await?;
     Ok(rows
         .into_iter()
         .map(|(id, on_hand, allocated)| {
@@ -864,16 +865,16 @@ pub async fn totals_of(
 
 /// How many active BOMs use the item as a component or make it (the item delete guard).
 pub async fn uses_of_item(conn: &mut AsyncPgConnection, item_id: i64) -> AppResult<(i64, i64)> {
-    let as_component: i64 = crate::platform::db::schema::bom_lines::table
-        .inner_join(crate::platform::db::schema::boms::table)
-        .filter(crate::platform::db::schema::bom_lines::component_id.eq(item_id))
-        .filter(crate::platform::db::schema::boms::active.eq(true))
+    let as_component: i64 = bom_lines::table
+        .inner_join(boms::table)
+        .filter(bom_lines::component_id.eq(item_id))
+        .filter(boms::active.eq(true))
         .count()
         .get_result(conn)
         .await?;
-    let as_product: i64 = crate::platform::db::schema::boms::table
-        .filter(crate::platform::db::schema::boms::product_id.eq(item_id))
-        .filter(crate::platform::db::schema::boms::active.eq(true))
+    let as_product: i64 = boms::table
+        .filter(boms::product_id.eq(item_id))
+        .filter(boms::active.eq(true))
         .count()
         .get_result(conn)
         .await?;

@@ -20,14 +20,13 @@ use crate::platform::auth::Access;
 use crate::platform::db::paging::SortOrder;
 use crate::platform::error::{AppError, AppResult};
 use crate::platform::graphql::context;
+use crate::platform::graphql::context::data;
 use crate::platform::graphql::pagination::Page;
 use crate::platform::graphql::scalars::Decimal;
 use crate::platform::graphql::user_error::UserError;
 
 /// The largest page of BOMs (CONTRACT 5.7: `limit` up to 100).
 pub const MAX_BOM_PAGE: i64 = 100;
-
-use crate::platform::graphql::context::data;
 
 async fn part(ctx: &Context<'_>, id: i64) -> AppResult<Part> {
     data::<Parts>(ctx)?

@@ -25,14 +25,13 @@ use crate::operations::production::rules::{
 use crate::platform::auth::Access;
 use crate::platform::error::{AppError, AppResult};
 use crate::platform::graphql::context;
+use crate::platform::graphql::context::data;
 use crate::platform::graphql::pagination::Page;
 use crate::platform::graphql::scalars::Decimal;
 use crate::platform::graphql::user_error::{Stop, UserError, UserErrorCode};
 
 /// The largest page of production orders (CONTRACT 5.12: `limit` up to 500).
 pub const MAX_ORDER_PAGE: i64 = 500;
-
-use crate::platform::graphql::context::data;
 
 async fn code(ctx: &Context<'_>, kind: CodeKind, id: Option<i64>) -> AppResult<Option<String>> {
     match id {

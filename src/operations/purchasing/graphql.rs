@@ -28,14 +28,13 @@ use crate::platform::auth::Access;
 use crate::platform::db::paging::SortOrder;
 use crate::platform::error::AppResult;
 use crate::platform::graphql::context;
+use crate::platform::graphql::context::data;
 use crate::platform::graphql::pagination::Page;
 use crate::platform::graphql::scalars::Decimal;
 use crate::platform::graphql::user_error::{Stop, UserError};
 
 /// The largest page of purchase orders (CONTRACT 5.14: `limit` up to 500).
 pub const MAX_PO_PAGE: i64 = 500;
-
-use crate::platform::graphql::context::data;
 
 #[ComplexObject]
 impl PurchaseOrderRow {

@@ -34,6 +34,7 @@ use crate::platform::auth::Access;
 use crate::platform::db::paging::SortOrder;
 use crate::platform::error::{AppError, AppResult};
 use crate::platform::graphql::context;
+use crate::platform::graphql::context::data;
 use crate::platform::graphql::pagination::Page;
 use crate::platform::graphql::scalars::{Decimal, Timestamp};
 use crate::platform::graphql::user_error::UserError;
@@ -42,8 +43,6 @@ use crate::platform::graphql::user_error::UserError;
 pub const MAX_SO_PAGE: i64 = 100;
 /// The largest page of payments (CONTRACT 5.4).
 pub const MAX_PAYMENT_PAGE: i64 = 100;
-
-use crate::platform::graphql::context::data;
 
 fn to_f64(d: &BigDecimal) -> f64 {
     d.to_f64().unwrap_or_default()

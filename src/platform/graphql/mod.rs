@@ -172,9 +172,19 @@ impl async_graphql::Executor for AppSchema {
     }
 }
 
+/// What the application adds to the schema's data besides [`SchemaData`]: the hooks one
+/// area calls in another (process-wide constants, so once per schema, not per request).
+pub type Extend<Q, M, S> =
+    fn(async_graphql::SchemaBuilder<Q, M, S>) -> async_graphql::SchemaBuilder<Q, M, S>;
+
 /// Builds the schema of these roots (the application's merged Query, Mutation and
 /// Subscription) for one [`Mode`], with the process's data when given.
-pub fn assemble<Q, M, S>(mode: Mode, data: Option<SchemaData>, loaders: Loaders) -> AppSchema
+pub fn assemble<Q, M, S>(
+    mode: Mode,
+    data: Option<SchemaData>,
+    loaders: Loaders,
+    extend: Extend<Q, M, S>,
+) -> AppSchema
 where
     Q: ObjectType + Default + 'static,
     M: ObjectType + Default + 'static,
@@ -193,6 +203,7 @@ where
             builder = builder.data(Validator(validator));
         }
     }
+    let builder = extend(builder);
     let schema = match mode {
         Mode::Served => builder
             .limit_depth(MAX_DEPTH)

@@ -6,7 +6,7 @@ use super::*;
 
 /// Ships a locked order with the default carrier, in the caller's transaction. Shipping sits
 /// above sales (it issues stock, books the invoice and assigns serials), so sales does not
-/// call it by name: the application attaches this to every request
+/// call it by name: the application puts this in the schema's data
 /// (`crate::application::hooks`) and the status change takes it from there.
 pub type ShipOrder = for<'c> fn(
     &'c mut AsyncPgConnection,
