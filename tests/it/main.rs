@@ -1,7 +1,8 @@
 //! The integration tests: one binary (one link instead of one per area), a module per area
 //! or concern, sharing the harness in [`common`] (a real PostgreSQL with a database per
-//! test, an in-process SMTP server, Redis, the app in process). `tests/logging.rs` stays a
-//! binary of its own: it installs the process's global log subscriber.
+//! test, an in-process SMTP server, Redis, the app in process). `tests/logging.rs` and
+//! `tests/error_tracking.rs` stay binaries of their own: they install process-wide state
+//! (the log subscriber; the error-tracking client and its panic hook).
 
 // A test may unwrap, expect and panic: a failed assumption there is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -20,7 +21,6 @@ mod edge_database;
 mod edge_graphql;
 mod edge_outage;
 mod edge_overload;
-mod error_tracking;
 mod flat_resolution;
 mod health_outage;
 mod identity;

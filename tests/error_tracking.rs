@@ -1,5 +1,15 @@
 //! ERRORTRACK_DSN: a 5xx (and a panic) is reported to a Sentry-protocol endpoint (here a tiny HTTP server
 //! in the test) with the request id, and without the request's body or credentials.
+//!
+//! A binary of its own, like `tests/logging.rs`: it starts the process's one error-tracking
+//! client and its panic hook, which in a shared process would also take every other test's
+//! 5xx and panics (and drop events when its queue is full).
+
+// A test may unwrap, expect and panic: a failed assumption there is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "it/common/mod.rs"]
+mod common;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -60,9 +70,8 @@ async fn collector() -> (u16, Arc<Mutex<Vec<String>>>) {
     (port, seen)
 }
 
-// On worker threads: the error-tracking client is the process's, so the other tests' 5xx
-// reach this collector too, and the client's transport thread waits for the collector's
-// answers when the guard is dropped; a runtime blocked in that drop would never give them.
+// On worker threads: the client's transport thread waits for the collector's answers when
+// the guard is dropped, and a runtime blocked in that drop would never give them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_error_reaches_the_error_tracker_with_its_request_id() {
     let (port, seen) = collector().await;
@@ -115,7 +124,7 @@ async fn a_server_error_reaches_the_error_tracker_with_its_request_id() {
 
     // A panic is reported too (the client's panic integration), with the scope's request id.
     // On the blocking pool, not a joined thread, for the same reason: the panic hook hands
-    // the event to the client's bounded queue, which waits on the collector when full.
+    // the event to the client's queue, which may wait on the collector.
     let panicked = tokio::task::spawn_blocking(|| {
         let hub = Arc::new(sentry::Hub::new_from_top(sentry::Hub::main()));
         sentry::Hub::run(hub, || {
