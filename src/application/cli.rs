@@ -135,6 +135,14 @@ async fn run(command: Command, mut config: Config) -> anyhow::Result<()> {
                     "SECRET_KEY is not set: using a random key for this process; sessions end when it stops"
                 );
             }
+            if config.is_production()
+                && config.password_reset_auto_approve
+                && !config.smtp.is_configured()
+            {
+                tracing::error!(
+                    "SECURITY (critical): PASSWORD_RESET_AUTO_APPROVE=true in production without mail: anyone who knows an address gets its reset link"
+                );
+            }
             wait_for_database(&url).await?;
             if migrate {
                 let applied = migrations::run_pending(&url).await?;

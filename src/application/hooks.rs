@@ -5,12 +5,15 @@
 //!
 //! - A sales order moved to `shipped` by a status change ships through the shipping area
 //!   ([`sales::rules::Shipper`]).
+//! - Filament consumed from a spool names a production order that must be open
+//!   ([`spools::rules::ProductionOrderCheck`]).
 //! - A production order whose QC completes its sales order's production moves the sales
 //!   order on ([`production::rules::SalesOrderPassedQc`]).
 
 use async_graphql::SchemaBuilder;
 
 use crate::application::areas::{MutationRoot, QueryRoot, SubscriptionRoot};
+use crate::ledgers::spools;
 use crate::operations::{production, sales, shipping};
 
 /// Adds every hook to a schema being assembled.
@@ -19,6 +22,9 @@ pub fn attach(
 ) -> SchemaBuilder<QueryRoot, MutationRoot, SubscriptionRoot> {
     builder
         .data(sales::rules::Shipper(shipping::rules::ship_with_defaults))
+        .data(spools::rules::ProductionOrderCheck(
+            production::rules::open_for_consumption,
+        ))
         .data(production::rules::SalesOrderPassedQc(
             sales::rules::production_passed_qc,
         ))

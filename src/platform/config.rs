@@ -278,6 +278,10 @@ pub struct Config {
     /// Memory for answers to signed-in reads, in MiB (`RESPONSE_CACHE_MB`; 0 turns the cache
     /// off). See [`crate::platform::http::answer_cache`].
     pub response_cache_mb: u64,
+    /// `PASSWORD_RESET_AUTO_APPROVE`: without mail, a reset request is approved at once and
+    /// its link is in the answer. Always so in development; in production only when set to
+    /// `true` (the security scan flags it as critical), otherwise requests wait for an admin.
+    pub password_reset_auto_approve: bool,
 }
 
 /// One problem with one variable.
@@ -714,6 +718,12 @@ impl Reader<'_> {
         let max_upload_bytes: usize =
             self.number("MAX_UPLOAD_BYTES", 50 * 1024 * 1024, 1024, 1 << 32);
         let response_cache_mb: u64 = self.number("RESPONSE_CACHE_MB", 64, 0, 65536);
+        let auto_approve_set = self.choice(
+            "PASSWORD_RESET_AUTO_APPROVE",
+            false,
+            &[("true", true), ("false", false)],
+            "true, false",
+        );
 
         Config {
             environment,
@@ -740,6 +750,7 @@ impl Reader<'_> {
             max_body_bytes,
             max_upload_bytes,
             response_cache_mb,
+            password_reset_auto_approve: !production || auto_approve_set,
         }
     }
 

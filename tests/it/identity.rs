@@ -1821,3 +1821,206 @@ async fn the_security_audit_log_records_who_what_where_and_is_append_only() {
             .is_err()
     );
 }
+
+/// Waits (up to 10 s) until a SQL count reaches `want`: the worker's half of a request.
+async fn wait_for_count(app: &TestApp, sql: &str, want: i64) {
+    for _ in 0..200 {
+        if sql_count(app, sql).await == want {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("{sql} never reached {want}");
+}
+
+/// The abuse run's defect: with no mail and `ENVIRONMENT=production`, the anonymous caller
+/// got `reset_token` for any account, admins included. Now the request waits for an admin:
+/// the answer is the same for known and unknown addresses, the Team Members page lists it,
+/// approving hands the admin the link, and denying ends it.
+#[tokio::test]
+async fn in_production_without_mail_a_reset_waits_for_an_admin_who_hands_over_the_link() {
+    let app = TestApp::spawn_with(&[("AUTH_MODE", "header"), ("ENVIRONMENT", "production")]).await;
+    let _worker = start_worker(&app);
+    let admin = setup_admin(&app).await;
+    create_user(
+        &app,
+        &admin,
+        "op@example.com",
+        "Operator-pass1!",
+        "operator",
+    )
+    .await;
+    let (op, _) = token_for(&app, "op@example.com", "Operator-pass1!").await;
+    let ask = |email: &'static str| {
+        let app = &app;
+        async move {
+            app.send_json(
+                Method::POST,
+                "/api/v1/auth/password-reset/request",
+                &json!({ "email": email }),
+            )
+            .await
+        }
+    };
+    let generic =
+        json!({"message": GENERIC, "request_id": null, "reset_token": null, "reset_url": null});
+    for email in ["op@example.com", ADMIN_EMAIL, "ghost@example.com"] {
+        let res = ask(email).await;
+        assert_eq!(res.status, StatusCode::OK, "{email}");
+        assert_eq!(res.json(), generic, "{email}: the answer differs");
+    }
+    let pending = "SELECT count(*) FROM password_reset_requests WHERE status = 'pending'";
+    wait_for_count(&app, pending, 2).await;
+    // Nothing usable exists yet: no approved request, no link.
+    assert_eq!(
+        sql_count(
+            &app,
+            "SELECT count(*) FROM password_reset_requests WHERE status <> 'pending'"
+        )
+        .await,
+        0
+    );
+
+    // Only admins see and review them.
+    let list = "/api/v1/admin/password-reset-requests";
+    assert_eq!(
+        call(&app, Method::GET, list, None, None, None).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        call(&app, Method::GET, list, None, Some(&op), None)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    let res = call(&app, Method::GET, list, None, Some(&admin), None).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let rows = res.json();
+    let rows = rows.as_array().expect("rows");
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let op_request = rows
+        .iter()
+        .find(|r| r["email"] == "op@example.com")
+        .expect("the operator's request");
+    let admin_request = rows
+        .iter()
+        .find(|r| r["email"] == ADMIN_EMAIL)
+        .expect("the admin's request");
+    let approve = format!(
+        "/api/v1/admin/password-reset-requests/{}/approve",
+        op_request["id"]
+    );
+    assert_eq!(
+        call(&app, Method::POST, &approve, None, Some(&op), None)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        sql_count(&app, pending).await,
+        2,
+        "a refused approval changed nothing"
+    );
+
+    // Approving hands the admin the link; the user sets a password with it.
+    let res = call(&app, Method::POST, &approve, None, Some(&admin), None).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let body = res.json();
+    assert_eq!(body["status"], "approved");
+    assert_eq!(body["user_email"], "op@example.com");
+    let url = body["reset_url"].as_str().expect("the link to hand over");
+    let token = url.rsplit('/').next().expect("token");
+    assert!(url.contains("/reset-password/"), "{url}");
+    let res = app
+        .send_json(
+            Method::POST,
+            "/api/v1/auth/password-reset/complete",
+            &json!({"token": token, "new_password": "Handed-over-pass3!"}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    token_for(&app, "op@example.com", "Handed-over-pass3!").await;
+    // A second approval of the same request is refused.
+    let res = call(&app, Method::POST, &approve, None, Some(&admin), None).await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.text());
+
+    // Denying ends the other one; the list is then empty.
+    let deny = format!(
+        "/api/v1/admin/password-reset-requests/{}/deny",
+        admin_request["id"]
+    );
+    let res = call(
+        &app,
+        Method::POST,
+        &deny,
+        Some(&json!({"reason": "not me"})),
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json()["status"], "denied");
+    let res = call(&app, Method::GET, list, None, Some(&admin), None).await;
+    assert_eq!(res.json(), json!([]));
+
+    // The security scan says how resets work here, and does not call it critical.
+    let scan = call(
+        &app,
+        Method::GET,
+        "/api/v1/security/audit",
+        None,
+        Some(&admin),
+        None,
+    )
+    .await;
+    let scan = scan.json();
+    let check = scan["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["id"] == "password_reset")
+        .expect("password_reset check")
+        .clone();
+    assert_ne!(check["status"], "fail", "{check}");
+}
+
+/// `PASSWORD_RESET_AUTO_APPROVE=true` keeps the immediate approval in production, and the
+/// security scan flags it as critical.
+#[tokio::test]
+async fn auto_approval_in_production_is_explicit_and_flagged_critical() {
+    let app = TestApp::spawn_with(&[
+        ("AUTH_MODE", "header"),
+        ("ENVIRONMENT", "production"),
+        ("PASSWORD_RESET_AUTO_APPROVE", "true"),
+    ])
+    .await;
+    let admin = setup_admin(&app).await;
+    let res = app
+        .send_json(
+            Method::POST,
+            "/api/v1/auth/password-reset/request",
+            &json!({"email": ADMIN_EMAIL}),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK);
+    assert!(res.json()["reset_token"].is_string(), "{}", res.text());
+    let scan = call(
+        &app,
+        Method::GET,
+        "/api/v1/security/audit",
+        None,
+        Some(&admin),
+        None,
+    )
+    .await;
+    let scan = scan.json();
+    let check = scan["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["id"] == "password_reset")
+        .expect("password_reset check")
+        .clone();
+    assert_eq!(check["category"], "critical", "{check}");
+    assert_eq!(check["status"], "fail", "{check}");
+}

@@ -33,6 +33,7 @@ mod live_updates;
 mod locations;
 mod mail_outbox;
 mod material_import;
+mod null_sweep;
 mod order_import;
 mod partners;
 mod platform;

@@ -1674,3 +1674,54 @@ async fn blank_text_clears_a_header_field_and_an_omitted_one_keeps_it() {
     assert_eq!(cleared["notes"], Value::Null, "{cleared}");
     assert_eq!(cleared["carrier"], "UPS", "{cleared}");
 }
+
+/// The FilaOps client's receive body, exactly as it sends it for an ordinary line
+/// (`"spools": null` and every optional field null): it was refused with 422
+/// `lines.0.spools: Field required`, so nothing could be received. An explicit null now
+/// means "not given", as FilaOps reads it.
+#[tokio::test]
+async fn a_receipt_with_the_clients_nulls_is_received() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let v = vendor(&app, &t, "Hardware Co").await;
+    let nut = item("NUT-M4")
+        .kind("component")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
+    let created = po(
+        &app,
+        &t,
+        v,
+        json!([{"product_id": nut, "quantity_ordered": "10", "unit_cost": "0.10"}]),
+    )
+    .await;
+    let id = created["id"].as_i64().expect("id");
+    let line = created["lines"][0]["id"].as_i64().expect("line");
+    assert_eq!(status(&app, &t, id, "ordered").await, StatusCode::OK);
+    let res = receive(
+        &app,
+        &t,
+        id,
+        json!({
+            "lines": [{
+                "line_id": line,
+                "quantity_received": 10,
+                "lot_number": null,
+                "vendor_lot_number": null,
+                "notes": null,
+                "create_spools": null,
+                "spools": null
+            }],
+            "location_id": null,
+            "notes": null,
+            "received_date": null,
+            "allow_over_receipt": null
+        }),
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json()["lines_received"], 1);
+    assert_eq!(on_hand(&app, &t, nut).await, 10.0);
+    balanced(&app, &t).await;
+}

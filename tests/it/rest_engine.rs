@@ -565,3 +565,52 @@ async fn codes_skus_and_names_refuse_control_and_text_direction_characters() {
     );
     assert_eq!(printer.json()["details"]["errors"][0]["field"], "code");
 }
+
+/// Booleans are strict: a JSON body says `true` or `false` (the abuse run's `active: "yes"`
+/// was taken as true); a query string or form spells them or writes 1 and 0.
+#[tokio::test]
+async fn booleans_are_strict() {
+    let app = app().await;
+    let token = admin(&app).await;
+    let before = table_json(&app, "items").await;
+    for active in [json!("yes"), json!("true"), json!(1), json!("on")] {
+        let res = call(
+            &app,
+            Method::POST,
+            "/api/v1/items",
+            Some(json!({"name": "Strict", "item_type": "finished_good", "unit": "EA", "active": active})),
+            &token,
+        )
+        .await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "active: {active}: {}",
+            res.text()
+        );
+        assert!(res.text().contains("\"active\""), "{}", res.text());
+    }
+    assert_eq!(
+        table_json(&app, "items").await,
+        before,
+        "nothing was created"
+    );
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/items?active_only=yes",
+        None,
+        &token,
+    )
+    .await;
+    assert!(res.status.is_client_error(), "{}", res.text());
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/items?active_only=1",
+        None,
+        &token,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+}

@@ -3297,3 +3297,101 @@ async fn shipments_by_the_spec_path_post_once_per_key_the_fulfillment_paths_ship
     .await;
     assert_eq!(other["total"], 0, "{other}");
 }
+
+/// The abuse run's defects: 1,040.00 was accepted on a 40.00 order (balance -1,000.00), and
+/// 8 simultaneous payments of a 30.00 balance all succeeded (250.00 paid on 40.00). A payment
+/// never exceeds the open balance (the refusal names it) and payments on one order take
+/// turns on the order's row lock: of 8 at once exactly one fits.
+#[tokio::test]
+async fn payments_never_exceed_the_balance_even_eight_at_once() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let widget = item("PAY-WIDGET")
+        .kind("finished_good")
+        .unit("EA")
+        .price(Some("40.00"))
+        .create(&app, &t)
+        .await;
+    let o = order(
+        &app,
+        &t,
+        json!([{"product_id": widget, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    let id = o["id"].as_i64().expect("order");
+    assert_eq!(o["grand_total"], "40.00", "{o}");
+    let pay = |amount: &'static str| json!({"sales_order_id": id, "amount": amount, "payment_method": "cash"});
+
+    let before = (
+        table_json(&app, "payments").await,
+        table_json(&app, "gl_journal_entries").await,
+    );
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/payments",
+        Some(pay("1040.00")),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(
+        body["detail"],
+        "Payment amount (1040.00) exceeds the balance due (40.00)"
+    );
+    assert_eq!(
+        (
+            table_json(&app, "payments").await,
+            table_json(&app, "gl_journal_entries").await
+        ),
+        before,
+        "a refused payment wrote"
+    );
+
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/payments",
+        Some(pay("10.00")),
+    )
+    .await;
+    let attempts = (0..8).map(|_| {
+        call(
+            &app,
+            Method::POST,
+            "/api/v1/payments",
+            Some(pay("30.00")),
+            &t,
+        )
+    });
+    let answers = futures_util::future::join_all(attempts).await;
+    let accepted = answers
+        .iter()
+        .filter(|r| r.status == StatusCode::CREATED)
+        .count();
+    let refusals: Vec<String> = answers
+        .iter()
+        .filter(|r| r.status != StatusCode::CREATED)
+        .map(|r| format!("{} {}", r.status, r.text()))
+        .collect();
+    assert_eq!(accepted, 1, "{refusals:?}");
+    assert!(
+        refusals
+            .iter()
+            .all(|r| r.starts_with("400") && r.contains("exceeds the balance due (0.00)")),
+        "{refusals:?}"
+    );
+    let summary = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/payments/order/{id}/summary"),
+        None,
+    )
+    .await;
+    assert_eq!(summary["total_paid"], "40.00", "{summary}");
+    assert_eq!(summary["balance_due"], "0.00", "{summary}");
+    assert_eq!(account(&app, "1000").await, 40.0);
+}

@@ -9,7 +9,7 @@ use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
-use crate::common::api::{admin, app, call, operator, table_json};
+use crate::common::api::{admin, app, call, item, operator, released_order, table_json};
 
 async fn books(app: &TestApp) -> String {
     let mut all = String::new();
@@ -60,6 +60,12 @@ async fn create(app: &TestApp, t: &str, query: &str) -> Value {
     .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.text());
     res.json()
+}
+
+/// A released production order (of a new finished good `sku`) to consume filament for.
+async fn open_order(app: &TestApp, t: &str, sku: &str) -> (i64, String) {
+    let product = item(sku).create(app, t).await;
+    released_order(app, t, product, "1").await
 }
 
 async fn get(app: &TestApp, t: &str, path: &str) -> Value {
@@ -239,10 +245,12 @@ async fn spools_are_created_listed_corrected_and_consumed_through_the_ledger() {
     assert_eq!(res.json()["notes"], "on printer 3");
 
     // Consumption: usage history, weight, a consumption in the ledger, WIP debited.
+    let (wo, wo_code) = open_order(&app, &t, "WIDGET-A").await;
+    let (wo2, _) = open_order(&app, &t, "WIDGET-B").await;
     let res = call(
         &app,
         Method::POST,
-        &format!("/api/v1/spools/{id}/consume?production_order_id=77&weight_consumed_g=200&production_order_code=WO-2026-0001"),
+        &format!("/api/v1/spools/{id}/consume?production_order_id={wo}&weight_consumed_g=200"),
         None,
         &t,
     )
@@ -261,14 +269,15 @@ async fn spools_are_created_listed_corrected_and_consumed_through_the_ledger() {
     .await;
     assert_eq!(tx["transaction_type"], "consumption");
     assert_eq!(tx["reference_type"], "production_order");
-    assert_eq!(tx["reference_id"], 77);
+    assert_eq!(tx["reference_id"], wo);
     assert_eq!(on_hand(&app, &t, pla).await, 2750.0);
     let detail = get(&app, &t, &format!("/api/v1/spools/{id}")).await;
     assert_eq!(detail["usage_history"].as_array().map(Vec::len), Some(1));
-    assert_eq!(detail["usage_history"][0]["production_order_id"], 77);
+    assert_eq!(detail["usage_history"][0]["production_order_id"], wo);
+    // The order's own code, when the caller gives none.
     assert_eq!(
         detail["usage_history"][0]["production_order_code"],
-        "WO-2026-0001"
+        wo_code.as_str()
     );
     assert_eq!(
         num(&detail["usage_history"][0]["weight_consumed_kg"]),
@@ -300,7 +309,7 @@ async fn spools_are_created_listed_corrected_and_consumed_through_the_ledger() {
     let res = call(
         &app,
         Method::POST,
-        "/api/v1/spools/2/consume?production_order_id=78&weight_consumed_g=50",
+        &format!("/api/v1/spools/2/consume?production_order_id={wo2}&weight_consumed_g=50"),
         None,
         &t,
     )
@@ -461,11 +470,12 @@ async fn consumption_beyond_the_books_is_refused_atomically() {
         &format!("spool_number=SP-A&product_id={pla}&initial_weight_kg=1000"),
     )
     .await;
+    let (wo, _) = open_order(&app, &t, "WIDGET-ASA").await;
     let before = books(&app).await;
     let res = call(
         &app,
         Method::POST,
-        "/api/v1/spools/1/consume?production_order_id=5&weight_consumed_g=150",
+        &format!("/api/v1/spools/1/consume?production_order_id={wo}&weight_consumed_g=150"),
         None,
         &t,
     )
@@ -506,12 +516,12 @@ async fn operators_read_and_consume_spools_admins_register_and_correct_them() {
         let seen = get(&app, &op, &path).await;
         assert!(seen.to_string().contains("SP-T"), "{path}: {seen}");
     }
-    // Drawing from a spool is the operator's to do (any order number, as recorded usage
-    // always has been; see the production migration).
+    // Drawing from a spool for an open production order is the operator's to do.
+    let (wo, _) = open_order(&app, &t, "WIDGET-TPU").await;
     let res = call(
         &app,
         Method::POST,
-        &format!("/api/v1/spools/{spool}/consume?production_order_id=7&weight_consumed_g=1"),
+        &format!("/api/v1/spools/{spool}/consume?production_order_id={wo}&weight_consumed_g=1"),
         None,
         &op,
     )
@@ -566,11 +576,13 @@ async fn a_replayed_consumption_posts_once() {
         &format!("spool_number=SP-P&product_id={pla}&initial_weight_kg=1000"),
     )
     .await;
+    let (wo, _) = open_order(&app, &t, "WIDGET-PC").await;
+    let uri = format!("/api/v1/spools/1/consume?production_order_id={wo}&weight_consumed_g=100");
     let send = || async {
         app.request(
             Request::builder()
                 .method(Method::POST)
-                .uri("/api/v1/spools/1/consume?production_order_id=3&weight_consumed_g=100")
+                .uri(&uri)
                 .header("authorization", format!("Bearer {t}"))
                 .header("idempotency-key", "consume-1")
                 .body(Body::empty())
@@ -693,4 +705,71 @@ async fn a_moved_spool_takes_its_grams_along_on_the_books() {
     assert!(res.json()["transaction_id"].is_null(), "{}", res.text());
     assert_eq!(on_hand_at(&app, &t, pla, "MAIN").await, 900.0);
     balanced(&app, &t).await;
+}
+
+/// The abuse run's defect: filament consumed against production order 999999 was accepted
+/// (stock consumed, 1210 WIP / 1200 posted to nothing). Now only a released or in-progress
+/// order takes material; every refusal leaves the books as they were.
+#[tokio::test]
+async fn consumption_needs_an_open_production_order() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let pla = material(&app, &t, "MAT-OPEN", "1000").await;
+    create(
+        &app,
+        &t,
+        &format!("spool_number=SP-O&product_id={pla}&initial_weight_kg=1000"),
+    )
+    .await;
+    let product = item("WIDGET-O").create(&app, &t).await;
+    let draft = crate::common::api::ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/production-orders/",
+        Some(json!({"product_id": product, "quantity_ordered": "1"})),
+    )
+    .await["id"]
+        .as_i64()
+        .expect("draft");
+    let (cancelled, _) = released_order(&app, &t, product, "1").await;
+    crate::common::api::ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{cancelled}/cancel"),
+        None,
+    )
+    .await;
+    let before = books(&app).await;
+    for (order, status, says) in [
+        (999_999, StatusCode::NOT_FOUND, "Production order not found"),
+        (draft, StatusCode::BAD_REQUEST, "is draft"),
+        (cancelled, StatusCode::BAD_REQUEST, "is cancelled"),
+    ] {
+        let res = call(
+            &app,
+            Method::POST,
+            &format!("/api/v1/spools/1/consume?production_order_id={order}&weight_consumed_g=10"),
+            None,
+            &t,
+        )
+        .await;
+        assert_eq!(res.status, status, "order {order}: {}", res.text());
+        assert!(res.text().contains(says), "order {order}: {}", res.text());
+        assert_eq!(books(&app).await, before, "order {order} changed the books");
+    }
+    // Through GraphQL the same.
+    let answer = crate::common::api::gql(
+        &app,
+        &t,
+        "mutation { spoolConsume(id: 1, input: {productionOrderId: 999999, weightConsumedGrams: \"10\"}) { userErrors { field code message } } }",
+        json!({}),
+    )
+    .await;
+    assert!(
+        answer.to_string().contains("Production order not found"),
+        "{answer}"
+    );
+    assert_eq!(books(&app).await, before);
 }

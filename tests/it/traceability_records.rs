@@ -8,32 +8,9 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
-use crate::common::TestApp;
 use crate::common::api::item;
-use crate::common::api::{admin, app, call, ok, operator, table_json};
+use crate::common::api::{admin, app, call, ok, operator, released_order, table_json};
 use crate::common::books::{exec, num, sql};
-
-/// A released production order of `quantity` units of a product.
-async fn released_order(app: &TestApp, t: &str, product: i64, quantity: &str) -> (i64, String) {
-    let wo = ok(
-        app,
-        t,
-        Method::POST,
-        "/api/v1/production-orders/",
-        Some(json!({"product_id": product, "quantity_ordered": quantity})),
-    )
-    .await;
-    let id = wo["id"].as_i64().expect("wo");
-    ok(
-        app,
-        t,
-        Method::POST,
-        &format!("/api/v1/production-orders/{id}/release"),
-        None,
-    )
-    .await;
-    (id, wo["code"].as_str().expect("code").to_owned())
-}
 
 /// A request with an `Idempotency-Key`.
 fn keyed(t: &str, path: &str, key: &str, body: &Value) -> Request<Body> {

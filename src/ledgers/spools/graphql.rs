@@ -225,7 +225,8 @@ impl SpoolsMutation {
 
     /// Records filament a production order took from a spool: the usage, the spool's new
     /// weight, a `consumption` in the stock ledger and its journal entry (1210 WIP / 1200
-    /// Raw materials), in one database transaction.
+    /// Raw materials), in one database transaction. The order must exist and be released or
+    /// in progress.
     #[graphql(guard = "Access::User")]
     async fn spool_consume(
         &self,
@@ -234,6 +235,14 @@ impl SpoolsMutation {
         input: SpoolConsumeInput,
     ) -> AppResult<SpoolPostingPayload> {
         let user = crate::platform::auth::viewer::current_user(ctx).await?.id;
-        Ok(crate::in_transaction!(ctx, |conn| rules::consume(conn, id, input, user)).into())
+        let check = *crate::platform::graphql::context::data::<rules::ProductionOrderCheck>(ctx)?;
+        Ok(crate::in_transaction!(ctx, |conn| rules::consume(
+            conn,
+            id,
+            input,
+            user,
+            Some(check)
+        ))
+        .into())
     }
 }

@@ -472,14 +472,32 @@ pub struct SpoolConsumeInput {
     pub weight_consumed_grams: Decimal,
 }
 
+/// Checks, in the consuming transaction, that a production order exists and can take
+/// material (released or in progress), locking it; answers its code. Production sits above
+/// the spools, so it provides this and the application attaches it
+/// (`crate::application::hooks`).
+pub type CheckProductionOrder =
+    for<'c> fn(
+        &'c mut AsyncPgConnection,
+        i64,
+    ) -> futures_util::future::BoxFuture<'c, Result<String, Stop>>;
+
+/// The schema's [`CheckProductionOrder`].
+#[derive(Clone, Copy)]
+pub struct ProductionOrderCheck(pub CheckProductionOrder);
+
 /// Consumes filament from a spool in the caller's transaction: the usage row, the spool's
 /// new weight (empty below 0.05 g), a `consumption` in the stock ledger referencing the
-/// production order, and its journal entry 1210 WIP / inventory account.
+/// production order, and its journal entry 1210 WIP / inventory account. A caller outside
+/// production passes the [`ProductionOrderCheck`]: the order must exist and be released or
+/// in progress (its code fills a missing `production_order_code`); production itself, which
+/// has the order locked already, passes `None`.
 pub async fn consume(
     conn: &mut AsyncPgConnection,
     id: i64,
     mut input: SpoolConsumeInput,
     user: i64,
+    order_check: Option<ProductionOrderCheck>,
 ) -> Result<SpoolPosting, Stop> {
     let mut errors = Vec::new();
     let grams = input.weight_consumed_grams.0.clone();
@@ -522,6 +540,10 @@ pub async fn consume(
                 left.normalized()
             ),
         ));
+    }
+    if let Some(check) = order_check {
+        let code = (check.0)(conn, input.production_order_id).await?;
+        input.production_order_code.get_or_insert(code);
     }
     let location_id = stock_location(conn, &spool).await?;
     let movement = Movement {

@@ -162,6 +162,50 @@ fn check(
     }
 }
 
+/// How a password reset is approved: by mail, by an admin, or (development, or production
+/// with `PASSWORD_RESET_AUTO_APPROVE=true`) at once for anyone who asks: critical in
+/// production, since whoever knows an address can take the account.
+fn password_reset_check(config: &Config, mail: bool) -> SecurityCheck {
+    let open_in_production = config.is_production() && !mail && config.password_reset_auto_approve;
+    let (category, status, message) = if mail {
+        (
+            CheckCategory::Info,
+            CheckStatus::Pass,
+            "Reset requests are e-mailed to an admin for approval",
+        )
+    } else if open_in_production {
+        (
+            CheckCategory::Critical,
+            CheckStatus::Fail,
+            "PASSWORD_RESET_AUTO_APPROVE is on without mail: anyone who knows an address gets its reset link",
+        )
+    } else if config.password_reset_auto_approve {
+        (
+            CheckCategory::Info,
+            CheckStatus::Info,
+            "Development: without mail, a reset request is approved at once and its link answered",
+        )
+    } else {
+        (
+            CheckCategory::Info,
+            CheckStatus::Info,
+            "Without mail, reset requests wait for an admin on the Team Members page",
+        )
+    };
+    check(
+        "password_reset",
+        "Password reset without mail",
+        category,
+        status,
+        message,
+        Some(if open_in_production {
+            "Unset PASSWORD_RESET_AUTO_APPROVE, or configure mail"
+        } else {
+            "Configure mail so reset requests reach an admin by e-mail"
+        }),
+    )
+}
+
 /// The configuration checks (everything but the database, which needs a connection).
 pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
     use CheckCategory::{Critical, Info, Warning};
@@ -278,22 +322,7 @@ pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
         Some("Set SMTP_HOST, SMTP_USER, SMTP_PASSWORD and SMTP_FROM_EMAIL"),
     ));
 
-    checks.push(check(
-        "password_reset",
-        "Password reset without mail",
-        Info,
-        if mail {
-            CheckStatus::Pass
-        } else {
-            CheckStatus::Info
-        },
-        if mail {
-            "Reset links are mailed to the user"
-        } else {
-            "Without mail, reset requests wait for an admin's approval"
-        },
-        Some("Configure mail so users can reset their own passwords"),
-    ));
+    checks.push(password_reset_check(config, mail));
 
     let trusts_everyone = config
         .trusted_proxies

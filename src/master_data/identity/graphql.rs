@@ -149,8 +149,50 @@ pub struct PasswordResetReviewPayload {
     pub user_email: String,
     /// `approved` or `denied`.
     pub status: String,
+    /// Approved by an admin on the Team Members page while mail is not configured: the link
+    /// (valid 1 hour) to hand to the user.
+    pub reset_url: Option<String>,
     /// Rule violations.
     pub user_errors: Vec<UserError>,
+}
+
+impl PasswordResetReviewPayload {
+    fn refused(error: UserError) -> Self {
+        PasswordResetReviewPayload {
+            message: String::new(),
+            user_email: String::new(),
+            status: String::new(),
+            reset_url: None,
+            user_errors: vec![error],
+        }
+    }
+}
+
+impl From<password_reset::ReviewOutcome> for PasswordResetReviewPayload {
+    fn from(out: password_reset::ReviewOutcome) -> Self {
+        PasswordResetReviewPayload {
+            message: out.message,
+            user_email: out.user_email,
+            status: out.status,
+            reset_url: out.reset_url,
+            user_errors: vec![],
+        }
+    }
+}
+
+/// A denial's reason, trimmed (blank is none), or the error for one over 500 characters.
+fn denial_reason(reason: Option<String>) -> Result<Option<String>, UserError> {
+    let reason = reason
+        .map(|r| r.trim().to_string())
+        .filter(|r| !r.is_empty());
+    if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
+        return Err(UserError::new(
+            "reason",
+            UserErrorCode::Invalid,
+            "String should have at most 500 characters",
+        ));
+    }
+    Ok(reason)
 }
 
 /// The state of a reset link.
@@ -240,6 +282,17 @@ impl IdentityQuery {
             .await?
             .ok_or_else(|| AppError::unauthenticated("Could not validate credentials"))?;
         Ok(row.into())
+    }
+
+    /// Password reset requests waiting for an admin (mail not configured, production),
+    /// oldest first (admins; the Team Members page approves or denies them).
+    #[graphql(guard = "Access::Admin")]
+    async fn pending_password_resets(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Vec<password_reset::PendingReset>> {
+        let d = Deps::from_ctx(ctx)?;
+        password_reset::pending(&mut *d.conn().await?).await
     }
 
     /// What the holder of a reset link may do.
@@ -534,13 +587,42 @@ impl IdentityMutation {
     ) -> AppResult<PasswordResetReviewPayload> {
         let d = Deps::from_ctx(ctx)?;
         d.limit("reset_review", "password_reset_approve").await?;
-        let out = password_reset::approve(&d, &approval_token).await?;
-        Ok(PasswordResetReviewPayload {
-            message: out.message,
-            user_email: out.user_email,
-            status: out.status,
-            user_errors: vec![],
-        })
+        let key = password_reset::ReviewKey::Token(approval_token);
+        Ok(password_reset::approve(&d, key).await?.into())
+    }
+
+    /// Approves a pending reset by its id (admins, from the Team Members page). Without mail
+    /// the answer carries the link (valid 1 hour) for the admin to hand to the user.
+    #[graphql(guard = "Access::Admin")]
+    async fn password_reset_request_approve(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The request's id.")] id: i64,
+    ) -> AppResult<PasswordResetReviewPayload> {
+        let d = Deps::from_ctx(ctx)?;
+        let key = password_reset::ReviewKey::Id(id);
+        Ok(password_reset::approve(&d, key).await?.into())
+    }
+
+    /// Denies a pending reset by its id (admins, from the Team Members page).
+    #[graphql(guard = "Access::Admin")]
+    async fn password_reset_request_deny(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The request's id.")] id: i64,
+        #[graphql(desc = "Why (at most 500 characters); shown to the user.")] reason: Option<
+            String,
+        >,
+    ) -> AppResult<PasswordResetReviewPayload> {
+        let d = Deps::from_ctx(ctx)?;
+        let reason = match denial_reason(reason) {
+            Ok(r) => r,
+            Err(e) => return Ok(PasswordResetReviewPayload::refused(e)),
+        };
+        let key = password_reset::ReviewKey::Id(id);
+        Ok(password_reset::deny(&d, key, reason.as_deref())
+            .await?
+            .into())
     }
 
     /// Denies a pending reset; the user is told.
@@ -555,28 +637,14 @@ impl IdentityMutation {
     ) -> AppResult<PasswordResetReviewPayload> {
         let d = Deps::from_ctx(ctx)?;
         d.limit("reset_review", "password_reset_deny").await?;
-        let reason = reason
-            .map(|r| r.trim().to_string())
-            .filter(|r| !r.is_empty());
-        if reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
-            return Ok(PasswordResetReviewPayload {
-                message: String::new(),
-                user_email: String::new(),
-                status: String::new(),
-                user_errors: vec![UserError::new(
-                    "reason",
-                    UserErrorCode::Invalid,
-                    "String should have at most 500 characters",
-                )],
-            });
-        }
-        let out = password_reset::deny(&d, &approval_token, reason.as_deref()).await?;
-        Ok(PasswordResetReviewPayload {
-            message: out.message,
-            user_email: out.user_email,
-            status: out.status,
-            user_errors: vec![],
-        })
+        let reason = match denial_reason(reason) {
+            Ok(r) => r,
+            Err(e) => return Ok(PasswordResetReviewPayload::refused(e)),
+        };
+        let key = password_reset::ReviewKey::Token(approval_token);
+        Ok(password_reset::deny(&d, key, reason.as_deref())
+            .await?
+            .into())
     }
 
     /// Sets a new password with an approved reset link; every session of the user ends.

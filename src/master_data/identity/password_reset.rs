@@ -1,7 +1,8 @@
 //! Admin-approved password reset (spec 3.2, 5.7, 5.8; CONTRACT 3).
 //!
-//! Tokens are random, sent once (in an e-mail or, without mail, in the response) and stored
-//! only as SHA-256 hashes. The reset token is minted when a request is approved, so a
+//! Tokens are random, sent once (in an e-mail; without mail, in development or with
+//! `PASSWORD_RESET_AUTO_APPROVE=true`, in the response; otherwise to the admin who approves
+//! the request on the Team Members page) and stored only as SHA-256 hashes. The reset token is minted when a request is approved, so a
 //! pending request has no usable link at all.
 
 use chrono::{DateTime, Duration, Utc};
@@ -88,18 +89,20 @@ fn token_prefix(token: &str) -> String {
 /// Handles `passwordResetRequest`. The caller has counted the rate limit and parsed the
 /// address.
 ///
-/// With mail configured the answer must not reveal whether the account exists, not even
-/// through its timing: the request does the same constant work for every address (it
-/// enqueues one [`ResetRequested`] job) and the worker looks the account up, records the
-/// request and e-mails the approver. Without mail (spec 5.7) the link is in the response
-/// for an existing account, which reveals it anyway; that path stays synchronous.
+/// With mail configured, or in production without mail (where requests wait for an admin
+/// on the Team Members page), the answer must not reveal whether the account exists, not
+/// even through its timing: the request does the same constant work for every address (it
+/// enqueues one [`ResetRequested`] job) and the worker looks the account up and records the
+/// request (and e-mails the approver when it can). Only where immediate approval is allowed
+/// (development, or `PASSWORD_RESET_AUTO_APPROVE=true`; spec 5.7) is the link in the
+/// response for an existing account, which reveals it anyway; that path stays synchronous.
 pub async fn request(d: &Deps<'_>, email: &Email) -> AppResult<RequestOutcome> {
     let generic = RequestOutcome {
         message: GENERIC_MESSAGE.into(),
         ..Default::default()
     };
     let mut conn = d.conn().await?;
-    if d.mailer.is_configured() {
+    if d.mailer.is_configured() || !d.config.password_reset_auto_approve {
         crate::platform::jobs::enqueue(
             &mut conn,
             &ResetRequested {
@@ -157,7 +160,7 @@ impl crate::platform::jobs::Job for ResetRequested {
         let mut conn = d.conn().await?;
         match model::find_by_email(&mut conn, &self.email).await? {
             Some(user) if user.is_active() => {
-                request_with_mail(&d, &mut conn, &user, &self.client_ip).await?;
+                record_pending(&d, &mut conn, &user, &self.client_ip).await?;
             }
             other => {
                 audit_unusable_account(&d, &self.email, other.is_some(), Some(&self.client_ip))
@@ -168,7 +171,9 @@ impl crate::platform::jobs::Job for ResetRequested {
     }
 }
 
-async fn request_with_mail(
+/// Records a pending request for an admin to review: e-mailed to the approver when mail is
+/// configured, otherwise listed for admins ([`pending`], approved or denied by id).
+async fn record_pending(
     d: &Deps<'_>,
     conn: &mut AsyncPgConnection,
     user: &UserRow,
@@ -187,6 +192,31 @@ async fn request_with_mail(
                 .user(user.id, &user.email)
                 .details(serde_json::json!({
                     "reason": "a request is already pending",
+                    "client_ip": client_ip,
+                })),
+        )
+        .await;
+        return Ok(());
+    }
+    if !d.mailer.is_configured() {
+        let id: i64 = diesel::insert_into(prr::table)
+            .values(&NewReset {
+                user_id: user.id,
+                token_hash: &sha256_hex(&random_token()),
+                approval_token_hash: &sha256_hex(&random_token()),
+                status: ResetStatus::Pending,
+                expires_at: Utc::now() + REQUEST_TTL,
+                approved_at: None,
+            })
+            .returning(prr::id)
+            .get_result(conn)
+            .await?;
+        d.audit(
+            AuditEvent::new("password_reset_requested", Outcome::Success)
+                .user(user.id, &user.email)
+                .details(serde_json::json!({
+                    "request_id": id,
+                    "approval": "waiting for an admin (mail not configured)",
                     "client_ip": client_ip,
                 })),
         )
@@ -333,34 +363,89 @@ pub struct ReviewOutcome {
     pub user_email: String,
     /// approved or denied.
     pub status: String,
+    /// Approved by an admin without mail: the link to hand to the user.
+    pub reset_url: Option<String>,
 }
 
-async fn find_for_review(
-    conn: &mut AsyncPgConnection,
-    approval_token: &str,
-) -> AppResult<ResetRow> {
-    prr::table
-        .filter(prr::approval_token_hash.eq(sha256_hex(approval_token)))
-        .select(ResetRow::as_select())
-        .for_update()
-        .first(conn)
-        .await
-        .optional()?
-        .ok_or_else(|| AppError::not_found("Password reset request not found"))
+/// A request waiting for an admin (mail not configured), as the Team Members page lists it.
+#[derive(Debug, Clone, Queryable, async_graphql::SimpleObject)]
+#[graphql(name = "PendingPasswordReset")]
+pub struct PendingReset {
+    /// The request's id (approve or deny it by this).
+    pub id: i64,
+    /// The user who asked.
+    pub user_id: i64,
+    /// Their e-mail.
+    pub email: String,
+    /// Their first name.
+    pub first_name: Option<String>,
+    /// Their last name.
+    pub last_name: Option<String>,
+    /// When they asked.
+    pub requested_at: DateTime<Utc>,
+    /// When the request lapses unless reviewed.
+    pub expires_at: DateTime<Utc>,
+}
+
+/// The pending, unexpired requests, oldest first.
+pub async fn pending(conn: &mut AsyncPgConnection) -> AppResult<Vec<PendingReset>> {
+    Ok(prr::table
+        .inner_join(users::table)
+        .filter(prr::status.eq(ResetStatus::Pending))
+        .filter(prr::expires_at.gt(diesel::dsl::now))
+        .order(prr::created_at.asc())
+        .select((
+            prr::id,
+            prr::user_id,
+            users::email,
+            users::first_name,
+            users::last_name,
+            prr::created_at,
+            prr::expires_at,
+        ))
+        .load(conn)
+        .await?)
+}
+
+/// How a reviewer names a request: the token from the approver's e-mail, or (an admin
+/// signed in, on the Team Members page) its id.
+#[derive(Debug, Clone)]
+pub enum ReviewKey {
+    /// The approval token mailed to the approver.
+    Token(String),
+    /// The request's id.
+    Id(i64),
+}
+
+async fn find_for_review(conn: &mut AsyncPgConnection, key: &ReviewKey) -> AppResult<ResetRow> {
+    let query = prr::table.select(ResetRow::as_select()).for_update();
+    match key {
+        ReviewKey::Token(token) => {
+            query
+                .filter(prr::approval_token_hash.eq(sha256_hex(token)))
+                .first(conn)
+                .await
+        }
+        ReviewKey::Id(id) => query.filter(prr::id.eq(id)).first(conn).await,
+    }
+    .optional()?
+    .ok_or_else(|| AppError::not_found("Password reset request not found"))
 }
 
 /// Approves a pending request: mints the reset link (valid 1 hour) and queues the e-mail
-/// that brings it to the user, in one transaction.
-pub async fn approve(d: &Deps<'_>, approval_token: &str) -> AppResult<ReviewOutcome> {
+/// that brings it to the user, in one transaction. Without mail, an admin approving by id
+/// gets the link to hand over ([`ReviewOutcome::reset_url`]).
+pub async fn approve(d: &Deps<'_>, key: ReviewKey) -> AppResult<ReviewOutcome> {
     let mut conn = d.conn().await?;
     let token = random_token();
     let token_hash = sha256_hex(&token);
     let frontend = d.config.frontend_url.clone();
     let mailer = d.mailer;
-    let approval_token = approval_token.to_string();
+    let by_admin = matches!(key, ReviewKey::Id(_));
+    let link = format!("{frontend}/reset-password/{token}");
     let outcome = conn
         .transaction::<_, AppError, _>(async move |conn| {
-                let row = find_for_review(conn, &approval_token).await?;
+                let row = find_for_review(conn, &key).await?;
                 if row.status != ResetStatus::Pending {
                     return Ok(Err(AppError::bad_request(format!("Request has already been {}", row.status))));
                 }
@@ -394,7 +479,7 @@ pub async fn approve(d: &Deps<'_>, approval_token: &str) -> AppResult<ReviewOutc
                         }),
                     )
                     .await?;
-                } else {
+                } else if !by_admin {
                     tracing::warn!(user_id = user.id, "password reset approved but mail is not configured: the user cannot receive the link");
                 }
                 Ok(Ok(user))
@@ -415,25 +500,26 @@ pub async fn approve(d: &Deps<'_>, approval_token: &str) -> AppResult<ReviewOutc
         AuditEvent::new("password_reset_approved", Outcome::Success).user(user.id, &user.email),
     )
     .await;
+    let hand_over = by_admin && !d.mailer.is_configured();
     Ok(ReviewOutcome {
-        message: "Password reset approved. User has been notified via email.".into(),
+        message: if hand_over {
+            "Password reset approved. Mail is not configured: give the user this link (it works for 1 hour).".into()
+        } else {
+            "Password reset approved. User has been notified via email.".into()
+        },
         user_email: user.email,
         status: ResetStatus::Approved.to_string(),
+        reset_url: hand_over.then_some(link),
     })
 }
 
 /// Denies a pending request and tells the user.
-pub async fn deny(
-    d: &Deps<'_>,
-    approval_token: &str,
-    reason: Option<&str>,
-) -> AppResult<ReviewOutcome> {
+pub async fn deny(d: &Deps<'_>, key: ReviewKey, reason: Option<&str>) -> AppResult<ReviewOutcome> {
     let mut conn = d.conn().await?;
-    let approval_token = approval_token.to_string();
     let reason_owned = reason.map(str::to_string);
     let outcome = conn
         .transaction::<_, AppError, _>(async move |conn| {
-            let row = find_for_review(conn, &approval_token).await?;
+            let row = find_for_review(conn, &key).await?;
             if row.status != ResetStatus::Pending {
                 return Ok(Err(AppError::bad_request(format!(
                     "Request has already been {}",
@@ -492,6 +578,7 @@ pub async fn deny(
         message: "Password reset denied. User has been notified.".into(),
         user_email: user.email,
         status: ResetStatus::Denied.to_string(),
+        reset_url: None,
     })
 }
 

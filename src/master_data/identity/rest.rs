@@ -165,4 +165,26 @@ pub const ROUTES: &[Route] = &[
     .body(Body::Fields)
     .access(Admin)
     .summary("Set a team member's password"),
+    Route::get(
+        "/admin/password-reset-requests",
+        stored_op!("reset_pending.graphql"),
+        "pendingPasswordResets",
+    )
+    .access(Admin)
+    .summary("Password reset requests waiting for an admin (mail not configured)"),
+    Route::post(
+        "/admin/password-reset-requests/{id}/approve",
+        stored_op!("reset_review_approve.graphql"),
+        "passwordResetRequestApprove",
+    )
+    .access(Admin)
+    .summary("Approve a waiting reset; without mail the answer carries the link to hand over"),
+    Route::post(
+        "/admin/password-reset-requests/{id}/deny",
+        stored_op!("reset_review_deny.graphql"),
+        "passwordResetRequestDeny",
+    )
+    .body(Body::Fields)
+    .access(Admin)
+    .summary("Deny a waiting reset"),
 ];

@@ -125,19 +125,6 @@ pub fn new_form(mut input: CustomerCreateInput) -> Result<CustomerForm, Vec<User
     check(&mut form, shared, true).map(|()| form)
 }
 
-/// Refuses the update fields sent as `null` that cannot be cleared (the e-mail and the
-/// names); a `null` status changes nothing.
-fn refuse_nulls(input: &CustomerUpdateInput) -> Result<(), Vec<UserError>> {
-    let mut c = Checker::new();
-    for field in input.nulls().into_iter().filter(|f| *f != "status") {
-        c.invalid(
-            &crate::platform::rest::types::camel_case(field),
-            "Input should be a valid string",
-        );
-    }
-    c.finish()
-}
-
 /// Creates a customer with the next `CUST-NNNNNN` number; an e-mail another customer has
 /// (ignoring case) is refused.
 pub async fn create(
@@ -172,11 +159,11 @@ pub async fn update(
     id: i64,
     mut input: CustomerUpdateInput,
 ) -> AppResult<Result<CustomerRow, Vec<UserError>>> {
-    let mut errors = refuse_nulls(&input).err().unwrap_or_default();
+    // A `null` e-mail, name or status (which cannot be cleared) keeps the value: FilaOps's
+    // client sends null for "not given".
     let shared = take_shared_address!(input);
     let mut changes = CustomerForm::from(input);
-    errors.extend(check(&mut changes, shared, false).err().unwrap_or_default());
-    if !errors.is_empty() {
+    if let Err(errors) = check(&mut changes, shared, false) {
         return Ok(Err(errors));
     }
     if let Some(email) = &changes.email
@@ -278,7 +265,6 @@ mod tests {
 
     fn changes(value: Value) -> Result<CustomerForm, Vec<UserError>> {
         let mut input = update_input(value);
-        refuse_nulls(&input)?;
         let shared = take_shared_address!(input);
         let mut form = CustomerForm::from(input);
         check(&mut form, shared, false).map(|()| form)
@@ -316,7 +302,7 @@ mod tests {
     }
 
     #[test]
-    fn changes_clear_with_null_and_refuse_a_null_email_or_name() {
+    fn changes_clear_with_null_and_keep_a_null_email_or_name() {
         let form =
             changes(value!({"city": null, "billingCity": "Leeds", "status": null})).expect("valid");
         assert_eq!(form.billing_city, Some(Some("Leeds".into())));
@@ -326,9 +312,11 @@ mod tests {
         let form = changes(value!({"status": "suspended", "country": " "})).expect("valid");
         assert_eq!(form.status, Some(CustomerStatus::Suspended));
         assert_eq!(form.billing_country, Some(None), "blank clears on update");
-        let errors = changes(value!({"email": null, "lastName": null})).expect_err("refused");
-        let fields: Vec<_> = errors.iter().filter_map(|e| e.field.as_deref()).collect();
-        assert_eq!(fields, ["email", "lastName"]);
-        assert_eq!(errors[0].message, "Input should be a valid string");
+        let form = changes(value!({"email": null, "lastName": null})).expect("kept");
+        assert_eq!(
+            (form.email, form.last_name),
+            (None, None),
+            "null keeps them"
+        );
     }
 }

@@ -178,23 +178,6 @@ impl Checker {
         }
     }
 
-    /// A change to a required code or name: absent keeps it; null and blank are refused.
-    pub fn patch_required(
-        &mut self,
-        field: &str,
-        raw: &MaybeUndefined<String>,
-        max: usize,
-    ) -> Option<String> {
-        match raw {
-            MaybeUndefined::Undefined => None,
-            MaybeUndefined::Null => {
-                self.invalid(field, "Input should be a valid string");
-                None
-            }
-            MaybeUndefined::Value(v) => Some(self.required(field, v, max)),
-        }
-    }
-
     /// A required e-mail address (normalised to lower case).
     pub fn email(&mut self, field: &str, raw: &str) -> Option<Email> {
         match Email::parse(raw) {
@@ -287,7 +270,6 @@ mod tests {
             Some(None)
         );
         assert_eq!(c.patch("notes", &MaybeUndefined::Undefined, TEXT_MAX), None);
-        c.patch_required("lastName", &MaybeUndefined::Null, NAME_MAX);
         c.required("firstName", "Ann\u{202E}", NAME_MAX);
         c.optional_name("companyName", Some("Acme\u{7}"), NAME_MAX);
         c.patch_name(
@@ -309,7 +291,6 @@ mod tests {
                 "rating",
                 "leadTimeDays",
                 "email",
-                "lastName",
                 "firstName",
                 "companyName",
                 "contactName"

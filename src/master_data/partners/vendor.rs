@@ -84,24 +84,6 @@ pub fn check(
     c.finish()
 }
 
-/// Refuses the update fields sent as `null` that cannot be cleared (the code, the name and
-/// the active flag), with the contract's messages.
-fn refuse_nulls(input: &VendorUpdateInput) -> Result<(), Vec<UserError>> {
-    let mut c = Checker::new();
-    for field in input.nulls() {
-        let expected = if field == "is_active" {
-            "boolean"
-        } else {
-            "string"
-        };
-        c.invalid(
-            &crate::platform::rest::types::camel_case(field),
-            format!("Input should be a valid {expected}"),
-        );
-    }
-    c.finish()
-}
-
 /// Creates a vendor: checks the fields, generates the code when none is given, refuses a
 /// code another vendor has (ignoring case).
 pub async fn create(
@@ -137,15 +119,11 @@ pub async fn update(
     id: i64,
     mut input: VendorUpdateInput,
 ) -> AppResult<Result<VendorRow, Vec<UserError>>> {
-    let mut errors = refuse_nulls(&input).err().unwrap_or_default();
+    // A `null` code, name or active flag (which cannot be cleared) keeps the value: FilaOps's
+    // client sends null for "not given".
     let address = std::mem::take(&mut input.address);
     let mut changes = VendorForm::from(input);
-    errors.extend(
-        check(&mut changes, address, false)
-            .err()
-            .unwrap_or_default(),
-    );
-    if !errors.is_empty() {
+    if let Err(errors) = check(&mut changes, address, false) {
         return Ok(Err(errors));
     }
     if let Some(code) = &changes.code
@@ -263,18 +241,13 @@ mod tests {
     }
 
     #[test]
-    fn changes_keep_absent_fields_and_refuse_a_null_name() {
+    fn changes_keep_absent_fields_and_a_null_name() {
         let input = VendorUpdateInput {
             name: MaybeUndefined::Null,
-            ..Default::default()
-        };
-        assert!(refuse_nulls(&input).is_err());
-        let input = VendorUpdateInput {
             phone: MaybeUndefined::Null,
             rating: MaybeUndefined::Value(4),
             ..Default::default()
         };
-        assert!(refuse_nulls(&input).is_ok());
         let mut changes = VendorForm::from(input);
         check(&mut changes, MaybeUndefined::Undefined, false).expect("valid");
         assert_eq!(changes.phone, Some(None));

@@ -228,19 +228,30 @@ pub async fn record(
         return Err(not_allowed("Cannot record a payment for a cancelled order"));
     }
     let amount = input.amount.0.with_scale(2);
-    if refund {
-        let paid = sales::paid_of(conn, &[order.id])
-            .await?
-            .into_iter()
-            .next()
-            .map(|(_, p)| p)
-            .unwrap_or_default();
-        if amount > paid {
-            return Err(not_allowed(format!(
-                "Refund amount ({amount}) exceeds the amount paid ({})",
-                paid.with_scale(2)
-            )));
-        }
+    // The order's row lock (above) serialises payments and refunds on one order, so the
+    // balance read here is the balance the new row is checked against.
+    let paid = sales::paid_of(conn, &[order.id])
+        .await?
+        .into_iter()
+        .next()
+        .map(|(_, p)| p)
+        .unwrap_or_default();
+    if refund && amount > paid {
+        return Err(not_allowed(format!(
+            "Refund amount ({amount}) exceeds the amount paid ({})",
+            paid.with_scale(2)
+        )));
+    }
+    let balance = (&order.grand_total.0 - &paid).with_scale(2);
+    if !refund && amount > balance {
+        let due = if balance > BigDecimal::zero() {
+            balance.to_string()
+        } else {
+            "0.00".to_string()
+        };
+        return Err(not_allowed(format!(
+            "Payment amount ({amount}) exceeds the balance due ({due})"
+        )));
     }
     let signed = if refund {
         -amount.clone()

@@ -126,18 +126,6 @@ macro_rules! input_forms {
             $( $(#[$attr])* pub $field: Option<$crate::input_forms!(@form $kind $ty)>, )+
         }
 
-        impl $update {
-            /// The fields sent as `null` that cannot be null (required and defaulted
-            /// columns), by their Rust names: the area's rules refuse them, since a `null`
-            /// there is a client's mistake, not "unchanged".
-            #[allow(dead_code)]
-            pub fn nulls(&self) -> Vec<&'static str> {
-                let mut nulls = Vec::new();
-                $( if $crate::input_forms!(@is_null $kind self.$field) { nulls.push(stringify!($field)); } )+
-                nulls
-            }
-        }
-
         impl From<$update> for $form {
             fn from(input: $update) -> Self {
                 $form { $( $field: $crate::input_forms!(@from_update $kind input.$field), )+ }
@@ -159,6 +147,4 @@ macro_rules! input_forms {
     (@from_update required $v:expr) => { $v.take() };
     (@from_update optional $v:expr) => { $v.take() };
     (@from_update clearable $v:expr) => { $crate::platform::db::forms::patch($v) };
-    (@is_null clearable $v:expr) => { false };
-    (@is_null $kind:ident $v:expr) => { $v.is_null() };
 }

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::compile::CompiledRoute;
 use super::route::Body;
-use super::types::{Source, TypeInfo, camel_case, snake_case};
+use super::types::{Source, TypeInfo, camel_case, not_given, snake_case};
 use crate::platform::error::{AppError, ErrorCode, FieldError};
 
 /// What kind of body a request declares with its `Content-Type`.
@@ -256,6 +256,9 @@ pub fn bind(
                 if obj.contains_key(&rest_name) || obj.contains_key(&var.name) =>
             {
                 let given = obj.get(&rest_name).or_else(|| obj.get(&var.name));
+                if not_given(given, &var.ty, var.has_default) {
+                    continue;
+                }
                 if let Some(c) = types.coerce(given, &var.ty, body_source, &rest_name, &mut errors)
                 {
                     out.insert(var.name.clone(), c);

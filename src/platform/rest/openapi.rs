@@ -133,7 +133,7 @@ fn operation(route: &CompiledRoute, types: &TypeInfo, alias: bool) -> Value {
                 let entry = body_schema.get_or_insert_with(
                     || json!({"type": "object", "properties": {}, "required": []}),
                 );
-                entry["properties"][&name] = schema_of(&var.ty, types, 0);
+                entry["properties"][&name] = optional_schema(&var.ty, var.has_default, types, 0);
                 if !var.ty.nullable
                     && !var.has_default
                     && let Some(req) = entry["required"].as_array_mut()
@@ -540,9 +540,20 @@ fn scalar_schema(name: &str, types: &TypeInfo) -> Value {
         "Boolean" => json!({ "type": "boolean" }),
         "Decimal" => json!({ "type": "string", "format": "decimal" }),
         "Timestamp" | "DateTime" => json!({ "type": "string", "format": "date-time" }),
-        "Date" => json!({ "type": "string", "format": "date" }),
+        "Date" | "NaiveDate" => json!({ "type": "string", "format": "date" }),
         "JSON" => json!({}),
         _ => json!({ "type": "string" }),
+    }
+}
+
+/// The schema of an input field: a field with a default also takes `null`, which the facade
+/// reads as "not given" (`types::not_given`).
+fn optional_schema(ty: &Type, has_default: bool, types: &TypeInfo, depth: usize) -> Value {
+    let schema = schema_of(ty, types, depth);
+    if has_default && !ty.nullable {
+        json!({ "anyOf": [schema, { "type": "null" }] })
+    } else {
+        schema
     }
 }
 
@@ -589,7 +600,7 @@ fn named(name: &str, types: &TypeInfo, depth: usize) -> Value {
             if !f.ty.nullable && !f.has_default {
                 required.push(Value::String(n.clone()));
             }
-            let mut schema = schema_of(&f.ty, types, depth + 1);
+            let mut schema = optional_schema(&f.ty, f.has_default, types, depth + 1);
             with_limits(&mut schema, &f.limits);
             properties.insert(n, schema);
         }
@@ -601,7 +612,7 @@ fn named(name: &str, types: &TypeInfo, depth: usize) -> Value {
         "Boolean" => json!({ "type": "boolean" }),
         "Decimal" => json!({ "type": "string", "format": "decimal" }),
         "DateTime" => json!({ "type": "string", "format": "date-time" }),
-        "Date" => json!({ "type": "string", "format": "date" }),
+        "Date" | "NaiveDate" => json!({ "type": "string", "format": "date" }),
         _ => json!({ "type": "string" }),
     }
 }

@@ -277,14 +277,18 @@ impl TypeInfo {
             },
             ("Float", _) => fail("Input should be a valid number".into(), "float_type"),
             ("Boolean", Value::Bool(_)) => Some(value.clone()),
-            ("Boolean", Value::String(s)) => match s.trim().to_ascii_lowercase().as_str() {
-                "true" | "1" | "yes" | "on" => Some(Value::Bool(true)),
-                "false" | "0" | "no" | "off" => Some(Value::Bool(false)),
-                _ => fail(
-                    "Input should be a valid boolean, unable to interpret input".into(),
-                    "bool_parsing",
-                ),
-            },
+            // Strict: a JSON body says `true` or `false`; text (a query string or a form)
+            // spells them, or as 1 and 0. "yes" is not a boolean anywhere.
+            ("Boolean", Value::String(s)) if source == Source::Text => {
+                match s.trim().to_ascii_lowercase().as_str() {
+                    "true" | "1" => Some(Value::Bool(true)),
+                    "false" | "0" => Some(Value::Bool(false)),
+                    _ => fail(
+                        "Input should be a valid boolean, unable to interpret input".into(),
+                        "bool_parsing",
+                    ),
+                }
+            }
             ("Boolean", _) => fail("Input should be a valid boolean".into(), "bool_type"),
             // PostgreSQL cannot store a NUL character: refused here, naming the field.
             ("String" | "ID", Value::String(s)) if s.contains('\0') => {
@@ -357,7 +361,7 @@ impl TypeInfo {
                 format!("{prefix}.{rest_name}")
             };
             let given = map.get(&rest_name).or_else(|| map.get(&f.name));
-            if given.is_none() && f.has_default {
+            if not_given(given, &f.ty, f.has_default) {
                 continue;
             }
             if let Some(v) = self.coerce(given, &f.ty, source, &path, errors) {
@@ -366,6 +370,13 @@ impl TypeInfo {
         }
         out
     }
+}
+
+/// Whether a field counts as not given: absent, or an explicit `null` where the field has a
+/// default and cannot hold null (FilaOps's client sends `"spools": null` for "none"; its
+/// server reads that as the default, and so do we).
+pub fn not_given(given: Option<&Value>, ty: &Type, has_default: bool) -> bool {
+    has_default && matches!(given, None | Some(Value::Null)) && (given.is_none() || !ty.nullable)
 }
 
 /// The named type under any list and non-null wrappers.

@@ -244,3 +244,25 @@ pub async fn create_item(app: &TestApp, t: &str, body: Value) -> i64 {
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
     res.json()["id"].as_i64().expect("item id")
 }
+
+/// A released production order of `quantity` units of a product.
+pub async fn released_order(app: &TestApp, t: &str, product: i64, quantity: &str) -> (i64, String) {
+    let wo = ok(
+        app,
+        t,
+        Method::POST,
+        "/api/v1/production-orders/",
+        Some(json!({"product_id": product, "quantity_ordered": quantity})),
+    )
+    .await;
+    let id = wo["id"].as_i64().expect("wo");
+    ok(
+        app,
+        t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{id}/release"),
+        None,
+    )
+    .await;
+    (id, wo["code"].as_str().expect("code").to_owned())
+}

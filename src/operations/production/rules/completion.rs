@@ -70,6 +70,7 @@ pub async fn consume_spool(
             weight_consumed_grams: Decimal(grams.clone()),
         },
         user,
+        None,
     )
     .await?;
     let value = match posting.transaction_id {
@@ -581,6 +582,34 @@ pub async fn all_orders_of_sales_order_passed_qc(
         .get_result(conn)
         .await?;
     Ok(open == 0)
+}
+
+/// The spools' [`crate::ledgers::spools::rules::CheckProductionOrder`]: the order exists and
+/// is released or in progress (locked for the consuming transaction); answers its code.
+pub fn open_for_consumption(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+) -> futures_util::future::BoxFuture<'_, Result<String, Stop>> {
+    Box::pin(async move {
+        let order = model::lock(conn, id).await?.ok_or_else(|| {
+            Stop::refuse(
+                "productionOrderId",
+                UserErrorCode::NotFound,
+                "Production order not found",
+            )
+        })?;
+        match order.status {
+            OrderStatus::Released | OrderStatus::InProgress => Ok(order.code),
+            other => Err(Stop::refuse(
+                "productionOrderId",
+                UserErrorCode::NotAllowed,
+                format!(
+                    "Production order {} is {other}: material can be consumed only by a released or in-progress order",
+                    order.code
+                ),
+            )),
+        }
+    })
 }
 
 /// Called, in the QC transaction, when every production order of a sales order has passed
