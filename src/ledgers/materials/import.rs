@@ -180,7 +180,34 @@ async fn read_rows(
             )));
         }
     }
-    // Weight units and their grams per unit.
+    let grams_per = grams_per_unit(conn).await?;
+
+    let mut reader = RowReader {
+        headers,
+        mapping: &mapping,
+        grams_per: &grams_per,
+        seen: HashSet::new(),
+    };
+    let mut rows = Vec::new();
+    for row in file.rows() {
+        report.total_rows += 1;
+        match row {
+            CsvRow::Record { line, record } => {
+                if let Some(row) = reader.read_row(report, line, &record) {
+                    rows.push(row);
+                }
+            }
+            CsvRow::Unreadable { line, error: e } => {
+                report.skipped += 1;
+                push_error(report, line, None, format!("Unreadable row: {e}"));
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// The active weight units and their grams per unit.
+async fn grams_per_unit(conn: &mut AsyncPgConnection) -> AppResult<HashMap<String, BigDecimal>> {
     let units: Vec<catalog::UomRow> = catalog::units(conn).await?;
     let gram = units
         .iter()
@@ -188,7 +215,7 @@ async fn read_rows(
         .map(|u| u.to_base_factor.clone())
         .filter(|f| !f.is_zero())
         .ok_or_else(|| AppError::internal("the unit G is missing"))?;
-    let grams_per: HashMap<String, BigDecimal> = units
+    Ok(units
         .iter()
         .filter(|u| u.uom_class == "weight" && u.active)
         .map(|u| {
@@ -197,22 +224,52 @@ async fn read_rows(
                 (&u.to_base_factor / &gram).with_scale_round(4, RoundingMode::HalfUp),
             )
         })
-        .collect();
+        .collect())
+}
 
-    let mut rows = Vec::new();
-    let mut seen = HashSet::new();
-    for row in file.rows() {
-        let (line, record) = match row {
-            CsvRow::Record { line, record } => (line, record),
-            CsvRow::Unreadable { line, error: e } => {
-                report.total_rows += 1;
-                report.skipped += 1;
-                push_error(report, line, None, format!("Unreadable row: {e}"));
-                continue;
-            }
-        };
-        report.total_rows += 1;
-        let nul = crate::platform::import::nul_columns(headers, &record);
+/// The recognised cells of one row by column (the first of repeated columns wins).
+struct Fields<'r>(HashMap<Col, &'r str>);
+
+impl Fields<'_> {
+    /// The trimmed value of a column, when it is present and not empty.
+    fn get(&self, c: Col) -> Option<&str> {
+        self.0.get(&c).copied().filter(|v| !v.is_empty())
+    }
+}
+
+/// A row's problems in order: the column at fault and what is wrong.
+type RowErrors = Vec<(&'static str, String)>;
+
+/// The checked unit, status, price and quantity of a row.
+struct Amounts {
+    /// The unit the material is bought in.
+    purchase_uom: String,
+    /// Grams per purchase unit.
+    factor: BigDecimal,
+    active: bool,
+    cost_per_gram: Option<BigDecimal>,
+    /// Grams on hand.
+    on_hand: Option<BigDecimal>,
+}
+
+/// What the rows of one file are read against, and the SKUs met so far in it.
+struct RowReader<'a> {
+    headers: &'a [String],
+    mapping: &'a [Option<Col>],
+    grams_per: &'a HashMap<String, BigDecimal>,
+    seen: HashSet<String>,
+}
+
+impl RowReader<'_> {
+    /// Reads and checks one row into the report: the row to import, or `None` when it is
+    /// skipped.
+    fn read_row(
+        &mut self,
+        report: &mut MaterialImportReport,
+        line: i64,
+        record: &csv::StringRecord,
+    ) -> Option<Row> {
+        let nul = crate::platform::import::nul_columns(self.headers, record);
         if !nul.is_empty() {
             for column in nul {
                 push_error(
@@ -223,15 +280,14 @@ async fn read_rows(
                 );
             }
             report.skipped += 1;
-            continue;
+            return None;
         }
         let mut fields: HashMap<Col, &str> = HashMap::new();
-        for (value, col) in record.iter().zip(&mapping) {
+        for (value, col) in record.iter().zip(self.mapping) {
             if let Some(c) = col {
                 fields.entry(*c).or_insert(value.trim());
             }
         }
-        let get = |c: Col| fields.get(&c).copied().filter(|v| !v.is_empty());
         if fields
             .values()
             .any(|v| crate::platform::import::spans_lines(v))
@@ -243,9 +299,23 @@ async fn read_rows(
                 crate::platform::import::OPEN_QUOTE.into(),
             );
             report.skipped += 1;
-            continue;
+            return None;
         }
-        let mut errors: Vec<(&str, String)> = Vec::new();
+        let mut errors: RowErrors = Vec::new();
+        let row = self.check_row(line, &Fields(fields), &mut errors);
+        if !errors.is_empty() {
+            for (field, message) in errors {
+                push_error(report, line, Some(field), message);
+            }
+            report.skipped += 1;
+            return None;
+        }
+        row
+    }
+
+    /// Checks every value of a row, noting each problem in `errors` (in column order); the
+    /// row when its SKU, material type and name are known.
+    fn check_row(&mut self, line: i64, fields: &Fields, errors: &mut RowErrors) -> Option<Row> {
         for (field, col) in [
             ("sku", Col::Sku),
             ("name", Col::Name),
@@ -253,25 +323,26 @@ async fn read_rows(
             ("material_type", Col::MaterialType),
             ("material_color_name", Col::Color),
         ] {
-            if let Some(e) =
-                get(col).and_then(|v| crate::platform::db::text::hidden_characters(field, v))
+            if let Some(e) = fields
+                .get(col)
+                .and_then(|v| crate::platform::db::text::hidden_characters(field, v))
             {
                 errors.push((field, e.message));
             }
         }
-        let sku = get(Col::Sku).map(str::to_uppercase);
+        let sku = fields.get(Col::Sku).map(str::to_uppercase);
         match &sku {
             None => errors.push(("sku", "SKU is required".into())),
             Some(s) if s.chars().count() > 50 => {
                 errors.push(("sku", "SKU is longer than 50 characters".into()))
             }
-            Some(s) if !seen.insert(s.clone()) => errors.push((
+            Some(s) if !self.seen.insert(s.clone()) => errors.push((
                 "sku",
                 format!("SKU '{s}' appears more than once in the file"),
             )),
             Some(_) => {}
         }
-        let type_name = get(Col::MaterialType).map(str::to_string);
+        let type_name = fields.get(Col::MaterialType).map(str::to_string);
         match &type_name {
             None => errors.push(("material_type", "Material Type is required".into())),
             Some(t) if code_of(t).is_empty() || t.chars().count() > 255 => errors.push((
@@ -280,7 +351,7 @@ async fn read_rows(
             )),
             Some(_) => {}
         }
-        let color_name = get(Col::Color).map(str::to_string);
+        let color_name = fields.get(Col::Color).map(str::to_string);
         if let Some(c) = &color_name
             && (code_of(c).is_empty() || c.chars().count() > 255)
         {
@@ -289,7 +360,7 @@ async fn read_rows(
                 format!("'{c}' is not a usable colour"),
             ));
         }
-        let hex = match get(Col::Hex).map(parse_hex) {
+        let hex = match fields.get(Col::Hex).map(parse_hex) {
             Some(Ok(h)) => Some(h),
             Some(Err(e)) => {
                 errors.push(("hex_code", e));
@@ -297,8 +368,47 @@ async fn read_rows(
             }
             None => None,
         };
-        let purchase_uom = get(Col::Unit).map_or_else(|| "KG".to_string(), str::to_uppercase);
-        let factor = match grams_per.get(&purchase_uom) {
+        let amounts = self.check_amounts(fields, errors);
+        let name = fields.get(Col::Name).map(str::to_string).or_else(|| {
+            type_name
+                .as_ref()
+                .map(|t| format!("{t} {}", color_name.clone().unwrap_or_default()))
+                .map(|n| n.trim().to_string())
+        });
+        if let Some(n) = &name
+            && n.chars().count() > 255
+        {
+            errors.push(("name", "Name is longer than 255 characters".into()));
+        }
+        if let Some(c) = fields.get(Col::Category)
+            && c.chars().count() > 255
+        {
+            errors.push(("category", "Category is longer than 255 characters".into()));
+        }
+        let (Some(sku), Some(type_name), Some(name)) = (sku, type_name, name) else {
+            return None;
+        };
+        Some(Row {
+            line,
+            sku,
+            name,
+            category: fields.get(Col::Category).map(str::to_string),
+            type_name,
+            color: color_name.map(|c| (c, hex)),
+            purchase_uom: amounts.purchase_uom,
+            factor: amounts.factor,
+            cost_per_gram: amounts.cost_per_gram,
+            active: amounts.active,
+            on_hand: amounts.on_hand,
+        })
+    }
+
+    /// Checks the unit, status, price and on-hand quantity of a row.
+    fn check_amounts(&self, fields: &Fields, errors: &mut RowErrors) -> Amounts {
+        let purchase_uom = fields
+            .get(Col::Unit)
+            .map_or_else(|| "KG".to_string(), str::to_uppercase);
+        let factor = match self.grams_per.get(&purchase_uom) {
             Some(f) => f.clone(),
             None => {
                 errors.push((
@@ -308,7 +418,7 @@ async fn read_rows(
                 BigDecimal::from(1)
             }
         };
-        let active = match get(Col::Status).map(parse_status) {
+        let active = match fields.get(Col::Status).map(parse_status) {
             Some(Ok(a)) => a,
             Some(Err(e)) => {
                 errors.push(("status", e));
@@ -316,7 +426,7 @@ async fn read_rows(
             }
             None => true,
         };
-        let cost_per_gram = match get(Col::Price).map(parse_money) {
+        let cost_per_gram = match fields.get(Col::Price).map(parse_money) {
             Some(Ok(Some(p))) if p >= 10_000_000_000i64 => {
                 errors.push(("price", "The price is too large".into()));
                 None
@@ -328,67 +438,39 @@ async fn read_rows(
             }
             None => None,
         };
-        let on_hand = match get(Col::OnHand).map(parse_money) {
-            Some(Ok(Some(q))) => {
-                let mut problems = Vec::new();
-                crate::ledgers::inventory::rules::check_quantity(&mut problems, "on_hand", &q);
-                if let Some(p) = <[_]>::first(&problems) {
-                    errors.push(("on_hand", p.message.clone()));
-                    None
-                } else if q >= 100_000_000_000i64 {
-                    errors.push(("on_hand", "The quantity is too large".into()));
-                    None
-                } else {
-                    Some(q)
-                }
-            }
-            Some(Ok(None)) | None => None,
-            Some(Err(e)) => {
-                errors.push(("on_hand", e));
-                None
-            }
-        };
-        let name = get(Col::Name).map(str::to_string).or_else(|| {
-            type_name
-                .as_ref()
-                .map(|t| format!("{t} {}", color_name.clone().unwrap_or_default()))
-                .map(|n| n.trim().to_string())
-        });
-        if let Some(n) = &name
-            && n.chars().count() > 255
-        {
-            errors.push(("name", "Name is longer than 255 characters".into()));
-        }
-        if let Some(c) = get(Col::Category)
-            && c.chars().count() > 255
-        {
-            errors.push(("category", "Category is longer than 255 characters".into()));
-        }
-        if !errors.is_empty() {
-            for (field, message) in errors {
-                push_error(report, line, Some(field), message);
-            }
-            report.skipped += 1;
-            continue;
-        }
-        let (Some(sku), Some(type_name), Some(name)) = (sku, type_name, name) else {
-            continue;
-        };
-        rows.push(Row {
-            line,
-            sku,
-            name,
-            category: get(Col::Category).map(str::to_string),
-            type_name,
-            color: color_name.map(|c| (c, hex)),
+        let on_hand = check_on_hand(fields, errors);
+        Amounts {
             purchase_uom,
             factor,
-            cost_per_gram,
             active,
+            cost_per_gram,
             on_hand,
-        });
+        }
     }
-    Ok(rows)
+}
+
+/// Checks a row's grams on hand: a usable quantity, not too large.
+fn check_on_hand(fields: &Fields, errors: &mut RowErrors) -> Option<BigDecimal> {
+    match fields.get(Col::OnHand).map(parse_money) {
+        Some(Ok(Some(q))) => {
+            let mut problems = Vec::new();
+            crate::ledgers::inventory::rules::check_quantity(&mut problems, "on_hand", &q);
+            if let Some(p) = <[_]>::first(&problems) {
+                errors.push(("on_hand", p.message.clone()));
+                None
+            } else if q >= 100_000_000_000i64 {
+                errors.push(("on_hand", "The quantity is too large".into()));
+                None
+            } else {
+                Some(q)
+            }
+        }
+        Some(Ok(None)) | None => None,
+        Some(Err(e)) => {
+            errors.push(("on_hand", e));
+            None
+        }
+    }
 }
 
 /// Ids of the material types (or colours) of these names, creating the missing ones in one
@@ -558,34 +640,8 @@ pub async fn import_materials(
     let outcome = conn
         .transaction::<_, Stop, _>(async move |conn| {
             let mut report = report;
-            // Which SKUs exist (one query).
-            let skus: Vec<&String> = rows.iter().map(|r| &r.sku).collect();
-            let existing: HashMap<String, (i64, String)> = items::table
-                .filter(items::sku.eq_any(&skus))
-                .select((items::sku, items::id, items::item_type))
-                .load::<(String, i64, String)>(conn)
-                .await?
-                .into_iter()
-                .map(|(s, id, t)| (s.to_uppercase(), (id, t)))
-                .collect();
-            let mut creates = Vec::new();
-            let mut updates = Vec::new();
-            for row in &rows {
-                match existing.get(&row.sku) {
-                    None => creates.push(row),
-                    Some((_, kind)) if kind != "material" => {
-                        push_error(
-                            &mut report,
-                            row.line,
-                            Some("sku"),
-                            format!("SKU '{}' exists and is not a material ({kind})", row.sku),
-                        );
-                        report.skipped += 1;
-                    }
-                    Some((id, _)) if update_existing => updates.push((row, *id)),
-                    Some(_) => report.skipped += 1,
-                }
-            }
+            let (creates, updates) =
+                sort_existing(conn, &rows, update_existing, &mut report).await?;
             let applied: Vec<&Row> = creates
                 .iter()
                 .copied()
@@ -600,85 +656,9 @@ pub async fn import_materials(
                 applied.iter().filter_map(|r| r.category.as_ref()).collect();
             let (category_ids, categories_created) =
                 ensure_categories(conn, &category_names, import_categories).await?;
-            let category_of = |r: &Row| {
-                r.category
-                    .as_ref()
-                    .and_then(|c| category_ids.get(&c.to_lowercase()).copied())
-            };
 
-            // New items in a few statements.
-            // An item that arrives with stock and a price starts at that cost: the receipt's
-            // moving average over nothing on hand. Written with the row, the receipt below
-            // finds it already right and does not rewrite 5,000 freshly inserted items (an
-            // update that touches every index, the trigram ones included).
-            let new_items: Vec<_> = creates
-                .iter()
-                .map(|r| {
-                    let opening_cost = r
-                        .on_hand
-                        .as_ref()
-                        .filter(|q| **q > BigDecimal::zero())
-                        .and(r.cost_per_gram.clone());
-                    (
-                        r.values(category_of(r)),
-                        items::average_cost.eq(opening_cost.clone()),
-                        items::last_cost.eq(opening_cost),
-                    )
-                })
-                .collect();
-            let mut item_ids: HashMap<String, i64> = HashMap::with_capacity(rows.len());
-            for chunk in new_items.chunks(1000) {
-                let written: Vec<(String, i64)> = diesel::insert_into(items::table)
-                    .values(chunk)
-                    .returning((items::sku, items::id))
-                    .get_results(conn)
-                    .await?;
-                item_ids.extend(written);
-            }
-            for (row, id) in &updates {
-                let mut values = row.values(category_of(row));
-                values.sku = None;
-                if row.category.is_none() {
-                    values.category_id = None;
-                }
-                catalog::update(conn, *id, &values).await?;
-                item_ids.insert(row.sku.clone(), *id);
-            }
-
-            // Type x colour links, pointing at the item (the last row of a pair wins: one
-            // upsert may not touch a row twice).
-            let mut pairs: HashMap<(i64, i64), Option<i64>> = HashMap::new();
-            for r in &applied {
-                let Some((color, _)) = r.color.as_ref() else {
-                    continue;
-                };
-                let (Some(t), Some(c)) = (
-                    type_ids.get(&code_of(&r.type_name)),
-                    color_ids.get(&code_of(color)),
-                ) else {
-                    continue;
-                };
-                pairs.insert((*t, *c), item_ids.get(&r.sku).copied());
-            }
-            let links: Vec<_> = pairs
-                .into_iter()
-                .map(|((t, c), item)| {
-                    (
-                        material_colors::material_type_id.eq(t),
-                        material_colors::color_id.eq(c),
-                        material_colors::item_id.eq(item),
-                    )
-                })
-                .collect();
-            for chunk in links.chunks(3000) {
-                diesel::insert_into(material_colors::table)
-                    .values(chunk)
-                    .on_conflict((material_colors::material_type_id, material_colors::color_id))
-                    .do_update()
-                    .set(material_colors::item_id.eq(excluded(material_colors::item_id)))
-                    .execute(conn)
-                    .await?;
-            }
+            let item_ids = write_items(conn, &creates, &updates, &category_ids).await?;
+            link_colors(conn, &applied, &type_ids, &color_ids, &item_ids).await?;
 
             // Opening stock at MAIN: receipts for new items, corrections for updated ones.
             let location = main_location(conn).await?;
@@ -725,6 +705,142 @@ pub async fn import_materials(
         report.total_rows, report.created, report.updated, report.skipped
     );
     Ok(report)
+}
+
+/// Rows to create and rows to update (with their item ids), after looking up which SKUs
+/// exist (one query); rows whose SKU is another kind of item, or exists without
+/// `update_existing`, are skipped.
+async fn sort_existing<'r>(
+    conn: &mut AsyncPgConnection,
+    rows: &'r [Row],
+    update_existing: bool,
+    report: &mut MaterialImportReport,
+) -> AppResult<(Vec<&'r Row>, Vec<(&'r Row, i64)>)> {
+    let skus: Vec<&String> = rows.iter().map(|r| &r.sku).collect();
+    let existing: HashMap<String, (i64, String)> = items::table
+        .filter(items::sku.eq_any(&skus))
+        .select((items::sku, items::id, items::item_type))
+        .load::<(String, i64, String)>(conn)
+        .await?
+        .into_iter()
+        .map(|(s, id, t)| (s.to_uppercase(), (id, t)))
+        .collect();
+    let mut creates = Vec::new();
+    let mut updates = Vec::new();
+    for row in rows {
+        match existing.get(&row.sku) {
+            None => creates.push(row),
+            Some((_, kind)) if kind != "material" => {
+                push_error(
+                    report,
+                    row.line,
+                    Some("sku"),
+                    format!("SKU '{}' exists and is not a material ({kind})", row.sku),
+                );
+                report.skipped += 1;
+            }
+            Some((id, _)) if update_existing => updates.push((row, *id)),
+            Some(_) => report.skipped += 1,
+        }
+    }
+    Ok((creates, updates))
+}
+
+/// Inserts the new items (in a few statements) and updates the existing ones; answers the
+/// item id of every SKU written.
+async fn write_items(
+    conn: &mut AsyncPgConnection,
+    creates: &[&Row],
+    updates: &[(&Row, i64)],
+    category_ids: &HashMap<String, i64>,
+) -> AppResult<HashMap<String, i64>> {
+    let category_of = |r: &Row| {
+        r.category
+            .as_ref()
+            .and_then(|c| category_ids.get(&c.to_lowercase()).copied())
+    };
+    // An item that arrives with stock and a price starts at that cost: the receipt's
+    // moving average over nothing on hand. Written with the row, the opening receipt
+    // finds it already right and does not rewrite 5,000 freshly inserted items (an
+    // update that touches every index, the trigram ones included).
+    let new_items: Vec<_> = creates
+        .iter()
+        .map(|r| {
+            let opening_cost = r
+                .on_hand
+                .as_ref()
+                .filter(|q| **q > BigDecimal::zero())
+                .and(r.cost_per_gram.clone());
+            (
+                r.values(category_of(r)),
+                items::average_cost.eq(opening_cost.clone()),
+                items::last_cost.eq(opening_cost),
+            )
+        })
+        .collect();
+    let mut item_ids: HashMap<String, i64> = HashMap::with_capacity(creates.len() + updates.len());
+    for chunk in new_items.chunks(1000) {
+        let written: Vec<(String, i64)> = diesel::insert_into(items::table)
+            .values(chunk)
+            .returning((items::sku, items::id))
+            .get_results(conn)
+            .await?;
+        item_ids.extend(written);
+    }
+    for (row, id) in updates {
+        let mut values = row.values(category_of(row));
+        values.sku = None;
+        if row.category.is_none() {
+            values.category_id = None;
+        }
+        catalog::update(conn, *id, &values).await?;
+        item_ids.insert(row.sku.clone(), *id);
+    }
+    Ok(item_ids)
+}
+
+/// Upserts the type x colour links, pointing at the item (the last row of a pair wins: one
+/// upsert may not touch a row twice).
+async fn link_colors(
+    conn: &mut AsyncPgConnection,
+    applied: &[&Row],
+    type_ids: &HashMap<String, i64>,
+    color_ids: &HashMap<String, i64>,
+    item_ids: &HashMap<String, i64>,
+) -> AppResult<()> {
+    let mut pairs: HashMap<(i64, i64), Option<i64>> = HashMap::new();
+    for r in applied {
+        let Some((color, _)) = r.color.as_ref() else {
+            continue;
+        };
+        let (Some(t), Some(c)) = (
+            type_ids.get(&code_of(&r.type_name)),
+            color_ids.get(&code_of(color)),
+        ) else {
+            continue;
+        };
+        pairs.insert((*t, *c), item_ids.get(&r.sku).copied());
+    }
+    let links: Vec<_> = pairs
+        .into_iter()
+        .map(|((t, c), item)| {
+            (
+                material_colors::material_type_id.eq(t),
+                material_colors::color_id.eq(c),
+                material_colors::item_id.eq(item),
+            )
+        })
+        .collect();
+    for chunk in links.chunks(3000) {
+        diesel::insert_into(material_colors::table)
+            .values(chunk)
+            .on_conflict((material_colors::material_type_id, material_colors::color_id))
+            .do_update()
+            .set(material_colors::item_id.eq(excluded(material_colors::item_id)))
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
 }
 
 /// The reference type opening-balance postings carry.

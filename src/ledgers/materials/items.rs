@@ -95,74 +95,8 @@ pub async fn create_material(
     form: MaterialItemForm,
     user: i64,
 ) -> Result<MaterialItemCreated, Stop> {
-    let mut errors = Vec::new();
-    let type_code = code_of(&form.material_type_code);
-    let color_code = code_of(&form.color_code);
-    let material_type = if type_code.is_empty() {
-        errors.push(invalid("materialTypeCode", "Field required"));
-        None
-    } else {
-        let found = material_type_by_code(conn, &type_code).await?;
-        if found.is_none() {
-            errors.push(invalid(
-                "materialTypeCode",
-                format!("Material type '{type_code}' not found"),
-            ));
-        }
-        found
-    };
-    let color = if color_code.is_empty() {
-        errors.push(invalid("colorCode", "Field required"));
-        None
-    } else {
-        let found = color_by_code(conn, &color_code).await?;
-        if found.is_none() {
-            errors.push(invalid(
-                "colorCode",
-                format!("Color '{color_code}' not found"),
-            ));
-        }
-        found
-    };
-    for (field, value) in [
-        ("costPerKg", form.cost_per_kg.as_ref()),
-        ("sellingPrice", form.selling_price.as_ref()),
-        ("initialQtyKg", Some(&form.initial_qty_kg)),
-    ] {
-        if value.is_some_and(|v| *v < BigDecimal::zero()) {
-            errors.push(invalid(field, "Input should be greater than or equal to 0"));
-        }
-    }
-    let (Some(material_type), Some(color)) = (material_type, color) else {
-        return Err(Stop::Refused(errors));
-    };
-    if !errors.is_empty() {
-        return Err(Stop::Refused(errors));
-    }
-
-    // One item per type and colour.
-    let linked: Option<(i64, Option<i64>)> = material_colors::table
-        .filter(material_colors::material_type_id.eq(material_type.id))
-        .filter(material_colors::color_id.eq(color.id))
-        .select((material_colors::id, material_colors::item_id))
-        .for_update()
-        .first(conn)
-        .await
-        .optional()?;
-    if let Some((_, Some(item_id))) = linked {
-        let sku = model::find(conn, item_id)
-            .await?
-            .map(|i| i.sku)
-            .unwrap_or_default();
-        return Err(Stop::refuse(
-            "colorCode",
-            UserErrorCode::Taken,
-            format!(
-                "A material item for {} {} already exists ({sku})",
-                material_type.code, color.code
-            ),
-        ));
-    }
+    let (material_type, color) = type_and_color(conn, &form).await?;
+    check_unlinked(conn, &material_type, &color).await?;
 
     let cost_per_gram = form
         .cost_per_kg
@@ -224,6 +158,91 @@ pub async fn create_material(
         }
     }
     Ok(created)
+}
+
+/// Finds the form's active material type and colour by code and checks its amounts are not
+/// negative; every problem is a field error.
+async fn type_and_color(
+    conn: &mut AsyncPgConnection,
+    form: &MaterialItemForm,
+) -> Result<(MaterialTypeRow, ColorRow), Stop> {
+    let mut errors = Vec::new();
+    let type_code = code_of(&form.material_type_code);
+    let color_code = code_of(&form.color_code);
+    let material_type = if type_code.is_empty() {
+        errors.push(invalid("materialTypeCode", "Field required"));
+        None
+    } else {
+        let found = material_type_by_code(conn, &type_code).await?;
+        if found.is_none() {
+            errors.push(invalid(
+                "materialTypeCode",
+                format!("Material type '{type_code}' not found"),
+            ));
+        }
+        found
+    };
+    let color = if color_code.is_empty() {
+        errors.push(invalid("colorCode", "Field required"));
+        None
+    } else {
+        let found = color_by_code(conn, &color_code).await?;
+        if found.is_none() {
+            errors.push(invalid(
+                "colorCode",
+                format!("Color '{color_code}' not found"),
+            ));
+        }
+        found
+    };
+    for (field, value) in [
+        ("costPerKg", form.cost_per_kg.as_ref()),
+        ("sellingPrice", form.selling_price.as_ref()),
+        ("initialQtyKg", Some(&form.initial_qty_kg)),
+    ] {
+        if value.is_some_and(|v| *v < BigDecimal::zero()) {
+            errors.push(invalid(field, "Input should be greater than or equal to 0"));
+        }
+    }
+    let (Some(material_type), Some(color)) = (material_type, color) else {
+        return Err(Stop::Refused(errors));
+    };
+    if !errors.is_empty() {
+        return Err(Stop::Refused(errors));
+    }
+    Ok((material_type, color))
+}
+
+/// Refuses a type and colour that already have an item (one item per type and colour),
+/// locking their link when there is one.
+async fn check_unlinked(
+    conn: &mut AsyncPgConnection,
+    material_type: &MaterialTypeRow,
+    color: &ColorRow,
+) -> Result<(), Stop> {
+    let linked: Option<(i64, Option<i64>)> = material_colors::table
+        .filter(material_colors::material_type_id.eq(material_type.id))
+        .filter(material_colors::color_id.eq(color.id))
+        .select((material_colors::id, material_colors::item_id))
+        .for_update()
+        .first(conn)
+        .await
+        .optional()?;
+    if let Some((_, Some(item_id))) = linked {
+        let sku = model::find(conn, item_id)
+            .await?
+            .map(|i| i.sku)
+            .unwrap_or_default();
+        return Err(Stop::refuse(
+            "colorCode",
+            UserErrorCode::Taken,
+            format!(
+                "A material item for {} {} already exists ({sku})",
+                material_type.code, color.code
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A filament material item to create for a material type and colour.

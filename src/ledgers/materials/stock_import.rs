@@ -326,198 +326,23 @@ pub async fn import_inventory(
     let mut report = InventoryImportReport::default();
     let mut parsed = Vec::new();
     for row in file.rows() {
-        let (line, record) = match row {
-            CsvRow::Record { line, record } => (line, record),
-            CsvRow::Unreadable { line, error: e } => {
-                report.total_processed += 1;
-                row_error(&mut report.errors, line, format!("Unreadable row: {e}"));
-                continue;
-            }
-        };
         report.total_processed += 1;
-        let nul = crate::platform::import::nul_columns(headers, &record);
-        if !nul.is_empty() {
-            row_error(
-                &mut report.errors,
-                line,
-                format!("{}: {}", nul.join(", "), crate::platform::import::NUL_CELL),
-            );
-            continue;
-        }
-        let mut fields: HashMap<Col, &str> = HashMap::new();
-        for (value, col) in record.iter().zip(&mapping) {
-            if let Some(c) = col {
-                fields.entry(*c).or_insert(value.trim());
+        let read = match row {
+            CsvRow::Record { line, record } => {
+                read_line(headers, &mapping, line, &record).map_err(|e| (line, e))
             }
-        }
-        let get = |c: Col| fields.get(&c).copied().filter(|v| !v.is_empty());
-        if fields
-            .values()
-            .any(|v| crate::platform::import::spans_lines(v))
-        {
-            row_error(
-                &mut report.errors,
-                line,
-                crate::platform::import::OPEN_QUOTE,
-            );
-            continue;
-        }
-        let Some(sku) = get(Col::Sku).map(str::to_uppercase) else {
-            row_error(&mut report.errors, line, "SKU is required");
-            continue;
+            CsvRow::Unreadable { line, error: e } => Err((line, format!("Unreadable row: {e}"))),
         };
-        let add = match get(Col::Mode).map(str::to_ascii_lowercase).as_deref() {
-            None | Some("set") => false,
-            Some("add") => true,
-            Some(other) => {
-                row_error(
-                    &mut report.errors,
-                    line,
-                    format!("Mode '{other}' is not set or add"),
-                );
-                continue;
-            }
-        };
-        let quantity =
-            match get(Col::Quantity).map(crate::master_data::catalog::import::parse_money) {
-                None | Some(Ok(None)) => {
-                    row_error(&mut report.errors, line, "Quantity is required");
-                    continue;
-                }
-                Some(Err(e)) => {
-                    row_error(&mut report.errors, line, format!("Quantity {e}"));
-                    continue;
-                }
-                Some(Ok(Some(q))) => q,
-            };
-        let mut problems = Vec::new();
-        check_quantity(&mut problems, "quantity", &quantity);
-        if let Some(p) = <[_]>::first(&problems) {
-            row_error(&mut report.errors, line, format!("Quantity: {}", p.message));
-            continue;
+        match read {
+            Ok(l) => parsed.push(l),
+            Err((line, message)) => row_error(&mut report.errors, line, message),
         }
-        if quantity >= 100_000_000_000i64 {
-            row_error(&mut report.errors, line, "Quantity is too large");
-            continue;
-        }
-        if add && quantity.is_zero() {
-            row_error(
-                &mut report.errors,
-                line,
-                "Quantity must be greater than 0 in add mode",
-            );
-            continue;
-        }
-        let lot = get(Col::Lot).map(str::to_string);
-        if let Some(l) = &lot
-            && (l.chars().count() > 100 || crate::platform::db::text::has_hidden_characters(l))
-        {
-            row_error(
-                &mut report.errors,
-                line,
-                "Lot Number must be plain text of at most 100 characters",
-            );
-            continue;
-        }
-        parsed.push(Line {
-            line,
-            sku,
-            location: get(Col::Location).map(str::to_uppercase),
-            quantity,
-            lot,
-            add,
-        });
     }
-
-    // Items and locations in two queries.
-    let skus: Vec<&String> = parsed.iter().map(|l| &l.sku).collect();
-    let found: HashMap<String, (i64, ItemType)> = items::table
-        .filter(items::sku.eq_any(&skus))
-        .select((items::sku, items::id, items::item_type))
-        .load::<(String, i64, ItemType)>(conn)
-        .await?
-        .into_iter()
-        .map(|(s, id, t)| (s.to_uppercase(), (id, t)))
-        .collect();
-    let codes: Vec<&String> = parsed.iter().filter_map(|l| l.location.as_ref()).collect();
-    let places: HashMap<String, (i64, bool)> = locations::table
-        .filter(upper(locations::code).eq_any(codes.iter().map(|c| c.as_str())))
-        .select((locations::code, locations::id, locations::active))
-        .load::<(String, i64, bool)>(conn)
-        .await?
-        .into_iter()
-        .map(|(c, id, a)| (c.to_uppercase(), (id, a)))
-        .collect();
+    let (found, places) = look_up(conn, &parsed).await?;
 
     let outcome = conn
         .transaction::<_, Stop, _>(async move |conn| {
-            let mut report = report;
-            let mut opening = Opening::new(user, "Opening stock from the inventory import");
-            let mut main: Option<i64> = None;
-            for l in parsed {
-                let Some((item, kind)) = found.get(&l.sku) else {
-                    row_error(
-                        &mut report.errors,
-                        l.line,
-                        format!("SKU '{}' not found", l.sku),
-                    );
-                    continue;
-                };
-                if *kind == ItemType::Service {
-                    row_error(
-                        &mut report.errors,
-                        l.line,
-                        format!("{} is a service and carries no stock", l.sku),
-                    );
-                    continue;
-                }
-                let location = match &l.location {
-                    Some(code) => match places.get(code) {
-                        Some((id, true)) => *id,
-                        Some((_, false)) => {
-                            row_error(
-                                &mut report.errors,
-                                l.line,
-                                format!("Location '{code}' is inactive"),
-                            );
-                            continue;
-                        }
-                        None => {
-                            row_error(
-                                &mut report.errors,
-                                l.line,
-                                format!("Location '{code}' not found"),
-                            );
-                            continue;
-                        }
-                    },
-                    None => match main {
-                        Some(id) => id,
-                        None => {
-                            let id = main_location(conn).await?;
-                            main = Some(id);
-                            id
-                        }
-                    },
-                };
-                let had = if l.add {
-                    opening
-                        .add(conn, *item, location, l.quantity, l.lot)
-                        .await?
-                } else {
-                    opening
-                        .set(conn, *item, location, l.quantity, l.lot)
-                        .await?
-                };
-                if had {
-                    report.updated += 1;
-                } else {
-                    report.created += 1;
-                }
-            }
-            report.inventory_transactions = opening.transactions() as i64;
-            report.journal_entry_id = opening.book(conn).await?;
-            Ok(report)
+            post_lines(conn, user, parsed, &found, &places, report).await
         })
         .await;
     match outcome {
@@ -531,4 +356,187 @@ pub async fn import_inventory(
                 .join("; "),
         )),
     }
+}
+
+/// Reads and checks one row: the line to post, or what is wrong with it.
+fn read_line(
+    headers: &[String],
+    mapping: &[Option<Col>],
+    line: i64,
+    record: &csv::StringRecord,
+) -> Result<Line, String> {
+    let nul = crate::platform::import::nul_columns(headers, record);
+    if !nul.is_empty() {
+        return Err(format!(
+            "{}: {}",
+            nul.join(", "),
+            crate::platform::import::NUL_CELL
+        ));
+    }
+    let mut fields: HashMap<Col, &str> = HashMap::new();
+    for (value, col) in record.iter().zip(mapping) {
+        if let Some(c) = col {
+            fields.entry(*c).or_insert(value.trim());
+        }
+    }
+    let get = |c: Col| fields.get(&c).copied().filter(|v| !v.is_empty());
+    if fields
+        .values()
+        .any(|v| crate::platform::import::spans_lines(v))
+    {
+        return Err(crate::platform::import::OPEN_QUOTE.into());
+    }
+    let Some(sku) = get(Col::Sku).map(str::to_uppercase) else {
+        return Err("SKU is required".into());
+    };
+    let add = match get(Col::Mode).map(str::to_ascii_lowercase).as_deref() {
+        None | Some("set") => false,
+        Some("add") => true,
+        Some(other) => return Err(format!("Mode '{other}' is not set or add")),
+    };
+    let quantity = read_quantity(get(Col::Quantity), add)?;
+    let lot = get(Col::Lot).map(str::to_string);
+    if let Some(l) = &lot
+        && (l.chars().count() > 100 || crate::platform::db::text::has_hidden_characters(l))
+    {
+        return Err("Lot Number must be plain text of at most 100 characters".into());
+    }
+    Ok(Line {
+        line,
+        sku,
+        location: get(Col::Location).map(str::to_uppercase),
+        quantity,
+        lot,
+        add,
+    })
+}
+
+/// Checks a row's quantity: required, a usable quantity, not too large, above 0 in add mode.
+fn read_quantity(cell: Option<&str>, add: bool) -> Result<BigDecimal, String> {
+    let quantity = match cell.map(crate::master_data::catalog::import::parse_money) {
+        None | Some(Ok(None)) => return Err("Quantity is required".into()),
+        Some(Err(e)) => return Err(format!("Quantity {e}")),
+        Some(Ok(Some(q))) => q,
+    };
+    let mut problems = Vec::new();
+    check_quantity(&mut problems, "quantity", &quantity);
+    if let Some(p) = <[_]>::first(&problems) {
+        return Err(format!("Quantity: {}", p.message));
+    }
+    if quantity >= 100_000_000_000i64 {
+        return Err("Quantity is too large".into());
+    }
+    if add && quantity.is_zero() {
+        return Err("Quantity must be greater than 0 in add mode".into());
+    }
+    Ok(quantity)
+}
+
+/// Items by upper-case SKU: id and type.
+type FoundItems = HashMap<String, (i64, ItemType)>;
+/// Locations by upper-case code: id and whether active.
+type FoundPlaces = HashMap<String, (i64, bool)>;
+
+/// The items and locations the lines name, in two queries.
+async fn look_up(
+    conn: &mut AsyncPgConnection,
+    parsed: &[Line],
+) -> AppResult<(FoundItems, FoundPlaces)> {
+    let skus: Vec<&String> = parsed.iter().map(|l| &l.sku).collect();
+    let found: FoundItems = items::table
+        .filter(items::sku.eq_any(&skus))
+        .select((items::sku, items::id, items::item_type))
+        .load::<(String, i64, ItemType)>(conn)
+        .await?
+        .into_iter()
+        .map(|(s, id, t)| (s.to_uppercase(), (id, t)))
+        .collect();
+    let codes: Vec<&String> = parsed.iter().filter_map(|l| l.location.as_ref()).collect();
+    let places: FoundPlaces = locations::table
+        .filter(upper(locations::code).eq_any(codes.iter().map(|c| c.as_str())))
+        .select((locations::code, locations::id, locations::active))
+        .load::<(String, i64, bool)>(conn)
+        .await?
+        .into_iter()
+        .map(|(c, id, a)| (c.to_uppercase(), (id, a)))
+        .collect();
+    Ok((found, places))
+}
+
+/// Posts every line whose item and location are usable (inside the import's transaction)
+/// and books the opening balance; the other lines become row errors.
+async fn post_lines(
+    conn: &mut AsyncPgConnection,
+    user: i64,
+    parsed: Vec<Line>,
+    found: &FoundItems,
+    places: &FoundPlaces,
+    mut report: InventoryImportReport,
+) -> Result<InventoryImportReport, Stop> {
+    let mut opening = Opening::new(user, "Opening stock from the inventory import");
+    let mut main: Option<i64> = None;
+    for l in parsed {
+        let Some((item, kind)) = found.get(&l.sku) else {
+            row_error(
+                &mut report.errors,
+                l.line,
+                format!("SKU '{}' not found", l.sku),
+            );
+            continue;
+        };
+        if *kind == ItemType::Service {
+            row_error(
+                &mut report.errors,
+                l.line,
+                format!("{} is a service and carries no stock", l.sku),
+            );
+            continue;
+        }
+        let location = match &l.location {
+            Some(code) => match places.get(code) {
+                Some((id, true)) => *id,
+                Some((_, false)) => {
+                    row_error(
+                        &mut report.errors,
+                        l.line,
+                        format!("Location '{code}' is inactive"),
+                    );
+                    continue;
+                }
+                None => {
+                    row_error(
+                        &mut report.errors,
+                        l.line,
+                        format!("Location '{code}' not found"),
+                    );
+                    continue;
+                }
+            },
+            None => match main {
+                Some(id) => id,
+                None => {
+                    let id = main_location(conn).await?;
+                    main = Some(id);
+                    id
+                }
+            },
+        };
+        let had = if l.add {
+            opening
+                .add(conn, *item, location, l.quantity, l.lot)
+                .await?
+        } else {
+            opening
+                .set(conn, *item, location, l.quantity, l.lot)
+                .await?
+        };
+        if had {
+            report.updated += 1;
+        } else {
+            report.created += 1;
+        }
+    }
+    report.inventory_transactions = opening.transactions() as i64;
+    report.journal_entry_id = opening.book(conn).await?;
+    Ok(report)
 }

@@ -166,15 +166,27 @@ const RATE_STEPS: &[&str] = &[
 
 /// The guidance for a scan check id or a topic's id; `None` for an unknown id.
 fn guide(id: &str) -> Option<Guide> {
-    let g = |steps, commands, docs| {
-        Some(Guide {
-            steps,
-            commands,
-            docs,
-        })
-    };
+    settings_guide(id).or_else(|| host_guide(id))
+}
+
+/// A guide of these steps, commands and documentation.
+fn guide_of(
+    steps: &'static [&'static str],
+    commands: &'static [&'static str],
+    docs: Option<&'static str>,
+) -> Option<Guide> {
+    Some(Guide {
+        steps,
+        commands,
+        docs,
+    })
+}
+
+/// The guidance for the deployment's settings (key, environment, HTTPS, origins, mail,
+/// proxies, rate limits, error tracking); `None` for another id.
+fn settings_guide(id: &str) -> Option<Guide> {
     match id {
-        "secret_key" => g(
+        "secret_key" => guide_of(
             &[
                 "Generate a key: 32 random bytes as 64 hexadecimal characters (POST /security/remediate/generate-secret-key answers one)",
                 "Put it in the deployment's environment as SECRET_KEY (docker/.env: SECRET_KEY=...)",
@@ -183,7 +195,7 @@ fn guide(id: &str) -> Option<Guide> {
             &["openssl rand -hex 32", "docker compose up -d"],
             OPS,
         ),
-        "environment" => g(
+        "environment" => guide_of(
             &[
                 "Set ENVIRONMENT=production in docker/.env on a real deployment",
                 "Production turns on secure cookies, HSTS and the strict start-up checks (well-known database passwords, a malformed SECRET_KEY and wildcard origins are refused)",
@@ -192,8 +204,8 @@ fn guide(id: &str) -> Option<Guide> {
             &["docker compose up -d"],
             OPS,
         ),
-        "https" => g(HTTPS_STEPS, &["docker compose up -d"], OPS),
-        "cors_origins" => g(
+        "https" => guide_of(HTTPS_STEPS, &["docker compose up -d"], OPS),
+        "cors_origins" => guide_of(
             &[
                 "List the exact origins of the front end in ALLOWED_ORIGINS, comma separated (https://erp.example.com), never *",
                 "Restart the API",
@@ -201,7 +213,7 @@ fn guide(id: &str) -> Option<Guide> {
             &["docker compose up -d"],
             OPS,
         ),
-        "mail" | "password_reset" => g(
+        "mail" | "password_reset" => guide_of(
             &[
                 "Set SMTP_HOST, SMTP_PORT, SMTP_USER, SMTP_PASSWORD and SMTP_FROM_EMAIL in docker/.env (SMTP_SECURITY starttls or tls)",
                 "Restart the API; users can then reset their own passwords by e-mail",
@@ -209,7 +221,7 @@ fn guide(id: &str) -> Option<Guide> {
             &["docker compose up -d"],
             OPS,
         ),
-        "trusted_proxies" => g(
+        "trusted_proxies" => guide_of(
             &[
                 "List only your reverse proxies' addresses or networks in TRUSTED_PROXIES (the compose network is 172.30.57.0/24)",
                 "Never list networks untrusted clients connect from: anyone inside can claim any address",
@@ -218,8 +230,8 @@ fn guide(id: &str) -> Option<Guide> {
             &["docker compose up -d"],
             OPS,
         ),
-        "rate_limiting" => g(RATE_STEPS, &[], OPS),
-        "error_tracking" => g(
+        "rate_limiting" => guide_of(RATE_STEPS, &[], OPS),
+        "error_tracking" => guide_of(
             &[
                 "Set ERRORTRACK_DSN to a Sentry-protocol DSN (https://KEY@HOST/PROJECT_ID) in docker/.env",
                 "Restart the API",
@@ -227,7 +239,15 @@ fn guide(id: &str) -> Option<Guide> {
             &["docker compose up -d"],
             OPS,
         ),
-        "database" => g(
+        _ => None,
+    }
+}
+
+/// The guidance for the host (database, dependencies, hidden files, the environment file,
+/// restarts); `None` for another id.
+fn host_guide(id: &str) -> Option<Guide> {
+    match id {
+        "database" => guide_of(
             &[
                 "Check that PostgreSQL runs and is healthy",
                 "Check DATABASE_URL (or DB_HOST, DB_PORT, DB_NAME, DB_USER, DB_PASSWORD) in docker/.env",
@@ -236,7 +256,7 @@ fn guide(id: &str) -> Option<Guide> {
             &["docker compose ps db", "docker compose logs db"],
             OPS,
         ),
-        "dependencies" => g(
+        "dependencies" => guide_of(
             &[
                 "Strata is one binary: its dependencies are pinned (Cargo.lock, frontend/package-lock.json) and built into the release image; nothing is installed on the host at run time",
                 "Update by deploying a newer release: back up, check out the release tag, rebuild and restart",
@@ -249,7 +269,7 @@ fn guide(id: &str) -> Option<Guide> {
             ],
             OPS,
         ),
-        "dotfile_blocking" => g(
+        "dotfile_blocking" => guide_of(
             &[
                 "The API serves no files from disk but the built SPA and its own uploads; docker/.env is never under the SPA directory",
                 "The web tier (docker/nginx/templates/default.conf.template) serves only the SPA build; to refuse hidden files explicitly, add `location ~ /\\. { return 404; }` to its server block and rebuild the web image",
@@ -261,7 +281,7 @@ fn guide(id: &str) -> Option<Guide> {
             ],
             OPS,
         ),
-        "environment_file" => g(
+        "environment_file" => guide_of(
             &[
                 "Strata does not open files or programs on the server",
                 "On the host, edit docker/.env (start from docker/.env.example): SECRET_KEY, DB_PASSWORD, ALLOWED_ORIGINS, FRONTEND_URL, SMTP_* and the other variables",
@@ -274,7 +294,7 @@ fn guide(id: &str) -> Option<Guide> {
             ],
             OPS,
         ),
-        "restart" => g(
+        "restart" => guide_of(
             &[
                 "Strata does not restart itself from a request",
                 "After changing docker/.env, re-create the containers whose settings changed",

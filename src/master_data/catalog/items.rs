@@ -30,33 +30,7 @@ pub async fn check(
     existing: Option<&ItemRow>,
 ) -> AppResult<Vec<UserError>> {
     let mut errors = Vec::new();
-    if let Some(name) = &mut values.name {
-        *name = name.trim().to_string();
-        if name.is_empty() {
-            errors.push(UserError::new(
-                "name",
-                UserErrorCode::Invalid,
-                "String should have at least 1 character",
-            ));
-        } else if let Some(error) = crate::platform::db::text::hidden_characters("name", name) {
-            errors.push(error);
-        } else if name.chars().count() > crate::master_data::catalog::rules::NAME_MAX {
-            errors.push(UserError::new(
-                "name",
-                UserErrorCode::Invalid,
-                format!(
-                    "String should have at most {} characters",
-                    crate::master_data::catalog::rules::NAME_MAX
-                ),
-            ));
-        }
-    } else if existing.is_none() {
-        errors.push(UserError::new(
-            "name",
-            UserErrorCode::Invalid,
-            "Field required",
-        ));
-    }
+    check_name(&mut errors, values, existing);
 
     // Materials default to grams, bought by the kilogram (CONTRACT 5.6).
     let item_type = values
@@ -89,6 +63,74 @@ pub async fn check(
         }
     }
 
+    check_amounts(&mut errors, values);
+
+    if let Some(Some(category)) = values.category_id {
+        let all = model::categories(conn).await?;
+        if !all.iter().any(|c| c.id == category) {
+            errors.push(UserError::new(
+                "categoryId",
+                UserErrorCode::Invalid,
+                format!("Category {category} does not exist"),
+            ));
+        }
+    }
+
+    for field in [
+        &mut values.upc,
+        &mut values.legacy_sku,
+        &mut values.description,
+        &mut values.image_url,
+    ] {
+        if let Some(Some(text)) = field {
+            let trimmed = text.trim();
+            *field = Some((!trimmed.is_empty()).then(|| trimmed.to_string()));
+        }
+    }
+
+    if !errors.is_empty() {
+        return Ok(errors);
+    }
+
+    // The SKU last: generated only when everything else is valid, so a refused request
+    // does not use up a number.
+    check_sku(conn, values, existing, item_type).await
+}
+
+/// Trims the name and checks it: required on create, not empty, plain text, not too long.
+fn check_name(errors: &mut Vec<UserError>, values: &mut ItemForm, existing: Option<&ItemRow>) {
+    if let Some(name) = &mut values.name {
+        *name = name.trim().to_string();
+        if name.is_empty() {
+            errors.push(UserError::new(
+                "name",
+                UserErrorCode::Invalid,
+                "String should have at least 1 character",
+            ));
+        } else if let Some(error) = crate::platform::db::text::hidden_characters("name", name) {
+            errors.push(error);
+        } else if name.chars().count() > crate::master_data::catalog::rules::NAME_MAX {
+            errors.push(UserError::new(
+                "name",
+                UserErrorCode::Invalid,
+                format!(
+                    "String should have at most {} characters",
+                    crate::master_data::catalog::rules::NAME_MAX
+                ),
+            ));
+        }
+    } else if existing.is_none() {
+        errors.push(UserError::new(
+            "name",
+            UserErrorCode::Invalid,
+            "Field required",
+        ));
+    }
+}
+
+/// Checks the amounts: costs, prices, sizes and quantities not negative, the purchase
+/// factor above 0, the lead time not negative.
+fn check_amounts(errors: &mut Vec<UserError>, values: &ItemForm) {
     for (field, value) in [
         (
             "standardCost",
@@ -150,36 +192,16 @@ pub async fn check(
             "Input should be greater than or equal to 0",
         ));
     }
+}
 
-    if let Some(Some(category)) = values.category_id {
-        let all = model::categories(conn).await?;
-        if !all.iter().any(|c| c.id == category) {
-            errors.push(UserError::new(
-                "categoryId",
-                UserErrorCode::Invalid,
-                format!("Category {category} does not exist"),
-            ));
-        }
-    }
-
-    for field in [
-        &mut values.upc,
-        &mut values.legacy_sku,
-        &mut values.description,
-        &mut values.image_url,
-    ] {
-        if let Some(Some(text)) = field {
-            let trimmed = text.trim();
-            *field = Some((!trimmed.is_empty()).then(|| trimmed.to_string()));
-        }
-    }
-
-    if !errors.is_empty() {
-        return Ok(errors);
-    }
-
-    // The SKU last: generated only when everything else is valid, so a refused request
-    // does not use up a number.
+/// Checks a given SKU (plain text, not too long, not another item's), or generates one for
+/// a new item without one; a changed item may not blank its SKU.
+async fn check_sku(
+    conn: &mut AsyncPgConnection,
+    values: &mut ItemForm,
+    existing: Option<&ItemRow>,
+    item_type: ItemType,
+) -> AppResult<Vec<UserError>> {
     match values.sku.as_mut() {
         Some(sku) if !sku.trim().is_empty() => {
             *sku = sku.trim().to_uppercase();

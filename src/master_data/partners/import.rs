@@ -717,6 +717,45 @@ pub fn parse(bytes: &[u8]) -> AppResult<ParsedFile> {
 }
 
 fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> ImportRow {
+    let mut errors = Vec::new();
+    let person = read_person(columns, record, &mut errors);
+    let checked = customer::new_form(customer_input(columns, record, &person));
+    if let Err(problems) = &checked {
+        form_problems(problems, &person, &mut errors);
+    }
+    let data = match &checked {
+        Ok(new) => data_of(new),
+        Err(_) => data_as_read(columns, record, person),
+    };
+    let new = match checked {
+        Ok(new) if errors.is_empty() => Some(new),
+        _ => None,
+    };
+    ImportRow {
+        row_number,
+        data,
+        errors,
+        imported: false,
+        new,
+    }
+}
+
+/// Who a row is: e-mail, names, phone and status, as the file gives them.
+struct Person {
+    email: Option<String>,
+    first: Option<String>,
+    last: Option<String>,
+    phone: Option<String>,
+    status: Option<CustomerStatus>,
+}
+
+/// Reads who a row is (a full name split when the first or last name is missing) and notes
+/// an unknown status and a missing e-mail or name in `errors`.
+fn read_person(
+    columns: &Columns,
+    record: &csv::StringRecord,
+    errors: &mut Vec<RowProblem>,
+) -> Person {
     let get = |t: Target| columns.get(record, t).map(str::to_string);
     let (mut first, mut last) = (get(Target::FirstName), get(Target::LastName));
     if (first.is_none() || last.is_none())
@@ -736,7 +775,6 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
     }
     // Spreadsheets keep a leading "+" by prefixing an apostrophe.
     let phone = get(Target::Phone).map(|p| p.trim_start_matches('\'').to_string());
-    let mut errors = Vec::new();
     let status = match get(Target::Status) {
         None => None,
         Some(s) => match s.to_ascii_lowercase().parse::<CustomerStatus>() {
@@ -760,14 +798,30 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
             errors.push(RowProblem::new(field, "Field required"));
         }
     }
-    let input = CustomerCreateInput {
-        customer_number: None,
-        email: email.clone().unwrap_or_default(),
-        first_name: first.clone().unwrap_or_default(),
-        last_name: last.clone().unwrap_or_default(),
-        company_name: get(Target::Company),
-        phone: phone.clone(),
+    Person {
+        email,
+        first,
+        last,
+        phone,
         status,
+    }
+}
+
+/// The customer a row describes, to be checked by the customers' own rules.
+fn customer_input(
+    columns: &Columns,
+    record: &csv::StringRecord,
+    p: &Person,
+) -> CustomerCreateInput {
+    let get = |t: Target| columns.get(record, t).map(str::to_string);
+    CustomerCreateInput {
+        customer_number: None,
+        email: p.email.clone().unwrap_or_default(),
+        first_name: p.first.clone().unwrap_or_default(),
+        last_name: p.last.clone().unwrap_or_default(),
+        company_name: get(Target::Company),
+        phone: p.phone.clone(),
+        status: p.status,
         billing_address_line1: get(Target::BillingLine1),
         billing_address_line2: get(Target::BillingLine2),
         billing_city: get(Target::BillingCity),
@@ -787,75 +841,70 @@ fn read_row(columns: &Columns, record: &csv::StringRecord, row_number: i64) -> I
         state: given(get(Target::State)),
         postal_code: given(get(Target::Zip)),
         country: given(get(Target::Country)),
-    };
-    let checked = customer::new_form(input);
-    if let Err(problems) = &checked {
-        let missing: HashSet<&str> = [
-            (email.is_none(), "email"),
-            (first.is_none(), "first_name"),
-            (last.is_none(), "last_name"),
-        ]
-        .into_iter()
-        .filter_map(|(m, f)| m.then_some(f))
-        .collect();
-        for p in problems {
-            let field = p
-                .field
-                .as_deref()
-                .map(crate::platform::rest::types::snake_case)
-                .unwrap_or_default();
-            if !missing.contains(field.as_str()) {
-                errors.push(RowProblem::new(&field, p.message.clone()));
-            }
+    }
+}
+
+/// Notes the customer rules' problems in `errors` by snake_case field, except "required"
+/// ones already noted for a missing e-mail or name.
+fn form_problems(
+    problems: &[crate::platform::graphql::user_error::UserError],
+    p: &Person,
+    errors: &mut Vec<RowProblem>,
+) {
+    let missing: HashSet<&str> = [
+        (p.email.is_none(), "email"),
+        (p.first.is_none(), "first_name"),
+        (p.last.is_none(), "last_name"),
+    ]
+    .into_iter()
+    .filter_map(|(m, f)| m.then_some(f))
+    .collect();
+    for problem in problems {
+        let field = problem
+            .field
+            .as_deref()
+            .map(crate::platform::rest::types::snake_case)
+            .unwrap_or_default();
+        if !missing.contains(field.as_str()) {
+            errors.push(RowProblem::new(&field, problem.message.clone()));
         }
     }
-    let data = match &checked {
-        Ok(new) => data_of(new),
-        Err(_) => {
-            // A row that cannot be imported is reported as read: the file is read again
-            // for it rather than every row being copied before its check.
-            let [line1, line2, city, state, zip, country] = [
-                Target::Line1,
-                Target::Line2,
-                Target::City,
-                Target::State,
-                Target::Zip,
-                Target::Country,
-            ]
-            .map(get);
-            ImportData {
-                email: email.map(|e| e.to_lowercase()),
-                first_name: first,
-                last_name: last,
-                company_name: get(Target::Company),
-                phone,
-                billing_address_line1: get(Target::BillingLine1).or(line1.clone()),
-                billing_address_line2: get(Target::BillingLine2).or(line2.clone()),
-                billing_city: get(Target::BillingCity).or(city.clone()),
-                billing_state: get(Target::BillingState).or(state.clone()),
-                billing_zip: get(Target::BillingZip).or(zip.clone()),
-                billing_country: get(Target::BillingCountry).or(country.clone()),
-                shipping_address_line1: get(Target::ShippingLine1).or(line1),
-                shipping_address_line2: get(Target::ShippingLine2).or(line2),
-                shipping_city: get(Target::ShippingCity).or(city),
-                shipping_state: get(Target::ShippingState).or(state),
-                shipping_zip: get(Target::ShippingZip).or(zip),
-                shipping_country: get(Target::ShippingCountry).or(country),
-                notes: get(Target::Notes),
-                status: status.map(|s| s.to_string()),
-            }
-        }
-    };
-    let new = match checked {
-        Ok(new) if errors.is_empty() => Some(new),
-        _ => None,
-    };
-    ImportRow {
-        row_number,
-        data,
-        errors,
-        imported: false,
-        new,
+}
+
+/// A row that cannot be imported, reported as read: the file is read again for it rather
+/// than every row being copied before its check. A shared address fills billing and
+/// shipping.
+fn data_as_read(columns: &Columns, record: &csv::StringRecord, p: Person) -> ImportData {
+    let get = |t: Target| columns.get(record, t).map(str::to_string);
+    let [line1, line2, city, state, zip, country] = [
+        Target::Line1,
+        Target::Line2,
+        Target::City,
+        Target::State,
+        Target::Zip,
+        Target::Country,
+    ]
+    .map(get);
+    ImportData {
+        email: p.email.map(|e| e.to_lowercase()),
+        first_name: p.first,
+        last_name: p.last,
+        company_name: get(Target::Company),
+        phone: p.phone,
+        billing_address_line1: get(Target::BillingLine1).or(line1.clone()),
+        billing_address_line2: get(Target::BillingLine2).or(line2.clone()),
+        billing_city: get(Target::BillingCity).or(city.clone()),
+        billing_state: get(Target::BillingState).or(state.clone()),
+        billing_zip: get(Target::BillingZip).or(zip.clone()),
+        billing_country: get(Target::BillingCountry).or(country.clone()),
+        shipping_address_line1: get(Target::ShippingLine1).or(line1),
+        shipping_address_line2: get(Target::ShippingLine2).or(line2),
+        shipping_city: get(Target::ShippingCity).or(city),
+        shipping_state: get(Target::ShippingState).or(state),
+        shipping_zip: get(Target::ShippingZip).or(zip),
+        shipping_country: get(Target::ShippingCountry).or(country),
+        notes: get(Target::Notes),
+        status: p.status.map(|s| s.to_string()),
     }
 }
 

@@ -129,142 +129,155 @@ pub async fn import_printers(
     let mut valid: Vec<(i64, PrinterForm)> = Vec::new();
     let mut in_file: HashSet<String> = HashSet::new();
     for row in file.rows() {
-        let (row, record) = match row {
-            CsvRow::Record { line, record } => (line, record),
+        let (row, read) = match row {
+            CsvRow::Record { line, record } => {
+                (line, read_row(headers, &mapping, &mut in_file, &record))
+            }
             CsvRow::Unreadable {
                 line: row,
                 error: e,
-            } => {
+            } => (row, Err(vec![(None, format!("Unreadable row: {e}"))])),
+        };
+        match read {
+            Ok(form) => valid.push((row, form)),
+            Err(errors) => {
                 report.skipped += 1;
-                push(&mut report, row, None, format!("Unreadable row: {e}"));
-                continue;
-            }
-        };
-        let nul = crate::platform::import::nul_columns(headers, &record);
-        if !nul.is_empty() {
-            report.skipped += 1;
-            for column in nul {
-                push(
-                    &mut report,
-                    row,
-                    Some(column),
-                    crate::platform::import::NUL_CELL.into(),
-                );
-            }
-            continue;
-        }
-        let mut fields: HashMap<Col, String> = HashMap::new();
-        for (value, col) in record.iter().zip(&mapping) {
-            if let Some(c) = col {
-                fields.entry(*c).or_insert_with(|| value.trim().to_string());
-            }
-        }
-        let get = |c: Col| fields.get(&c).cloned();
-        if [Col::Code, Col::Name, Col::Model]
-            .iter()
-            .any(|c| get(*c).is_some_and(|v| crate::platform::import::spans_lines(&v)))
-        {
-            report.skipped += 1;
-            push(
-                &mut report,
-                row,
-                None,
-                crate::platform::import::OPEN_QUOTE.into(),
-            );
-            continue;
-        }
-        let mut errors: Vec<(Option<String>, String)> = Vec::new();
-        let brand = match parse_brand(&get(Col::Brand).unwrap_or_default()) {
-            Ok(b) => Some(b),
-            Err(e) => {
-                errors.push((Some("brand".into()), e));
-                None
-            }
-        };
-        let clear = |c: Col| Some(get(c));
-        let mut form = PrinterForm {
-            code: get(Col::Code).filter(|v| !v.is_empty()),
-            name: get(Col::Name).filter(|v| !v.is_empty()),
-            model: get(Col::Model).filter(|v| !v.is_empty()),
-            brand,
-            serial_number: clear(Col::Serial),
-            ip_address: clear(Col::Ip),
-            location: clear(Col::Location),
-            notes: clear(Col::Notes),
-            ..Default::default()
-        };
-        // The same rules as a printer made by hand.
-        for e in rules::check_fields(&mut form, true) {
-            let field = e
-                .field
-                .as_deref()
-                .map(crate::platform::rest::types::snake_case);
-            let reason = match &field {
-                Some(f) => format!("{f}: {}", e.message),
-                None => e.message,
-            };
-            errors.push((field, reason));
-        }
-        if errors.is_empty()
-            && let Some(code) = &form.code
-            && !in_file.insert(normalize_code(code))
-        {
-            errors.push((
-                Some("code".into()),
-                format!("Printer code '{code}' appears more than once in the file"),
-            ));
-        }
-        if errors.is_empty() {
-            valid.push((row, form));
-        } else {
-            report.skipped += 1;
-            for (field, reason) in errors {
-                push(&mut report, row, field, reason);
+                for (field, reason) in errors {
+                    push(&mut report, row, field, reason);
+                }
             }
         }
     }
 
-    conn.transaction::<_, AppError, _>(async |conn| {
-        // Codes that exist already (any case): reported, not created.
-        let codes: Vec<String> = valid
-            .iter()
-            .filter_map(|(_, f)| f.code.as_deref().map(normalize_code))
-            .collect();
-        let taken: HashSet<String> = printers::table
-            .filter(upper(printers::code).eq_any(&codes))
-            .select(printers::code)
-            .load::<String>(conn)
-            .await?
-            .into_iter()
-            .map(|c| normalize_code(&c))
-            .collect();
-        let mut forms = Vec::new();
-        for (row, form) in valid {
-            let code = form.code.clone().unwrap_or_default();
-            if taken.contains(&normalize_code(&code)) {
-                report.skipped += 1;
-                push(
-                    &mut report,
-                    row,
-                    Some("code".into()),
-                    format!("Printer code '{code}' already exists"),
-                );
-            } else {
-                forms.push(form);
-            }
-        }
-        if !forms.is_empty() {
-            let n = diesel::insert_into(printers::table)
-                .values(&forms)
-                .execute(conn)
-                .await?;
-            report.created = i64::try_from(n).unwrap_or(i64::MAX);
-        }
-        Ok(())
-    })
-    .await?;
+    conn.transaction::<_, AppError, _>(async |conn| write_new(conn, valid, &mut report).await)
+        .await?;
     report.errors.sort_by_key(|e| e.row);
     Ok(report)
+}
+
+/// A row's problems in order: the column at fault (snake_case, when one is) and what is
+/// wrong.
+type RowErrors = Vec<(Option<String>, String)>;
+
+/// Reads and checks one row with the printers' own rules: the printer to create, or the
+/// row's problems. A code already met in the file is refused.
+fn read_row(
+    headers: &[String],
+    mapping: &[Option<Col>],
+    in_file: &mut HashSet<String>,
+    record: &csv::StringRecord,
+) -> Result<PrinterForm, RowErrors> {
+    let nul = crate::platform::import::nul_columns(headers, record);
+    if !nul.is_empty() {
+        return Err(nul
+            .into_iter()
+            .map(|column| (Some(column), crate::platform::import::NUL_CELL.into()))
+            .collect());
+    }
+    let mut fields: HashMap<Col, String> = HashMap::new();
+    for (value, col) in record.iter().zip(mapping) {
+        if let Some(c) = col {
+            fields.entry(*c).or_insert_with(|| value.trim().to_string());
+        }
+    }
+    let get = |c: Col| fields.get(&c).cloned();
+    if [Col::Code, Col::Name, Col::Model]
+        .iter()
+        .any(|c| get(*c).is_some_and(|v| crate::platform::import::spans_lines(&v)))
+    {
+        return Err(vec![(None, crate::platform::import::OPEN_QUOTE.into())]);
+    }
+    let mut errors: RowErrors = Vec::new();
+    let brand = match parse_brand(&get(Col::Brand).unwrap_or_default()) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            errors.push((Some("brand".into()), e));
+            None
+        }
+    };
+    let clear = |c: Col| Some(get(c));
+    let mut form = PrinterForm {
+        code: get(Col::Code).filter(|v| !v.is_empty()),
+        name: get(Col::Name).filter(|v| !v.is_empty()),
+        model: get(Col::Model).filter(|v| !v.is_empty()),
+        brand,
+        serial_number: clear(Col::Serial),
+        ip_address: clear(Col::Ip),
+        location: clear(Col::Location),
+        notes: clear(Col::Notes),
+        ..Default::default()
+    };
+    // The same rules as a printer made by hand.
+    for e in rules::check_fields(&mut form, true) {
+        let field = e
+            .field
+            .as_deref()
+            .map(crate::platform::rest::types::snake_case);
+        let reason = match &field {
+            Some(f) => format!("{f}: {}", e.message),
+            None => e.message,
+        };
+        errors.push((field, reason));
+    }
+    if errors.is_empty()
+        && let Some(code) = &form.code
+        && !in_file.insert(normalize_code(code))
+    {
+        errors.push((
+            Some("code".into()),
+            format!("Printer code '{code}' appears more than once in the file"),
+        ));
+    }
+    if errors.is_empty() {
+        Ok(form)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Creates the valid printers whose code does not exist yet (any case) in one statement;
+/// the others are reported.
+async fn write_new(
+    conn: &mut AsyncPgConnection,
+    valid: Vec<(i64, PrinterForm)>,
+    report: &mut PrinterImportReport,
+) -> AppResult<()> {
+    // Codes that exist already (any case): reported, not created.
+    let codes: Vec<String> = valid
+        .iter()
+        .filter_map(|(_, f)| f.code.as_deref().map(normalize_code))
+        .collect();
+    let taken: HashSet<String> = printers::table
+        .filter(upper(printers::code).eq_any(&codes))
+        .select(printers::code)
+        .load::<String>(conn)
+        .await?
+        .into_iter()
+        .map(|c| normalize_code(&c))
+        .collect();
+    let mut forms = Vec::new();
+    for (row, form) in valid {
+        let code = form.code.clone().unwrap_or_default();
+        if taken.contains(&normalize_code(&code)) {
+            report.skipped += 1;
+            push(
+                report,
+                row,
+                Some("code".into()),
+                format!("Printer code '{code}' already exists"),
+            );
+        } else {
+            forms.push(form);
+        }
+    }
+    if !forms.is_empty() {
+        let n = diesel::insert_into(printers::table)
+            .values(&forms)
+            .execute(conn)
+            .await?;
+        report.created = i64::try_from(n).unwrap_or(i64::MAX);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

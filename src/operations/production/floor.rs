@@ -341,43 +341,8 @@ pub async fn suggestions(conn: &mut AsyncPgConnection) -> AppResult<Vec<Dispatch
     let ops = op_facts(conn, &[OperationStatus::Queued]).await?;
     let orders: Vec<i64> = ops.iter().map(|o| o.order_id).collect();
     let filaments = filaments_of(conn, &orders).await?;
-    let loaded: Vec<i64> = printers
-        .iter()
-        .filter_map(|p| {
-            p.capabilities
-                .get("loaded_spool_id")
-                .and_then(Value::as_i64)
-        })
-        .collect();
-    let spool_items: HashMap<i64, i64> = spools::table
-        .filter(spools::id.eq_any(&loaded))
-        .select((spools::id, spools::product_id))
-        .load::<(i64, i64)>(conn)
-        .await?
-        .into_iter()
-        .collect();
-    let all_filaments: Vec<i64> = filaments.values().flatten().copied().collect();
-    let skus: HashMap<i64, String> = items::table
-        .filter(items::id.eq_any(&all_filaments))
-        .select((items::id, items::sku))
-        .load::<(i64, String)>(conn)
-        .await?
-        .into_iter()
-        .collect();
-    // Free stock of each filament (an operation whose filament is missing is not suggested).
-    let free: HashMap<i64, BigDecimal> = inventory_balances::table
-        .filter(inventory_balances::item_id.eq_any(&all_filaments))
-        .select((
-            inventory_balances::item_id,
-            inventory_balances::on_hand_quantity,
-        ))
-        .load::<(i64, BigDecimal)>(conn)
-        .await?
-        .into_iter()
-        .fold(HashMap::new(), |mut m, (i, q)| {
-            *m.entry(i).or_insert_with(BigDecimal::zero) += q;
-            m
-        });
+    let spool_items = loaded_items(conn, &printers).await?;
+    let stock = FilamentStock::load(conn, &filaments).await?;
     let busy: Vec<i64> = op_facts(conn, &[OperationStatus::Running])
         .await?
         .iter()
@@ -401,48 +366,10 @@ pub async fn suggestions(conn: &mut AsyncPgConnection) -> AppResult<Vec<Dispatch
             .filter(|o| !taken.contains(&o.id) && can_run(p, o, &centers))
         {
             let needs = filaments.get(&o.order_id).cloned().unwrap_or_default();
-            if let Some(list) = &can_print
-                && !needs.iter().all(|n| {
-                    list.iter().any(|v| {
-                        v.as_i64() == Some(*n)
-                            || v.as_str()
-                                .zip(skus.get(n))
-                                .is_some_and(|(a, b)| a.eq_ignore_ascii_case(b))
-                    })
-                })
-            {
+            if !stock.usable(&needs, can_print.as_deref()) {
                 continue;
             }
-            if needs
-                .iter()
-                .any(|n| free.get(n).is_none_or(|q| *q <= BigDecimal::zero()))
-            {
-                continue;
-            }
-            let mut reasons = Vec::new();
-            let mut score = 0;
-            let matched = loaded_item.is_some_and(|l| needs.contains(&l));
-            if matched {
-                score += 1000;
-                reasons.push("The loaded spool is the filament it needs (no swap)".to_string());
-            } else if !needs.is_empty() {
-                let names: Vec<String> = needs
-                    .iter()
-                    .map(|n| skus.get(n).cloned().unwrap_or_else(|| n.to_string()))
-                    .collect();
-                reasons.push(format!("Needs a spool of {}", names.join(", ")));
-            }
-            if o.printer_id == Some(p.id) {
-                score += 500;
-                reasons.push("Assigned to this printer".into());
-            }
-            score += (6 - o.priority) * 50;
-            reasons.push(format!("Priority {}", o.priority));
-            if let Some(due) = o.due {
-                let days = (due - crate::ledgers::inventory::rules::today()).num_days();
-                score += (60 - days.clamp(-60, 60)) as i32;
-                reasons.push(format!("Due {due}"));
-            }
+            let (score, reasons, matched) = stock.score(p, o, &needs, loaded_item);
             if best.as_ref().is_none_or(|(s, ..)| score > *s) {
                 best = Some((score, o, reasons, matched));
             }
@@ -467,6 +394,124 @@ pub async fn suggestions(conn: &mut AsyncPgConnection) -> AppResult<Vec<Dispatch
         }
     }
     Ok(out)
+}
+
+/// The material item of each spool loaded on a printer (`capabilities.loaded_spool_id`),
+/// by spool id.
+async fn loaded_items(
+    conn: &mut AsyncPgConnection,
+    printers: &[PrinterFacts],
+) -> AppResult<HashMap<i64, i64>> {
+    let loaded: Vec<i64> = printers
+        .iter()
+        .filter_map(|p| {
+            p.capabilities
+                .get("loaded_spool_id")
+                .and_then(Value::as_i64)
+        })
+        .collect();
+    Ok(spools::table
+        .filter(spools::id.eq_any(&loaded))
+        .select((spools::id, spools::product_id))
+        .load::<(i64, i64)>(conn)
+        .await?
+        .into_iter()
+        .collect())
+}
+
+/// The filaments the queued orders need: their SKUs and free stock, by item id.
+struct FilamentStock {
+    skus: HashMap<i64, String>,
+    free: HashMap<i64, BigDecimal>,
+}
+
+impl FilamentStock {
+    /// Loads the SKUs and on-hand stock (over every location) of the orders' filaments.
+    async fn load(
+        conn: &mut AsyncPgConnection,
+        filaments: &HashMap<i64, Vec<i64>>,
+    ) -> AppResult<FilamentStock> {
+        let all_filaments: Vec<i64> = filaments.values().flatten().copied().collect();
+        let skus: HashMap<i64, String> = items::table
+            .filter(items::id.eq_any(&all_filaments))
+            .select((items::id, items::sku))
+            .load::<(i64, String)>(conn)
+            .await?
+            .into_iter()
+            .collect();
+        // Free stock of each filament (an operation whose filament is missing is not suggested).
+        let free: HashMap<i64, BigDecimal> = inventory_balances::table
+            .filter(inventory_balances::item_id.eq_any(&all_filaments))
+            .select((
+                inventory_balances::item_id,
+                inventory_balances::on_hand_quantity,
+            ))
+            .load::<(i64, BigDecimal)>(conn)
+            .await?
+            .into_iter()
+            .fold(HashMap::new(), |mut m, (i, q)| {
+                *m.entry(i).or_insert_with(BigDecimal::zero) += q;
+                m
+            });
+        Ok(FilamentStock { skus, free })
+    }
+
+    /// Whether a printer can run an operation needing these filaments: it can print each of
+    /// them (`capabilities.materials`, item ids or SKUs, when it says) and each is in stock.
+    fn usable(&self, needs: &[i64], can_print: Option<&[Value]>) -> bool {
+        if let Some(list) = can_print
+            && !needs.iter().all(|n| {
+                list.iter().any(|v| {
+                    v.as_i64() == Some(*n)
+                        || v.as_str()
+                            .zip(self.skus.get(n))
+                            .is_some_and(|(a, b)| a.eq_ignore_ascii_case(b))
+                })
+            })
+        {
+            return false;
+        }
+        !needs
+            .iter()
+            .any(|n| self.free.get(n).is_none_or(|q| *q <= BigDecimal::zero()))
+    }
+
+    /// Scores an operation for a printer (the loaded filament first, then assignment,
+    /// priority and due date): the score, the reasons for people, and whether the loaded
+    /// spool is the filament it needs.
+    fn score(
+        &self,
+        p: &PrinterFacts,
+        o: &OpFacts,
+        needs: &[i64],
+        loaded_item: Option<i64>,
+    ) -> (i32, Vec<String>, bool) {
+        let mut reasons = Vec::new();
+        let mut score = 0;
+        let matched = loaded_item.is_some_and(|l| needs.contains(&l));
+        if matched {
+            score += 1000;
+            reasons.push("The loaded spool is the filament it needs (no swap)".to_string());
+        } else if !needs.is_empty() {
+            let names: Vec<String> = needs
+                .iter()
+                .map(|n| self.skus.get(n).cloned().unwrap_or_else(|| n.to_string()))
+                .collect();
+            reasons.push(format!("Needs a spool of {}", names.join(", ")));
+        }
+        if o.printer_id == Some(p.id) {
+            score += 500;
+            reasons.push("Assigned to this printer".into());
+        }
+        score += (6 - o.priority) * 50;
+        reasons.push(format!("Priority {}", o.priority));
+        if let Some(due) = o.due {
+            let days = (due - crate::ledgers::inventory::rules::today()).num_days();
+            score += (60 - days.clamp(-60, 60)) as i32;
+            reasons.push(format!("Due {due}"));
+        }
+        (score, reasons, matched)
+    }
 }
 
 /// One thing someone should look at.

@@ -6,6 +6,7 @@ use bigdecimal::Zero;
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
+use crate::master_data::partners::model::VendorRow;
 use crate::operations::purchasing::{model, rules};
 use crate::platform::db::schema::items;
 use crate::platform::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
@@ -46,30 +47,63 @@ pub async fn purchase_order_pdf(
     }
     doc.line(MARGIN, &facts, BODY, false);
     if let Some(v) = &vendor {
-        let city = city_line(
-            v.city.as_deref(),
-            v.state.as_deref(),
-            v.postal_code.as_deref(),
-        );
-        address(
-            &mut doc,
-            "VENDOR",
-            &[
-                Some(v.name.as_str()),
-                v.contact_name.as_deref(),
-                v.address_line1.as_deref(),
-                v.address_line2.as_deref(),
-                Some(city.as_str()),
-                v.country.as_deref(),
-                v.email.as_deref(),
-                v.phone.as_deref(),
-            ],
-        );
-        if let Some(terms) = v.payment_terms.as_deref().filter(|t| !t.trim().is_empty()) {
-            doc.line(MARGIN, &format!("Payment terms: {terms}"), SMALL, false);
-        }
+        vendor_block(&mut doc, v);
     }
     doc.gap(14.0);
+    line_table(&mut doc, &lines, &products);
+    doc.rule();
+    doc.total("Subtotal", &money(&po.subtotal.0), BODY, false);
+    if !po.tax_amount.0.is_zero() {
+        doc.total("Tax", &money(&po.tax_amount.0), BODY, false);
+    }
+    if !po.shipping_cost.0.is_zero() {
+        doc.total("Shipping", &money(&po.shipping_cost.0), BODY, false);
+    }
+    doc.total("Total", &money(&po.total_amount.0), 12.0, true);
+    if let Some(notes) = po.notes.as_deref().filter(|t| !t.trim().is_empty()) {
+        doc.gap(10.0);
+        doc.line(MARGIN, "NOTES", SMALL, true);
+        doc.paragraph(MARGIN, notes, SMALL);
+    }
+    Ok(GeneratedDocument::pdf(
+        format!("{}.pdf", po.po_number),
+        &doc.finish(),
+    ))
+}
+
+/// The VENDOR block: name, contact, address, e-mail and phone, and the payment terms.
+fn vendor_block(doc: &mut Document, v: &VendorRow) {
+    let city = city_line(
+        v.city.as_deref(),
+        v.state.as_deref(),
+        v.postal_code.as_deref(),
+    );
+    address(
+        doc,
+        "VENDOR",
+        &[
+            Some(v.name.as_str()),
+            v.contact_name.as_deref(),
+            v.address_line1.as_deref(),
+            v.address_line2.as_deref(),
+            Some(city.as_str()),
+            v.country.as_deref(),
+            v.email.as_deref(),
+            v.phone.as_deref(),
+        ],
+    );
+    if let Some(terms) = v.payment_terms.as_deref().filter(|t| !t.trim().is_empty()) {
+        doc.line(MARGIN, &format!("Payment terms: {terms}"), SMALL, false);
+    }
+}
+
+/// The table of lines: number, SKU, item (with the line's notes), quantity in the purchase
+/// unit, unit cost and amount.
+fn line_table(
+    doc: &mut Document,
+    lines: &[model::PurchaseOrderLineRow],
+    products: &[(i64, String, String)],
+) {
     let columns = [
         Column {
             x: MARGIN,
@@ -109,7 +143,7 @@ pub async fn purchase_order_pdf(
         true,
     );
     doc.rule();
-    for line in &lines {
+    for line in lines {
         let (sku, name) = products
             .iter()
             .find(|p| p.0 == line.product_id)
@@ -138,22 +172,4 @@ pub async fn purchase_order_pdf(
             doc.line(MARGIN + 135.0, notes, SMALL, false);
         }
     }
-    doc.rule();
-    doc.total("Subtotal", &money(&po.subtotal.0), BODY, false);
-    if !po.tax_amount.0.is_zero() {
-        doc.total("Tax", &money(&po.tax_amount.0), BODY, false);
-    }
-    if !po.shipping_cost.0.is_zero() {
-        doc.total("Shipping", &money(&po.shipping_cost.0), BODY, false);
-    }
-    doc.total("Total", &money(&po.total_amount.0), 12.0, true);
-    if let Some(notes) = po.notes.as_deref().filter(|t| !t.trim().is_empty()) {
-        doc.gap(10.0);
-        doc.line(MARGIN, "NOTES", SMALL, true);
-        doc.paragraph(MARGIN, notes, SMALL);
-    }
-    Ok(GeneratedDocument::pdf(
-        format!("{}.pdf", po.po_number),
-        &doc.finish(),
-    ))
 }

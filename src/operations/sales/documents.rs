@@ -20,6 +20,48 @@ use crate::platform::error::AppResult;
 pub fn quote_pdf(quote: &QuoteRow, settings: &SettingsRow) -> GeneratedDocument {
     let mut doc = Document::new(format!("Quote {}", quote.quote_number));
     letterhead(&mut doc, &settings.company(), "QUOTE", &quote.quote_number);
+    quote_parties(&mut doc, quote);
+    doc.gap(14.0);
+    quote_item(&mut doc, quote);
+    doc.rule();
+    doc.total("Subtotal", &money(&quote.subtotal.0), BODY, false);
+    if !quote.tax_amount.0.is_zero() {
+        let rate = (&quote.tax_rate.0 * BigDecimal::from(100)).normalized();
+        let name = settings.tax_name.as_deref().unwrap_or("Tax");
+        doc.total(
+            &format!("{name} ({rate}%)"),
+            &money(&quote.tax_amount.0),
+            BODY,
+            false,
+        );
+    }
+    if !quote.shipping_cost.0.is_zero() {
+        doc.total("Shipping", &money(&quote.shipping_cost.0), BODY, false);
+    }
+    doc.total("Total", &money(&quote.total_price.0), 12.0, true);
+    for (title, text) in [
+        ("NOTES", quote.customer_notes.as_deref()),
+        ("TERMS", settings.quote_terms.as_deref()),
+    ] {
+        if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
+            doc.gap(10.0);
+            doc.line(MARGIN, title, SMALL, true);
+            doc.paragraph(MARGIN, text, SMALL);
+        }
+    }
+    if let Some(footer) = settings
+        .quote_footer
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+    {
+        doc.gap(14.0);
+        doc.paragraph(MARGIN, footer, SMALL);
+    }
+    GeneratedDocument::pdf(format!("{}.pdf", quote.quote_number), &doc.finish())
+}
+
+/// The quote's dates, who it is for and where it ships.
+fn quote_parties(doc: &mut Document, quote: &QuoteRow) {
     doc.line(
         MARGIN,
         &format!(
@@ -36,7 +78,7 @@ pub fn quote_pdf(quote: &QuoteRow, settings: &SettingsRow) -> GeneratedDocument 
         quote.shipping_zip.as_deref(),
     );
     address(
-        &mut doc,
+        doc,
         "FOR",
         &[
             quote.customer_name.as_deref(),
@@ -44,7 +86,7 @@ pub fn quote_pdf(quote: &QuoteRow, settings: &SettingsRow) -> GeneratedDocument 
         ],
     );
     address(
-        &mut doc,
+        doc,
         "SHIP TO",
         &[
             quote.shipping_name.as_deref(),
@@ -54,7 +96,11 @@ pub fn quote_pdf(quote: &QuoteRow, settings: &SettingsRow) -> GeneratedDocument 
             quote.shipping_country.as_deref(),
         ],
     );
-    doc.gap(14.0);
+}
+
+/// The quoted item's table: item, quantity, unit price and amount, then its material and
+/// colour and its description.
+fn quote_item(doc: &mut Document, quote: &QuoteRow) {
     let columns = [
         Column {
             x: MARGIN,
@@ -104,41 +150,6 @@ pub fn quote_pdf(quote: &QuoteRow, settings: &SettingsRow) -> GeneratedDocument 
     if let Some(description) = quote.description.as_deref().filter(|d| !d.is_empty()) {
         doc.paragraph(MARGIN + 8.0, description, SMALL);
     }
-    doc.rule();
-    doc.total("Subtotal", &money(&quote.subtotal.0), BODY, false);
-    if !quote.tax_amount.0.is_zero() {
-        let rate = (&quote.tax_rate.0 * BigDecimal::from(100)).normalized();
-        let name = settings.tax_name.as_deref().unwrap_or("Tax");
-        doc.total(
-            &format!("{name} ({rate}%)"),
-            &money(&quote.tax_amount.0),
-            BODY,
-            false,
-        );
-    }
-    if !quote.shipping_cost.0.is_zero() {
-        doc.total("Shipping", &money(&quote.shipping_cost.0), BODY, false);
-    }
-    doc.total("Total", &money(&quote.total_price.0), 12.0, true);
-    for (title, text) in [
-        ("NOTES", quote.customer_notes.as_deref()),
-        ("TERMS", settings.quote_terms.as_deref()),
-    ] {
-        if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
-            doc.gap(10.0);
-            doc.line(MARGIN, title, SMALL, true);
-            doc.paragraph(MARGIN, text, SMALL);
-        }
-    }
-    if let Some(footer) = settings
-        .quote_footer
-        .as_deref()
-        .filter(|t| !t.trim().is_empty())
-    {
-        doc.gap(14.0);
-        doc.paragraph(MARGIN, footer, SMALL);
-    }
-    GeneratedDocument::pdf(format!("{}.pdf", quote.quote_number), &doc.finish())
 }
 
 /// The packing slip of an order: ship-to, carrier and tracking, and per line the SKU, item,
@@ -162,6 +173,34 @@ pub async fn packing_slip_pdf(
         "PACKING SLIP",
         &order.order_number,
     );
+    slip_shipping(&mut doc, order);
+    doc.gap(14.0);
+    let units = slip_lines(&mut doc, &lines, &products);
+    doc.rule();
+    doc.total("Units", &units.to_string(), BODY, true);
+    if let Some(notes) = order
+        .customer_notes
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+    {
+        doc.gap(10.0);
+        doc.line(MARGIN, "NOTES", SMALL, true);
+        doc.paragraph(MARGIN, notes, SMALL);
+    }
+    doc.gap(10.0);
+    doc.paragraph(
+        MARGIN,
+        "Thank you for your order. Please check the contents against this slip and tell us within 14 days if anything is missing or damaged.",
+        SMALL,
+    );
+    Ok(GeneratedDocument::pdf(
+        format!("packing-slip-{}.pdf", order.order_number),
+        &doc.finish(),
+    ))
+}
+
+/// The order and shipping dates, the carrier's tracking number and where it ships.
+fn slip_shipping(doc: &mut Document, order: &SalesOrderRow) {
     let mut facts = format!("Order date: {}", order.created_at.0.format("%Y-%m-%d"));
     if let Some(shipped) = &order.shipped_at {
         facts.push_str(&format!("    Shipped: {}", shipped.0.format("%Y-%m-%d")));
@@ -182,7 +221,7 @@ pub async fn packing_slip_pdf(
         order.shipping_zip.as_deref(),
     );
     address(
-        &mut doc,
+        doc,
         "SHIP TO",
         &[
             order.customer_name.as_deref(),
@@ -193,7 +232,15 @@ pub async fn packing_slip_pdf(
             order.customer_phone.as_deref(),
         ],
     );
-    doc.gap(14.0);
+}
+
+/// The table of lines: number, SKU, item (with the line's notes), quantity ordered in the
+/// item's unit and quantity shipped. Answers the units ordered.
+fn slip_lines(
+    doc: &mut Document,
+    lines: &[model::SalesOrderLineRow],
+    products: &[(i64, String, String, String)],
+) -> i64 {
     let columns = [
         Column {
             x: MARGIN,
@@ -229,7 +276,7 @@ pub async fn packing_slip_pdf(
     );
     doc.rule();
     let mut units = 0i64;
-    for line in &lines {
+    for line in lines {
         let (sku, name, unit) = products
             .iter()
             .find(|p| p.0 == line.product_id)
@@ -253,25 +300,5 @@ pub async fn packing_slip_pdf(
             doc.line(MARGIN + 145.0, notes, SMALL, false);
         }
     }
-    doc.rule();
-    doc.total("Units", &units.to_string(), BODY, true);
-    if let Some(notes) = order
-        .customer_notes
-        .as_deref()
-        .filter(|t| !t.trim().is_empty())
-    {
-        doc.gap(10.0);
-        doc.line(MARGIN, "NOTES", SMALL, true);
-        doc.paragraph(MARGIN, notes, SMALL);
-    }
-    doc.gap(10.0);
-    doc.paragraph(
-        MARGIN,
-        "Thank you for your order. Please check the contents against this slip and tell us within 14 days if anything is missing or damaged.",
-        SMALL,
-    );
-    Ok(GeneratedDocument::pdf(
-        format!("packing-slip-{}.pdf", order.order_number),
-        &doc.finish(),
-    ))
+    units
 }

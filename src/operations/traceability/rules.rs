@@ -454,6 +454,83 @@ pub async fn create_lot(
     input: MaterialLotCreateInput,
     user: i64,
 ) -> Result<i64, Stop> {
+    let checked = check_new_lot(&input)?;
+    let item: Option<String> = items::table
+        .find(input.product_id)
+        .select(items::sku)
+        .first(conn)
+        .await
+        .optional()?;
+    let Some(sku) = item else {
+        return Err(missing("productId", "Item"));
+    };
+    let vendor_id = lot_vendor(conn, input.vendor_id, input.purchase_order_id).await?;
+    if let Some(l) = input.location_id
+        && !exists(conn, locations::table.find(l).select(locations::id)).await?
+    {
+        return Err(missing("locationId", "Location"));
+    }
+    let number = match checked.lot_number {
+        Some(given) => {
+            if crate::operations::purchasing::rules::lot_taken(conn, &given).await? {
+                return Err(Stop::refuse(
+                    "lotNumber",
+                    UserErrorCode::Taken,
+                    format!("Lot number '{given}' already exists"),
+                ));
+            }
+            given
+        }
+        None => {
+            crate::operations::purchasing::rules::next_lot_number(
+                conn,
+                input.product_id,
+                &sku,
+                checked.received.year(),
+            )
+            .await?
+        }
+    };
+    let new = NewLot {
+        lot_number: number,
+        product_id: input.product_id,
+        vendor_id,
+        purchase_order_id: input.purchase_order_id,
+        purchase_order_line_id: None,
+        vendor_lot_number: checked.vendor_lot,
+        quantity_received: checked.quantity,
+        received_date: checked.received,
+        unit_cost: input.unit_cost.map(|c| c.0),
+        location_id: input.location_id,
+        inventory_transaction_id: None,
+        notes: checked.notes,
+        created_by: Some(user),
+    };
+    Ok(diesel::insert_into(material_lots::table)
+        .values((
+            new,
+            material_lots::status.eq(input.status),
+            material_lots::inspection_status.eq(input.inspection_status),
+            material_lots::expiration_date.eq(input.expiration_date),
+        ))
+        .returning(material_lots::id)
+        .get_result(conn)
+        .await?)
+}
+
+/// The values of a new lot, checked and trimmed.
+struct CheckedLot {
+    /// The lot number given (one is generated when there is none).
+    lot_number: Option<String>,
+    vendor_lot: Option<String>,
+    notes: Option<String>,
+    quantity: BigDecimal,
+    /// Received on (default today).
+    received: NaiveDate,
+}
+
+/// Checks a new lot's texts, quantity, cost and dates.
+fn check_new_lot(input: &MaterialLotCreateInput) -> Result<CheckedLot, Stop> {
     let mut errors = Vec::new();
     let mut lot_number = input.lot_number.clone().map(Some);
     text::clearable(&mut errors, "lotNumber", &mut lot_number, NUMBER_MAX);
@@ -495,17 +572,24 @@ pub async fn create_lot(
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
-    let item: Option<String> = items::table
-        .find(input.product_id)
-        .select(items::sku)
-        .first(conn)
-        .await
-        .optional()?;
-    let Some(sku) = item else {
-        return Err(missing("productId", "Item"));
-    };
-    let mut vendor_id = input.vendor_id;
-    if let Some(po) = input.purchase_order_id {
+    Ok(CheckedLot {
+        lot_number: lot_number.flatten(),
+        vendor_lot: vendor_lot.flatten(),
+        notes: notes.flatten(),
+        quantity,
+        received,
+    })
+}
+
+/// The vendor of a new lot: the purchase order's when one is named (a different vendor
+/// given is refused), else the one given; it must exist.
+async fn lot_vendor(
+    conn: &mut AsyncPgConnection,
+    vendor_id: Option<i64>,
+    purchase_order_id: Option<i64>,
+) -> Result<Option<i64>, Stop> {
+    let mut vendor_id = vendor_id;
+    if let Some(po) = purchase_order_id {
         let order: Option<(String, i64)> = purchase_orders::table
             .find(po)
             .select((purchase_orders::po_number, purchase_orders::vendor_id))
@@ -529,57 +613,7 @@ pub async fn create_lot(
     {
         return Err(missing("vendorId", "Vendor"));
     }
-    if let Some(l) = input.location_id
-        && !exists(conn, locations::table.find(l).select(locations::id)).await?
-    {
-        return Err(missing("locationId", "Location"));
-    }
-    let number = match lot_number.flatten() {
-        Some(given) => {
-            if crate::operations::purchasing::rules::lot_taken(conn, &given).await? {
-                return Err(Stop::refuse(
-                    "lotNumber",
-                    UserErrorCode::Taken,
-                    format!("Lot number '{given}' already exists"),
-                ));
-            }
-            given
-        }
-        None => {
-            crate::operations::purchasing::rules::next_lot_number(
-                conn,
-                input.product_id,
-                &sku,
-                received.year(),
-            )
-            .await?
-        }
-    };
-    let new = NewLot {
-        lot_number: number,
-        product_id: input.product_id,
-        vendor_id,
-        purchase_order_id: input.purchase_order_id,
-        purchase_order_line_id: None,
-        vendor_lot_number: vendor_lot.flatten(),
-        quantity_received: quantity,
-        received_date: received,
-        unit_cost: input.unit_cost.map(|c| c.0),
-        location_id: input.location_id,
-        inventory_transaction_id: None,
-        notes: notes.flatten(),
-        created_by: Some(user),
-    };
-    Ok(diesel::insert_into(material_lots::table)
-        .values((
-            new,
-            material_lots::status.eq(input.status),
-            material_lots::inspection_status.eq(input.inspection_status),
-            material_lots::expiration_date.eq(input.expiration_date),
-        ))
-        .returning(material_lots::id)
-        .get_result(conn)
-        .await?)
+    Ok(vendor_id)
 }
 
 /// Changes to a lot (`PATCH /admin/traceability/lots/{id}`). Quantities move only with
@@ -728,6 +762,60 @@ pub async fn record_consumption(
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
+    let lot = lock_consumable_lot(conn, input.material_lot_id).await?;
+    check_consumer(conn, &input, &lot).await?;
+    let left = lot.left;
+    let number = lot.number;
+    if quantity > left {
+        return Err(refuse(
+            "quantityConsumed",
+            format!("Only {} left in lot {number}", left.normalized()),
+        ));
+    }
+    let depleted = quantity == left;
+    diesel::update(material_lots::table.find(input.material_lot_id))
+        .set((
+            material_lots::quantity_consumed.eq(material_lots::quantity_consumed + &quantity),
+            material_lots::updated_at.eq(chrono::Utc::now()),
+        ))
+        .execute(conn)
+        .await?;
+    if depleted {
+        diesel::update(material_lots::table.find(input.material_lot_id))
+            .set(material_lots::status.eq(LotStatus::Depleted))
+            .execute(conn)
+            .await?;
+    }
+    Ok(records::insert_consumption(
+        conn,
+        &NewConsumption {
+            production_order_id: input.production_order_id,
+            material_lot_id: input.material_lot_id,
+            serial_number_id: input.serial_number_id,
+            bom_line_id: input.bom_line_id,
+            quantity_consumed: quantity,
+            notes: notes.flatten(),
+            created_by: Some(user),
+        },
+    )
+    .await?)
+}
+
+/// A lot locked for a consumption.
+struct ConsumableLot {
+    /// Its lot number.
+    number: String,
+    /// Its item.
+    product_id: i64,
+    /// What is left: received - consumed - scrapped + adjusted.
+    left: BigDecimal,
+}
+
+/// Locks a lot and refuses one that is not active or failed inspection.
+async fn lock_consumable_lot(
+    conn: &mut AsyncPgConnection,
+    lot_id: i64,
+) -> Result<ConsumableLot, Stop> {
     type LotFacts = (
         String,
         i64,
@@ -739,7 +827,7 @@ pub async fn record_consumption(
         BigDecimal,
     );
     let lot: Option<LotFacts> = material_lots::table
-        .find(input.material_lot_id)
+        .find(lot_id)
         .select((
             material_lots::lot_number,
             material_lots::product_id,
@@ -771,6 +859,20 @@ pub async fn record_consumption(
             format!("Lot {number} failed inspection; it cannot be consumed"),
         ));
     }
+    Ok(ConsumableLot {
+        number,
+        product_id,
+        left: received - consumed - scrapped + adjusted,
+    })
+}
+
+/// Checks what a consumption names: a production order that consumes (not draft or
+/// cancelled), one of its units, and a BOM line for the lot's item.
+async fn check_consumer(
+    conn: &mut AsyncPgConnection,
+    input: &LotConsumptionInput,
+    lot: &ConsumableLot,
+) -> Result<(), Stop> {
     let order: Option<(String, OrderStatus)> = production_orders::table
         .find(input.production_order_id)
         .select((production_orders::code, production_orders::status))
@@ -814,48 +916,18 @@ pub async fn record_consumption(
             .optional()?;
         match component {
             None => return Err(missing("bomLineId", "BOM line")),
-            Some(c) if c != product_id => {
+            Some(c) if c != lot.product_id => {
                 return Err(Stop::refuse(
                     "bomLineId",
                     UserErrorCode::Invalid,
-                    format!("That BOM line is for another component than lot {number}"),
+                    format!(
+                        "That BOM line is for another component than lot {}",
+                        lot.number
+                    ),
                 ));
             }
             Some(_) => {}
         }
     }
-    let left = received - consumed - scrapped + adjusted;
-    if quantity > left {
-        return Err(refuse(
-            "quantityConsumed",
-            format!("Only {} left in lot {number}", left.normalized()),
-        ));
-    }
-    let depleted = quantity == left;
-    diesel::update(material_lots::table.find(input.material_lot_id))
-        .set((
-            material_lots::quantity_consumed.eq(material_lots::quantity_consumed + &quantity),
-            material_lots::updated_at.eq(chrono::Utc::now()),
-        ))
-        .execute(conn)
-        .await?;
-    if depleted {
-        diesel::update(material_lots::table.find(input.material_lot_id))
-            .set(material_lots::status.eq(LotStatus::Depleted))
-            .execute(conn)
-            .await?;
-    }
-    Ok(records::insert_consumption(
-        conn,
-        &NewConsumption {
-            production_order_id: input.production_order_id,
-            material_lot_id: input.material_lot_id,
-            serial_number_id: input.serial_number_id,
-            bom_line_id: input.bom_line_id,
-            quantity_consumed: quantity,
-            notes: notes.flatten(),
-            created_by: Some(user),
-        },
-    )
-    .await?)
+    Ok(())
 }

@@ -161,6 +161,25 @@ pub async fn complete(
 ) -> Result<OrderRow, Stop> {
     let order = locked(conn, id).await?;
     check_transition(order.status, OrderStatus::Complete)?;
+    let (good, scrapped) = check_completion(&order, &mut input)?;
+    let reason = match (&input.scrap_reason, scrapped > BigDecimal::zero()) {
+        (Some(code), _) => Some(check_scrap_reason(conn, code).await?),
+        _ => None,
+    };
+    if good.is_zero() && scrapped.is_zero() {
+        return Err(not_allowed("Nothing was completed or scrapped"));
+    }
+    consume_for_completion(conn, &order, &input.spools_used, user).await?;
+    book_output(conn, &order, &good, &scrapped, reason.as_deref(), user).await?;
+    close_completed(conn, &order, good, scrapped, reason, input.notes).await
+}
+
+/// Checks a completion's input against the order (trimming the notes): the good and the
+/// scrapped units.
+fn check_completion(
+    order: &OrderRow,
+    input: &mut ProductionOrderCompleteInput,
+) -> Result<(BigDecimal, BigDecimal), Stop> {
     let mut errors = Vec::new();
     optional_text(&mut errors, "notes", &mut input.notes, NOTES_MAX);
     let scrapped = input
@@ -222,19 +241,23 @@ pub async fn complete(
             ordered.normalized()
         )));
     }
-    let reason = match (&input.scrap_reason, scrapped > BigDecimal::zero()) {
-        (Some(code), _) => Some(check_scrap_reason(conn, code).await?),
-        _ => None,
-    };
-    if good.is_zero() && scrapped.is_zero() {
-        return Err(not_allowed("Nothing was completed or scrapped"));
-    }
+    Ok((good, scrapped))
+}
+
+/// Consumes what a completion uses: filament from the named spools, then a backflush of
+/// whatever no spool or start consumed; then releases the reservations left.
+async fn consume_for_completion(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    spools_used: &[SpoolUsedInput],
+    user: i64,
+) -> Result<(), Stop> {
     // Filament from named spools.
-    for s in &input.spools_used {
+    for s in spools_used {
         let Some(grams) = s.weight_consumed_g.as_ref().map(|w| w.0.clone()) else {
             continue;
         };
-        consume_spool_locked(conn, &order, s.spool_id, grams, user).await?;
+        consume_spool_locked(conn, order, s.spool_id, grams, user).await?;
     }
     // Backflush what no spool or start consumed.
     for m in model::materials_of(conn, &[order.id]).await? {
@@ -242,15 +265,28 @@ pub async fn complete(
             continue;
         }
         let q = m.quantity_required.0.clone();
-        consume_from_stock(conn, &order, &m, q, Some(user)).await?;
+        consume_from_stock(conn, order, &m, q, Some(user)).await?;
     }
-    release_reservations(conn, &order, Some(user)).await?;
-    let wip = wip_of(conn, id).await?;
-    let total_units = &good + &scrapped;
+    release_reservations(conn, order, Some(user)).await?;
+    Ok(())
+}
+
+/// Books the order's WIP value out: the good units received into stock at their share (with
+/// serial numbers when the product tracks them), and what is left to scrap (or rounding).
+async fn book_output(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    good: &BigDecimal,
+    scrapped: &BigDecimal,
+    reason: Option<&str>,
+    user: i64,
+) -> Result<(), Stop> {
+    let wip = wip_of(conn, order.id).await?;
+    let total_units = good + scrapped;
     let scrap_share = if good.is_zero() {
         wip.clone()
     } else {
-        books::cents(&(&wip * &scrapped / &total_units))
+        books::cents(&(&wip * scrapped / &total_units))
     };
     let fg_value = &wip - &scrap_share;
     let product = ledger::lock_item(conn, order.product_id).await?;
@@ -258,77 +294,117 @@ pub async fn complete(
     // What is left in WIP after the finished goods are booked at the value the stock ledger
     // gave them: the scrapped units' share (and the unit cost's rounding dust).
     let mut remainder = wip.clone();
-    if good > BigDecimal::zero() {
-        let unit_cost = (&fg_value / &good).with_scale_round(4, RoundingMode::HalfUp);
-        let posted = ledger::post(
-            conn,
-            &movement(
-                &order,
-                order.product_id,
-                order.location_id,
-                MovementKind::Production { unit_cost },
-                good.clone(),
-                Some(user),
-            ),
-        )
-        .await?;
-        remainder -= &posted.value;
-        let draft = EntryDraft::new(
-            today(),
-            format!(
-                "Finished goods: {} {} {} from production order {}",
-                good.normalized(),
-                product.unit,
-                product.sku,
-                order.code
-            ),
-        )
-        .source(SourceType::ProductionOrder, Some(order.id))
-        .by(Some(user))
-        .transfer(
-            posted.account,
-            SystemAccount::WorkInProgress,
-            &posted.value,
-            Some(product.sku.clone()),
-        );
-        if let Some(entry) = books::post(conn, draft).await? {
-            let ids: Vec<i64> = posted.transactions.iter().map(|t| t.id).collect();
-            ledger::link_journal_entry(conn, &ids, entry.id).await?;
-        }
+    if *good > BigDecimal::zero() {
+        let received = receive_finished_goods(conn, order, &product, good, &fg_value, user).await?;
+        remainder -= &received;
         if serials {
-            create_serials(conn, &order, &good).await?;
+            create_serials(conn, order, good).await?;
         }
     }
     if !remainder.is_zero() {
-        let (account, what) = if scrapped > BigDecimal::zero() {
-            (SystemAccount::ScrapExpense, "Scrap")
-        } else {
-            (SystemAccount::InventoryAdjustment, "Unit cost rounding")
-        };
-        let draft = EntryDraft::new(
-            today(),
-            format!(
-                "{what}: {} {} {} of production order {}{}",
-                scrapped.normalized(),
-                product.unit,
-                product.sku,
-                order.code,
-                reason
-                    .as_deref()
-                    .map(|r| format!(" ({r})"))
-                    .unwrap_or_default()
-            ),
-        )
-        .source(SourceType::ProductionOrder, Some(order.id))
-        .by(Some(user))
-        .transfer(
-            account,
-            SystemAccount::WorkInProgress,
-            &remainder,
-            Some(product.sku.clone()),
-        );
-        books::post(conn, draft).await?;
+        book_remainder(conn, order, &product, scrapped, reason, &remainder, user).await?;
     }
+    Ok(())
+}
+
+/// Receives the good units into stock at their share of WIP and books 1220 FG / 1210 WIP at
+/// the value the stock ledger gave them (answered).
+async fn receive_finished_goods(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    product: &ledger::StockItem,
+    good: &BigDecimal,
+    fg_value: &BigDecimal,
+    user: i64,
+) -> Result<BigDecimal, Stop> {
+    let unit_cost = (fg_value / good).with_scale_round(4, RoundingMode::HalfUp);
+    let posted = ledger::post(
+        conn,
+        &movement(
+            order,
+            order.product_id,
+            order.location_id,
+            MovementKind::Production { unit_cost },
+            good.clone(),
+            Some(user),
+        ),
+    )
+    .await?;
+    let draft = EntryDraft::new(
+        today(),
+        format!(
+            "Finished goods: {} {} {} from production order {}",
+            good.normalized(),
+            product.unit,
+            product.sku,
+            order.code
+        ),
+    )
+    .source(SourceType::ProductionOrder, Some(order.id))
+    .by(Some(user))
+    .transfer(
+        posted.account,
+        SystemAccount::WorkInProgress,
+        &posted.value,
+        Some(product.sku.clone()),
+    );
+    if let Some(entry) = books::post(conn, draft).await? {
+        let ids: Vec<i64> = posted.transactions.iter().map(|t| t.id).collect();
+        ledger::link_journal_entry(conn, &ids, entry.id).await?;
+    }
+    Ok(posted.value)
+}
+
+/// Books what is left in WIP: to 5020 Scrap when units were scrapped, else to inventory
+/// adjustment as unit-cost rounding.
+async fn book_remainder(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    product: &ledger::StockItem,
+    scrapped: &BigDecimal,
+    reason: Option<&str>,
+    remainder: &BigDecimal,
+    user: i64,
+) -> Result<(), Stop> {
+    let (account, what) = if *scrapped > BigDecimal::zero() {
+        (SystemAccount::ScrapExpense, "Scrap")
+    } else {
+        (SystemAccount::InventoryAdjustment, "Unit cost rounding")
+    };
+    let draft = EntryDraft::new(
+        today(),
+        format!(
+            "{what}: {} {} {} of production order {}{}",
+            scrapped.normalized(),
+            product.unit,
+            product.sku,
+            order.code,
+            reason.map(|r| format!(" ({r})")).unwrap_or_default()
+        ),
+    )
+    .source(SourceType::ProductionOrder, Some(order.id))
+    .by(Some(user))
+    .transfer(
+        account,
+        SystemAccount::WorkInProgress,
+        remainder,
+        Some(product.sku.clone()),
+    );
+    books::post(conn, draft).await?;
+    Ok(())
+}
+
+/// Completes the order's open operations and marks the order complete (QC pending) with its
+/// quantities, scrap reason and notes.
+async fn close_completed(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    good: BigDecimal,
+    scrapped: BigDecimal,
+    reason: Option<String>,
+    notes: Option<String>,
+) -> Result<OrderRow, Stop> {
+    let id = order.id;
     diesel::update(
         production_order_operations::table
             .filter(production_order_operations::production_order_id.eq(id))
@@ -358,7 +434,7 @@ pub async fn complete(
         .returning(OrderRow::as_returning())
         .get_result(conn)
         .await?;
-    append_notes(conn, row, input.notes).await
+    append_notes(conn, row, notes).await
 }
 
 pub(super) async fn consume_spool_locked(

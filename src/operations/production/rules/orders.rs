@@ -100,79 +100,9 @@ pub async fn create(
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
-    let product: Option<(ItemType, bool)> = items::table
-        .find(input.product_id)
-        .select((items::item_type, items::active))
-        .first(conn)
-        .await
-        .optional()?;
-    match product {
-        None => {
-            return Err(Stop::refuse(
-                "productId",
-                UserErrorCode::NotFound,
-                "Product not found",
-            ));
-        }
-        Some((ItemType::Service, _)) => {
-            return Err(Stop::refuse(
-                "productId",
-                UserErrorCode::NotAllowed,
-                "A service cannot be produced",
-            ));
-        }
-        Some(_) => {}
-    }
-    let bom = match input.bom_id {
-        Some(id) => {
-            let bom = crate::operations::bom::model::by_ids(conn, &[id]).await?;
-            match bom.into_iter().next() {
-                Some(b) if b.product_id == input.product_id => Some(b),
-                Some(_) => {
-                    return Err(Stop::refuse(
-                        "bomId",
-                        UserErrorCode::NotAllowed,
-                        "The BOM is for another product",
-                    ));
-                }
-                None => {
-                    return Err(Stop::refuse(
-                        "bomId",
-                        UserErrorCode::NotFound,
-                        "BOM not found",
-                    ));
-                }
-            }
-        }
-        None => crate::operations::bom::model::active_of(conn, &[input.product_id])
-            .await?
-            .into_iter()
-            .next(),
-    };
-    let routing = match input.routing_id {
-        Some(id) => match model::routings_by_ids(conn, &[id])
-            .await?
-            .into_iter()
-            .next()
-        {
-            Some(r) if r.product_id == input.product_id => Some(r),
-            Some(_) => {
-                return Err(Stop::refuse(
-                    "routingId",
-                    UserErrorCode::NotAllowed,
-                    "The routing is for another product",
-                ));
-            }
-            None => {
-                return Err(Stop::refuse(
-                    "routingId",
-                    UserErrorCode::NotFound,
-                    "Routing not found",
-                ));
-            }
-        },
-        None => model::active_routing(conn, input.product_id).await?,
-    };
+    check_producible(conn, input.product_id).await?;
+    let bom = bom_for(conn, input.bom_id, input.product_id).await?;
+    let routing = routing_for(conn, input.routing_id, input.product_id).await?;
     let quantity = input.quantity_ordered.0.with_scale(QUANTITY_SCALE);
     let material_cost = match &bom {
         Some(b) => {
@@ -184,27 +114,7 @@ pub async fn create(
         None => BigDecimal::zero(),
     };
     let (minutes, labor) = match &routing {
-        Some(r) => {
-            let steps = model::routing_operations_of(conn, &[r.id]).await?;
-            let centers: Vec<i64> = steps.iter().map(|s| s.work_center_id).collect();
-            let rates = model::work_centers_by_ids(conn, &centers).await?;
-            let mut minutes = BigDecimal::zero();
-            let mut labor = BigDecimal::zero();
-            for s in &steps {
-                let m = &s.setup_minutes.0 + &s.run_minutes.0 * &quantity;
-                let rate = rates
-                    .iter()
-                    .find(|w| w.id == s.work_center_id)
-                    .map(|w| w.hourly_rate.0.clone())
-                    .unwrap_or_default();
-                labor += &m * rate / BigDecimal::from(60);
-                minutes += m;
-            }
-            (
-                minutes.with_scale_round(2, RoundingMode::HalfUp),
-                labor.with_scale_round(4, RoundingMode::HalfUp),
-            )
-        }
+        Some(r) => routing_estimate(conn, r.id, &quantity).await?,
         None => (BigDecimal::zero(), BigDecimal::zero()),
     };
     let location_id = match input.location_id {
@@ -251,6 +161,125 @@ pub async fn create(
             e => e.into(),
         })?;
     Ok(row)
+}
+
+/// Refuses a product that does not exist or is a service.
+async fn check_producible(conn: &mut AsyncPgConnection, product_id: i64) -> Result<(), Stop> {
+    let product: Option<(ItemType, bool)> = items::table
+        .find(product_id)
+        .select((items::item_type, items::active))
+        .first(conn)
+        .await
+        .optional()?;
+    match product {
+        None => Err(Stop::refuse(
+            "productId",
+            UserErrorCode::NotFound,
+            "Product not found",
+        )),
+        Some((ItemType::Service, _)) => Err(Stop::refuse(
+            "productId",
+            UserErrorCode::NotAllowed,
+            "A service cannot be produced",
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+/// The BOM an order uses: the one named (which must be the product's), else the product's
+/// active BOM.
+async fn bom_for(
+    conn: &mut AsyncPgConnection,
+    bom_id: Option<i64>,
+    product_id: i64,
+) -> Result<Option<crate::operations::bom::model::BomRow>, Stop> {
+    Ok(match bom_id {
+        Some(id) => {
+            let bom = crate::operations::bom::model::by_ids(conn, &[id]).await?;
+            match bom.into_iter().next() {
+                Some(b) if b.product_id == product_id => Some(b),
+                Some(_) => {
+                    return Err(Stop::refuse(
+                        "bomId",
+                        UserErrorCode::NotAllowed,
+                        "The BOM is for another product",
+                    ));
+                }
+                None => {
+                    return Err(Stop::refuse(
+                        "bomId",
+                        UserErrorCode::NotFound,
+                        "BOM not found",
+                    ));
+                }
+            }
+        }
+        None => crate::operations::bom::model::active_of(conn, &[product_id])
+            .await?
+            .into_iter()
+            .next(),
+    })
+}
+
+/// The routing an order uses: the one named (which must be the product's), else the
+/// product's active routing.
+async fn routing_for(
+    conn: &mut AsyncPgConnection,
+    routing_id: Option<i64>,
+    product_id: i64,
+) -> Result<Option<model::RoutingRow>, Stop> {
+    Ok(match routing_id {
+        Some(id) => match model::routings_by_ids(conn, &[id])
+            .await?
+            .into_iter()
+            .next()
+        {
+            Some(r) if r.product_id == product_id => Some(r),
+            Some(_) => {
+                return Err(Stop::refuse(
+                    "routingId",
+                    UserErrorCode::NotAllowed,
+                    "The routing is for another product",
+                ));
+            }
+            None => {
+                return Err(Stop::refuse(
+                    "routingId",
+                    UserErrorCode::NotFound,
+                    "Routing not found",
+                ));
+            }
+        },
+        None => model::active_routing(conn, product_id).await?,
+    })
+}
+
+/// The estimated minutes and labour cost of making `quantity` along a routing: setup plus
+/// run time per unit of each step, at its work center's hourly rate.
+async fn routing_estimate(
+    conn: &mut AsyncPgConnection,
+    routing_id: i64,
+    quantity: &BigDecimal,
+) -> Result<(BigDecimal, BigDecimal), Stop> {
+    let steps = model::routing_operations_of(conn, &[routing_id]).await?;
+    let centers: Vec<i64> = steps.iter().map(|s| s.work_center_id).collect();
+    let rates = model::work_centers_by_ids(conn, &centers).await?;
+    let mut minutes = BigDecimal::zero();
+    let mut labor = BigDecimal::zero();
+    for s in &steps {
+        let m = &s.setup_minutes.0 + &s.run_minutes.0 * quantity;
+        let rate = rates
+            .iter()
+            .find(|w| w.id == s.work_center_id)
+            .map(|w| w.hourly_rate.0.clone())
+            .unwrap_or_default();
+        labor += &m * rate / BigDecimal::from(60);
+        minutes += m;
+    }
+    Ok((
+        minutes.with_scale_round(2, RoundingMode::HalfUp),
+        labor.with_scale_round(4, RoundingMode::HalfUp),
+    ))
 }
 
 pub(super) async fn locked(conn: &mut AsyncPgConnection, id: i64) -> Result<OrderRow, Stop> {

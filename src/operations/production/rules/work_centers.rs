@@ -145,176 +145,216 @@ pub async fn save_routing(
     id: Option<i64>,
     mut input: RoutingInput,
 ) -> Result<model::RoutingRow, Stop> {
-    use crate::platform::db::schema::{routing_operations, routings, work_centers};
     let mut errors = Vec::new();
     optional_text(&mut errors, "notes", &mut input.notes, NOTES_MAX);
     optional_text(&mut errors, "code", &mut input.code, CODE_MAX);
     optional_text(&mut errors, "name", &mut input.name, NAME_MAX);
     let steps = input.operations.take();
     if let Some(steps) = &steps {
-        for (i, s) in steps.iter().enumerate() {
-            let f = |n: &str| format!("operations.{i}.{n}");
-            if s.operation_code.trim().is_empty() || s.operation_code.chars().count() > CODE_MAX {
-                errors.push(invalid(
-                    &f("operationCode"),
-                    "An operation code of 1 to 50 characters is required",
-                ));
-            }
-            if s.operation_name.trim().is_empty() || s.operation_name.chars().count() > NAME_MAX {
-                errors.push(invalid(
-                    &f("operationName"),
-                    "An operation name of 1 to 255 characters is required",
-                ));
-            }
-            for (n, v) in [
-                ("setupMinutes", &s.setup_minutes),
-                ("runMinutes", &s.run_minutes),
-            ] {
-                if let Some(v) = v
-                    && v.0 < BigDecimal::zero()
-                {
-                    errors.push(invalid(&f(n), "Input should be greater than or equal to 0"));
-                }
-            }
-        }
+        check_steps(&mut errors, steps);
     }
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
     if let Some(steps) = &steps {
-        let ids: Vec<i64> = steps.iter().map(|s| s.work_center_id).collect();
-        let found: Vec<i64> = work_centers::table
-            .filter(work_centers::id.eq_any(&ids))
-            .select(work_centers::id)
-            .load(conn)
-            .await?;
-        for (i, s) in steps.iter().enumerate() {
-            if !found.contains(&s.work_center_id) {
-                errors.push(UserError::new(
-                    format!("operations.{i}.workCenterId"),
-                    UserErrorCode::NotFound,
-                    "Work center not found",
-                ));
+        check_work_centers(conn, steps).await?;
+    }
+    let routing = match id {
+        None => insert_routing(conn, input).await?,
+        Some(id) => update_routing(conn, id, input).await?,
+    };
+    if let Some(steps) = steps {
+        replace_steps(conn, routing.id, steps).await?;
+    }
+    Ok(routing)
+}
+
+/// Checks the code, name and minutes of each step of a routing being saved.
+fn check_steps(errors: &mut Vec<UserError>, steps: &[RoutingStepInput]) {
+    for (i, s) in steps.iter().enumerate() {
+        let f = |n: &str| format!("operations.{i}.{n}");
+        if s.operation_code.trim().is_empty() || s.operation_code.chars().count() > CODE_MAX {
+            errors.push(invalid(
+                &f("operationCode"),
+                "An operation code of 1 to 50 characters is required",
+            ));
+        }
+        if s.operation_name.trim().is_empty() || s.operation_name.chars().count() > NAME_MAX {
+            errors.push(invalid(
+                &f("operationName"),
+                "An operation name of 1 to 255 characters is required",
+            ));
+        }
+        for (n, v) in [
+            ("setupMinutes", &s.setup_minutes),
+            ("runMinutes", &s.run_minutes),
+        ] {
+            if let Some(v) = v
+                && v.0 < BigDecimal::zero()
+            {
+                errors.push(invalid(&f(n), "Input should be greater than or equal to 0"));
             }
+        }
+    }
+}
+
+/// Refuses steps whose work center does not exist (one query).
+async fn check_work_centers(
+    conn: &mut AsyncPgConnection,
+    steps: &[RoutingStepInput],
+) -> Result<(), Stop> {
+    use crate::platform::db::schema::work_centers;
+    let ids: Vec<i64> = steps.iter().map(|s| s.work_center_id).collect();
+    let found: Vec<i64> = work_centers::table
+        .filter(work_centers::id.eq_any(&ids))
+        .select(work_centers::id)
+        .load(conn)
+        .await?;
+    let mut errors = Vec::new();
+    for (i, s) in steps.iter().enumerate() {
+        if !found.contains(&s.work_center_id) {
+            errors.push(UserError::new(
+                format!("operations.{i}.workCenterId"),
+                UserErrorCode::NotFound,
+                "Work center not found",
+            ));
         }
     }
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
-    let routing = match id {
-        None => {
-            let Some(product_id) = input.product_id else {
-                return Err(Stop::refuse(
-                    "productId",
-                    UserErrorCode::Invalid,
-                    "Field required",
-                ));
-            };
-            let product: Option<(String, String)> = items::table
-                .find(product_id)
-                .select((items::sku, items::name))
-                .for_update()
-                .first(conn)
-                .await
-                .optional()?;
-            let Some((sku, name)) = product else {
-                return Err(Stop::refuse(
-                    "productId",
-                    UserErrorCode::NotFound,
-                    "Product not found",
-                ));
-            };
-            let version: i32 = routings::table
-                .filter(routings::product_id.eq(product_id))
-                .select(diesel::dsl::max(routings::version))
-                .first::<Option<i32>>(conn)
-                .await?
-                .unwrap_or(0)
-                + 1;
-            let active = input.active.unwrap_or(true);
-            if active {
-                diesel::update(routings::table.filter(routings::product_id.eq(product_id)))
-                    .set(routings::active.eq(false))
-                    .execute(conn)
-                    .await?;
-            }
-            diesel::insert_into(routings::table)
-                .values((
-                    routings::product_id.eq(product_id),
-                    routings::code.eq(input
-                        .code
-                        .map(|c| c.to_uppercase())
-                        .unwrap_or_else(|| format!("RTG-{}-V{version}", sku.to_uppercase()))),
-                    routings::name.eq(input.name.unwrap_or(name)),
-                    routings::version.eq(version),
-                    routings::active.eq(active),
-                    routings::notes.eq(input.notes),
-                ))
-                .returning(model::RoutingRow::as_returning())
-                .get_result(conn)
-                .await?
-        }
-        Some(id) => {
-            let existing: Option<model::RoutingRow> = routings::table
-                .find(id)
-                .select(model::RoutingRow::as_select())
-                .for_update()
-                .first(conn)
-                .await
-                .optional()?;
-            let Some(existing) = existing else {
-                return Err(Stop::refuse(
-                    "id",
-                    UserErrorCode::NotFound,
-                    "Routing not found",
-                ));
-            };
-            if input.active == Some(true) {
-                diesel::update(
-                    routings::table
-                        .filter(routings::product_id.eq(existing.product_id))
-                        .filter(routings::id.ne(id)),
-                )
-                .set(routings::active.eq(false))
-                .execute(conn)
-                .await?;
-            }
-            diesel::update(routings::table.find(id))
-                .set((
-                    input.code.map(|c| routings::code.eq(c.to_uppercase())),
-                    input.name.map(|n| routings::name.eq(n)),
-                    input.active.map(|a| routings::active.eq(a)),
-                    input.notes.map(|n| routings::notes.eq(Some(n))),
-                    routings::updated_at.eq(now()),
-                ))
-                .returning(model::RoutingRow::as_returning())
-                .get_result(conn)
-                .await?
-        }
+    Ok(())
+}
+
+/// Creates a routing as the product's next version (locking the product), deactivating the
+/// product's other routings when it is active.
+async fn insert_routing(
+    conn: &mut AsyncPgConnection,
+    input: RoutingInput,
+) -> Result<model::RoutingRow, Stop> {
+    use crate::platform::db::schema::routings;
+    let Some(product_id) = input.product_id else {
+        return Err(Stop::refuse(
+            "productId",
+            UserErrorCode::Invalid,
+            "Field required",
+        ));
     };
-    if let Some(steps) = steps {
-        diesel::delete(
-            routing_operations::table.filter(routing_operations::routing_id.eq(routing.id)),
+    let product: Option<(String, String)> = items::table
+        .find(product_id)
+        .select((items::sku, items::name))
+        .for_update()
+        .first(conn)
+        .await
+        .optional()?;
+    let Some((sku, name)) = product else {
+        return Err(Stop::refuse(
+            "productId",
+            UserErrorCode::NotFound,
+            "Product not found",
+        ));
+    };
+    let version: i32 = routings::table
+        .filter(routings::product_id.eq(product_id))
+        .select(diesel::dsl::max(routings::version))
+        .first::<Option<i32>>(conn)
+        .await?
+        .unwrap_or(0)
+        + 1;
+    let active = input.active.unwrap_or(true);
+    if active {
+        diesel::update(routings::table.filter(routings::product_id.eq(product_id)))
+            .set(routings::active.eq(false))
+            .execute(conn)
+            .await?;
+    }
+    Ok(diesel::insert_into(routings::table)
+        .values((
+            routings::product_id.eq(product_id),
+            routings::code.eq(input
+                .code
+                .map(|c| c.to_uppercase())
+                .unwrap_or_else(|| format!("RTG-{}-V{version}", sku.to_uppercase()))),
+            routings::name.eq(input.name.unwrap_or(name)),
+            routings::version.eq(version),
+            routings::active.eq(active),
+            routings::notes.eq(input.notes),
+        ))
+        .returning(model::RoutingRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// Changes a routing's header (locking it), deactivating the product's other routings when
+/// it is activated.
+async fn update_routing(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    input: RoutingInput,
+) -> Result<model::RoutingRow, Stop> {
+    use crate::platform::db::schema::routings;
+    let existing: Option<model::RoutingRow> = routings::table
+        .find(id)
+        .select(model::RoutingRow::as_select())
+        .for_update()
+        .first(conn)
+        .await
+        .optional()?;
+    let Some(existing) = existing else {
+        return Err(Stop::refuse(
+            "id",
+            UserErrorCode::NotFound,
+            "Routing not found",
+        ));
+    };
+    if input.active == Some(true) {
+        diesel::update(
+            routings::table
+                .filter(routings::product_id.eq(existing.product_id))
+                .filter(routings::id.ne(id)),
         )
+        .set(routings::active.eq(false))
         .execute(conn)
         .await?;
-        for (i, s) in steps.into_iter().enumerate() {
-            diesel::insert_into(routing_operations::table)
-                .values((
-                    routing_operations::routing_id.eq(routing.id),
-                    routing_operations::sequence.eq(s.sequence.unwrap_or((i as i32 + 1) * 10)),
-                    routing_operations::operation_code.eq(s.operation_code.trim().to_uppercase()),
-                    routing_operations::operation_name.eq(s.operation_name.trim().to_string()),
-                    routing_operations::work_center_id.eq(s.work_center_id),
-                    routing_operations::setup_minutes
-                        .eq(s.setup_minutes.map(|d| d.0).unwrap_or_default()),
-                    routing_operations::run_minutes
-                        .eq(s.run_minutes.map(|d| d.0).unwrap_or_default()),
-                    routing_operations::notes.eq(s.notes),
-                ))
-                .execute(conn)
-                .await?;
-        }
     }
-    Ok(routing)
+    Ok(diesel::update(routings::table.find(id))
+        .set((
+            input.code.map(|c| routings::code.eq(c.to_uppercase())),
+            input.name.map(|n| routings::name.eq(n)),
+            input.active.map(|a| routings::active.eq(a)),
+            input.notes.map(|n| routings::notes.eq(Some(n))),
+            routings::updated_at.eq(now()),
+        ))
+        .returning(model::RoutingRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// Replaces a routing's steps with the ones given (numbered 10, 20, 30... unless sequenced).
+async fn replace_steps(
+    conn: &mut AsyncPgConnection,
+    routing_id: i64,
+    steps: Vec<RoutingStepInput>,
+) -> Result<(), Stop> {
+    use crate::platform::db::schema::routing_operations;
+    diesel::delete(routing_operations::table.filter(routing_operations::routing_id.eq(routing_id)))
+        .execute(conn)
+        .await?;
+    for (i, s) in steps.into_iter().enumerate() {
+        diesel::insert_into(routing_operations::table)
+            .values((
+                routing_operations::routing_id.eq(routing_id),
+                routing_operations::sequence.eq(s.sequence.unwrap_or((i as i32 + 1) * 10)),
+                routing_operations::operation_code.eq(s.operation_code.trim().to_uppercase()),
+                routing_operations::operation_name.eq(s.operation_name.trim().to_string()),
+                routing_operations::work_center_id.eq(s.work_center_id),
+                routing_operations::setup_minutes
+                    .eq(s.setup_minutes.map(|d| d.0).unwrap_or_default()),
+                routing_operations::run_minutes.eq(s.run_minutes.map(|d| d.0).unwrap_or_default()),
+                routing_operations::notes.eq(s.notes),
+            ))
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
 }

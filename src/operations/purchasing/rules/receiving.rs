@@ -306,24 +306,13 @@ struct LineReceived {
     spools: Vec<String>,
 }
 
-/// Receives one line: its stock (converted to the stocking unit at the line's cost), its
-/// lot, its spools, the line's received quantity and the vendor item; the value goes onto
-/// the receipt's journal entry draft.
-async fn receive_line(
+/// The item a line buys and how many stocking units one purchase unit is (`p`: the line's
+/// field prefix in errors).
+async fn item_and_factor(
     conn: &mut AsyncPgConnection,
-    rc: &Receipt<'_>,
-    (i, r, line): (usize, &ReceiveLineInput, &PurchaseOrderLineRow),
-    mut draft: EntryDraft,
-) -> Result<(EntryDraft, LineReceived), Stop> {
-    let Receipt {
-        po,
-        location_id,
-        date,
-        user,
-    } = *rc;
-    let p = format!("lines.{i}.");
-    let mut transactions = Vec::new();
-    let mut spools_created = Vec::new();
+    line: &PurchaseOrderLineRow,
+    p: &str,
+) -> Result<(PurchasedItem, BigDecimal), Stop> {
     let Some(item) = purchased_item(conn, line.product_id).await? else {
         return Err(Stop::refuse(
             &format!("{p}lineId"),
@@ -346,6 +335,28 @@ async fn receive_line(
             format!("Cannot convert {} to {}", purchase.code, stock.code),
         ));
     };
+    Ok((item, factor))
+}
+
+/// Receives one line: its stock (converted to the stocking unit at the line's cost), its
+/// lot, its spools, the line's received quantity and the vendor item; the value goes onto
+/// the receipt's journal entry draft.
+async fn receive_line(
+    conn: &mut AsyncPgConnection,
+    rc: &Receipt<'_>,
+    (i, r, line): (usize, &ReceiveLineInput, &PurchaseOrderLineRow),
+    mut draft: EntryDraft,
+) -> Result<(EntryDraft, LineReceived), Stop> {
+    let Receipt {
+        po,
+        location_id,
+        date,
+        user,
+    } = *rc;
+    let p = format!("lines.{i}.");
+    let mut transactions = Vec::new();
+    let mut spools_created = Vec::new();
+    let (item, factor) = item_and_factor(conn, line, &p).await?;
     let qty = &r.quantity_received.0;
     let stock_qty = (qty * &factor).with_scale_round(QUANTITY_SCALE, RoundingMode::HalfEven);
     let stock_cost =

@@ -249,65 +249,19 @@ pub(super) fn read_row(
     record: &csv::StringRecord,
     row: i64,
 ) {
-    let get = |c: Column| columns.get(record, c);
-    let text = |order: &mut FileOrder, c: Column, max: usize| -> Option<String> {
-        let value = get(c)?;
-        if value.chars().count() > max {
-            order.refuse(
-                row,
-                Some(c),
-                format!("String should have at most {max} characters"),
-            );
-            return None;
-        }
-        Some(value.to_string())
+    let cells = RowCells {
+        columns,
+        record,
+        row,
     };
-    let sku = text(order, Column::Sku, SHORT_MAX);
-    if get(Column::Sku).is_none() {
+    let sku = cells.text(order, Column::Sku, SHORT_MAX);
+    if cells.get(Column::Sku).is_none() {
         order.refuse(row, Some(Column::Sku), "Product SKU is required");
     }
-    let quantity = match get(Column::Quantity) {
-        None => {
-            order.refuse(row, Some(Column::Quantity), "Quantity is required");
-            None
-        }
-        Some(q) => match units(q) {
-            Some(n) if (1..=i64::from(LINE_QUANTITY_MAX)).contains(&n) => i32::try_from(n).ok(),
-            Some(_) => {
-                order.refuse(
-                    row,
-                    Some(Column::Quantity),
-                    format!("Quantity must be between 1 and {LINE_QUANTITY_MAX}"),
-                );
-                None
-            }
-            None => {
-                order.refuse(
-                    row,
-                    Some(Column::Quantity),
-                    format!("'{q}' is not a whole number"),
-                );
-                None
-            }
-        },
-    };
-    let amount = |order: &mut FileOrder, c: Column| -> Option<BigDecimal> {
-        let value = get(c)?;
-        match money(value) {
-            Some(v) if v >= BigDecimal::zero() => Some(v),
-            Some(_) => {
-                order.refuse(row, Some(c), "Must not be negative");
-                None
-            }
-            None => {
-                order.refuse(row, Some(c), format!("'{value}' is not an amount"));
-                None
-            }
-        }
-    };
-    let unit_price = amount(order, Column::UnitPrice);
-    let shipping = amount(order, Column::ShippingCost);
-    let tax = amount(order, Column::TaxAmount);
+    let quantity = cells.quantity(order);
+    let unit_price = cells.amount(order, Column::UnitPrice);
+    let shipping = cells.amount(order, Column::ShippingCost);
+    let tax = cells.amount(order, Column::TaxAmount);
     order.lines.push(RowLine {
         row,
         sku,
@@ -320,8 +274,15 @@ pub(super) fn read_row(
     if order.tax.is_none() {
         order.tax = tax;
     }
+    read_order_values(order, &cells);
+}
+
+/// Takes the order's values from a row for those the order has not yet: date, e-mail,
+/// address, name, phone, notes, status and payment.
+fn read_order_values(order: &mut FileOrder, cells: &RowCells) {
+    let row = cells.row;
     if order.date.is_none()
-        && let Some(value) = get(Column::OrderDate)
+        && let Some(value) = cells.get(Column::OrderDate)
     {
         match order_date(value) {
             Some(d) => order.date = Some(d),
@@ -333,7 +294,9 @@ pub(super) fn read_row(
         }
     }
     if order.email.is_none() {
-        order.email = text(order, Column::Email, SHORT_MAX).map(|e| e.to_lowercase());
+        order.email = cells
+            .text(order, Column::Email, SHORT_MAX)
+            .map(|e| e.to_lowercase());
         if let Some(e) = &order.email
             && !plausible_email(e)
         {
@@ -353,23 +316,98 @@ pub(super) fn read_row(
         (5, Column::Country, SHORT_MAX),
     ] {
         if order.address[slot].is_none() {
-            order.address[slot] = text(order, column, max);
+            order.address[slot] = cells.text(order, column, max);
         }
     }
     if order.name.is_none() {
-        order.name = text(order, Column::Name, SHORT_MAX);
+        order.name = cells.text(order, Column::Name, SHORT_MAX);
     }
     if order.phone.is_none() {
-        order.phone = text(order, Column::Phone, SHORT_MAX);
+        order.phone = cells.text(order, Column::Phone, SHORT_MAX);
     }
     if order.notes.is_none() {
-        order.notes = text(order, Column::Notes, NOTES_MAX);
+        order.notes = cells.text(order, Column::Notes, NOTES_MAX);
     }
     if order.status.is_none() {
-        order.status = get(Column::OrderStatus).map(str::to_string);
+        order.status = cells.get(Column::OrderStatus).map(str::to_string);
     }
     if order.payment.is_none() {
-        order.payment = get(Column::PaymentStatus).map(str::to_string);
+        order.payment = cells.get(Column::PaymentStatus).map(str::to_string);
+    }
+}
+
+/// One row of the file, read cell by cell; a bad cell is refused on the row's order.
+struct RowCells<'a> {
+    columns: &'a Columns,
+    record: &'a csv::StringRecord,
+    /// The row's file line.
+    row: i64,
+}
+
+impl<'a> RowCells<'a> {
+    /// The trimmed value of a column, when it is present and not empty.
+    fn get(&self, c: Column) -> Option<&'a str> {
+        self.columns.get(self.record, c)
+    }
+
+    /// A text value of at most `max` characters.
+    fn text(&self, order: &mut FileOrder, c: Column, max: usize) -> Option<String> {
+        let value = self.get(c)?;
+        if value.chars().count() > max {
+            order.refuse(
+                self.row,
+                Some(c),
+                format!("String should have at most {max} characters"),
+            );
+            return None;
+        }
+        Some(value.to_string())
+    }
+
+    /// The quantity: required, a whole number from 1 to [`LINE_QUANTITY_MAX`].
+    fn quantity(&self, order: &mut FileOrder) -> Option<i32> {
+        let row = self.row;
+        match self.get(Column::Quantity) {
+            None => {
+                order.refuse(row, Some(Column::Quantity), "Quantity is required");
+                None
+            }
+            Some(q) => match units(q) {
+                Some(n) if (1..=i64::from(LINE_QUANTITY_MAX)).contains(&n) => i32::try_from(n).ok(),
+                Some(_) => {
+                    order.refuse(
+                        row,
+                        Some(Column::Quantity),
+                        format!("Quantity must be between 1 and {LINE_QUANTITY_MAX}"),
+                    );
+                    None
+                }
+                None => {
+                    order.refuse(
+                        row,
+                        Some(Column::Quantity),
+                        format!("'{q}' is not a whole number"),
+                    );
+                    None
+                }
+            },
+        }
+    }
+
+    /// An amount that is not negative.
+    fn amount(&self, order: &mut FileOrder, c: Column) -> Option<BigDecimal> {
+        let value = self.get(c)?;
+        match money(value) {
+            Some(v) if v >= BigDecimal::zero() => Some(v),
+            Some(_) => {
+                order.refuse(self.row, Some(c), "Must not be negative");
+                None
+            }
+            None => {
+                order.refuse(self.row, Some(c), format!("'{value}' is not an amount"));
+                None
+            }
+        }
     }
 }
 

@@ -148,29 +148,149 @@ pub(super) async fn plan_and_write(
     }
     let customers = customers_of(conn, &file.orders).await?;
     let tax_rate = rules::company_tax_rate(conn).await?;
-    let mut outcomes: Vec<(String, Option<String>)> =
-        vec![(String::new(), None); file.orders.len()];
+    let mut outcomes: Vec<Outcome> = vec![(String::new(), None); file.orders.len()];
     let mut planned: Vec<Planned> = Vec::new();
-    let mut shipped_in_file = 0usize;
-    let mut paid_in_file = 0usize;
-    let mut new_emails: HashSet<String> = HashSet::new();
+    let mut planner = Planner {
+        products: &products,
+        duplicates: &duplicates,
+        customers: &customers,
+        tax_rate: &tax_rate,
+        create_customers: options.create_customers,
+        shipped_in_file: 0,
+        paid_in_file: 0,
+        new_emails: HashSet::new(),
+    };
     for (at, order) in file.orders.iter_mut().enumerate() {
+        let (outcome, plan) = planner.plan(at, order);
+        outcomes[at] = outcome;
+        planned.extend(plan);
+    }
+    let (shipped_in_file, paid_in_file) = (planner.shipped_in_file, planner.paid_in_file);
+    let customers_created = planned.iter().filter(|p| p.new_customer.is_some()).count();
+    let mut numbers: HashMap<usize, String> = HashMap::new();
+    if !options.dry_run && !planned.is_empty() {
+        numbers = write(conn, &file, &planned, source, user).await?;
+    }
+    for p in &planned {
+        outcomes[p.at] = if options.dry_run {
+            ("ready".into(), None)
+        } else {
+            ("created".into(), numbers.get(&p.at).cloned())
+        };
+    }
+    Ok(report(
+        &file,
+        &planned,
+        &outcomes,
+        ReportFacts {
+            source,
+            applied: !options.dry_run,
+            customers_created,
+            create_customers: options.create_customers,
+            shipped_in_file,
+            paid_in_file,
+            customers: &customers,
+        },
+    ))
+}
+
+/// What became of one order: `ready`, `created`, `duplicate`, `cancelled` or `invalid`, and
+/// its Strata order number when it has one.
+pub(super) type Outcome = (String, Option<String>);
+
+/// A line priced for an order: the product, the quantity, the unit price and the line total.
+type PricedLine = (Product, i32, BigDecimal, BigDecimal);
+
+/// What planning the orders of one file reads, and what it counts as it goes.
+struct Planner<'a> {
+    products: &'a HashMap<String, Product>,
+    duplicates: &'a HashMap<String, String>,
+    customers: &'a HashMap<String, Known>,
+    tax_rate: &'a BigDecimal,
+    create_customers: bool,
+    /// Orders the file says are shipped.
+    shipped_in_file: usize,
+    /// Orders the file says are paid.
+    paid_in_file: usize,
+    /// E-mails of the customers planned so far, so one customer is created once.
+    new_emails: HashSet<String>,
+}
+
+impl Planner<'_> {
+    /// Plans one order of the file (its problems go into the order): its outcome and, when
+    /// it is ready, what to write.
+    fn plan(&mut self, at: usize, order: &mut FileOrder) -> (Outcome, Option<Planned>) {
         let first_row = order.rows.as_slice().first().copied().unwrap_or(0);
-        if let Some(number) = duplicates.get(&order.order_id) {
-            outcomes[at] = ("duplicate".into(), Some(number.clone()));
+        if let Some(number) = self.duplicates.get(&order.order_id) {
             order.refuse(
                 first_row,
                 Some(Column::OrderId),
                 format!("Order {} was already imported as {number}", order.order_id),
             );
-            continue;
+            return (("duplicate".into(), Some(number.clone())), None);
         }
+        let lines = self.priced_lines(order);
+        let email = order.email.clone().unwrap_or_default();
+        let known = self.customers.get(&email);
+        let new_customer = self.check_customer(order, first_row, &email);
+        if shop_status(order.status.as_deref()) == ShopStatus::Cancelled {
+            return (("cancelled".into(), None), None);
+        }
+        if !order.problems.is_empty() {
+            return (("invalid".into(), None), None);
+        }
+        if shop_status(order.status.as_deref()) == ShopStatus::Shipped {
+            self.shipped_in_file += 1;
+        }
+        if shop_paid(order.payment.as_deref()) {
+            self.paid_in_file += 1;
+        }
+        if new_customer.is_some() {
+            self.new_emails.insert(email.clone());
+        }
+        let totals = order_totals(order, &lines, self.tax_rate);
+        let product_name = match lines.as_slice() {
+            [(p, q, _, _)] => format!("{} x{q}", p.name),
+            many => format!("{} items", many.len()),
+        };
+        let address = if order.address.iter().any(Option::is_some) {
+            order.address.clone()
+        } else {
+            known.map(|k| k.0.address.clone()).unwrap_or_default()
+        };
+        let planned = Planned {
+            at,
+            customer_email: email,
+            existing_customer: known.and_then(|k| k.0.id),
+            new_customer,
+            customer_name: order
+                .name
+                .clone()
+                .or_else(|| known.and_then(|k| k.0.name.clone())),
+            phone: order
+                .phone
+                .clone()
+                .or_else(|| known.and_then(|k| k.0.phone.clone())),
+            address,
+            totals,
+            lines: lines
+                .into_iter()
+                .map(|(p, q, price, total)| (p.id, q, price, total))
+                .collect(),
+            product_name,
+        };
+        (("ready".into(), None), Some(planned))
+    }
+
+    /// The order's lines with their products and prices; a line whose product is unknown,
+    /// discontinued or without a price is refused.
+    fn priced_lines(&self, order: &mut FileOrder) -> Vec<PricedLine> {
         let mut lines = Vec::new();
         for line in order.lines.clone() {
             let (Some(sku), Some(quantity)) = (&line.sku, line.quantity) else {
                 continue;
             };
-            let Some(p) = products.get(&sku.to_uppercase()) else {
+            let Some(p) = self.products.get(&sku.to_uppercase()) else {
                 order.refuse(
                     line.row,
                     Some(Column::Sku),
@@ -204,8 +324,18 @@ pub(super) async fn plan_and_write(
             let total = rules::line_total(quantity, &price, &BigDecimal::zero());
             lines.push((p.clone(), quantity, price, total));
         }
-        let email = order.email.clone().unwrap_or_default();
-        let known = customers.get(&email);
+        lines
+    }
+
+    /// Refuses an inactive customer; the customer to create when the e-mail is unknown and
+    /// customers are created (once per e-mail).
+    fn check_customer(
+        &self,
+        order: &mut FileOrder,
+        first_row: i64,
+        email: &str,
+    ) -> Option<partners::CustomerForm> {
+        let known = self.customers.get(email);
         if let Some(k) = known
             && !k.1
         {
@@ -215,9 +345,9 @@ pub(super) async fn plan_and_write(
                 format!("Customer {email} is not active"),
             );
         }
-        let new_customer = match known {
-            None if options.create_customers && !new_emails.contains(&email) => {
-                match new_customer(order, &email) {
+        match known {
+            None if self.create_customers && !self.new_emails.contains(email) => {
+                match new_customer(order, email) {
                     Ok(c) => Some(c),
                     Err(reason) => {
                         order.refuse(first_row, Some(Column::Name), reason);
@@ -226,97 +356,29 @@ pub(super) async fn plan_and_write(
                 }
             }
             _ => None,
-        };
-        if shop_status(order.status.as_deref()) == ShopStatus::Cancelled {
-            outcomes[at] = ("cancelled".into(), None);
-            continue;
         }
-        if !order.problems.is_empty() {
-            outcomes[at] = ("invalid".into(), None);
-            continue;
-        }
-        if shop_status(order.status.as_deref()) == ShopStatus::Shipped {
-            shipped_in_file += 1;
-        }
-        if shop_paid(order.payment.as_deref()) {
-            paid_in_file += 1;
-        }
-        if new_customer.is_some() {
-            new_emails.insert(email.clone());
-        }
-        let line_totals: Vec<BigDecimal> = lines.iter().map(|l| l.3.clone()).collect();
-        let shipping = order.shipping.clone().unwrap_or_default();
-        let mut totals = rules::totals(&line_totals, &shipping, &tax_rate);
-        if let Some(tax) = &order.tax {
-            // The shop's tax is what the customer paid; keep it, with its effective rate.
-            totals.tax_amount = tax.clone();
-            totals.tax_rate = if totals.subtotal.is_zero() {
-                BigDecimal::zero()
-            } else {
-                (tax / &totals.subtotal)
-                    .with_scale_round(6, bigdecimal::RoundingMode::HalfUp)
-                    .min(BigDecimal::from(9))
-            };
-            totals.grand_total = &totals.subtotal + &totals.shipping_cost + tax;
-        }
-        let product_name = match lines.as_slice() {
-            [(p, q, _, _)] => format!("{} x{q}", p.name),
-            many => format!("{} items", many.len()),
-        };
-        let address = if order.address.iter().any(Option::is_some) {
-            order.address.clone()
+    }
+}
+
+/// An order's totals at the company tax rate, unless the file gives the tax: the shop's tax
+/// is what the customer paid, kept with its effective rate.
+fn order_totals(order: &FileOrder, lines: &[PricedLine], tax_rate: &BigDecimal) -> rules::Totals {
+    let line_totals: Vec<BigDecimal> = lines.iter().map(|l| l.3.clone()).collect();
+    let shipping = order.shipping.clone().unwrap_or_default();
+    let mut totals = rules::totals(&line_totals, &shipping, tax_rate);
+    if let Some(tax) = &order.tax {
+        // The shop's tax is what the customer paid; keep it, with its effective rate.
+        totals.tax_amount = tax.clone();
+        totals.tax_rate = if totals.subtotal.is_zero() {
+            BigDecimal::zero()
         } else {
-            known.map(|k| k.0.address.clone()).unwrap_or_default()
+            (tax / &totals.subtotal)
+                .with_scale_round(6, bigdecimal::RoundingMode::HalfUp)
+                .min(BigDecimal::from(9))
         };
-        outcomes[at] = ("ready".into(), None);
-        planned.push(Planned {
-            at,
-            customer_email: email,
-            existing_customer: known.and_then(|k| k.0.id),
-            new_customer,
-            customer_name: order
-                .name
-                .clone()
-                .or_else(|| known.and_then(|k| k.0.name.clone())),
-            phone: order
-                .phone
-                .clone()
-                .or_else(|| known.and_then(|k| k.0.phone.clone())),
-            address,
-            totals,
-            lines: lines
-                .into_iter()
-                .map(|(p, q, price, total)| (p.id, q, price, total))
-                .collect(),
-            product_name,
-        });
+        totals.grand_total = &totals.subtotal + &totals.shipping_cost + tax;
     }
-    let customers_created = planned.iter().filter(|p| p.new_customer.is_some()).count();
-    let mut numbers: HashMap<usize, String> = HashMap::new();
-    if !options.dry_run && !planned.is_empty() {
-        numbers = write(conn, &file, &planned, source, user).await?;
-    }
-    for p in &planned {
-        outcomes[p.at] = if options.dry_run {
-            ("ready".into(), None)
-        } else {
-            ("created".into(), numbers.get(&p.at).cloned())
-        };
-    }
-    Ok(report(
-        &file,
-        &planned,
-        &outcomes,
-        ReportFacts {
-            source,
-            applied: !options.dry_run,
-            customers_created,
-            create_customers: options.create_customers,
-            shipped_in_file,
-            paid_in_file,
-            customers: &customers,
-        },
-    ))
+    totals
 }
 
 /// The customer an order creates: the file's name split into given and family name (a
