@@ -2024,3 +2024,66 @@ async fn auto_approval_in_production_is_explicit_and_flagged_critical() {
     assert_eq!(check["category"], "critical", "{check}");
     assert_eq!(check["status"], "fail", "{check}");
 }
+
+/// A sign-in from `ip`, with the device cookie when given.
+async fn login_from(app: &TestApp, ip: &str, password: &str, device: Option<&str>) -> TestResponse {
+    let mut req = Request::builder()
+        .method(Method::POST)
+        .uri("/api/v1/auth/login")
+        .header("content-type", "application/json");
+    if let Some(device) = device {
+        req = req.header("cookie", device);
+    }
+    let mut req = req
+        .body(Body::from(
+            json!({"username": ADMIN_EMAIL, "password": password}).to_string(),
+        ))
+        .expect("request");
+    let peer: SocketAddr = format!("{ip}:5000").parse().expect("addr");
+    req.extensions_mut().insert(ConnectInfo(peer));
+    app.request(req).await
+}
+
+/// The abuse run's defect: 100 wrong passwords from 20 addresses kept the owner out (the
+/// per-account budget is shared by every address). A device that signed in before carries
+/// a signed cookie and skips the per-account slow-down; a new device is still slowed.
+#[tokio::test]
+async fn a_distributed_password_storm_does_not_keep_the_owner_out() {
+    let app = header_app().await;
+    setup_admin(&app).await;
+    let owner_ip = "203.0.113.5";
+    let first = login_from(&app, owner_ip, ADMIN_PASSWORD, None).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    let device = set_cookie(&first, "strata_device").expect("a device cookie");
+    assert!(device.contains("HttpOnly"), "{device}");
+    let device = device.split(';').next().expect("name=value").to_string();
+
+    // 20 addresses, 5 wrong passwords each: every one a plain failure (each address's own
+    // budget is 5), 100 in all against the account.
+    for i in 0..20 {
+        let ip = format!("198.51.100.{}", i + 1);
+        for _ in 0..5 {
+            let res = login_from(&app, &ip, "Wrong-pass1!", None).await;
+            assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{ip}: {}", res.text());
+        }
+    }
+    // A forged or foreign cookie is no pass.
+    let forged = login_from(
+        &app,
+        "192.0.2.77",
+        ADMIN_PASSWORD,
+        Some("strata_device=abc.def"),
+    )
+    .await;
+    assert_eq!(
+        forged.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        forged.text()
+    );
+    // The owner's device signs in at once, from home and from elsewhere.
+    for ip in [owner_ip, "192.0.2.99"] {
+        let res = login_from(&app, ip, ADMIN_PASSWORD, Some(&device)).await;
+        assert_eq!(res.status, StatusCode::OK, "{ip}: {}", res.text());
+    }
+}

@@ -475,6 +475,7 @@ impl IdentityMutation {
     ) -> AppResult<AuthPayload> {
         let d = Deps::from_ctx(ctx)?;
         let user = sessions::authenticate(&d, &email, &password).await?;
+        sessions::remember_device(ctx, d.config, d.keys, &user.email);
         let (pair, _) =
             sessions::start(&mut *d.conn().await?, d.keys, d.config, &user, d.meta).await?;
         Ok(signed_in(ctx, &d, "Login successful", user, pair))

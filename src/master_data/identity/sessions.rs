@@ -443,6 +443,38 @@ pub fn set_cookies(ctx: &Context<'_>, config: &Config, access: &str, refresh: Op
     }
 }
 
+/// The cookie that marks a device which signed in to an account successfully before.
+pub const DEVICE_COOKIE: &str = "strata_device";
+
+/// How long a device stays known: a year.
+const DEVICE_COOKIE_SECONDS: i64 = 365 * 24 * 3600;
+
+/// After a successful sign-in, marks the device (in either auth mode: browsers keep it,
+/// other clients may): its later sign-ins to this account skip the per-account slow-down.
+pub fn remember_device(
+    ctx: &Context<'_>,
+    config: &Config,
+    keys: &crate::platform::auth::tokens::TokenKeys,
+    email: &str,
+) {
+    let account = crate::platform::auth::rate_limit::account_key(email);
+    match keys.device_token(&account) {
+        Ok(value) => {
+            ctx.append_http_header(
+                "Set-Cookie",
+                cookie(
+                    DEVICE_COOKIE,
+                    &value,
+                    "/",
+                    DEVICE_COOKIE_SECONDS,
+                    config.is_production(),
+                ),
+            );
+        }
+        Err(e) => tracing::warn!(error = %e.message, "could not mint a device cookie"),
+    }
+}
+
 /// Deletes both session cookies (same paths as when they were set).
 pub fn clear_cookies(ctx: &Context<'_>, config: &Config) {
     let secure = config.is_production();
@@ -472,7 +504,18 @@ pub async fn authenticate(
     password: &str,
 ) -> AppResult<UserRow> {
     let account_key = crate::platform::auth::rate_limit::account_key(email);
-    if let Err(wait) = d.limits.login.attempt(&account_key, d.client_ip()) {
+    let known_device = d
+        .meta
+        .and_then(|m| m.cookies.get(DEVICE_COOKIE))
+        .is_some_and(|v| d.keys.is_device_of(v, &account_key));
+    let counted = if known_device {
+        d.limits
+            .login
+            .attempt_from_known_device(&account_key, d.client_ip())
+    } else {
+        d.limits.login.attempt(&account_key, d.client_ip())
+    };
+    if let Err(wait) = counted {
         d.audit(
             AuditEvent::new("login_throttled", Outcome::Denied)
                 .email(account_key.clone())

@@ -233,6 +233,20 @@ impl LoginThrottle {
         seconds_until(&self.by_account, &account.to_string())
     }
 
+    /// Counts one attempt from a device that signed in to `account` before (it carries the
+    /// signed device cookie, OWASP's "device cookies"): the per-address and per-(account,
+    /// address) budgets apply, the per-account slow-down does not, so a storm of wrong
+    /// passwords from many addresses cannot keep the owner out.
+    pub fn attempt_from_known_device(&self, account: &str, ip: IpAddr) -> Result<(), u64> {
+        let address = address_key(ip);
+        seconds_until(&self.by_address, &address)?;
+        let generation = self.generation(account, address);
+        seconds_until(
+            &self.by_account_and_address,
+            &(account.to_string(), address, generation),
+        )
+    }
+
     /// Records a successful sign-in: the (account, address) pair starts with a full budget
     /// again. The per-address and per-account limits are not reset.
     pub fn succeeded(&self, account: &str, ip: IpAddr) {
@@ -426,6 +440,23 @@ mod tests {
             "the owner elsewhere is not"
         );
         assert!(t.attempt("b@x", attacker).is_ok(), "another account is not");
+    }
+
+    #[test]
+    fn a_known_device_is_not_slowed_by_a_storm_on_its_account() {
+        let t = LoginThrottle::new(small());
+        for i in 0..4u8 {
+            let ip = IpAddr::from(std::net::Ipv4Addr::new(198, 51, 100, i));
+            assert!(t.attempt("a@x", ip).is_ok());
+        }
+        let owner: IpAddr = "203.0.113.5".parse().expect("ip");
+        assert!(t.attempt("a@x", owner).is_err(), "the account is slowed");
+        assert!(t.attempt_from_known_device("a@x", owner).is_ok());
+        assert!(t.attempt_from_known_device("a@x", owner).is_ok());
+        assert!(
+            t.attempt_from_known_device("a@x", owner).is_err(),
+            "its own pair's budget still holds"
+        );
     }
 
     #[test]

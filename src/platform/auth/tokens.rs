@@ -117,6 +117,43 @@ impl TokenKeys {
         })
     }
 
+    fn device_mac(&self, account: &str, nonce: &str) -> AppResult<hmac::Hmac<Sha256>> {
+        use hmac::Mac;
+        let mut mac =
+            hmac::Hmac::<Sha256>::new_from_slice(&self.secret).map_err(AppError::internal)?;
+        mac.update(b"strata-device\0");
+        mac.update(account.as_bytes());
+        mac.update(b"\0");
+        mac.update(nonce.as_bytes());
+        Ok(mac)
+    }
+
+    /// A device cookie's value for `account`: `<nonce>.<HMAC of account and nonce>`. A
+    /// device that signed in successfully carries it; see [`TokenKeys::is_device_of`].
+    pub fn device_token(&self, account: &str) -> AppResult<String> {
+        use hmac::Mac;
+        let nonce = random_token();
+        let tag = self.device_mac(account, &nonce)?.finalize().into_bytes();
+        Ok(format!(
+            "{nonce}.{}",
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(tag)
+        ))
+    }
+
+    /// Whether `value` is a device cookie this server issued for `account` (compared in
+    /// constant time).
+    pub fn is_device_of(&self, value: &str, account: &str) -> bool {
+        use hmac::Mac;
+        let Some((nonce, tag)) = value.split_once('.') else {
+            return false;
+        };
+        let Ok(tag) = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(tag) else {
+            return false;
+        };
+        self.device_mac(account, nonce)
+            .is_ok_and(|mac| mac.verify_slice(&tag).is_ok())
+    }
+
     fn encode(&self, claims: &Claims) -> AppResult<String> {
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding)
             .map_err(AppError::internal)
