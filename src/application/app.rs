@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use async_graphql::http::GraphiQLSource;
-use async_graphql_axum::{GraphQLProtocol, GraphQLRequest};
+use async_graphql_axum::GraphQLProtocol;
 use axum::extract::WebSocketUpgrade;
 use axum::extract::{Extension, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -253,9 +253,12 @@ async fn graphql(
     Extension(request_id): Extension<RequestId>,
     ClientIp(client_ip): ClientIp,
     headers: axum::http::HeaderMap,
-    request: GraphQLRequest,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
-    let request = request.into_inner();
+    let request = match crate::platform::http::graphql::read_request(&headers, body).await {
+        Ok(request) => request,
+        Err(refusal) => return refusal,
+    };
     tracing::debug!(
         operation = request.operation_name.as_deref().unwrap_or("anonymous"),
         "executing GraphQL operation"

@@ -117,6 +117,20 @@ pub struct Movement {
     /// reservation is released by the same quantity (up to what this reference holds), and stock
     /// reserved for others is not protected from it.
     pub from_reservation: bool,
+    /// When this movement is one part of a larger request (a shipment line issued from its
+    /// reservation, then from free stock), the whole request: a refusal names the line's
+    /// numbers, not this part's.
+    pub part_of: Option<WholeRequest>,
+}
+
+/// The request a movement is part of: what was on hand when it began, and how much it asks
+/// for in all.
+#[derive(Debug, Clone)]
+pub struct WholeRequest {
+    /// On hand at the location before the request's first movement.
+    pub on_hand: BigDecimal,
+    /// The whole quantity requested.
+    pub quantity: BigDecimal,
 }
 
 impl Movement {
@@ -140,6 +154,7 @@ impl Movement {
             notes: None,
             created_by: None,
             from_reservation: false,
+            part_of: None,
         }
     }
 }
@@ -647,13 +662,17 @@ async fn change_checked(
         && !m.from_reservation
         && balance.available_quantity.0 < zero;
     if (below_zero || below_reserved) && !allow_negative {
+        let (on_hand, requested) = match &m.part_of {
+            Some(whole) => (&whole.on_hand, &whole.quantity),
+            None => (&previous_on_hand, &m.quantity),
+        };
         let message = if below_zero {
             format!(
                 "Insufficient stock of {} at {}: {} on hand, {} requested",
                 item.sku,
                 location_code,
-                previous_on_hand.normalized(),
-                m.quantity.normalized()
+                on_hand.normalized(),
+                requested.normalized()
             )
         } else {
             format!(

@@ -13,7 +13,9 @@ pub struct SystemVersion {
     pub build_date: &'static str,
 }
 
-/// The running service, for signed-in users.
+/// The running service: what a client needs before sign-in to decide what to show (public,
+/// as FilaOps's app reads it at start-up; nothing sensitive), and the environment for
+/// signed-in users.
 #[derive(Debug, Clone, SimpleObject)]
 pub struct SystemInfo {
     /// The service version, as in `/health`.
@@ -22,7 +24,14 @@ pub struct SystemInfo {
     pub build_date: &'static str,
     /// The edition tier (`community` for the open-source edition).
     pub tier: String,
-    /// `development` or `production`.
+    /// Paid-edition features switched on (none in the community edition).
+    pub features_enabled: Vec<String>,
+    /// How it was installed (`docker` or `binary`), as the original reports it.
+    pub install_method: &'static str,
+    /// Whether outgoing mail is configured (password resets then go by e-mail).
+    pub smtp_configured: bool,
+    /// `development` or `production` (signed-in users).
+    #[graphql(guard = "Access::User")]
     pub environment: String,
 }
 
@@ -107,13 +116,21 @@ impl SystemQuery {
         })
     }
 
-    /// The service's version, build, edition and environment.
-    #[graphql(guard = "Access::User")]
+    /// The service's version, build, edition and enabled features (public: clients read it
+    /// before sign-in), and its environment (signed-in users).
+    #[graphql(guard = "Access::Public")]
     async fn system_info(&self, ctx: &Context<'_>) -> SystemInfo {
         let config = ctx.data_opt::<std::sync::Arc<crate::platform::config::Config>>();
         SystemInfo {
             version: crate::VERSION,
             build_date: crate::BUILD_DATE,
+            features_enabled: Vec::new(),
+            install_method: if std::path::Path::new("/.dockerenv").exists() {
+                "docker"
+            } else {
+                "binary"
+            },
+            smtp_configured: config.is_some_and(|c| c.smtp.is_configured()),
             tier: config
                 .map(|c| c.tier.clone())
                 .unwrap_or_else(|| "community".into()),

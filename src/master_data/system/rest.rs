@@ -2,7 +2,7 @@
 //! `/system/info`) and the typed settings (CONTRACT 5.16, NEW: `/system/settings`,
 //! `/system/settings/{key}`; the fields are in `settings::registry`).
 
-use crate::platform::auth::Access::{Admin, Public, User};
+use crate::platform::auth::Access::{Admin, Public};
 use crate::platform::rest::{Body, Route};
 use crate::stored_op;
 
@@ -15,8 +15,8 @@ pub const ROUTES: &[Route] = &[
         .access(Public)
         .summary("`{status: healthy|degraded, version, timestamp, database_connected, services, error}`; always 200 (use `/health` for a 503 when the database is down)"),
     Route::get("/system/info", include_str!("rest/info.graphql"), "systemInfo")
-        .access(User)
-        .summary("The service version, build date, edition tier and environment"),
+        .access(Public)
+        .summary("What a client needs before sign-in (public, as in FilaOps): `{tier, features_enabled, version, build_date, install_method, smtp_configured}`"),
     Route::get("/system/settings", stored_op!("settings_list.graphql", "setting"), "systemSettings")
         .access(Admin)
         .summary("Every setting under its key (`section` filter: company, ai, mail, security): `[{key, section, type, value, is_set, masked, read_only, source, env_var, nullable, options, description}]`; secrets are masked (`********`)"),

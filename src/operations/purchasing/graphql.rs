@@ -260,7 +260,9 @@ impl PurchasingQuery {
     async fn purchase_orders(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Only this status.")] status: Option<PurchaseOrderStatus>,
+        #[graphql(desc = "Only these statuses (one or a list).")] status: Option<
+            Vec<PurchaseOrderStatus>,
+        >,
         #[graphql(desc = "Only this vendor's orders.")] vendor_id: Option<i64>,
         #[graphql(desc = "PO number or vendor name contains.")] search: Option<String>,
         #[graphql(desc = "Sort column (default created_at).")] sort_by: Option<PurchaseOrderSort>,
@@ -270,7 +272,7 @@ impl PurchasingQuery {
     ) -> AppResult<PurchaseOrderConnection> {
         let page = Page::with_max(Some(first), Some(offset), MAX_PO_PAGE)?;
         let filter = PurchaseOrderFilter {
-            status,
+            status: status.unwrap_or_default(),
             vendor_id,
             search,
             sort_by,

@@ -369,8 +369,8 @@ pub struct VendorItemRow {
 /// How purchase orders are listed.
 #[derive(Debug, Clone, Default)]
 pub struct PurchaseOrderFilter {
-    /// Only this status.
-    pub status: Option<PurchaseOrderStatus>,
+    /// Only these statuses (any, when empty).
+    pub status: Vec<PurchaseOrderStatus>,
     /// Only this vendor.
     pub vendor_id: Option<i64>,
     /// PO number or vendor name contains (case-insensitive).
@@ -393,8 +393,8 @@ pub async fn list(
             .inner_join(vendors::table)
             .select((PurchaseOrderRow::as_select(), paging::total_count()))
             .into_boxed();
-        if let Some(s) = filter.status {
-            q = q.filter(purchase_orders::status.eq(s));
+        if !filter.status.is_empty() {
+            q = q.filter(purchase_orders::status.eq_any(filter.status.clone()));
         }
         if let Some(v) = filter.vendor_id {
             q = q.filter(purchase_orders::vendor_id.eq(v));

@@ -430,6 +430,20 @@ impl SalesQuery {
             .await
     }
 
+    /// Whether each order ready to ship can ship now, and why not (the shipping queue's
+    /// preflight; at most 500, oldest first; non-admins see their own).
+    #[graphql(guard = "Access::User")]
+    async fn sales_orders_ship_readiness(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Vec<crate::operations::sales::readiness::ShipReadiness>> {
+        let user = crate::platform::auth::viewer::current_user(ctx).await?;
+        let owner = (!user.is_admin()).then_some(user.id);
+        let conn = &mut *context::conn(ctx).await?;
+        let orders = model::ready_to_ship(conn, owner, 500).await?;
+        crate::operations::sales::readiness::ship_readiness_of(conn, &orders).await
+    }
+
     /// The components the order still needs through its products' BOMs, against available
     /// stock (owner or admin).
     #[graphql(guard = "Access::User")]

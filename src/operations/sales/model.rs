@@ -501,6 +501,24 @@ pub async fn lock(conn: &mut AsyncPgConnection, id: i64) -> QueryResult<Option<S
         .optional()
 }
 
+/// Orders ready to ship (at most `limit`, oldest first), only `owner`'s when given.
+pub async fn ready_to_ship(
+    conn: &mut AsyncPgConnection,
+    owner: Option<i64>,
+    limit: i64,
+) -> AppResult<Vec<SalesOrderRow>> {
+    let mut q = sales_orders::table
+        .filter(sales_orders::status.eq(SalesOrderStatus::ReadyToShip))
+        .select(SalesOrderRow::as_select())
+        .order(sales_orders::id)
+        .limit(limit)
+        .into_boxed();
+    if let Some(owner) = owner {
+        q = q.filter(sales_orders::user_id.eq(owner));
+    }
+    Ok(q.load(conn).await?)
+}
+
 /// The orders with these ids.
 pub async fn by_ids(conn: &mut AsyncPgConnection, ids: &[i64]) -> AppResult<Vec<SalesOrderRow>> {
     Ok(sales_orders::table

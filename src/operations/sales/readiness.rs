@@ -74,6 +74,66 @@ pub async fn ship_readiness(
     conn: &mut AsyncPgConnection,
     order: &SalesOrderRow,
 ) -> AppResult<ShipReadiness> {
+    let mut all = ship_readiness_of(conn, std::slice::from_ref(order)).await?;
+    Ok(all.remove(0))
+}
+
+/// [`ship_readiness`] of many orders in a fixed number of queries (lines, item facts and
+/// running production orders each loaded once for all of them), in the orders' order.
+pub async fn ship_readiness_of(
+    conn: &mut AsyncPgConnection,
+    orders: &[SalesOrderRow],
+) -> AppResult<Vec<ShipReadiness>> {
+    let shippable: Vec<i64> = orders
+        .iter()
+        .filter(|o| SHIPPABLE.contains(&o.status))
+        .map(|o| o.id)
+        .collect();
+    let lines = model::lines_of(conn, &shippable).await?;
+    let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
+    let skus = crate::ledgers::inventory::model::item_facts(conn, &ids).await?;
+    let running =
+        crate::operations::sales::rules::active_production_orders_of(conn, &shippable).await?;
+    Ok(orders
+        .iter()
+        .map(|order| {
+            let mut issues = status_issues(order);
+            if SHIPPABLE.contains(&order.status) {
+                for l in lines.iter().filter(|l| l.sales_order_id == order.id) {
+                    let open = BigDecimal::from(l.quantity) - &l.quantity_shipped.0;
+                    let short = &open - &l.quantity_allocated.0;
+                    if short > BigDecimal::zero() {
+                        let sku = skus
+                            .iter()
+                            .find(|f| f.id == l.product_id)
+                            .map(|f| f.sku.clone())
+                            .unwrap_or_else(|| format!("item {}", l.product_id));
+                        issues.push(format!(
+                            "Line {} ({sku}): {} of {} reserved, {} short",
+                            l.line_number,
+                            l.quantity_allocated.0.normalized(),
+                            open.normalized(),
+                            short.normalized()
+                        ));
+                    }
+                }
+                for (_, code) in running.iter().filter(|(so, _)| *so == order.id) {
+                    issues.push(format!("Production order {code} is not finished"));
+                }
+            }
+            ShipReadiness {
+                sales_order_id: order.id,
+                order_number: order.order_number.clone(),
+                status: order.status,
+                can_ship: issues.is_empty(),
+                blocking_issues: issues,
+            }
+        })
+        .collect())
+}
+
+/// What the order's status and address alone say against shipping it.
+fn status_issues(order: &SalesOrderRow) -> Vec<String> {
     let mut issues = Vec::new();
     match order.status {
         s if SHIPPABLE.contains(&s) => {}
@@ -90,41 +150,7 @@ pub async fn ship_readiness(
     {
         issues.push("The order has no shipping address".to_string());
     }
-    if SHIPPABLE.contains(&order.status) {
-        let lines = model::lines_of(conn, &[order.id]).await?;
-        let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
-        let skus = crate::ledgers::inventory::model::item_facts(conn, &ids).await?;
-        for l in &lines {
-            let open = BigDecimal::from(l.quantity) - &l.quantity_shipped.0;
-            let short = &open - &l.quantity_allocated.0;
-            if short > BigDecimal::zero() {
-                let sku = skus
-                    .iter()
-                    .find(|f| f.id == l.product_id)
-                    .map(|f| f.sku.clone())
-                    .unwrap_or_else(|| format!("item {}", l.product_id));
-                issues.push(format!(
-                    "Line {} ({sku}): {} of {} reserved, {} short",
-                    l.line_number,
-                    l.quantity_allocated.0.normalized(),
-                    open.normalized(),
-                    short.normalized()
-                ));
-            }
-        }
-        for code in
-            crate::operations::sales::rules::active_production_orders(conn, order.id).await?
-        {
-            issues.push(format!("Production order {code} is not finished"));
-        }
-    }
-    Ok(ShipReadiness {
-        sales_order_id: order.id,
-        order_number: order.order_number.clone(),
-        status: order.status,
-        can_ship: issues.is_empty(),
-        blocking_issues: issues,
-    })
+    issues
 }
 
 /// The components the order still needs through its products' active BOMs: production-stage

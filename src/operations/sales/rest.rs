@@ -23,6 +23,11 @@ pub const ROUTES: &[Route] = &[
         .summary("The status flow of CONTRACT 6.1 (`current_status` for one status's moves)"),
     Route::get("/sales-orders/payment-statuses", stored_op!("sales_payment_statuses.graphql"), "salesPaymentStatuses")
         .summary("The payment statuses with their meaning"),
+    Route::get("/sales-orders/can-ship", stored_op!("sales_orders_can_ship.graphql"), "salesOrdersShipReadiness")
+        .keyed_by("sales_order_id")
+        .summary("The shipping queue's preflight: `{order_id: {can_ship, reasons: [text]}}` for every order ready to ship (at most 500; non-admins their own)"),
+    Route::get("/sales-orders/{id}/can-ship", stored_op!("sales_order_can_ship.graphql"), "salesOrderBlockingIssues")
+        .summary("Whether this order (any status) can ship now: `{can_ship, reasons: [text]}` (owner or admin)"),
     Route::get("/sales-orders/{id}", stored_op!("sales_order_get.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrder")
         .summary("One order with its lines and fulfillment (owner or admin: 403 `Not authorized to view this order`)"),
     Route::get("/sales-orders/{id}/blocking-issues", stored_op!("sales_order_blocking_issues.graphql"), "salesOrderBlockingIssues")

@@ -206,6 +206,14 @@ pub async fn ship_locked(
         };
         let reserved = l.quantity_allocated.0.clone().min(open.clone());
         let free = &open - &reserved;
+        // The line ships in two parts; a refusal names the line's own numbers.
+        let whole = ledger::WholeRequest {
+            on_hand: ledger::balance(conn, l.product_id, location)
+                .await?
+                .map(|b| b.on_hand_quantity.0)
+                .unwrap_or_default(),
+            quantity: open.clone(),
+        };
         for (q, from_reservation) in [(reserved, true), (free, false)] {
             if q <= BigDecimal::zero() {
                 continue;
@@ -214,6 +222,7 @@ pub async fn ship_locked(
                 conn,
                 &Movement {
                     from_reservation,
+                    part_of: Some(whole.clone()),
                     ..base(l.product_id, location, MovementKind::Shipment, q)
                 },
             )

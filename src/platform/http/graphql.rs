@@ -24,6 +24,73 @@ use crate::platform::http::answer_cache::{Answer, AnswerKey};
 const GRAPHQL_RESPONSE: &str = "application/graphql-response+json";
 const JSON: &str = "application/json";
 
+/// Reads a `POST /graphql` body: a JSON request (`application/json` or a `+json` type) or a
+/// GraphQL multipart upload. Anything else is a 415, and a body that does not parse a 400
+/// (413 when a part is too large), each answered as GraphQL JSON
+/// (`{"errors": [{"message", "extensions": {"code"}}]}`), never as plain text.
+pub async fn read_request(
+    headers: &HeaderMap,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<async_graphql::Request, Response> {
+    let body = body.map_err(|rejection| {
+        unreadable(AppError::new(
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                crate::platform::error::ErrorCode::PayloadTooLarge
+            } else {
+                crate::platform::error::ErrorCode::BadRequest
+            },
+            rejection.body_text(),
+        ))
+    })?;
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let readable =
+        essence == JSON || essence.ends_with("+json") || essence == "multipart/form-data";
+    if !readable {
+        return Err(unreadable(AppError::new(
+            crate::platform::error::ErrorCode::UnsupportedMediaType,
+            "Unsupported media type: send application/json (or multipart/form-data for uploads)",
+        )));
+    }
+    let reader = futures_util::io::Cursor::new(body);
+    async_graphql::http::receive_body(
+        Some(content_type),
+        reader,
+        async_graphql::http::MultipartOptions::default(),
+    )
+    .await
+    .map_err(|e| {
+        let code = match e {
+            async_graphql::ParseRequestError::PayloadTooLarge => {
+                crate::platform::error::ErrorCode::PayloadTooLarge
+            }
+            _ => crate::platform::error::ErrorCode::BadRequest,
+        };
+        unreadable(AppError::new(
+            code,
+            format!("The body is not a GraphQL request: {e}"),
+        ))
+    })
+}
+
+/// A body that could not be read as a request, as a GraphQL error with the error's status.
+fn unreadable(error: AppError) -> Response {
+    let status = error.code.status();
+    let response = async_graphql::Response::from_errors(vec![app_error(error)]);
+    match serde_json::to_vec(&response) {
+        Ok(body) => (status, [(header::CONTENT_TYPE, JSON)], body).into_response(),
+        Err(e) => AppError::internal(e).into_response(),
+    }
+}
+
 /// Runs one client request on the `/graphql` schema and answers it.
 pub async fn serve(
     state: &crate::platform::http::state::AppState,

@@ -79,14 +79,26 @@ fn rows_of(route: &CompiledRoute, value: ConstValue) -> Vec<ConstValue> {
     }
 }
 
+/// One CSV cell. Text a spreadsheet would run as a formula (starting with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return: OWASP's CSV injection) is written with a leading `'`,
+/// which spreadsheets show as text; numbers written as text (`-5.00`) are left as they are.
 fn cell(value: &ConstValue) -> String {
     match value {
         ConstValue::Null => String::new(),
-        ConstValue::String(s) => s.clone(),
+        ConstValue::String(s) => neutralised(s),
         ConstValue::Enum(e) => e.to_string(),
         ConstValue::Number(n) => n.to_string(),
         ConstValue::Boolean(b) => b.to_string(),
         other => serde_json::to_string(other).unwrap_or_default(),
+    }
+}
+
+fn neutralised(text: &str) -> String {
+    let risky = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && text.trim().parse::<f64>().is_err() {
+        format!("'{text}")
+    } else {
+        text.to_string()
     }
 }
 
@@ -246,4 +258,26 @@ pub async fn stream(
         headers.insert(header::CONTENT_DISPOSITION, v);
     }
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formulas_are_written_as_text_and_numbers_as_numbers() {
+        for (given, written) in [
+            (
+                "=HYPERLINK(\"http://x\",\"y\")",
+                "'=HYPERLINK(\"http://x\",\"y\")",
+            ),
+            ("+cmd", "'+cmd"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "'\rx"),
+            ("-5.00", "-5.00"),
+            ("Widget", "Widget"),
+        ] {
+            assert_eq!(super::neutralised(given), written, "{given}");
+        }
+    }
 }

@@ -80,14 +80,67 @@ impl RouteTable {
         validator: &AppSchema,
     ) -> anyhow::Result<RouteTable> {
         let types = TypeInfo::from_sdl(sdl)?;
-        let routes = compile_and_validate(routes, &types, validator)?
+        let routes: Vec<Arc<CompiledRoute>> = compile_and_validate(routes, &types, validator)?
             .into_iter()
             .map(Arc::new)
             .collect();
+        check_reachable(routes.iter().map(|r| &r.route))?;
         Ok(RouteTable {
             routes,
             types: Arc::new(types),
         })
+    }
+}
+
+/// Refuses a route table in which a declared path would not reach its own route: two
+/// spellings of one path (`/items/{id}` and `/items/{item_id}`), or a literal segment
+/// (`/sales-orders/can-ship`) that a parameter route of the same method would answer in
+/// its place. FastAPI matches in declaration order, so FilaOps had to declare such literals
+/// first; the router here prefers literals, and this proves it for every route, with the
+/// router's own matcher, before the process serves anything.
+pub fn check_reachable<'a>(routes: impl Iterator<Item = &'a Route>) -> anyhow::Result<()> {
+    let mut by_method: HashMap<Method, Vec<&'static str>> = HashMap::new();
+    for route in routes {
+        let paths = by_method.entry(route.method).or_default();
+        for path in route.all_paths() {
+            let path = path.trim_end_matches('/');
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    for (method, paths) in &by_method {
+        let mut matcher = matchit::Router::new();
+        for path in paths {
+            if let Err(e) = matcher.insert(*path, *path) {
+                problems.push(format!("{} {path}: {e}", method.as_str()));
+            }
+        }
+        for path in paths {
+            // A request for the path itself, parameters filled with a sample value.
+            let sample: String = path
+                .split('/')
+                .map(|seg| if seg.starts_with('{') { "1" } else { seg })
+                .collect::<Vec<_>>()
+                .join("/");
+            match matcher.at(&sample) {
+                Ok(found) if found.value == path => {}
+                Ok(found) => problems.push(format!(
+                    "{} {path} is answered by {} (a literal segment swallowed by a parameter)",
+                    method.as_str(),
+                    found.value
+                )),
+                Err(_) if problems.iter().any(|p| p.contains(path)) => {}
+                Err(e) => problems.push(format!("{} {path}: {e}", method.as_str())),
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        problems.sort();
+        anyhow::bail!("unreachable REST routes:\n{}", problems.join("\n"))
     }
 }
 
@@ -150,17 +203,52 @@ pub fn router(
         router = router.route(&path, methods);
     }
     let document = Arc::new(openapi::document(&table.routes, &table.types));
+    let production = config.is_production();
+    let openapi = move |state: State<AppState>,
+                        client_ip: ClientIp,
+                        request_id: Extension<RequestId>,
+                        headers: HeaderMap| {
+        let document = document.clone();
+        async move {
+            if production {
+                signed_in(&state, client_ip, &request_id, &headers).await?;
+            }
+            Ok::<_, AppError>(axum::Json((*document).clone()))
+        }
+    };
+    let docs = move |state: State<AppState>,
+                     client_ip: ClientIp,
+                     request_id: Extension<RequestId>,
+                     headers: HeaderMap| async move {
+        if production {
+            signed_in(&state, client_ip, &request_id, &headers).await?;
+        }
+        Ok::<_, AppError>(openapi::docs_page().await)
+    };
     Ok(router
-        .route(
-            "/openapi.json",
-            axum::routing::get(move || {
-                let document = document.clone();
-                async move { axum::Json((*document).clone()) }
-            }),
-        )
-        .route("/docs", axum::routing::get(openapi::docs_page))
-        .route("/docs/", axum::routing::get(openapi::docs_page))
+        .route("/openapi.json", axum::routing::get(openapi))
+        .route("/docs", axum::routing::get(docs))
+        .route("/docs/", axum::routing::get(docs))
         .method_not_allowed_fallback(method_not_allowed))
+}
+
+/// In production the API's description (OpenAPI document, docs page) is for signed-in users
+/// only, as FilaOps hides its own there; the typed client and power users sign in first.
+async fn signed_in(
+    State(state): &State<AppState>,
+    ClientIp(client_ip): ClientIp,
+    Extension(request_id): &Extension<RequestId>,
+    headers: &HeaderMap,
+) -> Result<(), AppError> {
+    let meta = crate::platform::http::meta::request_meta(headers, client_ip, request_id);
+    if meta.access_token().is_none() {
+        return Err(AppError::unauthenticated("Not authenticated"));
+    }
+    let viewer = state
+        .viewers
+        .resolve(&meta, &state.token_keys, &state.pool)
+        .await?;
+    Access::User.allows(&viewer)
 }
 
 async fn method_not_allowed() -> Response {

@@ -443,6 +443,16 @@ fn response_schema(route: &CompiledRoute, types: &TypeInfo) -> Option<Value> {
     {
         schema = any;
     }
+    if let Some(field) = route.route.keyed_by {
+        let mut item = schema["items"].take();
+        if let Some(props) = item.get_mut("properties").and_then(Value::as_object_mut) {
+            props.remove(field);
+        }
+        if let Some(required) = item.get_mut("required").and_then(Value::as_array_mut) {
+            required.retain(|r| r != field);
+        }
+        schema = json!({ "type": "object", "additionalProperties": item });
+    }
     if let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) {
         for key in route.route.flatten {
             if let Some(inner) = props.remove(*key)

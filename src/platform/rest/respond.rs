@@ -72,6 +72,9 @@ pub fn shape(
     if value == ConstValue::Null && route.route.method == Method::Get {
         return Err(AppError::not_found("Not found"));
     }
+    if let (Some(field), ConstValue::List(items)) = (route.route.keyed_by, &value) {
+        value = keyed(items, field);
+    }
     if let ConstValue::Object(obj) = &mut value {
         for key in route.route.flatten {
             if let Some(ConstValue::Object(inner)) = obj.shift_remove(*key) {
@@ -83,6 +86,23 @@ pub fn shape(
         }
     }
     Ok(value)
+}
+
+/// The elements of a list by their `field` (as text), each without that field.
+fn keyed(items: &[ConstValue], field: &str) -> ConstValue {
+    let mut out = async_graphql::indexmap::IndexMap::new();
+    for item in items {
+        if let ConstValue::Object(obj) = item {
+            let mut obj = obj.clone();
+            let key = match obj.shift_remove(field) {
+                Some(ConstValue::Number(n)) => n.to_string(),
+                Some(ConstValue::String(s)) => s,
+                _ => continue,
+            };
+            out.insert(async_graphql::Name::new(key), ConstValue::Object(obj));
+        }
+    }
+    ConstValue::Object(out)
 }
 
 /// Turns a successful body value into the answer: JSON serialised once, a raw string, or 204.

@@ -131,6 +131,9 @@ pub struct Route {
     /// The route is a file download of its export: CSV without `?format=` (a
     /// `.../export` route), `Content-Disposition: attachment`.
     pub export_by_default: bool,
+    /// A list answer turned into an object keyed by this field of each element (the
+    /// field itself is left out of the element): `{"12": {...}, "15": {...}}`.
+    pub keyed_by: Option<&'static str>,
 }
 
 impl Route {
@@ -164,7 +167,15 @@ impl Route {
             export_by_default: false,
             forbidden: None,
             bad_request_params: &[],
+            keyed_by: None,
         }
+    }
+
+    /// Answers a list as an object keyed by `field` of each element (FilaOps's
+    /// `{order_id: {...}}` maps).
+    pub const fn keyed_by(mut self, field: &'static str) -> Route {
+        self.keyed_by = Some(field);
+        self
     }
 
     /// A GET route.

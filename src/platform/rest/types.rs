@@ -203,9 +203,19 @@ impl TypeInfo {
         };
         match &ty.base {
             BaseType::List(inner) => {
+                // A query string lists values by repeating the parameter or, as FilaOps's
+                // client also writes them, separated by commas (`status=draft,ordered`).
+                let split: Vec<Value>;
                 let items: Vec<&Value> = match value {
+                    Value::Array(items) if source == Source::Text => {
+                        split = items.iter().flat_map(comma_separated).collect();
+                        split.iter().collect()
+                    }
                     Value::Array(items) => items.iter().collect(),
-                    other if source == Source::Text => vec![other],
+                    other if source == Source::Text => {
+                        split = comma_separated(other);
+                        split.iter().collect()
+                    }
                     _ => {
                         errors.push(
                             FieldError::new(field, "Input should be a valid list")
@@ -369,6 +379,19 @@ impl TypeInfo {
             }
         }
         out
+    }
+}
+
+/// A text value split at its commas (blank parts dropped); other values as they are.
+fn comma_separated(value: &Value) -> Vec<Value> {
+    match value {
+        Value::String(text) => text
+            .split(',')
+            .map(str::trim)
+            .filter(|part| !part.is_empty())
+            .map(|part| Value::String(part.to_string()))
+            .collect(),
+        other => vec![other.clone()],
     }
 }
 

@@ -174,6 +174,24 @@ pub async fn active_production_orders(
         .await?)
 }
 
+/// [`active_production_orders`] of many sales orders at once: (sales order, code) pairs.
+pub async fn active_production_orders_of(
+    conn: &mut AsyncPgConnection,
+    sales_order_ids: &[i64],
+) -> crate::platform::error::AppResult<Vec<(i64, String)>> {
+    let rows: Vec<(Option<i64>, String)> = production_orders::table
+        .filter(production_orders::sales_order_id.eq_any(sales_order_ids))
+        .filter(production_orders::status.ne_all(INACTIVE_PRODUCTION))
+        .order(production_orders::id)
+        .select((production_orders::sales_order_id, production_orders::code))
+        .load(conn)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(so, code)| so.map(|so| (so, code)))
+        .collect())
+}
+
 /// Creates production orders (through the production area's own create rule) for what each
 /// line lacks beyond its reservation, its shipped units and the production orders it already
 /// has. Finished goods and items made in house are produced; services and other bought items
