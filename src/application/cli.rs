@@ -116,126 +116,152 @@ pub fn main() -> ExitCode {
     }
 }
 
-async fn run(command: Command, mut config: Config) -> anyhow::Result<()> {
+async fn run(command: Command, config: Config) -> anyhow::Result<()> {
     let url = config.database.url.expose().to_string();
     match command {
         Command::Serve {
             port,
             host,
             migrate,
-        } => {
-            if let Some(port) = port {
-                config.port = port;
-            }
-            if let Some(host) = host {
-                config.host = host;
-            }
-            if config.secret_key_generated {
-                tracing::warn!(
-                    "SECRET_KEY is not set: using a random key for this process; sessions end when it stops"
-                );
-            }
-            if config.is_production()
-                && config.password_reset_auto_approve
-                && !config.smtp.is_configured()
-            {
-                tracing::error!(
-                    "SECURITY (critical): PASSWORD_RESET_AUTO_APPROVE=true in production without mail: anyone who knows an address gets its reset link"
-                );
-            }
-            wait_for_database(&url).await?;
-            if migrate {
-                let applied = migrations::run_pending(&url).await?;
-                if !applied.is_empty() {
-                    tracing::info!(count = applied.len(), "applied pending migrations");
-                }
-            } else {
-                let pending = migrations::pending(&url).await?;
-                if !pending.is_empty() {
-                    anyhow::bail!(
-                        "the database has {} pending migration(s) ({}); apply them with `strata migrate` (or start with `strata serve --migrate`)",
-                        pending.len(),
-                        pending.join(", ")
-                    );
-                }
-            }
-            let pool = crate::platform::db::build_pool(&config.database)?;
-            let state = crate::application::app::AppState::new(config, pool);
-            if let Some(warning) = crate::platform::mail::production_warning(&state.config) {
-                tracing::warn!("SECURITY WARNING: {warning}");
-            }
-            // The job worker (outgoing mail and other background work) runs beside the
-            // server and stops after it, letting its current job finish.
-            let worker = crate::application::app::start_jobs(
-                &state,
-                crate::platform::jobs::WorkerOptions::default(),
-            );
-            let served = crate::application::app::serve(state).await;
-            worker.shutdown().await;
-            served
+        } => run_serve(config, &url, port, host, migrate).await,
+        Command::Migrate { action } => {
+            run_migrate(&url, action.unwrap_or(MigrateAction::Run)).await
         }
-        Command::Migrate { action } => match action.unwrap_or(MigrateAction::Run) {
-            MigrateAction::Run => {
-                let applied = migrations::run_pending(&url).await?;
-                if applied.is_empty() {
-                    println!("database is up to date");
-                } else {
-                    for v in &applied {
-                        println!("applied {v}");
-                    }
-                }
-                Ok(())
-            }
-            MigrateAction::Revert => {
-                let version = migrations::revert_last(&url).await?;
-                println!("reverted {version}");
-                Ok(())
-            }
-            MigrateAction::Status => {
-                for m in migrations::status(&url).await? {
-                    println!(
-                        "{} {}",
-                        if m.applied { "[applied]" } else { "[pending]" },
-                        m.name
-                    );
-                }
-                Ok(())
-            }
-            MigrateAction::MarkApplied => {
-                let marked = migrations::mark_all_applied(&url).await?;
-                if marked.is_empty() {
-                    println!("every migration was already recorded as applied");
-                }
-                for m in marked {
-                    println!("marked {m} as applied");
-                }
-                Ok(())
-            }
-        },
         Command::Config => {
             for (name, value) in config.describe() {
                 println!("{name}={value}");
             }
             Ok(())
         }
-        Command::ResetSetup { yes } => {
-            if !yes {
-                anyhow::bail!(
-                    "this deletes every user, session and password-reset request; run `strata reset-setup --yes` to confirm"
-                );
-            }
-            use diesel_async::AsyncConnection;
-            let mut conn = diesel_async::AsyncPgConnection::establish(&url).await?;
-            let n = crate::master_data::identity::setup::reset(&mut conn)
-                .await
-                .map_err(|e| anyhow::anyhow!(e.message))?;
-            println!(
-                "deleted {n} user(s) with their sessions and reset requests; the setup wizard is back"
-            );
-            Ok(())
-        }
+        Command::ResetSetup { yes } => run_reset_setup(&url, yes).await,
         Command::Schema | Command::Healthcheck { .. } => Ok(()),
     }
+}
+
+/// `strata serve`: the command line overrides, start-up warnings, the schema check (or
+/// migration), then the server with the job worker beside it.
+async fn run_serve(
+    mut config: Config,
+    url: &str,
+    port: Option<u16>,
+    host: Option<std::net::IpAddr>,
+    migrate: bool,
+) -> anyhow::Result<()> {
+    if let Some(port) = port {
+        config.port = port;
+    }
+    if let Some(host) = host {
+        config.host = host;
+    }
+    if config.secret_key_generated {
+        tracing::warn!(
+            "SECRET_KEY is not set: using a random key for this process; sessions end when it stops"
+        );
+    }
+    if config.is_production() && config.password_reset_auto_approve && !config.smtp.is_configured()
+    {
+        tracing::error!(
+            "SECURITY (critical): PASSWORD_RESET_AUTO_APPROVE=true in production without mail: anyone who knows an address gets its reset link"
+        );
+    }
+    wait_for_database(url).await?;
+    prepare_schema(url, migrate).await?;
+    let pool = crate::platform::db::build_pool(&config.database)?;
+    let state = crate::application::app::AppState::new(config, pool);
+    if let Some(warning) = crate::platform::mail::production_warning(&state.config) {
+        tracing::warn!("SECURITY WARNING: {warning}");
+    }
+    // The job worker (outgoing mail and other background work) runs beside the
+    // server and stops after it, letting its current job finish.
+    let worker = crate::application::app::start_jobs(
+        &state,
+        crate::platform::jobs::WorkerOptions::default(),
+    );
+    let served = crate::application::app::serve(state).await;
+    worker.shutdown().await;
+    served
+}
+
+/// Before serving: applies pending migrations (`--migrate`), or refuses to start while any
+/// is pending.
+async fn prepare_schema(url: &str, migrate: bool) -> anyhow::Result<()> {
+    if migrate {
+        let applied = migrations::run_pending(url).await?;
+        if !applied.is_empty() {
+            tracing::info!(count = applied.len(), "applied pending migrations");
+        }
+    } else {
+        let pending = migrations::pending(url).await?;
+        if !pending.is_empty() {
+            anyhow::bail!(
+                "the database has {} pending migration(s) ({}); apply them with `strata migrate` (or start with `strata serve --migrate`)",
+                pending.len(),
+                pending.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `strata migrate ACTION`, printing what was done.
+async fn run_migrate(url: &str, action: MigrateAction) -> anyhow::Result<()> {
+    match action {
+        MigrateAction::Run => {
+            let applied = migrations::run_pending(url).await?;
+            if applied.is_empty() {
+                println!("database is up to date");
+            } else {
+                for v in &applied {
+                    println!("applied {v}");
+                }
+            }
+            Ok(())
+        }
+        MigrateAction::Revert => {
+            let version = migrations::revert_last(url).await?;
+            println!("reverted {version}");
+            Ok(())
+        }
+        MigrateAction::Status => {
+            for m in migrations::status(url).await? {
+                println!(
+                    "{} {}",
+                    if m.applied { "[applied]" } else { "[pending]" },
+                    m.name
+                );
+            }
+            Ok(())
+        }
+        MigrateAction::MarkApplied => {
+            let marked = migrations::mark_all_applied(url).await?;
+            if marked.is_empty() {
+                println!("every migration was already recorded as applied");
+            }
+            for m in marked {
+                println!("marked {m} as applied");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `strata reset-setup`: with `--yes`, deletes every user with their sessions and reset
+/// requests.
+async fn run_reset_setup(url: &str, yes: bool) -> anyhow::Result<()> {
+    if !yes {
+        anyhow::bail!(
+            "this deletes every user, session and password-reset request; run `strata reset-setup --yes` to confirm"
+        );
+    }
+    use diesel_async::AsyncConnection;
+    let mut conn = diesel_async::AsyncPgConnection::establish(url).await?;
+    let n = crate::master_data::identity::setup::reset(&mut conn)
+        .await
+        .map_err(|e| anyhow::anyhow!(e.message))?;
+    println!(
+        "deleted {n} user(s) with their sessions and reset requests; the setup wizard is back"
+    );
+    Ok(())
 }
 
 /// At start-up the database may still be coming up (a container restart): retry for a while,

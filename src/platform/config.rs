@@ -499,6 +499,23 @@ impl Config {
     }
 }
 
+/// The listening and file-system variables, as [`Reader::server`] reads them.
+struct ServerVars {
+    host: IpAddr,
+    port: u16,
+    trusted_proxies: Vec<IpNet>,
+    uploads_dir: PathBuf,
+    spa_dir: PathBuf,
+}
+
+/// The request and cache limits, as [`Reader::limits`] reads them.
+struct LimitVars {
+    request_timeout: Duration,
+    max_body_bytes: usize,
+    max_upload_bytes: usize,
+    response_cache_mb: u64,
+}
+
 struct Reader<'a> {
     env: &'a HashMap<String, String>,
     problems: Vec<ConfigProblem>,
@@ -568,7 +585,61 @@ impl Reader<'_> {
     }
 
     fn read(&mut self) -> Config {
-        let environment = self.choice(
+        let environment = self.environment();
+        let production = environment == Environment::Production;
+
+        let database = self.database(production);
+        let (secret_key, secret_key_generated) = self.secret_key(production);
+        let allowed_origins = self.origins(production);
+
+        let frontend_url = self.frontend_url();
+        let access_minutes: u64 = self.number("ACCESS_TOKEN_EXPIRE_MINUTES", 30, 1, 24 * 60);
+        let (log_level, log_format) = self.logging();
+        let auth_mode = self.auth_mode();
+        let smtp = self.smtp(production);
+        let errortrack_dsn = self.errortrack_dsn();
+        let kvstore_url = self.kvstore_url();
+        let server = self.server();
+        let limits = self.limits();
+        let auto_approve_set = self.choice(
+            "PASSWORD_RESET_AUTO_APPROVE",
+            false,
+            &[("true", true), ("false", false)],
+            "true, false",
+        );
+
+        Config {
+            environment,
+            database,
+            secret_key,
+            secret_key_generated,
+            allowed_origins,
+            frontend_url,
+            access_token_ttl: Duration::from_secs(access_minutes * 60),
+            log_level,
+            log_format,
+            tier: self.get("TIER").unwrap_or_else(|| "community".into()),
+            errortrack_dsn,
+            kvstore_url,
+            anthropic_api_key: self.get("ANTHROPIC_API_KEY").map(Secret::new),
+            auth_mode,
+            smtp,
+            host: server.host,
+            port: server.port,
+            trusted_proxies: server.trusted_proxies,
+            uploads_dir: server.uploads_dir,
+            spa_dir: server.spa_dir,
+            request_timeout: limits.request_timeout,
+            max_body_bytes: limits.max_body_bytes,
+            max_upload_bytes: limits.max_upload_bytes,
+            response_cache_mb: limits.response_cache_mb,
+            password_reset_auto_approve: !production || auto_approve_set,
+        }
+    }
+
+    /// `ENVIRONMENT` (development unless it says production).
+    fn environment(&mut self) -> Environment {
+        self.choice(
             "ENVIRONMENT",
             Environment::Development,
             &[
@@ -578,20 +649,22 @@ impl Reader<'_> {
                 ("prod", Environment::Production),
             ],
             "development, production",
-        );
-        let production = environment == Environment::Production;
+        )
+    }
 
-        let database = self.database(production);
-        let (secret_key, secret_key_generated) = self.secret_key(production);
-        let allowed_origins = self.origins(production);
-
+    /// `FRONTEND_URL`, which must be a URL, without its trailing slashes.
+    fn frontend_url(&mut self) -> String {
         let frontend_url = self
             .get("FRONTEND_URL")
             .unwrap_or_else(|| "http://localhost".into());
         if Url::parse(&frontend_url).is_err() {
             self.problem("FRONTEND_URL", format!("`{frontend_url}` is not a URL"));
         }
-        let access_minutes: u64 = self.number("ACCESS_TOKEN_EXPIRE_MINUTES", 30, 1, 24 * 60);
+        frontend_url.trim_end_matches('/').to_string()
+    }
+
+    /// `LOG_LEVEL` and `LOG_FORMAT`.
+    fn logging(&mut self) -> (LogLevel, LogFormat) {
         let log_level = self.choice(
             "LOG_LEVEL",
             LogLevel::Info,
@@ -610,7 +683,12 @@ impl Reader<'_> {
             &[("json", LogFormat::Json), ("text", LogFormat::Text)],
             "json, text",
         );
-        let auth_mode = self.choice(
+        (log_level, log_format)
+    }
+
+    /// `AUTH_MODE` (cookie unless it says header or bearer).
+    fn auth_mode(&mut self) -> AuthMode {
+        self.choice(
             "AUTH_MODE",
             AuthMode::Cookie,
             &[
@@ -619,7 +697,12 @@ impl Reader<'_> {
                 ("bearer", AuthMode::Header),
             ],
             "cookie, header",
-        );
+        )
+    }
+
+    /// The `SMTP_*` variables and `ADMIN_APPROVAL_EMAIL`; production refuses plain SMTP
+    /// except to a loopback host.
+    fn smtp(&mut self, production: bool) -> SmtpConfig {
         let smtp = SmtpConfig {
             host: self.get("SMTP_HOST"),
             port: self
@@ -662,6 +745,11 @@ impl Reader<'_> {
                 "`none` would send mail credentials and reset links in the clear; production allows it only for a loopback host (use starttls or tls)",
             );
         }
+        smtp
+    }
+
+    /// `ERRORTRACK_DSN`, which must be a Sentry-protocol DSN.
+    fn errortrack_dsn(&mut self) -> Option<Secret> {
         let errortrack_dsn = self.get("ERRORTRACK_DSN");
         if let Some(dsn) = &errortrack_dsn
             && dsn.parse::<sentry::types::Dsn>().is_err()
@@ -671,13 +759,22 @@ impl Reader<'_> {
                 "is not a Sentry-protocol DSN (https://KEY@HOST/PROJECT_ID)",
             );
         }
-        let errortrack_dsn = errortrack_dsn.map(Secret::new);
+        errortrack_dsn.map(Secret::new)
+    }
+
+    /// `KVSTORE_URL`, checked as the job queue would use it.
+    fn kvstore_url(&mut self) -> Option<Secret> {
         let kvstore_url = self.get("KVSTORE_URL");
         if let Some(url) = &kvstore_url
             && let Err(message) = crate::platform::jobs::kv::check_url(url)
         {
             self.problem("KVSTORE_URL", message);
         }
+        kvstore_url.map(Secret::new)
+    }
+
+    /// `HOST`, `PORT`, `TRUSTED_PROXIES`, `UPLOADS_DIR` and `SPA_DIR`.
+    fn server(&mut self) -> ServerVars {
         let host = match self.get("HOST") {
             None => IpAddr::from([0, 0, 0, 0]),
             Some(raw) => raw.parse().unwrap_or_else(|_| {
@@ -713,44 +810,28 @@ impl Reader<'_> {
             .get("SPA_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("frontend/dist"));
-        let timeout_secs: u64 = self.number("REQUEST_TIMEOUT_SECONDS", 30, 1, 3600);
-        let max_body_bytes: usize = self.number("MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1 << 30);
-        let max_upload_bytes: usize =
-            self.number("MAX_UPLOAD_BYTES", 50 * 1024 * 1024, 1024, 1 << 32);
-        let response_cache_mb: u64 = self.number("RESPONSE_CACHE_MB", 64, 0, 65536);
-        let auto_approve_set = self.choice(
-            "PASSWORD_RESET_AUTO_APPROVE",
-            false,
-            &[("true", true), ("false", false)],
-            "true, false",
-        );
-
-        Config {
-            environment,
-            database,
-            secret_key,
-            secret_key_generated,
-            allowed_origins,
-            frontend_url: frontend_url.trim_end_matches('/').to_string(),
-            access_token_ttl: Duration::from_secs(access_minutes * 60),
-            log_level,
-            log_format,
-            tier: self.get("TIER").unwrap_or_else(|| "community".into()),
-            errortrack_dsn,
-            kvstore_url: kvstore_url.map(Secret::new),
-            anthropic_api_key: self.get("ANTHROPIC_API_KEY").map(Secret::new),
-            auth_mode,
-            smtp,
+        ServerVars {
             host,
             port,
             trusted_proxies,
             uploads_dir,
             spa_dir,
+        }
+    }
+
+    /// `REQUEST_TIMEOUT_SECONDS`, `MAX_BODY_BYTES`, `MAX_UPLOAD_BYTES` and
+    /// `RESPONSE_CACHE_MB`.
+    fn limits(&mut self) -> LimitVars {
+        let timeout_secs: u64 = self.number("REQUEST_TIMEOUT_SECONDS", 30, 1, 3600);
+        let max_body_bytes: usize = self.number("MAX_BODY_BYTES", 2 * 1024 * 1024, 1024, 1 << 30);
+        let max_upload_bytes: usize =
+            self.number("MAX_UPLOAD_BYTES", 50 * 1024 * 1024, 1024, 1 << 32);
+        let response_cache_mb: u64 = self.number("RESPONSE_CACHE_MB", 64, 0, 65536);
+        LimitVars {
             request_timeout: Duration::from_secs(timeout_secs),
             max_body_bytes,
             max_upload_bytes,
             response_cache_mb,
-            password_reset_auto_approve: !production || auto_approve_set,
         }
     }
 

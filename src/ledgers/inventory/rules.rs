@@ -532,31 +532,8 @@ async fn count_line(
         success: false,
         error: None,
     };
-    let mut problems = Vec::new();
-    check_quantity(&mut problems, "countedQuantity", &line.counted_quantity.0);
     let reason = line.reason.trim();
-    let problem = if line.counted_quantity.0 < BigDecimal::zero() {
-        Some((
-            LineField::Quantity,
-            "Counted quantity cannot be negative".to_string(),
-        ))
-    } else if let Some(p) = <[_]>::first(&problems) {
-        Some((LineField::Quantity, p.message.clone()))
-    } else if reason.is_empty() {
-        Some((LineField::Reason, "A reason is required".to_string()))
-    } else if reason.chars().count() > REASON_MAX
-        || crate::platform::db::text::has_hidden_characters(reason)
-    {
-        Some((
-            LineField::Reason,
-            format!("The reason must be plain text of at most {REASON_MAX} characters"),
-        ))
-    } else if !seen.insert(line.product_id) {
-        Some((LineField::Item, "Counted twice in this batch".to_string()))
-    } else {
-        None
-    };
-    if let Some((field, problem)) = problem {
+    if let Some((field, problem)) = line_problem(line, reason, seen) {
         result.error = Some(problem);
         return Ok((result, Some(field)));
     }
@@ -583,14 +560,84 @@ async fn count_line(
     result.previous_quantity = Some(Decimal(previous));
     result.variance = Some(Decimal(variance.clone()));
     if !variance.is_zero() {
+        let counted = CountedVariance {
+            location_id,
+            reference,
+            reason,
+            variance,
+            user,
+        };
+        let (transaction_id, journal_entry_id) = counted.post(conn, &item).await?;
+        result.journal_entry_id = journal_entry_id;
+        result.transaction_id = transaction_id;
+    }
+    if mark_counted {
+        mark_item_counted(conn, item.id, location_id).await?;
+    }
+    result.success = true;
+    Ok((result, None))
+}
+
+/// What is wrong with a count line before anything is read (a negative or malformed
+/// quantity, a missing or bad reason, an item counted twice in the batch), if anything.
+/// Records the line's item in `seen` when the rest is fine.
+fn line_problem(
+    line: &CycleCountLine,
+    reason: &str,
+    seen: &mut std::collections::HashSet<i64>,
+) -> Option<(LineField, String)> {
+    let mut problems = Vec::new();
+    check_quantity(&mut problems, "countedQuantity", &line.counted_quantity.0);
+    if line.counted_quantity.0 < BigDecimal::zero() {
+        Some((
+            LineField::Quantity,
+            "Counted quantity cannot be negative".to_string(),
+        ))
+    } else if let Some(p) = <[_]>::first(&problems) {
+        Some((LineField::Quantity, p.message.clone()))
+    } else if reason.is_empty() {
+        Some((LineField::Reason, "A reason is required".to_string()))
+    } else if reason.chars().count() > REASON_MAX
+        || crate::platform::db::text::has_hidden_characters(reason)
+    {
+        Some((
+            LineField::Reason,
+            format!("The reason must be plain text of at most {REASON_MAX} characters"),
+        ))
+    } else if !seen.insert(line.product_id) {
+        Some((LineField::Item, "Counted twice in this batch".to_string()))
+    } else {
+        None
+    }
+}
+
+/// A count line's non-zero variance at a location, to be posted.
+struct CountedVariance<'a> {
+    location_id: i64,
+    reference: &'a str,
+    reason: &'a str,
+    variance: BigDecimal,
+    user: i64,
+}
+
+impl CountedVariance<'_> {
+    /// Posts the variance as a cycle-count adjustment and its journal entry (overage or
+    /// shortage); answers the stock transaction and the entry.
+    async fn post(
+        &self,
+        conn: &mut AsyncPgConnection,
+        item: &ledger::StockItem,
+    ) -> Result<(Option<i64>, Option<i64>), Stop> {
+        let variance = &self.variance;
+        let reference = self.reference;
         let movement = Movement {
             reference_type: Some(ReferenceType::CycleCount),
-            reason: Some(reason.to_string()),
+            reason: Some(self.reason.to_string()),
             notes: Some(reference.to_string()),
-            created_by: Some(user),
+            created_by: Some(self.user),
             ..Movement::new(
                 item.id,
-                location_id,
+                self.location_id,
                 MovementKind::Adjustment { unit_cost: None },
                 variance.clone(),
             )
@@ -599,39 +646,48 @@ async fn count_line(
         let description = format!(
             "{reference}: {} {} {}",
             item.sku,
-            if variance > BigDecimal::zero() {
+            if *variance > BigDecimal::zero() {
                 "overage"
             } else {
                 "shortage"
             },
             variance.abs().normalized()
         );
-        result.journal_entry_id = book_manual(
+        let journal_entry_id = book_manual(
             conn,
             &posted,
             today(),
             description,
             SourceType::Adjustment,
-            Some(user),
+            Some(self.user),
         )
         .await?;
-        result.transaction_id = <[_]>::first(&posted.transactions).map(|t| t.id);
+        Ok((
+            <[_]>::first(&posted.transactions).map(|t| t.id),
+            journal_entry_id,
+        ))
     }
-    if mark_counted {
-        diesel::insert_into(inventory_balances::table)
-            .values((
-                inventory_balances::item_id.eq(item.id),
-                inventory_balances::location_id.eq(location_id),
-                inventory_balances::last_counted_at.eq(Some(chrono::Utc::now())),
-            ))
-            .on_conflict((inventory_balances::item_id, inventory_balances::location_id))
-            .do_update()
-            .set(inventory_balances::last_counted_at.eq(Some(chrono::Utc::now())))
-            .execute(conn)
-            .await?;
-    }
-    result.success = true;
-    Ok((result, None))
+}
+
+/// Records that an item was counted at a location now (its balance row's
+/// `last_counted_at`, created when missing).
+async fn mark_item_counted(
+    conn: &mut AsyncPgConnection,
+    item_id: i64,
+    location_id: i64,
+) -> Result<(), Stop> {
+    diesel::insert_into(inventory_balances::table)
+        .values((
+            inventory_balances::item_id.eq(item_id),
+            inventory_balances::location_id.eq(location_id),
+            inventory_balances::last_counted_at.eq(Some(chrono::Utc::now())),
+        ))
+        .on_conflict((inventory_balances::item_id, inventory_balances::location_id))
+        .do_update()
+        .set(inventory_balances::last_counted_at.eq(Some(chrono::Utc::now())))
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 /// A single quantity correction (`POST /inventory/adjust-quantity`): either the quantity

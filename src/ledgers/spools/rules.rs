@@ -295,16 +295,8 @@ pub async fn update(
     mut input: SpoolUpdateInput,
     user: i64,
 ) -> Result<SpoolPosting, Stop> {
+    let clear_notes = validate_update(&mut input)?;
     let mut errors = Vec::new();
-    if let Some(w) = &input.current_weight_grams {
-        weight(&mut errors, "currentWeightGrams", &w.0, false);
-    }
-    optional_text(&mut errors, "reason", &mut input.reason, REASON_MAX);
-    let clear_notes = input.notes.as_deref().is_some_and(|n| n.trim().is_empty());
-    optional_text(&mut errors, "notes", &mut input.notes, NOTES_MAX);
-    if !errors.is_empty() {
-        return Err(Stop::Refused(errors));
-    }
     let spool = locked(conn, id).await?;
     if let Some(location) = input.location_id {
         check_location(conn, &mut errors, location).await?;
@@ -325,28 +317,7 @@ pub async fn update(
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
-    let weight_now = after.clone().unwrap_or_else(|| before.clone());
-    let status = input.status.or_else(|| {
-        if delta.is_none() {
-            None
-        } else if is_empty(SpoolStatus::Active, &weight_now) {
-            Some(SpoolStatus::Empty)
-        } else if spool.status == SpoolStatus::Empty {
-            Some(SpoolStatus::Active)
-        } else {
-            None
-        }
-    });
-    let changes = SpoolChanges {
-        current_weight_g: after.clone().filter(|_| delta.is_some()),
-        status,
-        location_id: input.location_id.map(Some),
-        notes: if clear_notes {
-            Some(None)
-        } else {
-            input.notes.clone().map(Some)
-        },
-    };
+    let changes = spool_changes(&spool, &input, after, delta.is_some(), clear_notes);
     // Where the spool's grams sit on the books before this change: a weight correction
     // posts there, then a move carries the grams to the new place.
     let was_at = stock_location(conn, &spool).await?;
@@ -376,12 +347,86 @@ pub async fn update(
             message: "Spool updated successfully".into(),
         });
     };
-    let location_id = was_at;
+    let (transaction_id, entry) =
+        post_weight_correction(conn, &spool, was_at, delta, input.reason.clone(), user).await?;
+    if let Some(to) = moved_to {
+        move_grams(conn, &spool, was_at, to, user).await?;
+    }
+    Ok(SpoolPosting {
+        transaction_id,
+        journal_entry_id: entry,
+        message: "Spool updated successfully".into(),
+        spool,
+    })
+}
+
+/// Checks the fields of a spool change (trimming its texts); answers whether the notes are
+/// to be cleared (given blank).
+fn validate_update(input: &mut SpoolUpdateInput) -> Result<bool, Stop> {
+    let mut errors = Vec::new();
+    if let Some(w) = &input.current_weight_grams {
+        weight(&mut errors, "currentWeightGrams", &w.0, false);
+    }
+    optional_text(&mut errors, "reason", &mut input.reason, REASON_MAX);
+    let clear_notes = input.notes.as_deref().is_some_and(|n| n.trim().is_empty());
+    optional_text(&mut errors, "notes", &mut input.notes, NOTES_MAX);
+    if !errors.is_empty() {
+        return Err(Stop::Refused(errors));
+    }
+    Ok(clear_notes)
+}
+
+/// The columns a spool change sets: the new weight when it changed, the status given (or
+/// empty / active again as the new weight implies), the location and the notes.
+fn spool_changes(
+    spool: &SpoolRow,
+    input: &SpoolUpdateInput,
+    after: Option<BigDecimal>,
+    weight_changed: bool,
+    clear_notes: bool,
+) -> SpoolChanges {
+    let weight_now = after
+        .clone()
+        .unwrap_or_else(|| spool.current_weight_grams.0.clone());
+    let status = input.status.or_else(|| {
+        if !weight_changed {
+            None
+        } else if is_empty(SpoolStatus::Active, &weight_now) {
+            Some(SpoolStatus::Empty)
+        } else if spool.status == SpoolStatus::Empty {
+            Some(SpoolStatus::Active)
+        } else {
+            None
+        }
+    });
+    SpoolChanges {
+        current_weight_g: after.filter(|_| weight_changed),
+        status,
+        location_id: input.location_id.map(Some),
+        notes: if clear_notes {
+            Some(None)
+        } else {
+            input.notes.clone().map(Some)
+        },
+    }
+}
+
+/// Posts a spool's weight correction at `location_id` as a `spool_adjustment` with its
+/// journal entry against 5030 Inventory adjustment; answers the stock transaction and the
+/// entry.
+async fn post_weight_correction(
+    conn: &mut AsyncPgConnection,
+    spool: &SpoolRow,
+    location_id: i64,
+    delta: BigDecimal,
+    reason: Option<String>,
+    user: i64,
+) -> Result<(Option<i64>, Option<i64>), Stop> {
     let movement = Movement {
         reference_type: Some(ReferenceType::SpoolAdjustment),
         reference_id: Some(spool.id),
         lot_number: spool.supplier_lot_number.clone(),
-        reason: input.reason.clone(),
+        reason,
         notes: Some(format!("Spool {}", spool.spool_number)),
         created_by: Some(user),
         ..Movement::new(
@@ -408,15 +453,7 @@ pub async fn update(
         Some(user),
     )
     .await?;
-    if let Some(to) = moved_to {
-        move_grams(conn, &spool, was_at, to, user).await?;
-    }
-    Ok(SpoolPosting {
-        transaction_id: first_transaction(&posted),
-        journal_entry_id: entry,
-        message: "Spool updated successfully".into(),
-        spool,
-    })
+    Ok((first_transaction(&posted), entry))
 }
 
 /// Carries a moved spool's grams on the books from `from` to `to`: a transfer (an issue
@@ -499,6 +536,53 @@ pub async fn consume(
     user: i64,
     order_check: Option<ProductionOrderCheck>,
 ) -> Result<SpoolPosting, Stop> {
+    let grams = validate_consume(&mut input)?;
+    let spool = locked(conn, id).await?;
+    let left = check_consumable(&spool, &grams)?;
+    if let Some(check) = order_check {
+        let code = (check.0)(conn, input.production_order_id).await?;
+        input.production_order_code.get_or_insert(code);
+    }
+    let (transaction_id, entry) = book_consumption(conn, &spool, &input, &grams, user).await?;
+    diesel::insert_into(spool_usage::table)
+        .values(NewUsage {
+            spool_id: spool.id,
+            production_order_id: Some(input.production_order_id),
+            production_order_code: input.production_order_code,
+            weight_consumed_g: grams.with_scale(QUANTITY_SCALE),
+            inventory_transaction_id: transaction_id,
+            created_by: Some(user),
+        })
+        .execute(conn)
+        .await?;
+    let remaining = (&left - &grams).with_scale(QUANTITY_SCALE);
+    let status = if is_empty(SpoolStatus::Active, &remaining) {
+        SpoolStatus::Empty
+    } else {
+        SpoolStatus::Active
+    };
+    let spool: SpoolRow = diesel::update(spools::table.find(id))
+        .set((
+            spools::current_weight_g.eq(&remaining),
+            spools::status.eq(status),
+        ))
+        .returning(SpoolRow::as_returning())
+        .get_result(conn)
+        .await?;
+    Ok(SpoolPosting {
+        message: format!(
+            "Consumed {} g from spool {}",
+            grams.normalized(),
+            spool.spool_number
+        ),
+        spool,
+        transaction_id,
+        journal_entry_id: entry,
+    })
+}
+
+/// Checks the fields of a consumption (trimming the order code); answers the grams.
+fn validate_consume(input: &mut SpoolConsumeInput) -> Result<BigDecimal, Stop> {
     let mut errors = Vec::new();
     let grams = input.weight_consumed_grams.0.clone();
     weight(&mut errors, "weightConsumedGrams", &grams, true);
@@ -517,7 +601,12 @@ pub async fn consume(
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
-    let spool = locked(conn, id).await?;
+    Ok(grams)
+}
+
+/// Refuses a consumption from a spool that is not active or holds fewer grams; answers
+/// the grams left.
+fn check_consumable(spool: &SpoolRow, grams: &BigDecimal) -> Result<BigDecimal, Stop> {
     if spool.status != SpoolStatus::Active {
         return Err(Stop::refuse(
             "id",
@@ -529,7 +618,7 @@ pub async fn consume(
         ));
     }
     let left = spool.current_weight_grams.0.clone();
-    if grams > left {
+    if *grams > left {
         return Err(Stop::refuse(
             "weightConsumedGrams",
             UserErrorCode::NotAllowed,
@@ -541,11 +630,20 @@ pub async fn consume(
             ),
         ));
     }
-    if let Some(check) = order_check {
-        let code = (check.0)(conn, input.production_order_id).await?;
-        input.production_order_code.get_or_insert(code);
-    }
-    let location_id = stock_location(conn, &spool).await?;
+    Ok(left)
+}
+
+/// Posts the consumption in the stock ledger (referencing the production order) and its
+/// journal entry 1210 WIP / inventory account, linked to the stock rows; answers the stock
+/// transaction and the entry.
+async fn book_consumption(
+    conn: &mut AsyncPgConnection,
+    spool: &SpoolRow,
+    input: &SpoolConsumeInput,
+    grams: &BigDecimal,
+    user: i64,
+) -> Result<(Option<i64>, Option<i64>), Stop> {
+    let location_id = stock_location(conn, spool).await?;
     let movement = Movement {
         reference_type: Some(ReferenceType::ProductionOrder),
         reference_id: Some(input.production_order_id),
@@ -588,41 +686,7 @@ pub async fn consume(
         let ids: Vec<i64> = posted.transactions.iter().map(|t| t.id).collect();
         ledger::link_journal_entry(conn, &ids, entry).await?;
     }
-    diesel::insert_into(spool_usage::table)
-        .values(NewUsage {
-            spool_id: spool.id,
-            production_order_id: Some(input.production_order_id),
-            production_order_code: input.production_order_code,
-            weight_consumed_g: grams.with_scale(QUANTITY_SCALE),
-            inventory_transaction_id: transaction_id,
-            created_by: Some(user),
-        })
-        .execute(conn)
-        .await?;
-    let remaining = (&left - &grams).with_scale(QUANTITY_SCALE);
-    let status = if is_empty(SpoolStatus::Active, &remaining) {
-        SpoolStatus::Empty
-    } else {
-        SpoolStatus::Active
-    };
-    let spool: SpoolRow = diesel::update(spools::table.find(id))
-        .set((
-            spools::current_weight_g.eq(&remaining),
-            spools::status.eq(status),
-        ))
-        .returning(SpoolRow::as_returning())
-        .get_result(conn)
-        .await?;
-    Ok(SpoolPosting {
-        message: format!(
-            "Consumed {} g from spool {}",
-            grams.normalized(),
-            spool.spool_number
-        ),
-        spool,
-        transaction_id,
-        journal_entry_id: entry,
-    })
+    Ok((transaction_id, entry))
 }
 
 #[cfg(test)]

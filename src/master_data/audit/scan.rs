@@ -208,16 +208,29 @@ fn password_reset_check(config: &Config, mail: bool) -> SecurityCheck {
 
 /// The configuration checks (everything but the database, which needs a connection).
 pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
-    use CheckCategory::{Critical, Info, Warning};
-    let production = config.is_production();
-    let mut checks = Vec::new();
+    let mail = config.smtp.is_configured();
+    vec![
+        secret_key_check(config),
+        environment_check(config),
+        https_check(config),
+        cors_check(config),
+        mail_check(config, mail),
+        password_reset_check(config, mail),
+        trusted_proxies_check(config),
+        rate_limit_check(),
+        error_tracking_check(config),
+    ]
+}
 
+/// Whether `SECRET_KEY` is set and looks random (a generated key fails in production).
+fn secret_key_check(config: &Config) -> SecurityCheck {
+    let production = config.is_production();
     let distinct: HashSet<char> = config.secret_key.expose().chars().collect();
-    checks.push(if config.secret_key_generated {
+    if config.secret_key_generated {
         check(
             "secret_key",
             "Secret key",
-            Critical,
+            CheckCategory::Critical,
             if production {
                 CheckStatus::Fail
             } else {
@@ -230,7 +243,7 @@ pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
         check(
             "secret_key",
             "Secret key",
-            Critical,
+            CheckCategory::Critical,
             CheckStatus::Fail,
             "SECRET_KEY is a pattern, not random bytes",
             Some("Generate a new key with `openssl rand -hex 32`"),
@@ -239,17 +252,21 @@ pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
         check(
             "secret_key",
             "Secret key",
-            Critical,
+            CheckCategory::Critical,
             CheckStatus::Pass,
             "SECRET_KEY is set and strong",
             None,
         )
-    });
+    }
+}
 
-    checks.push(check(
+/// Whether `ENVIRONMENT` is production.
+fn environment_check(config: &Config) -> SecurityCheck {
+    let production = config.is_production();
+    check(
         "environment",
         "Environment",
-        Warning,
+        CheckCategory::Warning,
         if production {
             CheckStatus::Pass
         } else {
@@ -261,13 +278,17 @@ pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
             "ENVIRONMENT is development: secure cookies, HSTS and strict checks are off"
         },
         Some("Set ENVIRONMENT=production on a real deployment"),
-    ));
+    )
+}
 
+/// Whether HSTS is sent and `FRONTEND_URL` uses https.
+fn https_check(config: &Config) -> SecurityCheck {
+    let production = config.is_production();
     let https_frontend = config.frontend_url.starts_with("https://");
-    checks.push(check(
+    check(
         "https",
         "HTTPS and HSTS",
-        Critical,
+        CheckCategory::Critical,
         match (production, https_frontend) {
             (true, true) => CheckStatus::Pass,
             (true, false) => CheckStatus::Fail,
@@ -278,17 +299,22 @@ pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
             (true, false) => "FRONTEND_URL does not use https: links and cookies travel in clear",
             (false, _) => "HSTS is only sent in production",
         },
-        Some("Serve Strata behind TLS, set FRONTEND_URL to its https:// address and ENVIRONMENT=production"),
-    ));
+        Some(
+            "Serve Strata behind TLS, set FRONTEND_URL to its https:// address and ENVIRONMENT=production",
+        ),
+    )
+}
 
+/// Whether `ALLOWED_ORIGINS` allows every origin (fail) or a remote plain-http one (warn).
+fn cors_check(config: &Config) -> SecurityCheck {
     let wildcard = config.allowed_origins.iter().any(|o| o == "*");
     let plain_remote = config.allowed_origins.iter().any(|o| {
         o.starts_with("http://") && !o.contains("://localhost") && !o.contains("://127.0.0.1")
     });
-    checks.push(check(
+    check(
         "cors_origins",
         "Allowed origins (CORS)",
-        Critical,
+        CheckCategory::Critical,
         if wildcard {
             CheckStatus::Fail
         } else if plain_remote {
@@ -302,13 +328,15 @@ pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
             format!("ALLOWED_ORIGINS: {}", config.allowed_origins.join(", "))
         },
         Some("List the exact https:// origins of the front end in ALLOWED_ORIGINS"),
-    ));
+    )
+}
 
-    let mail = config.smtp.is_configured();
-    checks.push(check(
+/// Whether outgoing mail is configured (`mail`).
+fn mail_check(config: &Config, mail: bool) -> SecurityCheck {
+    check(
         "mail",
         "Outgoing mail",
-        Warning,
+        CheckCategory::Warning,
         if mail {
             CheckStatus::Pass
         } else {
@@ -320,18 +348,19 @@ pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
             "SMTP_USER and SMTP_PASSWORD are not set: no mail is sent".to_owned()
         },
         Some("Set SMTP_HOST, SMTP_USER, SMTP_PASSWORD and SMTP_FROM_EMAIL"),
-    ));
+    )
+}
 
-    checks.push(password_reset_check(config, mail));
-
+/// Whether `TRUSTED_PROXIES` trusts public addresses (fail), nothing (info) or some proxies.
+fn trusted_proxies_check(config: &Config) -> SecurityCheck {
     let trusts_everyone = config
         .trusted_proxies
         .iter()
         .any(|p| p.contains(IpAddr::V4(Ipv4Addr::new(8, 8, 8, 8))));
-    checks.push(check(
+    check(
         "trusted_proxies",
         "Trusted proxies",
-        Warning,
+        CheckCategory::Warning,
         if trusts_everyone {
             CheckStatus::Fail
         } else if config.trusted_proxies.is_empty() {
@@ -347,22 +376,28 @@ pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
             format!("X-Forwarded-For is believed from {}", proxies(config))
         },
         Some("List only your reverse proxy's addresses in TRUSTED_PROXIES"),
-    ));
+    )
+}
 
-    checks.push(check(
+/// The rate limits, which are always on.
+fn rate_limit_check() -> SecurityCheck {
+    check(
         "rate_limiting",
         "Rate limits",
-        Critical,
+        CheckCategory::Critical,
         CheckStatus::Pass,
         "Login, password reset and setup are rate limited per address",
         None,
-    ));
+    )
+}
 
+/// Whether server errors are reported to an error tracker (`ERRORTRACK_DSN`).
+fn error_tracking_check(config: &Config) -> SecurityCheck {
     let tracking = config.errortrack_dsn.is_some();
-    checks.push(check(
+    check(
         "error_tracking",
         "Error tracking",
-        Info,
+        CheckCategory::Info,
         if tracking {
             CheckStatus::Pass
         } else {
@@ -374,8 +409,7 @@ pub fn config_checks(config: &Config) -> Vec<SecurityCheck> {
             "ERRORTRACK_DSN is not set: server errors are only logged"
         },
         Some("Set ERRORTRACK_DSN to report server errors"),
-    ));
-    checks
+    )
 }
 
 fn proxies(config: &Config) -> String {

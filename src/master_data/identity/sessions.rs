@@ -14,7 +14,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
 use crate::master_data::audit::{AuditEvent, Outcome};
 use crate::master_data::identity::model::{self, UserRow};
 use crate::platform::auth::RequestMeta;
-use crate::platform::auth::tokens::{REFRESH_TOKEN_TTL, TokenKeys, TokenType, sha256_hex};
+use crate::platform::auth::tokens::{Claims, REFRESH_TOKEN_TTL, TokenKeys, TokenType, sha256_hex};
 use crate::platform::config::{AuthMode, Config};
 use crate::platform::db::schema::refresh_tokens;
 use crate::platform::error::{AppError, AppResult};
@@ -161,121 +161,188 @@ pub async fn rotate(
         .verify(raw, TokenType::Refresh)
         .ok_or_else(|| AppError::unauthenticated(INVALID_REFRESH))?;
     let hash = sha256_hex(raw);
+    let rotation = Rotation {
+        keys,
+        config,
+        raw,
+        meta,
+    };
     let outcome = conn
         .transaction::<_, AppError, _>(async move |conn| {
-            // Locks the row: a concurrent rotation of the same token waits here and then
-            // sees it rotated (the grace path).
-            let row: Option<RefreshRow> = refresh_tokens::table
-                .filter(refresh_tokens::token_hash.eq(&hash))
-                .select(RefreshRow::as_select())
-                .for_update()
-                .first(conn)
-                .await
-                .optional()?;
-            let Some(row) = row else {
-                return Ok(Err(Refused::Invalid));
-            };
-            if row.user_id.to_string() != claims.sub {
-                return Ok(Err(Refused::Invalid));
-            }
-            let now = Utc::now();
-            if row.revoked {
-                if let (Some(successor_id), Some(rotated_at)) = (row.replaced_by_id, row.revoked_at)
-                    && now < rotated_at + ROTATION_GRACE
-                    && let Some(pair) = successor_within_grace(
-                        conn,
-                        keys,
-                        config,
-                        raw,
-                        &row,
-                        successor_id,
-                        rotated_at,
-                    )
-                    .await?
-                {
-                    return Ok(Ok(pair));
-                }
-                if row.replaced_by_id.is_some() {
-                    revoke_family(conn, row.family_id).await?;
-                    return Ok(Err(Refused::Reused {
-                        user_id: row.user_id,
-                        family_id: row.family_id,
-                    }));
-                }
-                return Ok(Err(Refused::Invalid));
-            }
-            if row.expires_at <= now {
-                return Ok(Err(Refused::Invalid));
-            }
-            let Some(user) = model::find(conn, row.user_id).await? else {
-                return Ok(Err(Refused::Invalid));
-            };
-            if !user.is_active() || user.session_version != claims.sv {
-                return Ok(Err(Refused::Invalid));
-            }
-            // Whole seconds: the JWT's `iat` and the stored `revoked_at` must agree exactly so
-            // that the grace path derives the very same successor.
-            let rotated_at = DateTime::<Utc>::from_timestamp(now.timestamp(), 0).unwrap_or(now);
-            let refresh_token = keys.successor_refresh(
-                raw,
-                user.id,
-                user.session_version,
-                row.family_id,
-                rotated_at.timestamp(),
-            )?;
-            let new_id = store_refresh(
-                conn,
-                user.id,
-                &refresh_token,
-                row.family_id,
-                rotated_at + REFRESH_TOKEN_TTL,
-                meta,
-            )
-            .await?;
-            diesel::update(refresh_tokens::table.find(row.id))
-                .set((
-                    refresh_tokens::revoked.eq(true),
-                    refresh_tokens::revoked_at.eq(Some(rotated_at)),
-                    refresh_tokens::replaced_by_id.eq(Some(new_id)),
-                ))
-                .execute(conn)
-                .await?;
-            let access_token = keys.issue(
-                user.id,
-                user.session_version,
-                row.family_id,
-                TokenType::Access,
-                access_ttl(config),
-            )?;
-            Ok(Ok((
-                user,
-                TokenPair {
-                    access_token,
-                    refresh_token,
-                },
-            )))
+            rotation.in_transaction(conn, &hash, &claims).await
         })
         .await?;
     match outcome {
         Ok(done) => Ok(done),
         Err(Refused::Invalid) => Err(AppError::unauthenticated(INVALID_REFRESH)),
         Err(Refused::Reused { user_id, family_id }) => {
-            let email = model::find(conn, user_id)
-                .await?
-                .map(|u| u.email)
-                .unwrap_or_default();
-            crate::master_data::audit::record_in(
-                conn,
-                meta,
-                &AuditEvent::new("refresh_token_reuse", Outcome::Denied)
-                    .user(user_id, email)
-                    .details(serde_json::json!({ "family_id": family_id, "action": "session family revoked" })),
-            )
-            .await?;
-            tracing::warn!(user_id, %family_id, "a rotated refresh token was presented again; its session family is revoked");
+            audit_reuse(conn, meta, user_id, family_id).await?;
             Err(AppError::unauthenticated(INVALID_REFRESH))
         }
     }
+}
+
+/// What one rotation works with: the keys, the configuration, the presented refresh token
+/// and the request it came with.
+#[derive(Clone, Copy)]
+struct Rotation<'a> {
+    keys: &'a TokenKeys,
+    config: &'a Config,
+    raw: &'a str,
+    meta: Option<&'a RequestMeta>,
+}
+
+impl Rotation<'_> {
+    /// The rotation's transaction: locks the presented token's row, then refuses it,
+    /// answers the successor of a token rotated just now, or rotates it.
+    async fn in_transaction(
+        self,
+        conn: &mut AsyncPgConnection,
+        hash: &str,
+        claims: &Claims,
+    ) -> AppResult<Result<(UserRow, TokenPair), Refused>> {
+        // Locks the row: a concurrent rotation of the same token waits here and then
+        // sees it rotated (the grace path).
+        let row: Option<RefreshRow> = refresh_tokens::table
+            .filter(refresh_tokens::token_hash.eq(hash))
+            .select(RefreshRow::as_select())
+            .for_update()
+            .first(conn)
+            .await
+            .optional()?;
+        let Some(row) = row else {
+            return Ok(Err(Refused::Invalid));
+        };
+        if row.user_id.to_string() != claims.sub {
+            return Ok(Err(Refused::Invalid));
+        }
+        let now = Utc::now();
+        if row.revoked {
+            return self.presented_again(conn, &row, now).await;
+        }
+        if row.expires_at <= now {
+            return Ok(Err(Refused::Invalid));
+        }
+        let Some(user) = model::find(conn, row.user_id).await? else {
+            return Ok(Err(Refused::Invalid));
+        };
+        if !user.is_active() || user.session_version != claims.sv {
+            return Ok(Err(Refused::Invalid));
+        }
+        Ok(Ok(self.issue_successor(conn, &row, user, now).await?))
+    }
+
+    /// A token already rotated: within [`ROTATION_GRACE`] the same successor (while it is
+    /// live); otherwise a rotated token is reuse and its family is revoked, and a revoked
+    /// one is invalid.
+    async fn presented_again(
+        self,
+        conn: &mut AsyncPgConnection,
+        row: &RefreshRow,
+        now: DateTime<Utc>,
+    ) -> AppResult<Result<(UserRow, TokenPair), Refused>> {
+        if let (Some(successor_id), Some(rotated_at)) = (row.replaced_by_id, row.revoked_at)
+            && now < rotated_at + ROTATION_GRACE
+            && let Some(pair) = successor_within_grace(
+                conn,
+                self.keys,
+                self.config,
+                self.raw,
+                row,
+                successor_id,
+                rotated_at,
+            )
+            .await?
+        {
+            return Ok(Ok(pair));
+        }
+        if row.replaced_by_id.is_some() {
+            revoke_family(conn, row.family_id).await?;
+            return Ok(Err(Refused::Reused {
+                user_id: row.user_id,
+                family_id: row.family_id,
+            }));
+        }
+        Ok(Err(Refused::Invalid))
+    }
+
+    /// Stores the successor of the presented token, marks the presented one rotated into
+    /// it, and answers the new pair.
+    async fn issue_successor(
+        self,
+        conn: &mut AsyncPgConnection,
+        row: &RefreshRow,
+        user: UserRow,
+        now: DateTime<Utc>,
+    ) -> AppResult<(UserRow, TokenPair)> {
+        // Whole seconds: the JWT's `iat` and the stored `revoked_at` must agree exactly so
+        // that the grace path derives the very same successor.
+        let rotated_at = DateTime::<Utc>::from_timestamp(now.timestamp(), 0).unwrap_or(now);
+        let refresh_token = self.keys.successor_refresh(
+            self.raw,
+            user.id,
+            user.session_version,
+            row.family_id,
+            rotated_at.timestamp(),
+        )?;
+        let new_id = store_refresh(
+            conn,
+            user.id,
+            &refresh_token,
+            row.family_id,
+            rotated_at + REFRESH_TOKEN_TTL,
+            self.meta,
+        )
+        .await?;
+        diesel::update(refresh_tokens::table.find(row.id))
+            .set((
+                refresh_tokens::revoked.eq(true),
+                refresh_tokens::revoked_at.eq(Some(rotated_at)),
+                refresh_tokens::replaced_by_id.eq(Some(new_id)),
+            ))
+            .execute(conn)
+            .await?;
+        let access_token = self.keys.issue(
+            user.id,
+            user.session_version,
+            row.family_id,
+            TokenType::Access,
+            access_ttl(self.config),
+        )?;
+        Ok((
+            user,
+            TokenPair {
+                access_token,
+                refresh_token,
+            },
+        ))
+    }
+}
+
+/// Audits a rotated refresh token presented again (its family is revoked by now) and
+/// warns in the log.
+async fn audit_reuse(
+    conn: &mut AsyncPgConnection,
+    meta: Option<&RequestMeta>,
+    user_id: i64,
+    family_id: uuid::Uuid,
+) -> AppResult<()> {
+    let email = model::find(conn, user_id)
+        .await?
+        .map(|u| u.email)
+        .unwrap_or_default();
+    crate::master_data::audit::record_in(
+        conn,
+        meta,
+        &AuditEvent::new("refresh_token_reuse", Outcome::Denied)
+            .user(user_id, email)
+            .details(
+                serde_json::json!({ "family_id": family_id, "action": "session family revoked" }),
+            ),
+    )
+    .await?;
+    tracing::warn!(user_id, %family_id, "a rotated refresh token was presented again; its session family is revoked");
+    Ok(())
 }
 
 /// The pair for a token presented again within the grace window: the same successor

@@ -35,6 +35,44 @@ pub async fn create(
     mut input: SalesOrderCreateInput,
     user: i64,
 ) -> Result<SalesOrderRow, Stop> {
+    let shipping = validate_create(&mut input)?;
+    let priced = price_lines(conn, &input.lines).await?;
+    let customer = customer_facts(conn, input.customer_id, input.customer_email.as_deref()).await?;
+    let line_totals: Vec<BigDecimal> = priced
+        .iter()
+        .map(|(l, _, price)| line_total(l.quantity, price, &BigDecimal::zero()))
+        .collect();
+    let t = totals(&line_totals, &shipping, &company_tax_rate(conn).await?);
+    let product_name = match priced.as_slice() {
+        [(l, p, _)] => format!("{} x{}", p.name, l.quantity),
+        many => format!("{} items", many.len()),
+    };
+    let number = next_number(conn, "sales_order_seq", "SO").await?;
+    let order: SalesOrderRow = diesel::insert_into(sales_orders::table)
+        .values(new_order(input, customer, t, product_name, number, user))
+        .returning(SalesOrderRow::as_returning())
+        .get_result(conn)
+        .await?;
+    insert_lines(conn, order.id, priced, line_totals).await?;
+    event(
+        conn,
+        order.id,
+        SalesEventType::Created,
+        "Order Created",
+        Some(format!("Order {} created", order.order_number)),
+        None,
+        Some(user),
+    )
+    .await?;
+    Ok(model::find(conn, order.id).await?)
+}
+
+/// A line of a new order with its product and the unit price it is sold at.
+type PricedLine = (SalesOrderLineInput, ProductFacts, BigDecimal);
+
+/// Checks the fields of a new order (trimming its texts) and returns the shipping charged;
+/// every problem found is reported at once.
+fn validate_create(input: &mut SalesOrderCreateInput) -> Result<BigDecimal, Stop> {
     let mut errors = Vec::new();
     if input.lines.is_empty() {
         errors.push(invalid(
@@ -98,8 +136,16 @@ pub async fn create(
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
-    // Products: 404, discontinued, no price (CONTRACT 5.2).
-    let ids: Vec<i64> = input.lines.iter().map(|l| l.product_id).collect();
+    Ok(shipping)
+}
+
+/// Finds each line's product and its selling price, refusing unknown, discontinued and
+/// unpriced products (CONTRACT 5.2).
+async fn price_lines(
+    conn: &mut AsyncPgConnection,
+    lines: &[SalesOrderLineInput],
+) -> Result<Vec<PricedLine>, Stop> {
+    let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
     let found: Vec<(i64, String, String, bool, Option<BigDecimal>)> = items::table
         .filter(items::id.eq_any(&ids))
         .select((
@@ -112,7 +158,7 @@ pub async fn create(
         .load(conn)
         .await?;
     let mut priced = Vec::new();
-    for l in &input.lines {
+    for l in lines {
         let Some(p) = found
             .iter()
             .find(|f| f.0 == l.product_id)
@@ -146,61 +192,68 @@ pub async fn create(
         };
         priced.push((l.clone(), p, price));
     }
-    let customer = customer_facts(conn, input.customer_id, input.customer_email.as_deref()).await?;
-    let line_totals: Vec<BigDecimal> = priced
-        .iter()
-        .map(|(l, _, price)| line_total(l.quantity, price, &BigDecimal::zero()))
-        .collect();
-    let t = totals(&line_totals, &shipping, &company_tax_rate(conn).await?);
-    let product_name = match priced.as_slice() {
-        [(l, p, _)] => format!("{} x{}", p.name, l.quantity),
-        many => format!("{} items", many.len()),
-    };
+    Ok(priced)
+}
+
+/// The row of a new order: the customer's facts, the totals, and the customer's shipping
+/// address when none was given (the country defaults to USA).
+fn new_order(
+    input: SalesOrderCreateInput,
+    customer: CustomerFacts,
+    t: Totals,
+    product_name: String,
+    number: String,
+    user: i64,
+) -> NewOrder {
     let no_address = input.shipping_address_line1.is_none();
     let [a1, a2, city, state, zip, country] = customer.address.clone();
     let pick = |given: Option<String>, theirs: Option<String>| {
         if no_address { theirs } else { given }
     };
-    let number = next_number(conn, "sales_order_seq", "SO").await?;
-    let order: SalesOrderRow = diesel::insert_into(sales_orders::table)
-        .values(NewOrder {
-            order_number: number,
-            user_id: Some(user),
-            customer_id: customer.id,
-            quote_id: None,
-            order_type: model::SalesOrderType::LineItem,
-            source: input.source.unwrap_or(SalesOrderSource::Manual),
-            source_order_id: input.source_order_id,
-            rush_level: input.rush_level.unwrap_or(RushLevel::Standard),
-            product_name: Some(product_name),
-            customer_name: customer.name,
-            customer_email: customer.email,
-            customer_phone: customer.phone,
-            subtotal: t.subtotal,
-            tax_rate: t.tax_rate,
-            tax_amount: t.tax_amount,
-            shipping_cost: t.shipping_cost,
-            grand_total: t.grand_total,
-            shipping_address_line1: pick(input.shipping_address_line1, a1),
-            shipping_address_line2: pick(input.shipping_address_line2, a2),
-            shipping_city: pick(input.shipping_city, city),
-            shipping_state: pick(input.shipping_state, state),
-            shipping_zip: pick(input.shipping_zip, zip),
-            shipping_country: pick(input.shipping_country, country).or_else(|| Some("USA".into())),
-            customer_notes: input.customer_notes,
-            internal_notes: input.internal_notes,
-            due_date: input.due_date,
-            created_at: None,
-        })
-        .returning(SalesOrderRow::as_returning())
-        .get_result(conn)
-        .await?;
+    NewOrder {
+        order_number: number,
+        user_id: Some(user),
+        customer_id: customer.id,
+        quote_id: None,
+        order_type: model::SalesOrderType::LineItem,
+        source: input.source.unwrap_or(SalesOrderSource::Manual),
+        source_order_id: input.source_order_id,
+        rush_level: input.rush_level.unwrap_or(RushLevel::Standard),
+        product_name: Some(product_name),
+        customer_name: customer.name,
+        customer_email: customer.email,
+        customer_phone: customer.phone,
+        subtotal: t.subtotal,
+        tax_rate: t.tax_rate,
+        tax_amount: t.tax_amount,
+        shipping_cost: t.shipping_cost,
+        grand_total: t.grand_total,
+        shipping_address_line1: pick(input.shipping_address_line1, a1),
+        shipping_address_line2: pick(input.shipping_address_line2, a2),
+        shipping_city: pick(input.shipping_city, city),
+        shipping_state: pick(input.shipping_state, state),
+        shipping_zip: pick(input.shipping_zip, zip),
+        shipping_country: pick(input.shipping_country, country).or_else(|| Some("USA".into())),
+        customer_notes: input.customer_notes,
+        internal_notes: input.internal_notes,
+        due_date: input.due_date,
+        created_at: None,
+    }
+}
+
+/// Writes the lines of a new order, numbered from 1 in the order given.
+async fn insert_lines(
+    conn: &mut AsyncPgConnection,
+    order_id: i64,
+    priced: Vec<PricedLine>,
+    line_totals: Vec<BigDecimal>,
+) -> Result<(), Stop> {
     let lines: Vec<NewLine> = priced
         .into_iter()
         .zip(line_totals)
         .enumerate()
         .map(|(i, ((l, _, price), total))| NewLine {
-            sales_order_id: order.id,
+            sales_order_id: order_id,
             line_number: i as i32 + 1,
             product_id: l.product_id,
             quantity: l.quantity,
@@ -213,17 +266,7 @@ pub async fn create(
         .values(&lines)
         .execute(conn)
         .await?;
-    event(
-        conn,
-        order.id,
-        SalesEventType::Created,
-        "Order Created",
-        Some(format!("Order {} created", order.order_number)),
-        None,
-        Some(user),
-    )
-    .await?;
-    Ok(model::find(conn, order.id).await?)
+    Ok(())
 }
 
 pub(super) async fn locked(conn: &mut AsyncPgConnection, id: i64) -> Result<SalesOrderRow, Stop> {
