@@ -38,6 +38,9 @@ const PUBLIC: &[&str] = &[
     "system",
     // The original's `/api/v1/system/health`: public like `/health` (CONTRACT 4).
     "systemHealth",
+    // Read by FilaOps's app at start-up, before sign-in (issue 37); its `environment` is
+    // for signed-in users.
+    "systemInfo",
     "setupStatus",
     "passwordResetStatus",
     // The company logo: shown on the login page and printed on quotes (CONTRACT 5.16).
