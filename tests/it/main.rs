@@ -15,6 +15,7 @@ mod authz_matrix;
 mod bom;
 mod catalog;
 mod cli;
+mod client_fidelity;
 mod contract_fidelity;
 mod contract_gaps;
 mod documented_limits;

@@ -103,6 +103,7 @@ pub const ROUTES: &[Route] = &[
         .access(Admin)
         .summary("Load example data (fresh installations; running it twice changes nothing)"),
     Route::get("/items/stats", stored_op!("item_stats.graphql"), "itemStats")
+        .flatten(&["counts"])
         .summary("Item counts: total, active, inactive, active per type, low stock, categories"),
     Route::get("/items/low-stock", stored_op!("low_stock.graphql"), "lowStockItems")
         .summary("Active items whose available stock is at or below their reorder point"),

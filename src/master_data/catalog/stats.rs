@@ -32,8 +32,18 @@ pub struct ItemCategoryNode {
     pub sort_order: i32,
     /// Active.
     pub active: bool,
+    /// Active items filed directly under it.
+    pub item_count: i64,
     /// Sub-categories, in order.
     pub children: Vec<ItemCategoryNode>,
+}
+
+/// Sets each node's [`ItemCategoryNode::item_count`] from `counts` (category id -> items).
+fn fill_item_counts(nodes: &mut [ItemCategoryNode], counts: &std::collections::HashMap<i64, i64>) {
+    for n in nodes {
+        n.item_count = counts.get(&n.id).copied().unwrap_or(0);
+        fill_item_counts(&mut n.children, counts);
+    }
 }
 
 /// The result of deleting a category.
@@ -63,6 +73,7 @@ fn node(all: &[CategoryRow], c: &CategoryRow, depth: usize) -> ItemCategoryNode 
         description: c.description.clone(),
         sort_order: c.sort_order,
         active: c.active,
+        item_count: 0,
         // The parent check forbids cycles; the bound only guards against a corrupt table.
         children: if depth > 64 {
             Vec::new()
@@ -103,8 +114,22 @@ impl CatalogStatsQuery {
         ctx: &Context<'_>,
         #[graphql(desc = "Include inactive categories.", default = false)] include_inactive: bool,
     ) -> AppResult<Vec<ItemCategoryNode>> {
-        let all = model::categories(&mut *context::conn(ctx).await?).await?;
-        Ok(tree(&all, include_inactive))
+        let mut conn = context::conn(ctx).await?;
+        let all = model::categories(&mut conn).await?;
+        let counts: Vec<(Option<i64>, i64)> = items::table
+            .filter(items::active.eq(true))
+            .filter(items::category_id.is_not_null())
+            .group_by(items::category_id)
+            .select((items::category_id, diesel::dsl::count_star()))
+            .load(&mut *conn)
+            .await?;
+        let counts = counts
+            .into_iter()
+            .filter_map(|(c, n)| c.map(|c| (c, n)))
+            .collect();
+        let mut nodes = tree(&all, include_inactive);
+        fill_item_counts(&mut nodes, &counts);
+        Ok(nodes)
     }
 
     /// One item category with its path (any signed-in user).

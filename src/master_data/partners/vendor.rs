@@ -41,6 +41,8 @@ pub fn check(
     let mut c = Checker::new();
     form.code = match form.code.take() {
         Some(code) if creating => c.optional_name("code", Some(&code), CODE_MAX),
+        // FilaOps's vendor form sends `""` for a code it does not change: keep it.
+        Some(code) if code.trim().is_empty() => None,
         Some(code) => Some(c.required("code", &code, CODE_MAX)),
         None => None,
     }

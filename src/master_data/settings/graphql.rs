@@ -68,6 +68,10 @@ pub struct CompanySettings {
     pub business_days_per_week: i32,
     /// Working days, `0` (Monday) to `6` (Sunday), comma separated (default `0,1,2,3,4`).
     pub business_work_days: String,
+    /// ISO 4217 currency code (`USD`).
+    pub currency_code: String,
+    /// BCP 47 locale for money and dates (`en-US`).
+    pub locale: String,
     /// Whether stock may go below zero (such movements are then flagged for review).
     pub allow_negative_inventory: bool,
     /// Last changed.
@@ -103,6 +107,8 @@ impl From<SettingsRow> for CompanySettings {
             business_hours_end: r.business_hours_end,
             business_days_per_week: r.business_days_per_week,
             business_work_days: r.business_work_days,
+            currency_code: r.currency_code,
+            locale: r.locale,
             allow_negative_inventory: r.allow_negative_inventory,
             updated_at: Timestamp(r.updated_at),
         }

@@ -66,6 +66,10 @@ pub struct SettingsRow {
     pub business_days_per_week: i32,
     /// Working days, `0` Monday to `6` Sunday, comma separated.
     pub business_work_days: String,
+    /// ISO 4217 currency code (`USD`).
+    pub currency_code: String,
+    /// BCP 47 locale for money and dates (`en-US`).
+    pub locale: String,
     /// Whether stock may go below zero (then flagged for review).
     pub allow_negative_inventory: bool,
     /// Changed.
@@ -140,6 +144,12 @@ crate::input_forms! {
         business_days_per_week: optional i32,
         /// Working days, `0` (Monday) to `6` (Sunday), comma separated.
         business_work_days: optional String,
+        /// ISO 4217 currency code, three letters (`USD`, `EUR`).
+        [directive = length::apply(3)]
+        currency_code: optional String,
+        /// BCP 47 locale for money and dates (`en-US`, `de-DE`).
+        [directive = length::apply(35)]
+        locale: optional String,
         /// Whether stock may go below zero.
         allow_negative_inventory: optional bool,
     }

@@ -212,6 +212,28 @@ pub async fn check(
             Err(message) => errors.push(invalid("businessWorkDays", message)),
         }
     }
+    if let Some(code) = c.currency_code.take() {
+        let code = code.trim().to_ascii_uppercase();
+        if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
+            c.currency_code = Some(code);
+        } else {
+            errors.push(invalid(
+                "currencyCode",
+                "Input should be a three-letter ISO 4217 currency code such as USD or EUR",
+            ));
+        }
+    }
+    if let Some(locale) = c.locale.take() {
+        let locale = locale.trim().replace('_', "-");
+        if is_locale(&locale) {
+            c.locale = Some(locale);
+        } else {
+            errors.push(invalid(
+                "locale",
+                "Input should be a locale such as en-US or de-DE",
+            ));
+        }
+    }
     match c.timezone.as_deref() {
         Some("") => errors.push(invalid(
             "timezone",
@@ -230,6 +252,17 @@ pub async fn check(
 }
 
 /// Drops the fields whose value is already stored; names the rest.
+/// A BCP 47 tag as the column's CHECK reads it: a 2-3 letter language, then subtags of 2-8
+/// letters or digits (`en-US`, `zh-Hant-TW`).
+fn is_locale(tag: &str) -> bool {
+    let mut parts = tag.split('-');
+    let language_ok = parts
+        .next()
+        .is_some_and(|l| (2..=3).contains(&l.len()) && l.bytes().all(|b| b.is_ascii_alphabetic()));
+    language_ok
+        && parts.all(|p| (2..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
 fn only_changes(mut c: SettingsForm, cur: &SettingsRow) -> (SettingsForm, Vec<&'static str>) {
     let mut changed = Vec::new();
     macro_rules! keep_if_new {
@@ -267,6 +300,8 @@ fn only_changes(mut c: SettingsForm, cur: &SettingsRow) -> (SettingsForm, Vec<&'
         business_hours_end,
         business_days_per_week,
         business_work_days,
+        currency_code,
+        locale,
         allow_negative_inventory,
     );
     // `tax_rate` is sent as `tax_rate_percent`: name it the way the client did.

@@ -10,6 +10,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 use diesel_async::RunQueryDsl;
 
+use crate::master_data::catalog::model::ItemType;
 use crate::platform::auth::Access;
 use crate::platform::db::schema::{item_categories, items};
 use crate::platform::error::{AppError, AppResult};
@@ -255,7 +256,7 @@ impl ItemDemandQuery {
     #[graphql(guard = "Access::User")]
     async fn item_stats(&self, ctx: &Context<'_>) -> AppResult<ItemStats> {
         let mut conn = context::conn(ctx).await?;
-        let per_type: Vec<(String, bool, i64)> = items::table
+        let per_type: Vec<(ItemType, bool, i64)> = items::table
             .group_by((items::item_type, items::active))
             .select((items::item_type, items::active, diesel::dsl::count_star()))
             .load(&mut *conn)
@@ -269,14 +270,15 @@ impl ItemDemandQuery {
             }
             stats.active_items += n;
             let t = &mut stats.by_type;
-            match item_type.as_str() {
-                "finished_good" => t.finished_good += n,
-                "component" => t.component += n,
-                "supply" => t.supply += n,
-                "service" => t.service += n,
-                "material" => t.material += n,
-                "packaging" => t.packaging += n,
-                _ => {}
+            match item_type {
+                ItemType::FinishedGood => t.finished_good += n,
+                ItemType::Component => t.component += n,
+                ItemType::Supply => t.supply += n,
+                ItemType::Service => t.service += n,
+                ItemType::Material => t.material += n,
+                ItemType::Packaging => t.packaging += n,
+                // Counted in the totals only, as before (the original has no such type).
+                ItemType::Consumable => {}
             }
         }
         stats.low_stock_count = low_stock(&mut conn).await?.len() as i64;

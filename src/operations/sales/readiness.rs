@@ -60,6 +60,19 @@ pub struct MaterialRequirements {
     pub requirements: Vec<MaterialRequirement>,
     /// Some component is short.
     pub has_shortages: bool,
+    /// Counts for the order page's banner.
+    pub summary: MaterialRequirementsSummary,
+}
+
+/// How many materials an order needs and how many are short.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct MaterialRequirementsSummary {
+    /// Some component is short.
+    pub has_shortages: bool,
+    /// Components short.
+    pub materials_short: i64,
+    /// Components needed.
+    pub total_materials: i64,
 }
 
 const SHIPPABLE: [SalesOrderStatus; 3] = [
@@ -216,10 +229,19 @@ pub async fn material_requirements(
         })
         .collect();
     requirements.sort_by(|a, b| a.sku.cmp(&b.sku));
+    let materials_short = requirements
+        .iter()
+        .filter(|r| !r.shortage.0.is_zero())
+        .count() as i64;
     Ok(MaterialRequirements {
         sales_order_id: order.id,
         order_number: order.order_number.clone(),
-        has_shortages: requirements.iter().any(|r| !r.shortage.0.is_zero()),
+        has_shortages: materials_short > 0,
+        summary: MaterialRequirementsSummary {
+            has_shortages: materials_short > 0,
+            materials_short,
+            total_materials: requirements.len() as i64,
+        },
         requirements,
     })
 }

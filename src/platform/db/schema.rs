@@ -288,6 +288,8 @@ diesel::table! {
         business_hours_end -> Int4,
         business_days_per_week -> Int4,
         business_work_days -> Text,
+        currency_code -> Text,
+        locale -> Text,
         allow_negative_inventory -> Bool,
         updated_at -> Timestamptz,
     }
