@@ -3414,6 +3414,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/password-reset-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Password reset requests waiting for an admin (mail not configured)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PendingPasswordResets {
+         *       pendingPasswordResets {
+         *         id
+         *         user_id: userId
+         *         email
+         *         first_name: firstName
+         *         last_name: lastName
+         *         requested_at: requestedAt
+         *         expires_at: expiresAt
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_pending_password_resets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/password-reset-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a waiting reset; without mail the answer carries the link to hand over
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PasswordResetRequestApprove($id: Int!) {
+         *       passwordResetRequestApprove(id: $id) {
+         *         message
+         *         user_email: userEmail
+         *         status
+         *         reset_url: resetUrl
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_password_reset_request_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/password-reset-requests/{id}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deny a waiting reset
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PasswordResetRequestDeny($id: Int!, $reason: String) {
+         *       passwordResetRequestDeny(id: $id, reason: $reason) {
+         *         message
+         *         user_email: userEmail
+         *         status
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_password_reset_request_deny"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/traceability/consumptions": {
         parameters: {
             query?: never;
@@ -5686,6 +5783,12 @@ export interface paths {
          *       active
          *       on_hand_qty: onHandQty
          *       available_qty: availableQty
+         *       allocated_qty: allocatedQty
+         *       weight_oz: weightOz
+         *       length_in: lengthIn
+         *       width_in: widthIn
+         *       height_in: heightIn
+         *       image_url: imageUrl
          *       reorder_point: reorderPoint
          *       stocking_policy: stockingPolicy
          *       needs_reorder: needsReorder
@@ -5750,6 +5853,12 @@ export interface paths {
          *       active
          *       on_hand_qty: onHandQty
          *       available_qty: availableQty
+         *       allocated_qty: allocatedQty
+         *       weight_oz: weightOz
+         *       length_in: lengthIn
+         *       width_in: widthIn
+         *       height_in: heightIn
+         *       image_url: imageUrl
          *       reorder_point: reorderPoint
          *       stocking_policy: stockingPolicy
          *       needs_reorder: needsReorder
@@ -5820,6 +5929,7 @@ export interface paths {
          *       description
          *       sort_order: sortOrder
          *       active
+         *       is_active: active
          *       path
          *       depth
          *     }
@@ -5847,6 +5957,7 @@ export interface paths {
          *       description
          *       sort_order: sortOrder
          *       active
+         *       is_active: active
          *       path
          *       depth
          *     }
@@ -5908,6 +6019,8 @@ export interface paths {
          *       description
          *       sort_order: sortOrder
          *       active
+         *       is_active: active
+         *       item_count: itemCount
          *     }
          *     ```
          */
@@ -5944,6 +6057,7 @@ export interface paths {
          *       description
          *       sort_order: sortOrder
          *       active
+         *       is_active: active
          *       path
          *       depth
          *     }
@@ -5970,6 +6084,7 @@ export interface paths {
          *       description
          *       sort_order: sortOrder
          *       active
+         *       is_active: active
          *       path
          *       depth
          *     }
@@ -6013,6 +6128,7 @@ export interface paths {
          *       description
          *       sort_order: sortOrder
          *       active
+         *       is_active: active
          *       path
          *       depth
          *     }
@@ -6227,6 +6343,12 @@ export interface paths {
          *       active
          *       on_hand_qty: onHandQty
          *       available_qty: availableQty
+         *       allocated_qty: allocatedQty
+         *       weight_oz: weightOz
+         *       length_in: lengthIn
+         *       width_in: widthIn
+         *       height_in: heightIn
+         *       image_url: imageUrl
          *       reorder_point: reorderPoint
          *       stocking_policy: stockingPolicy
          *       needs_reorder: needsReorder
@@ -6347,6 +6469,12 @@ export interface paths {
          *       active
          *       on_hand_qty: onHandQty
          *       available_qty: availableQty
+         *       allocated_qty: allocatedQty
+         *       weight_oz: weightOz
+         *       length_in: lengthIn
+         *       width_in: widthIn
+         *       height_in: heightIn
+         *       image_url: imageUrl
          *       reorder_point: reorderPoint
          *       stocking_policy: stockingPolicy
          *       needs_reorder: needsReorder
@@ -6377,6 +6505,7 @@ export interface paths {
          *     ```graphql
          *     query ItemStats {
          *       itemStats {
+         *         total: activeItems
          *         total_items: totalItems
          *         active_items: activeItems
          *         inactive_items: inactiveItems
@@ -6388,6 +6517,14 @@ export interface paths {
          *           material
          *           packaging
          *         }
+         *         counts: byType {
+         *           finished_goods: finishedGood
+         *           components: component
+         *           supplies: supply
+         *           materials: material
+         *           packaging
+         *         }
+         *         needs_reorder: lowStockCount
          *         low_stock_count: lowStockCount
          *         category_count: categoryCount
          *       }
@@ -6462,6 +6599,12 @@ export interface paths {
          *       active
          *       on_hand_qty: onHandQty
          *       available_qty: availableQty
+         *       allocated_qty: allocatedQty
+         *       weight_oz: weightOz
+         *       length_in: lengthIn
+         *       width_in: widthIn
+         *       height_in: heightIn
+         *       image_url: imageUrl
          *       reorder_point: reorderPoint
          *       stocking_policy: stockingPolicy
          *       needs_reorder: needsReorder
@@ -6543,6 +6686,12 @@ export interface paths {
          *       active
          *       on_hand_qty: onHandQty
          *       available_qty: availableQty
+         *       allocated_qty: allocatedQty
+         *       weight_oz: weightOz
+         *       length_in: lengthIn
+         *       width_in: widthIn
+         *       height_in: heightIn
+         *       image_url: imageUrl
          *       reorder_point: reorderPoint
          *       stocking_policy: stockingPolicy
          *       needs_reorder: needsReorder
@@ -6659,6 +6808,12 @@ export interface paths {
          *       active
          *       on_hand_qty: onHandQty
          *       available_qty: availableQty
+         *       allocated_qty: allocatedQty
+         *       weight_oz: weightOz
+         *       length_in: lengthIn
+         *       width_in: widthIn
+         *       height_in: heightIn
+         *       image_url: imageUrl
          *       reorder_point: reorderPoint
          *       stocking_policy: stockingPolicy
          *       needs_reorder: needsReorder
@@ -10573,7 +10728,7 @@ export interface paths {
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query PurchaseOrders($limit: Int = 50, $offset: Int = 0, $status: PurchaseOrderStatus, $vendorId: Int, $search: String, $sortBy: PurchaseOrderSort, $sortOrder: SortOrder) {
+         *     query PurchaseOrders($limit: Int = 50, $offset: Int = 0, $status: [PurchaseOrderStatus!], $vendorId: Int, $search: String, $sortBy: PurchaseOrderSort, $sortOrder: SortOrder) {
          *       purchaseOrders(first: $limit, offset: $offset, status: $status, vendorId: $vendorId, search: $search, sortBy: $sortBy, sortOrder: $sortOrder) {
          *         items: nodes {
          *           id
@@ -12318,6 +12473,7 @@ export interface paths {
          *       discount
          *       quantity_allocated: quantityAllocated
          *       quantity_shipped: quantityShipped
+         *       shipped_quantity: quantityShipped
          *       is_ready: isReady
          *       location_id: locationId
          *       notes
@@ -12419,6 +12575,7 @@ export interface paths {
          *       discount
          *       quantity_allocated: quantityAllocated
          *       quantity_shipped: quantityShipped
+         *       shipped_quantity: quantityShipped
          *       is_ready: isReady
          *       location_id: locationId
          *       notes
@@ -12436,6 +12593,36 @@ export interface paths {
          *     ```
          */
         post: operations["create_sales_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/can-ship": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shipping queue's preflight: `{order_id: {can_ship, reasons: [text]}}` for every order ready to ship (at most 500; non-admins their own)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrdersCanShip {
+         *       salesOrdersShipReadiness {
+         *         sales_order_id: salesOrderId
+         *         can_ship: canShip
+         *         reasons: blockingIssues
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_sales_orders_can_ship"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -12610,6 +12797,7 @@ export interface paths {
          *       discount
          *       quantity_allocated: quantityAllocated
          *       quantity_shipped: quantityShipped
+         *       shipped_quantity: quantityShipped
          *       is_ready: isReady
          *       location_id: locationId
          *       notes
@@ -12744,6 +12932,7 @@ export interface paths {
          *       discount
          *       quantity_allocated: quantityAllocated
          *       quantity_shipped: quantityShipped
+         *       shipped_quantity: quantityShipped
          *       is_ready: isReady
          *       location_id: locationId
          *       notes
@@ -12787,6 +12976,35 @@ export interface paths {
          *     ```
          */
         get: operations["list_sales_order_blocking_issues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sales-orders/{id}/can-ship": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this order (any status) can ship now: `{can_ship, reasons: [text]}` (owner or admin)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query SalesOrderCanShip($id: Int!) {
+         *       salesOrderBlockingIssues(id: $id) {
+         *         can_ship: canShip
+         *         reasons: blockingIssues
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_sales_order_can_ship"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12887,6 +13105,7 @@ export interface paths {
          *       discount
          *       quantity_allocated: quantityAllocated
          *       quantity_shipped: quantityShipped
+         *       shipped_quantity: quantityShipped
          *       is_ready: isReady
          *       location_id: locationId
          *       notes
@@ -12989,7 +13208,11 @@ export interface paths {
          *         order_number: orderNumber
          *         status
          *         fulfillment { ...FulfillmentFields }
-         *         lines { ...SalesOrderLineFields }
+         *         summary: fulfillment { ...FulfillmentFields }
+         *         lines {
+         *           ...SalesOrderLineFields
+         *           line_id: id
+         *         }
          *       }
          *     }
          *     fragment SalesOrderLineFields on SalesOrderLine {
@@ -13004,6 +13227,7 @@ export interface paths {
          *       discount
          *       quantity_allocated: quantityAllocated
          *       quantity_shipped: quantityShipped
+         *       shipped_quantity: quantityShipped
          *       is_ready: isReady
          *       location_id: locationId
          *       notes
@@ -13078,14 +13302,22 @@ export interface paths {
          *         sales_order_id: salesOrderId
          *         order_number: orderNumber
          *         has_shortages: hasShortages
+         *         summary {
+         *           has_shortages: hasShortages
+         *           materials_short: materialsShort
+         *           total_materials: totalMaterials
+         *         }
          *         requirements {
          *           product_id: productId
          *           sku
+         *           product_sku: sku
          *           name
+         *           product_name: name
          *           unit
          *           quantity_required: quantityRequired
          *           quantity_available: quantityAvailable
          *           shortage
+         *           quantity_short: shortage
          *         }
          *       }
          *     }
@@ -13226,6 +13458,7 @@ export interface paths {
          *       discount
          *       quantity_allocated: quantityAllocated
          *       quantity_shipped: quantityShipped
+         *       shipped_quantity: quantityShipped
          *       is_ready: isReady
          *       location_id: locationId
          *       notes
@@ -13469,6 +13702,7 @@ export interface paths {
          *       discount
          *       quantity_allocated: quantityAllocated
          *       quantity_shipped: quantityShipped
+         *       shipped_quantity: quantityShipped
          *       is_ready: isReady
          *       location_id: locationId
          *       notes
@@ -13653,6 +13887,7 @@ export interface paths {
          *       discount
          *       quantity_allocated: quantityAllocated
          *       quantity_shipped: quantityShipped
+         *       shipped_quantity: quantityShipped
          *       is_ready: isReady
          *       location_id: locationId
          *       notes
@@ -14411,6 +14646,8 @@ export interface paths {
          *       quote_terms: quoteTerms
          *       quote_footer: quoteFooter
          *       timezone
+         *       currency_code: currencyCode
+         *       locale
          *       business_hours_start: businessHoursStart
          *       business_hours_end: businessHoursEnd
          *       business_days_per_week: businessDaysPerWeek
@@ -14461,6 +14698,8 @@ export interface paths {
          *       quote_terms: quoteTerms
          *       quote_footer: quoteFooter
          *       timezone
+         *       currency_code: currencyCode
+         *       locale
          *       business_hours_start: businessHoursStart
          *       business_hours_end: businessHoursEnd
          *       business_days_per_week: businessDaysPerWeek
@@ -14643,6 +14882,8 @@ export interface paths {
          *       quote_terms: quoteTerms
          *       quote_footer: quoteFooter
          *       timezone
+         *       currency_code: currencyCode
+         *       locale
          *       business_hours_start: businessHoursStart
          *       business_hours_end: businessHoursEnd
          *       business_days_per_week: businessDaysPerWeek
@@ -14689,6 +14930,8 @@ export interface paths {
          *       quote_terms: quoteTerms
          *       quote_footer: quoteFooter
          *       timezone
+         *       currency_code: currencyCode
+         *       locale
          *       business_hours_start: businessHoursStart
          *       business_hours_end: businessHoursEnd
          *       business_days_per_week: businessDaysPerWeek
@@ -15235,16 +15478,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The service version, build date, edition tier and environment
-         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         * What a client needs before sign-in (public, as in FilaOps): `{tier, features_enabled, version, build_date, install_method, smtp_configured}`
+         * @description Access: public. Runs the stored GraphQL operation:
          *
          *     ```graphql
          *     query SystemInfo {
          *       systemInfo {
+         *         tier
+         *         features_enabled: featuresEnabled
          *         version
          *         build_date: buildDate
-         *         tier
-         *         environment
+         *         install_method: installMethod
+         *         smtp_configured: smtpConfigured
          *       }
          *     }
          *     ```
@@ -16810,7 +17055,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description As of now. */
+                        /**
+                         * Format: date
+                         * @description As of now.
+                         */
                         as_of_date: string;
                         /** @description One row per inventory account. */
                         categories: {
@@ -16941,7 +17189,10 @@ export interface operations {
                         id: number;
                         /** @description Number, `JE-YYYY-NNNNNN`. */
                         entry_number: string;
-                        /** @description The date it is booked on. */
+                        /**
+                         * Format: date
+                         * @description The date it is booked on.
+                         */
                         entry_date: string;
                         /** @description What happened. */
                         description: string;
@@ -17083,7 +17334,10 @@ export interface operations {
                             journal_entry_id: number;
                             /** @description Its number. */
                             entry_number: string;
-                            /** @description Its date. */
+                            /**
+                             * Format: date
+                             * @description Its date.
+                             */
                             entry_date: string;
                             /** @description What happened. */
                             description: string;
@@ -17209,9 +17463,15 @@ export interface operations {
                         year: number;
                         /** @description Month, 1-12. */
                         period: number;
-                        /** @description First day. */
+                        /**
+                         * Format: date
+                         * @description First day.
+                         */
                         start_date: string;
-                        /** @description Last day. */
+                        /**
+                         * Format: date
+                         * @description Last day.
+                         */
                         end_date: string;
                         /**
                          * @description Open or closed.
@@ -17313,9 +17573,15 @@ export interface operations {
                         year: number;
                         /** @description Month, 1-12. */
                         period: number;
-                        /** @description First day. */
+                        /**
+                         * Format: date
+                         * @description First day.
+                         */
                         start_date: string;
-                        /** @description Last day. */
+                        /**
+                         * Format: date
+                         * @description Last day.
+                         */
                         end_date: string;
                         /**
                          * @description Open or closed.
@@ -17447,9 +17713,15 @@ export interface operations {
                         year: number;
                         /** @description Month, 1-12. */
                         period: number;
-                        /** @description First day. */
+                        /**
+                         * Format: date
+                         * @description First day.
+                         */
                         start_date: string;
-                        /** @description Last day. */
+                        /**
+                         * Format: date
+                         * @description Last day.
+                         */
                         end_date: string;
                         /**
                          * @description Open or closed.
@@ -17562,7 +17834,10 @@ export interface operations {
                         id: number;
                         /** @description Number, `JE-YYYY-NNNNNN`. */
                         entry_number: string;
-                        /** @description The date it is booked on. */
+                        /**
+                         * Format: date
+                         * @description The date it is booked on.
+                         */
                         entry_date: string;
                         /** @description What happened. */
                         description: string;
@@ -17691,7 +17966,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description As of this date. */
+                        /**
+                         * Format: date
+                         * @description As of this date.
+                         */
                         as_of_date: string;
                         /**
                          * Format: decimal
@@ -17812,7 +18090,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The date: every posted entry dated on or before it counts. */
+                        /**
+                         * Format: date
+                         * @description The date: every posted entry dated on or before it counts.
+                         */
                         as_of_date: string;
                         /** @description The accounts, by code. */
                         accounts: {
@@ -17938,9 +18219,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description First day of the window. */
+                        /**
+                         * Format: date
+                         * @description First day of the window.
+                         */
                         start_date: string;
-                        /** @description Last day of the window. */
+                        /**
+                         * Format: date
+                         * @description Last day of the window.
+                         */
                         end_date: string;
                         /** @description Invoices booked. */
                         invoice_count: number;
@@ -18061,9 +18348,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description First day of the window. */
+                        /**
+                         * Format: date
+                         * @description First day of the window.
+                         */
                         start_date: string;
-                        /** @description Last day of the window. */
+                        /**
+                         * Format: date
+                         * @description Last day of the window.
+                         */
                         end_date: string;
                         /**
                          * Format: decimal
@@ -18181,9 +18474,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description First day of the window. */
+                        /**
+                         * Format: date
+                         * @description First day of the window.
+                         */
                         start_date: string;
-                        /** @description Last day of the window. */
+                        /**
+                         * Format: date
+                         * @description Last day of the window.
+                         */
                         end_date: string;
                         /** @description This page of cash entries, oldest first. */
                         rows: {
@@ -18191,7 +18490,10 @@ export interface operations {
                             journal_entry_id: number;
                             /** @description Its number. */
                             entry_number: string;
-                            /** @description The day it was booked (the payment's day; a void's own day). */
+                            /**
+                             * Format: date
+                             * @description The day it was booked (the payment's day; a void's own day).
+                             */
                             date: string;
                             /** @description The payment. */
                             payment_id: number;
@@ -18368,7 +18670,10 @@ export interface operations {
                             journal_entry_id: number;
                             /** @description Its number. */
                             entry_number: string;
-                            /** @description The day it was booked (the payment's day; a void's own day). */
+                            /**
+                             * Format: date
+                             * @description The day it was booked (the payment's day; a void's own day).
+                             */
                             date: string;
                             /** @description The payment. */
                             payment_id: number;
@@ -18486,9 +18791,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description First day of the window. */
+                        /**
+                         * Format: date
+                         * @description First day of the window.
+                         */
                         start_date: string;
-                        /** @description Last day of the window. */
+                        /**
+                         * Format: date
+                         * @description Last day of the window.
+                         */
                         end_date: string;
                         /** @description This page of invoices. */
                         rows: {
@@ -18496,7 +18807,10 @@ export interface operations {
                             journal_entry_id: number;
                             /** @description Its number, `JE-YYYY-NNNNNN`. */
                             entry_number: string;
-                            /** @description The day it was booked (the day the order shipped). */
+                            /**
+                             * Format: date
+                             * @description The day it was booked (the day the order shipped).
+                             */
                             date: string;
                             /** @description The sales order. */
                             sales_order_id: number | null;
@@ -18655,7 +18969,10 @@ export interface operations {
                             journal_entry_id: number;
                             /** @description Its number, `JE-YYYY-NNNNNN`. */
                             entry_number: string;
-                            /** @description The day it was booked (the day the order shipped). */
+                            /**
+                             * Format: date
+                             * @description The day it was booked (the day the order shipped).
+                             */
                             date: string;
                             /** @description The sales order. */
                             sales_order_id: number | null;
@@ -18768,17 +19085,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description First day of the window. */
+                        /**
+                         * Format: date
+                         * @description First day of the window.
+                         */
                         start_date: string;
-                        /** @description Last day of the window. */
+                        /**
+                         * Format: date
+                         * @description Last day of the window.
+                         */
                         end_date: string;
                         /** @description Every month that overlaps the window, oldest first (months without sales too). */
                         periods: {
                             /** @description The month, `YYYY-MM`. */
                             period: string;
-                            /** @description Its first day inside the window. */
+                            /**
+                             * Format: date
+                             * @description Its first day inside the window.
+                             */
                             start_date: string;
-                            /** @description Its last day inside the window. */
+                            /**
+                             * Format: date
+                             * @description Its last day inside the window.
+                             */
                             end_date: string;
                             /** @description Invoices booked. */
                             invoice_count: number;
@@ -18911,9 +19240,15 @@ export interface operations {
                         periods: {
                             /** @description The month, `YYYY-MM`. */
                             period: string;
-                            /** @description Its first day inside the window. */
+                            /**
+                             * Format: date
+                             * @description Its first day inside the window.
+                             */
                             start_date: string;
-                            /** @description Its last day inside the window. */
+                            /**
+                             * Format: date
+                             * @description Its last day inside the window.
+                             */
                             end_date: string;
                             /** @description Invoices booked. */
                             invoice_count: number;
@@ -19248,7 +19583,10 @@ export interface operations {
                             id: number;
                             /** @description Number, `JE-YYYY-NNNNNN`. */
                             entry_number: string;
-                            /** @description The date it is booked on. */
+                            /**
+                             * Format: date
+                             * @description The date it is booked on.
+                             */
                             entry_date: string;
                             /** @description What happened. */
                             description: string;
@@ -19381,9 +19719,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description First day of the window (UTC). */
+                        /**
+                         * Format: date
+                         * @description First day of the window (UTC).
+                         */
                         start_date: string;
-                        /** @description Last day of the window (UTC). */
+                        /**
+                         * Format: date
+                         * @description Last day of the window (UTC).
+                         */
                         end_date: string;
                         /** @description Transactions in the window. */
                         total_count: number;
@@ -19554,7 +19898,10 @@ export interface operations {
                             journal_entry: {
                                 /** @description Number, `JE-YYYY-NNNNNN`. */
                                 entry_number: string;
-                                /** @description The date it is booked on. */
+                                /**
+                                 * Format: date
+                                 * @description The date it is booked on.
+                                 */
                                 entry_date: string;
                                 /** @description The debit and credit lines. */
                                 lines: {
@@ -19805,7 +20152,7 @@ export interface operations {
                         is_cost_only?: boolean | null;
                         scrap_factor?: string | null;
                         notes?: string | null;
-                    }[];
+                    }[] | null;
                 };
             };
         };
@@ -24069,7 +24416,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The day. */
+                        /**
+                         * Format: date
+                         * @description The day.
+                         */
                         date: string;
                         /** @description Orders completed that day. */
                         orders_completed: number;
@@ -24164,9 +24514,15 @@ export interface operations {
                     "application/json": {
                         /** @description The period. */
                         period: string;
-                        /** @description First day. */
+                        /**
+                         * Format: date
+                         * @description First day.
+                         */
                         start_date: string;
-                        /** @description Today. */
+                        /**
+                         * Format: date
+                         * @description Today.
+                         */
                         end_date: string;
                         /** @description Sales (subtotals) of the orders shipped. */
                         revenue: number;
@@ -24453,9 +24809,15 @@ export interface operations {
                     "application/json": {
                         /** @description `WTD`, `MTD`, `QTD`, `YTD` or `ALL`. */
                         period: string;
-                        /** @description First day. */
+                        /**
+                         * Format: date
+                         * @description First day.
+                         */
                         start_date: string;
-                        /** @description Today. */
+                        /**
+                         * Format: date
+                         * @description Today.
+                         */
                         end_date: string;
                         /** @description Sales in the period (orders not cancelled or draft, by grand total). */
                         total_revenue: number;
@@ -24467,7 +24829,10 @@ export interface operations {
                         total_payment_count: number;
                         /** @description Per day with activity, oldest first. */
                         data: {
-                            /** @description `YYYY-MM-DD`. */
+                            /**
+                             * Format: date
+                             * @description `YYYY-MM-DD`.
+                             */
                             date: string;
                             /** @description Sales total of the day (as `sales`). */
                             total: number;
@@ -24561,15 +24926,24 @@ export interface operations {
                     "application/json": {
                         /** @description The period. */
                         period: string;
-                        /** @description First day. */
+                        /**
+                         * Format: date
+                         * @description First day.
+                         */
                         start_date: string;
-                        /** @description Today. */
+                        /**
+                         * Format: date
+                         * @description Today.
+                         */
                         end_date: string;
                         /** @description Shipments in the period. */
                         total_shipped: number;
                         /** @description Per day with shipments. */
                         data: {
-                            /** @description `YYYY-MM-DD`. */
+                            /**
+                             * Format: date
+                             * @description `YYYY-MM-DD`.
+                             */
                             date: string;
                             /** @description Shipments. */
                             shipped: number;
@@ -28519,6 +28893,338 @@ export interface operations {
             };
         };
     };
+    list_pending_password_resets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The request's id (approve or deny it by this). */
+                        id: number;
+                        /** @description The user who asked. */
+                        user_id: number;
+                        /** @description Their e-mail. */
+                        email: string;
+                        /** @description Their first name. */
+                        first_name: string | null;
+                        /** @description Their last name. */
+                        last_name: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When they asked.
+                         */
+                        requested_at: string;
+                        /**
+                         * Format: date-time
+                         * @description When the request lapses unless reviewed.
+                         */
+                        expires_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_password_reset_request_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string;
+                        /** @description The requesting user's e-mail. */
+                        user_email: string;
+                        /** @description `approved` or `denied`. */
+                        status: string;
+                        /**
+                         * @description Approved by an admin on the Team Members page while mail is not configured: the link
+                         *     (valid 1 hour) to hand to the user.
+                         */
+                        reset_url: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_password_reset_request_deny: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string;
+                        /** @description The requesting user's e-mail. */
+                        user_email: string;
+                        /** @description `approved` or `denied`. */
+                        status: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_lot_consumption_record: {
         parameters: {
             query?: never;
@@ -28741,7 +29447,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -28808,7 +29517,10 @@ export interface operations {
                              * @enum {string}
                              */
                             inspection_status: "pending" | "passed" | "failed" | "waived";
-                            /** @description Received on. */
+                            /**
+                             * Format: date
+                             * @description Received on.
+                             */
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
@@ -28971,7 +29683,10 @@ export interface operations {
                              * @enum {string}
                              */
                             inspection_status: "pending" | "passed" | "failed" | "waived";
-                            /** @description Received on. */
+                            /**
+                             * Format: date
+                             * @description Received on.
+                             */
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
@@ -29073,10 +29788,8 @@ export interface operations {
                     expiration_date?: string | null;
                     unit_cost?: string | null;
                     location_id?: number | null;
-                    /** @enum {string} */
-                    status?: "active" | "depleted" | "quarantine" | "expired" | "recalled";
-                    /** @enum {string} */
-                    inspection_status?: "pending" | "passed" | "failed" | "waived";
+                    status?: ("active" | "depleted" | "quarantine" | "expired" | "recalled") | null;
+                    inspection_status?: ("pending" | "passed" | "failed" | "waived") | null;
                     notes?: string | null;
                 };
             };
@@ -29149,7 +29862,10 @@ export interface operations {
                          * @enum {string}
                          */
                         inspection_status: "pending" | "passed" | "failed" | "waived";
-                        /** @description Received on. */
+                        /**
+                         * Format: date
+                         * @description Received on.
+                         */
                         received_date: string;
                         /** @description Expires on. */
                         expiration_date: string | null;
@@ -29446,7 +30162,10 @@ export interface operations {
                          * @enum {string}
                          */
                         inspection_status: "pending" | "passed" | "failed" | "waived";
-                        /** @description Received on. */
+                        /**
+                         * Format: date
+                         * @description Received on.
+                         */
                         received_date: string;
                         /** @description Expires on. */
                         expiration_date: string | null;
@@ -29597,7 +30316,10 @@ export interface operations {
                          * @enum {string}
                          */
                         inspection_status: "pending" | "passed" | "failed" | "waived";
-                        /** @description Received on. */
+                        /**
+                         * Format: date
+                         * @description Received on.
+                         */
                         received_date: string;
                         /** @description Expires on. */
                         expiration_date: string | null;
@@ -30402,7 +31124,10 @@ export interface operations {
                                 status: "active" | "empty" | "expired" | "damaged";
                                 /** @description The supplier's lot number. */
                                 supplier_lot_number: string | null;
-                                /** @description When it was received. */
+                                /**
+                                 * Format: date
+                                 * @description When it was received.
+                                 */
                                 received_date: string;
                                 /** @description When it expires. */
                                 expiry_date: string | null;
@@ -30469,7 +31194,10 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 inspection_status: "pending" | "passed" | "failed" | "waived";
-                                /** @description Received on. */
+                                /**
+                                 * Format: date
+                                 * @description Received on.
+                                 */
                                 received_date: string;
                                 /** @description Expires on. */
                                 expiration_date: string | null;
@@ -30709,7 +31437,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -30788,7 +31519,10 @@ export interface operations {
                              * @enum {string}
                              */
                             inspection_status: "pending" | "passed" | "failed" | "waived";
-                            /** @description Received on. */
+                            /**
+                             * Format: date
+                             * @description Received on.
+                             */
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
@@ -30836,7 +31570,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -31266,9 +32003,8 @@ export interface operations {
                 "application/json": {
                     product_id: number;
                     production_order_id?: number | null;
-                    quantity?: number;
-                    /** @enum {string} */
-                    status?: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                    quantity?: number | null;
+                    status?: ("manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped") | null;
                 };
             };
         };
@@ -36585,6 +37321,21 @@ export interface operations {
                              * @description On hand minus allocated.
                              */
                             available_qty: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved for open orders.
+                             */
+                            allocated_qty: string;
+                            /** @description Weight in ounces. */
+                            weight_oz: string | null;
+                            /** @description Length in inches. */
+                            length_in: string | null;
+                            /** @description Width in inches. */
+                            width_in: string | null;
+                            /** @description Height in inches. */
+                            height_in: string | null;
+                            /** @description Picture URL. */
+                            image_url: string | null;
                             /** @description Reorder point. */
                             reorder_point: string | null;
                             /**
@@ -36766,6 +37517,21 @@ export interface operations {
                          * @description On hand minus allocated.
                          */
                         available_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
                         /** @description Reorder point. */
                         reorder_point: string | null;
                         /**
@@ -36791,14 +37557,6 @@ export interface operations {
                         cost_method: "average" | "fifo" | "standard";
                         /** @description Last purchase cost. */
                         last_cost: string | null;
-                        /** @description Weight in ounces. */
-                        weight_oz: string | null;
-                        /** @description Length in inches. */
-                        length_in: string | null;
-                        /** @description Width in inches. */
-                        width_in: string | null;
-                        /** @description Height in inches. */
-                        height_in: string | null;
                         /** @description Lead time in days. */
                         lead_time_days: number | null;
                         /** @description Minimum order quantity. */
@@ -36807,8 +37565,6 @@ export interface operations {
                         reorder_qty: string | null;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
-                        /** @description Picture URL. */
-                        image_url: string | null;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -36819,11 +37575,6 @@ export interface operations {
                         is_active: boolean;
                         /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
-                        /**
-                         * Format: decimal
-                         * @description Reserved for open orders.
-                         */
-                        allocated_qty: string;
                         /** @description Files attached to the item (3MF, STL...). */
                         files: {
                             /** @description Id. */
@@ -37124,6 +37875,8 @@ export interface operations {
                         sort_order: number;
                         /** @description Active. */
                         active: boolean;
+                        /** @description Active. */
+                        is_active: boolean;
                         /** @description Path from the root, e.g. `Filament > PLA`. */
                         path: string;
                         /** @description Depth in the tree (0 for a root). */
@@ -37230,6 +37983,8 @@ export interface operations {
                         sort_order: number;
                         /** @description Active. */
                         active: boolean;
+                        /** @description Active. */
+                        is_active: boolean;
                         /** @description Path from the root, e.g. `Filament > PLA`. */
                         path: string;
                         /** @description Depth in the tree (0 for a root). */
@@ -37363,6 +38118,10 @@ export interface operations {
                         sort_order: number;
                         /** @description Active. */
                         active: boolean;
+                        /** @description Active. */
+                        is_active: boolean;
+                        /** @description Active items filed directly under it. */
+                        item_count: number;
                         /** @description Sub-categories, in order. */
                         children: {
                             /** @description Id. */
@@ -37379,6 +38138,10 @@ export interface operations {
                             sort_order: number;
                             /** @description Active. */
                             active: boolean;
+                            /** @description Active. */
+                            is_active: boolean;
+                            /** @description Active items filed directly under it. */
+                            item_count: number;
                             /** @description Sub-categories, in order. */
                             children: {
                                 /** @description Id. */
@@ -37395,6 +38158,10 @@ export interface operations {
                                 sort_order: number;
                                 /** @description Active. */
                                 active: boolean;
+                                /** @description Active. */
+                                is_active: boolean;
+                                /** @description Active items filed directly under it. */
+                                item_count: number;
                                 /** @description Sub-categories, in order. */
                                 children: {
                                     /** @description Id. */
@@ -37411,6 +38178,10 @@ export interface operations {
                                     sort_order: number;
                                     /** @description Active. */
                                     active: boolean;
+                                    /** @description Active. */
+                                    is_active: boolean;
+                                    /** @description Active items filed directly under it. */
+                                    item_count: number;
                                     /** @description Sub-categories, in order. */
                                     children: {
                                         /** @description Id. */
@@ -37427,6 +38198,10 @@ export interface operations {
                                         sort_order: number;
                                         /** @description Active. */
                                         active: boolean;
+                                        /** @description Active. */
+                                        is_active: boolean;
+                                        /** @description Active items filed directly under it. */
+                                        item_count: number;
                                         /** @description Sub-categories, in order. */
                                         children: {
                                             /** @description Id. */
@@ -37443,6 +38218,10 @@ export interface operations {
                                             sort_order: number;
                                             /** @description Active. */
                                             active: boolean;
+                                            /** @description Active. */
+                                            is_active: boolean;
+                                            /** @description Active items filed directly under it. */
+                                            item_count: number;
                                             /** @description Sub-categories, in order. */
                                             children: Record<string, never>[];
                                         }[];
@@ -37543,6 +38322,8 @@ export interface operations {
                         sort_order: number;
                         /** @description Active. */
                         active: boolean;
+                        /** @description Active. */
+                        is_active: boolean;
                         /** @description Path from the root, e.g. `Filament > PLA`. */
                         path: string;
                         /** @description Depth in the tree (0 for a root). */
@@ -37651,6 +38432,8 @@ export interface operations {
                         sort_order: number;
                         /** @description Active. */
                         active: boolean;
+                        /** @description Active. */
+                        is_active: boolean;
                         /** @description Path from the root, e.g. `Filament > PLA`. */
                         path: string;
                         /** @description Depth in the tree (0 for a root). */
@@ -37894,6 +38677,8 @@ export interface operations {
                         sort_order: number;
                         /** @description Active. */
                         active: boolean;
+                        /** @description Active. */
+                        is_active: boolean;
                         /** @description Path from the root, e.g. `Filament > PLA`. */
                         path: string;
                         /** @description Depth in the tree (0 for a root). */
@@ -38589,6 +39374,21 @@ export interface operations {
                          * @description On hand minus allocated.
                          */
                         available_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
                         /** @description Reorder point. */
                         reorder_point: string | null;
                         /**
@@ -38614,14 +39414,6 @@ export interface operations {
                         cost_method: "average" | "fifo" | "standard";
                         /** @description Last purchase cost. */
                         last_cost: string | null;
-                        /** @description Weight in ounces. */
-                        weight_oz: string | null;
-                        /** @description Length in inches. */
-                        length_in: string | null;
-                        /** @description Width in inches. */
-                        width_in: string | null;
-                        /** @description Height in inches. */
-                        height_in: string | null;
                         /** @description Lead time in days. */
                         lead_time_days: number | null;
                         /** @description Minimum order quantity. */
@@ -38630,8 +39422,6 @@ export interface operations {
                         reorder_qty: string | null;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
-                        /** @description Picture URL. */
-                        image_url: string | null;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -38642,11 +39432,6 @@ export interface operations {
                         is_active: boolean;
                         /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
-                        /**
-                         * Format: decimal
-                         * @description Reserved for open orders.
-                         */
-                        allocated_qty: string;
                         /** @description Files attached to the item (3MF, STL...). */
                         files: {
                             /** @description Id. */
@@ -38976,6 +39761,21 @@ export interface operations {
                          * @description On hand minus allocated.
                          */
                         available_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
                         /** @description Reorder point. */
                         reorder_point: string | null;
                         /**
@@ -39001,14 +39801,6 @@ export interface operations {
                         cost_method: "average" | "fifo" | "standard";
                         /** @description Last purchase cost. */
                         last_cost: string | null;
-                        /** @description Weight in ounces. */
-                        weight_oz: string | null;
-                        /** @description Length in inches. */
-                        length_in: string | null;
-                        /** @description Width in inches. */
-                        width_in: string | null;
-                        /** @description Height in inches. */
-                        height_in: string | null;
                         /** @description Lead time in days. */
                         lead_time_days: number | null;
                         /** @description Minimum order quantity. */
@@ -39017,8 +39809,6 @@ export interface operations {
                         reorder_qty: string | null;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
-                        /** @description Picture URL. */
-                        image_url: string | null;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -39029,11 +39819,6 @@ export interface operations {
                         is_active: boolean;
                         /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
-                        /**
-                         * Format: decimal
-                         * @description Reserved for open orders.
-                         */
-                        allocated_qty: string;
                         /** @description Files attached to the item (3MF, STL...). */
                         files: {
                             /** @description Id. */
@@ -39141,6 +39926,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Active items. */
+                        total: number;
                         /** @description Every item, active or not. */
                         total_items: number;
                         /** @description Active items. */
@@ -39165,10 +39952,22 @@ export interface operations {
                             /** @description Packaging. */
                             packaging: number;
                         };
-                        /** @description Active items at or below their reorder point. */
-                        low_stock_count: number;
                         /** @description Active categories. */
                         category_count: number;
+                        /** @description Active items at or below their reorder point. */
+                        needs_reorder: number;
+                        /** @description Active items at or below their reorder point. */
+                        low_stock_count: number;
+                        /** @description Finished goods. */
+                        finished_goods: number;
+                        /** @description Components. */
+                        components: number;
+                        /** @description Supplies. */
+                        supplies: number;
+                        /** @description Materials (filament). */
+                        materials: number;
+                        /** @description Packaging. */
+                        packaging: number;
                     };
                 };
             };
@@ -39292,6 +40091,21 @@ export interface operations {
                          * @description On hand minus allocated.
                          */
                         available_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
                         /** @description Reorder point. */
                         reorder_point: string | null;
                         /**
@@ -39317,14 +40131,6 @@ export interface operations {
                         cost_method: "average" | "fifo" | "standard";
                         /** @description Last purchase cost. */
                         last_cost: string | null;
-                        /** @description Weight in ounces. */
-                        weight_oz: string | null;
-                        /** @description Length in inches. */
-                        length_in: string | null;
-                        /** @description Width in inches. */
-                        width_in: string | null;
-                        /** @description Height in inches. */
-                        height_in: string | null;
                         /** @description Lead time in days. */
                         lead_time_days: number | null;
                         /** @description Minimum order quantity. */
@@ -39333,8 +40139,6 @@ export interface operations {
                         reorder_qty: string | null;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
-                        /** @description Picture URL. */
-                        image_url: string | null;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -39345,11 +40149,6 @@ export interface operations {
                         is_active: boolean;
                         /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
-                        /**
-                         * Format: decimal
-                         * @description Reserved for open orders.
-                         */
-                        allocated_qty: string;
                         /** @description Files attached to the item (3MF, STL...). */
                         files: {
                             /** @description Id. */
@@ -39636,6 +40435,21 @@ export interface operations {
                          * @description On hand minus allocated.
                          */
                         available_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
                         /** @description Reorder point. */
                         reorder_point: string | null;
                         /**
@@ -39661,14 +40475,6 @@ export interface operations {
                         cost_method: "average" | "fifo" | "standard";
                         /** @description Last purchase cost. */
                         last_cost: string | null;
-                        /** @description Weight in ounces. */
-                        weight_oz: string | null;
-                        /** @description Length in inches. */
-                        length_in: string | null;
-                        /** @description Width in inches. */
-                        width_in: string | null;
-                        /** @description Height in inches. */
-                        height_in: string | null;
                         /** @description Lead time in days. */
                         lead_time_days: number | null;
                         /** @description Minimum order quantity. */
@@ -39677,8 +40483,6 @@ export interface operations {
                         reorder_qty: string | null;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
-                        /** @description Picture URL. */
-                        image_url: string | null;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -39689,11 +40493,6 @@ export interface operations {
                         is_active: boolean;
                         /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
-                        /**
-                         * Format: decimal
-                         * @description Reserved for open orders.
-                         */
-                        allocated_qty: string;
                         /** @description Files attached to the item (3MF, STL...). */
                         files: {
                             /** @description Id. */
@@ -40034,6 +40833,21 @@ export interface operations {
                          * @description On hand minus allocated.
                          */
                         available_qty: string;
+                        /**
+                         * Format: decimal
+                         * @description Reserved for open orders.
+                         */
+                        allocated_qty: string;
+                        /** @description Weight in ounces. */
+                        weight_oz: string | null;
+                        /** @description Length in inches. */
+                        length_in: string | null;
+                        /** @description Width in inches. */
+                        width_in: string | null;
+                        /** @description Height in inches. */
+                        height_in: string | null;
+                        /** @description Picture URL. */
+                        image_url: string | null;
                         /** @description Reorder point. */
                         reorder_point: string | null;
                         /**
@@ -40059,14 +40873,6 @@ export interface operations {
                         cost_method: "average" | "fifo" | "standard";
                         /** @description Last purchase cost. */
                         last_cost: string | null;
-                        /** @description Weight in ounces. */
-                        weight_oz: string | null;
-                        /** @description Length in inches. */
-                        length_in: string | null;
-                        /** @description Width in inches. */
-                        width_in: string | null;
-                        /** @description Height in inches. */
-                        height_in: string | null;
                         /** @description Lead time in days. */
                         lead_time_days: number | null;
                         /** @description Minimum order quantity. */
@@ -40075,8 +40881,6 @@ export interface operations {
                         reorder_qty: string | null;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
-                        /** @description Picture URL. */
-                        image_url: string | null;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -40087,11 +40891,6 @@ export interface operations {
                         is_active: boolean;
                         /** @description Whether an active bill of materials makes it. */
                         has_bom: boolean;
-                        /**
-                         * Format: decimal
-                         * @description Reserved for open orders.
-                         */
-                        allocated_qty: string;
                         /** @description Files attached to the item (3MF, STL...). */
                         files: {
                             /** @description Id. */
@@ -48593,13 +49392,13 @@ export interface operations {
                 "application/json": {
                     quantity_completed?: string | null;
                     quantity_scrapped?: string | null;
-                    force_close_short?: boolean;
+                    force_close_short?: boolean | null;
                     notes?: string | null;
                     spools_used?: {
                         product_id?: number | null;
                         spool_id: number;
                         weight_consumed_g?: string | null;
-                    }[];
+                    }[] | null;
                     scrap_reason?: string | null;
                 } | null;
             };
@@ -54080,7 +54879,7 @@ export interface operations {
             query?: {
                 limit?: number | null;
                 offset?: number | null;
-                status?: ("draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled") | null;
+                status?: ("draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled")[] | null;
                 vendor_id?: number | null;
                 search?: string | null;
                 sort_by?: ("po_number" | "status" | "vendor_name" | "order_date" | "expected_date" | "received_date" | "total_amount" | "created_at") | null;
@@ -54240,7 +55039,7 @@ export interface operations {
                         unit_cost: string;
                         purchase_unit?: string | null;
                         notes?: string | null;
-                    }[];
+                    }[] | null;
                 };
             };
         };
@@ -57499,7 +58298,10 @@ export interface operations {
                          * @enum {string}
                          */
                         inspection_status: "pending" | "passed" | "failed" | "waived";
-                        /** @description Received on. */
+                        /**
+                         * Format: date
+                         * @description Received on.
+                         */
                         received_date: string;
                         /** @description Cost per stocking unit. */
                         unit_cost: string | null;
@@ -57671,7 +58473,7 @@ export interface operations {
                         lot_number?: string | null;
                         vendor_lot_number?: string | null;
                         notes?: string | null;
-                        create_spools?: boolean;
+                        create_spools?: boolean | null;
                         spools?: {
                             /** Format: decimal */
                             weight_g: string;
@@ -57679,12 +58481,12 @@ export interface operations {
                             supplier_lot_number?: string | null;
                             expiry_date?: string | null;
                             notes?: string | null;
-                        }[];
+                        }[] | null;
                     }[];
                     location_id?: number | null;
                     notes?: string | null;
                     received_date?: string | null;
-                    allow_over_receipt?: boolean;
+                    allow_over_receipt?: boolean | null;
                 };
             };
         };
@@ -61009,6 +61811,11 @@ export interface operations {
                              * @description Units shipped.
                              */
                             quantity_shipped: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            shipped_quantity: string;
                             /** @description Whole quantity allocated or shipped. */
                             is_ready: boolean;
                             /** @description Where its stock is reserved and shipped from. */
@@ -61367,6 +62174,11 @@ export interface operations {
                              * @description Units shipped.
                              */
                             quantity_shipped: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            shipped_quantity: string;
                             /** @description Whole quantity allocated or shipped. */
                             is_ready: boolean;
                             /** @description Where its stock is reserved and shipped from. */
@@ -61458,6 +62270,89 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_sales_orders_can_ship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: {
+                            /** @description Each reason it cannot, in words (empty when it can). */
+                            reasons: string[];
+                            /** @description Nothing blocks it: it can ship now. */
+                            can_ship: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -61983,6 +62878,11 @@ export interface operations {
                              * @description Units shipped.
                              */
                             quantity_shipped: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            shipped_quantity: string;
                             /** @description Whole quantity allocated or shipped. */
                             is_ready: boolean;
                             /** @description Where its stock is reserved and shipped from. */
@@ -62401,6 +63301,11 @@ export interface operations {
                              * @description Units shipped.
                              */
                             quantity_shipped: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            shipped_quantity: string;
                             /** @description Whole quantity allocated or shipped. */
                             is_ready: boolean;
                             /** @description Where its stock is reserved and shipped from. */
@@ -62561,6 +63466,89 @@ export interface operations {
                         can_ship: boolean;
                         /** @description Each reason it cannot, in words (empty when it can). */
                         blocking_issues: string[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_sales_order_can_ship: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Nothing blocks it: it can ship now. */
+                        can_ship: boolean;
+                        /** @description Each reason it cannot, in words (empty when it can). */
+                        reasons: string[];
                     };
                 };
             };
@@ -62851,6 +63839,11 @@ export interface operations {
                              * @description Units shipped.
                              */
                             quantity_shipped: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            shipped_quantity: string;
                             /** @description Whole quantity allocated or shipped. */
                             is_ready: boolean;
                             /** @description Where its stock is reserved and shipped from. */
@@ -63287,6 +64280,31 @@ export interface operations {
                             /** @description When production should be done. */
                             estimated_complete_date: string | null;
                         };
+                        /**
+                         * FulfillmentSummary
+                         * @description The fulfillment summary.
+                         */
+                        summary: {
+                            /**
+                             * @description ready_to_ship, partially_ready, blocked, shipped or cancelled.
+                             * @enum {string}
+                             */
+                            state: "ready_to_ship" | "partially_ready" | "blocked" | "shipped" | "cancelled";
+                            /** @description Lines. */
+                            lines_total: number;
+                            /** @description Lines allocated in full. */
+                            lines_ready: number;
+                            /** @description Lines not allocated in full. */
+                            lines_blocked: number;
+                            /** @description lines_ready / lines_total x 100. */
+                            fulfillment_percent: number;
+                            /** @description Some lines could ship now. */
+                            can_ship_partial: boolean;
+                            /** @description Every line could ship now. */
+                            can_ship_complete: boolean;
+                            /** @description When production should be done. */
+                            estimated_complete_date: string | null;
+                        };
                         /** @description The lines, by line number. */
                         lines: {
                             /** @description Id. */
@@ -63326,12 +64344,19 @@ export interface operations {
                              * @description Units shipped.
                              */
                             quantity_shipped: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            shipped_quantity: string;
                             /** @description Whole quantity allocated or shipped. */
                             is_ready: boolean;
                             /** @description Where its stock is reserved and shipped from. */
                             location_id: number | null;
                             /** @description Notes. */
                             notes: string | null;
+                            /** @description Id. */
+                            line_id: number;
                         }[];
                     };
                 };
@@ -63541,14 +64566,30 @@ export interface operations {
                         order_number: string;
                         /** @description Some component is short. */
                         has_shortages: boolean;
+                        /**
+                         * MaterialRequirementsSummary
+                         * @description Counts for the order page's banner.
+                         */
+                        summary: {
+                            /** @description Some component is short. */
+                            has_shortages: boolean;
+                            /** @description Components short. */
+                            materials_short: number;
+                            /** @description Components needed. */
+                            total_materials: number;
+                        };
                         /** @description One row per component, by SKU. */
                         requirements: {
                             /** @description The component. */
                             product_id: number;
                             /** @description Its SKU. */
                             sku: string;
+                            /** @description Its SKU. */
+                            product_sku: string;
                             /** @description Its name. */
                             name: string;
+                            /** @description Its name. */
+                            product_name: string;
                             /** @description Its stocking unit. */
                             unit: string;
                             /**
@@ -63566,6 +64607,11 @@ export interface operations {
                              * @description Required beyond what is available (0 when covered).
                              */
                             shortage: string;
+                            /**
+                             * Format: decimal
+                             * @description Required beyond what is available (0 when covered).
+                             */
+                            quantity_short: string;
                         }[];
                     };
                 };
@@ -63935,6 +64981,11 @@ export interface operations {
                              * @description Units shipped.
                              */
                             quantity_shipped: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            shipped_quantity: string;
                             /** @description Whole quantity allocated or shipped. */
                             is_ready: boolean;
                             /** @description Where its stock is reserved and shipped from. */
@@ -64688,6 +65739,11 @@ export interface operations {
                              * @description Units shipped.
                              */
                             quantity_shipped: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            shipped_quantity: string;
                             /** @description Whole quantity allocated or shipped. */
                             is_ready: boolean;
                             /** @description Where its stock is reserved and shipped from. */
@@ -64952,8 +66008,7 @@ export interface operations {
                     description?: string | null;
                     location?: string | null;
                     event_at?: string | null;
-                    /** @enum {string} */
-                    source?: "manual" | "carrier";
+                    source?: ("manual" | "carrier") | null;
                 };
             };
         };
@@ -65337,6 +66392,11 @@ export interface operations {
                              * @description Units shipped.
                              */
                             quantity_shipped: string;
+                            /**
+                             * Format: decimal
+                             * @description Units shipped.
+                             */
+                            shipped_quantity: string;
                             /** @description Whole quantity allocated or shipped. */
                             is_ready: boolean;
                             /** @description Where its stock is reserved and shipped from. */
@@ -67753,6 +68813,10 @@ export interface operations {
                         quote_footer: string | null;
                         /** @description IANA time zone, e.g. `America/Chicago`. */
                         timezone: string;
+                        /** @description ISO 4217 currency code (`USD`). */
+                        currency_code: string;
+                        /** @description BCP 47 locale for money and dates (`en-US`). */
+                        locale: string;
                         /** @description Opening hour (0-23). */
                         business_hours_start: number;
                         /** @description Closing hour (0-23). */
@@ -67860,6 +68924,8 @@ export interface operations {
                     business_hours_end?: number | null;
                     business_days_per_week?: number | null;
                     business_work_days?: string | null;
+                    currency_code?: string | null;
+                    locale?: string | null;
                     allow_negative_inventory?: boolean | null;
                     tax_rate_percent?: string | null;
                 };
@@ -67920,6 +68986,10 @@ export interface operations {
                         quote_footer: string | null;
                         /** @description IANA time zone, e.g. `America/Chicago`. */
                         timezone: string;
+                        /** @description ISO 4217 currency code (`USD`). */
+                        currency_code: string;
+                        /** @description BCP 47 locale for money and dates (`en-US`). */
+                        locale: string;
                         /** @description Opening hour (0-23). */
                         business_hours_start: number;
                         /** @description Closing hour (0-23). */
@@ -68416,6 +69486,10 @@ export interface operations {
                         quote_footer: string | null;
                         /** @description IANA time zone, e.g. `America/Chicago`. */
                         timezone: string;
+                        /** @description ISO 4217 currency code (`USD`). */
+                        currency_code: string;
+                        /** @description BCP 47 locale for money and dates (`en-US`). */
+                        locale: string;
                         /** @description Opening hour (0-23). */
                         business_hours_start: number;
                         /** @description Closing hour (0-23). */
@@ -68523,6 +69597,8 @@ export interface operations {
                     business_hours_end?: number | null;
                     business_days_per_week?: number | null;
                     business_work_days?: string | null;
+                    currency_code?: string | null;
+                    locale?: string | null;
                     allow_negative_inventory?: boolean | null;
                     tax_rate_percent?: string | null;
                 };
@@ -68583,6 +69659,10 @@ export interface operations {
                         quote_footer: string | null;
                         /** @description IANA time zone, e.g. `America/Chicago`. */
                         timezone: string;
+                        /** @description ISO 4217 currency code (`USD`). */
+                        currency_code: string;
+                        /** @description BCP 47 locale for money and dates (`en-US`). */
+                        locale: string;
                         /** @description Opening hour (0-23). */
                         business_hours_start: number;
                         /** @description Closing hour (0-23). */
@@ -68845,6 +69925,10 @@ export interface operations {
                             quote_footer: string | null;
                             /** @description IANA time zone, e.g. `America/Chicago`. */
                             timezone: string;
+                            /** @description ISO 4217 currency code (`USD`). */
+                            currency_code: string;
+                            /** @description BCP 47 locale for money and dates (`en-US`). */
+                            locale: string;
                             /** @description Opening hour (0-23). */
                             business_hours_start: number;
                             /** @description Closing hour (0-23). */
@@ -69025,6 +70109,10 @@ export interface operations {
                             quote_footer: string | null;
                             /** @description IANA time zone, e.g. `America/Chicago`. */
                             timezone: string;
+                            /** @description ISO 4217 currency code (`USD`). */
+                            currency_code: string;
+                            /** @description BCP 47 locale for money and dates (`en-US`). */
+                            locale: string;
                             /** @description Opening hour (0-23). */
                             business_hours_start: number;
                             /** @description Closing hour (0-23). */
@@ -69811,7 +70899,10 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "active" | "empty" | "expired" | "damaged";
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -70067,7 +71158,10 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "empty" | "expired" | "damaged";
-                        /** @description When it was received. */
+                        /**
+                         * Format: date
+                         * @description When it was received.
+                         */
                         received_date: string;
                         /** @description When it expires. */
                         expiry_date: string | null;
@@ -70212,7 +71306,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -70279,7 +71376,10 @@ export interface operations {
                              * @enum {string}
                              */
                             inspection_status: "pending" | "passed" | "failed" | "waived";
-                            /** @description Received on. */
+                            /**
+                             * Format: date
+                             * @description Received on.
+                             */
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
@@ -70448,7 +71548,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -70527,7 +71630,10 @@ export interface operations {
                              * @enum {string}
                              */
                             inspection_status: "pending" | "passed" | "failed" | "waived";
-                            /** @description Received on. */
+                            /**
+                             * Format: date
+                             * @description Received on.
+                             */
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
@@ -70575,7 +71681,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -70895,7 +72004,10 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "empty" | "expired" | "damaged";
-                        /** @description When it was received. */
+                        /**
+                         * Format: date
+                         * @description When it was received.
+                         */
                         received_date: string;
                         /** @description When it expires. */
                         expiry_date: string | null;
@@ -71062,7 +72174,10 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "empty" | "expired" | "damaged";
-                        /** @description When it was received. */
+                        /**
+                         * Format: date
+                         * @description When it was received.
+                         */
                         received_date: string;
                         /** @description When it expires. */
                         expiry_date: string | null;
@@ -71228,7 +72343,10 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "active" | "empty" | "expired" | "damaged";
-                        /** @description When it was received. */
+                        /**
+                         * Format: date
+                         * @description When it was received.
+                         */
                         received_date: string;
                         /** @description When it expires. */
                         expiry_date: string | null;
@@ -71448,14 +72566,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The edition tier (`community` for the open-source edition). */
+                        tier: string;
+                        /** @description Paid-edition features switched on (none in the community edition). */
+                        features_enabled: string[];
                         /** @description The service version, as in `/health`. */
                         version: string;
                         /** @description The day this binary was built (`YYYY-MM-DD`, UTC). */
                         build_date: string;
-                        /** @description The edition tier (`community` for the open-source edition). */
-                        tier: string;
-                        /** @description `development` or `production`. */
-                        environment: string;
+                        /** @description How it was installed (`docker` or `binary`), as the original reports it. */
+                        install_method: string;
+                        /** @description Whether outgoing mail is configured (password resets then go by e-mail). */
+                        smtp_configured: boolean;
                     };
                 };
             };
@@ -72114,7 +73236,10 @@ export interface operations {
                                 status: "active" | "empty" | "expired" | "damaged";
                                 /** @description The supplier's lot number. */
                                 supplier_lot_number: string | null;
-                                /** @description When it was received. */
+                                /**
+                                 * Format: date
+                                 * @description When it was received.
+                                 */
                                 received_date: string;
                                 /** @description When it expires. */
                                 expiry_date: string | null;
@@ -72181,7 +73306,10 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 inspection_status: "pending" | "passed" | "failed" | "waived";
-                                /** @description Received on. */
+                                /**
+                                 * Format: date
+                                 * @description Received on.
+                                 */
                                 received_date: string;
                                 /** @description Expires on. */
                                 expiration_date: string | null;
@@ -72261,7 +73389,10 @@ export interface operations {
                              * @enum {string}
                              */
                             inspection_status: "pending" | "passed" | "failed" | "waived";
-                            /** @description Received on. */
+                            /**
+                             * Format: date
+                             * @description Received on.
+                             */
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
@@ -72505,7 +73636,10 @@ export interface operations {
                                 status: "active" | "empty" | "expired" | "damaged";
                                 /** @description The supplier's lot number. */
                                 supplier_lot_number: string | null;
-                                /** @description When it was received. */
+                                /**
+                                 * Format: date
+                                 * @description When it was received.
+                                 */
                                 received_date: string;
                                 /** @description When it expires. */
                                 expiry_date: string | null;
@@ -72572,7 +73706,10 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 inspection_status: "pending" | "passed" | "failed" | "waived";
-                                /** @description Received on. */
+                                /**
+                                 * Format: date
+                                 * @description Received on.
+                                 */
                                 received_date: string;
                                 /** @description Expires on. */
                                 expiration_date: string | null;
@@ -72812,7 +73949,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -72891,7 +74031,10 @@ export interface operations {
                              * @enum {string}
                              */
                             inspection_status: "pending" | "passed" | "failed" | "waived";
-                            /** @description Received on. */
+                            /**
+                             * Format: date
+                             * @description Received on.
+                             */
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
@@ -72939,7 +74082,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -73293,7 +74439,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -73372,7 +74521,10 @@ export interface operations {
                              * @enum {string}
                              */
                             inspection_status: "pending" | "passed" | "failed" | "waived";
-                            /** @description Received on. */
+                            /**
+                             * Format: date
+                             * @description Received on.
+                             */
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
@@ -73420,7 +74572,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -73872,10 +75027,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    lot_numbers?: string[];
-                    spool_numbers?: string[];
-                    lot_ids?: number[];
-                    spool_ids?: number[];
+                    lot_numbers?: string[] | null;
+                    spool_numbers?: string[] | null;
+                    lot_ids?: number[] | null;
+                    spool_ids?: number[] | null;
                 };
             };
         };
@@ -73951,7 +75106,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;
@@ -74030,7 +75188,10 @@ export interface operations {
                              * @enum {string}
                              */
                             inspection_status: "pending" | "passed" | "failed" | "waived";
-                            /** @description Received on. */
+                            /**
+                             * Format: date
+                             * @description Received on.
+                             */
                             received_date: string;
                             /** @description Expires on. */
                             expiration_date: string | null;
@@ -74078,7 +75239,10 @@ export interface operations {
                             status: "active" | "empty" | "expired" | "damaged";
                             /** @description The supplier's lot number. */
                             supplier_lot_number: string | null;
-                            /** @description When it was received. */
+                            /**
+                             * Format: date
+                             * @description When it was received.
+                             */
                             received_date: string;
                             /** @description When it expires. */
                             expiry_date: string | null;

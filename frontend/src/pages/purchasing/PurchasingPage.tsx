@@ -32,7 +32,7 @@ const VENDOR_SORTS = ['code', 'name', 'contact_name', 'email', 'city', 'country'
 /** What the server sorts the purchase-order list by (the sortable columns). */
 const PO_SORTS = ['po_number', 'vendor_name', 'status', 'order_date', 'expected_date', 'total_amount'] as const satisfies readonly SortBy<PurchaseOrderListQuery>[];
 
-const PO_STATUSES = ['draft', 'ordered', 'shipped', 'received', 'closed', 'cancelled'] as const satisfies readonly NonNullable<PurchaseOrderListQuery['status']>[];
+const PO_STATUSES = ['draft', 'ordered', 'shipped', 'received', 'closed', 'cancelled'] as const satisfies readonly NonNullable<PurchaseOrderListQuery['status']>[number][];
 
 const poColumns: Column<PurchaseOrderRow>[] = [
   { key: 'po_number', header: 'PO', shrink: true, sortable: true, render: (r) => <span className="mono">{r.po_number}</span> },
@@ -103,7 +103,7 @@ function PurchaseOrders({ onOpen }: { onOpen: (id: number) => void }) {
     filters: ['status'],
     fetch: (r, signal) =>
       purchaseOrdersApi.list(
-        { offset: r.offset, limit: r.limit, search: r.search, status: PO_STATUSES.find((s) => s === r.filters.status), sort_by: pickSort(PO_SORTS, r.sort_by), sort_order: r.sort_order },
+        { offset: r.offset, limit: r.limit, search: r.search, status: PO_STATUSES.filter((s) => s === r.filters.status), sort_by: pickSort(PO_SORTS, r.sort_by), sort_order: r.sort_order },
         signal,
       ),
     select: (data: PurchaseOrderList) => ({ rows: data.items, total: data.pagination.total }),
