@@ -16,6 +16,7 @@ mod bom;
 mod catalog;
 mod cli;
 mod client_fidelity;
+mod closed_sets;
 mod contract_fidelity;
 mod contract_gaps;
 mod documented_limits;

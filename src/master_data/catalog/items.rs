@@ -76,14 +76,22 @@ pub async fn check(
         }
     }
 
-    for field in [
-        &mut values.upc,
-        &mut values.legacy_sku,
-        &mut values.description,
-        &mut values.image_url,
+    use crate::master_data::catalog::rules::{DESCRIPTION_MAX, SKU_MAX, UPC_MAX, URL_MAX};
+    for (name, field, max) in [
+        ("upc", &mut values.upc, UPC_MAX),
+        ("legacySku", &mut values.legacy_sku, SKU_MAX),
+        ("description", &mut values.description, DESCRIPTION_MAX),
+        ("imageUrl", &mut values.image_url, URL_MAX),
     ] {
         if let Some(Some(text)) = field {
             let trimmed = text.trim();
+            if trimmed.chars().count() > max {
+                errors.push(UserError::new(
+                    name,
+                    UserErrorCode::Invalid,
+                    format!("String should have at most {max} characters"),
+                ));
+            }
             *field = Some((!trimmed.is_empty()).then(|| trimmed.to_string()));
         }
     }

@@ -10,7 +10,7 @@ use crate::platform::db::schema::{
 };
 use diesel::sql_types::{Jsonb, Nullable, Text};
 
-use crate::master_data::catalog::rules::{NAME_MAX, SKU_MAX};
+use crate::master_data::catalog::rules::{DESCRIPTION_MAX, NAME_MAX, SKU_MAX, UPC_MAX, URL_MAX};
 use crate::platform::error::{AppError, AppResult};
 use crate::platform::graphql::limits::length;
 use crate::platform::graphql::scalars::Decimal;
@@ -157,6 +157,7 @@ crate::input_forms! {
         [directive = length::apply(NAME_MAX)]
         name: required String,
         /// Description.
+        [directive = length::apply(DESCRIPTION_MAX)]
         description: clearable String,
         /// Category.
         category_id: clearable i64,
@@ -195,10 +196,13 @@ crate::input_forms! {
         /// Stocking policy (default on_demand).
         stocking_policy: optional StockingPolicy,
         /// UPC / barcode.
+        [directive = length::apply(UPC_MAX)]
         upc: clearable String,
         /// SKU in a previous system.
+        [directive = length::apply(SKU_MAX)]
         legacy_sku: clearable String,
         /// Picture URL.
+        [directive = length::apply(URL_MAX)]
         image_url: clearable String,
         /// Raw material.
         is_raw_material: optional bool,

@@ -186,6 +186,12 @@ pub const MAX_BULK_ITEMS: usize = 500;
 pub const SKU_MAX: usize = 50;
 /// Longest item name.
 pub const NAME_MAX: usize = 255;
+/// Longest item description.
+pub const DESCRIPTION_MAX: usize = 10_000;
+/// Longest UPC.
+pub const UPC_MAX: usize = 64;
+/// Longest image address.
+pub const URL_MAX: usize = 2_048;
 
 /// Applies the same changes to many items in one statement, in the caller's transaction.
 /// Nothing is written unless every id exists and every value is valid; answers how many

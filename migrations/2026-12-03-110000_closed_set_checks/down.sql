@@ -1,0 +1,6 @@
+ALTER TABLE gl_journal_entries DROP CONSTRAINT gl_journal_entries_source_type_check;
+ALTER TABLE inventory_transactions DROP CONSTRAINT inventory_transactions_reference_type_check;
+ALTER TABLE sales_order_events DROP CONSTRAINT sales_order_events_event_type_check;
+ALTER TABLE sales_orders DROP CONSTRAINT sales_orders_fulfillment_state_check;
+ALTER TABLE shipping_events DROP CONSTRAINT shipping_events_event_type_check;
+ALTER TABLE shipping_events DROP CONSTRAINT shipping_events_source_check;
