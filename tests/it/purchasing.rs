@@ -342,7 +342,8 @@ async fn a_purchase_order_is_ordered_received_in_two_parts_with_lots_spools_and_
         &format!("/api/v1/purchase-orders/{id}/events"),
         None,
     )
-    .await;
+    .await["items"]
+        .clone();
     let titles: Vec<&str> = events
         .as_array()
         .unwrap()
@@ -513,7 +514,8 @@ async fn every_illegal_transition_is_a_400_with_the_contracts_message() {
         &format!("/api/v1/purchase-orders/{empty}/events"),
         None,
     )
-    .await;
+    .await["items"]
+        .clone();
     assert_eq!(events.as_array().unwrap().len(), 1);
 }
 
@@ -1223,7 +1225,8 @@ async fn documents_upload_list_download_and_delete() {
         &format!("/api/v1/purchase-orders/{id}/events"),
         None,
     )
-    .await;
+    .await["items"]
+        .clone();
     assert_eq!(events[1]["title"], "Document Attached");
     let doc_id = doc["id"].as_i64().unwrap();
     ok(

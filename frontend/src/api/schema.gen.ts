@@ -11330,7 +11330,7 @@ export interface paths {
          *     ```graphql
          *     query PurchaseOrderEvents($id: Int!) {
          *       purchaseOrder(id: $id) {
-         *         events { ...PurchaseOrderEventFields }
+         *         items: events { ...PurchaseOrderEventFields }
          *       }
          *     }
          *     fragment PurchaseOrderEventFields on PurchaseOrderEvent {
@@ -11340,12 +11340,14 @@ export interface paths {
          *       description
          *       old_status: oldStatus
          *       new_status: newStatus
+         *       old_value: oldStatus
+         *       new_value: newStatus
          *       user_id: userId
          *       created_at: createdAt
          *     }
          *     ```
          */
-        get: operations["get_purchase_order_events"];
+        get: operations["list_purchase_order_events"];
         put?: never;
         /**
          * Add a note (`title`, `description?`) to the order's history
@@ -11365,6 +11367,8 @@ export interface paths {
          *       description
          *       old_status: oldStatus
          *       new_status: newStatus
+         *       old_value: oldStatus
+         *       new_value: newStatus
          *       user_id: userId
          *       created_at: createdAt
          *     }
@@ -13143,7 +13147,7 @@ export interface paths {
          *     ```graphql
          *     query SalesOrderEvents($id: Int!) {
          *       salesOrder(id: $id) {
-         *         events { ...SalesEventFields }
+         *         items: events { ...SalesEventFields }
          *       }
          *     }
          *     fragment SalesEventFields on SalesOrderEvent {
@@ -13153,12 +13157,14 @@ export interface paths {
          *       description
          *       old_status: oldStatus
          *       new_status: newStatus
+         *       old_value: oldStatus
+         *       new_value: newStatus
          *       user_id: userId
          *       created_at: createdAt
          *     }
          *     ```
          */
-        get: operations["get_sales_order_events"];
+        get: operations["list_sales_order_events"];
         put?: never;
         /**
          * Add a note to the order's history (`title` 1-255, `description?`): owner or admin
@@ -13178,6 +13184,8 @@ export interface paths {
          *       description
          *       old_status: oldStatus
          *       new_status: newStatus
+         *       old_value: oldStatus
+         *       new_value: newStatus
          *       user_id: userId
          *       created_at: createdAt
          *     }
@@ -13736,7 +13744,7 @@ export interface paths {
          *     ```graphql
          *     query SalesOrderShippingEvents($id: Int!) {
          *       salesOrder(id: $id) {
-         *         shipping_events: shippingEvents { ...ShippingEventFields }
+         *         items: shippingEvents { ...ShippingEventFields }
          *       }
          *     }
          *     fragment ShippingEventFields on ShippingEvent {
@@ -13755,7 +13763,7 @@ export interface paths {
          *     }
          *     ```
          */
-        get: operations["get_sales_order_shipping_events"];
+        get: operations["list_sales_order_shipping_events"];
         put?: never;
         /**
          * Record a tracking update on a shipped order (`event_type` label_created, picked_up, in_transit, out_for_delivery, delivered, delivery_attempted, exception, returned_to_sender; `description?`, `location?`, `event_at?`, `source` manual or carrier): delivered moves a shipped order to delivered
@@ -57488,7 +57496,7 @@ export interface operations {
             };
         };
     };
-    get_purchase_order_events: {
+    list_purchase_order_events: {
         parameters: {
             query?: never;
             header?: never;
@@ -57506,29 +57514,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Id. */
-                        id: number;
-                        /**
-                         * @description What kind of event.
-                         * @enum {string}
-                         */
-                        event_type: "created" | "status_change" | "receipt" | "note" | "document";
-                        /** @description Title, e.g. `Order Placed`. */
-                        title: string;
-                        /** @description Details. */
-                        description: string | null;
-                        /** @description Status before (status changes). */
-                        old_status: string | null;
-                        /** @description Status after (status changes). */
-                        new_status: string | null;
-                        /** @description Who. */
-                        user_id: number | null;
-                        /**
-                         * Format: date-time
-                         * @description When.
-                         */
-                        created_at: string;
-                    }[];
+                        /** @description What happened to it, oldest first. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /**
+                             * @description What kind of event.
+                             * @enum {string}
+                             */
+                            event_type: "created" | "status_change" | "receipt" | "note" | "document";
+                            /** @description Title, e.g. `Order Placed`. */
+                            title: string;
+                            /** @description Details. */
+                            description: string | null;
+                            /** @description Status before (status changes). */
+                            old_status: string | null;
+                            /** @description Status after (status changes). */
+                            new_status: string | null;
+                            /** @description Status before (status changes). */
+                            old_value: string | null;
+                            /** @description Status after (status changes). */
+                            new_value: string | null;
+                            /** @description Who. */
+                            user_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -57629,6 +57644,10 @@ export interface operations {
                         old_status: string | null;
                         /** @description Status after (status changes). */
                         new_status: string | null;
+                        /** @description Status before (status changes). */
+                        old_value: string | null;
+                        /** @description Status after (status changes). */
+                        new_value: string | null;
                         /** @description Who. */
                         user_id: number | null;
                         /**
@@ -63973,7 +63992,7 @@ export interface operations {
             };
         };
     };
-    get_sales_order_events: {
+    list_sales_order_events: {
         parameters: {
             query?: never;
             header?: never;
@@ -63991,29 +64010,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Id. */
-                        id: number;
-                        /**
-                         * @description What kind of event.
-                         * @enum {string}
-                         */
-                        event_type: "created" | "status_change" | "payment" | "production" | "address_updated" | "shipping_updated" | "note" | "shipping";
-                        /** @description Title. */
-                        title: string;
-                        /** @description Details. */
-                        description: string | null;
-                        /** @description Status before. */
-                        old_status: string | null;
-                        /** @description Status after. */
-                        new_status: string | null;
-                        /** @description Who. */
-                        user_id: number | null;
-                        /**
-                         * Format: date-time
-                         * @description When.
-                         */
-                        created_at: string;
-                    }[];
+                        /** @description What happened to it, oldest first. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /**
+                             * @description What kind of event.
+                             * @enum {string}
+                             */
+                            event_type: "created" | "status_change" | "payment" | "production" | "address_updated" | "shipping_updated" | "note" | "shipping";
+                            /** @description Title. */
+                            title: string;
+                            /** @description Details. */
+                            description: string | null;
+                            /** @description Status before. */
+                            old_status: string | null;
+                            /** @description Status after. */
+                            new_status: string | null;
+                            /** @description Status before. */
+                            old_value: string | null;
+                            /** @description Status after. */
+                            new_value: string | null;
+                            /** @description Who. */
+                            user_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -64124,6 +64150,10 @@ export interface operations {
                         old_status: string | null;
                         /** @description Status after. */
                         new_status: string | null;
+                        /** @description Status before. */
+                        old_value: string | null;
+                        /** @description Status after. */
+                        new_value: string | null;
                         /** @description Who. */
                         user_id: number | null;
                         /**
@@ -65873,7 +65903,7 @@ export interface operations {
             };
         };
     };
-    get_sales_order_shipping_events: {
+    list_sales_order_shipping_events: {
         parameters: {
             query?: never;
             header?: never;
@@ -65891,43 +65921,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Id. */
-                        id: number;
-                        /** @description The order. */
-                        sales_order_id: number;
-                        /** @description The shipment it is about (the order's latest when not named). */
-                        shipment_id: number | null;
-                        /**
-                         * @description What happened.
-                         * @enum {string}
-                         */
-                        event_type: "label_created" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "delivery_attempted" | "exception" | "returned_to_sender";
-                        /** @description Details. */
-                        description: string | null;
-                        /** @description Where (a depot, a city). */
-                        location: string | null;
-                        /** @description The carrier. */
-                        carrier: string | null;
-                        /** @description The tracking number. */
-                        tracking_number: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When it happened.
-                         */
-                        event_at: string;
-                        /**
-                         * @description Who reported it.
-                         * @enum {string}
-                         */
-                        source: "manual" | "carrier";
-                        /** @description Who recorded it. */
-                        created_by: number | null;
-                        /**
-                         * Format: date-time
-                         * @description Recorded.
-                         */
-                        created_at: string;
-                    }[];
+                        /** @description Its tracking updates, oldest first (one statement; read on one order at a time). */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            sales_order_id: number;
+                            /** @description The shipment it is about (the order's latest when not named). */
+                            shipment_id: number | null;
+                            /**
+                             * @description What happened.
+                             * @enum {string}
+                             */
+                            event_type: "label_created" | "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "delivery_attempted" | "exception" | "returned_to_sender";
+                            /** @description Details. */
+                            description: string | null;
+                            /** @description Where (a depot, a city). */
+                            location: string | null;
+                            /** @description The carrier. */
+                            carrier: string | null;
+                            /** @description The tracking number. */
+                            tracking_number: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When it happened.
+                             */
+                            event_at: string;
+                            /**
+                             * @description Who reported it.
+                             * @enum {string}
+                             */
+                            source: "manual" | "carrier";
+                            /** @description Who recorded it. */
+                            created_by: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Recorded.
+                             */
+                            created_at: string;
+                        }[];
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */

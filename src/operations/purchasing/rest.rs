@@ -79,7 +79,7 @@ pub const ROUTES: &[Route] = &[
         .idempotent()
         .flatten(&["status"])
         .summary("Receive goods per line (partial receipts; more than remains is refused unless `allow_over_receipt`): stock at unit cost converted to the stocking unit, material lots, spools, the journal entry 1200 / 2000, and `received` once every line is complete, in one transaction"),
-    Route::get("/purchase-orders/{id}/events", stored_op!("purchase_order_events.graphql", "po_event"), "purchaseOrder.events")
+    Route::get("/purchase-orders/{id}/events", stored_op!("purchase_order_events.graphql", "po_event"), "purchaseOrder")
         .summary("The order's history, oldest first"),
     Route::post("/purchase-orders/{id}/events", stored_op!("purchase_order_event_add.graphql", "po_event"), "purchaseOrderEventAdd.events")
         .body(Body::Fields)

@@ -72,14 +72,14 @@ pub const ROUTES: &[Route] = &[
     Route::post("/sales-orders/{id}/generate-production-orders", stored_op!("sales_order_generate_production_orders.graphql"), "salesOrderGenerateProductionOrders.result")
         .idempotent()
         .summary("Create production orders for what the lines lack beyond their reservations and existing production orders"),
-    Route::get("/sales-orders/{id}/events", stored_op!("sales_order_events.graphql", "sales_event"), "salesOrder.events")
+    Route::get("/sales-orders/{id}/events", stored_op!("sales_order_events.graphql", "sales_event"), "salesOrder")
         .summary("The order's history, oldest first"),
     Route::post("/sales-orders/{id}/events", stored_op!("sales_order_note_add.graphql", "sales_event"), "salesOrderNoteAdd.event")
         .body(Body::Input("input"))
         .status(201)
         .idempotent()
         .summary("Add a note to the order's history (`title` 1-255, `description?`): owner or admin"),
-    Route::get("/sales-orders/{id}/shipping-events", stored_op!("sales_order_shipping_events.graphql", "shipping_event"), "salesOrder.shipping_events")
+    Route::get("/sales-orders/{id}/shipping-events", stored_op!("sales_order_shipping_events.graphql", "shipping_event"), "salesOrder")
         .summary("The order's tracking updates, oldest first"),
     Route::post("/sales-orders/{id}/shipping-events", stored_op!("sales_order_shipping_event_record.graphql", "shipping_event"), "salesOrderShippingEventRecord.shipping_event")
         .body(Body::Input("input"))

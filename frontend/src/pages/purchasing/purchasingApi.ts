@@ -10,7 +10,7 @@ export type PurchaseOrderLine = PurchaseOrder['lines'][number];
 export type PurchaseOrderCreate = RequestBody<'/purchase-orders/', 'post'>;
 export type PurchaseReceive = RequestBody<'/purchase-orders/{id}/receive', 'post'>;
 export type PurchaseReceipt = Api<'/purchase-orders/{id}/receive', 'post'>;
-export type PurchaseEvent = Api<'/purchase-orders/{id}/events', 'get'>[number];
+export type PurchaseEvent = Api<'/purchase-orders/{id}/events', 'get'>['items'][number];
 export type ReorderSuggestion = Api<'/purchase-orders/low-stock', 'get'>[number];
 export type FromLowStock = operations['create_purchase_orders_from_low_stock']['responses'][201]['content']['application/json'];
 export type VendorMetrics = Api<'/vendors/{vendor_id}/metrics', 'get'>;
@@ -64,7 +64,8 @@ const key = () => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? cry
 
 export const purchasingApi = {
   get: (id: number, signal?: AbortSignal) => api.get<PurchaseOrder>(`/purchase-orders/${id}`, undefined, signal),
-  events: (id: number, signal?: AbortSignal) => api.get<PurchaseEvent[]>(`/purchase-orders/${id}/events`, undefined, signal),
+  events: (id: number, signal?: AbortSignal) =>
+    api.get<{ items: PurchaseEvent[] }>(`/purchase-orders/${id}/events`, undefined, signal).then((r) => r.items),
   create: (body: PurchaseOrderCreate) => api.post<PurchaseOrder>('/purchase-orders/', body, { headers: { 'Idempotency-Key': key() } }),
   status: (id: number, status: string) => api.post<PurchaseOrder>(`/purchase-orders/${id}/status`, { status }),
   /** One key per opened dialog: a double click or a retry posts once. */
