@@ -70,7 +70,7 @@ describe('sales order history, tracking and search with the real API', () => {
       await ok(page, `/sales-orders/${other.id}/status`, { method: 'PATCH', json: { status: 'confirmed' } });
 
       // The routes this page needs exist (a 404 fails here, not later).
-      assert.deepEqual(await ok(page, `/sales-orders/${order.id}/shipping-events`), []);
+      assert.deepEqual((await ok(page, `/sales-orders/${order.id}/shipping-events`)).items, []);
       assert.deepEqual((await ok(page, `/sales-orders/${order.id}/required-orders`)).production_orders, []);
       const needed = (await ok(page, `/sales-orders/${other.id}/required-orders`)).production_orders;
       assert.equal(needed.length, 1, `one production order for ${other.order_number}: ${JSON.stringify(needed)}`);
@@ -101,7 +101,7 @@ describe('sales order history, tracking and search with the real API', () => {
       const history = page.getByRole('list', { name: 'Order history' });
       await history.getByText(note, { exact: false }).waitFor();
       await history.getByText(/Called at 10:00/).waitFor();
-      const events = await ok(page, `/sales-orders/${order.id}/events`);
+      const events = (await ok(page, `/sales-orders/${order.id}/events`)).items;
       const saved = events.find((e) => e.event_type === 'note');
       assert.ok(saved, `a note event: ${JSON.stringify(events)}`);
       assert.equal(saved.title, note, 'the note is sent trimmed');
@@ -125,7 +125,7 @@ describe('sales order history, tracking and search with the real API', () => {
       await transit.getByText('In transit', { exact: true }).waitFor();
       await transit.getByText('Departed facility').waitFor();
       await transit.getByText('Entered by hand').waitFor();
-      const recorded = await ok(page, `/sales-orders/${order.id}/shipping-events`);
+      const recorded = (await ok(page, `/sales-orders/${order.id}/shipping-events`)).items;
       assert.deepEqual(
         recorded.map((e) => [e.event_type, e.location, e.tracking_number]),
         [['in_transit', `Memphis hub ${RUN}`, tracking]],
