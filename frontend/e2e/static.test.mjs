@@ -220,18 +220,19 @@ describe('without an API', () => {
     });
   });
 
-  test('pages without a back end yet show an honest coming-soon state', staticOnly, async () => {
+  test('a list route answering 404 shows the usual error state; /admin/products goes to items', staticOnly, async () => {
     await withPage('products-redirect', { storage: { adminUser: JSON.stringify(ADMIN) } }, async (page) => {
-      // Every page has its back end now: a list route answering 404 (a server without
-      // that area) is what still shows the coming-soon frame.
+      // Every page has its back end: a 404 from a list route is an error like any other.
       await page.route(/\/api\/v1\/scrap-reasons\b/, (route) =>
         route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ error: 'not_found', message: 'Not found' }) }),
       );
       await page.goto('/admin/scrap-reasons');
       await page.getByRole('heading', { name: 'Scrap Reasons', level: 1 }).waitFor();
-      await page.getByTestId('coming-soon').waitFor();
-      await page.getByText('This area is coming soon').waitFor();
-      await screenshot(page, 'coming-soon-scrap-reasons');
+      const alert = page.getByRole('alert').filter({ hasText: 'Could not load this' });
+      await alert.waitFor();
+      assert.match(await alert.innerText(), /Not found/);
+      await alert.getByRole('button', { name: 'Try again' }).waitFor();
+      await screenshot(page, 'scrap-reasons-404');
       await page.goto('/admin/products');
       await page.waitForURL('**/admin/items');
     });

@@ -84,9 +84,12 @@ describe('DataTable', () => {
     expect(h.onRetry).toHaveBeenCalled();
   });
 
-  it('says so when the list route does not exist yet (404)', () => {
+  it('shows a 404 as the usual error state, with its message and a retry', () => {
     setup({ rows: undefined, error: new ApiError(404, 'Not Found') });
-    expect(screen.getByText('Not available on this server yet')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Could not load this');
+    expect(screen.getByRole('alert')).toHaveTextContent('Not Found');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(screen.queryByText('Not available on this server yet')).not.toBeInTheDocument();
   });
 
   it('debounces the search box', () => {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AlertCircle, CloudOff, Inbox, Sparkles } from 'lucide-react';
+import { AlertCircle, CloudOff, Inbox } from 'lucide-react';
 import { ApiError, errorMessage } from '../api/errors';
 import { Button } from './Button';
 
@@ -24,20 +24,9 @@ export function EmptyState({ icon, title, description, action, compact }: EmptyS
   );
 }
 
-/** Shown when loading failed; a 404 from a list route means that part of the server is not there yet. */
+/** Shown when loading failed: what went wrong (a 404 too: every list route exists) and a retry. */
 export function ErrorState({ error, onRetry, compact }: { error: unknown; onRetry?: () => void; compact?: boolean }) {
   const apiErr = error instanceof ApiError ? error : null;
-  if (apiErr?.isNotFound) {
-    return (
-      <EmptyState
-        compact={compact}
-        icon={<Sparkles size={22} />}
-        title="Not available on this server yet"
-        description="The server does not offer this data yet. It will appear here as soon as it does."
-        action={onRetry && <Button onClick={onRetry}>Check again</Button>}
-      />
-    );
-  }
   return (
     <div className={`empty-state empty-state--error${compact ? ' empty-state--compact' : ''}`} role="alert">
       <div className="empty-state__icon" aria-hidden="true">

@@ -1,5 +1,4 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { isMissingRoute } from '../pages/NotYetAvailable';
 import type { SortOrder } from '../api/model';
 import { useTableState } from './useTableState';
 import { listKey, type ListArea } from '../api/queryKeys';
@@ -45,7 +44,7 @@ export interface ServerListOptions<TData, TRow> {
  * live in the URL (`useTableState`); each change fetches the matching page from the server
  * (sorting and searching happen there, over all rows, and go back to the first page).
  * `tableProps` spreads into `<DataTable>` (loading, empty and error states, pager, debounced
- * search); `missing` is true when the list route answers 404.
+ * search); a failure, a 404 included, is the table's error state.
  */
 export function useServerList<TData, TRow>({ area, filters = [], fetch, select, searchable = true, refetchInterval }: ServerListOptions<TData, TRow>) {
   const table = useTableState(filters);
@@ -71,7 +70,6 @@ export function useServerList<TData, TRow>({ area, filters = [], fetch, select, 
     table,
     request,
     query,
-    missing: isMissingRoute(query.error),
     tableProps: {
       rows: query.data?.rows,
       total: query.data?.total,

@@ -11,7 +11,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize, toNumber } from '../../lib/format';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { ACCOUNT_TYPE_LABEL, ACCOUNT_TYPE_TONE, formatDate, periodName, today } from './accountingFormat';
 import { JournalEntryModal } from './JournalEntryModal';
 import { JournalsSection } from './JournalsSection';
@@ -59,7 +58,6 @@ export function AccountingPage() {
     queryKey: queryKeys.accounting.summary(asOf),
     queryFn: ({ signal }) => accountingApi.summary(asOf || undefined, signal),
   });
-  if (isMissingRoute(summary.error)) return <NotYetAvailable area="accounting" />;
 
   const s = summary.data;
   const kpis = s

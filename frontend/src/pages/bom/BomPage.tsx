@@ -6,7 +6,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatMoney } from '../../lib/format';
 import { pickSort, useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 import { BOM_SORTS, bomApi, type BomList, type BomRow } from './bomApi';
 import { BomDetailModal } from './BomDetailModal';
 import { BomFormModal } from './BomFormModal';
@@ -36,8 +35,6 @@ export function BomPage() {
   const { table } = list;
   const [creating, setCreating] = useState(false);
   const [openId, setOpenId] = useState<number | null>(null);
-
-  if (list.missing) return <NotYetAvailable area="bom" />;
 
   const columns: Column<BomRow>[] = [
     {

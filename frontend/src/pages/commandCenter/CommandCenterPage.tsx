@@ -8,7 +8,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatQty, humanize } from '../../lib/format';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { LIVE_INTERVAL, productionApi, type ActionItem, type ActiveWork, type DispatchSuggestion, type Tone } from '../production/productionApi';
 import { STATUS_TONE } from '../printers/printerStatus';
 import '../production/production.css';
@@ -125,7 +124,6 @@ export function CommandCenterPage() {
   const resources = useQuery({ queryKey: queryKeys.commandCenter.resources(), queryFn: ({ signal }) => productionApi.resources(signal), ...live });
   const work = useQuery({ queryKey: queryKeys.printers.activeWork(), queryFn: ({ signal }) => productionApi.activeWork(signal), ...live });
   const suggestions = useQuery({ queryKey: queryKeys.commandCenter.dispatchSuggestions(), queryFn: ({ signal }) => productionApi.suggestions(signal), ...live });
-  if (isMissingRoute(summary.error)) return <NotYetAvailable area="command-center" />;
   const s = summary.data;
   const centers = new Map((resources.data?.work_centers ?? []).map((w) => [w.id, w.name]));
   const split = items.data ? splitActionItems(items.data) : null;

@@ -9,7 +9,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 import { CustomerOrdersDialog } from './CustomerOrdersDialog';
 
 /** What the server sorts this list by. */
@@ -73,7 +72,6 @@ export function CustomersPage() {
     select: (rows: CustomerList) => ({ rows }),
   });
   const includeInactive = list.table.filters.status === 'all';
-  if (list.missing) return <NotYetAvailable area="customers" />;
 
   return (
     <div className="page">

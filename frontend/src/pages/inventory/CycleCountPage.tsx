@@ -13,7 +13,6 @@ import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatQty } from '../../lib/format';
 import { useTableState } from '../../lib/useTableState';
-import { NotYetAvailable, isMissingRoute } from '../NotYetAvailable';
 import { ReconciliationCard } from './ReconciliationCard';
 import { parseCount, summarize, toBatch, variance, type CountEntry, type SheetLine, type Variance } from './cycleCount';
 import { queryKeys } from '../../api/queryKeys';
@@ -111,8 +110,6 @@ export function CycleCountPage() {
     post.reset();
     setStep('count');
   };
-
-  if (isMissingRoute(locations.error) || isMissingRoute(sheet.error)) return <NotYetAvailable area="cycle-count" />;
 
   const header = (
     <PageHeader

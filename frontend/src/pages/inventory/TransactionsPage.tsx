@@ -13,7 +13,6 @@ import { Badge } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize, toNumber } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 import { TransactionFormModal } from './TransactionFormModal';
 import { isTransactionType, needsApproval, TYPE_FILTER_OPTIONS, typeLabel, typeTone } from './transactionOptions';
 import { queryKeys } from '../../api/queryKeys';
@@ -71,8 +70,6 @@ export function TransactionsPage() {
       toast.error('The transaction was not approved', errorMessage(err));
     },
   });
-
-  if (list.missing) return <NotYetAvailable area="inventory-transactions" />;
 
   const columns: Column<InventoryTransaction>[] = [
     {

@@ -8,7 +8,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 
 /** What the server sorts this list by. */
 const SORTS = ['code', 'name', 'type', 'parent_id', 'created_at', 'updated_at'] as const satisfies readonly SortBy<LocationListQuery>[];
@@ -33,7 +32,6 @@ export function LocationsPage() {
     select: (rows: LocationList) => ({ rows }),
   });
   const includeInactive = list.table.filters.status === 'all';
-  if (list.missing) return <NotYetAvailable area="locations" />;
 
   // Parents on the same page are shown by name, others by id.
   const byId = new Map((list.query.data?.rows ?? []).map((l) => [l.id, l]));

@@ -9,7 +9,6 @@ import { Badge } from '../../components/States';
 import { clientPage, matches } from '../../lib/clientPage';
 import { formatMoney, humanize } from '../../lib/format';
 import { useTableState } from '../../lib/useTableState';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { productionApi, type WorkCenter } from '../production/productionApi';
 import { RoutingEditor } from './RoutingEditor';
 import { WorkCenterDialog } from './WorkCenterDialog';
@@ -33,7 +32,6 @@ function WorkCenters({ onEdit }: { onEdit: (w: WorkCenter) => void }) {
     queryFn: ({ signal }) => productionApi.workCenters(activeOnly, signal),
     placeholderData: keepPreviousData,
   });
-  if (isMissingRoute(list.error)) return <NotYetAvailable area="manufacturing" embedded />;
   const columns: Column<WorkCenter>[] = [
     { key: 'code', header: 'Code', shrink: true, sortable: true, render: (r) => <span className="mono">{r.code}</span> },
     {

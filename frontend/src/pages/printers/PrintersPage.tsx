@@ -9,7 +9,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatDateTime, humanize } from '../../lib/format';
 import { pickSort, useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 import type { WorkCenter } from '../production/productionApi';
 import { PrinterDetailModal } from './PrinterDetailModal';
 import { PrinterFormModal } from './PrinterFormModal';
@@ -70,7 +69,6 @@ export function PrintersPage() {
   const [editing, setEditing] = useState<PrinterDetail | null | undefined>(undefined);
   const centers = useWorkCenters();
   const due = useQuery({ queryKey: queryKeys.printers.maintenanceDue(), queryFn: ({ signal }) => printerApi.due(signal) });
-  if (list.missing) return <NotYetAvailable area="printers" />;
 
   return (
     <div className="page">

@@ -7,7 +7,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatQty, humanize } from '../../lib/format';
 import { pickSort, useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 import { CreateOrderDialog } from './CreateOrderDialog';
 import { LIVE_INTERVAL, ORDER_STATUSES, ORDER_TONE, QC_TONE, productionApi, type ProductionOrderRow } from './productionApi';
 import './production.css';
@@ -87,7 +86,6 @@ export function ProductionPage() {
     // Subscriptions keep the page live; this is the fallback.
     refetchInterval: LIVE_INTERVAL,
   });
-  if (list.missing) return <NotYetAvailable area="production" />;
   return (
     <div className="page">
       <PageHeader

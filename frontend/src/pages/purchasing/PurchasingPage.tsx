@@ -13,7 +13,6 @@ import { Badge } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 import { useState } from 'react';
 import { Plus } from 'lucide-react';
 import { Button } from '../../components/Button';
@@ -109,7 +108,6 @@ function PurchaseOrders({ onOpen }: { onOpen: (id: number) => void }) {
     select: (data: PurchaseOrderList) => ({ rows: data.items, total: data.pagination.total }),
   });
   const { table } = list;
-  if (list.missing) return <NotYetAvailable area="purchasing" embedded />;
   return (
     <DataTable
       caption="Purchase orders"
@@ -155,7 +153,6 @@ function Vendors({ onOpen, onNew, onEdit, onDelete }: VendorsProps) {
   });
   const { table } = list;
   const includeInactive = table.filters.status === 'all';
-  if (list.missing) return <NotYetAvailable area="purchasing" embedded />;
   return (
     <DataTable
       caption="Vendors"

@@ -12,7 +12,6 @@ import { Badge } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 import { PaymentDialog } from './PaymentDialog';
 import { useSalesInvalidate } from './salesHooks';
 import { PAYMENT_METHODS, salesApi, type Payment, type PaymentList, type PaymentMethod } from './salesApi';
@@ -66,7 +65,6 @@ export function PaymentsPage() {
       setError(errorMessage(err));
     },
   });
-  if (list.missing) return <NotYetAvailable area="payments" />;
 
   const columns: Column<Payment>[] = [
     { key: 'payment_number', header: 'Payment', shrink: true, render: (r) => <span className="mono">{r.payment_number}</span> },

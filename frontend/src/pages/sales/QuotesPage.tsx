@@ -13,7 +13,6 @@ import { Badge } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 import { QuoteDialog, QuoteEditDialog, QuoteStatusDialog } from './QuoteDialogs';
 import { useSalesInvalidate } from './salesHooks';
 import { QUOTE_STATUSES, QUOTE_TONE, canConvert, canEditQuote, quoteMoves, salesApi, type Quote, type QuoteStatus } from './salesApi';
@@ -66,7 +65,6 @@ export function QuotesPage() {
       setError(errorMessage(err));
     },
   });
-  if (list.missing) return <NotYetAvailable area="quotes" />;
 
   const columns: Column<Quote>[] = [
     { key: 'quote_number', header: 'Quote', shrink: true, render: (r) => <span className="mono">{r.quote_number}</span> },

@@ -10,7 +10,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useTableState } from '../../lib/useTableState';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { ShipDialog } from './ShipDialog';
 import { FULFILLMENT_TONE, ORDER_TONE, salesApi, type SalesOrderRow, type Shipment } from './salesApi';
 import './sales.css';
@@ -46,7 +45,6 @@ export function ShippingPage() {
     queryFn: ({ signal }) => salesApi.shipments({ limit: SHIPMENT_PAGE, offset: (shipPage - 1) * SHIPMENT_PAGE }, signal),
     placeholderData: keepPreviousData,
   });
-  if (isMissingRoute(shipments.error)) return <NotYetAvailable area="shipping" />;
 
   const queueColumns: Column<SalesOrderRow>[] = [
     { key: 'order_number', header: 'Order', shrink: true, render: (r) => <span className="mono">{r.order_number}</span> },

@@ -6,7 +6,6 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { clientPage, matches } from '../../lib/clientPage';
 import { useTableState } from '../../lib/useTableState';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { queryKeys } from '../../api/queryKeys';
 
 const columns: Column<ScrapReason>[] = [
@@ -25,7 +24,6 @@ export function ScrapReasonsPage() {
     queryFn: ({ signal }) => scrapReasonsApi.list(sort, signal),
     placeholderData: keepPreviousData,
   });
-  if (isMissingRoute(list.error)) return <NotYetAvailable area="scrap-reasons" />;
   const rows = list.data?.details.filter((r) => matches(table.search, r.code, r.name, r.description));
   return (
     <div className="page">

@@ -10,7 +10,6 @@ import { Badge } from '../../components/States';
 import { formatDateTime, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { useDebouncedValue } from '../../lib/useDebounce';
-import { NotYetAvailable } from '../NotYetAvailable';
 import { SecurityScanSection } from './SecurityScanSection';
 
 /** What the server sorts this list by. */
@@ -53,7 +52,6 @@ export function SecurityAuditPage() {
     select: (data: AuditLogPage) => ({ rows: data.items, total: data.total }),
   });
   const { table } = list;
-  if (list.missing) return <NotYetAvailable area="security" />;
 
   return (
     <div className="page">

@@ -11,7 +11,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
-import { isMissingRoute, NotYetAvailable } from '../NotYetAvailable';
 import { AiConnectionCard } from './AiConnectionCard';
 import { queryKeys } from '../../api/queryKeys';
 
@@ -90,7 +89,6 @@ function fromSettings(c: CompanySettings): SettingsValues {
 
 export function SettingsPage() {
   const settings = useQuery({ queryKey: queryKeys.settings.all, queryFn: ({ signal }) => settingsApi.get(signal) });
-  if (isMissingRoute(settings.error)) return <NotYetAvailable area="settings" />;
   return (
     <div className="page">
       <PageHeader title="Settings" description="Your company details, tax and business hours." />

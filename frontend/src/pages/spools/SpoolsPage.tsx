@@ -6,7 +6,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 import { SPOOL_STATUSES, spoolApi, type Spool, type SpoolList, type SpoolStatus } from './spoolApi';
 import { SpoolDetailModal } from './SpoolDetailModal';
 import { SpoolFormModal } from './SpoolFormModal';
@@ -39,8 +38,6 @@ export function SpoolsPage() {
   const [creating, setCreating] = useState(false);
   const [weighing, setWeighing] = useState<Spool | null>(null);
   const [openId, setOpenId] = useState<number | null>(null);
-
-  if (list.missing) return <NotYetAvailable area="spools" />;
 
   const columns: Column<Spool>[] = [
     {

@@ -10,7 +10,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatDateTime, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
-import { NotYetAvailable } from '../NotYetAvailable';
 import { AddMemberModal } from './AddMemberModal';
 
 /** What the server sorts this list by. */
@@ -63,7 +62,6 @@ export function TeamMembersPage() {
   const { table } = list;
   const role = asRole(table.filters.role);
   const includeInactive = table.filters.status === 'all';
-  if (list.missing) return <NotYetAvailable area="users" />;
 
   return (
     <div className="page">
