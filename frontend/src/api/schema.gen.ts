@@ -2563,7 +2563,7 @@ export interface paths {
          *       dashboardSummary {
          *         quotes { pending this_week: thisWeek }
          *         orders { confirmed in_production: inProduction ready_to_ship: readyToShip overdue }
-         *         production { in_progress: inProgress scheduled ready_to_start: readyToStart }
+         *         production { in_progress: inProgress scheduled ready_to_start: readyToStart draft: readyToStart released: scheduled complete_today: completeToday }
          *         boms { needs_review: needsReview active }
          *         inventory { low_stock_count: lowStockCount active_orders: activeOrders }
          *         revenue { last_30_days: last30Days orders_last_30_days: ordersLast30Days }
@@ -8154,6 +8154,7 @@ export interface paths {
          *           quantity_completed: quantityCompleted
          *           quantity_remaining: quantityRemaining
          *           completion_percent: completionPercent
+         *           completed_at: completedAt
          *           status
          *           priority
          *           source
@@ -25165,6 +25166,12 @@ export interface operations {
                             scheduled: number;
                             /** @description Draft. */
                             ready_to_start: number;
+                            /** @description Draft. */
+                            draft: number;
+                            /** @description Released. */
+                            released: number;
+                            /** @description Completed today. */
+                            complete_today: number;
                         };
                         /**
                          * DashboardBoms
@@ -45911,6 +45918,8 @@ export interface operations {
                         quantity_remaining: number;
                         /** @description Completed share of the ordered quantity, in percent (one decimal). */
                         completion_percent: number;
+                        /** @description Completed. */
+                        completed_at: string | null;
                         /**
                          * @description Where it stands.
                          * @enum {string}

@@ -335,6 +335,8 @@ pub struct Counts {
     pub production_scheduled: i64,
     /// Production orders in draft (ready to release).
     pub production_ready_to_start: i64,
+    /// Production orders completed today.
+    pub production_complete_today: i64,
     /// Active BOMs.
     pub active_boms: i64,
     /// Active BOMs needing review (see [`crate::operations::bom::model::needing_review`]).
@@ -394,6 +396,12 @@ pub async fn counts(conn: &mut AsyncPgConnection) -> AppResult<Counts> {
         .load(conn)
         .await?;
     let wo = |s: OrderStatus| production.iter().find(|o| o.0 == s).map_or(0, |o| o.1);
+    let production_complete_today: i64 = production_orders::table
+        .filter(production_orders::status.eq(OrderStatus::Complete))
+        .filter(production_orders::completed_at.ge(start_of(today)))
+        .count()
+        .get_result(conn)
+        .await?;
     let active_boms: i64 = boms::table
         .filter(boms::active.eq(true))
         .count()
@@ -416,6 +424,7 @@ pub async fn counts(conn: &mut AsyncPgConnection) -> AppResult<Counts> {
         production_in_progress: wo(OrderStatus::InProgress),
         production_scheduled: wo(OrderStatus::Released),
         production_ready_to_start: wo(OrderStatus::Draft),
+        production_complete_today,
         active_boms,
         boms_needing_review,
         revenue_30_days: money(&revenue.unwrap_or_default()),
@@ -467,6 +476,8 @@ pub struct DashboardProduction {
     pub scheduled: i64,
     /// Draft.
     pub ready_to_start: i64,
+    /// Completed today.
+    pub complete_today: i64,
 }
 
 /// BOM cards.
@@ -541,6 +552,7 @@ pub async fn summary(conn: &mut AsyncPgConnection) -> AppResult<DashboardSummary
             in_progress: c.production_in_progress,
             scheduled: c.production_scheduled,
             ready_to_start: c.production_ready_to_start,
+            complete_today: c.production_complete_today,
         },
         boms: DashboardBoms {
             needs_review: c.boms_needing_review,
