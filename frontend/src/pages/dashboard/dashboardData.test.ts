@@ -170,7 +170,7 @@ describe('orders by state', () => {
     const summary: DashboardSummary = {
       quotes: { pending: 1, this_week: 1 },
       orders: { confirmed: 2, in_production: 3, ready_to_ship: 4, overdue: 1 },
-      production: { in_progress: 0, scheduled: 0, ready_to_start: 0 },
+      production: { in_progress: 0, scheduled: 0, ready_to_start: 0, draft: 0, released: 0, complete_today: 0 },
       boms: { needs_review: 0, active: 0 },
       inventory: { low_stock_count: 0, active_orders: 9 },
       revenue: { last_30_days: 10, orders_last_30_days: 1 },
