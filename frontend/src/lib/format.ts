@@ -26,6 +26,31 @@ export function formatDateTime(v: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? v : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+const RELATIVE_UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400],
+  ['month', 30 * 86_400],
+  ['week', 7 * 86_400],
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+];
+
+/**
+ * How long ago (or how soon) a moment is, in its largest whole unit: "3 hours ago",
+ * "in 2 days", "yesterday"; under a minute is "just now" (past) or "in under a minute".
+ */
+export function formatRelativeTime(v: string | null | undefined, { now = Date.now(), locale }: { now?: number; locale?: string } = {}): string {
+  if (!v) return '—';
+  const at = new Date(v).getTime();
+  if (Number.isNaN(at)) return v;
+  const seconds = (at - now) / 1000;
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, size] of RELATIVE_UNITS) {
+    if (Math.abs(seconds) >= size) return rtf.format(Math.trunc(seconds / size), unit);
+  }
+  return seconds < 0 ? 'just now' : 'in under a minute';
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;

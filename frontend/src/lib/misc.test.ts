@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv, previewCsv } from './csv';
-import { formatImportError } from './format';
+import { formatImportError, formatRelativeTime } from './format';
 import { shouldRenew } from '../auth/renewal';
 import { jwtExpiry } from '../auth/jwt';
 import { emailProblem } from './validation';
@@ -17,6 +17,24 @@ describe('CSV preview', () => {
     expect(p.headers).toEqual(['SKU', 'Name', 'Price']);
     expect(p.rows).toHaveLength(1);
     expect(p.totalRows).toBe(2);
+  });
+});
+
+describe('relative time', () => {
+  const now = Date.parse('2026-11-27T12:00:00Z');
+  const at = (seconds: number) => new Date(now + seconds * 1000).toISOString();
+  const rel = (v: string | null) => formatRelativeTime(v, { now, locale: 'en' });
+  it('names the largest whole unit, past and future', () => {
+    expect(rel(at(-20))).toBe('just now');
+    expect(rel(at(20))).toBe('in under a minute');
+    expect(rel(at(-60))).toBe('1 minute ago');
+    expect(rel(at(-90 * 60))).toBe('1 hour ago');
+    expect(rel(at(-3 * 3600))).toBe('3 hours ago');
+    expect(rel(at(-86_400))).toBe('yesterday');
+    expect(rel(at(6 * 86_400))).toBe('in 6 days');
+    expect(rel(at(-14 * 86_400))).toBe('2 weeks ago');
+    expect(rel(null)).toBe('—');
+    expect(rel('not a date')).toBe('not a date');
   });
 });
 
