@@ -134,6 +134,7 @@ describe('queryKeys', () => {
       [queryKeys.settings.all, ['settings']],
       [queryKeys.settings.ai(), ['settings', 'ai']],
       [queryKeys.users.all, ['users']],
+      [queryKeys.users.resetRequests(), ['users', 'password-reset-requests']],
       [queryKeys.bulkExports.all, ['bulk-exports']],
       [queryKeys.bulkExports.recent(EXPORT_LIST_LIMIT), ['bulk-exports', EXPORT_LIST_LIMIT]],
       [listKey(area, request), [area, 'list', request]],

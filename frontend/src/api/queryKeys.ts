@@ -204,6 +204,8 @@ export const queryKeys = {
   users: {
     all: ['users'] as const,
     list: list('users'),
+    /** Password reset requests waiting for an admin (the Team Members page). */
+    resetRequests: () => ['users', 'password-reset-requests'] as const,
   },
   bulkExports: {
     all: ['bulk-exports'] as const,

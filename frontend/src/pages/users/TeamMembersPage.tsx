@@ -11,6 +11,8 @@ import { Badge } from '../../components/States';
 import { formatDateTime, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { AddMemberModal } from './AddMemberModal';
+import { ResetRequestsPanel } from './ResetRequestsPanel';
+import './users.css';
 
 /** What the server sorts this list by. */
 const SORTS = ['email', 'first_name', 'last_name', 'status', 'account_type', 'last_login_at', 'created_at', 'updated_at'] as const satisfies readonly SortBy<TeamUserListQuery>[];
@@ -74,6 +76,7 @@ export function TeamMembersPage() {
           </Button>
         }
       />
+      <ResetRequestsPanel />
       <DataTable
         caption="Team members"
         columns={columns}
