@@ -5,19 +5,21 @@
 
 use async_graphql::{InputObject, SimpleObject};
 use bigdecimal::{BigDecimal, RoundingMode, ToPrimitive, Zero};
+use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use rand::Rng;
 
 use crate::ledgers::accounting::ledger::{self as books, EntryDraft, SystemAccount, cents};
 use crate::ledgers::accounting::model::SourceType;
-use crate::ledgers::inventory::ledger::{self, Movement, MovementKind};
+use crate::ledgers::inventory::ledger::{self, Movement, MovementKind, Posted};
 use crate::ledgers::inventory::model::ReferenceType;
 use crate::ledgers::inventory::rules::{QUANTITY_SCALE, optional_text, today};
-use crate::operations::bom::model::ConsumeStage;
+use crate::operations::bom::model::{BomRow, ConsumeStage};
 use crate::operations::bom::tree::Tree;
 use crate::operations::sales::model::{
-    self as sales, LogisticsStatus, SalesEventType, SalesOrderRow, SalesOrderStatus,
+    self as sales, LogisticsStatus, SalesEventType, SalesOrderLineRow, SalesOrderRow,
+    SalesOrderStatus,
 };
 use crate::operations::sales::rules::{event, next_number, not_allowed, now};
 use crate::operations::sales::shipments::ShipmentRow;
@@ -122,14 +124,18 @@ pub fn ship_with_defaults<'c>(
     })
 }
 
-/// Ships a locked order: confirmed, in production or ready to ship (400 `Cannot ship order
-/// with status '{s}'` otherwise), with a shipping address (400 otherwise).
-pub async fn ship_locked(
-    conn: &mut AsyncPgConnection,
-    order: &SalesOrderRow,
-    mut input: ShipInput,
-    user: i64,
-) -> Result<ShipResult, Stop> {
+/// The carrier, service and tracking number a shipment goes out with.
+struct Dispatch {
+    /// Carrier.
+    carrier: String,
+    /// Service.
+    service: String,
+    /// Tracking number.
+    tracking: String,
+}
+
+/// Checks the input's lengths, then the order's status and address, and fills the defaults.
+fn dispatch(order: &SalesOrderRow, mut input: ShipInput) -> Result<Dispatch, Stop> {
     let mut errors = Vec::new();
     optional_text(&mut errors, "carrier", &mut input.carrier, SHORT_MAX);
     optional_text(&mut errors, "service", &mut input.service, SHORT_MAX);
@@ -163,36 +169,100 @@ pub async fn ship_locked(
     let tracking = input
         .tracking_number
         .unwrap_or_else(|| mock_tracking(&carrier, order.id));
-    let number = next_number(conn, "shipment_seq", "SHP").await?;
-    let date = today();
-    let memo = Some(format!("Shipment {number} of {}", order.order_number));
-    let mut cost = EntryDraft::new(
-        date,
-        format!("Shipment {number} of sales order {}", order.order_number),
-    )
-    .source(SourceType::SalesOrder, Some(order.id))
-    .by(Some(user));
-    let mut goods_value = BigDecimal::zero();
-    let mut packaging_value = BigDecimal::zero();
-    let mut moved = Vec::new();
-    let mut shipped_lines = Vec::new();
-    let base = |item: i64, location: i64, kind: MovementKind, q: BigDecimal| Movement {
-        reference_type: Some(ReferenceType::SalesOrder),
-        reference_id: Some(order.id),
-        notes: Some(format!("Shipment {number} of {}", order.order_number)),
-        created_by: Some(user),
-        ..Movement::new(item, location, kind, q)
-    };
-    let lines = sales::lock_lines(conn, order.id).await?;
-    let products: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
-    let boms = crate::operations::bom::model::active_of(conn, &products).await?;
-    let tree = Tree::load(conn, boms.clone()).await?;
-    for l in &lines {
+    Ok(Dispatch {
+        carrier,
+        service,
+        tracking,
+    })
+}
+
+/// What issuing an order's lines builds up: the cost entry, the values and the movements.
+struct Issue<'a> {
+    /// The order being shipped.
+    order: &'a SalesOrderRow,
+    /// Who ships it.
+    user: i64,
+    /// The shipment number.
+    number: &'a str,
+    /// The memo of each cost line.
+    memo: Option<String>,
+    /// The cost-of-goods and packaging entry.
+    cost: EntryDraft,
+    /// Value of the finished goods issued.
+    goods_value: BigDecimal,
+    /// Value of the packaging consumed.
+    packaging_value: BigDecimal,
+    /// The inventory transactions posted, to link to the cost entry.
+    moved: Vec<i64>,
+    /// The units each line ships, for traceability.
+    shipped_lines: Vec<ShippedLine>,
+}
+
+impl<'a> Issue<'a> {
+    /// An empty issue of shipment `number` of `order`, booked on `date`.
+    fn new(order: &'a SalesOrderRow, user: i64, number: &'a str, date: NaiveDate) -> Issue<'a> {
+        let memo = Some(format!("Shipment {number} of {}", order.order_number));
+        let cost = EntryDraft::new(
+            date,
+            format!("Shipment {number} of sales order {}", order.order_number),
+        )
+        .source(SourceType::SalesOrder, Some(order.id))
+        .by(Some(user));
+        Issue {
+            order,
+            user,
+            number,
+            memo,
+            cost,
+            goods_value: BigDecimal::zero(),
+            packaging_value: BigDecimal::zero(),
+            moved: Vec::new(),
+            shipped_lines: Vec::new(),
+        }
+    }
+
+    /// A movement referencing the order and the shipment.
+    fn movement(&self, item: i64, location: i64, kind: MovementKind, q: BigDecimal) -> Movement {
+        Movement {
+            reference_type: Some(ReferenceType::SalesOrder),
+            reference_id: Some(self.order.id),
+            notes: Some(format!(
+                "Shipment {} of {}",
+                self.number, self.order.order_number
+            )),
+            created_by: Some(self.user),
+            ..Movement::new(item, location, kind, q)
+        }
+    }
+
+    /// The cost entry built so far, leaving an empty one of the same date in its place.
+    fn take_cost(&mut self) -> EntryDraft {
+        let empty = EntryDraft::new(self.cost.date, String::new());
+        std::mem::replace(&mut self.cost, empty)
+    }
+
+    /// Books a posting's value out of stock to `debit` and keeps its transactions; the value.
+    fn book(&mut self, debit: SystemAccount, posted: &Posted) -> BigDecimal {
+        let value = -posted.value.clone();
+        let cost = self.take_cost();
+        self.cost = cost.transfer(debit, posted.account, &value, self.memo.clone());
+        self.moved.extend(posted.transactions.iter().map(|t| t.id));
+        value
+    }
+
+    /// Ships one line's open quantity: its goods, its packaging, then the line itself.
+    async fn line(
+        &mut self,
+        conn: &mut AsyncPgConnection,
+        l: &SalesOrderLineRow,
+        boms: &[BomRow],
+        tree: &Tree,
+    ) -> Result<(), Stop> {
         let open = BigDecimal::from(l.quantity) - &l.quantity_shipped.0;
         if open <= BigDecimal::zero() {
-            continue;
+            return Ok(());
         }
-        shipped_lines.push(ShippedLine {
+        self.shipped_lines.push(ShippedLine {
             line_id: l.id,
             product_id: l.product_id,
             units: open
@@ -204,8 +274,32 @@ pub async fn ship_locked(
             Some(loc) => loc,
             None => crate::ledgers::inventory::rules::default_location(conn).await?,
         };
+        self.goods(conn, l, location, &open).await?;
+        // Packaging: the shipping-stage lines of the product's active BOM.
+        if let Some(bom) = boms.iter().find(|b| b.product_id == l.product_id) {
+            self.packaging(conn, tree, bom.id, location, &open).await?;
+        }
+        diesel::update(sales_order_lines::table.find(l.id))
+            .set((
+                sales_order_lines::quantity_shipped.eq(BigDecimal::from(l.quantity)),
+                sales_order_lines::quantity_allocated.eq(BigDecimal::zero()),
+                sales_order_lines::location_id.eq(Some(location)),
+            ))
+            .execute(conn)
+            .await?;
+        Ok(())
+    }
+
+    /// Issues a line's finished goods: the reserved part first, then the free part.
+    async fn goods(
+        &mut self,
+        conn: &mut AsyncPgConnection,
+        l: &SalesOrderLineRow,
+        location: i64,
+        open: &BigDecimal,
+    ) -> Result<(), Stop> {
         let reserved = l.quantity_allocated.0.clone().min(open.clone());
-        let free = &open - &reserved;
+        let free = open - &reserved;
         // The line ships in two parts; a refusal names the line's own numbers.
         let whole = ledger::WholeRequest {
             on_hand: ledger::balance(conn, l.product_id, location)
@@ -223,59 +317,52 @@ pub async fn ship_locked(
                 &Movement {
                     from_reservation,
                     part_of: Some(whole.clone()),
-                    ..base(l.product_id, location, MovementKind::Shipment, q)
+                    ..self.movement(l.product_id, location, MovementKind::Shipment, q)
                 },
             )
             .await?;
-            let value = -posted.value.clone();
-            goods_value += &value;
-            cost = cost.transfer(
-                SystemAccount::CostOfGoodsSold,
-                posted.account,
-                &value,
-                memo.clone(),
-            );
-            moved.extend(posted.transactions.iter().map(|t| t.id));
+            let value = self.book(SystemAccount::CostOfGoodsSold, &posted);
+            self.goods_value += &value;
         }
-        // Packaging: the shipping-stage lines of the product's active BOM.
-        if let Some(bom) = boms.iter().find(|b| b.product_id == l.product_id) {
-            for line in tree.lines(bom.id) {
-                if line.is_cost_only || line.consume_stage != ConsumeStage::Shipping {
-                    continue;
-                }
-                let q =
-                    (tree.needed(line) * &open).with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
-                if q <= BigDecimal::zero() {
-                    continue;
-                }
-                let posted = ledger::post(
-                    conn,
-                    &base(line.component_id, location, MovementKind::Consumption, q),
-                )
-                .await?;
-                let value = -posted.value.clone();
-                packaging_value += &value;
-                cost = cost.transfer(
-                    SystemAccount::ShippingSupplies,
-                    posted.account,
-                    &value,
-                    memo.clone(),
-                );
-                moved.extend(posted.transactions.iter().map(|t| t.id));
+        Ok(())
+    }
+
+    /// Consumes the shipping-stage packaging of BOM `bom_id` for `open` units.
+    async fn packaging(
+        &mut self,
+        conn: &mut AsyncPgConnection,
+        tree: &Tree,
+        bom_id: i64,
+        location: i64,
+        open: &BigDecimal,
+    ) -> Result<(), Stop> {
+        for line in tree.lines(bom_id) {
+            if line.is_cost_only || line.consume_stage != ConsumeStage::Shipping {
+                continue;
             }
-        }
-        diesel::update(sales_order_lines::table.find(l.id))
-            .set((
-                sales_order_lines::quantity_shipped.eq(BigDecimal::from(l.quantity)),
-                sales_order_lines::quantity_allocated.eq(BigDecimal::zero()),
-                sales_order_lines::location_id.eq(Some(location)),
-            ))
-            .execute(conn)
+            let q = (tree.needed(line) * open).with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
+            if q <= BigDecimal::zero() {
+                continue;
+            }
+            let posted = ledger::post(
+                conn,
+                &self.movement(line.component_id, location, MovementKind::Consumption, q),
+            )
             .await?;
+            let value = self.book(SystemAccount::ShippingSupplies, &posted);
+            self.packaging_value += &value;
+        }
+        Ok(())
     }
-    if let Some(entry) = books::post(conn, cost).await? {
-        ledger::link_journal_entry(conn, &moved, entry.id).await?;
-    }
+}
+
+/// Books the order's invoice: receivable against revenue, sales tax and shipping.
+async fn invoice(
+    conn: &mut AsyncPgConnection,
+    order: &SalesOrderRow,
+    date: NaiveDate,
+    user: i64,
+) -> Result<(), Stop> {
     let invoice = EntryDraft::new(
         date,
         format!("Invoice for sales order {}", order.order_number),
@@ -301,32 +388,47 @@ pub async fn ship_locked(
         Some(format!("Shipping {}", order.order_number)),
     );
     books::post(conn, invoice).await?;
-    let at = now();
-    let shipment: ShipmentRow = diesel::insert_into(shipments::table)
+    Ok(())
+}
+
+/// Inserts the shipment row, with the issue's cost of goods and packaging.
+async fn insert_shipment(
+    conn: &mut AsyncPgConnection,
+    issue: &Issue<'_>,
+    dispatch: &Dispatch,
+    at: DateTime<Utc>,
+) -> Result<ShipmentRow, Stop> {
+    Ok(diesel::insert_into(shipments::table)
         .values((
-            shipments::shipment_number.eq(&number),
-            shipments::sales_order_id.eq(order.id),
-            shipments::carrier.eq(&carrier),
-            shipments::service.eq(&service),
-            shipments::tracking_number.eq(&tracking),
-            shipments::cost_of_goods.eq(cents(&goods_value)),
-            shipments::packaging_cost.eq(cents(&packaging_value)),
+            shipments::shipment_number.eq(issue.number),
+            shipments::sales_order_id.eq(issue.order.id),
+            shipments::carrier.eq(&dispatch.carrier),
+            shipments::service.eq(&dispatch.service),
+            shipments::tracking_number.eq(&dispatch.tracking),
+            shipments::cost_of_goods.eq(cents(&issue.goods_value)),
+            shipments::packaging_cost.eq(cents(&issue.packaging_value)),
             shipments::shipped_at.eq(at),
-            shipments::created_by.eq(Some(user)),
+            shipments::created_by.eq(Some(issue.user)),
         ))
         .returning(ShipmentRow::as_returning())
         .get_result(conn)
-        .await?;
-    // The finished units that left with it, for traceability (unit -> order -> customer).
-    assign_shipped_units(
-        conn,
-        order.id,
-        shipment.id,
-        &tracking,
-        Timestamp(at),
-        &shipped_lines,
-    )
-    .await?;
+        .await?)
+}
+
+/// Moves the order to `shipped` (through `ready_to_ship` when not there yet), with its events.
+async fn mark_shipped(
+    conn: &mut AsyncPgConnection,
+    order: &SalesOrderRow,
+    dispatch: &Dispatch,
+    number: &str,
+    at: DateTime<Utc>,
+    user: i64,
+) -> Result<(), Stop> {
+    let Dispatch {
+        carrier,
+        service,
+        tracking,
+    } = dispatch;
     // Through ready_to_ship when the order was not there yet (CONTRACT 6.1).
     if order.status != SalesOrderStatus::ReadyToShip {
         event(
@@ -344,8 +446,8 @@ pub async fn ship_locked(
         .set((
             sales_orders::status.eq(SalesOrderStatus::Shipped),
             sales_orders::shipped_at.eq(Some(at)),
-            sales_orders::tracking_number.eq(Some(&tracking)),
-            sales_orders::carrier.eq(Some(&carrier)),
+            sales_orders::tracking_number.eq(Some(tracking)),
+            sales_orders::carrier.eq(Some(carrier)),
             sales_orders::fulfillment_status.eq(LogisticsStatus::Shipped),
             sales_orders::updated_at.eq(at),
         ))
@@ -363,6 +465,50 @@ pub async fn ship_locked(
         Some(user),
     )
     .await?;
+    Ok(())
+}
+
+/// Ships a locked order: confirmed, in production or ready to ship (400 `Cannot ship order
+/// with status '{s}'` otherwise), with a shipping address (400 otherwise).
+pub async fn ship_locked(
+    conn: &mut AsyncPgConnection,
+    order: &SalesOrderRow,
+    input: ShipInput,
+    user: i64,
+) -> Result<ShipResult, Stop> {
+    let dispatch = dispatch(order, input)?;
+    let number = next_number(conn, "shipment_seq", "SHP").await?;
+    let date = today();
+    let mut issue = Issue::new(order, user, &number, date);
+    let lines = sales::lock_lines(conn, order.id).await?;
+    let products: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
+    let boms = crate::operations::bom::model::active_of(conn, &products).await?;
+    let tree = Tree::load(conn, boms.clone()).await?;
+    for l in &lines {
+        issue.line(conn, l, &boms, &tree).await?;
+    }
+    if let Some(entry) = books::post(conn, issue.take_cost()).await? {
+        ledger::link_journal_entry(conn, &issue.moved, entry.id).await?;
+    }
+    invoice(conn, order, date, user).await?;
+    let at = now();
+    let shipment = insert_shipment(conn, &issue, &dispatch, at).await?;
+    // The finished units that left with it, for traceability (unit -> order -> customer).
+    assign_shipped_units(
+        conn,
+        order.id,
+        shipment.id,
+        &dispatch.tracking,
+        Timestamp(at),
+        &issue.shipped_lines,
+    )
+    .await?;
+    mark_shipped(conn, order, &dispatch, &number, at, user).await?;
+    let Dispatch {
+        carrier,
+        service,
+        tracking,
+    } = dispatch;
     Ok(ShipResult {
         message: "Order shipped successfully".into(),
         tracking_number: tracking,

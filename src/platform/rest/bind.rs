@@ -9,7 +9,7 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, Uri, header};
 use serde_json::{Map, Value};
 
-use super::compile::CompiledRoute;
+use super::compile::{CompiledRoute, Variable};
 use super::route::Body;
 use super::types::{Source, TypeInfo, camel_case, not_given, snake_case};
 use crate::platform::error::{AppError, ErrorCode, FieldError};
@@ -166,6 +166,56 @@ pub fn bind(
     let mut out = Map::new();
 
     // Path parameters, matched against the declared pattern.
+    let from_path = path_params(pattern, uri);
+
+    let body_value = read_body(route, headers, body)?;
+    let body_source =
+        if route.route.body == Body::Multipart || body_type(headers) == Some(BodyType::Form) {
+            Source::Text
+        } else {
+            Source::Json
+        };
+    let body_object = body_object(route, &body_value)?;
+
+    let query = uri
+        .query()
+        .map(|q| form_to_map(q.as_bytes()))
+        .unwrap_or_default();
+
+    let given = Given {
+        route,
+        types,
+        headers,
+        from_path,
+        body_value,
+        body_object,
+        body_source,
+        query,
+    };
+    for var in &route.variables {
+        // Files are bound (and reported missing) by the handler from the multipart parts.
+        if is_upload(&var.ty) {
+            continue;
+        }
+        if let Some(c) = given.value_of(var, &mut errors) {
+            out.insert(var.name.clone(), c);
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        // A whole-body input that is not even the right kind of value is the body's fault.
+        for e in &mut errors {
+            if e.field.is_empty() {
+                e.field = "body".into();
+            }
+        }
+        Err(errors)
+    }
+}
+
+/// The path's parameters by camelCase name, percent-decoded, matched against `pattern`.
+fn path_params(pattern: &str, uri: &Uri) -> HashMap<String, Value> {
     let mut from_path: HashMap<String, Value> = HashMap::new();
     let actual_segments: Vec<&str> = {
         let path = uri.path().trim_end_matches('/');
@@ -185,52 +235,71 @@ pub fn bind(
             from_path.insert(camel_case(name), Value::String(decoded));
         }
     }
+    from_path
+}
 
-    let body_value = read_body(route, headers, body)?;
-    let body_source =
-        if route.route.body == Body::Multipart || body_type(headers) == Some(BodyType::Form) {
-            Source::Text
-        } else {
-            Source::Json
-        };
+/// The body's named fields: an object, refused where the route reads fields of a non-object.
+fn body_object(
+    route: &CompiledRoute,
+    body_value: &Option<Value>,
+) -> Result<Option<Map<String, Value>>, Vec<FieldError>> {
     // Named fields (`Body::Fields`, multipart) need an object; `Body::Input` takes any value
     // its variable's type accepts (an object, or an array for list inputs).
-    let body_object = match (&body_value, route.route.body) {
-        (Some(Value::Object(map)), _) => Some(map.clone()),
-        (Some(_), Body::Fields | Body::Multipart) => {
-            return Err(vec![
-                FieldError::new(
-                    "body",
-                    "Input should be a valid dictionary or object to extract fields from",
-                )
-                .with_kind("model_attributes_type"),
-            ]);
-        }
-        _ => None,
-    };
+    match (body_value, route.route.body) {
+        (Some(Value::Object(map)), _) => Ok(Some(map.clone())),
+        (Some(_), Body::Fields | Body::Multipart) => Err(vec![
+            FieldError::new(
+                "body",
+                "Input should be a valid dictionary or object to extract fields from",
+            )
+            .with_kind("model_attributes_type"),
+        ]),
+        _ => Ok(None),
+    }
+}
 
-    let query = uri
-        .query()
-        .map(|q| form_to_map(q.as_bytes()))
-        .unwrap_or_default();
+/// What a request gives to bind from: path parameters, declared headers, body and query.
+struct Given<'a> {
+    /// The route bound to.
+    route: &'a CompiledRoute,
+    /// The schema's types, to coerce with.
+    types: &'a TypeInfo,
+    /// The request's headers.
+    headers: &'a HeaderMap,
+    /// Path parameters by camelCase name.
+    from_path: HashMap<String, Value>,
+    /// The decoded body, on a route that reads one.
+    body_value: Option<Value>,
+    /// The body's fields, when it is an object.
+    body_object: Option<Map<String, Value>>,
+    /// How the body's values are coerced (text for forms and multipart).
+    body_source: Source,
+    /// The query parameters.
+    query: Map<String, Value>,
+}
 
-    for var in &route.variables {
-        // Files are bound (and reported missing) by the handler from the multipart parts.
-        if is_upload(&var.ty) {
-            continue;
-        }
+impl Given<'_> {
+    /// A variable's coerced value from the path, a header, the body or the query, in that order.
+    fn value_of(&self, var: &Variable, errors: &mut Vec<FieldError>) -> Option<Value> {
+        let Given {
+            route,
+            types,
+            headers,
+            from_path,
+            body_value,
+            body_object,
+            body_source,
+            query,
+        } = self;
         let rest_name = snake_case(&var.name);
         if let Some(v) = from_path.get(&var.name) {
-            if let Some(c) = types.coerce(
+            return types.coerce(
                 Some(v),
                 &var.ty,
                 Source::Text,
                 &format!("path.{rest_name}"),
-                &mut errors,
-            ) {
-                out.insert(var.name.clone(), c);
-            }
-            continue;
+                errors,
+            );
         }
         if let Some((header_name, _)) = route.route.headers.iter().find(|(_, v)| *v == var.name) {
             let given = headers
@@ -238,57 +307,32 @@ pub fn bind(
                 .and_then(|v| v.to_str().ok())
                 .map(|v| Value::String(v.to_string()));
             let field = format!("header.{}", header_name.to_ascii_lowercase());
-            if let Some(c) =
-                types.coerce(given.as_ref(), &var.ty, Source::Text, &field, &mut errors)
-            {
-                out.insert(var.name.clone(), c);
-            }
-            continue;
+            return types.coerce(given.as_ref(), &var.ty, Source::Text, &field, errors);
         }
-        match (route.route.body, &body_value, &body_object) {
+        match (route.route.body, body_value, body_object) {
             (Body::Input(name), Some(whole), _) if name == var.name => {
-                if let Some(c) = types.coerce(Some(whole), &var.ty, body_source, "", &mut errors) {
-                    out.insert(var.name.clone(), c);
-                }
-                continue;
+                return types.coerce(Some(whole), &var.ty, *body_source, "", errors);
             }
             (Body::Fields | Body::Multipart, _, Some(obj))
                 if obj.contains_key(&rest_name) || obj.contains_key(&var.name) =>
             {
                 let given = obj.get(&rest_name).or_else(|| obj.get(&var.name));
                 if not_given(given, &var.ty, var.has_default) {
-                    continue;
+                    return None;
                 }
-                if let Some(c) = types.coerce(given, &var.ty, body_source, &rest_name, &mut errors)
-                {
-                    out.insert(var.name.clone(), c);
-                }
-                continue;
+                return types.coerce(given, &var.ty, *body_source, &rest_name, errors);
             }
             _ => {}
         }
         let given = query.get(&rest_name).or_else(|| query.get(&var.name));
         if given.is_none() && var.has_default {
-            continue;
+            return None;
         }
         let field = match route.route.body {
             Body::Fields => rest_name.clone(),
             _ => format!("query.{rest_name}"),
         };
-        if let Some(c) = types.coerce(given, &var.ty, Source::Text, &field, &mut errors) {
-            out.insert(var.name.clone(), c);
-        }
-    }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        // A whole-body input that is not even the right kind of value is the body's fault.
-        for e in &mut errors {
-            if e.field.is_empty() {
-                e.field = "body".into();
-            }
-        }
-        Err(errors)
+        types.coerce(given, &var.ty, Source::Text, &field, errors)
     }
 }
 

@@ -39,6 +39,7 @@ mod route;
 pub mod types;
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use axum::Router;
@@ -48,7 +49,7 @@ use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodFilter, MethodRouter, on};
 
-use crate::platform::auth::{Access, Viewer};
+use crate::platform::auth::{Access, RequestMeta, Viewer};
 use crate::platform::error::{AppError, ErrorCode, FieldError};
 use crate::platform::graphql::AppSchema;
 use crate::platform::http::answer_cache::AnswerKey;
@@ -288,6 +289,137 @@ async fn serve(
     request_id: RequestId,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, AppError> {
+    let body = received(body)?;
+    let mut meta =
+        crate::platform::http::meta::request_meta(&incoming.headers, client_ip, &request_id);
+
+    // Who is asking, before anything about the request is looked at: a caller who may not
+    // use the route learns nothing about its input from a 422.
+    let viewer = who_asks(&state, &incoming.route, &meta).await?;
+    rate_limit(&state, &incoming, client_ip, &mut meta).await?;
+    let Bound {
+        variables,
+        uploads,
+        export_format,
+        fingerprint_body,
+    } = bind_request(&incoming, body).await?;
+
+    if let Some(format) = export_format {
+        return export::stream(
+            state.rest_schema.clone(),
+            state.pool.clone(),
+            incoming.route,
+            variables,
+            meta,
+            format,
+        )
+        .await;
+    }
+
+    let cached = match cached_answer(&state, &incoming.route, viewer.as_ref(), &meta, &variables) {
+        ControlFlow::Break(answer) => return Ok(answer),
+        ControlFlow::Continue(cached) => cached,
+    };
+    let idempotency = match claim_key(&state, &incoming, viewer.as_ref(), &fingerprint_body).await?
+    {
+        ControlFlow::Break(answer) => return Ok(answer),
+        ControlFlow::Continue(claim) => claim,
+    };
+
+    let result = run(&state, &incoming.route, variables, meta, uploads).await;
+    if let Some(claim) = &idempotency {
+        let succeeded = match &result {
+            Ok(Outcome::Answer(answer)) if answer.status.is_success() => Some(answer),
+            _ => None,
+        };
+        settle_key(&state, claim, succeeded).await?;
+    }
+    match result? {
+        Outcome::Answer(answer) => {
+            if let Some((key, snapshot)) = cached {
+                state.answers.put(key, &snapshot, &answer);
+            }
+            Ok(answer.into_response())
+        }
+        Outcome::Streamed(response) => Ok(response),
+    }
+}
+
+/// The request's body: 413 when it is over the route's limit, 400 when it cannot be read.
+fn received(
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Bytes, AppError> {
+    match body {
+        Ok(b) => Ok(b),
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(AppError::new(
+            ErrorCode::PayloadTooLarge,
+            "Request body too large",
+        )),
+        Err(e) => Err(AppError::bad_request(e.body_text())),
+    }
+}
+
+/// The viewer of a non-public route, once it may use the route (401/403 otherwise).
+async fn who_asks(
+    state: &AppState,
+    route: &CompiledRoute,
+    meta: &RequestMeta,
+) -> Result<Option<Viewer>, AppError> {
+    if route.route.access == Access::Public {
+        return Ok(None);
+    }
+    if meta.access_token().is_none() {
+        return Err(AppError::unauthenticated("Not authenticated"));
+    }
+    let viewer = state
+        .viewers
+        .resolve(meta, &state.token_keys, &state.pool)
+        .await?;
+    route
+        .route
+        .access
+        .allows(&viewer)
+        .map_err(|e| match route.route.forbidden {
+            Some(message) if e.code == ErrorCode::Forbidden => AppError::forbidden(message),
+            _ => e,
+        })?;
+    Ok(Some(viewer))
+}
+
+/// Counts the request against the route's named rate limit, if any (refused when over it).
+async fn rate_limit(
+    state: &AppState,
+    incoming: &Incoming,
+    client_ip: std::net::IpAddr,
+    meta: &mut RequestMeta,
+) -> Result<(), AppError> {
+    if let Some(name) = incoming.route.route.rate_limit
+        && let Some(limit) = state.rate_limits.named(name)
+    {
+        if let Err(e) = limit.check(client_ip) {
+            tracing::warn!(limit = name, client = %client_ip, "rate limit exceeded");
+            (state.on_rate_limited)(&state.pool, meta, name, incoming.uri.path()).await;
+            return Err(e);
+        }
+        meta.counted_limit = Some(name);
+    }
+    Ok(())
+}
+
+/// What binding a request gave: variables, uploads, export format and the body as received.
+struct Bound {
+    /// The operation's variables.
+    variables: serde_json::Map<String, serde_json::Value>,
+    /// The uploaded files, by variable.
+    uploads: Vec<(String, async_graphql::UploadValue)>,
+    /// The export format, on an export route.
+    export_format: Option<export::Format>,
+    /// The body before any multipart decoding.
+    fingerprint_body: Bytes,
+}
+
+/// Checks the content type, reads a multipart body, and binds path, body, headers and query.
+async fn bind_request(incoming: &Incoming, body: Bytes) -> Result<Bound, AppError> {
     let Incoming {
         route,
         types,
@@ -295,56 +427,10 @@ async fn serve(
         uri,
         headers,
     } = incoming;
-    let body = match body {
-        Ok(b) => b,
-        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            return Err(AppError::new(
-                ErrorCode::PayloadTooLarge,
-                "Request body too large",
-            ));
-        }
-        Err(e) => return Err(AppError::bad_request(e.body_text())),
-    };
-    let mut meta = crate::platform::http::meta::request_meta(&headers, client_ip, &request_id);
-
-    // Who is asking, before anything about the request is looked at: a caller who may not
-    // use the route learns nothing about its input from a 422.
-    let viewer = if route.route.access == Access::Public {
-        None
-    } else {
-        if meta.access_token().is_none() {
-            return Err(AppError::unauthenticated("Not authenticated"));
-        }
-        let viewer = state
-            .viewers
-            .resolve(&meta, &state.token_keys, &state.pool)
-            .await?;
-        route
-            .route
-            .access
-            .allows(&viewer)
-            .map_err(|e| match route.route.forbidden {
-                Some(message) if e.code == ErrorCode::Forbidden => AppError::forbidden(message),
-                _ => e,
-            })?;
-        Some(viewer)
-    };
-
-    if let Some(name) = route.route.rate_limit
-        && let Some(limit) = state.rate_limits.named(name)
-    {
-        if let Err(e) = limit.check(client_ip) {
-            tracing::warn!(limit = name, client = %client_ip, "rate limit exceeded");
-            (state.on_rate_limited)(&state.pool, &meta, name, uri.path()).await;
-            return Err(e);
-        }
-        meta.counted_limit = Some(name);
-    }
-
-    bind::check_content_type(&route, &headers, &body)?;
+    bind::check_content_type(route, headers, &body)?;
     let fingerprint_body = body.clone();
     let (body, uploads) = if route.route.body == Body::Multipart {
-        bind::read_multipart(&headers, body).await?
+        bind::read_multipart(headers, body).await?
     } else {
         (body, Vec::new())
     };
@@ -355,8 +441,23 @@ async fn serve(
         )?,
         None => None,
     };
-    let mut variables = bind::bind(&route, &types, &pattern, &uri, &headers, &body)
-        .map_err(|fields| bind::refusal(&route, fields))?;
+    let mut variables = bind::bind(route, types, pattern, uri, headers, &body)
+        .map_err(|fields| bind::refusal(route, fields))?;
+    bind_uploads(route, &uploads, &mut variables)?;
+    Ok(Bound {
+        variables,
+        uploads,
+        export_format,
+        fingerprint_body,
+    })
+}
+
+/// Sets each uploaded file's variable to null; 422 names a required one not uploaded.
+fn bind_uploads(
+    route: &CompiledRoute,
+    uploads: &[(String, async_graphql::UploadValue)],
+    variables: &mut serde_json::Map<String, serde_json::Value>,
+) -> Result<(), AppError> {
     let mut missing = Vec::new();
     for var in &route.variables {
         if bind::is_upload(&var.ty) {
@@ -372,22 +473,20 @@ async fn serve(
     if !missing.is_empty() {
         return Err(AppError::validation(missing));
     }
+    Ok(())
+}
 
-    if let Some(format) = export_format {
-        return export::stream(
-            state.rest_schema.clone(),
-            state.pool.clone(),
-            route,
-            variables,
-            meta,
-            format,
-        )
-        .await;
-    }
-
+/// An answer cached for this read, or the key and snapshot to keep this read's answer under.
+fn cached_answer(
+    state: &AppState,
+    route: &CompiledRoute,
+    viewer: Option<&Viewer>,
+    meta: &RequestMeta,
+    variables: &serde_json::Map<String, serde_json::Value>,
+) -> ControlFlow<Response, Option<(AnswerKey, String)>> {
     // A signed-in read of a database that has not changed since the same read is answered
     // as it was then (see `http::answer_cache`: exact to the snapshot the viewer was read at).
-    let cached = match (&viewer, meta.snapshot.get(), meta.access_token()) {
+    match (viewer, meta.snapshot.get(), meta.access_token()) {
         (Some(Viewer::User(_)), Some(snapshot), Some(token))
             if state.answers.is_on() && route.answers_are_cacheable() =>
         {
@@ -399,21 +498,32 @@ async fn serve(
             );
             let key = AnswerKey::new(token, request);
             if let Some(answer) = state.answers.get(&key, snapshot) {
-                return Ok(answer.into_response());
+                return ControlFlow::Break(answer.into_response());
             }
-            Some((key, snapshot.clone()))
+            ControlFlow::Continue(Some((key, snapshot.clone())))
         }
-        _ => None,
-    };
+        _ => ControlFlow::Continue(None),
+    }
+}
 
+/// An idempotent write's claim: the user, the key and the request's fingerprint.
+type KeyClaim = (i64, String, String);
+
+/// Claims an idempotent write's key: the first result when the same user used it before.
+async fn claim_key(
+    state: &AppState,
+    incoming: &Incoming,
+    viewer: Option<&Viewer>,
+    fingerprint_body: &Bytes,
+) -> Result<ControlFlow<Response, Option<KeyClaim>>, AppError> {
     // Idempotent writes: the same key from the same user answers the first result.
-    let idempotency = match (&viewer, route.route.idempotent) {
-        (Some(Viewer::User(user)), true) => idempotency::key_of(&headers)?.map(|key| {
+    let idempotency = match (viewer, incoming.route.route.idempotent) {
+        (Some(Viewer::User(user)), true) => idempotency::key_of(&incoming.headers)?.map(|key| {
             let fingerprint = idempotency::fingerprint(
-                route.route.method.as_str(),
-                uri.path(),
-                uri.query(),
-                &fingerprint_body,
+                incoming.route.route.method.as_str(),
+                incoming.uri.path(),
+                incoming.uri.query(),
+                fingerprint_body,
             );
             (user.id, key, fingerprint)
         }),
@@ -422,28 +532,27 @@ async fn serve(
     if let Some((user_id, key, fingerprint)) = &idempotency {
         match idempotency::claim(&state.pool, *user_id, key, fingerprint).await? {
             idempotency::Claim::Fresh => {}
-            idempotency::Claim::Replay(answer) => return Ok(answer.into_response()),
+            idempotency::Claim::Replay(answer) => {
+                return Ok(ControlFlow::Break(answer.into_response()));
+            }
         }
     }
+    Ok(ControlFlow::Continue(idempotency))
+}
 
-    let result = run(&state, &route, variables, meta, uploads).await;
-    if let Some((user_id, key, _)) = &idempotency {
-        match &result {
-            Ok(Outcome::Answer(answer)) if answer.status.is_success() => {
-                idempotency::finish(&state.pool, *user_id, key, answer).await?;
-            }
-            _ => idempotency::release(&state.pool, *user_id, key).await,
+/// Keeps a successful answer under its idempotency key, or frees the key when there is none.
+async fn settle_key(
+    state: &AppState,
+    (user_id, key, _): &KeyClaim,
+    succeeded: Option<&respond::Answer>,
+) -> Result<(), AppError> {
+    match succeeded {
+        Some(answer) => {
+            idempotency::finish(&state.pool, *user_id, key, answer).await?;
         }
+        None => idempotency::release(&state.pool, *user_id, key).await,
     }
-    match result? {
-        Outcome::Answer(answer) => {
-            if let Some((key, snapshot)) = cached {
-                state.answers.put(key, &snapshot, &answer);
-            }
-            Ok(answer.into_response())
-        }
-        Outcome::Streamed(response) => Ok(response),
-    }
+    Ok(())
 }
 
 enum Outcome {
