@@ -475,9 +475,10 @@ async fn catalog_stats_low_stock_and_duplicates() {
     assert_eq!(res.status, StatusCode::OK, "{}", res.text());
     assert_eq!(
         res.json(),
-        json!({"total_items": 0, "active_items": 0, "inactive_items": 0,
+        json!({"total": 0, "total_items": 0, "active_items": 0, "inactive_items": 0,
                "by_type": {"finished_good": 0, "component": 0, "supply": 0, "service": 0, "material": 0, "packaging": 0},
-               "low_stock_count": 0, "category_count": 0})
+               "needs_reorder": 0, "low_stock_count": 0, "category_count": 0,
+               "finished_goods": 0, "components": 0, "supplies": 0, "materials": 0, "packaging": 0})
     );
 
     let widget = create_item(
@@ -517,6 +518,16 @@ async fn catalog_stats_low_stock_and_duplicates() {
     assert_eq!(stats["by_type"]["finished_good"], json!(1));
     assert_eq!(stats["by_type"]["component"], json!(1));
     assert_eq!(stats["low_stock_count"], json!(1));
+    // FilaOps's stat cards: the active items by type, flat.
+    assert_eq!(
+        (
+            &stats["total"],
+            &stats["finished_goods"],
+            &stats["components"],
+            &stats["needs_reorder"]
+        ),
+        (&json!(2), &json!(1), &json!(1), &json!(1))
+    );
 
     // Nothing is on hand yet, so the item with a reorder point is low.
     let res = call(&app, Method::GET, "/api/v1/items/low-stock", None, &op).await;

@@ -55,6 +55,8 @@ async fn settings_read_by_users_and_changed_by_admins_through_rest() {
             "quote_terms",
             "quote_footer",
             "timezone",
+            "currency_code",
+            "locale",
             "business_hours_start",
             "business_hours_end",
             "business_days_per_week",
@@ -349,4 +351,52 @@ async fn settings_through_graphql() {
     );
     let body = gql(&app, &t, "{ companySettings { timezone } }", json!({})).await;
     assert_eq!(body["data"]["companySettings"]["timezone"], "Europe/Berlin");
+}
+
+/// FilaOps's setup wizard sets the currency and the locale: they answered 200 and were not
+/// saved. Now they are kept (upper-cased code, `_` read as `-`), and bad ones are refused
+/// field by field with nothing changed.
+#[tokio::test]
+async fn the_currency_and_locale_are_saved_and_checked() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let saved = crate::common::api::ok(
+        &app,
+        &t,
+        Method::PATCH,
+        "/api/v1/settings/company",
+        Some(json!({"currency_code": "eur", "locale": "de_DE"})),
+    )
+    .await;
+    assert_eq!(
+        (&saved["currency_code"], &saved["locale"]),
+        (&json!("EUR"), &json!("de-DE"))
+    );
+    let before = crate::common::api::table_json(&app, "company_settings").await;
+    for (field, value) in [
+        ("currency_code", "EURO"),
+        ("currency_code", "€"),
+        ("locale", "x"),
+        ("locale", "en US"),
+    ] {
+        let res = call(
+            &app,
+            Method::PATCH,
+            "/api/v1/settings/company",
+            Some(json!({ field: value })),
+            &t,
+        )
+        .await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{field}={value}: {}",
+            res.text()
+        );
+        assert!(res.text().contains(field), "{}", res.text());
+    }
+    assert_eq!(
+        crate::common::api::table_json(&app, "company_settings").await,
+        before
+    );
 }

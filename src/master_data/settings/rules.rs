@@ -212,6 +212,28 @@ pub async fn check(
             Err(message) => errors.push(invalid("businessWorkDays", message)),
         }
     }
+    check_currency_and_locale(&mut c, &mut errors);
+    match c.timezone.as_deref() {
+        Some("") => errors.push(invalid(
+            "timezone",
+            "String should have at least 1 character",
+        )),
+        Some(tz) if !model::is_time_zone(conn, tz).await? => errors.push(invalid(
+            "timezone",
+            format!("Unknown time zone '{tz}': use an IANA name such as America/New_York or UTC"),
+        )),
+        _ => {}
+    }
+    if !errors.is_empty() {
+        return Ok(Err(errors));
+    }
+    Ok(Ok(only_changes(c, current)))
+}
+
+/// Drops the fields whose value is already stored; names the rest.
+/// Normalises and checks the currency code (ISO 4217, upper case) and the locale (BCP 47,
+/// `_` read as `-`).
+fn check_currency_and_locale(c: &mut SettingsForm, errors: &mut Vec<UserError>) {
     if let Some(code) = c.currency_code.take() {
         let code = code.trim().to_ascii_uppercase();
         if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
@@ -234,24 +256,8 @@ pub async fn check(
             ));
         }
     }
-    match c.timezone.as_deref() {
-        Some("") => errors.push(invalid(
-            "timezone",
-            "String should have at least 1 character",
-        )),
-        Some(tz) if !model::is_time_zone(conn, tz).await? => errors.push(invalid(
-            "timezone",
-            format!("Unknown time zone '{tz}': use an IANA name such as America/New_York or UTC"),
-        )),
-        _ => {}
-    }
-    if !errors.is_empty() {
-        return Ok(Err(errors));
-    }
-    Ok(Ok(only_changes(c, current)))
 }
 
-/// Drops the fields whose value is already stored; names the rest.
 /// A BCP 47 tag as the column's CHECK reads it: a 2-3 letter language, then subtags of 2-8
 /// letters or digits (`en-US`, `zh-Hant-TW`).
 fn is_locale(tag: &str) -> bool {

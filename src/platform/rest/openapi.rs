@@ -110,6 +110,50 @@ pub fn document(routes: &[std::sync::Arc<CompiledRoute>], types: &TypeInfo) -> V
 
 fn operation(route: &CompiledRoute, types: &TypeInfo, alias: bool) -> Value {
     let r = &route.route;
+    let (mut parameters, body_schema) = variable_parameters(route, types);
+    extra_parameters(route, types, &mut parameters);
+    let access = match r.access {
+        Access::Public => "public",
+        Access::User => "any signed-in user",
+        Access::Admin => "admins only",
+    };
+    let (verb, resource) = operation_name(route);
+    let mut op = json!({
+        "tags": [route.area],
+        "summary": r.summary,
+        "description": format!("Access: {access}. Runs the stored GraphQL operation:\n\n```graphql\n{}\n```", r.operation.trim()),
+        "operationId": format!("{verb}_{resource}"),
+        "parameters": parameters,
+        "responses": responses(route, types),
+    });
+    if alias {
+        op["deprecated"] = Value::Bool(true);
+        op["description"] = Value::String(format!("Alias of `{}`.", r.path));
+        op["operationId"] = Value::String(format!("{verb}_{resource}_alias"));
+    }
+    if r.access != Access::Public {
+        op["security"] = json!([{ "bearer": [] }, { "cookie": [] }]);
+    }
+    if r.body == Body::Multipart {
+        multipart_body(route, types, &mut op);
+    } else if let Some(schema) = body_schema {
+        let mut content = Map::new();
+        content.insert("application/json".into(), json!({ "schema": schema }));
+        if r.accepts_form {
+            content.insert(
+                "application/x-www-form-urlencoded".into(),
+                json!({ "schema": schema }),
+            );
+        }
+        op["requestBody"] = json!({ "required": true, "content": content });
+    }
+    op
+}
+
+/// The path and query parameters of a route's variables, and the JSON body's schema
+/// (a whole-input body, or the fields of a `Body::Fields` one).
+fn variable_parameters(route: &CompiledRoute, types: &TypeInfo) -> (Vec<Value>, Option<Value>) {
+    let r = &route.route;
     let mut parameters = Vec::new();
     let mut body_schema: Option<Value> = None;
     for var in &route.variables {
@@ -150,6 +194,12 @@ fn operation(route: &CompiledRoute, types: &TypeInfo, alias: bool) -> Value {
             "schema": schema_of(&var.ty, types, 0)
         }));
     }
+    (parameters, body_schema)
+}
+
+/// The declared headers, the `Idempotency-Key` and the export `format` parameter.
+fn extra_parameters(route: &CompiledRoute, types: &TypeInfo, parameters: &mut Vec<Value>) {
+    let r = &route.route;
     for (header, var) in r.headers {
         if let Some(v) = route.variables.iter().find(|v| v.name == *var) {
             parameters.retain(|p| p["name"] != snake_case(var).as_str());
@@ -179,12 +229,11 @@ fn operation(route: &CompiledRoute, types: &TypeInfo, alias: bool) -> Value {
             "schema": { "type": "string", "enum": ["json", "csv", "ndjson"] }
         }));
     }
-    let access = match r.access {
-        Access::Public => "public",
-        Access::User => "any signed-in user",
-        Access::Admin => "admins only",
-    };
-    let resource = operation_resource(route);
+}
+
+/// The operation id's verb and resource (`list_items`, `get_item`...).
+fn operation_name(route: &CompiledRoute) -> (&'static str, String) {
+    let r = &route.route;
     let verb = match (
         r.method,
         r.path.ends_with('}') || route.response_path.len() > 1,
@@ -195,69 +244,45 @@ fn operation(route: &CompiledRoute, types: &TypeInfo, alias: bool) -> Value {
         (super::Method::Put | super::Method::Patch, _) => "update",
         (super::Method::Delete, _) => "delete",
     };
-    let mut op = json!({
-        "tags": [route.area],
-        "summary": r.summary,
-        "description": format!("Access: {access}. Runs the stored GraphQL operation:\n\n```graphql\n{}\n```", r.operation.trim()),
-        "operationId": format!("{verb}_{resource}"),
-        "parameters": parameters,
-        "responses": responses(route, types),
-    });
-    if alias {
-        op["deprecated"] = Value::Bool(true);
-        op["description"] = Value::String(format!("Alias of `{}`.", r.path));
-        op["operationId"] = Value::String(format!("{verb}_{resource}_alias"));
-    }
-    if r.access != Access::Public {
-        op["security"] = json!([{ "bearer": [] }, { "cookie": [] }]);
-    }
-    if r.body == Body::Multipart {
-        let mut properties = Map::new();
-        let mut required = Vec::new();
-        for var in &route.variables {
-            if route
-                .path_params
-                .iter()
-                .any(|p| super::types::camel_case(p) == var.name)
-            {
-                continue;
-            }
-            let name = snake_case(&var.name);
-            let schema = if super::bind::is_upload(&var.ty) {
-                json!({ "type": "string", "format": "binary", "contentMediaType": "application/octet-stream" })
-            } else {
-                schema_of(&var.ty, types, 0)
-            };
-            if !var.ty.nullable && !var.has_default {
-                required.push(Value::String(name.clone()));
-            }
-            properties.insert(name, schema);
+    (verb, operation_resource(route))
+}
+
+/// An upload route's `multipart/form-data` body: its fields and files, taken out of the
+/// query parameters.
+fn multipart_body(route: &CompiledRoute, types: &TypeInfo, op: &mut Value) {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for var in &route.variables {
+        if route
+            .path_params
+            .iter()
+            .any(|p| super::types::camel_case(p) == var.name)
+        {
+            continue;
         }
-        // Multipart fields are in the body, not the query string.
-        if let Some(params) = op["parameters"].as_array_mut() {
-            params.retain(|p| {
-                p["in"] != "query"
-                    || !properties.contains_key(p["name"].as_str().unwrap_or_default())
-            });
+        let name = snake_case(&var.name);
+        let schema = if super::bind::is_upload(&var.ty) {
+            json!({ "type": "string", "format": "binary", "contentMediaType": "application/octet-stream" })
+        } else {
+            schema_of(&var.ty, types, 0)
+        };
+        if !var.ty.nullable && !var.has_default {
+            required.push(Value::String(name.clone()));
         }
-        op["requestBody"] = json!({
-            "required": true,
-            "content": { "multipart/form-data": { "schema": {
-                "type": "object", "properties": properties, "required": required
-            } } }
+        properties.insert(name, schema);
+    }
+    // Multipart fields are in the body, not the query string.
+    if let Some(params) = op["parameters"].as_array_mut() {
+        params.retain(|p| {
+            p["in"] != "query" || !properties.contains_key(p["name"].as_str().unwrap_or_default())
         });
-    } else if let Some(schema) = body_schema {
-        let mut content = Map::new();
-        content.insert("application/json".into(), json!({ "schema": schema }));
-        if r.accepts_form {
-            content.insert(
-                "application/x-www-form-urlencoded".into(),
-                json!({ "schema": schema }),
-            );
-        }
-        op["requestBody"] = json!({ "required": true, "content": content });
     }
-    op
+    op["requestBody"] = json!({
+        "required": true,
+        "content": { "multipart/form-data": { "schema": {
+            "type": "object", "properties": properties, "required": required
+        } } }
+    });
 }
 
 /// `PrinterCreate` -> `printer`, `Printers` -> `printers`, `ItemFileDownload` ->
