@@ -199,26 +199,13 @@ async fn record_pending(
         return Ok(());
     }
     if !d.mailer.is_configured() {
-        let id: i64 = diesel::insert_into(prr::table)
-            .values(&NewReset {
-                user_id: user.id,
-                token_hash: &sha256_hex(&random_token()),
-                approval_token_hash: &sha256_hex(&random_token()),
-                status: ResetStatus::Pending,
-                expires_at: Utc::now() + REQUEST_TTL,
-                approved_at: None,
-            })
-            .returning(prr::id)
-            .get_result(conn)
-            .await?;
-        d.audit(
-            AuditEvent::new("password_reset_requested", Outcome::Success)
-                .user(user.id, &user.email)
-                .details(serde_json::json!({
-                    "request_id": id,
-                    "approval": "waiting for an admin (mail not configured)",
-                    "client_ip": client_ip,
-                })),
+        let id = insert_pending(conn, user.id, &random_token()).await?;
+        audit_pending(
+            d,
+            user,
+            id,
+            "waiting for an admin (mail not configured)",
+            client_ip,
         )
         .await;
         return Ok(());
@@ -250,18 +237,7 @@ async fn record_pending(
     let user_id = user.id;
     let id = conn
         .transaction::<_, AppError, _>(async move |conn| {
-            let id: i64 = diesel::insert_into(prr::table)
-                .values(&NewReset {
-                    user_id,
-                    token_hash: &sha256_hex(&random_token()),
-                    approval_token_hash: &sha256_hex(&approval_token),
-                    status: ResetStatus::Pending,
-                    expires_at: Utc::now() + REQUEST_TTL,
-                    approved_at: None,
-                })
-                .returning(prr::id)
-                .get_result(conn)
-                .await?;
+            let id = insert_pending(conn, user_id, &approval_token).await?;
             crate::platform::jobs::enqueue(conn, &mail).await?;
             // "Notified" now means "the approval e-mail is queued durably".
             diesel::update(prr::table.find(id))
@@ -271,17 +247,42 @@ async fn record_pending(
             Ok(id)
         })
         .await?;
+    audit_pending(d, user, id, "e-mailed to admin", client_ip).await;
+    Ok(())
+}
+
+/// Stores a pending request (no usable link yet; the approval token only as its hash).
+async fn insert_pending(
+    conn: &mut AsyncPgConnection,
+    user_id: i64,
+    approval_token: &str,
+) -> AppResult<i64> {
+    Ok(diesel::insert_into(prr::table)
+        .values(&NewReset {
+            user_id,
+            token_hash: &sha256_hex(&random_token()),
+            approval_token_hash: &sha256_hex(approval_token),
+            status: ResetStatus::Pending,
+            expires_at: Utc::now() + REQUEST_TTL,
+            approved_at: None,
+        })
+        .returning(prr::id)
+        .get_result(conn)
+        .await?)
+}
+
+/// Audits a recorded pending request and how it reaches an approver.
+async fn audit_pending(d: &Deps<'_>, user: &UserRow, id: i64, approval: &str, client_ip: &str) {
     d.audit(
         AuditEvent::new("password_reset_requested", Outcome::Success)
             .user(user.id, &user.email)
             .details(serde_json::json!({
                 "request_id": id,
-                "approval": "e-mailed to admin",
+                "approval": approval,
                 "client_ip": client_ip,
             })),
     )
     .await;
-    Ok(())
 }
 
 /// ADMIN_APPROVAL_EMAIL, or the oldest active admin when it is not set.
