@@ -554,11 +554,10 @@ pub async fn qc(
     user: i64,
     passed_qc: SalesOrderPassedQc,
 ) -> Result<QcResult, Stop> {
-    let to = match result.trim() {
-        "passed" => QcStatus::Passed,
-        "failed" => QcStatus::Failed,
-        "waived" => QcStatus::Waived,
-        "pending" => QcStatus::Pending,
+    // Text on the wire, as the contract answers an unknown result with its own 400; read
+    // into the closed set here, once.
+    let to = match QcStatus::from_str(result.trim()) {
+        Ok(to @ (QcStatus::Passed | QcStatus::Failed | QcStatus::Waived | QcStatus::Pending)) => to,
         _ => {
             return Err(not_allowed(
                 "QC result must be 'passed', 'failed', 'waived' or 'pending'",
