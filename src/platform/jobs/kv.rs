@@ -332,6 +332,22 @@ pub async fn reap(store: &mut MultiplexedConnection, pool: &DbPool) -> redis::Re
             continue;
         }
         let list = processing(&worker);
+        // The leases end before the ids are handed back: a live worker blocked on the ready
+        // list takes an id the moment it arrives, and a job whose lease still runs would
+        // not be claimable then; it would sit in that worker's list until the relay's next
+        // pass (a whole lease later).
+        let held: Vec<String> = redis::cmd("LRANGE")
+            .arg(&list)
+            .arg(0)
+            .arg(-1)
+            .query_async(store)
+            .await?;
+        for id in held.iter().filter_map(|id| id.parse::<i64>().ok()) {
+            if let Err(e) = end_lease(pool, id).await {
+                // Its lease still ends on time; the job only comes back later.
+                tracing::warn!(job_id = id, error = %e.message, "a dead worker's lease was not ended");
+            }
+        }
         let mut back = 0;
         loop {
             let moved: Option<String> = redis::cmd("LMOVE")
@@ -341,14 +357,10 @@ pub async fn reap(store: &mut MultiplexedConnection, pool: &DbPool) -> redis::Re
                 .arg("RIGHT")
                 .query_async(store)
                 .await?;
-            let Some(id) = moved else { break };
-            back += 1;
-            if let Ok(id) = id.parse::<i64>()
-                && let Err(e) = end_lease(pool, id).await
-            {
-                // Its lease still ends on time; the job only comes back later.
-                tracing::warn!(job_id = id, error = %e.message, "a dead worker's lease was not ended");
+            if moved.is_none() {
+                break;
             }
+            back += 1;
         }
         redis::cmd("SREM")
             .arg(WORKERS)
