@@ -1,8 +1,9 @@
 //! Layer 4, operations: the work that moves the ledgers. Bills of materials, printers,
 //! scrap reasons, purchasing, production, sales, traceability (lots and serials, recorded
-//! as goods move) and shipping.
+//! as goods move), shipping, and planning (MRP and the shop schedule) over all of them.
 
 pub mod bom;
+pub mod planning;
 pub mod printers;
 pub mod production;
 pub mod purchasing;

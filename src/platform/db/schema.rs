@@ -140,6 +140,7 @@ diesel::table! {
         active -> Bool,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        safety_stock -> Numeric,
     }
 }
 
@@ -422,6 +423,9 @@ diesel::table! {
         active -> Bool,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        requires_enclosure -> Bool,
+        nozzle_temp_c -> Nullable<Int4>,
+        bed_temp_c -> Nullable<Int4>,
     }
 }
 
@@ -592,6 +596,8 @@ diesel::table! {
         last_ordered_at -> Nullable<Timestamptz>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        min_order_qty -> Nullable<Numeric>,
+        pack_size -> Nullable<Numeric>,
     }
 }
 
@@ -771,6 +777,7 @@ diesel::table! {
         updated_at -> Timestamptz,
         bambu_task_id -> Nullable<Text>,
         bambu_plate_index -> Nullable<Int4>,
+        resource_id -> Nullable<Int8>,
     }
 }
 
@@ -1107,7 +1114,126 @@ diesel::table! {
 
 diesel::joinable!(printer_maintenance -> printers (printer_id));
 
+diesel::table! {
+    resources (id) {
+        id -> Int8,
+        work_center_id -> Int8,
+        code -> Text,
+        name -> Text,
+        machine_type -> Nullable<Text>,
+        serial_number -> Nullable<Text>,
+        bambu_device_id -> Nullable<Text>,
+        bambu_ip_address -> Nullable<Text>,
+        capacity_hours_per_day -> Nullable<Numeric>,
+        status -> Text,
+        is_active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    work_center_hours (id) {
+        id -> Int8,
+        work_center_id -> Int8,
+        weekday -> Int2,
+        opens_minute -> Int2,
+        closes_minute -> Int2,
+    }
+}
+
+diesel::table! {
+    work_center_exceptions (id) {
+        id -> Int8,
+        work_center_id -> Int8,
+        day -> Date,
+        opens_minute -> Nullable<Int2>,
+        closes_minute -> Nullable<Int2>,
+        reason -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    maintenance_windows (id) {
+        id -> Int8,
+        printer_id -> Nullable<Int8>,
+        resource_id -> Nullable<Int8>,
+        starts_at -> Timestamptz,
+        ends_at -> Timestamptz,
+        reason -> Nullable<Text>,
+        status -> Text,
+        maintenance_log_id -> Nullable<Int8>,
+        created_by -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    mrp_runs (id) {
+        id -> Int8,
+        run_date -> Timestamptz,
+        planning_horizon_days -> Int4,
+        status -> Text,
+        orders_processed -> Int4,
+        components_analyzed -> Int4,
+        shortages_found -> Int4,
+        planned_orders_created -> Int4,
+        exceptions_found -> Int4,
+        error_message -> Nullable<Text>,
+        completed_at -> Nullable<Timestamptz>,
+        created_by -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    planned_orders (id) {
+        id -> Int8,
+        order_type -> Text,
+        product_id -> Int8,
+        quantity -> Numeric,
+        due_date -> Date,
+        start_date -> Date,
+        vendor_id -> Nullable<Int8>,
+        source_demand_type -> Nullable<Text>,
+        source_demand_id -> Nullable<Int8>,
+        mrp_run_id -> Nullable<Int8>,
+        status -> Text,
+        is_late -> Bool,
+        converted_to_po_id -> Nullable<Int8>,
+        converted_to_mo_id -> Nullable<Int8>,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        firmed_at -> Nullable<Timestamptz>,
+        released_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    mrp_exceptions (id) {
+        id -> Int8,
+        mrp_run_id -> Int8,
+        product_id -> Int8,
+        kind -> Text,
+        message -> Text,
+        due_date -> Nullable<Date>,
+        quantity -> Nullable<Numeric>,
+        planned_order_id -> Nullable<Int8>,
+    }
+}
+
+diesel::joinable!(resources -> work_centers (work_center_id));
+diesel::joinable!(planned_orders -> items (product_id));
+diesel::joinable!(mrp_exceptions -> items (product_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    resources,
+    work_center_hours,
+    work_center_exceptions,
+    maintenance_windows,
+    mrp_runs,
+    planned_orders,
+    mrp_exceptions,
     printer_maintenance,
     service_metadata,
     shipping_events,
