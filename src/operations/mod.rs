@@ -1,6 +1,6 @@
 //! Layer 4, operations: the work that moves the ledgers. Bills of materials, printers,
 //! scrap reasons, purchasing, production, sales, traceability (lots and serials, recorded
-//! as goods move), shipping, and planning (MRP and the shop schedule) over all of them.
+//! as goods move), shipping, planning (MRP) and scheduling (the shop's machines and their bookings).
 
 pub mod bom;
 pub mod planning;
@@ -8,6 +8,7 @@ pub mod printers;
 pub mod production;
 pub mod purchasing;
 pub mod sales;
+pub mod scheduling;
 pub mod scrap_reasons;
 pub mod shipping;
 pub mod traceability;

@@ -1,7 +1,6 @@
-//! Planning (issue 32): MRP over every open order with planned orders, exceptions and a
-//! live buy list, and a finite-capacity scheduler for the whole shop with its board. The
-//! calculations are pure ([`netting`], `schedule::engine`) and proven with property tests;
-//! the rest loads their inputs, stores their results and serves them.
+//! Planning (issue 32): MRP over every open order, with planned orders, exceptions, the
+//! supply and demand of an item over time, and a live buy list. The calculation is the pure
+//! [`netting`], proven with property tests; the rest loads its inputs, stores its results
+//! and serves them. The shop schedule is its own area, `scheduling`.
 
 pub mod netting;
-pub mod schedule;
