@@ -193,6 +193,11 @@ impl AppError {
         }
     }
 
+    /// 422 `Request validation failed` on one field.
+    pub fn invalid_field(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::validation(vec![FieldError::new(field, message)])
+    }
+
     /// 429 with a `Retry-After`.
     pub fn rate_limited(message: impl Into<String>, retry_after_secs: u64) -> Self {
         AppError {

@@ -76,6 +76,8 @@ pub struct Item {
     pub reorder_point: Option<Decimal>,
     /// Reorder quantity.
     pub reorder_qty: Option<Decimal>,
+    /// Safety stock (stocking unit): MRP keeps the projected balance at or above it.
+    pub safety_stock: Decimal,
     /// Whether stock is kept.
     pub stocking_policy: StockingPolicy,
     /// UPC / barcode.
@@ -151,6 +153,7 @@ impl From<ItemRow> for Item {
             min_order_qty: dec(r.min_order_qty),
             reorder_point: dec(r.reorder_point),
             reorder_qty: dec(r.reorder_qty),
+            safety_stock: Decimal(r.safety_stock),
             stocking_policy: r.stocking_policy,
             upc: r.upc,
             legacy_sku: r.legacy_sku,

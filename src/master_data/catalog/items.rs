@@ -173,6 +173,7 @@ fn check_amounts(errors: &mut Vec<UserError>, values: &ItemForm) {
             "reorderQty",
             values.reorder_qty.as_ref().and_then(|v| v.as_ref()),
         ),
+        ("safetyStock", values.safety_stock.as_ref()),
     ] {
         if value.is_some_and(|v| v.0 < BigDecimal::zero()) {
             errors.push(UserError::new(

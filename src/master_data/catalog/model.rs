@@ -65,6 +65,8 @@ pub struct ItemRow {
     pub reorder_point: Option<BigDecimal>,
     /// Reorder quantity.
     pub reorder_qty: Option<BigDecimal>,
+    /// Stock kept back for surprises: MRP plans so the projected balance never falls below it.
+    pub safety_stock: BigDecimal,
     /// stocked or on_demand.
     pub stocking_policy: StockingPolicy,
     /// UPC / barcode.
@@ -193,6 +195,9 @@ crate::input_forms! {
         reorder_point: clearable Decimal,
         /// Reorder quantity.
         reorder_qty: clearable Decimal,
+        /// Safety stock in the stocking unit (at least 0, default 0): MRP keeps the projected
+        /// balance at or above it.
+        safety_stock: optional Decimal,
         /// Stocking policy (default on_demand).
         stocking_policy: optional StockingPolicy,
         /// UPC / barcode.

@@ -3,4 +3,11 @@
 //! [`netting`], proven with property tests; the rest loads its inputs, stores its results
 //! and serves them. The shop schedule is its own area, `scheduling`.
 
+pub mod analysis;
+pub mod buy_list;
+pub mod graphql;
+pub mod inputs;
+pub mod model;
+pub mod mrp;
 pub mod netting;
+pub mod rest;

@@ -29,36 +29,62 @@ fn world() -> impl Strategy<Value = (Vec<PlanItem>, Vec<Demand>, Vec<Receipt>)> 
     let receipts = proptest::collection::vec((0usize..15, -5i64..70, 1i64..(80 * SCALE)), 0..15);
     (items, links, demands, receipts).prop_map(|(items, links, demands, receipts)| {
         let ids: Vec<i64> = (0..4).chain(10..14).chain(20..27).collect();
-        let level = |i: usize| if i < 4 { 0 } else if i < 8 { 1 } else { 2 };
+        let level = |i: usize| {
+            if i < 4 {
+                0
+            } else if i < 8 {
+                1
+            } else {
+                2
+            }
+        };
         let mut plan_items: Vec<PlanItem> = items
             .into_iter()
             .enumerate()
-            .map(|(i, (lead, setup, run, safety, available, min, multiple, vendor))| PlanItem {
-                id: ids[i],
-                make: level(i) < 2,
-                lead_time_days: lead,
-                setup_minutes: setup,
-                run_minutes_per_unit: run,
-                safety_stock: safety,
-                available,
-                min_order: min,
-                multiple,
-                has_vendor: vendor,
-                components: Vec::new(),
-            })
+            .map(
+                |(i, (lead, setup, run, safety, available, min, multiple, vendor))| PlanItem {
+                    id: ids[i],
+                    make: level(i) < 2,
+                    lead_time_days: lead,
+                    setup_minutes: setup,
+                    run_minutes_per_unit: run,
+                    safety_stock: safety,
+                    available,
+                    min_order: min,
+                    multiple,
+                    has_vendor: vendor,
+                    components: Vec::new(),
+                },
+            )
             .collect();
         for (parent, child, per) in links {
-            if level(parent) < level(child) && !plan_items[parent].components.iter().any(|c| c.0 == ids[child]) {
+            if level(parent) < level(child)
+                && !plan_items[parent]
+                    .components
+                    .iter()
+                    .any(|c| c.0 == ids[child])
+            {
                 plan_items[parent].components.push((ids[child], per));
             }
         }
         let demands = demands
             .into_iter()
-            .map(|(i, d, qty)| Demand { item_id: ids[i], date: day(d), qty, source: Source::SalesOrder(1) })
+            .map(|(i, d, qty)| Demand {
+                item_id: ids[i],
+                date: day(d),
+                qty,
+                source: Source::SalesOrder(1),
+            })
             .collect();
         let receipts = receipts
             .into_iter()
-            .map(|(i, d, qty)| Receipt { item_id: ids[i], date: day(d), qty, explode_at: None, planned_order_id: None })
+            .map(|(i, d, qty)| Receipt {
+                item_id: ids[i],
+                date: day(d),
+                qty,
+                explode_at: None,
+                planned_order_id: None,
+            })
             .collect();
         (plan_items, demands, receipts)
     })
@@ -149,7 +175,12 @@ proptest! {
 
 #[test]
 fn a_shortfall_is_rounded_up_to_the_minimum_and_the_pack() {
-    let item = PlanItem { id: 1, min_order: 5 * SCALE, multiple: 3 * SCALE, ..Default::default() };
+    let item = PlanItem {
+        id: 1,
+        min_order: 5 * SCALE,
+        multiple: 3 * SCALE,
+        ..Default::default()
+    };
     assert_eq!(lot_size(&item, SCALE), 6 * SCALE);
     assert_eq!(lot_size(&item, 7 * SCALE), 9 * SCALE);
 }
@@ -157,37 +188,94 @@ fn a_shortfall_is_rounded_up_to_the_minimum_and_the_pack() {
 #[test]
 fn a_make_item_explodes_into_its_components_at_release() {
     let items = vec![
-        PlanItem { id: 1, make: true, lead_time_days: 2, components: vec![(2, 2 * SCALE)], ..Default::default() },
-        PlanItem { id: 2, lead_time_days: 10, has_vendor: true, ..Default::default() },
+        PlanItem {
+            id: 1,
+            make: true,
+            lead_time_days: 2,
+            components: vec![(2, 2 * SCALE)],
+            ..Default::default()
+        },
+        PlanItem {
+            id: 2,
+            lead_time_days: 10,
+            has_vendor: true,
+            ..Default::default()
+        },
     ];
-    let demands = vec![Demand { item_id: 1, date: day(20), qty: 4 * SCALE, source: Source::SalesOrder(7) }];
+    let demands = vec![Demand {
+        item_id: 1,
+        date: day(20),
+        qty: 4 * SCALE,
+        source: Source::SalesOrder(7),
+    }];
     let out = plan(&items, &demands, &[], day(0), day(30));
     assert_eq!(out.planned.len(), 2);
     let make = &out.planned[0];
-    assert_eq!((make.item_id, make.qty, make.need_date, make.release_date), (1, 4 * SCALE, day(20), day(18)));
+    assert_eq!(
+        (make.item_id, make.qty, make.need_date, make.release_date),
+        (1, 4 * SCALE, day(20), day(18))
+    );
     assert_eq!(make.source, Source::SalesOrder(7));
     let buy = &out.planned[1];
-    assert_eq!((buy.item_id, buy.qty, buy.need_date, buy.release_date), (2, 8 * SCALE, day(18), day(8)));
+    assert_eq!(
+        (buy.item_id, buy.qty, buy.need_date, buy.release_date),
+        (2, 8 * SCALE, day(18), day(8))
+    );
     assert!(!buy.late);
 }
 
 #[test]
 fn supply_nobody_needs_is_reported_as_excess() {
-    let items = vec![PlanItem { id: 1, available: 10 * SCALE, has_vendor: true, ..Default::default() }];
-    let demands = vec![Demand { item_id: 1, date: day(3), qty: 4 * SCALE, source: Source::SalesOrder(1) }];
-    let receipts = vec![Receipt { item_id: 1, date: day(2), qty: 5 * SCALE, explode_at: None, planned_order_id: None }];
+    let items = vec![PlanItem {
+        id: 1,
+        available: 10 * SCALE,
+        has_vendor: true,
+        ..Default::default()
+    }];
+    let demands = vec![Demand {
+        item_id: 1,
+        date: day(3),
+        qty: 4 * SCALE,
+        source: Source::SalesOrder(1),
+    }];
+    let receipts = vec![Receipt {
+        item_id: 1,
+        date: day(2),
+        qty: 5 * SCALE,
+        explode_at: None,
+        planned_order_id: None,
+    }];
     let out = plan(&items, &demands, &receipts, day(0), day(30));
     assert!(out.planned.is_empty());
     assert_eq!(out.exceptions.len(), 1);
-    assert_eq!((out.exceptions[0].kind, out.exceptions[0].qty), (ExceptionKind::Excess, Some(5 * SCALE)));
+    assert_eq!(
+        (out.exceptions[0].kind, out.exceptions[0].qty),
+        (ExceptionKind::Excess, Some(5 * SCALE))
+    );
 }
 
 #[test]
 fn a_bom_that_contains_itself_is_reported_not_looped() {
     let items = vec![
-        PlanItem { id: 1, make: true, components: vec![(2, SCALE)], ..Default::default() },
-        PlanItem { id: 2, make: true, components: vec![(1, SCALE)], ..Default::default() },
+        PlanItem {
+            id: 1,
+            make: true,
+            components: vec![(2, SCALE)],
+            ..Default::default()
+        },
+        PlanItem {
+            id: 2,
+            make: true,
+            components: vec![(1, SCALE)],
+            ..Default::default()
+        },
     ];
     let out = plan(&items, &[], &[], day(0), day(30));
-    assert_eq!(out.exceptions.iter().filter(|e| e.kind == ExceptionKind::Cycle).count(), 2);
+    assert_eq!(
+        out.exceptions
+            .iter()
+            .filter(|e| e.kind == ExceptionKind::Cycle)
+            .count(),
+        2
+    );
 }

@@ -505,41 +505,75 @@ pub async fn add_event(
     Ok(())
 }
 
-/// Quantities still to arrive on open orders (draft, ordered, shipped), per item, in each
-/// item's stocking unit.
-pub async fn on_order(
+/// One open purchase order line's remainder: what is still to arrive, in the item's
+/// stocking unit, and when.
+#[derive(Debug, Clone)]
+pub struct OpenLine {
+    /// The purchase order.
+    pub purchase_order_id: i64,
+    /// Its number.
+    pub po_number: String,
+    /// Its status (draft, ordered or shipped).
+    pub status: PurchaseOrderStatus,
+    /// The item.
+    pub product_id: i64,
+    /// Ordered less received, in the item's stocking unit.
+    pub remaining: BigDecimal,
+    /// The order's expected date.
+    pub expected_date: Option<NaiveDate>,
+}
+
+/// The open lines (draft, ordered, shipped; not fully received) of these items, or of every
+/// item, with their remainders converted to each item's stocking unit.
+pub async fn open_lines(
     conn: &mut AsyncPgConnection,
-    item_ids: &[i64],
-) -> QueryResult<HashMap<i64, BigDecimal>> {
-    let rows: Vec<(i64, BigDecimal, BigDecimal, String, PurchasedItem)> =
-        purchase_order_lines::table
-            .inner_join(purchase_orders::table)
-            .inner_join(items::table)
-            .filter(purchase_order_lines::product_id.eq_any(item_ids))
-            .filter(purchase_orders::status.eq_any(model::OPEN_STATUSES))
-            .filter(
-                purchase_order_lines::quantity_received.lt(purchase_order_lines::quantity_ordered),
-            )
-            .select((
-                purchase_order_lines::product_id,
+    item_ids: Option<&[i64]>,
+) -> QueryResult<Vec<OpenLine>> {
+    let mut query = purchase_order_lines::table
+        .inner_join(purchase_orders::table)
+        .inner_join(items::table)
+        .filter(purchase_orders::status.eq_any(model::OPEN_STATUSES))
+        .filter(purchase_order_lines::quantity_received.lt(purchase_order_lines::quantity_ordered))
+        .into_boxed();
+    if let Some(ids) = item_ids {
+        query = query.filter(purchase_order_lines::product_id.eq_any(ids));
+    }
+    #[allow(clippy::type_complexity)]
+    let rows: Vec<(
+        (i64, String, PurchaseOrderStatus, Option<NaiveDate>),
+        (BigDecimal, BigDecimal, String),
+        PurchasedItem,
+    )> = query
+        .select((
+            (
+                purchase_orders::id,
+                purchase_orders::po_number,
+                purchase_orders::status,
+                purchase_orders::expected_date,
+            ),
+            (
                 purchase_order_lines::quantity_ordered,
                 purchase_order_lines::quantity_received,
                 purchase_order_lines::purchase_unit,
-                (
-                    items::id,
-                    items::sku,
-                    items::unit,
-                    items::purchase_uom,
-                    items::purchase_factor,
-                    items::item_type,
-                    items::track_lots,
-                ),
-            ))
-            .load(conn)
-            .await?;
-    let mut out = HashMap::new();
+            ),
+            (
+                items::id,
+                items::sku,
+                items::unit,
+                items::purchase_uom,
+                items::purchase_factor,
+                items::item_type,
+                items::track_lots,
+            ),
+        ))
+        .order((
+            purchase_orders::expected_date.asc().nulls_last(),
+            purchase_orders::id,
+        ))
+        .load(conn)
+        .await?;
     if rows.is_empty() {
-        return Ok(out);
+        return Ok(Vec::new());
     }
     let units: HashMap<String, UomRow> = units_of_measure::table
         .select(UomRow::as_select())
@@ -548,12 +582,38 @@ pub async fn on_order(
         .into_iter()
         .map(|u| (u.code.clone(), u))
         .collect();
-    for (product, ordered, received, purchase_unit, item) in rows {
-        let factor = match (units.get(&purchase_unit), units.get(&item.unit)) {
-            (Some(p), Some(s)) => stock_factor(&item, p, s).unwrap_or_else(|| BigDecimal::from(1)),
-            _ => BigDecimal::from(1),
-        };
-        *out.entry(product).or_insert_with(BigDecimal::zero) += (ordered - received) * factor;
+    Ok(rows
+        .into_iter()
+        .map(
+            |((po, po_number, status, expected_date), (ordered, received, unit), item)| {
+                let factor = match (units.get(&unit), units.get(&item.unit)) {
+                    (Some(p), Some(s)) => {
+                        stock_factor(&item, p, s).unwrap_or_else(|| BigDecimal::from(1))
+                    }
+                    _ => BigDecimal::from(1),
+                };
+                OpenLine {
+                    purchase_order_id: po,
+                    po_number,
+                    status,
+                    product_id: item.id,
+                    remaining: (ordered - received) * factor,
+                    expected_date,
+                }
+            },
+        )
+        .collect())
+}
+
+/// Quantities still to arrive on open orders (draft, ordered, shipped), per item, in each
+/// item's stocking unit.
+pub async fn on_order(
+    conn: &mut AsyncPgConnection,
+    item_ids: &[i64],
+) -> QueryResult<HashMap<i64, BigDecimal>> {
+    let mut out = HashMap::new();
+    for line in open_lines(conn, Some(item_ids)).await? {
+        *out.entry(line.product_id).or_insert_with(BigDecimal::zero) += line.remaining;
     }
     Ok(out)
 }
