@@ -39,6 +39,7 @@ mod material_import;
 mod null_sweep;
 mod order_import;
 mod partners;
+mod planning;
 mod platform;
 mod printer_maintenance;
 mod printer_tools;

@@ -12,7 +12,6 @@ use diesel::dsl::sum;
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
-use crate::master_data::catalog::model::ProcurementType;
 use crate::operations::bom::tree::{Tree, item_unit_cost};
 use crate::operations::planning::model::{PlannedOrderStatus, PlannedOrderType};
 use crate::operations::planning::netting::{Demand, PlanItem, Qty, Receipt, SCALE, Source};
@@ -108,7 +107,6 @@ struct ItemNumbers {
     sku: String,
     name: String,
     unit: String,
-    procurement_type: ProcurementType,
     lead_time_days: Option<i32>,
     min_order_qty: Option<BigDecimal>,
     reorder_point: Option<BigDecimal>,
@@ -124,7 +122,6 @@ pub async fn load(conn: &mut AsyncPgConnection, scope: Scope) -> AppResult<Input
             items::sku,
             items::name,
             items::unit,
-            items::procurement_type,
             items::lead_time_days,
             items::min_order_qty,
             items::reorder_point,
@@ -147,7 +144,8 @@ pub async fn load(conn: &mut AsyncPgConnection, scope: Scope) -> AppResult<Input
             .iter()
             .find(|b| b.product_id == row.id)
             .filter(|b| !tree.lines(b.id).is_empty());
-        let make = bom.is_some() && row.procurement_type != ProcurementType::Buy;
+        // Like FilaOps: an item with an active BOM is made, whatever its procurement type.
+        let make = bom.is_some();
         let components = match (make, bom) {
             (true, Some(b)) => tree
                 .lines(b.id)
