@@ -155,6 +155,18 @@ export const queryKeys = {
     events: (id: number | null) => ['purchase-orders', 'events', id] as const,
     documents: (id: number | null) => ['purchase-orders', 'documents', id] as const,
   },
+  planning: {
+    all: ['planning'] as const,
+    /** A page of planned orders (`useServerList({ area: 'planning' })`). */
+    list: list('planning'),
+    runs: (limit: number) => ['planning', 'runs', limit] as const,
+    /** A run's exceptions (null: the latest run's). */
+    exceptions: (runId: number | null) => ['planning', 'exceptions', runId] as const,
+    /** The items that have planned orders (the supply and demand picker). */
+    plannedItems: () => ['planning', 'planned-items'] as const,
+    supplyDemand: (productId: number | null, daysAhead: number) => ['planning', 'supply-demand', productId, daysAhead] as const,
+    buyList: () => ['planning', 'buy-list'] as const,
+  },
   vendors: {
     all: ['vendors'] as const,
     list: list('vendors'),

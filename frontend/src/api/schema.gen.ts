@@ -5288,6 +5288,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/buy-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live buy list: bought items still short after netting all open demand against stock, open purchase orders and safety stock, by preferred vendor (`vendor_id`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query BuyList($vendorId: Int) {
+         *       buyList(vendorId: $vendorId) {
+         *         summary {
+         *           components_short: componentsShort
+         *           total_estimated_buy_value: totalEstimatedBuyValue
+         *           open_sales_orders_included: openSalesOrdersIncluded
+         *           open_production_orders_included: openProductionOrdersIncluded
+         *           draft_incoming_qty: draftIncomingQty
+         *         }
+         *         items {
+         *           product_id: productId
+         *           sku
+         *           name
+         *           unit
+         *           gross_demand: grossDemand
+         *           on_hand: onHand
+         *           allocated
+         *           available
+         *           incoming_qty: incomingQty
+         *           projected
+         *           safety_stock: safetyStock
+         *           net_shortage: netShortage
+         *           suggested_qty: suggestedQty
+         *           preferred_vendor_id: preferredVendorId
+         *           preferred_vendor_name: preferredVendorName
+         *           unit_cost: unitCost
+         *           estimated_buy_value: estimatedBuyValue
+         *           earliest_need: earliestNeed
+         *           incoming_details: incomingDetails {
+         *             purchase_order_id: purchaseOrderId
+         *             po_number: poNumber
+         *             quantity
+         *             expected_date: expectedDate
+         *             status
+         *           }
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_buy_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/buy-list/purchase-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Order the buy list (`item_ids`, `vendor_id` for items without a vendor): draft purchase orders, one per vendor
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation BuyListOrder($input: BuyListOrderInput!) {
+         *       buyListOrder(input: $input) {
+         *         result {
+         *           purchase_orders: purchaseOrders { id po_number: poNumber vendor_id: vendorId status total_amount: totalAmount }
+         *           skipped_item_ids: skippedItemIds
+         *           message
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_buy_list_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/command-center/action-items": {
         parameters: {
             query?: never;
@@ -5823,6 +5917,7 @@ export interface paths {
          *       lead_time_days: leadTimeDays
          *       min_order_qty: minOrderQty
          *       reorder_qty: reorderQty
+         *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
          *       is_raw_material: isRawMaterial
@@ -6313,6 +6408,7 @@ export interface paths {
          *       lead_time_days: leadTimeDays
          *       min_order_qty: minOrderQty
          *       reorder_qty: reorderQty
+         *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
          *       is_raw_material: isRawMaterial
@@ -6439,6 +6535,7 @@ export interface paths {
          *       lead_time_days: leadTimeDays
          *       min_order_qty: minOrderQty
          *       reorder_qty: reorderQty
+         *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
          *       is_raw_material: isRawMaterial
@@ -6569,6 +6666,7 @@ export interface paths {
          *       lead_time_days: leadTimeDays
          *       min_order_qty: minOrderQty
          *       reorder_qty: reorderQty
+         *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
          *       is_raw_material: isRawMaterial
@@ -6656,6 +6754,7 @@ export interface paths {
          *       lead_time_days: leadTimeDays
          *       min_order_qty: minOrderQty
          *       reorder_qty: reorderQty
+         *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
          *       is_raw_material: isRawMaterial
@@ -6778,6 +6877,7 @@ export interface paths {
          *       lead_time_days: leadTimeDays
          *       min_order_qty: minOrderQty
          *       reorder_qty: reorderQty
+         *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
          *       is_raw_material: isRawMaterial
@@ -7307,6 +7407,544 @@ export interface paths {
          *     ```
          */
         get: operations["list_material_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/exceptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a run (`run_id`, default the latest) found: late orders, excess supply, items without a vendor, circular BOMs
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MrpExceptions($runId: Int) {
+         *       mrpExceptions(runId: $runId) {
+         *         id
+         *         mrp_run_id: mrpRunId
+         *         product_id: productId
+         *         kind
+         *         message
+         *         due_date: dueDate
+         *         quantity
+         *         planned_order_id: plannedOrderId
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_mrp_exceptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/explode-bom/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's BOM exploded through every level for `quantity` (default 1)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MrpExplodeBom($productId: Int!, $quantity: Decimal) {
+         *       mrpExplodeBom(productId: $productId, quantity: $quantity) {
+         *         product_id: productId
+         *         product_sku: productSku
+         *         product_name: productName
+         *         quantity
+         *         components {
+         *           product_id: productId
+         *           product_sku: productSku
+         *           product_name: productName
+         *           bom_level: bomLevel
+         *           gross_quantity: grossQuantity
+         *           scrap_factor: scrapFactor
+         *           parent_product_id: parentProductId
+         *           has_bom: hasBom
+         *         }
+         *         total_components: totalComponents
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_mrp_explode_bom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/planned-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Planned orders by need date as `{items, total, page, page_size}` (`status`, `order_type`, `product_id`, `exceptions_first`, `page`, `page_size` up to 200)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PlannedOrders($status: PlannedOrderStatus, $orderType: PlannedOrderType, $productId: Int, $exceptionsFirst: Boolean = false, $page: Int = 1, $pageSize: Int = 50) {
+         *       plannedOrders(status: $status, orderType: $orderType, productId: $productId, exceptionsFirst: $exceptionsFirst, page: $page, pageSize: $pageSize) {
+         *         items { ...PlannedOrderFields }
+         *         total
+         *         page
+         *         page_size: pageSize
+         *       }
+         *     }
+         *
+         *     fragment PlannedOrderFields on PlannedOrder {
+         *       id
+         *       order_type: orderType
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity
+         *       due_date: dueDate
+         *       start_date: startDate
+         *       vendor_id: vendorId
+         *       source_demand_type: sourceDemandType
+         *       source_demand_id: sourceDemandId
+         *       mrp_run_id: mrpRunId
+         *       status
+         *       is_late: isLate
+         *       converted_to_po_id: convertedToPoId
+         *       converted_to_mo_id: convertedToMoId
+         *       notes
+         *       created_at: createdAt
+         *       firmed_at: firmedAt
+         *       released_at: releasedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_planned_orders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/planned-orders/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release several planned orders at once (`ids`, `vendor_id`, `notes`): buys become draft purchase orders, one per vendor; makes become draft production orders
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PlannedOrdersRelease($ids: [Int!]!, $vendorId: Int, $notes: String) {
+         *       plannedOrdersRelease(ids: $ids, input: {vendorId: $vendorId, notes: $notes}) {
+         *         released { ...ReleaseFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment ReleaseFields on PlannedOrderRelease {
+         *       planned_order_id: plannedOrderId
+         *       order_type: orderType
+         *       created_purchase_order_id: createdPurchaseOrderId
+         *       created_purchase_order_code: createdPurchaseOrderCode
+         *       created_production_order_id: createdProductionOrderId
+         *       created_production_order_code: createdProductionOrderCode
+         *     }
+         *     ```
+         */
+        post: operations["create_planned_orders_release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/planned-orders/{order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One planned order
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query PlannedOrder($orderId: Int!) {
+         *       plannedOrder(id: $orderId) { ...PlannedOrderFields }
+         *     }
+         *
+         *     fragment PlannedOrderFields on PlannedOrder {
+         *       id
+         *       order_type: orderType
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity
+         *       due_date: dueDate
+         *       start_date: startDate
+         *       vendor_id: vendorId
+         *       source_demand_type: sourceDemandType
+         *       source_demand_id: sourceDemandId
+         *       mrp_run_id: mrpRunId
+         *       status
+         *       is_late: isLate
+         *       converted_to_po_id: convertedToPoId
+         *       converted_to_mo_id: convertedToMoId
+         *       notes
+         *       created_at: createdAt
+         *       firmed_at: firmedAt
+         *       released_at: releasedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_planned_order"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel (delete) a planned order that is not released
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PlannedOrderCancel($orderId: Int!) {
+         *       plannedOrderCancel(id: $orderId) {
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_planned_order_cancel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/planned-orders/{order_id}/firm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Firm a planned order (`notes`): later runs keep it
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PlannedOrderFirm($orderId: Int!, $notes: String) {
+         *       plannedOrderFirm(id: $orderId, notes: $notes) {
+         *         plannedOrder { ...PlannedOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment PlannedOrderFields on PlannedOrder {
+         *       id
+         *       order_type: orderType
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity
+         *       due_date: dueDate
+         *       start_date: startDate
+         *       vendor_id: vendorId
+         *       source_demand_type: sourceDemandType
+         *       source_demand_id: sourceDemandId
+         *       mrp_run_id: mrpRunId
+         *       status
+         *       is_late: isLate
+         *       converted_to_po_id: convertedToPoId
+         *       converted_to_mo_id: convertedToMoId
+         *       notes
+         *       created_at: createdAt
+         *       firmed_at: firmedAt
+         *       released_at: releasedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_planned_order_firm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/planned-orders/{order_id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a planned order (`vendor_id` for a buy without a planned vendor, `notes`) as `{planned_order_id, order_type, created_purchase_order_id, created_purchase_order_code, created_production_order_id, created_production_order_code}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation PlannedOrderRelease($orderId: Int!, $vendorId: Int, $notes: String) {
+         *       plannedOrdersRelease(ids: [$orderId], input: {vendorId: $vendorId, notes: $notes}) {
+         *         release { ...ReleaseFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment ReleaseFields on PlannedOrderRelease {
+         *       planned_order_id: plannedOrderId
+         *       order_type: orderType
+         *       created_purchase_order_id: createdPurchaseOrderId
+         *       created_purchase_order_code: createdPurchaseOrderCode
+         *       created_production_order_id: createdProductionOrderId
+         *       created_production_order_code: createdProductionOrderCode
+         *     }
+         *     ```
+         */
+        post: operations["create_planned_order_release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/requirements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Net requirements of one unit of `product_id`, or of what `production_order_id` still has to make
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MrpRequirements($productId: Int, $productionOrderId: Int) {
+         *       mrpRequirements(productId: $productId, productionOrderId: $productionOrderId) {
+         *         total_components_analyzed: totalComponentsAnalyzed
+         *         shortages_found: shortagesFound
+         *         components_in_stock: componentsInStock
+         *         requirements {
+         *           product_id: productId
+         *           product_sku: productSku
+         *           product_name: productName
+         *           gross_quantity: grossQuantity
+         *           on_hand_quantity: onHandQuantity
+         *           allocated_quantity: allocatedQuantity
+         *           available_quantity: availableQuantity
+         *           incoming_quantity: incomingQuantity
+         *           safety_stock: safetyStock
+         *           net_shortage: netShortage
+         *           lead_time_days: leadTimeDays
+         *           reorder_point: reorderPoint
+         *           min_order_qty: minOrderQty
+         *           has_bom: hasBom
+         *           unit_cost: unitCost
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_mrp_requirements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run MRP (`planning_horizon_days` 1-365, default 30; `include_draft_orders`, `regenerate_planned` default true): the unfirmed planned orders are replaced; answers the run
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation MrpRun($input: MrpRunInput!) {
+         *       mrpRun(input: $input) {
+         *         run { ...MrpRunFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *
+         *     fragment MrpRunFields on MrpRun {
+         *       id
+         *       run_date: runDate
+         *       planning_horizon_days: planningHorizonDays
+         *       status
+         *       orders_processed: ordersProcessed
+         *       components_analyzed: componentsAnalyzed
+         *       shortages_found: shortagesFound
+         *       planned_orders_created: plannedOrdersCreated
+         *       exceptions_found: exceptionsFound
+         *       error_message: errorMessage
+         *       completed_at: completedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_mrp_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent MRP runs, newest first (`limit` 1-100, default 10), as `{runs, last_successful_run}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MrpRuns($limit: Int = 10) {
+         *       mrpRuns(limit: $limit) {
+         *         runs { ...MrpRunFields }
+         *         last_successful_run: lastSuccessfulRun
+         *       }
+         *     }
+         *
+         *     fragment MrpRunFields on MrpRun {
+         *       id
+         *       run_date: runDate
+         *       planning_horizon_days: planningHorizonDays
+         *       status
+         *       orders_processed: ordersProcessed
+         *       components_analyzed: componentsAnalyzed
+         *       shortages_found: shortagesFound
+         *       planned_orders_created: plannedOrdersCreated
+         *       exceptions_found: exceptionsFound
+         *       error_message: errorMessage
+         *       completed_at: completedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_mrp_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One MRP run
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MrpRunGet($runId: Int!) {
+         *       mrpRun(id: $runId) { ...MrpRunFields }
+         *     }
+         *
+         *     fragment MrpRunFields on MrpRun {
+         *       id
+         *       run_date: runDate
+         *       planning_horizon_days: planningHorizonDays
+         *       status
+         *       orders_processed: ordersProcessed
+         *       components_analyzed: componentsAnalyzed
+         *       shortages_found: shortagesFound
+         *       planned_orders_created: plannedOrdersCreated
+         *       exceptions_found: exceptionsFound
+         *       error_message: errorMessage
+         *       completed_at: completedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_mrp_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mrp/supply-demand/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An item's dated supply and demand with the running projected balance (`days_ahead` 1-365, default 30)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MrpSupplyDemand($productId: Int!, $daysAhead: Int = 30) {
+         *       mrpSupplyDemand(productId: $productId, daysAhead: $daysAhead) {
+         *         product_id: productId
+         *         product_sku: productSku
+         *         product_name: productName
+         *         current_on_hand: currentOnHand
+         *         current_available: currentAvailable
+         *         safety_stock: safetyStock
+         *         entries {
+         *           date
+         *           entry_type: entryType
+         *           source_type: sourceType
+         *           source_id: sourceId
+         *           source_code: sourceCode
+         *           quantity
+         *           running_balance: runningBalance
+         *         }
+         *         projected_shortage_date: projectedShortageDate
+         *         days_of_supply: daysOfSupply
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_mrp_supply_demand"];
         put?: never;
         post?: never;
         delete?: never;
@@ -35881,6 +36519,341 @@ export interface operations {
             };
         };
     };
+    list_buy_list: {
+        parameters: {
+            query?: {
+                vendor_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * BuyListSummary
+                         * @description Counts.
+                         */
+                        summary: {
+                            /** @description Items short. */
+                            components_short: number;
+                            /**
+                             * Format: decimal
+                             * @description What buying them all costs.
+                             */
+                            total_estimated_buy_value: string;
+                            /** @description Open sales orders read. */
+                            open_sales_orders_included: number;
+                            /** @description Open production orders read. */
+                            open_production_orders_included: number;
+                            /**
+                             * Format: decimal
+                             * @description Incoming quantity on draft purchase orders (not yet committed).
+                             */
+                            draft_incoming_qty: string;
+                        };
+                        /** @description Items short, by preferred vendor, then first need. */
+                        items: {
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description SKU. */
+                            sku: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Stocking unit. */
+                            unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Everything open orders ask of it, components of what must be made included.
+                             */
+                            gross_demand: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand.
+                             */
+                            on_hand: string;
+                            /**
+                             * Format: decimal
+                             * @description Allocated.
+                             */
+                            allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand less allocated (may be negative).
+                             */
+                            available: string;
+                            /**
+                             * Format: decimal
+                             * @description Still to arrive on open purchase orders.
+                             */
+                            incoming_qty: string;
+                            /**
+                             * Format: decimal
+                             * @description Available plus incoming.
+                             */
+                            projected: string;
+                            /**
+                             * Format: decimal
+                             * @description Safety stock.
+                             */
+                            safety_stock: string;
+                            /**
+                             * Format: decimal
+                             * @description Gross demand less projected, plus safety stock.
+                             */
+                            net_shortage: string;
+                            /**
+                             * Format: decimal
+                             * @description What to order: the shortfall day by day, rounded up to the minimum and pack sizes.
+                             */
+                            suggested_qty: string;
+                            /** @description The preferred vendor. */
+                            preferred_vendor_id: number | null;
+                            /** @description Its name. */
+                            preferred_vendor_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Cost of one stocking unit.
+                             */
+                            unit_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Suggested quantity × unit cost.
+                             */
+                            estimated_buy_value: string;
+                            /** @description The first day it is needed. */
+                            earliest_need: string | null;
+                            /** @description The open purchase order lines counted as incoming. */
+                            incoming_details: {
+                                /** @description The purchase order. */
+                                purchase_order_id: number;
+                                /** @description Its number. */
+                                po_number: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Still to arrive (stocking unit).
+                                 */
+                                quantity: string;
+                                /** @description Expected. */
+                                expected_date: string | null;
+                                /**
+                                 * @description Draft (not yet sent: uncommitted supply), ordered or shipped.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled";
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_buy_list_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    item_ids?: number[] | null;
+                    vendor_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The draft purchase orders, one per vendor. */
+                        purchase_orders: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `PO-YYYY-NNN`. */
+                            po_number: string;
+                            /** @description The vendor. */
+                            vendor_id: number;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "ordered" | "shipped" | "received" | "closed" | "cancelled";
+                            /**
+                             * Format: decimal
+                             * @description Subtotal + tax + shipping.
+                             */
+                            total_amount: string;
+                        }[];
+                        /** @description Items left out because no vendor is known for them. */
+                        skipped_item_ids: number[];
+                        /** @description What happened, for people. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_command_center_action_items: {
         parameters: {
             query?: never;
@@ -37459,6 +38432,7 @@ export interface operations {
                     min_order_qty?: string | null;
                     reorder_point?: string | null;
                     reorder_qty?: string | null;
+                    safety_stock?: string | null;
                     stocking_policy?: ("on_demand" | "stocked") | null;
                     upc?: string | null;
                     legacy_sku?: string | null;
@@ -37578,6 +38552,11 @@ export interface operations {
                         min_order_qty: string | null;
                         /** @description Reorder quantity. */
                         reorder_qty: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Safety stock (stocking unit): MRP keeps the projected balance at or above it.
+                         */
+                        safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
                         /** @description Whether it is a raw material. */
@@ -39435,6 +40414,11 @@ export interface operations {
                         min_order_qty: string | null;
                         /** @description Reorder quantity. */
                         reorder_qty: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Safety stock (stocking unit): MRP keeps the projected balance at or above it.
+                         */
+                        safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
                         /** @description Whether it is a raw material. */
@@ -39822,6 +40806,11 @@ export interface operations {
                         min_order_qty: string | null;
                         /** @description Reorder quantity. */
                         reorder_qty: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Safety stock (stocking unit): MRP keeps the projected balance at or above it.
+                         */
+                        safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
                         /** @description Whether it is a raw material. */
@@ -40152,6 +41141,11 @@ export interface operations {
                         min_order_qty: string | null;
                         /** @description Reorder quantity. */
                         reorder_qty: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Safety stock (stocking unit): MRP keeps the projected balance at or above it.
+                         */
+                        safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
                         /** @description Whether it is a raw material. */
@@ -40386,6 +41380,7 @@ export interface operations {
                     min_order_qty?: string | null;
                     reorder_point?: string | null;
                     reorder_qty?: string | null;
+                    safety_stock?: string | null;
                     stocking_policy?: ("on_demand" | "stocked") | null;
                     upc?: string | null;
                     legacy_sku?: string | null;
@@ -40496,6 +41491,11 @@ export interface operations {
                         min_order_qty: string | null;
                         /** @description Reorder quantity. */
                         reorder_qty: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Safety stock (stocking unit): MRP keeps the projected balance at or above it.
+                         */
+                        safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
                         /** @description Whether it is a raw material. */
@@ -40894,6 +41894,11 @@ export interface operations {
                         min_order_qty: string | null;
                         /** @description Reorder quantity. */
                         reorder_qty: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Safety stock (stocking unit): MRP keeps the projected balance at or above it.
+                         */
+                        safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
                         /** @description Whether it is a raw material. */
@@ -42737,6 +43742,1708 @@ export interface operations {
                 };
                 content: {
                     "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_mrp_exceptions: {
+        parameters: {
+            query?: {
+                run_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The run. */
+                        mrp_run_id: number;
+                        /** @description The item. */
+                        product_id: number;
+                        /**
+                         * @description What kind.
+                         * @enum {string}
+                         */
+                        kind: "late" | "excess" | "no_vendor" | "cycle";
+                        /** @description What, for people. */
+                        message: string;
+                        /** @description The day concerned. */
+                        due_date: string | null;
+                        /** @description The quantity concerned. */
+                        quantity: string | null;
+                        /** @description The planned order concerned. */
+                        planned_order_id: number | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_mrp_explode_bom: {
+        parameters: {
+            query?: {
+                quantity?: string | null;
+            };
+            header?: never;
+            path: {
+                product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The product. */
+                        product_id: number;
+                        /** @description Its SKU. */
+                        product_sku: string;
+                        /** @description Its name. */
+                        product_name: string;
+                        /**
+                         * Format: decimal
+                         * @description The quantity exploded.
+                         */
+                        quantity: string;
+                        /** @description Every line below it, depth first. */
+                        components: {
+                            /** @description The component. */
+                            product_id: number;
+                            /** @description Its SKU. */
+                            product_sku: string;
+                            /** @description Its name. */
+                            product_name: string;
+                            /** @description 0 for the product's own lines, 1 for their components' lines... */
+                            bom_level: number;
+                            /**
+                             * Format: decimal
+                             * @description How much the whole quantity needs, scrap included, in the component's stocking unit.
+                             */
+                            gross_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description The line's scrap allowance (percent).
+                             */
+                            scrap_factor: string;
+                            /** @description The item whose BOM line it is. */
+                            parent_product_id: number;
+                            /** @description It has a BOM of its own (made here). */
+                            has_bom: boolean;
+                        }[];
+                        /** @description How many. */
+                        total_components: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_planned_orders: {
+        parameters: {
+            query?: {
+                status?: ("planned" | "firmed" | "released" | "cancelled") | null;
+                order_type?: ("purchase" | "production") | null;
+                product_id?: number | null;
+                exceptions_first?: boolean | null;
+                page?: number | null;
+                page_size?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The orders of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /**
+                             * @description Buy or make.
+                             * @enum {string}
+                             */
+                            order_type: "purchase" | "production";
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string | null;
+                            /** @description The item's name. */
+                            product_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description How much, in the item's stocking unit.
+                             */
+                            quantity: string;
+                            /**
+                             * Format: date
+                             * @description The day it must be there (the need date).
+                             */
+                            due_date: string;
+                            /**
+                             * Format: date
+                             * @description The day it must be released for its lead time (the release date).
+                             */
+                            start_date: string;
+                            /** @description The vendor to buy from (purchase orders; the preferred one when planned). */
+                            vendor_id: number | null;
+                            /** @description What the first requirement it covers is. */
+                            source_demand_type: ("sales_order" | "production_order" | "planned_order" | "safety_stock") | null;
+                            /** @description That requirement's order (sales order, production order or planned order id). */
+                            source_demand_id: number | null;
+                            /** @description The run that planned it. */
+                            mrp_run_id: number | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "planned" | "firmed" | "released" | "cancelled";
+                            /** @description Its release date had passed when it was planned. */
+                            is_late: boolean;
+                            /** @description The purchase order it became. */
+                            converted_to_po_id: number | null;
+                            /** @description The production order it became. */
+                            converted_to_mo_id: number | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Planned.
+                             */
+                            created_at: string;
+                            /** @description Firmed. */
+                            firmed_at: string | null;
+                            /** @description Released. */
+                            released_at: string | null;
+                        }[];
+                        /** @description How many match. */
+                        total: number;
+                        /** @description This page (from 1). */
+                        page: number;
+                        /** @description Page size. */
+                        page_size: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_planned_orders_release: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: number[];
+                    vendor_id?: number | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The planned order. */
+                        planned_order_id: number;
+                        /**
+                         * @description Buy or make.
+                         * @enum {string}
+                         */
+                        order_type: "purchase" | "production";
+                        /** @description The draft purchase order it is a line of. */
+                        created_purchase_order_id: number | null;
+                        /** @description Its number. */
+                        created_purchase_order_code: string | null;
+                        /** @description The draft production order it became. */
+                        created_production_order_id: number | null;
+                        /** @description Its code. */
+                        created_production_order_code: string | null;
+                    }[];
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_planned_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /**
+                         * @description Buy or make.
+                         * @enum {string}
+                         */
+                        order_type: "purchase" | "production";
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string | null;
+                        /** @description The item's name. */
+                        product_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description How much, in the item's stocking unit.
+                         */
+                        quantity: string;
+                        /**
+                         * Format: date
+                         * @description The day it must be there (the need date).
+                         */
+                        due_date: string;
+                        /**
+                         * Format: date
+                         * @description The day it must be released for its lead time (the release date).
+                         */
+                        start_date: string;
+                        /** @description The vendor to buy from (purchase orders; the preferred one when planned). */
+                        vendor_id: number | null;
+                        /** @description What the first requirement it covers is. */
+                        source_demand_type: ("sales_order" | "production_order" | "planned_order" | "safety_stock") | null;
+                        /** @description That requirement's order (sales order, production order or planned order id). */
+                        source_demand_id: number | null;
+                        /** @description The run that planned it. */
+                        mrp_run_id: number | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "planned" | "firmed" | "released" | "cancelled";
+                        /** @description Its release date had passed when it was planned. */
+                        is_late: boolean;
+                        /** @description The purchase order it became. */
+                        converted_to_po_id: number | null;
+                        /** @description The production order it became. */
+                        converted_to_mo_id: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Planned.
+                         */
+                        created_at: string;
+                        /** @description Firmed. */
+                        firmed_at: string | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_planned_order_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened (cancel). */
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_planned_order_firm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /**
+                         * @description Buy or make.
+                         * @enum {string}
+                         */
+                        order_type: "purchase" | "production";
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description The item's SKU. */
+                        product_sku: string | null;
+                        /** @description The item's name. */
+                        product_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description How much, in the item's stocking unit.
+                         */
+                        quantity: string;
+                        /**
+                         * Format: date
+                         * @description The day it must be there (the need date).
+                         */
+                        due_date: string;
+                        /**
+                         * Format: date
+                         * @description The day it must be released for its lead time (the release date).
+                         */
+                        start_date: string;
+                        /** @description The vendor to buy from (purchase orders; the preferred one when planned). */
+                        vendor_id: number | null;
+                        /** @description What the first requirement it covers is. */
+                        source_demand_type: ("sales_order" | "production_order" | "planned_order" | "safety_stock") | null;
+                        /** @description That requirement's order (sales order, production order or planned order id). */
+                        source_demand_id: number | null;
+                        /** @description The run that planned it. */
+                        mrp_run_id: number | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "planned" | "firmed" | "released" | "cancelled";
+                        /** @description Its release date had passed when it was planned. */
+                        is_late: boolean;
+                        /** @description The purchase order it became. */
+                        converted_to_po_id: number | null;
+                        /** @description The production order it became. */
+                        converted_to_mo_id: number | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Planned.
+                         */
+                        created_at: string;
+                        /** @description Firmed. */
+                        firmed_at: string | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_planned_order_release: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    vendor_id?: number | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The planned order. */
+                        planned_order_id: number;
+                        /**
+                         * @description Buy or make.
+                         * @enum {string}
+                         */
+                        order_type: "purchase" | "production";
+                        /** @description The draft purchase order it is a line of. */
+                        created_purchase_order_id: number | null;
+                        /** @description Its number. */
+                        created_purchase_order_code: string | null;
+                        /** @description The draft production order it became. */
+                        created_production_order_id: number | null;
+                        /** @description Its code. */
+                        created_production_order_code: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_mrp_requirements: {
+        parameters: {
+            query?: {
+                product_id?: number | null;
+                production_order_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Components looked at. */
+                        total_components_analyzed: number;
+                        /** @description Components short. */
+                        shortages_found: number;
+                        /** @description Components covered. */
+                        components_in_stock: number;
+                        /** @description Each component. */
+                        requirements: {
+                            /** @description The component. */
+                            product_id: number;
+                            /** @description SKU. */
+                            product_sku: string;
+                            /** @description Name. */
+                            product_name: string;
+                            /**
+                             * Format: decimal
+                             * @description Needed, scrap included.
+                             */
+                            gross_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand.
+                             */
+                            on_hand_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Allocated to other orders.
+                             */
+                            allocated_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand less allocated.
+                             */
+                            available_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Still to arrive on open purchase orders.
+                             */
+                            incoming_quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Safety stock.
+                             */
+                            safety_stock: string;
+                            /**
+                             * Format: decimal
+                             * @description What must still be bought or made: gross less available and incoming, plus safety stock.
+                             */
+                            net_shortage: string;
+                            /** @description Lead time in days. */
+                            lead_time_days: number;
+                            /** @description Reorder point. */
+                            reorder_point: string | null;
+                            /** @description Minimum order. */
+                            min_order_qty: string | null;
+                            /** @description Made here (it has a BOM): a production order, else a purchase order. */
+                            has_bom: boolean;
+                            /**
+                             * Format: decimal
+                             * @description Cost of one stocking unit.
+                             */
+                            unit_cost: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_mrp_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    planning_horizon_days?: number | null;
+                    include_draft_orders?: boolean | null;
+                    regenerate_planned?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /**
+                         * Format: date-time
+                         * @description When it ran.
+                         */
+                        run_date: string;
+                        /** @description Days looked ahead. */
+                        planning_horizon_days: number;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "running" | "completed" | "failed" | "cancelled";
+                        /** @description Open sales and production orders read. */
+                        orders_processed: number;
+                        /** @description Items netted. */
+                        components_analyzed: number;
+                        /** @description Items that needed a planned order. */
+                        shortages_found: number;
+                        /** @description Planned orders created. */
+                        planned_orders_created: number;
+                        /** @description Exceptions found. */
+                        exceptions_found: number;
+                        /** @description Why it failed. */
+                        error_message: string | null;
+                        /** @description When it finished. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_mrp_runs: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        runs: {
+                            /** @description Id. */
+                            id: number;
+                            /**
+                             * Format: date-time
+                             * @description When it ran.
+                             */
+                            run_date: string;
+                            /** @description Days looked ahead. */
+                            planning_horizon_days: number;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "running" | "completed" | "failed" | "cancelled";
+                            /** @description Open sales and production orders read. */
+                            orders_processed: number;
+                            /** @description Items netted. */
+                            components_analyzed: number;
+                            /** @description Items that needed a planned order. */
+                            shortages_found: number;
+                            /** @description Planned orders created. */
+                            planned_orders_created: number;
+                            /** @description Exceptions found. */
+                            exceptions_found: number;
+                            /** @description Why it failed. */
+                            error_message: string | null;
+                            /** @description When it finished. */
+                            completed_at: string | null;
+                        }[];
+                        /** @description When the last completed run ran. */
+                        last_successful_run: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_mrp_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /**
+                         * Format: date-time
+                         * @description When it ran.
+                         */
+                        run_date: string;
+                        /** @description Days looked ahead. */
+                        planning_horizon_days: number;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "running" | "completed" | "failed" | "cancelled";
+                        /** @description Open sales and production orders read. */
+                        orders_processed: number;
+                        /** @description Items netted. */
+                        components_analyzed: number;
+                        /** @description Items that needed a planned order. */
+                        shortages_found: number;
+                        /** @description Planned orders created. */
+                        planned_orders_created: number;
+                        /** @description Exceptions found. */
+                        exceptions_found: number;
+                        /** @description Why it failed. */
+                        error_message: string | null;
+                        /** @description When it finished. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_mrp_supply_demand: {
+        parameters: {
+            query?: {
+                days_ahead?: number | null;
+            };
+            header?: never;
+            path: {
+                product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The item. */
+                        product_id: number;
+                        /** @description SKU. */
+                        product_sku: string;
+                        /** @description Name. */
+                        product_name: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand now.
+                         */
+                        current_on_hand: string;
+                        /**
+                         * Format: decimal
+                         * @description On hand less allocated now.
+                         */
+                        current_available: string;
+                        /**
+                         * Format: decimal
+                         * @description Safety stock.
+                         */
+                        safety_stock: string;
+                        /** @description Dated entries, opening balance first. */
+                        entries: {
+                            /**
+                             * Format: date
+                             * @description The day.
+                             */
+                            date: string;
+                            /**
+                             * @description The opening balance, a demand or a supply.
+                             * @enum {string}
+                             */
+                            entry_type: "on_hand" | "demand" | "supply";
+                            /**
+                             * @description Where it comes from.
+                             * @enum {string}
+                             */
+                            source_type: "inventory" | "sales_order" | "production_order" | "purchase_order" | "planned_order";
+                            /** @description The order's id. */
+                            source_id: number | null;
+                            /** @description The order's number or code. */
+                            source_code: string | null;
+                            /**
+                             * Format: decimal
+                             * @description How much (positive; demand lowers the balance).
+                             */
+                            quantity: string;
+                            /** @description The projected balance after it. */
+                            running_balance: string | null;
+                        }[];
+                        /** @description The first day the projected balance falls below the safety stock. */
+                        projected_shortage_date: string | null;
+                        /** @description Days until then (none: no shortage in the window). */
+                        days_of_supply: number | null;
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */
