@@ -94,9 +94,9 @@ impl PlanningQuery {
         })
     }
 
-    /// One MRP run.
+    /// One MRP run (`mrpRun` is the mutation that runs one).
     #[graphql(guard = "Access::User")]
-    async fn mrp_run(
+    async fn mrp_run_details(
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "The run.")] id: i64,

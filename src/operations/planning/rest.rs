@@ -14,7 +14,7 @@ pub const ROUTES: &[Route] = &[
         .summary("Run MRP (`planning_horizon_days` 1-365, default 30; `include_draft_orders`, `regenerate_planned` default true): the unfirmed planned orders are replaced; answers the run"),
     Route::get("/mrp/runs", stored_op!("mrp_runs.graphql", "run"), "mrpRuns")
         .summary("Recent MRP runs, newest first (`limit` 1-100, default 10), as `{runs, last_successful_run}`"),
-    Route::get("/mrp/runs/{run_id}", stored_op!("mrp_run_get.graphql", "run"), "mrpRun")
+    Route::get("/mrp/runs/{run_id}", stored_op!("mrp_run_get.graphql", "run"), "mrpRunDetails")
         .summary("One MRP run"),
     Route::get("/mrp/exceptions", include_str!("rest/mrp_exceptions.graphql"), "mrpExceptions")
         .summary("What a run (`run_id`, default the latest) found: late orders, excess supply, items without a vendor, circular BOMs"),
