@@ -8,6 +8,8 @@ import { EmptyState, ErrorState, Skeleton } from './States';
 export interface Column<T> {
   key: string;
   header: string;
+  /** Drawn in the header cell instead of `header` (a select-all checkbox); not sortable. */
+  headerContent?: ReactNode;
   render?: (row: T) => ReactNode;
   /**
    * Sortable on the server: a header click asks for `sort_by=<key>` (so `key` is the REST
@@ -233,7 +235,7 @@ export function DataTable<T>({
                           )}
                         </button>
                       ) : (
-                        c.header
+                        (c.headerContent ?? c.header)
                       )}
                     </th>
                   );

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { itemsApi, vendorsApi } from '../../api/endpoints';
+import { itemsApi } from '../../api/endpoints';
 import { SelectField, TextAreaField, TextField } from '../../components/Field';
 import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { useToast } from '../../components/Toast';
@@ -17,6 +17,7 @@ import {
   type PurchaseOrderLine,
 } from './purchasingApi';
 import { queryKeys } from '../../api/queryKeys';
+import { useVendorOptions } from './vendorOptions';
 
 const HEADER_FIELDS = ['vendor_id', 'expected_date', 'shipping_cost', 'tax_amount', 'notes'] as const;
 const LINE_FIELDS = ['product_id', 'quantity_ordered', 'unit_cost', 'purchase_unit', 'notes'] as const;
@@ -32,7 +33,7 @@ export function PoHeaderDialog({ po, open, onClose }: { po: PurchaseOrder; open:
 function HeaderForm({ po, onClose }: { po: PurchaseOrder; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const vendors = useQuery({ queryKey: queryKeys.purchasing.vendorOptions(), queryFn: ({ signal }) => vendorsApi.list({ limit: 500 }, signal) });
+  const vendors = useVendorOptions();
   const form = useZodForm<PoHeaderValues, PoHeaderBody>(poHeaderSchema(po), {
     defaultValues: {
       vendor_id: String(po.vendor_id),
@@ -46,7 +47,7 @@ function HeaderForm({ po, onClose }: { po: PurchaseOrder; onClose: () => void })
     register,
     formState: { errors },
   } = form;
-  const options = (vendors.data?.items ?? []).map((v) => ({ value: String(v.id), label: `${v.code} · ${v.name}` }));
+  const options = [...vendors.options];
   // The order's vendor stays choosable even when the list leaves it out (inactive).
   if (!options.some((o) => o.value === String(po.vendor_id))) options.unshift({ value: String(po.vendor_id), label: po.vendor_name });
   return (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
-import { itemsApi, vendorsApi } from '../../api/endpoints';
+import { itemsApi } from '../../api/endpoints';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/Field';
@@ -9,6 +9,7 @@ import { Modal } from '../../components/Modal';
 import { useToast } from '../../components/Toast';
 import { PURCHASE_UNITS, purchasingApi } from './purchasingApi';
 import { queryKeys } from '../../api/queryKeys';
+import { useVendorOptions } from './vendorOptions';
 
 interface LineDraft {
   product_id: string;
@@ -23,7 +24,7 @@ const blank = (): LineDraft => ({ product_id: '', quantity_ordered: '1', unit_co
 export function PoFormModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (id: number) => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const vendors = useQuery({ queryKey: queryKeys.purchasing.vendorOptions(), queryFn: ({ signal }) => vendorsApi.list({ limit: 500 }, signal), enabled: open });
+  const vendors = useVendorOptions(open);
   const items = useQuery({ queryKey: queryKeys.purchasing.itemOptions(), queryFn: ({ signal }) => itemsApi.list({ limit: 500 }, signal), enabled: open });
   const [vendor, setVendor] = useState('');
   const [expected, setExpected] = useState('');
@@ -82,9 +83,9 @@ export function PoFormModal({ open, onClose, onCreated }: { open: boolean; onClo
           <span className="field__label">Vendor</span>
           <select className="input input--select" aria-label="Vendor" value={vendor} onChange={(e) => setVendor(e.target.value)}>
             <option value="">Choose a vendor</option>
-            {(vendors.data?.items ?? []).map((v) => (
-              <option key={v.id} value={v.id}>
-                {v.code} · {v.name}
+            {vendors.options.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
               </option>
             ))}
           </select>

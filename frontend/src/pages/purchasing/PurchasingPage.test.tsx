@@ -216,3 +216,27 @@ describe('Deleting a vendor', () => {
     expect(writes).toEqual([{ method: 'DELETE', path: '/vendors/2', body: undefined }]);
   });
 });
+
+describe('Linked purchase order', () => {
+  it('opens the order `?po=` names (a link from another page), and closes it for good', async () => {
+    const po = { id: 7, po_number: 'PO-2026-007', vendor_id: 3, vendor_name: 'Filament Supply', status: 'draft', order_date: null, expected_date: null, shipped_date: null, received_date: null, tracking_number: null, carrier: null, subtotal: '0.00', tax_amount: '0.00', shipping_cost: '0.00', total_amount: '0.00', payment_method: null, payment_reference: null, document_url: null, notes: null, created_by: 1, created_at: '2026-11-20T10:00:00Z', updated_at: '2026-11-20T10:00:00Z', lines: [] };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const path = new URL(String(input), 'http://localhost').pathname.replace('/api/v1', '');
+        if (path === '/purchase-orders/7') return json(200, po);
+        if (path === '/purchase-orders/7/events') return json(200, { items: [] });
+        if (path === '/purchase-orders/7/documents') return json(200, []);
+        if (path === '/purchase-orders/') return json(200, { items: [], pagination: { total: 0, offset: 0, limit: 25, returned: 0 } });
+        return json(404, { detail: 'Not Found' });
+      }),
+    );
+    const user = renderAt('/admin/purchasing?po=7');
+    const dialog = await screen.findByRole('dialog', { name: 'Purchase order PO-2026-007' });
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The link's parameter is gone: the list does not open it again.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});

@@ -184,10 +184,25 @@ function Vendors({ onOpen, onNew, onEdit, onDelete }: VendorsProps) {
 }
 
 export function PurchasingPage() {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
   const tab = tabParam === 'vendors' ? 'vendors' : tabParam === 'low-stock' ? 'low-stock' : 'orders';
   const [openPo, setOpenPo] = useState<number | null>(null);
+  // `?po=12` opens that order (links from other pages, e.g. an MRP release).
+  const linkedPo = Number.parseInt(params.get('po') ?? '', 10) || null;
+  const shownPo = openPo ?? linkedPo;
+  const closePo = () => {
+    setOpenPo(null);
+    if (linkedPo !== null)
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.delete('po');
+          return next;
+        },
+        { replace: true },
+      );
+  };
   const [openVendor, setOpenVendor] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
   /** The vendor being edited, 'new' while creating one. */
@@ -243,7 +258,7 @@ export function PurchasingPage() {
       ) : (
         <PurchaseOrders key="orders" onOpen={setOpenPo} />
       )}
-      <PoDetailModal poId={openPo} onClose={() => setOpenPo(null)} />
+      <PoDetailModal poId={shownPo} onClose={closePo} />
       {/* The detail steps aside while its vendor is edited, and comes back with the changes. */}
       <VendorDetailModal
         vendorId={editingVendor === null ? openVendor : null}
