@@ -32,6 +32,7 @@ import { SpoolsPage } from './pages/spools/SpoolsPage';
 import { MaterialImportPage } from './pages/materials/MaterialImportPage';
 import { ProductionPage } from './pages/production/ProductionPage';
 import { ProductionDetailPage } from './pages/production/ProductionDetailPage';
+import { PlanningPage } from './pages/planning/PlanningPage';
 import { ManufacturingPage } from './pages/manufacturing/ManufacturingPage';
 import { CommandCenterPage } from './pages/commandCenter/CommandCenterPage';
 import { OrdersPage } from './pages/sales/OrdersPage';
@@ -83,6 +84,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'manufacturing', adminOnly: false, element: <ManufacturingPage /> },
   { path: 'production', adminOnly: false, element: <ProductionPage /> },
   { path: 'production/:orderId', adminOnly: false, element: <ProductionDetailPage /> },
+  { path: 'planning', adminOnly: false, element: <PlanningPage /> },
   { path: 'shipping', adminOnly: false, element: <ShippingPage /> },
   { path: 'materials/import', adminOnly: true, element: <MaterialImportPage /> },
   { path: 'inventory/transactions', adminOnly: true, element: <TransactionsPage /> },

@@ -7882,7 +7882,7 @@ export interface paths {
          *
          *     ```graphql
          *     query MrpRunGet($runId: Int!) {
-         *       mrpRun(id: $runId) { ...MrpRunFields }
+         *       mrpRunDetails(id: $runId) { ...MrpRunFields }
          *     }
          *
          *     fragment MrpRunFields on MrpRun {

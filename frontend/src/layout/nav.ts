@@ -1,6 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
 import {
   ArrowLeftRight,
+  CalendarClock,
   Calculator,
   ClipboardCheck,
   CreditCard,
@@ -82,6 +83,7 @@ export const NAV_GROUPS: NavGroup[] = [
     label: 'Operations',
     items: [
       { label: 'Production', to: '/admin/production', icon: Factory },
+      { label: 'Planning', to: '/admin/planning', icon: CalendarClock },
       { label: 'Manufacturing', to: '/admin/manufacturing', icon: Wrench },
       { label: 'Printers', to: '/admin/printers', icon: Printer },
       { label: 'Purchasing', to: '/admin/purchasing', icon: ShoppingBag },
