@@ -1,3 +1,12 @@
+CREATE OR REPLACE FUNCTION strata_live_operation_row() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.status IS DISTINCT FROM OLD.status OR NEW.printer_id IS DISTINCT FROM OLD.printer_id THEN
+        PERFORM strata_live_production_order(NEW.production_order_id);
+    END IF;
+    RETURN NULL;
+END
+$$;
 DROP TABLE mrp_exceptions;
 DROP TABLE planned_orders;
 DROP TABLE mrp_runs;

@@ -151,3 +151,19 @@ CREATE TABLE mrp_exceptions (
     planned_order_id BIGINT REFERENCES planned_orders (id) ON DELETE SET NULL
 );
 CREATE INDEX mrp_exceptions_run ON mrp_exceptions (mrp_run_id);
+
+-- A booking moved (another time, printer or resource) changes what its order's board shows:
+-- open boards hear of it through productionOrderChanged like a status change.
+CREATE OR REPLACE FUNCTION strata_live_operation_row() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.status IS DISTINCT FROM OLD.status
+        OR NEW.printer_id IS DISTINCT FROM OLD.printer_id
+        OR NEW.resource_id IS DISTINCT FROM OLD.resource_id
+        OR NEW.scheduled_start IS DISTINCT FROM OLD.scheduled_start
+        OR NEW.scheduled_end IS DISTINCT FROM OLD.scheduled_end THEN
+        PERFORM strata_live_production_order(NEW.production_order_id);
+    END IF;
+    RETURN NULL;
+END
+$$;
