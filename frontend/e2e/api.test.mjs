@@ -47,6 +47,7 @@ const OPERATOR_SECTIONS = [
   'Items',
   'Bill of Materials',
   'Production',
+  'Planning',
   'Manufacturing',
   'Printers',
   'Purchasing',

@@ -14,6 +14,10 @@ import { groupBuyList, planningApi, purchaseOrderHref, type BuyListItem, type Bu
 
 const COLUMNS = 11;
 
+/** A unit cost keeps the places that matter for cheap units (a gram of filament is $0.02). */
+const unitCost = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const formatUnitCost = (v: string) => (Number.isFinite(Number(v)) ? unitCost.format(Number(v)) : '—');
+
 function Incoming({ item }: { item: BuyListItem }) {
   if (item.incoming_details.length === 0) return <span className="num">{formatQty(item.incoming_qty)}</span>;
   return (
@@ -244,7 +248,7 @@ export function BuyList() {
                       </td>
                       <td>
                         <div className="cell-stack">
-                          <span className="cell-strong">{i.sku}</span>
+                          <span className="cell-strong plan-sku">{i.sku}</span>
                           <span className="cell-sub">{i.name}</span>
                         </div>
                       </td>
@@ -257,7 +261,7 @@ export function BuyList() {
                       <td className="align-right num hide-tablet">{formatQty(i.safety_stock)}</td>
                       <td className="align-right num text-danger">{formatQty(i.net_shortage)}</td>
                       <td className="align-right num cell-strong">{formatQty(i.suggested_qty, i.unit)}</td>
-                      <td className="align-right num hide-tablet">{formatMoney(i.unit_cost)}</td>
+                      <td className="align-right num hide-tablet">{formatUnitCost(i.unit_cost)}</td>
                       <td className="align-right num">{formatMoney(i.estimated_buy_value)}</td>
                     </tr>
                   ))}

@@ -49,9 +49,19 @@ function Source({ o }: { o: PlannedOrder }) {
   if (!o.source_demand_type) return <span className="muted">—</span>;
   const label = SOURCE_LABEL[o.source_demand_type];
   const id = o.source_demand_id;
-  if (id === null || o.source_demand_type === 'safety_stock') return <span>{label}</span>;
-  if (o.source_demand_type === 'sales_order') return <Link to={`/admin/orders/${id}`}>{`${label} #${id}`}</Link>;
-  if (o.source_demand_type === 'production_order') return <Link to={productionOrderHref(id)}>{`${label} #${id}`}</Link>;
+  if (id === null || o.source_demand_type === 'safety_stock') return <span className="plan-nowrap">{label}</span>;
+  if (o.source_demand_type === 'sales_order')
+    return (
+      <Link className="plan-nowrap" to={`/admin/orders/${id}`}>
+        {`${label} #${id}`}
+      </Link>
+    );
+  if (o.source_demand_type === 'production_order')
+    return (
+      <Link className="plan-nowrap" to={productionOrderHref(id)}>
+        {`${label} #${id}`}
+      </Link>
+    );
   return <span className="mono">{plannedCode(id)}</span>;
 }
 
@@ -59,15 +69,15 @@ function Source({ o }: { o: PlannedOrder }) {
 function Converted({ o }: { o: PlannedOrder }) {
   if (o.converted_to_po_id !== null) {
     return (
-      <Link className="cell-sub" to={purchaseOrderHref(o.converted_to_po_id)}>
-        View purchase order
+      <Link className="cell-sub plan-nowrap" to={purchaseOrderHref(o.converted_to_po_id)} title="Open the purchase order it became">
+        View PO
       </Link>
     );
   }
   if (o.converted_to_mo_id !== null) {
     return (
-      <Link className="cell-sub" to={productionOrderHref(o.converted_to_mo_id)}>
-        View production order
+      <Link className="cell-sub plan-nowrap" to={productionOrderHref(o.converted_to_mo_id)} title="Open the production order it became">
+        View WO
       </Link>
     );
   }
@@ -215,32 +225,34 @@ export function PlannedOrders({ onChart, onRun }: PlannedOrdersProps) {
       header: 'Item',
       render: (o) => (
         <div className="cell-stack">
-          <span className="cell-strong">{o.product_sku ?? `#${o.product_id}`}</span>
+          <span className="cell-strong plan-sku">{o.product_sku ?? `#${o.product_id}`}</span>
           {o.product_name && <span className="cell-sub">{o.product_name}</span>}
           <Exceptions list={byOrder.get(o.id)} />
         </div>
       ),
     },
-    { key: 'quantity', header: 'Quantity', align: 'right', shrink: true, render: (o) => <span className="num">{formatQty(o.quantity)}</span> },
+    { key: 'quantity', header: 'Qty', align: 'right', shrink: true, render: (o) => <span className="num">{formatQty(o.quantity)}</span> },
     {
       key: 'start_date',
-      header: 'Release by',
+      header: 'Release / need',
       shrink: true,
       render: (o) => (
         <div className="cell-stack cell-stack--start">
-          <span className={o.is_late ? 'text-danger' : undefined}>{o.start_date}</span>
-          {o.is_late && <Badge tone="danger">Late</Badge>}
+          <span className={o.is_late ? 'plan-date plan-date--late' : 'plan-date'}>
+            {o.start_date}
+            {o.is_late && <Badge tone="danger">Late</Badge>}
+          </span>
+          <span className="cell-sub">need {o.due_date}</span>
         </div>
       ),
     },
-    { key: 'due_date', header: 'Need by', shrink: true, render: (o) => o.due_date },
     {
       key: 'vendor_id',
       header: 'Vendor',
       hideOnTablet: true,
       render: (o) =>
         o.order_type === 'production' ? (
-          <span className="muted">Made in house</span>
+          <span className="muted">In house</span>
         ) : o.vendor_id === null ? (
           <Badge tone="warning">No vendor</Badge>
         ) : (
@@ -270,9 +282,9 @@ export function PlannedOrders({ onChart, onRun }: PlannedOrdersProps) {
             <LineChart size={15} />
           </button>
           {canFirm(o) && (
-            <Button size="sm" variant="ghost" icon={<Lock size={14} />} aria-label={`Firm ${plannedCode(o.id)}`} onClick={() => setFirming(o)}>
-              Firm
-            </Button>
+            <button type="button" className="icon-btn icon-btn--sm" aria-label={`Firm ${plannedCode(o.id)}`} title="Firm: later runs keep it" onClick={() => setFirming(o)}>
+              <Lock size={15} />
+            </button>
           )}
           {canRelease(o) && (
             <Button size="sm" icon={<Send size={14} />} aria-label={`Release ${plannedCode(o.id)}`} onClick={() => setReleasing([o])}>

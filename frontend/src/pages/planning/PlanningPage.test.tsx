@@ -152,8 +152,8 @@ describe('Planning page', () => {
     expect(await within(late).findByText(/release 7 days late/)).toBeInTheDocument();
     expect(within(late).getByText('Filament Co')).toBeInTheDocument();
     expect(within(await rowOf('PLN-2')).getByText('No vendor')).toBeInTheDocument();
-    expect(within(await rowOf('PLN-3')).getByText('Made in house')).toBeInTheDocument();
-    expect(within(await rowOf('PLN-4')).getByRole('link', { name: 'View purchase order' })).toHaveAttribute('href', '/admin/purchasing?po=77');
+    expect(within(await rowOf('PLN-3')).getByText('In house')).toBeInTheDocument();
+    expect(within(await rowOf('PLN-4')).getByRole('link', { name: 'View PO' })).toHaveAttribute('href', '/admin/purchasing?po=77');
     expect(within(await rowOf('PLN-4')).queryByRole('button', { name: 'Release PLN-4' })).not.toBeInTheDocument();
     // Exceptions about no planned order are listed above the table.
     expect(screen.getByRole('region', { name: 'Exceptions of the last run' })).toHaveTextContent('GLUE: needs buying and has no vendor');

@@ -131,7 +131,7 @@ function Stat({ label, value, tone, hint }: { label: string; value: string; tone
   );
 }
 
-function Legend() {
+function Legend({ safety }: { safety: boolean }) {
   return (
     <ul className="plan-legend" aria-hidden="true">
       <li>
@@ -143,9 +143,11 @@ function Legend() {
       <li>
         <span className="plan-swatch" style={{ background: CHART_COLORS.demand }} /> Demand
       </li>
-      <li>
-        <span className="plan-legend__line plan-legend__line--dashed" style={{ borderColor: CHART_COLORS.safety }} /> Safety stock
-      </li>
+      {safety && (
+        <li>
+          <span className="plan-legend__line plan-legend__line--dashed" style={{ borderColor: CHART_COLORS.safety }} /> Safety stock
+        </li>
+      )}
     </ul>
   );
 }
@@ -212,7 +214,7 @@ export function SupplyDemand({ productId, days, onPick, onDays }: SupplyDemandPr
           <Suspense fallback={<Skeleton width="100%" height={320} />}>
             <SupplyDemandChart series={series} safetyStock={safety} shortageDate={shortage} label={chartLabel} />
           </Suspense>
-          <Legend />
+          <Legend safety={safety > 0} />
         </div>
         {data.entries.length <= 1 && <p className="muted">No open demand or supply in the next {days} days: the balance stays where it is.</p>}
       </>

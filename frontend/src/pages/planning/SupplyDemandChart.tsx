@@ -68,13 +68,15 @@ export default function SupplyDemandChart({ series, safetyStock, shortageDate, l
             }}
           />
           <ReferenceLine y={0} stroke="#94a3b8" />
-          <ReferenceLine
-            y={safetyStock}
-            stroke={CHART_COLORS.safety}
-            strokeDasharray="6 4"
-            ifOverflow="extendDomain"
-            label={{ value: `Safety stock ${formatQty(safetyStock)}`, position: 'insideTopRight', fill: CHART_COLORS.safety, fontSize: 11 }}
-          />
+          {safetyStock > 0 && (
+            <ReferenceLine
+              y={safetyStock}
+              stroke={CHART_COLORS.safety}
+              strokeDasharray="6 4"
+              ifOverflow="extendDomain"
+              label={{ value: `Safety stock ${formatQty(safetyStock)}`, position: 'insideTopRight', fill: CHART_COLORS.safety, fontSize: 11 }}
+            />
+          )}
           {inWindow && (
             <ReferenceLine
               x={shortageDate}
