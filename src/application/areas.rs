@@ -71,6 +71,7 @@ areas! {
     operations::production: query ProductionQuery & ProductionFloorQuery, mutation ProductionMutation & ManufacturingMutation, subscription ProductionSubscription, loaders crate::operations::production::loaders::attach;
     operations::sales: query SalesQuery & QuotesQuery, mutation SalesMutation & QuotesMutation, loaders crate::operations::sales::loaders::attach;
     operations::shipping: query ShippingQuery, mutation ShippingMutation;
+    operations::scheduling: query SchedulingQuery, mutation SchedulingMutation;
     read_models::dashboard: query DashboardQuery;
     read_models::audit_trail: query AuditTrailQuery;
     operations::traceability: query TraceabilityQuery, mutation TraceabilityMutation;

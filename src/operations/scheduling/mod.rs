@@ -3,7 +3,16 @@
 //! block them, and the operations booked on them: booking, moving and auto-scheduling with
 //! every rule checked by the pure [`engine`], and the board a Gantt view reads.
 //!
-//! What a printer can print: [`caps::machine_caps`].
+//! The machine master data around the engine: resources ([`model`]), maintenance windows
+//! ([`windows`]), working hours ([`hours`], with [`hours::calendars`] building the engine's
+//! calendars) and what a printer can print ([`caps::machine_caps`]). Their rules are in
+//! [`rules`], GraphQL fields in [`graphql`], REST declarations in [`rest`].
 
 pub mod caps;
 pub mod engine;
+pub mod graphql;
+pub mod hours;
+pub mod model;
+pub mod rest;
+pub mod rules;
+pub mod windows;
