@@ -49,6 +49,7 @@ mod reporting;
 mod rest_engine;
 mod rest_facade;
 mod sales;
+mod scheduling_machines;
 mod scrap_reasons;
 mod sessions_security;
 mod settings;
