@@ -72,6 +72,7 @@ areas! {
     operations::sales: query SalesQuery & QuotesQuery, mutation SalesMutation & QuotesMutation, loaders crate::operations::sales::loaders::attach;
     operations::shipping: query ShippingQuery, mutation ShippingMutation;
     operations::planning: query PlanningQuery, mutation PlanningMutation;
+    operations::scheduling: query SchedulingQuery & ScheduleQuery, mutation SchedulingMutation & ScheduleMutation;
     read_models::dashboard: query DashboardQuery;
     read_models::audit_trail: query AuditTrailQuery;
     operations::traceability: query TraceabilityQuery, mutation TraceabilityMutation;

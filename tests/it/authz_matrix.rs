@@ -284,7 +284,8 @@ fn scalar_json(name: &str) -> Value {
         "Boolean" => json!(false),
         "ID" | "Decimal" => json!("1"),
         "DateTime" => json!("2026-01-01T00:00:00Z"),
-        "Date" => json!("2026-01-01"),
+        // The schema names its date scalar `NaiveDate` (async-graphql's name for chrono's).
+        "Date" | "NaiveDate" => json!("2026-01-01"),
         "JSON" => json!({}),
         _ => json!("x"),
     }

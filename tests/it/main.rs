@@ -50,6 +50,8 @@ mod reporting;
 mod rest_engine;
 mod rest_facade;
 mod sales;
+mod scheduling;
+mod scheduling_machines;
 mod scrap_reasons;
 mod sessions_security;
 mod settings;

@@ -1,15 +1,19 @@
 //! Materials in the schema (admins only, spec 4.5): material types and colours, and the
 //! materials and inventory CSV imports.
 
-use async_graphql::{Context, Object, Upload};
+use async_graphql::{Context, Object, SimpleObject, Upload};
 
 use crate::ledgers::materials::import::{self, MaterialImportReport};
 pub use crate::ledgers::materials::items::MaterialItemsMutation;
-use crate::ledgers::materials::model::{self, ColorRow, MaterialTypeRow};
+use crate::ledgers::materials::model::{
+    self, ColorRow, MaterialTypeCreateInput, MaterialTypeRow, MaterialTypeUpdateInput,
+};
+use crate::ledgers::materials::rules;
 use crate::ledgers::materials::stock_import::{self, InventoryImportReport};
 use crate::platform::auth::Access;
 use crate::platform::error::AppResult;
 use crate::platform::graphql::context;
+use crate::platform::graphql::user_error::UserError;
 
 /// Material queries (admins).
 #[derive(Default)]
@@ -42,12 +46,52 @@ impl MaterialsQuery {
     }
 }
 
+/// The result of a material type change.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct MaterialTypePayload {
+    /// The material type after the change.
+    pub material_type: Option<MaterialTypeRow>,
+    /// Rule violations (nothing was changed when present).
+    pub user_errors: Vec<UserError>,
+}
+
+crate::payload_from_result!(MaterialTypePayload {
+    material_type: MaterialTypeRow
+});
+
 /// Material mutations (admins).
 #[derive(Default)]
 pub struct MaterialsMutation;
 
 #[Object]
 impl MaterialsMutation {
+    /// Adds a material type, with what it asks of a printer (enclosure, nozzle and bed
+    /// temperatures) for the scheduler.
+    #[graphql(guard = "Access::Admin")]
+    async fn material_type_create(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The material type.")] input: MaterialTypeCreateInput,
+    ) -> AppResult<MaterialTypePayload> {
+        let form = input.into();
+        Ok(crate::in_transaction!(ctx, |conn| rules::save_material_type(conn, None, form)).into())
+    }
+
+    /// Changes a material type (its code is fixed once created).
+    #[graphql(guard = "Access::Admin")]
+    async fn material_type_update(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The material type's id.")] id: i64,
+        #[graphql(desc = "What changes.")] input: MaterialTypeUpdateInput,
+    ) -> AppResult<MaterialTypePayload> {
+        let form = input.into();
+        Ok(
+            crate::in_transaction!(ctx, |conn| rules::save_material_type(conn, Some(id), form))
+                .into(),
+        )
+    }
+
     /// Imports materials from a CSV file (`.csv`): items, material types, colours,
     /// categories under "Filament" and opening stock at MAIN, in one database transaction.
     #[graphql(guard = "Access::Admin")]

@@ -12,4 +12,5 @@ pub mod import;
 pub mod items;
 pub mod model;
 pub mod rest;
+pub mod rules;
 pub mod stock_import;
