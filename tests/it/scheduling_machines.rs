@@ -118,6 +118,15 @@ fn keys(v: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// The codes of a list of resources, in order.
+fn codes(list: &Value) -> Vec<String> {
+    list.as_array()
+        .expect("array")
+        .iter()
+        .map(|r| r["code"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
 const RESOURCE_KEYS: [&str; 15] = [
     "code",
     "name",
@@ -203,13 +212,6 @@ async fn resources_through_rest() {
     .await;
     assert_eq!(off["is_active"], false);
     assert_eq!(off["code"], "WS-00", "a null code changes nothing");
-    let codes = |list: &Value| -> Vec<String> {
-        list.as_array()
-            .expect("array")
-            .iter()
-            .map(|r| r["code"].as_str().unwrap_or_default().to_string())
-            .collect()
-    };
     for (query, want) in [
         ("", vec!["WS-01"]),
         ("?active_only=true", vec!["WS-01"]),
@@ -226,19 +228,26 @@ async fn resources_through_rest() {
         assert_eq!(codes(&list), want, "{query}");
     }
 
+    change_move_and_delete(&app, &op, &ws, wash, cure).await;
+}
+
+/// One resource read, changed, moved to another work center, its status set, and deleted;
+/// the work center routes of production still answer beside these.
+async fn change_move_and_delete(app: &TestApp, op: &str, ws: &Value, wash: i64, cure: i64) {
+    let ws_id = ws["id"].as_i64().expect("id");
     // One; a change that moves it to another work center.
     let one = ok(
-        &app,
-        &op,
+        app,
+        op,
         Method::GET,
         &format!("/api/v1/work-centers/resources/{ws_id}"),
         None,
     )
     .await;
-    assert_eq!(one, ws);
+    assert_eq!(&one, ws);
     let moved = ok(
-        &app,
-        &op,
+        app,
+        op,
         Method::PUT,
         &format!("/api/v1/work-centers/resources/{ws_id}"),
         Some(json!({"work_center_id": cure, "name": "Wash and cure", "serial_number": "SN-9"})),
@@ -251,8 +260,8 @@ async fn resources_through_rest() {
     assert_eq!(moved["serial_number"], "SN-9");
     assert_eq!(moved["machine_type"], "Wash & cure", "omitted keeps");
     let cure_list = ok(
-        &app,
-        &op,
+        app,
+        op,
         Method::GET,
         &format!("/api/v1/work-centers/{cure}/resources"),
         None,
@@ -262,8 +271,8 @@ async fn resources_through_rest() {
 
     // The quick status change answers `{id, status}`.
     let status = ok(
-        &app,
-        &op,
+        app,
+        op,
         Method::PATCH,
         &format!("/api/v1/work-centers/resources/{ws_id}/status?new_status=maintenance"),
         None,
@@ -273,8 +282,8 @@ async fn resources_through_rest() {
 
     // The work center routes of production still answer beside these.
     let wc = ok(
-        &app,
-        &op,
+        app,
+        op,
         Method::GET,
         &format!("/api/v1/work-centers/{wash}"),
         None,
@@ -282,33 +291,33 @@ async fn resources_through_rest() {
     .await;
     assert_eq!(wc["code"], "WASH");
     let renamed = ok(
-        &app,
-        &op,
+        app,
+        op,
         Method::PUT,
         &format!("/api/v1/work-centers/{wash}"),
         Some(json!({"name": "Wash room"})),
     )
     .await;
     assert_eq!(renamed["name"], "Wash room");
-    let all = ok(&app, &op, Method::GET, "/api/v1/work-centers/", None).await;
+    let all = ok(app, op, Method::GET, "/api/v1/work-centers/", None).await;
     assert_eq!(all.as_array().map(Vec::len), Some(2));
 
     // Delete: 204, then it is gone.
     let res = call(
-        &app,
+        app,
         Method::DELETE,
         &format!("/api/v1/work-centers/resources/{ws_id}"),
         None,
-        &op,
+        op,
     )
     .await;
     assert_eq!(res.status, StatusCode::NO_CONTENT, "{}", res.text());
     let res = call(
-        &app,
+        app,
         Method::GET,
         &format!("/api/v1/work-centers/resources/{ws_id}"),
         None,
-        &op,
+        op,
     )
     .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
@@ -316,8 +325,8 @@ async fn resources_through_rest() {
 
     // GraphQL lists every work center's resources when none is named.
     let all = gql(
-        &app,
-        &op,
+        app,
+        op,
         "{ resources(activeOnly: false) { code workCenterCode } }",
         json!({}),
     )
@@ -340,6 +349,102 @@ async fn refused_resource_requests_change_nothing() {
         .expect("id");
     let before = table_json(&app, "resources").await;
 
+    refused_resource_fields(&app, &t, wash, id).await;
+    let create = format!("/api/v1/work-centers/{wash}/resources");
+    let one = format!("/api/v1/work-centers/resources/{id}");
+    let body = |k: &str, v: Value| {
+        let mut b = json!({"code": "WS-03", "name": "Wash 3"});
+        b[k] = v;
+        b
+    };
+    // A taken code (any case) is a 400; a missing work center or resource a 404.
+    let mut others = vec![
+        (
+            Method::POST,
+            create.clone(),
+            Some(body("code", json!("ws-01"))),
+            StatusCode::BAD_REQUEST,
+            "A resource with code WS-01 already exists",
+        ),
+        (
+            Method::POST,
+            "/api/v1/work-centers/999999/resources".to_string(),
+            Some(body("code", json!("WS-09"))),
+            StatusCode::NOT_FOUND,
+            "Work center not found",
+        ),
+        (
+            Method::GET,
+            "/api/v1/work-centers/999999/resources".to_string(),
+            None,
+            StatusCode::NOT_FOUND,
+            "Work center not found",
+        ),
+        (
+            Method::PUT,
+            one.clone(),
+            Some(json!({"work_center_id": 999999})),
+            StatusCode::NOT_FOUND,
+            "Work center not found",
+        ),
+        (
+            Method::GET,
+            "/api/v1/work-centers/resources/999999".to_string(),
+            None,
+            StatusCode::NOT_FOUND,
+            "Resource not found",
+        ),
+        (
+            Method::PUT,
+            "/api/v1/work-centers/resources/999999".to_string(),
+            Some(json!({"name": "X"})),
+            StatusCode::NOT_FOUND,
+            "Resource not found",
+        ),
+        (
+            Method::DELETE,
+            "/api/v1/work-centers/resources/999999".to_string(),
+            None,
+            StatusCode::NOT_FOUND,
+            "Resource not found",
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/work-centers/resources/999999/status?new_status=busy".to_string(),
+            None,
+            StatusCode::NOT_FOUND,
+            "Resource not found",
+        ),
+    ];
+    others.push((
+        Method::PUT,
+        format!("/api/v1/work-centers/resources/{second}"),
+        Some(json!({"code": "Ws-01"})),
+        StatusCode::BAD_REQUEST,
+        "A resource with code WS-01 already exists",
+    ));
+    for (method, path, b, status, detail) in others {
+        let res = call(&app, method.clone(), &path, b, &t).await;
+        assert_eq!(res.status, status, "{method} {path}: {}", res.text());
+        assert_eq!(res.json()["detail"], detail, "{method} {path}");
+    }
+    let res = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/v1/work-centers/resources/{id}/status?new_status=asleep"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(field_errors(&res)[0].0, "query.new_status");
+    assert_eq!(table_json(&app, "resources").await, before);
+
+    refused_through_graphql(&app, &t, wash).await;
+    assert_eq!(table_json(&app, "resources").await, before);
+}
+
+/// Each field rule of a resource answers a 422 naming its field.
+async fn refused_resource_fields(app: &TestApp, t: &str, wash: i64, id: i64) {
     let create = format!("/api/v1/work-centers/{wash}/resources");
     let one = format!("/api/v1/work-centers/resources/{id}");
     let body = |k: &str, v: Value| {
@@ -427,99 +532,21 @@ async fn refused_resource_requests_change_nothing() {
             "Input should be less than or equal to 24",
         ),
     ] {
-        let res = call(&app, method.clone(), path, Some(b.clone()), &t).await;
+        let res = call(app, method.clone(), path, Some(b.clone()), t).await;
         let errors = field_errors(&res);
         assert!(
             errors.iter().any(|(f, m)| f == field && m == message),
             "{method} {path} {b}: {errors:?}"
         );
     }
-    // A taken code (any case) is a 400; a missing work center or resource a 404.
-    let mut others = vec![
-        (
-            Method::POST,
-            create.clone(),
-            Some(body("code", json!("ws-01"))),
-            StatusCode::BAD_REQUEST,
-            "A resource with code WS-01 already exists",
-        ),
-        (
-            Method::POST,
-            "/api/v1/work-centers/999999/resources".to_string(),
-            Some(body("code", json!("WS-09"))),
-            StatusCode::NOT_FOUND,
-            "Work center not found",
-        ),
-        (
-            Method::GET,
-            "/api/v1/work-centers/999999/resources".to_string(),
-            None,
-            StatusCode::NOT_FOUND,
-            "Work center not found",
-        ),
-        (
-            Method::PUT,
-            one.clone(),
-            Some(json!({"work_center_id": 999999})),
-            StatusCode::NOT_FOUND,
-            "Work center not found",
-        ),
-        (
-            Method::GET,
-            "/api/v1/work-centers/resources/999999".to_string(),
-            None,
-            StatusCode::NOT_FOUND,
-            "Resource not found",
-        ),
-        (
-            Method::PUT,
-            "/api/v1/work-centers/resources/999999".to_string(),
-            Some(json!({"name": "X"})),
-            StatusCode::NOT_FOUND,
-            "Resource not found",
-        ),
-        (
-            Method::DELETE,
-            "/api/v1/work-centers/resources/999999".to_string(),
-            None,
-            StatusCode::NOT_FOUND,
-            "Resource not found",
-        ),
-        (
-            Method::PATCH,
-            "/api/v1/work-centers/resources/999999/status?new_status=busy".to_string(),
-            None,
-            StatusCode::NOT_FOUND,
-            "Resource not found",
-        ),
-    ];
-    others.push((
-        Method::PUT,
-        format!("/api/v1/work-centers/resources/{second}"),
-        Some(json!({"code": "Ws-01"})),
-        StatusCode::BAD_REQUEST,
-        "A resource with code WS-01 already exists",
-    ));
-    for (method, path, b, status, detail) in others {
-        let res = call(&app, method.clone(), &path, b, &t).await;
-        assert_eq!(res.status, status, "{method} {path}: {}", res.text());
-        assert_eq!(res.json()["detail"], detail, "{method} {path}");
-    }
-    let res = call(
-        &app,
-        Method::PATCH,
-        &format!("/api/v1/work-centers/resources/{id}/status?new_status=asleep"),
-        None,
-        &t,
-    )
-    .await;
-    assert_eq!(field_errors(&res)[0].0, "query.new_status");
-    assert_eq!(table_json(&app, "resources").await, before);
+}
 
+/// Through GraphQL the resource rules are userErrors with camelCase fields.
+async fn refused_through_graphql(app: &TestApp, t: &str, wash: i64) {
     // Through GraphQL the same rules are userErrors with camelCase fields.
     let answer = gql(
-        &app,
-        &t,
+        app,
+        t,
         "mutation($wc: Int!) { resourceCreate(workCenterId: $wc, input: {code: \"WS-04\", name: \"x\", capacityHoursPerDay: \"30\"}) { resource { id } userErrors { field code message } } }",
         json!({"wc": wash}),
     )
@@ -529,8 +556,8 @@ async fn refused_resource_requests_change_nothing() {
         json!({"resource": null, "userErrors": [{"field": "capacityHoursPerDay", "code": "INVALID", "message": "Input should be less than or equal to 24"}]})
     );
     let answer = gql(
-        &app,
-        &t,
+        app,
+        t,
         "mutation { resourceCreate(workCenterId: 999999, input: {code: \"WS-03\", name: \"x\"}) { userErrors { field code message } } }",
         json!({}),
     )
@@ -539,7 +566,6 @@ async fn refused_resource_requests_change_nothing() {
         answer["data"]["resourceCreate"]["userErrors"],
         json!([{"field": "workCenterId", "code": "NOT_FOUND", "message": "Work center not found"}])
     );
-    assert_eq!(table_json(&app, "resources").await, before);
 }
 
 #[tokio::test]
@@ -582,7 +608,6 @@ async fn a_resource_with_open_operations_is_not_deleted() {
 
 #[tokio::test]
 async fn working_hours_and_their_calendars() {
-    use chrono::NaiveDate;
     let app = app().await;
     let t = admin(&app).await;
     let op = operator(&app, &t).await;
@@ -595,12 +620,50 @@ async fn working_hours_and_their_calendars() {
         json!({"work_center_id": wc, "always_open": true, "weekly": [], "exceptions": []})
     );
 
+    weekly_hours(&app, &op, &hours).await;
+    let christmas = hours_exceptions(&app, &op, &hours).await;
+    calendars_of(&app, &op, wc).await;
+
+    // Delete an exception: 204, then 404. An empty week is open around the clock again.
+    let path = format!("/api/v1/work-centers/hours/exceptions/{christmas}");
+    let res = call(&app, Method::DELETE, &path, None, &op).await;
+    assert_eq!(res.status, StatusCode::NO_CONTENT, "{}", res.text());
+    let res = call(&app, Method::DELETE, &path, None, &op).await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+    assert_eq!(res.json(), json!({"detail": "Hours exception not found"}));
+    let open = ok(&app, &op, Method::PUT, &hours, Some(json!({"periods": []}))).await;
+    assert_eq!(open["always_open"], true);
+    assert_eq!(open["weekly"], json!([]));
+
+    // A work center that does not exist.
+    for (method, path, body) in [
+        (Method::GET, "/api/v1/work-centers/999999/hours", None),
+        (
+            Method::PUT,
+            "/api/v1/work-centers/999999/hours",
+            Some(json!({"periods": []})),
+        ),
+        (
+            Method::POST,
+            "/api/v1/work-centers/999999/hours/exceptions",
+            Some(json!({"day": "2026-12-25"})),
+        ),
+    ] {
+        let res = call(&app, method.clone(), path, body, &op).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{method} {path}");
+        assert_eq!(res.json(), json!({"detail": "Work center not found"}));
+    }
+}
+
+/// A week set in any order answers sorted; refused weeks change nothing and name the
+/// period at fault.
+async fn weekly_hours(app: &TestApp, op: &str, hours: &str) {
     // The week, given in any order, answers sorted.
     let set = ok(
-        &app,
-        &op,
+        app,
+        op,
         Method::PUT,
-        &hours,
+        hours,
         Some(json!({"periods": [
             {"weekday": 0, "opens_minute": 780, "closes_minute": 1020},
             {"weekday": 0, "opens_minute": 480, "closes_minute": 720},
@@ -619,7 +682,7 @@ async fn working_hours_and_their_calendars() {
             {"weekday": 5, "opens_minute": 720, "closes_minute": 1440}
         ])
     );
-    let stored = table_json(&app, "work_center_hours").await;
+    let stored = table_json(app, "work_center_hours").await;
 
     // Refused weeks change nothing and name the period at fault.
     for (periods, field, message) in [
@@ -650,11 +713,11 @@ async fn working_hours_and_their_calendars() {
         ),
     ] {
         let res = call(
-            &app,
+            app,
             Method::PUT,
-            &hours,
+            hours,
             Some(json!({"periods": periods})),
-            &op,
+            op,
         )
         .await;
         let errors = field_errors(&res);
@@ -663,21 +726,25 @@ async fn working_hours_and_their_calendars() {
             "{periods}: {errors:?}"
         );
     }
-    let res = call(&app, Method::PUT, &hours, Some(json!({})), &op).await;
+    let res = call(app, Method::PUT, hours, Some(json!({})), op).await;
     assert_eq!(
         field_errors(&res)[0],
         ("periods".into(), "Field required".into())
     );
-    assert_eq!(table_json(&app, "work_center_hours").await, stored);
+    assert_eq!(table_json(app, "work_center_hours").await, stored);
+}
 
+/// Exceptions: a closed day, a short day, and what a day's exceptions refuse. Answers the
+/// closed day's id.
+async fn hours_exceptions(app: &TestApp, op: &str, hours: &str) -> i64 {
     // Exceptions: a closed day, a short day, and what a day's exceptions refuse.
     let exceptions = format!("{hours}/exceptions");
     let res = call(
-        &app,
+        app,
         Method::POST,
         &exceptions,
         Some(json!({"day": "2026-12-25", "reason": "Christmas"})),
-        &op,
+        op,
     )
     .await;
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
@@ -695,8 +762,8 @@ async fn working_hours_and_their_calendars() {
     );
     assert_eq!(christmas["opens_minute"], Value::Null);
     let short = ok(
-        &app,
-        &op,
+        app,
+        op,
         Method::POST,
         &exceptions,
         Some(json!({"day": "2026-12-24", "opens_minute": 480, "closes_minute": 720})),
@@ -704,8 +771,8 @@ async fn working_hours_and_their_calendars() {
     .await;
     assert_eq!(short["closes_minute"], 720);
     ok(
-        &app,
-        &op,
+        app,
+        op,
         Method::POST,
         &exceptions,
         Some(
@@ -713,7 +780,7 @@ async fn working_hours_and_their_calendars() {
         ),
     )
     .await;
-    let stored_exceptions = table_json(&app, "work_center_exceptions").await;
+    let stored_exceptions = table_json(app, "work_center_exceptions").await;
     for (body, status, detail) in [
         (
             json!({"day": "2026-12-25", "opens_minute": 480, "closes_minute": 600}),
@@ -731,7 +798,7 @@ async fn working_hours_and_their_calendars() {
             "Overlaps the hours already set for 2026-12-24",
         ),
     ] {
-        let res = call(&app, Method::POST, &exceptions, Some(body.clone()), &op).await;
+        let res = call(app, Method::POST, &exceptions, Some(body.clone()), op).await;
         assert_eq!(res.status, status, "{body}: {}", res.text());
         assert_eq!(res.json()["detail"], detail, "{body}");
     }
@@ -750,15 +817,15 @@ async fn working_hours_and_their_calendars() {
         ),
         (json!({"day": "26/12/2026"}), "day"),
     ] {
-        let res = call(&app, Method::POST, &exceptions, Some(body.clone()), &op).await;
+        let res = call(app, Method::POST, &exceptions, Some(body.clone()), op).await;
         let errors = field_errors(&res);
         assert!(errors.iter().any(|(f, _)| f == field), "{body}: {errors:?}");
     }
     assert_eq!(
-        table_json(&app, "work_center_exceptions").await,
+        table_json(app, "work_center_exceptions").await,
         stored_exceptions
     );
-    let all = ok(&app, &op, Method::GET, &hours, None).await;
+    let all = ok(app, op, Method::GET, hours, None).await;
     let days: Vec<(&str, Value)> = all["exceptions"]
         .as_array()
         .expect("exceptions")
@@ -778,10 +845,15 @@ async fn working_hours_and_their_calendars() {
             ("2026-12-25", Value::Null)
         ]
     );
+    christmas["id"].as_i64().expect("id")
+}
 
+/// The engine's calendars built from the stored hours, as the scheduler reads them.
+async fn calendars_of(app: &TestApp, op: &str, wc: i64) {
+    use chrono::NaiveDate;
     // The engine's calendars, as the scheduler reads them.
     let mut conn = app.db.connect().await;
-    let other = work_center(&app, &op, "QC").await;
+    let other = work_center(app, op, "QC").await;
     let calendars = strata::operations::scheduling::hours::calendars(&mut conn, &[wc, other])
         .await
         .expect("calendars");
@@ -807,36 +879,6 @@ async fn working_hours_and_their_calendars() {
         calendars[&other].weekly.is_none(),
         "no hours: open around the clock"
     );
-
-    // Delete an exception: 204, then 404. An empty week is open around the clock again.
-    let path = format!("/api/v1/work-centers/hours/exceptions/{}", christmas["id"]);
-    let res = call(&app, Method::DELETE, &path, None, &op).await;
-    assert_eq!(res.status, StatusCode::NO_CONTENT, "{}", res.text());
-    let res = call(&app, Method::DELETE, &path, None, &op).await;
-    assert_eq!(res.status, StatusCode::NOT_FOUND);
-    assert_eq!(res.json(), json!({"detail": "Hours exception not found"}));
-    let open = ok(&app, &op, Method::PUT, &hours, Some(json!({"periods": []}))).await;
-    assert_eq!(open["always_open"], true);
-    assert_eq!(open["weekly"], json!([]));
-
-    // A work center that does not exist.
-    for (method, path, body) in [
-        (Method::GET, "/api/v1/work-centers/999999/hours", None),
-        (
-            Method::PUT,
-            "/api/v1/work-centers/999999/hours",
-            Some(json!({"periods": []})),
-        ),
-        (
-            Method::POST,
-            "/api/v1/work-centers/999999/hours/exceptions",
-            Some(json!({"day": "2026-12-25"})),
-        ),
-    ] {
-        let res = call(&app, method.clone(), path, body, &op).await;
-        assert_eq!(res.status, StatusCode::NOT_FOUND, "{method} {path}");
-        assert_eq!(res.json(), json!({"detail": "Work center not found"}));
-    }
 }
 
 #[tokio::test]

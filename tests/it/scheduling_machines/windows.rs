@@ -103,31 +103,7 @@ async fn maintenance_windows_through_rest() {
     assert_eq!(ids(&all), [third_id, first_id, second_id]);
     assert_eq!(all["total"], 3);
     assert_eq!(keys(&all["items"][0]), WINDOW_KEYS);
-    let start = urlencoding(&at(200));
-    for (query, want) in [
-        (format!("printer_id={x1}"), vec![first_id, second_id]),
-        (format!("resource_id={ws}"), vec![third_id]),
-        (format!("start={start}"), vec![second_id]),
-        (format!("end={start}"), vec![third_id, first_id]),
-        (
-            format!(
-                "start={}&end={}",
-                urlencoding(&at(130)),
-                urlencoding(&at(140))
-            ),
-            vec![first_id],
-        ),
-    ] {
-        let list = ok(
-            &app,
-            &op,
-            Method::GET,
-            &format!("/api/v1/maintenance-windows?{query}"),
-            None,
-        )
-        .await;
-        assert_eq!(ids(&list), want, "{query}");
-    }
+    filtered(&app, &op, (x1, ws), [first_id, second_id, third_id]).await;
 
     // Cancel: the window, cancelled; then it no longer blocks nor lists by default.
     let cancelled = ok(
@@ -164,45 +140,7 @@ async fn maintenance_windows_through_rest() {
     assert_eq!(done["status"], "completed");
     assert_eq!(done["maintenance_log_id"], Value::Null);
 
-    // Finished windows cannot be cancelled or completed; unknown ones are 404.
-    for (path, status, detail) in [
-        (
-            format!("{first_id}/cancel"),
-            StatusCode::BAD_REQUEST,
-            format!("Maintenance window {first_id} is cancelled and cannot be cancelled"),
-        ),
-        (
-            format!("{first_id}/complete"),
-            StatusCode::BAD_REQUEST,
-            format!("Maintenance window {first_id} is cancelled and cannot be completed"),
-        ),
-        (
-            format!("{third_id}/cancel"),
-            StatusCode::BAD_REQUEST,
-            format!("Maintenance window {third_id} is completed and cannot be cancelled"),
-        ),
-        (
-            "999999/cancel".to_string(),
-            StatusCode::NOT_FOUND,
-            "Maintenance window not found".to_string(),
-        ),
-        (
-            "999999/complete".to_string(),
-            StatusCode::NOT_FOUND,
-            "Maintenance window not found".to_string(),
-        ),
-    ] {
-        let res = call(
-            &app,
-            Method::POST,
-            &format!("/api/v1/maintenance-windows/{path}"),
-            Some(json!({})),
-            &op,
-        )
-        .await;
-        assert_eq!(res.status, status, "{path}: {}", res.text());
-        assert_eq!(res.json(), json!({"detail": detail}), "{path}");
-    }
+    finished_windows_refuse(&app, &op, first_id, third_id).await;
 
     // A cancelled window no longer blocks: the same time can be planned again.
     window(
@@ -298,6 +236,95 @@ async fn refused_windows_change_nothing() {
         "{}",
         res.text()
     );
+    refused_window_fields(&app, &t, x1).await;
+    assert_eq!(table_json(&app, "maintenance_windows").await, before);
+}
+
+/// The list's filters: by machine, by time range (ending after `start`, starting before
+/// `end`). `windows` are the first and second (the printer's) and the third (the resource's).
+async fn filtered(app: &TestApp, op: &str, machines: (i64, i64), windows: [i64; 3]) {
+    let (x1, ws) = machines;
+    let [first_id, second_id, third_id] = windows;
+    let start = urlencoding(&at(200));
+    for (query, want) in [
+        (format!("printer_id={x1}"), vec![first_id, second_id]),
+        (format!("resource_id={ws}"), vec![third_id]),
+        (format!("start={start}"), vec![second_id]),
+        (format!("end={start}"), vec![third_id, first_id]),
+        (
+            format!(
+                "start={}&end={}",
+                urlencoding(&at(130)),
+                urlencoding(&at(140))
+            ),
+            vec![first_id],
+        ),
+    ] {
+        let list = ok(
+            app,
+            op,
+            Method::GET,
+            &format!("/api/v1/maintenance-windows?{query}"),
+            None,
+        )
+        .await;
+        assert_eq!(ids(&list), want, "{query}");
+    }
+}
+
+/// Finished windows cannot be cancelled or completed; unknown ones are 404.
+async fn finished_windows_refuse(app: &TestApp, op: &str, cancelled: i64, completed: i64) {
+    let (first_id, third_id) = (cancelled, completed);
+    // Finished windows cannot be cancelled or completed; unknown ones are 404.
+    for (path, status, detail) in [
+        (
+            format!("{first_id}/cancel"),
+            StatusCode::BAD_REQUEST,
+            format!("Maintenance window {first_id} is cancelled and cannot be cancelled"),
+        ),
+        (
+            format!("{first_id}/complete"),
+            StatusCode::BAD_REQUEST,
+            format!("Maintenance window {first_id} is cancelled and cannot be completed"),
+        ),
+        (
+            format!("{third_id}/cancel"),
+            StatusCode::BAD_REQUEST,
+            format!("Maintenance window {third_id} is completed and cannot be cancelled"),
+        ),
+        (
+            "999999/cancel".to_string(),
+            StatusCode::NOT_FOUND,
+            "Maintenance window not found".to_string(),
+        ),
+        (
+            "999999/complete".to_string(),
+            StatusCode::NOT_FOUND,
+            "Maintenance window not found".to_string(),
+        ),
+    ] {
+        let res = call(
+            app,
+            Method::POST,
+            &format!("/api/v1/maintenance-windows/{path}"),
+            Some(json!({})),
+            op,
+        )
+        .await;
+        assert_eq!(res.status, status, "{path}: {}", res.text());
+        assert_eq!(res.json(), json!({"detail": detail}), "{path}");
+    }
+}
+
+/// The field rules of a new window answer a 422 naming the field, through REST and as
+/// userErrors through GraphQL.
+async fn refused_window_fields(app: &TestApp, t: &str, x1: i64) {
+    let base = || json!({"printer_id": x1, "starts_at": at(600), "ends_at": at(660)});
+    let with = |k: &str, v: Value| {
+        let mut b = base();
+        b[k] = v;
+        b
+    };
     for (body, field, message) in [
         (
             with("ends_at", json!(at(600))),
@@ -326,11 +353,11 @@ async fn refused_windows_change_nothing() {
         ),
     ] {
         let res = call(
-            &app,
+            app,
             Method::POST,
             "/api/v1/maintenance-windows",
             Some(body.clone()),
-            &t,
+            t,
         )
         .await;
         let errors = field_errors(&res);
@@ -339,12 +366,10 @@ async fn refused_windows_change_nothing() {
             "{body}: {errors:?}"
         );
     }
-    assert_eq!(table_json(&app, "maintenance_windows").await, before);
-
     // Through GraphQL: field-level userErrors.
     let answer = gql(
-        &app,
-        &t,
+        app,
+        t,
         "mutation($p: Int!, $s: DateTime!) { maintenanceWindowCreate(input: {printerId: $p, startsAt: $s, endsAt: $s}) { maintenanceWindow { id } conflictingOperations userErrors { field code message } } }",
         json!({"p": x1, "s": at(700)}),
     )
