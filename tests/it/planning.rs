@@ -72,7 +72,7 @@ async fn farm(app: &TestApp, t: &str) -> Farm {
     }
 }
 
-fn planned_of<'a>(list: &'a Value, product: i64) -> Vec<&'a Value> {
+fn planned_of(list: &Value, product: i64) -> Vec<&Value> {
     list["items"]
         .as_array()
         .expect("items")

@@ -5493,6 +5493,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dispatch/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a pending operation (`operation_id`) on a printer (`printer_id`) from now, with every booking rule (409 when one fails)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ScheduleDispatchAssign($operationId: Int!, $printerId: Int!) {
+         *       dispatchAssign(operationId: $operationId, printerId: $printerId) {
+         *         operation_id: operationId
+         *         printer_id: printerId
+         *         printer_code: printerCode
+         *         production_order_code: productionOrderCode
+         *         scheduled_start: scheduledStart
+         *         scheduled_end: scheduledEnd
+         *         operation_status: operationStatus
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_schedule_dispatch_assign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dispatch/queues": {
         parameters: {
             query?: never;
@@ -7086,6 +7120,155 @@ export interface paths {
          *     ```
          */
         post: operations["create_item_recost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/maintenance-windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Maintenance windows by start as `{items, total}` (`printer_id`, `resource_id`, `start`: ending after, `end`: starting before, `include_finished` default false: only scheduled and in-progress ones)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MaintenanceWindows($printerId: Int, $resourceId: Int, $start: DateTime, $end: DateTime, $includeFinished: Boolean = false) {
+         *       maintenanceWindows(printerId: $printerId, resourceId: $resourceId, start: $start, end: $end, includeFinished: $includeFinished) {
+         *         items: nodes { ...MaintenanceWindowFields }
+         *         total: totalCount
+         *       }
+         *     }
+         *     fragment MaintenanceWindowFields on MaintenanceWindow {
+         *       id
+         *       printer_id: printerId
+         *       resource_id: resourceId
+         *       starts_at: startsAt
+         *       ends_at: endsAt
+         *       reason
+         *       status
+         *       maintenance_log_id: maintenanceLogId
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        get: operations["list_maintenance_windows"];
+        put?: never;
+        /**
+         * Plan downtime of exactly one of `printer_id`, `resource_id` (else 400) from `starts_at` to `ends_at` (after it) with a `reason`; an overlap with another blocking window of the machine is 400; operations booked over it are allowed and listed in `conflicting_operations`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation MaintenanceWindowCreate($input: MaintenanceWindowCreateInput!) {
+         *       maintenanceWindowCreate(input: $input) {
+         *         maintenance_window: maintenanceWindow { ...MaintenanceWindowFields }
+         *         conflicting_operations: conflictingOperations
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment MaintenanceWindowFields on MaintenanceWindow {
+         *       id
+         *       printer_id: printerId
+         *       resource_id: resourceId
+         *       starts_at: startsAt
+         *       ends_at: endsAt
+         *       reason
+         *       status
+         *       maintenance_log_id: maintenanceLogId
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_maintenance_window"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/maintenance-windows/{window_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a scheduled or in-progress window (otherwise 400)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation MaintenanceWindowCancel($windowId: Int!) {
+         *       maintenanceWindowCancel(id: $windowId) {
+         *         maintenance_window: maintenanceWindow { ...MaintenanceWindowFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment MaintenanceWindowFields on MaintenanceWindow {
+         *       id
+         *       printer_id: printerId
+         *       resource_id: resourceId
+         *       starts_at: startsAt
+         *       ends_at: endsAt
+         *       reason
+         *       status
+         *       maintenance_log_id: maintenanceLogId
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_maintenance_window_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/maintenance-windows/{window_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a scheduled or in-progress window (otherwise 400): a printer's window writes its maintenance log (`maintenance_type` default routine, `performed_by` default the user's e-mail, `next_due_at`, `cost`, `notes`; downtime = the window's span up to now) and links `maintenance_log_id`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation MaintenanceWindowComplete($windowId: Int!, $input: MaintenanceWindowCompleteInput) {
+         *       maintenanceWindowComplete(id: $windowId, input: $input) {
+         *         maintenance_window: maintenanceWindow { ...MaintenanceWindowFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment MaintenanceWindowFields on MaintenanceWindow {
+         *       id
+         *       printer_id: printerId
+         *       resource_id: resourceId
+         *       starts_at: startsAt
+         *       ends_at: endsAt
+         *       reason
+         *       status
+         *       maintenance_log_id: maintenanceLogId
+         *       created_by: createdBy
+         *       created_at: createdAt
+         *     }
+         *     ```
+         */
+        post: operations["create_maintenance_window_complete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9037,6 +9220,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/production-orders/resources/next-available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The first free slot of `duration_minutes` on a machine (`resource_id`, `is_printer`) after `after` (default now)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ScheduleNextAvailable($resourceId: Int!, $durationMinutes: Int!, $isPrinter: Boolean = false, $after: DateTime) {
+         *       nextAvailableSlot(resourceId: $resourceId, durationMinutes: $durationMinutes, isPrinter: $isPrinter, after: $after) {
+         *         next_available: nextAvailable
+         *         suggested_end: suggestedEnd
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_schedule_next_available"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/production-orders/scrap-reasons": {
         parameters: {
             query?: never;
@@ -10863,6 +11075,88 @@ export interface paths {
          *     ```
          */
         post: operations["create_production_order_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{op_id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an operation (`resource_id`, `is_printer`, `scheduled_start`, `scheduled_end`); a refusal answers `success: false` with `conflict_type`, the conflicts and the next free slot
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ScheduleReschedule($orderId: Int!, $opId: Int!, $input: RescheduleInput!) {
+         *       operationReschedule(orderId: $orderId, opId: $opId, input: $input) {
+         *         success
+         *         operation_id: operationId
+         *         scheduled_start: scheduledStart
+         *         scheduled_end: scheduledEnd
+         *         message
+         *         conflicts {
+         *           operation_id: operationId
+         *           production_order_id: productionOrderId
+         *           production_order_code: productionOrderCode
+         *           operation_code: operationCode
+         *           scheduled_start: scheduledStart
+         *           scheduled_end: scheduledEnd
+         *         }
+         *         conflict_type: conflictType
+         *         earliest_valid_start: earliestValidStart
+         *         next_available_start: nextAvailableStart
+         *         next_available_end: nextAvailableEnd
+         *         successor_conflicts: successorConflicts {
+         *           operation_id: operationId
+         *           operation_code: operationCode
+         *           operation_name: operationName
+         *           sequence
+         *           scheduled_start: scheduledStart
+         *           earliest_valid_start: earliestValidStart
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_schedule_reschedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{op_id}/unschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a pending or queued operation off the schedule
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ScheduleUnschedule($orderId: Int!, $opId: Int!) {
+         *       operationUnschedule(orderId: $orderId, opId: $opId) {
+         *         success
+         *         operation_id: operationId
+         *         message
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_schedule_unschedule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12883,6 +13177,83 @@ export interface paths {
         patch: operations["update_quote_status"];
         trace?: never;
     };
+    "/resources/{resource_id}/conflicts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operations (but `exclude_operation_id`) and maintenance windows in the way on a resource between `start` and `end`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ScheduleResourceConflictCheck($resourceId: Int!, $start: DateTime!, $end: DateTime!, $excludeOperationId: Int) {
+         *       resourceConflictCheck(resourceId: $resourceId, start: $start, end: $end, excludeOperationId: $excludeOperationId) {
+         *         has_conflicts: hasConflicts
+         *         conflicts {
+         *           operation_id: operationId
+         *           production_order_id: productionOrderId
+         *           production_order_code: productionOrderCode
+         *           operation_code: operationCode
+         *           scheduled_start: scheduledStart
+         *           scheduled_end: scheduledEnd
+         *         }
+         *         maintenance_windows: maintenanceWindows { id starts_at: startsAt ends_at: endsAt reason status }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_schedule_resource_conflict_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/resources/{resource_id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A resource's bookings (`start_date`, `end_date`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ScheduleResourceSchedule($resourceId: Int!, $startDate: DateTime, $endDate: DateTime) {
+         *       resourceSchedule(resourceId: $resourceId, startDate: $startDate, endDate: $endDate) {
+         *         resource_id: resourceId
+         *         resource_code: resourceCode
+         *         resource_name: resourceName
+         *         operations {
+         *           operation_id: operationId
+         *           production_order_id: productionOrderId
+         *           production_order_code: productionOrderCode
+         *           operation_code: operationCode
+         *           operation_name: operationName
+         *           scheduled_start: scheduledStart
+         *           scheduled_end: scheduledEnd
+         *           status
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_schedule_resource_schedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/routings/": {
         parameters: {
             query?: never;
@@ -14552,6 +14923,277 @@ export interface paths {
          *     ```
          */
         patch: operations["update_sales_order_status"];
+        trace?: never;
+    };
+    "/scheduling/auto-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Auto-schedule `order_id` (409 with the reason when it cannot be placed) or, without it, every released order (`preferred_start`, `horizon_days` 1-90, default 14): each order's planned finish against its due date
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ScheduleAuto($orderId: Int, $preferredStart: DateTime, $horizonDays: Int) {
+         *       autoSchedule(input: {orderId: $orderId, preferredStart: $preferredStart, horizonDays: $horizonDays}) {
+         *         order_id: orderId
+         *         order_code: orderCode
+         *         resource_id: resourceId
+         *         is_printer: isPrinter
+         *         resource_code: resourceCode
+         *         resource_name: resourceName
+         *         scheduled_start: scheduledStart
+         *         scheduled_end: scheduledEnd
+         *         scheduled_operations: scheduledOperations
+         *         late_orders: lateOrders
+         *         orders {
+         *           order_id: orderId
+         *           order_code: orderCode
+         *           planned_finish: plannedFinish
+         *           due_date: dueDate
+         *           late
+         *           unplaced { operation_id: operationId reason }
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_schedule_auto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scheduling/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Gantt board for `start_date`..`end_date` (at most 92 days): lanes per printer and resource with bookings, maintenance windows and utilisation, and the unscheduled queue
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ScheduleBoard($startDate: DateTime!, $endDate: DateTime!) {
+         *       schedule(from: $startDate, to: $endDate) {
+         *         start
+         *         end
+         *         lanes {
+         *           key
+         *           kind
+         *           id
+         *           code
+         *           name
+         *           status
+         *           work_center_code: workCenterCode
+         *           utilization_percent: utilizationPercent
+         *           operations {
+         *             id
+         *             operation_code: operationCode
+         *             operation_name: operationName
+         *             sequence
+         *             status
+         *             scheduled_start: scheduledStart
+         *             scheduled_end: scheduledEnd
+         *             planned_setup_minutes: plannedSetupMinutes
+         *             planned_run_minutes: plannedRunMinutes
+         *             production_order_id: productionOrderId
+         *             production_order_code: productionOrderCode
+         *             production_order_status: productionOrderStatus
+         *             product_name: productName
+         *             quantity
+         *             due_date: dueDate
+         *             late
+         *           }
+         *           windows { id starts_at: startsAt ends_at: endsAt reason status }
+         *         }
+         *         unscheduled {
+         *           production_order_id: productionOrderId
+         *           production_order_code: productionOrderCode
+         *           production_order_status: productionOrderStatus
+         *           product_name: productName
+         *           quantity
+         *           priority
+         *           due_date: dueDate
+         *           unscheduled_operation_count: unscheduledOperationCount
+         *           first_unscheduled_operation: firstUnscheduledOperation {
+         *             id
+         *             operation_code: operationCode
+         *             operation_name: operationName
+         *             sequence
+         *             status
+         *             planned_setup_minutes: plannedSetupMinutes
+         *             planned_run_minutes: plannedRunMinutes
+         *           }
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_schedule_board"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scheduling/capacity/available-slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free gaps of at least `duration_hours` (default 2) on a machine between `start_date` and `end_date`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ScheduleAvailableSlots($resourceId: Int!, $isPrinter: Boolean = false, $startDate: DateTime!, $endDate: DateTime!, $durationHours: Float = 2.0) {
+         *       availableSlots(resourceId: $resourceId, isPrinter: $isPrinter, startDate: $startDate, endDate: $endDate, durationHours: $durationHours) {
+         *         start_time: startTime
+         *         end_time: endTime
+         *         duration_hours: durationHours
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_schedule_available_slots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scheduling/capacity/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether a machine (`resource_id`, `is_printer`) is free from `start_time` to `end_time`: no booking, no maintenance, inside working hours
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ScheduleCapacityCheck($resourceId: Int!, $isPrinter: Boolean = false, $startTime: DateTime!, $endTime: DateTime!) {
+         *       capacityCheck(resourceId: $resourceId, isPrinter: $isPrinter, startTime: $startTime, endTime: $endTime) {
+         *         resource_id: resourceId
+         *         resource_code: resourceCode
+         *         resource_name: resourceName
+         *         start_time: startTime
+         *         end_time: endTime
+         *         has_capacity: hasCapacity
+         *         within_working_hours: withinWorkingHours
+         *         conflicts {
+         *           type
+         *           order_id: orderId
+         *           order_code: orderCode
+         *           operation_id: operationId
+         *           operation_code: operationCode
+         *           start_time: startTime
+         *           end_time: endTime
+         *           product_name: productName
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_schedule_capacity_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scheduling/capacity/machine-availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every active resource's total, booked and free hours between `start_date` and `end_date` (`work_center_id`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ScheduleMachineAvailability($startDate: DateTime!, $endDate: DateTime!, $workCenterId: Int) {
+         *       machineAvailability(startDate: $startDate, endDate: $endDate, workCenterId: $workCenterId) {
+         *         resource_id: resourceId
+         *         resource_code: resourceCode
+         *         resource_name: resourceName
+         *         work_center_id: workCenterId
+         *         work_center_code: workCenterCode
+         *         status
+         *         total_hours: totalHours
+         *         scheduled_hours: scheduledHours
+         *         available_hours: availableHours
+         *         utilization_percent: utilizationPercent
+         *         scheduled_order_count: scheduledOrderCount
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_schedule_machine_availability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scheduling/resource-conflicts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operations and maintenance windows in the way on a machine between `start` and `end`, as `{conflicts}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ScheduleResourceConflicts($resourceId: Int!, $isPrinter: Boolean = false, $start: DateTime!, $end: DateTime!) {
+         *       resourceConflicts(resourceId: $resourceId, isPrinter: $isPrinter, start: $start, end: $end) {
+         *         conflicts {
+         *         type
+         *         operation_id: operationId
+         *         operation_code: operationCode
+         *         production_order_code: orderCode
+         *         po_code: orderCode
+         *         window_id: windowId
+         *         scheduled_start: startTime
+         *         scheduled_end: endTime
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_schedule_resource_conflicts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/scrap-reasons/": {
@@ -17492,6 +18134,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/work-centers/hours/exceptions/{exception_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an hours exception
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation WorkCenterExceptionDelete($exceptionId: Int!) {
+         *       workCenterExceptionDelete(id: $exceptionId) {
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_work_center_exception"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/work-centers/resources/{resource_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One resource
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Resource($resourceId: Int!) {
+         *       resource(id: $resourceId) { ...ResourceFields }
+         *     }
+         *     fragment ResourceFields on Resource {
+         *       code
+         *       name
+         *       machine_type: machineType
+         *       serial_number: serialNumber
+         *       bambu_device_id: bambuDeviceId
+         *       bambu_ip_address: bambuIpAddress
+         *       capacity_hours_per_day: capacityHoursPerDay
+         *       status
+         *       is_active: isActive
+         *       id
+         *       work_center_id: workCenterId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *     }
+         *     ```
+         */
+        get: operations["get_resource"];
+        /**
+         * Change a resource (`work_center_id` moves it to another work center, which must exist)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ResourceUpdate($resourceId: Int!, $input: ResourceUpdateInput!) {
+         *       resourceUpdate(id: $resourceId, input: $input) {
+         *         resource { ...ResourceFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ResourceFields on Resource {
+         *       code
+         *       name
+         *       machine_type: machineType
+         *       serial_number: serialNumber
+         *       bambu_device_id: bambuDeviceId
+         *       bambu_ip_address: bambuIpAddress
+         *       capacity_hours_per_day: capacityHoursPerDay
+         *       status
+         *       is_active: isActive
+         *       id
+         *       work_center_id: workCenterId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *     }
+         *     ```
+         */
+        put: operations["update_resource"];
+        post?: never;
+        /**
+         * Delete a resource (400 while operations that are not complete are booked on it; its maintenance windows go with it)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ResourceDelete($resourceId: Int!) {
+         *       resourceDelete(id: $resourceId) {
+         *         message
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_resource"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/work-centers/resources/{resource_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a resource's status (`?new_status=` available|busy|maintenance|offline) as `{id, status}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ResourceUpdateStatus($resourceId: Int!, $newStatus: ResourceStatus!) {
+         *       resourceUpdateStatus(id: $resourceId, status: $newStatus) {
+         *         resource { id status }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        patch: operations["update_resource_update_status"];
+        trace?: never;
+    };
     "/work-centers/{id}": {
         parameters: {
             query?: never;
@@ -17549,6 +18335,183 @@ export interface paths {
          */
         put: operations["update_work_center"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/work-centers/{wc_id}/hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A work center's working hours: `{work_center_id, always_open, weekly: [{weekday 0=Mon..6, opens_minute, closes_minute}], exceptions}` (minutes from midnight UTC; no weekly periods = open around the clock)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query WorkCenterHours($wcId: Int!) {
+         *       workCenterHours(workCenterId: $wcId) { ...WorkCenterHoursFields }
+         *     }
+         *     fragment WorkCenterHoursFields on WorkCenterHours {
+         *       work_center_id: workCenterId
+         *       always_open: alwaysOpen
+         *       weekly { weekday opens_minute: opensMinute closes_minute: closesMinute }
+         *       exceptions { ...HoursExceptionFields }
+         *     }
+         *     fragment HoursExceptionFields on HoursException {
+         *       id
+         *       work_center_id: workCenterId
+         *       day
+         *       opens_minute: opensMinute
+         *       closes_minute: closesMinute
+         *       reason
+         *     }
+         *     ```
+         */
+        get: operations["list_work_center_hours"];
+        /**
+         * Replace a work center's week with `{periods: [{weekday, opens_minute, closes_minute}]}` (0 <= open < close <= 1440, no overlaps within a day; `[]` = open around the clock)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation WorkCenterHoursSet($wcId: Int!, $periods: [OpenPeriodInput!]!) {
+         *       workCenterHoursSet(workCenterId: $wcId, periods: $periods) {
+         *         hours { ...WorkCenterHoursFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment WorkCenterHoursFields on WorkCenterHours {
+         *       work_center_id: workCenterId
+         *       always_open: alwaysOpen
+         *       weekly { weekday opens_minute: opensMinute closes_minute: closesMinute }
+         *       exceptions { ...HoursExceptionFields }
+         *     }
+         *     fragment HoursExceptionFields on HoursException {
+         *       id
+         *       work_center_id: workCenterId
+         *       day
+         *       opens_minute: opensMinute
+         *       closes_minute: closesMinute
+         *       reason
+         *     }
+         *     ```
+         */
+        put: operations["update_work_center_hours_set"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/work-centers/{wc_id}/hours/exceptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a day whose hours differ: `{day, opens_minute?, closes_minute?, reason?}` (no minutes = closed all day)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation WorkCenterExceptionAdd($wcId: Int!, $input: HoursExceptionInput!) {
+         *       workCenterExceptionAdd(workCenterId: $wcId, input: $input) {
+         *         exception { ...HoursExceptionFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment HoursExceptionFields on HoursException {
+         *       id
+         *       work_center_id: workCenterId
+         *       day
+         *       opens_minute: opensMinute
+         *       closes_minute: closesMinute
+         *       reason
+         *     }
+         *     ```
+         */
+        post: operations["create_work_center_exception_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/work-centers/{wc_id}/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A work center's resources (machines that are not printers) by code, a bare array (`active_only`, default true); `Work center not found` is 404
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query Resources($wcId: Int!, $activeOnly: Boolean = true) {
+         *       resources(workCenterId: $wcId, activeOnly: $activeOnly) { ...ResourceFields }
+         *     }
+         *     fragment ResourceFields on Resource {
+         *       code
+         *       name
+         *       machine_type: machineType
+         *       serial_number: serialNumber
+         *       bambu_device_id: bambuDeviceId
+         *       bambu_ip_address: bambuIpAddress
+         *       capacity_hours_per_day: capacityHoursPerDay
+         *       status
+         *       is_active: isActive
+         *       id
+         *       work_center_id: workCenterId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *     }
+         *     ```
+         */
+        get: operations["list_resources"];
+        put?: never;
+        /**
+         * Add a resource to a work center (`code` 1-50 unique ignoring case, else 400; `name` 1-200; `capacity_hours_per_day` 0-24; `status` default available)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ResourceCreate($wcId: Int!, $input: ResourceCreateInput!) {
+         *       resourceCreate(workCenterId: $wcId, input: $input) {
+         *         resource { ...ResourceFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ResourceFields on Resource {
+         *       code
+         *       name
+         *       machine_type: machineType
+         *       serial_number: serialNumber
+         *       bambu_device_id: bambuDeviceId
+         *       bambu_ip_address: bambuIpAddress
+         *       capacity_hours_per_day: capacityHoursPerDay
+         *       status
+         *       is_active: isActive
+         *       id
+         *       work_center_id: workCenterId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *     }
+         *     ```
+         */
+        post: operations["create_resource"];
         delete?: never;
         options?: never;
         head?: never;
@@ -37159,6 +38122,146 @@ export interface operations {
             };
         };
     };
+    create_schedule_dispatch_assign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    operation_id: number;
+                    printer_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The operation. */
+                        operation_id: number;
+                        /** @description The printer. */
+                        printer_id: number;
+                        /** @description Its code. */
+                        printer_code: string;
+                        /** @description The order's code. */
+                        production_order_code: string;
+                        /**
+                         * Format: date-time
+                         * @description Booked start (now).
+                         */
+                        scheduled_start: string;
+                        /**
+                         * Format: date-time
+                         * @description Booked end.
+                         */
+                        scheduled_end: string;
+                        /** @description The operation's status now (`queued`: on a printer, not started). */
+                        operation_status: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_dispatch_queues: {
         parameters: {
             query?: never;
@@ -42543,6 +43646,584 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_maintenance_windows: {
+        parameters: {
+            query?: {
+                printer_id?: number | null;
+                resource_id?: number | null;
+                start?: string | null;
+                end?: string | null;
+                include_finished?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rows of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The printer it blocks (or null when it blocks a resource). */
+                            printer_id: number | null;
+                            /** @description The resource it blocks (or null when it blocks a printer). */
+                            resource_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When the machine goes down.
+                             */
+                            starts_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the machine is back (after `startsAt`).
+                             */
+                            ends_at: string;
+                            /** @description Why the machine is down. */
+                            reason: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "scheduled" | "in_progress" | "completed" | "cancelled";
+                            /** @description The maintenance log written when a printer's window was completed. */
+                            maintenance_log_id: number | null;
+                            /** @description The e-mail of the user who planned it. */
+                            created_by: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Planned.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description How many rows match, over all pages. */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_maintenance_window: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    printer_id?: number | null;
+                    resource_id?: number | null;
+                    /** Format: date-time */
+                    starts_at: string;
+                    /** Format: date-time */
+                    ends_at: string;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description On create: the ids of the operations booked on the machine over the window that are
+                         *     not done (the window is planned anyway; these need moving).
+                         */
+                        conflicting_operations: number[] | null;
+                        /** @description Id. */
+                        id: number;
+                        /** @description The printer it blocks (or null when it blocks a resource). */
+                        printer_id: number | null;
+                        /** @description The resource it blocks (or null when it blocks a printer). */
+                        resource_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When the machine goes down.
+                         */
+                        starts_at: string;
+                        /**
+                         * Format: date-time
+                         * @description When the machine is back (after `startsAt`).
+                         */
+                        ends_at: string;
+                        /** @description Why the machine is down. */
+                        reason: string | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "scheduled" | "in_progress" | "completed" | "cancelled";
+                        /** @description The maintenance log written when a printer's window was completed. */
+                        maintenance_log_id: number | null;
+                        /** @description The e-mail of the user who planned it. */
+                        created_by: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Planned.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_maintenance_window_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                window_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The printer it blocks (or null when it blocks a resource). */
+                        printer_id: number | null;
+                        /** @description The resource it blocks (or null when it blocks a printer). */
+                        resource_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When the machine goes down.
+                         */
+                        starts_at: string;
+                        /**
+                         * Format: date-time
+                         * @description When the machine is back (after `startsAt`).
+                         */
+                        ends_at: string;
+                        /** @description Why the machine is down. */
+                        reason: string | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "scheduled" | "in_progress" | "completed" | "cancelled";
+                        /** @description The maintenance log written when a printer's window was completed. */
+                        maintenance_log_id: number | null;
+                        /** @description The e-mail of the user who planned it. */
+                        created_by: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Planned.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_maintenance_window_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                window_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    maintenance_type?: ("routine" | "repair" | "calibration" | "cleaning" | "nozzle_change" | "belt_tension" | "firmware_update" | "other") | null;
+                    performed_by?: string | null;
+                    next_due_at?: string | null;
+                    cost?: string | null;
+                    notes?: string | null;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The printer it blocks (or null when it blocks a resource). */
+                        printer_id: number | null;
+                        /** @description The resource it blocks (or null when it blocks a printer). */
+                        resource_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When the machine goes down.
+                         */
+                        starts_at: string;
+                        /**
+                         * Format: date-time
+                         * @description When the machine is back (after `startsAt`).
+                         */
+                        ends_at: string;
+                        /** @description Why the machine is down. */
+                        reason: string | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "scheduled" | "in_progress" | "completed" | "cancelled";
+                        /** @description The maintenance log written when a printer's window was completed. */
+                        maintenance_log_id: number | null;
+                        /** @description The e-mail of the user who planned it. */
+                        created_by: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Planned.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49510,6 +51191,120 @@ export interface operations {
             };
         };
     };
+    create_schedule_next_available: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    resource_id: number;
+                    duration_minutes: number;
+                    is_printer?: boolean | null;
+                    after?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description Its start.
+                         */
+                        next_available: string;
+                        /**
+                         * Format: date-time
+                         * @description Its end (start plus the duration asked).
+                         */
+                        suggested_end: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_scrap_reasons_alias: {
         parameters: {
             query?: {
@@ -56027,6 +57822,286 @@ export interface operations {
                         released_at: string | null;
                         /** @description Completed. */
                         completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_schedule_reschedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+                op_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    resource_id?: number | null;
+                    is_printer?: boolean | null;
+                    scheduled_start?: string | null;
+                    scheduled_end?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Moved. */
+                        success: boolean;
+                        /** @description The operation. */
+                        operation_id: number | null;
+                        /** @description Its start now. */
+                        scheduled_start: string | null;
+                        /** @description Its end now. */
+                        scheduled_end: string | null;
+                        /** @description Why it was refused, for people. */
+                        message: string | null;
+                        /** @description Operations in the way. */
+                        conflicts: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its order. */
+                            production_order_id: number;
+                            /** @description The order's code. */
+                            production_order_code: string | null;
+                            /** @description The operation's code. */
+                            operation_code: string | null;
+                            /** @description Booked start. */
+                            scheduled_start: string | null;
+                            /** @description Booked end. */
+                            scheduled_end: string | null;
+                        }[];
+                        /**
+                         * @description `resource` (another booking), `maintenance`, `predecessor`, `successor`, `hours`
+                         *     (outside the work center's hours) or `compatibility` (work center or material).
+                         */
+                        conflict_type: string | null;
+                        /** @description The soonest a predecessor allows. */
+                        earliest_valid_start: string | null;
+                        /** @description The next free slot on that machine. */
+                        next_available_start: string | null;
+                        /** @description Its end. */
+                        next_available_end: string | null;
+                        /** @description Later operations the move would overtake. */
+                        successor_conflicts: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its code. */
+                            operation_code: string | null;
+                            /** @description Its name. */
+                            operation_name: string | null;
+                            /** @description Its routing order. */
+                            sequence: number;
+                            /** @description Its booked start. */
+                            scheduled_start: string | null;
+                            /** @description The soonest it could start now (the moved operation's new end). */
+                            earliest_valid_start: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_schedule_unschedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+                op_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Done. */
+                        success: boolean;
+                        /** @description The operation. */
+                        operation_id: number;
+                        /** @description What happened, for people. */
+                        message: string;
                     };
                 };
             };
@@ -63727,6 +65802,235 @@ export interface operations {
             };
         };
     };
+    list_schedule_resource_conflict_check: {
+        parameters: {
+            query: {
+                start: string;
+                end: string;
+                exclude_operation_id?: number | null;
+            };
+            header?: never;
+            path: {
+                resource_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Anything is in the way. */
+                        has_conflicts: boolean;
+                        /** @description Operations in the way. */
+                        conflicts: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its order. */
+                            production_order_id: number;
+                            /** @description The order's code. */
+                            production_order_code: string | null;
+                            /** @description The operation's code. */
+                            operation_code: string | null;
+                            /** @description Booked start. */
+                            scheduled_start: string | null;
+                            /** @description Booked end. */
+                            scheduled_end: string | null;
+                        }[];
+                        /** @description Maintenance windows in the way. */
+                        maintenance_windows: {
+                            /** @description The window. */
+                            id: number;
+                            /**
+                             * Format: date-time
+                             * @description Start.
+                             */
+                            starts_at: string;
+                            /**
+                             * Format: date-time
+                             * @description End.
+                             */
+                            ends_at: string;
+                            /** @description Why. */
+                            reason: string | null;
+                            /** @description scheduled or in_progress. */
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_schedule_resource_schedule: {
+        parameters: {
+            query?: {
+                start_date?: string | null;
+                end_date?: string | null;
+            };
+            header?: never;
+            path: {
+                resource_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The resource. */
+                        resource_id: number;
+                        /** @description Its code. */
+                        resource_code: string | null;
+                        /** @description Its name. */
+                        resource_name: string | null;
+                        /** @description Its bookings, by start. */
+                        operations: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its order. */
+                            production_order_id: number;
+                            /** @description The order's code. */
+                            production_order_code: string | null;
+                            /** @description The operation's code. */
+                            operation_code: string | null;
+                            /** @description Its name. */
+                            operation_name: string | null;
+                            /** @description Start. */
+                            scheduled_start: string | null;
+                            /** @description End. */
+                            scheduled_end: string | null;
+                            /**
+                             * @description Status.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_routings: {
         parameters: {
             query?: {
@@ -69237,6 +71541,839 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_schedule_auto: {
+        parameters: {
+            query?: {
+                order_id?: number | null;
+                preferred_start?: string | null;
+                horizon_days?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order (one-order runs). */
+                        order_id: number | null;
+                        /** @description Its code. */
+                        order_code: string | null;
+                        /** @description The machine of its first booking. */
+                        resource_id: number | null;
+                        /** @description That machine is a printer. */
+                        is_printer: boolean | null;
+                        /** @description Its code. */
+                        resource_code: string | null;
+                        /** @description Its name. */
+                        resource_name: string | null;
+                        /** @description The order's first booked start. */
+                        scheduled_start: string | null;
+                        /** @description The order's last booked end. */
+                        scheduled_end: string | null;
+                        /** @description Operations booked. */
+                        scheduled_operations: number;
+                        /** @description How many of them are late. */
+                        late_orders: number;
+                        /** @description Each order considered, in scheduling order. */
+                        orders: {
+                            /** @description The order. */
+                            order_id: number;
+                            /** @description Its code. */
+                            order_code: string;
+                            /** @description When its last booked operation ends. */
+                            planned_finish: string | null;
+                            /** @description Its due date. */
+                            due_date: string | null;
+                            /** @description Finishes after its due date, or some operation could not be placed. */
+                            late: boolean;
+                            /** @description Operations not placed. */
+                            unplaced: {
+                                /** @description The operation. */
+                                operation_id: number;
+                                /** @description Why, for people. */
+                                reason: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_schedule_board: {
+        parameters: {
+            query: {
+                start_date: string;
+                end_date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description Window start.
+                         */
+                        start: string;
+                        /**
+                         * Format: date-time
+                         * @description Window end.
+                         */
+                        end: string;
+                        /** @description Printers, then resources, by code. */
+                        lanes: {
+                            /** @description `printer-{id}` or `resource-{id}`. */
+                            key: string;
+                            /** @description `printer` or `resource`. */
+                            kind: string;
+                            /** @description The printer's or resource's id. */
+                            id: number;
+                            /** @description Code. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Status. */
+                            status: string;
+                            /** @description Its work center's code. */
+                            work_center_code: string | null;
+                            /** @description Share of the window taken by bookings (0-100, one decimal). */
+                            utilization_percent: number;
+                            /** @description Bookings in the window, by start. */
+                            operations: {
+                                /** @description The operation. */
+                                id: number;
+                                /** @description Its code. */
+                                operation_code: string;
+                                /** @description Its name. */
+                                operation_name: string;
+                                /** @description Routing order. */
+                                sequence: number;
+                                /**
+                                 * @description Its status.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "queued" | "running" | "complete" | "skipped";
+                                /**
+                                 * Format: date-time
+                                 * @description Booked start.
+                                 */
+                                scheduled_start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Booked end.
+                                 */
+                                scheduled_end: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Planned set-up minutes.
+                                 */
+                                planned_setup_minutes: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Planned run minutes.
+                                 */
+                                planned_run_minutes: string;
+                                /** @description Its order. */
+                                production_order_id: number;
+                                /** @description The order's code. */
+                                production_order_code: string;
+                                /**
+                                 * @description The order's status (bars are coloured by it).
+                                 * @enum {string}
+                                 */
+                                production_order_status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                                /** @description The product. */
+                                product_name: string;
+                                /**
+                                 * Format: decimal
+                                 * @description The order's quantity.
+                                 */
+                                quantity: string;
+                                /** @description The order's due date. */
+                                due_date: string | null;
+                                /** @description It ends after the order's due date. */
+                                late: boolean;
+                            }[];
+                            /** @description Blocking maintenance windows in the window. */
+                            windows: {
+                                /** @description The window. */
+                                id: number;
+                                /**
+                                 * Format: date-time
+                                 * @description Start.
+                                 */
+                                starts_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End.
+                                 */
+                                ends_at: string;
+                                /** @description Why. */
+                                reason: string | null;
+                                /** @description scheduled or in_progress. */
+                                status: string;
+                            }[];
+                        }[];
+                        /** @description Orders waiting for a booking, most urgent first. */
+                        unscheduled: {
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description Its code. */
+                            production_order_code: string;
+                            /**
+                             * @description Its status.
+                             * @enum {string}
+                             */
+                            production_order_status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            /** @description The product. */
+                            product_name: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity.
+                             */
+                            quantity: string;
+                            /** @description 1 (most urgent) to 5. */
+                            priority: number;
+                            /** @description Due date. */
+                            due_date: string | null;
+                            /** @description Operations not booked. */
+                            unscheduled_operation_count: number;
+                            /**
+                             * BoardQueuedOperation
+                             * @description The first of them.
+                             */
+                            first_unscheduled_operation: {
+                                /** @description The operation. */
+                                id: number;
+                                /** @description Code. */
+                                operation_code: string;
+                                /** @description Name. */
+                                operation_name: string;
+                                /** @description Routing order. */
+                                sequence: number;
+                                /**
+                                 * @description Status.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "queued" | "running" | "complete" | "skipped";
+                                /**
+                                 * Format: decimal
+                                 * @description Planned set-up minutes.
+                                 */
+                                planned_setup_minutes: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Planned run minutes.
+                                 */
+                                planned_run_minutes: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_schedule_available_slots: {
+        parameters: {
+            query: {
+                resource_id: number;
+                is_printer?: boolean | null;
+                start_date: string;
+                end_date: string;
+                duration_hours?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description Start.
+                         */
+                        start_time: string;
+                        /**
+                         * Format: date-time
+                         * @description End.
+                         */
+                        end_time: string;
+                        /** @description Length in hours. */
+                        duration_hours: number;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_schedule_capacity_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    resource_id: number;
+                    is_printer?: boolean | null;
+                    /** Format: date-time */
+                    start_time: string;
+                    /** Format: date-time */
+                    end_time: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The machine. */
+                        resource_id: number;
+                        /** @description Its code. */
+                        resource_code: string;
+                        /** @description Its name. */
+                        resource_name: string;
+                        /**
+                         * Format: date-time
+                         * @description Start asked.
+                         */
+                        start_time: string;
+                        /**
+                         * Format: date-time
+                         * @description End asked.
+                         */
+                        end_time: string;
+                        /** @description Nothing in the way and inside working hours. */
+                        has_capacity: boolean;
+                        /** @description The span lies inside the work center's hours. */
+                        within_working_hours: boolean;
+                        /** @description What is in the way. */
+                        conflicts: {
+                            /** @description `operation` or `maintenance`. */
+                            type: string;
+                            /** @description The operation's order. */
+                            order_id: number | null;
+                            /** @description Its code. */
+                            order_code: string | null;
+                            /** @description The operation. */
+                            operation_id: number | null;
+                            /** @description Its code (or the window's reason). */
+                            operation_code: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Start.
+                             */
+                            start_time: string;
+                            /**
+                             * Format: date-time
+                             * @description End.
+                             */
+                            end_time: string;
+                            /** @description The product (or the window's reason). */
+                            product_name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_schedule_machine_availability: {
+        parameters: {
+            query: {
+                start_date: string;
+                end_date: string;
+                work_center_id?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The resource. */
+                        resource_id: number;
+                        /** @description Its code. */
+                        resource_code: string;
+                        /** @description Its name. */
+                        resource_name: string;
+                        /** @description Its work center. */
+                        work_center_id: number;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description Its status. */
+                        status: string;
+                        /** @description Hours in the window. */
+                        total_hours: number;
+                        /** @description Hours booked (overlaps once). */
+                        scheduled_hours: number;
+                        /** @description Hours neither booked nor in maintenance. */
+                        available_hours: number;
+                        /** @description Booked share of the window (0-100). */
+                        utilization_percent: number;
+                        /** @description Orders with a booking on it. */
+                        scheduled_order_count: number;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_schedule_resource_conflicts: {
+        parameters: {
+            query: {
+                resource_id: number;
+                is_printer?: boolean | null;
+                start: string;
+                end: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Operations and maintenance windows in the way, by start. */
+                        conflicts: {
+                            /** @description `operation` or `maintenance`. */
+                            type: string;
+                            /** @description The operation. */
+                            operation_id: number | null;
+                            /** @description Its code (or the window's reason). */
+                            operation_code: string | null;
+                            /** @description Its code. */
+                            production_order_code: string | null;
+                            /** @description Its code. */
+                            po_code: string | null;
+                            /** @description The maintenance window. */
+                            window_id: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Start.
+                             */
+                            scheduled_start: string;
+                            /**
+                             * Format: date-time
+                             * @description End.
+                             */
+                            scheduled_end: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -80090,6 +83227,587 @@ export interface operations {
             };
         };
     };
+    delete_work_center_exception: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exception_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_resource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                resource_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Code (upper case, unique ignoring case), e.g. `WASH-01`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description What kind of machine, free text (e.g. `Wash station`). */
+                        machine_type: string | null;
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description Bambu Lab device id, when the machine is one. */
+                        bambu_device_id: string | null;
+                        /** @description Bambu Lab IP address, when the machine is one. */
+                        bambu_ip_address: string | null;
+                        /** @description Hours a day it can work (0 to 24). */
+                        capacity_hours_per_day: string | null;
+                        /**
+                         * @description Whether it can take work.
+                         * @enum {string}
+                         */
+                        status: "available" | "busy" | "maintenance" | "offline";
+                        /** @description Active (inactive resources are left out of the default list). */
+                        is_active: boolean;
+                        /** @description Id. */
+                        id: number;
+                        /** @description The work center it belongs to. */
+                        work_center_id: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_resource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                resource_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    work_center_id?: number | null;
+                    code?: string | null;
+                    name?: string | null;
+                    machine_type?: string | null;
+                    serial_number?: string | null;
+                    bambu_device_id?: string | null;
+                    bambu_ip_address?: string | null;
+                    capacity_hours_per_day?: string | null;
+                    status?: ("available" | "busy" | "maintenance" | "offline") | null;
+                    is_active?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Code (upper case, unique ignoring case), e.g. `WASH-01`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description What kind of machine, free text (e.g. `Wash station`). */
+                        machine_type: string | null;
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description Bambu Lab device id, when the machine is one. */
+                        bambu_device_id: string | null;
+                        /** @description Bambu Lab IP address, when the machine is one. */
+                        bambu_ip_address: string | null;
+                        /** @description Hours a day it can work (0 to 24). */
+                        capacity_hours_per_day: string | null;
+                        /**
+                         * @description Whether it can take work.
+                         * @enum {string}
+                         */
+                        status: "available" | "busy" | "maintenance" | "offline";
+                        /** @description Active (inactive resources are left out of the default list). */
+                        is_active: boolean;
+                        /** @description Id. */
+                        id: number;
+                        /** @description The work center it belongs to. */
+                        work_center_id: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_resource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                resource_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_resource_update_status: {
+        parameters: {
+            query: {
+                new_status: "available" | "busy" | "maintenance" | "offline";
+            };
+            header?: never;
+            path: {
+                resource_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /**
+                         * @description Whether it can take work.
+                         * @enum {string}
+                         */
+                        status: "available" | "busy" | "maintenance" | "offline";
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_work_center: {
         parameters: {
             query?: never;
@@ -80286,6 +84004,722 @@ export interface operations {
                          * @description Changed.
                          */
                         updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_work_center_hours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                wc_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The work center. */
+                        work_center_id: number;
+                        /** @description True when no weekly periods are set: open around the clock (exceptions still apply). */
+                        always_open: boolean;
+                        /** @description The open periods of the week, by weekday then opening; empty = open around the clock. */
+                        weekly: {
+                            /** @description The weekday: 0 = Monday .. 6 = Sunday. */
+                            weekday: number;
+                            /** @description Opens, in minutes from midnight UTC (0-1439). */
+                            opens_minute: number;
+                            /** @description Closes, in minutes from midnight UTC (after `opensMinute`, at most 1440). */
+                            closes_minute: number;
+                        }[];
+                        /** @description The days whose hours differ, by day then opening. */
+                        exceptions: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The work center. */
+                            work_center_id: number;
+                            /**
+                             * Format: date
+                             * @description The day (UTC).
+                             */
+                            day: string;
+                            /** @description Opens, in minutes from midnight UTC (null: closed all day). */
+                            opens_minute: number | null;
+                            /** @description Closes, in minutes from midnight UTC (null: closed all day). */
+                            closes_minute: number | null;
+                            /** @description Why (a holiday, a Saturday shift). */
+                            reason: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_work_center_hours_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                wc_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    periods: {
+                        weekday: number;
+                        opens_minute: number;
+                        closes_minute: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The work center. */
+                        work_center_id: number;
+                        /** @description True when no weekly periods are set: open around the clock (exceptions still apply). */
+                        always_open: boolean;
+                        /** @description The open periods of the week, by weekday then opening; empty = open around the clock. */
+                        weekly: {
+                            /** @description The weekday: 0 = Monday .. 6 = Sunday. */
+                            weekday: number;
+                            /** @description Opens, in minutes from midnight UTC (0-1439). */
+                            opens_minute: number;
+                            /** @description Closes, in minutes from midnight UTC (after `opensMinute`, at most 1440). */
+                            closes_minute: number;
+                        }[];
+                        /** @description The days whose hours differ, by day then opening. */
+                        exceptions: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The work center. */
+                            work_center_id: number;
+                            /**
+                             * Format: date
+                             * @description The day (UTC).
+                             */
+                            day: string;
+                            /** @description Opens, in minutes from midnight UTC (null: closed all day). */
+                            opens_minute: number | null;
+                            /** @description Closes, in minutes from midnight UTC (null: closed all day). */
+                            closes_minute: number | null;
+                            /** @description Why (a holiday, a Saturday shift). */
+                            reason: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_work_center_exception_add: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                wc_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    day: string;
+                    opens_minute?: number | null;
+                    closes_minute?: number | null;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The work center. */
+                        work_center_id: number;
+                        /**
+                         * Format: date
+                         * @description The day (UTC).
+                         */
+                        day: string;
+                        /** @description Opens, in minutes from midnight UTC (null: closed all day). */
+                        opens_minute: number | null;
+                        /** @description Closes, in minutes from midnight UTC (null: closed all day). */
+                        closes_minute: number | null;
+                        /** @description Why (a holiday, a Saturday shift). */
+                        reason: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_resources: {
+        parameters: {
+            query?: {
+                active_only?: boolean | null;
+            };
+            header?: never;
+            path: {
+                wc_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Code (upper case, unique ignoring case), e.g. `WASH-01`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description What kind of machine, free text (e.g. `Wash station`). */
+                        machine_type: string | null;
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description Bambu Lab device id, when the machine is one. */
+                        bambu_device_id: string | null;
+                        /** @description Bambu Lab IP address, when the machine is one. */
+                        bambu_ip_address: string | null;
+                        /** @description Hours a day it can work (0 to 24). */
+                        capacity_hours_per_day: string | null;
+                        /**
+                         * @description Whether it can take work.
+                         * @enum {string}
+                         */
+                        status: "available" | "busy" | "maintenance" | "offline";
+                        /** @description Active (inactive resources are left out of the default list). */
+                        is_active: boolean;
+                        /** @description Id. */
+                        id: number;
+                        /** @description The work center it belongs to. */
+                        work_center_id: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_resource: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                wc_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    name: string;
+                    machine_type?: string | null;
+                    serial_number?: string | null;
+                    bambu_device_id?: string | null;
+                    bambu_ip_address?: string | null;
+                    capacity_hours_per_day?: string | null;
+                    status?: ("available" | "busy" | "maintenance" | "offline") | null;
+                    is_active?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A replay of an earlier request with the same Idempotency-Key: its first answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The new resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Code (upper case, unique ignoring case), e.g. `WASH-01`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description What kind of machine, free text (e.g. `Wash station`). */
+                        machine_type: string | null;
+                        /** @description Serial number. */
+                        serial_number: string | null;
+                        /** @description Bambu Lab device id, when the machine is one. */
+                        bambu_device_id: string | null;
+                        /** @description Bambu Lab IP address, when the machine is one. */
+                        bambu_ip_address: string | null;
+                        /** @description Hours a day it can work (0 to 24). */
+                        capacity_hours_per_day: string | null;
+                        /**
+                         * @description Whether it can take work.
+                         * @enum {string}
+                         */
+                        status: "available" | "busy" | "maintenance" | "offline";
+                        /** @description Active (inactive resources are left out of the default list). */
+                        is_active: boolean;
+                        /** @description Id. */
+                        id: number;
+                        /** @description The work center it belongs to. */
+                        work_center_id: number;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
                     };
                 };
             };

@@ -73,7 +73,7 @@ pub async fn explode(
         .optional()?
         .ok_or_else(|| AppError::not_found("Product not found"))?;
     let boms = crate::operations::bom::model::active_of(conn, &[product_id]).await?;
-    let root = boms.iter().next().map(|b| b.id);
+    let root = <[_]>::first(&boms).map(|b| b.id);
     let tree = Tree::load(conn, boms).await?;
     let lines = match root {
         Some(id) => tree
@@ -405,6 +405,7 @@ pub async fn supply_demand(
     let end = today + Duration::days(i64::from(days_ahead));
     let day = |d: NaiveDate| d.max(today);
     let mut entries = Vec::new();
+    #[allow(clippy::type_complexity)]
     let sales: Vec<(
         i64,
         String,

@@ -87,7 +87,7 @@ impl PlanningQuery {
         let last = runs
             .iter()
             .find(|r| r.status == model::MrpRunStatus::Completed)
-            .map(|r| r.run_date.clone());
+            .map(|r| r.run_date);
         Ok(MrpRunSummary {
             runs,
             last_successful_run: last,
@@ -198,7 +198,7 @@ impl PlanningQuery {
         #[graphql(desc = "How many (more than 0, default 1).")] quantity: Option<Decimal>,
     ) -> AppResult<BomExplosionResult> {
         let quantity = quantity.map(|q| q.0).unwrap_or_else(|| BigDecimal::from(1));
-        if quantity <= BigDecimal::from(0) {
+        if quantity <= 0 {
             return Err(AppError::invalid_field(
                 "quantity",
                 "quantity must be greater than 0",

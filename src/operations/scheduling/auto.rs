@@ -146,12 +146,12 @@ pub async fn auto_schedule(
     if let Some(id) = input.order_id {
         let mine: Vec<&engine::Booking> =
             plan.bookings.iter().filter(|b| b.order_id == id).collect();
-        let Some(first) = mine.iter().next() else {
+        let Some(first) = <[_]>::first(&mine) else {
             let reason = plan
                 .outcomes
                 .iter()
                 .find(|o| o.order_id == id)
-                .and_then(|o| o.unplaced.iter().next().map(|u| u.1.clone()))
+                .and_then(|o| <[_]>::first(&o.unplaced).map(|u| u.1.clone()))
                 .unwrap_or_else(|| "The order has no operations left to schedule".into());
             return Err(AppError::conflict(reason));
         };

@@ -418,7 +418,7 @@ pub async fn reschedule(
         span,
         op.work_center_id,
         &needs,
-        predecessor.clone().ok().flatten(),
+        predecessor.ok().flatten(),
         Some(op.id),
     );
     if let Err(sequence) = predecessor {
@@ -430,7 +430,7 @@ pub async fn reschedule(
             ..Default::default()
         });
     }
-    if let Some(first) = refusals.iter().next() {
+    if let Some(first) = <[_]>::first(&refusals) {
         let after = predecessor.ok().flatten().map_or(start, |p| p.max(start));
         let next = engine::earliest_fit(
             target,

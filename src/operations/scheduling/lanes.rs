@@ -94,6 +94,7 @@ pub async fn load(conn: &mut AsyncPgConnection, window: Span) -> AppResult<Shop>
         center_types: centers.iter().map(|c| (c.0, c.2)).collect(),
         ..Shop::default()
     };
+    #[allow(clippy::type_complexity)]
     let machines: Vec<(i64, String, String, String, String, Value, Option<i64>)> = printers::table
         .filter(printers::active.eq(true))
         .order(printers::code)
