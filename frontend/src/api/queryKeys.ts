@@ -110,6 +110,8 @@ export const queryKeys = {
     spoolOptions: () => ['production', 'spool-options'] as const,
     productOptions: () => ['production', 'product-options'] as const,
     options: (purpose: string) => ['production', 'options', purpose] as const,
+    /** The scheduler's Gantt board of a window (under `production`, so moved bookings refetch it live). */
+    board: (start: string, end: string) => ['production', 'schedule-board', start, end] as const,
   },
   bom: {
     all: ['bom'] as const,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { NavLink, useNavigate, useSearchParams } from 'react-router';
 import { Factory, Plus } from 'lucide-react';
 import { Button } from '../../components/Button';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -8,6 +8,7 @@ import { Badge } from '../../components/States';
 import { formatQty, humanize } from '../../lib/format';
 import { pickSort, useServerList } from '../../lib/useServerList';
 import { CreateOrderDialog } from './CreateOrderDialog';
+import { Scheduler } from './scheduler/Scheduler';
 import { LIVE_INTERVAL, ORDER_STATUSES, ORDER_TONE, QC_TONE, productionApi, type ProductionOrderRow } from './productionApi';
 import './production.css';
 
@@ -61,9 +62,45 @@ const columns: Column<ProductionOrderRow>[] = [
   { key: 'sales_order_code', header: 'Sales order', shrink: true, hideOnTablet: true, render: (r) => r.sales_order_code ?? '—' },
 ];
 
+type Tab = 'orders' | 'scheduler';
+
+const TABS: { id: Tab; label: string; to: string }[] = [
+  { id: 'orders', label: 'Orders', to: '/admin/production' },
+  { id: 'scheduler', label: 'Scheduler', to: '/admin/production?tab=scheduler' },
+];
+
+/** Production: the orders list, and the Scheduler's Gantt board (`?tab=scheduler`, issue 32). */
 export function ProductionPage() {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'scheduler' ? 'scheduler' : 'orders';
   const [creating, setCreating] = useState(false);
+  return (
+    <div className="page">
+      <PageHeader
+        title="Production"
+        description="Work orders from draft to complete, operation by operation."
+        actions={
+          <Button variant={tab === 'orders' ? 'primary' : 'secondary'} icon={<Plus size={16} />} onClick={() => setCreating(true)}>
+            New production order
+          </Button>
+        }
+      />
+      <nav className="tabs" aria-label="Production sections">
+        {TABS.map((t) => (
+          <NavLink key={t.id} to={t.to} end className={() => `tab${tab === t.id ? ' is-active' : ''}`} aria-current={tab === t.id ? 'page' : undefined}>
+            {t.label}
+          </NavLink>
+        ))}
+      </nav>
+      {tab === 'scheduler' ? <Scheduler /> : <OrdersList onCreate={() => setCreating(true)} />}
+      <CreateOrderDialog open={creating} onClose={() => setCreating(false)} onCreated={(id) => navigate(`/admin/production/${id}`)} />
+    </div>
+  );
+}
+
+function OrdersList({ onCreate }: { onCreate: () => void }) {
+  const navigate = useNavigate();
   const list = useServerList({
     area: 'production',
     filters: ['status'],
@@ -87,16 +124,6 @@ export function ProductionPage() {
     refetchInterval: LIVE_INTERVAL,
   });
   return (
-    <div className="page">
-      <PageHeader
-        title="Production"
-        description="Work orders from draft to complete, operation by operation."
-        actions={
-          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setCreating(true)}>
-            New production order
-          </Button>
-        }
-      />
       <DataTable
         caption="Production orders"
         columns={columns}
@@ -121,13 +148,11 @@ export function ProductionPage() {
           title: 'No production orders yet',
           description: 'Create one for a product, or confirm a sales order that needs making.',
           action: (
-            <Button variant="primary" icon={<Plus size={16} />} onClick={() => setCreating(true)}>
+            <Button variant="primary" icon={<Plus size={16} />} onClick={onCreate}>
               New production order
             </Button>
           ),
         }}
       />
-      <CreateOrderDialog open={creating} onClose={() => setCreating(false)} onCreated={(id) => navigate(`/admin/production/${id}`)} />
-    </div>
   );
 }
