@@ -151,7 +151,7 @@ export function Scheduler({ initialDate, now }: { initialDate?: Date; now?: numb
   const booked = lanes?.reduce((n, l) => n + l.operations.length, 0) ?? 0;
 
   return (
-    <div className="sched">
+    <div className="sched" data-start={start.toISOString()} data-zoom={zoom}>
       <div className="sched-toolbar">
         <div className="sched-nav" role="group" aria-label="Dates">
           <Button size="sm" variant="ghost" icon={<ChevronLeft size={16} />} aria-label={zoom === 'day' ? 'Previous day' : 'Previous week'} onClick={() => setStart((s) => shiftWindow(s, zoom, -1))} />

@@ -52,6 +52,8 @@ interface BoardProps {
 }
 
 export const LABEL_WIDTH = 232;
+/** Room under the last lane for a refusal's callout. */
+const CALLOUT_ROOM = 64;
 
 /** The Gantt board: a time header, one row per machine, bars by time, maintenance hatched, a now line. */
 export function SchedulerBoard({ lanes, g, zoom, actions, refusal, saving, now }: BoardProps) {
@@ -59,14 +61,24 @@ export function SchedulerBoard({ lanes, g, zoom, actions, refusal, saving, now }
   // Stable while the machines stay the same (a move gives new lane objects, not new codes).
   const codesKey = lanes.map((l) => l.code).join('\u0000');
   const laneCodes = useMemo(() => codesKey.split('\u0000'), [codesKey]);
+  const scroller = useRef<HTMLDivElement>(null);
+  // A new window opens an hour before now (today) or at 07:00 (another day); a week at its start.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const at = now ?? Date.now();
+    const from = zoom === 'week' ? g.startMs : at >= g.startMs && at < g.endMs ? at - HOUR : g.startMs + 7 * HOUR;
+    el.scrollLeft = Math.max(0, timeToX(from, g));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the window changes, not on every refetch
+  }, [g.startMs, zoom]);
   return (
-    <div className="sched-board" role="region" aria-label="Schedule board" style={{ ['--label-w' as string]: `${LABEL_WIDTH}px` }}>
+    <div ref={scroller} className="sched-board" role="region" aria-label="Schedule board" style={{ ['--label-w' as string]: `${LABEL_WIDTH}px` }}>
       <p id={hintId} className="sr-only">
         Arrow keys move a bar by 15 minutes (Shift: an hour), Up and Down to another machine; Enter saves, Escape cancels.
       </p>
       <div className="sched-board__inner" style={{ width: LABEL_WIDTH + g.width }}>
         <TimeHeader g={g} zoom={zoom} />
-        <div className="sched-lanes" style={{ height: lanes.length * g.laneHeight }}>
+        <div className="sched-lanes" style={{ height: lanes.length * g.laneHeight + CALLOUT_ROOM }}>
           {lanes.map((lane, i) => (
             <LaneRow
               key={lane.key}

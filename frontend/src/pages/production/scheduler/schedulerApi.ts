@@ -41,7 +41,7 @@ export const DAY = 24 * HOUR;
 /** Moves snap to this. */
 export const SNAP_MS = 15 * MINUTE;
 /** Pixels per hour of each zoom. */
-export const HOUR_PX: Record<Zoom, number> = { day: 64, week: 14 };
+export const HOUR_PX: Record<Zoom, number> = { day: 96, week: 14 };
 export const LANE_HEIGHT = 52;
 
 /** The first moment of the window holding `anchor`: local midnight (day) or Monday's (week). */
