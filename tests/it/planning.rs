@@ -328,6 +328,26 @@ async fn requirements_explosion_and_supply_demand_answer_filaops_shapes() {
             .any(|e| e["entry_type"] == "supply" && e["source_type"] == "planned_order")
     );
     assert_eq!(num(&entries.last().expect("last")["running_balance"]), 0.0);
+    // The material's timeline counts what the planned widgets will take of it.
+    let pla = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/mrp/supply-demand/{}?days_ahead=60", f.pla),
+        None,
+    )
+    .await;
+    let pla_entries = pla["entries"].as_array().expect("entries");
+    let taken: Vec<&Value> = pla_entries
+        .iter()
+        .filter(|e| e["entry_type"] == "demand" && e["source_type"] == "planned_order")
+        .collect();
+    assert_eq!(taken.len(), 1, "{pla}");
+    assert_eq!(num(&taken[0]["quantity"]), 6.0);
+    assert!(
+        num(&pla_entries.last().expect("last")["running_balance"]) >= 4.0,
+        "{pla}"
+    );
     let bad = call(
         &app,
         Method::GET,

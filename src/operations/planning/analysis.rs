@@ -521,6 +521,7 @@ pub async fn supply_demand(
             qty,
         ));
     }
+    entries.extend(planned_component_demand(conn, product_id, today).await?);
     entries.retain(|e| e.date <= end);
     // Supply before demand on a day: what arrives in the morning serves the day's orders.
     entries.sort_by_key(|e| (e.date, e.entry_type != EntryType::Supply));
@@ -566,4 +567,69 @@ pub async fn supply_demand(
         days_of_supply: shortage.map(|d| i32::try_from((d - today).num_days()).unwrap_or(i32::MAX)),
         projected_shortage_date: shortage,
     })
+}
+
+/// What planned production orders of the items made with this one will take of it, on
+/// their release dates (the parents' active BOMs, scrap included).
+async fn planned_component_demand(
+    conn: &mut AsyncPgConnection,
+    component: i64,
+    today: NaiveDate,
+) -> AppResult<Vec<SupplyDemandEntry>> {
+    use crate::operations::planning::model::PlannedOrderType;
+    use crate::platform::db::schema::{bom_lines, boms};
+    let parents: Vec<i64> = bom_lines::table
+        .inner_join(boms::table)
+        .filter(bom_lines::component_id.eq(component))
+        .filter(boms::active.eq(true))
+        .select(boms::product_id)
+        .distinct()
+        .load(conn)
+        .await?;
+    if parents.is_empty() {
+        return Ok(Vec::new());
+    }
+    let planned: Vec<(i64, i64, NaiveDate, BigDecimal)> = planned_orders::table
+        .filter(planned_orders::product_id.eq_any(&parents))
+        .filter(planned_orders::order_type.eq(PlannedOrderType::Production))
+        .filter(
+            planned_orders::status
+                .eq_any([PlannedOrderStatus::Planned, PlannedOrderStatus::Firmed]),
+        )
+        .select((
+            planned_orders::id,
+            planned_orders::product_id,
+            planned_orders::start_date,
+            planned_orders::quantity,
+        ))
+        .load(conn)
+        .await?;
+    if planned.is_empty() {
+        return Ok(Vec::new());
+    }
+    let roots = crate::operations::bom::model::active_of(conn, &parents).await?;
+    let tree = Tree::load(conn, roots).await?;
+    let mut out = Vec::new();
+    for (id, parent, start, qty) in planned {
+        let Some(bom) = tree.sub_bom(parent) else {
+            continue;
+        };
+        let per: BigDecimal = tree
+            .lines(bom.id)
+            .iter()
+            .filter(|l| l.component_id == component && !l.is_cost_only)
+            .map(|l| tree.needed(l))
+            .sum();
+        if per > BigDecimal::zero() {
+            out.push(entry(
+                start.max(today),
+                EntryType::Demand,
+                EntrySource::PlannedOrder,
+                id,
+                format!("PLN-{id}"),
+                per * qty,
+            ));
+        }
+    }
+    Ok(out)
 }

@@ -336,7 +336,8 @@ pub async fn cancel(conn: &mut AsyncPgConnection, id: i64) -> Result<PlannedOrde
 /// How to release planned orders.
 #[derive(Debug, Clone, Default, InputObject)]
 pub struct PlannedOrderReleaseInput {
-    /// The vendor for planned buys (default: each one's planned vendor).
+    /// The vendor for planned buys: for one order it replaces the planned vendor; for several
+    /// it serves the buys planned without one.
     pub vendor_id: Option<i64>,
     /// Notes for the orders created.
     pub notes: Option<String>,
@@ -365,12 +366,20 @@ pub async fn release(
         return Err(Stop::Refused(errors));
     }
     let costs = unit_costs(conn, &rows).await?;
+    let single = rows.len() == 1;
     let mut by_vendor: BTreeMap<i64, Vec<PlannedOrderRow>> = BTreeMap::new();
     let mut out = Vec::new();
     for row in rows {
         match row.order_type {
             PlannedOrderType::Purchase => {
-                let Some(vendor) = input.vendor_id.or(row.vendor_id) else {
+                // One order: the vendor asked for replaces the planned one. Several: it
+                // serves only the buys planned without a vendor.
+                let vendor = if single {
+                    input.vendor_id.or(row.vendor_id)
+                } else {
+                    row.vendor_id.or(input.vendor_id)
+                };
+                let Some(vendor) = vendor else {
                     return Err(Stop::refuse(
                         "vendorId",
                         UserErrorCode::Invalid,
