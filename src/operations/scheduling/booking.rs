@@ -36,7 +36,8 @@ pub async fn lock_bookings(conn: &mut AsyncPgConnection) -> AppResult<()> {
 }
 
 /// An operation as booking needs it.
-#[derive(Debug, Clone, Queryable)]
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = production_order_operations, check_for_backend(diesel::pg::Pg))]
 pub struct OpRow {
     /// Id.
     pub id: i64,
@@ -65,39 +66,6 @@ pub struct OpRow {
     /// Name.
     pub operation_name: String,
 }
-
-type OpColumns = (
-    production_order_operations::id,
-    production_order_operations::production_order_id,
-    production_order_operations::sequence,
-    production_order_operations::work_center_id,
-    production_order_operations::status,
-    production_order_operations::printer_id,
-    production_order_operations::resource_id,
-    production_order_operations::scheduled_start,
-    production_order_operations::scheduled_end,
-    production_order_operations::planned_setup_minutes,
-    production_order_operations::planned_run_minutes,
-    production_order_operations::operation_code,
-    production_order_operations::operation_name,
-);
-
-/// The columns of [`OpRow`].
-pub const OP_COLUMNS: OpColumns = (
-    production_order_operations::id,
-    production_order_operations::production_order_id,
-    production_order_operations::sequence,
-    production_order_operations::work_center_id,
-    production_order_operations::status,
-    production_order_operations::printer_id,
-    production_order_operations::resource_id,
-    production_order_operations::scheduled_start,
-    production_order_operations::scheduled_end,
-    production_order_operations::planned_setup_minutes,
-    production_order_operations::planned_run_minutes,
-    production_order_operations::operation_code,
-    production_order_operations::operation_name,
-);
 
 impl OpRow {
     fn minutes(v: &BigDecimal) -> i64 {
@@ -136,7 +104,7 @@ pub async fn lock_order_ops(conn: &mut AsyncPgConnection, order_id: i64) -> AppR
             production_order_operations::id,
         ))
         .for_update()
-        .select(OP_COLUMNS)
+        .select(OpRow::as_select())
         .load(conn)
         .await?)
 }
@@ -621,7 +589,7 @@ pub async fn jobs(
             production_order_operations::production_order_id,
             production_order_operations::sequence,
         ))
-        .select(OP_COLUMNS)
+        .select(OpRow::as_select())
         .load(conn)
         .await?;
     let needs = lanes::order_needs(conn, &ids).await?;
