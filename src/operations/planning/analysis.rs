@@ -403,124 +403,9 @@ pub async fn supply_demand(
         .ok_or_else(|| AppError::not_found("Product not found"))?;
     let today = Utc::now().date_naive();
     let end = today + Duration::days(i64::from(days_ahead));
-    let day = |d: NaiveDate| d.max(today);
-    let mut entries = Vec::new();
-    #[allow(clippy::type_complexity)]
-    let sales: Vec<(
-        i64,
-        String,
-        Option<NaiveDate>,
-        chrono::DateTime<Utc>,
-        i32,
-        BigDecimal,
-        BigDecimal,
-    )> = sales_order_lines::table
-        .inner_join(sales_orders::table)
-        .filter(sales_orders::status.eq_any(OPEN_SALES))
-        .filter(sales_order_lines::product_id.eq(product_id))
-        .select((
-            sales_orders::id,
-            sales_orders::order_number,
-            sales_orders::due_date,
-            sales_orders::created_at,
-            sales_order_lines::quantity,
-            sales_order_lines::quantity_shipped,
-            sales_order_lines::quantity_allocated,
-        ))
-        .load(conn)
-        .await?;
-    for (id, number, due, created, qty, shipped, allocated) in sales {
-        let left = BigDecimal::from(qty) - shipped - allocated;
-        if left > BigDecimal::zero() {
-            entries.push(entry(
-                day(due.unwrap_or(created.date_naive())),
-                EntryType::Demand,
-                EntrySource::SalesOrder,
-                id,
-                number,
-                left,
-            ));
-        }
-    }
-    let making: Vec<(i64, String, Option<NaiveDate>, BigDecimal)> = production_orders::table
-        .filter(production_orders::status.eq_any(OPEN_PRODUCTION))
-        .filter(production_orders::product_id.eq(product_id))
-        .select((
-            production_orders::id,
-            production_orders::code,
-            production_orders::due_date,
-            diesel::dsl::sql::<diesel::sql_types::Numeric>(
-                "GREATEST(quantity_ordered - quantity_completed - quantity_scrapped, 0)",
-            ),
-        ))
-        .load(conn)
-        .await?;
-    for (id, code, due, left) in making.into_iter().filter(|m| m.3 > BigDecimal::zero()) {
-        entries.push(entry(
-            day(due.unwrap_or(today)),
-            EntryType::Supply,
-            EntrySource::ProductionOrder,
-            id,
-            code,
-            left,
-        ));
-    }
-    let using: Vec<(i64, String, Option<NaiveDate>, BigDecimal)> = production_order_materials::table
-        .inner_join(production_orders::table)
-        .filter(production_orders::status.eq_any(OPEN_PRODUCTION))
-        .filter(production_order_materials::component_id.eq(product_id))
-        .select((
-            production_orders::id,
-            production_orders::code,
-            production_orders::due_date,
-            diesel::dsl::sql::<diesel::sql_types::Numeric>("GREATEST(production_order_materials.quantity_required - production_order_materials.quantity_consumed - production_order_materials.quantity_allocated, 0)"),
-        ))
-        .load(conn)
-        .await?;
-    for (id, code, due, left) in using.into_iter().filter(|m| m.3 > BigDecimal::zero()) {
-        entries.push(entry(
-            day(due.unwrap_or(today)),
-            EntryType::Demand,
-            EntrySource::ProductionOrder,
-            id,
-            code,
-            left,
-        ));
-    }
-    for line in crate::operations::purchasing::rules::open_lines(conn, Some(&[product_id])).await? {
-        let date = day(line.expected_date.unwrap_or(today));
-        entries.push(entry(
-            date,
-            EntryType::Supply,
-            EntrySource::PurchaseOrder,
-            line.purchase_order_id,
-            line.po_number,
-            line.remaining,
-        ));
-    }
-    let planned: Vec<(i64, NaiveDate, BigDecimal)> = planned_orders::table
-        .filter(planned_orders::product_id.eq(product_id))
-        .filter(
-            planned_orders::status
-                .eq_any([PlannedOrderStatus::Planned, PlannedOrderStatus::Firmed]),
-        )
-        .select((
-            planned_orders::id,
-            planned_orders::due_date,
-            planned_orders::quantity,
-        ))
-        .load(conn)
-        .await?;
-    for (id, due, qty) in planned {
-        entries.push(entry(
-            day(due),
-            EntryType::Supply,
-            EntrySource::PlannedOrder,
-            id,
-            format!("PLN-{id}"),
-            qty,
-        ));
-    }
+    let mut entries = sales_entries(conn, product_id, today).await?;
+    entries.extend(production_entries(conn, product_id, today).await?);
+    entries.extend(supply_entries(conn, product_id, today).await?);
     entries.extend(planned_component_demand(conn, product_id, today).await?);
     entries.retain(|e| e.date <= end);
     // Supply before demand on a day: what arrives in the morning serves the day's orders.
@@ -632,4 +517,153 @@ async fn planned_component_demand(
         }
     }
     Ok(out)
+}
+
+/// What open sales order lines still have to deliver of the item.
+async fn sales_entries(
+    conn: &mut AsyncPgConnection,
+    product_id: i64,
+    today: NaiveDate,
+) -> AppResult<Vec<SupplyDemandEntry>> {
+    let day = |d: NaiveDate| d.max(today);
+    let mut entries = Vec::new();
+    #[allow(clippy::type_complexity)]
+    let sales: Vec<(
+        i64,
+        String,
+        Option<NaiveDate>,
+        chrono::DateTime<Utc>,
+        i32,
+        BigDecimal,
+        BigDecimal,
+    )> = sales_order_lines::table
+        .inner_join(sales_orders::table)
+        .filter(sales_orders::status.eq_any(OPEN_SALES))
+        .filter(sales_order_lines::product_id.eq(product_id))
+        .select((
+            sales_orders::id,
+            sales_orders::order_number,
+            sales_orders::due_date,
+            sales_orders::created_at,
+            sales_order_lines::quantity,
+            sales_order_lines::quantity_shipped,
+            sales_order_lines::quantity_allocated,
+        ))
+        .load(conn)
+        .await?;
+    for (id, number, due, created, qty, shipped, allocated) in sales {
+        let left = BigDecimal::from(qty) - shipped - allocated;
+        if left > BigDecimal::zero() {
+            entries.push(entry(
+                day(due.unwrap_or(created.date_naive())),
+                EntryType::Demand,
+                EntrySource::SalesOrder,
+                id,
+                number,
+                left,
+            ));
+        }
+    }
+    Ok(entries)
+}
+
+/// What open production orders will make of the item, and take of it.
+async fn production_entries(
+    conn: &mut AsyncPgConnection,
+    product_id: i64,
+    today: NaiveDate,
+) -> AppResult<Vec<SupplyDemandEntry>> {
+    let day = |d: NaiveDate| d.max(today);
+    let mut entries = Vec::new();
+    let making: Vec<(i64, String, Option<NaiveDate>, BigDecimal)> = production_orders::table
+        .filter(production_orders::status.eq_any(OPEN_PRODUCTION))
+        .filter(production_orders::product_id.eq(product_id))
+        .select((
+            production_orders::id,
+            production_orders::code,
+            production_orders::due_date,
+            diesel::dsl::sql::<diesel::sql_types::Numeric>(
+                "GREATEST(quantity_ordered - quantity_completed - quantity_scrapped, 0)",
+            ),
+        ))
+        .load(conn)
+        .await?;
+    for (id, code, due, left) in making.into_iter().filter(|m| m.3 > BigDecimal::zero()) {
+        entries.push(entry(
+            day(due.unwrap_or(today)),
+            EntryType::Supply,
+            EntrySource::ProductionOrder,
+            id,
+            code,
+            left,
+        ));
+    }
+    let using: Vec<(i64, String, Option<NaiveDate>, BigDecimal)> = production_order_materials::table
+        .inner_join(production_orders::table)
+        .filter(production_orders::status.eq_any(OPEN_PRODUCTION))
+        .filter(production_order_materials::component_id.eq(product_id))
+        .select((
+            production_orders::id,
+            production_orders::code,
+            production_orders::due_date,
+            diesel::dsl::sql::<diesel::sql_types::Numeric>("GREATEST(production_order_materials.quantity_required - production_order_materials.quantity_consumed - production_order_materials.quantity_allocated, 0)"),
+        ))
+        .load(conn)
+        .await?;
+    for (id, code, due, left) in using.into_iter().filter(|m| m.3 > BigDecimal::zero()) {
+        entries.push(entry(
+            day(due.unwrap_or(today)),
+            EntryType::Demand,
+            EntrySource::ProductionOrder,
+            id,
+            code,
+            left,
+        ));
+    }
+    Ok(entries)
+}
+
+/// What open purchase order lines and planned orders will bring of the item.
+async fn supply_entries(
+    conn: &mut AsyncPgConnection,
+    product_id: i64,
+    today: NaiveDate,
+) -> AppResult<Vec<SupplyDemandEntry>> {
+    let day = |d: NaiveDate| d.max(today);
+    let mut entries = Vec::new();
+    for line in crate::operations::purchasing::rules::open_lines(conn, Some(&[product_id])).await? {
+        let date = day(line.expected_date.unwrap_or(today));
+        entries.push(entry(
+            date,
+            EntryType::Supply,
+            EntrySource::PurchaseOrder,
+            line.purchase_order_id,
+            line.po_number,
+            line.remaining,
+        ));
+    }
+    let planned: Vec<(i64, NaiveDate, BigDecimal)> = planned_orders::table
+        .filter(planned_orders::product_id.eq(product_id))
+        .filter(
+            planned_orders::status
+                .eq_any([PlannedOrderStatus::Planned, PlannedOrderStatus::Firmed]),
+        )
+        .select((
+            planned_orders::id,
+            planned_orders::due_date,
+            planned_orders::quantity,
+        ))
+        .load(conn)
+        .await?;
+    for (id, due, qty) in planned {
+        entries.push(entry(
+            day(due),
+            EntryType::Supply,
+            EntrySource::PlannedOrder,
+            id,
+            format!("PLN-{id}"),
+            qty,
+        ));
+    }
+    Ok(entries)
 }

@@ -398,55 +398,11 @@ pub async fn reschedule(
             ..Default::default()
         });
     }
-    if let Some(first) = <[_]>::first(&refusals) {
+    if !refusals.is_empty() {
         let after = predecessor.ok().flatten().map_or(start, |p| p.max(start));
-        let next = engine::earliest_fit(
-            target,
-            after,
-            op.duration_minutes(),
-            start + Duration::days(SEARCH_DAYS),
-            Some(op.id),
-        );
-        let overlapping: Vec<i64> = refusals
-            .iter()
-            .filter_map(|r| match r {
-                Refusal::Overlap { op_id, .. } => Some(*op_id),
-                _ => None,
-            })
-            .collect();
-        let earliest = refusals.iter().find_map(|r| match r {
-            Refusal::BeforePredecessor { earliest } => Some(Timestamp(*earliest)),
-            _ => None,
-        });
-        return Ok(RescheduleResult {
-            message: Some(
-                refusals
-                    .iter()
-                    .map(Refusal::message)
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            ),
-            conflicts: describe_conflicts(conn, &overlapping).await?,
-            conflict_type: Some(refusal_kind(first).into()),
-            earliest_valid_start: earliest,
-            next_available_start: next.map(|s| Timestamp(s.start)),
-            next_available_end: next.map(|s| Timestamp(s.end)),
-            ..Default::default()
-        });
+        return refused(conn, target, &op, &refusals, after, start).await;
     }
-    let overtaken: Vec<SuccessorConflict> = siblings
-        .iter()
-        .filter(|s| s.sequence > op.sequence && !FINISHED.contains(&s.status))
-        .filter(|s| s.scheduled_start.is_some_and(|st| st < end))
-        .map(|s| SuccessorConflict {
-            operation_id: s.id,
-            operation_code: Some(s.operation_code.clone()),
-            operation_name: Some(s.operation_name.clone()),
-            sequence: s.sequence,
-            scheduled_start: s.scheduled_start.map(Timestamp),
-            earliest_valid_start: Some(Timestamp(end)),
-        })
-        .collect();
+    let overtaken = overtaken_by(&op, &siblings, end);
     if !overtaken.is_empty() {
         return Ok(RescheduleResult {
             message: Some(format!(
@@ -711,4 +667,66 @@ pub fn operations_on(shop: &Shop, lane: LaneKey) -> Vec<i64> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The answer to a refused move: every reason, the operations in the way and the next free
+/// slot on that machine from `after`.
+async fn refused(
+    conn: &mut AsyncPgConnection,
+    target: &engine::Lane,
+    op: &OpRow,
+    refusals: &[Refusal],
+    after: DateTime<Utc>,
+    start: DateTime<Utc>,
+) -> AppResult<RescheduleResult> {
+    let next = engine::earliest_fit(
+        target,
+        after,
+        op.duration_minutes(),
+        start + Duration::days(SEARCH_DAYS),
+        Some(op.id),
+    );
+    let overlapping: Vec<i64> = refusals
+        .iter()
+        .filter_map(|r| match r {
+            Refusal::Overlap { op_id, .. } => Some(*op_id),
+            _ => None,
+        })
+        .collect();
+    let earliest = refusals.iter().find_map(|r| match r {
+        Refusal::BeforePredecessor { earliest } => Some(Timestamp(*earliest)),
+        _ => None,
+    });
+    Ok(RescheduleResult {
+        message: Some(
+            refusals
+                .iter()
+                .map(Refusal::message)
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+        conflicts: describe_conflicts(conn, &overlapping).await?,
+        conflict_type: <[_]>::first(refusals).map(|r| refusal_kind(r).into()),
+        earliest_valid_start: earliest,
+        next_available_start: next.map(|s| Timestamp(s.start)),
+        next_available_end: next.map(|s| Timestamp(s.end)),
+        ..Default::default()
+    })
+}
+
+/// The later operations of the routing already booked to start before `end`.
+fn overtaken_by(op: &OpRow, siblings: &[OpRow], end: DateTime<Utc>) -> Vec<SuccessorConflict> {
+    siblings
+        .iter()
+        .filter(|s| s.sequence > op.sequence && !FINISHED.contains(&s.status))
+        .filter(|s| s.scheduled_start.is_some_and(|st| st < end))
+        .map(|s| SuccessorConflict {
+            operation_id: s.id,
+            operation_code: Some(s.operation_code.clone()),
+            operation_name: Some(s.operation_name.clone()),
+            sequence: s.sequence,
+            scheduled_start: s.scheduled_start.map(Timestamp),
+            earliest_valid_start: Some(Timestamp(end)),
+        })
+        .collect()
 }

@@ -94,82 +94,7 @@ pub async fn load(conn: &mut AsyncPgConnection, window: Span) -> AppResult<Shop>
         center_types: centers.iter().map(|c| (c.0, c.2)).collect(),
         ..Shop::default()
     };
-    #[allow(clippy::type_complexity)]
-    let machines: Vec<(i64, String, String, String, String, Value, Option<i64>)> = printers::table
-        .filter(printers::active.eq(true))
-        .order(printers::code)
-        .select((
-            printers::id,
-            printers::code,
-            printers::name,
-            printers::model,
-            printers::status,
-            printers::capabilities,
-            printers::work_center_id,
-        ))
-        .load(conn)
-        .await?;
-    for (id, code, name, model, status, capabilities, center) in machines {
-        let key = LaneKey::Printer(id);
-        // A printer outside any work center serves every printer pool.
-        let serves = center.map(|c| vec![c]).unwrap_or_else(|| pools.clone());
-        shop.lanes.push(Lane {
-            key,
-            code: code.clone(),
-            work_center_ids: serves,
-            calendar: calendar_of(center),
-            caps: crate::operations::scheduling::caps::machine_caps(&capabilities, &model),
-            busy: Vec::new(),
-        });
-        shop.info.insert(
-            key,
-            LaneInfo {
-                code,
-                name,
-                status,
-                work_center_code: code_of(center),
-                work_center_id: center,
-            },
-        );
-    }
-    let others: Vec<(i64, String, String, String, i64)> = resources::table
-        .filter(resources::is_active.eq(true))
-        .order(resources::code)
-        .select((
-            resources::id,
-            resources::code,
-            resources::name,
-            resources::status,
-            resources::work_center_id,
-        ))
-        .load(conn)
-        .await?;
-    for (id, code, name, status, center) in others {
-        let key = LaneKey::Resource(id);
-        shop.lanes.push(Lane {
-            key,
-            code: code.clone(),
-            work_center_ids: vec![center],
-            calendar: calendar_of(Some(center)),
-            // Wash and cure stations take any material: their operations ask nothing of them.
-            caps: MachineCaps {
-                enclosed: true,
-                max_nozzle_temp_c: None,
-                max_bed_temp_c: None,
-            },
-            busy: Vec::new(),
-        });
-        shop.info.insert(
-            key,
-            LaneInfo {
-                code,
-                name,
-                status,
-                work_center_code: code_of(Some(center)),
-                work_center_id: Some(center),
-            },
-        );
-    }
+    add_machines(conn, &mut shop, &pools, &code_of, &calendar_of).await?;
     let booked = booked_in(conn, window).await?;
     let orders: Vec<i64> = booked.iter().map(|b| b.order_id).collect();
     let keys = setup_keys(conn, &orders).await?;
@@ -377,4 +302,91 @@ pub fn needs_on(
         Some(WorkCenterType::PrinterPool) => order.0.clone(),
         _ => MaterialNeeds::default(),
     }
+}
+
+/// Adds every active printer and resource as a lane (busy time comes later).
+async fn add_machines(
+    conn: &mut AsyncPgConnection,
+    shop: &mut Shop,
+    pools: &[i64],
+    code_of: &impl Fn(Option<i64>) -> Option<String>,
+    calendar_of: &impl Fn(Option<i64>) -> Calendar,
+) -> AppResult<()> {
+    #[allow(clippy::type_complexity)]
+    let machines: Vec<(i64, String, String, String, String, Value, Option<i64>)> = printers::table
+        .filter(printers::active.eq(true))
+        .order(printers::code)
+        .select((
+            printers::id,
+            printers::code,
+            printers::name,
+            printers::model,
+            printers::status,
+            printers::capabilities,
+            printers::work_center_id,
+        ))
+        .load(conn)
+        .await?;
+    for (id, code, name, model, status, capabilities, center) in machines {
+        let key = LaneKey::Printer(id);
+        // A printer outside any work center serves every printer pool.
+        let serves = center.map(|c| vec![c]).unwrap_or_else(|| pools.to_vec());
+        shop.lanes.push(Lane {
+            key,
+            code: code.clone(),
+            work_center_ids: serves,
+            calendar: calendar_of(center),
+            caps: crate::operations::scheduling::caps::machine_caps(&capabilities, &model),
+            busy: Vec::new(),
+        });
+        shop.info.insert(
+            key,
+            LaneInfo {
+                code,
+                name,
+                status,
+                work_center_code: code_of(center),
+                work_center_id: center,
+            },
+        );
+    }
+    let others: Vec<(i64, String, String, String, i64)> = resources::table
+        .filter(resources::is_active.eq(true))
+        .order(resources::code)
+        .select((
+            resources::id,
+            resources::code,
+            resources::name,
+            resources::status,
+            resources::work_center_id,
+        ))
+        .load(conn)
+        .await?;
+    for (id, code, name, status, center) in others {
+        let key = LaneKey::Resource(id);
+        shop.lanes.push(Lane {
+            key,
+            code: code.clone(),
+            work_center_ids: vec![center],
+            calendar: calendar_of(Some(center)),
+            // Wash and cure stations take any material: their operations ask nothing of them.
+            caps: MachineCaps {
+                enclosed: true,
+                max_nozzle_temp_c: None,
+                max_bed_temp_c: None,
+            },
+            busy: Vec::new(),
+        });
+        shop.info.insert(
+            key,
+            LaneInfo {
+                code,
+                name,
+                status,
+                work_center_code: code_of(Some(center)),
+                work_center_id: Some(center),
+            },
+        );
+    }
+    Ok(())
 }
