@@ -475,6 +475,64 @@ async fn capacity_slots_conflicts_next_available_and_dispatch_answer_filaops_sha
     assert_eq!(one["order_id"], order_id);
     assert_eq!(one["resource_id"], s.qc_station);
     assert!(at(&one["scheduled_start"]) >= booked_to);
+    // The inspection on the QC station: its schedule, what is in the way, its availability.
+    let qc_from = at(&one["scheduled_start"]);
+    let qc_to = at(&one["scheduled_end"]);
+    let booked = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/resources/{}/schedule", s.qc_station),
+        None,
+    )
+    .await;
+    assert_eq!(booked["resource_code"], "QC-1");
+    assert_eq!(booked["operations"][0]["operation_id"], ops[1], "{booked}");
+    let window = format!("start={}&end={}", urlencode(&qc_from), urlencode(&qc_to));
+    let busy = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/resources/{}/conflicts?{window}", s.qc_station),
+        None,
+    )
+    .await;
+    assert_eq!(busy["has_conflicts"], true);
+    assert_eq!(busy["conflicts"][0]["operation_id"], ops[1]);
+    let moving = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!(
+            "/api/v1/resources/{}/conflicts?{window}&exclude_operation_id={}",
+            s.qc_station, ops[1]
+        ),
+        None,
+    )
+    .await;
+    assert_eq!(moving["has_conflicts"], false, "{moving}");
+    let availability = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!(
+            "/api/v1/scheduling/capacity/machine-availability?start_date={}&end_date={}",
+            urlencode(&qc_from),
+            urlencode(&(qc_from + Duration::days(1)))
+        ),
+        None,
+    )
+    .await;
+    let station = availability
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["resource_id"] == s.qc_station)
+        .expect("station")
+        .clone();
+    assert_eq!(station["scheduled_order_count"], 1);
+    assert_eq!(station["total_hours"], 24.0);
+    assert!(station["scheduled_hours"].as_f64().expect("hours") > 0.0);
     let none = call(
         &app,
         Method::POST,
