@@ -79,11 +79,6 @@ pub async fn load(conn: &mut AsyncPgConnection, window: Span) -> AppResult<Shop>
         .await?;
     let center_ids: Vec<i64> = centers.iter().map(|c| c.0).collect();
     let calendars = crate::operations::scheduling::hours::calendars(conn, &center_ids).await?;
-    let pools: Vec<i64> = centers
-        .iter()
-        .filter(|c| c.2 == WorkCenterType::PrinterPool)
-        .map(|c| c.0)
-        .collect();
     let code_of =
         |id: Option<i64>| id.and_then(|id| centers.iter().find(|c| c.0 == id).map(|c| c.1.clone()));
     let calendar_of = |id: Option<i64>| {
@@ -94,7 +89,7 @@ pub async fn load(conn: &mut AsyncPgConnection, window: Span) -> AppResult<Shop>
         center_types: centers.iter().map(|c| (c.0, c.2)).collect(),
         ..Shop::default()
     };
-    add_machines(conn, &mut shop, &pools, &code_of, &calendar_of).await?;
+    add_machines(conn, &mut shop, &code_of, &calendar_of).await?;
     let booked = booked_in(conn, window).await?;
     let orders: Vec<i64> = booked.iter().map(|b| b.order_id).collect();
     let keys = setup_keys(conn, &orders).await?;
@@ -308,7 +303,6 @@ pub fn needs_on(
 async fn add_machines(
     conn: &mut AsyncPgConnection,
     shop: &mut Shop,
-    pools: &[i64],
     code_of: &impl Fn(Option<i64>) -> Option<String>,
     calendar_of: &impl Fn(Option<i64>) -> Calendar,
 ) -> AppResult<()> {
@@ -329,8 +323,10 @@ async fn add_machines(
         .await?;
     for (id, code, name, model, status, capabilities, center) in machines {
         let key = LaneKey::Printer(id);
-        // A printer outside any work center serves every printer pool.
-        let serves = center.map(|c| vec![c]).unwrap_or_else(|| pools.to_vec());
+        // A printer serves its own work center only: one outside any work center is shown
+        // but takes no booking until it is put in one (so a test printer or a spare on a
+        // shelf never receives work by accident).
+        let serves: Vec<i64> = center.into_iter().collect();
         shop.lanes.push(Lane {
             key,
             code: code.clone(),
