@@ -45642,6 +45642,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
@@ -46622,6 +46631,15 @@ export interface operations {
                             unit_cost: string;
                         }[];
                     };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not authenticated (or bad credentials) */

@@ -34,10 +34,12 @@ pub const ROUTES: &[Route] = &[
     Route::delete("/mrp/planned-orders/{order_id}", include_str!("rest/planned_order_cancel.graphql"), "plannedOrderCancel")
         .summary("Cancel (delete) a planned order that is not released"),
     Route::get("/mrp/requirements", include_str!("rest/mrp_requirements.graphql"), "mrpRequirements")
+        .refuses()
         .summary("Net requirements of one unit of `product_id`, or of what `production_order_id` still has to make"),
     Route::get("/mrp/supply-demand/{product_id}", include_str!("rest/mrp_supply_demand.graphql"), "mrpSupplyDemand")
         .summary("An item's dated supply and demand with the running projected balance (`days_ahead` 1-365, default 30)"),
     Route::get("/mrp/explode-bom/{product_id}", include_str!("rest/mrp_explode_bom.graphql"), "mrpExplodeBom")
+        .refuses()
         .summary("A product's BOM exploded through every level for `quantity` (default 1)"),
     Route::get("/buy-list", include_str!("rest/buy_list.graphql"), "buyList")
         .summary("The live buy list: bought items still short after netting all open demand against stock, open purchase orders and safety stock, by preferred vendor (`vendor_id`)"),
