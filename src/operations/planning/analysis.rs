@@ -12,11 +12,11 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::operations::bom::tree::{Tree, item_unit_cost};
-use crate::operations::planning::inputs::{OPEN_PRODUCTION, OPEN_SALES};
+use crate::operations::planning::inputs::{self, OPEN_PRODUCTION, OPEN_SALES};
 use crate::operations::planning::model::PlannedOrderStatus;
 use crate::platform::db::schema::{
-    inventory_balances, items, planned_orders, production_order_materials, production_orders,
-    sales_order_lines, sales_orders,
+    items, planned_orders, production_order_materials, production_orders, sales_order_lines,
+    sales_orders,
 };
 use crate::platform::error::{AppError, AppResult};
 use crate::platform::graphql::scalars::Decimal;
@@ -220,7 +220,7 @@ pub async fn requirements(
         .into_iter()
         .map(|p| (p.id, p))
         .collect();
-    let stock = stock_of(conn, &ids).await?;
+    let stock = inputs::stock_of(conn, Some(&ids)).await?;
     let incoming = crate::operations::purchasing::rules::on_order(conn, &ids).await?;
     let parts: HashMap<i64, crate::operations::bom::model::Part> =
         crate::operations::bom::model::parts(conn, &ids)
@@ -270,27 +270,6 @@ pub async fn requirements(
         components_in_stock: count(requirements.len() - short),
         requirements,
     })
-}
-
-/// On hand and allocated of these items over every location.
-pub async fn stock_of(
-    conn: &mut AsyncPgConnection,
-    ids: &[i64],
-) -> AppResult<HashMap<i64, (BigDecimal, BigDecimal)>> {
-    let rows: Vec<(i64, Option<BigDecimal>, Option<BigDecimal>)> = inventory_balances::table
-        .filter(inventory_balances::item_id.eq_any(ids))
-        .group_by(inventory_balances::item_id)
-        .select((
-            inventory_balances::item_id,
-            diesel::dsl::sum(inventory_balances::on_hand_quantity),
-            diesel::dsl::sum(inventory_balances::allocated_quantity),
-        ))
-        .load(conn)
-        .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, a, b)| (id, (a.unwrap_or_default(), b.unwrap_or_default())))
-        .collect())
 }
 
 crate::text_enum! {
@@ -410,7 +389,7 @@ pub async fn supply_demand(
     entries.retain(|e| e.date <= end);
     // Supply before demand on a day: what arrives in the morning serves the day's orders.
     entries.sort_by_key(|e| (e.date, e.entry_type != EntryType::Supply));
-    let (on_hand, allocated) = stock_of(conn, &[product_id])
+    let (on_hand, allocated) = inputs::stock_of(conn, Some(&[product_id]))
         .await?
         .remove(&product_id)
         .unwrap_or_default();

@@ -131,7 +131,7 @@ pub async fn load(conn: &mut AsyncPgConnection, scope: Scope) -> AppResult<Input
         .load(conn)
         .await?;
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-    let stock = balances(conn).await?;
+    let stock = stock_of(conn, None).await?;
     let vendors = preferred_vendors(conn).await?;
     let routing = routing_minutes(conn).await?;
     let boms = crate::operations::bom::model::active_of(conn, &ids).await?;
@@ -213,11 +213,18 @@ pub async fn load(conn: &mut AsyncPgConnection, scope: Scope) -> AppResult<Input
     Ok(inputs)
 }
 
-/// On hand and allocated per item, over every location.
-async fn balances(
+/// On hand and allocated of these items (every item when `None`), over every location.
+pub async fn stock_of(
     conn: &mut AsyncPgConnection,
+    ids: Option<&[i64]>,
 ) -> AppResult<HashMap<i64, (BigDecimal, BigDecimal)>> {
+    let every = ids.is_none();
     let rows: Vec<(i64, Option<BigDecimal>, Option<BigDecimal>)> = inventory_balances::table
+        .filter(
+            every
+                .into_sql::<diesel::sql_types::Bool>()
+                .or(inventory_balances::item_id.eq_any(ids.unwrap_or_default())),
+        )
         .group_by(inventory_balances::item_id)
         .select((
             inventory_balances::item_id,
