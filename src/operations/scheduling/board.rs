@@ -16,9 +16,7 @@ use crate::operations::production::model::{OperationStatus, OrderStatus};
 use crate::operations::scheduling::booking::{self, SCHEDULABLE};
 use crate::operations::scheduling::engine::{self, BusyKind, LaneKey, Span};
 use crate::operations::scheduling::lanes::{self, FINISHED};
-use crate::platform::db::schema::{
-    items, maintenance_windows, production_order_operations, production_orders,
-};
+use crate::platform::db::schema::{items, production_order_operations, production_orders};
 use crate::platform::error::{AppError, AppResult};
 use crate::platform::graphql::scalars::{Decimal, Timestamp};
 
@@ -318,35 +316,17 @@ async fn windows_in(
     conn: &mut AsyncPgConnection,
     window: Span,
 ) -> AppResult<HashMap<LaneKey, Vec<BoardWindow>>> {
-    #[allow(clippy::type_complexity)]
-    let rows: Vec<(
-        i64,
-        Option<i64>,
-        Option<i64>,
-        DateTime<Utc>,
-        DateTime<Utc>,
-        Option<String>,
-        String,
-    )> = maintenance_windows::table
-        .filter(
-            maintenance_windows::status.eq_any(crate::operations::scheduling::windows::BLOCKING),
-        )
-        .filter(maintenance_windows::starts_at.lt(window.end))
-        .filter(maintenance_windows::ends_at.gt(window.start))
-        .order(maintenance_windows::starts_at)
-        .select((
-            maintenance_windows::id,
-            maintenance_windows::printer_id,
-            maintenance_windows::resource_id,
-            maintenance_windows::starts_at,
-            maintenance_windows::ends_at,
-            maintenance_windows::reason,
-            maintenance_windows::status,
-        ))
-        .load(conn)
-        .await?;
     let mut out: HashMap<LaneKey, Vec<BoardWindow>> = HashMap::new();
-    for (id, printer, resource, s, e, reason, status) in rows {
+    for w in lanes::blocking_windows(conn, window).await? {
+        let (id, printer, resource, s, e, reason, status) = (
+            w.id,
+            w.printer_id,
+            w.resource_id,
+            w.starts_at.0,
+            w.ends_at.0,
+            w.reason,
+            w.status.to_string(),
+        );
         if let Some(lane) = printer
             .map(LaneKey::Printer)
             .or(resource.map(LaneKey::Resource))

@@ -17,8 +17,8 @@ use crate::operations::scheduling::engine::{
     Busy, BusyKind, Calendar, Lane, LaneKey, MachineCaps, MaterialNeeds, Span,
 };
 use crate::platform::db::schema::{
-    items, maintenance_windows, material_colors, material_types, printers,
-    production_order_materials, production_order_operations, resources, work_centers,
+    items, material_colors, material_types, printers, production_order_materials,
+    production_order_operations, resources, work_centers,
 };
 use crate::platform::error::AppResult;
 
@@ -105,7 +105,14 @@ pub async fn load(conn: &mut AsyncPgConnection, window: Span) -> AppResult<Shop>
             });
         }
     }
-    for (id, printer, resource, start, end) in blocking_windows(conn, window).await? {
+    for w in blocking_windows(conn, window).await? {
+        let (id, printer, resource, start, end) = (
+            w.id,
+            w.printer_id,
+            w.resource_id,
+            w.starts_at.0,
+            w.ends_at.0,
+        );
         let lane = printer
             .map(LaneKey::Printer)
             .or(resource.map(LaneKey::Resource));
@@ -179,27 +186,22 @@ pub async fn booked_in(conn: &mut AsyncPgConnection, window: Span) -> AppResult<
         .collect())
 }
 
-/// Scheduled and in-progress maintenance windows overlapping the window.
-#[allow(clippy::type_complexity)]
+/// Scheduled and in-progress maintenance windows overlapping the window (every one: the
+/// schedule must see them all).
 pub async fn blocking_windows(
     conn: &mut AsyncPgConnection,
     window: Span,
-) -> AppResult<Vec<(i64, Option<i64>, Option<i64>, DateTime<Utc>, DateTime<Utc>)>> {
-    Ok(maintenance_windows::table
-        .filter(
-            maintenance_windows::status.eq_any(crate::operations::scheduling::windows::BLOCKING),
-        )
-        .filter(maintenance_windows::starts_at.lt(window.end))
-        .filter(maintenance_windows::ends_at.gt(window.start))
-        .select((
-            maintenance_windows::id,
-            maintenance_windows::printer_id,
-            maintenance_windows::resource_id,
-            maintenance_windows::starts_at,
-            maintenance_windows::ends_at,
-        ))
-        .load(conn)
-        .await?)
+) -> AppResult<Vec<crate::operations::scheduling::windows::MaintenanceWindowRow>> {
+    let filter = crate::operations::scheduling::windows::WindowFilter {
+        start: Some(window.start),
+        end: Some(window.end),
+        ..Default::default()
+    };
+    Ok(
+        crate::operations::scheduling::windows::list(conn, &filter, i64::from(i32::MAX), 0)
+            .await?
+            .0,
+    )
 }
 
 /// The material items each order uses (its material lines), with their material types.
