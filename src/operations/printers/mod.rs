@@ -2,6 +2,7 @@
 //! [`graphql`], rules in [`rules`], REST declarations in [`rest`].
 
 pub mod brands;
+pub mod compat;
 pub mod graphql;
 pub mod import;
 pub mod loaders;

@@ -136,67 +136,7 @@ impl Calendar {
     }
 }
 
-/// What a machine can do (from the printer's capabilities; resources have
-/// default caps).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct MachineCaps {
-    /// Whether the build volume is enclosed (needed for warping materials).
-    pub enclosed: bool,
-    /// Hottest nozzle temperature; `None` = unknown, treated as no limit.
-    pub max_nozzle_temp_c: Option<i32>,
-    /// Hottest bed temperature; `None` = unknown, treated as no limit.
-    pub max_bed_temp_c: Option<i32>,
-}
-
-/// What an operation's material needs.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct MaterialNeeds {
-    /// Material name for messages; `None` reads as "the material".
-    pub material: Option<String>,
-    /// Whether the material must print in an enclosure.
-    pub requires_enclosure: bool,
-    /// Nozzle temperature the material needs, if any.
-    pub nozzle_temp_c: Option<i32>,
-    /// Bed temperature the material needs, if any.
-    pub bed_temp_c: Option<i32>,
-}
-
-/// Ok, or the reason the material cannot run on the machine, e.g. "ABS
-/// needs an enclosed printer", "PC needs a 300 °C nozzle; this printer
-/// reaches 260 °C", likewise for the bed. Unknown max = no limit; no
-/// material name → "the material". Several problems are all reported,
-/// joined by "; ", so the user can fix them in one go.
-pub fn compatible(caps: &MachineCaps, needs: &MaterialNeeds) -> Result<(), String> {
-    let name = needs
-        .material
-        .as_deref()
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-        .unwrap_or("the material");
-    let mut problems = Vec::new();
-    if needs.requires_enclosure && !caps.enclosed {
-        problems.push(format!("{name} needs an enclosed printer"));
-    }
-    if let (Some(need), Some(max)) = (needs.nozzle_temp_c, caps.max_nozzle_temp_c)
-        && need > max
-    {
-        problems.push(format!(
-            "{name} needs a {need} °C nozzle; this printer reaches {max} °C"
-        ));
-    }
-    if let (Some(need), Some(max)) = (needs.bed_temp_c, caps.max_bed_temp_c)
-        && need > max
-    {
-        problems.push(format!(
-            "{name} needs a {need} °C bed; this printer reaches {max} °C"
-        ));
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("; "))
-    }
-}
+pub use crate::operations::printers::compat::{MachineCaps, MaterialNeeds, compatible};
 
 /// What holds a stretch of time on a lane.
 #[derive(Clone, Debug, PartialEq)]

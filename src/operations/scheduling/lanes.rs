@@ -334,7 +334,7 @@ async fn add_machines(
             code: code.clone(),
             work_center_ids: serves,
             calendar: calendar_of(center),
-            caps: crate::operations::scheduling::caps::machine_caps(&capabilities, &model),
+            caps: crate::operations::printers::compat::machine_caps(&capabilities, &model),
             busy: Vec::new(),
         });
         shop.info.insert(

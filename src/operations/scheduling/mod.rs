@@ -5,7 +5,7 @@
 //!
 //! The machine master data around the engine: resources ([`model`]), maintenance windows
 //! ([`windows`]), working hours ([`hours`], with [`hours::calendars`] building the engine's
-//! calendars) and what a printer can print ([`caps::machine_caps`]). Their rules are in
+//! calendars) and what a printer can print ([`crate::operations::printers::compat::machine_caps`]). Their rules are in
 //! [`rules`], GraphQL fields in [`graphql`], REST declarations in [`rest`].
 //!
 //! The schedule itself: the shop read as lanes ([`lanes`]), bookings and moves
@@ -15,7 +15,6 @@
 pub mod auto;
 pub mod board;
 pub mod booking;
-pub mod caps;
 pub mod engine;
 pub mod graphql;
 pub mod hours;

@@ -1,11 +1,12 @@
-//! What a printer can print and what a material needs, as the scheduling engine reads them:
-//! [`machine_caps`] from a printer's capabilities JSON and model, [`material_needs`] from a
-//! material type.
+//! Printer and material compatibility, the one place its rules live: what a printer can
+//! print ([`machine_caps`], from its capabilities JSON and model), what a material needs
+//! ([`material_needs`], from its material type), and whether the two fit ([`compatible`]).
+//! The scheduler books against them, and production checks them when an operation is
+//! started on a printer and when an order's compatibility is asked.
 
 use serde_json::Value;
 
 use crate::ledgers::materials::model::MaterialTypeRow;
-use crate::operations::scheduling::engine::{MachineCaps, MaterialNeeds};
 
 /// Models with an enclosed build volume, as runs of words (upper case, letters and digits):
 /// a model name containing one of these runs is enclosed. Every other model (A1, A1 mini,
@@ -90,6 +91,69 @@ pub fn material_needs(material: &MaterialTypeRow) -> MaterialNeeds {
         bed_temp_c: material.bed_temp_c,
     }
 }
+
+/// What a machine can do (from the printer's capabilities; resources have
+/// default caps).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MachineCaps {
+    /// Whether the build volume is enclosed (needed for warping materials).
+    pub enclosed: bool,
+    /// Hottest nozzle temperature; `None` = unknown, treated as no limit.
+    pub max_nozzle_temp_c: Option<i32>,
+    /// Hottest bed temperature; `None` = unknown, treated as no limit.
+    pub max_bed_temp_c: Option<i32>,
+}
+
+/// What an operation's material needs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MaterialNeeds {
+    /// Material name for messages; `None` reads as "the material".
+    pub material: Option<String>,
+    /// Whether the material must print in an enclosure.
+    pub requires_enclosure: bool,
+    /// Nozzle temperature the material needs, if any.
+    pub nozzle_temp_c: Option<i32>,
+    /// Bed temperature the material needs, if any.
+    pub bed_temp_c: Option<i32>,
+}
+
+/// Ok, or the reason the material cannot run on the machine, e.g. "ABS
+/// needs an enclosed printer", "PC needs a 300 °C nozzle; this printer
+/// reaches 260 °C", likewise for the bed. Unknown max = no limit; no
+/// material name → "the material". Several problems are all reported,
+/// joined by "; ", so the user can fix them in one go.
+pub fn compatible(caps: &MachineCaps, needs: &MaterialNeeds) -> Result<(), String> {
+    let name = needs
+        .material
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .unwrap_or("the material");
+    let mut problems = Vec::new();
+    if needs.requires_enclosure && !caps.enclosed {
+        problems.push(format!("{name} needs an enclosed printer"));
+    }
+    if let (Some(need), Some(max)) = (needs.nozzle_temp_c, caps.max_nozzle_temp_c)
+        && need > max
+    {
+        problems.push(format!(
+            "{name} needs a {need} °C nozzle; this printer reaches {max} °C"
+        ));
+    }
+    if let (Some(need), Some(max)) = (needs.bed_temp_c, caps.max_bed_temp_c)
+        && need > max
+    {
+        problems.push(format!(
+            "{name} needs a {need} °C bed; this printer reaches {max} °C"
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
 
 #[cfg(test)]
 mod tests {
@@ -186,7 +250,6 @@ mod tests {
 
     #[test]
     fn the_engine_reads_the_caps_against_material_needs() {
-        use crate::operations::scheduling::engine::compatible;
         let abs = MaterialTypeRow {
             id: 1,
             code: "ABS".into(),
