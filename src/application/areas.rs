@@ -7,7 +7,8 @@
 //! one line here. An area with several field groups lists them with `&`
 //! (`query CatalogQuery & CatalogStatsQuery`); each must be reachable as
 //! `crate::<layer>::<area>::graphql::<Group>`. An area with live streams adds
-//! `subscription <Group>` (see `crate::operations::production::live`).
+//! `subscription <Group>` (see `crate::operations::production::live`). An area whose routes
+//! live in a sub-folder too adds `routes <path>, <path>` (production's routings).
 
 use async_graphql::{MergedObject, MergedSubscription};
 
@@ -17,7 +18,7 @@ use crate::platform::jobs::Registry;
 use crate::platform::rest::{AreaRoute, RouteTable};
 
 macro_rules! areas {
-    ($($layer:ident::$area:ident: query $($query:ident)&+ $(, mutation $($mutation:ident)&+)? $(, subscription $($subscription:ident)&+)? $(, loaders $loaders:path)?;)*) => {
+    ($($layer:ident::$area:ident: query $($query:ident)&+ $(, mutation $($mutation:ident)&+)? $(, subscription $($subscription:ident)&+)? $(, loaders $loaders:path)? $(, routes $($routes:path),+)?;)*) => {
         /// The Query root: the field groups of every business area.
         #[derive(MergedObject, Default)]
         #[graphql(name = "Query")]
@@ -37,10 +38,16 @@ macro_rules! areas {
         /// Every REST route of every area, in registry order.
         pub fn routes() -> Vec<AreaRoute> {
             let mut all = Vec::new();
-            $(all.extend(crate::$layer::$area::rest::ROUTES.iter().map(|route| AreaRoute {
-                area: stringify!($area),
-                route: *route,
-            }));)*
+            $(
+                all.extend(crate::$layer::$area::rest::ROUTES.iter().map(|route| AreaRoute {
+                    area: stringify!($area),
+                    route: *route,
+                }));
+                $($(all.extend($routes.iter().map(|route| AreaRoute {
+                    area: stringify!($area),
+                    route: *route,
+                }));)+)?
+            )*
             all
         }
 
@@ -68,7 +75,7 @@ areas! {
     ledgers::materials: query MaterialsQuery, mutation MaterialsMutation & MaterialItemsMutation;
     ledgers::spools: query SpoolsQuery, mutation SpoolsMutation, loaders crate::ledgers::spools::loaders::attach;
     operations::purchasing: query PurchasingQuery & ItemDemandQuery, mutation PurchasingMutation, loaders crate::operations::purchasing::loaders::attach;
-    operations::production: query ProductionQuery & ProductionFloorQuery, mutation ProductionMutation & ManufacturingMutation, subscription ProductionSubscription, loaders crate::operations::production::loaders::attach;
+    operations::production: query ProductionQuery & ProductionFloorQuery & RoutingQuery, mutation ProductionMutation & ManufacturingMutation & RoutingMutation, subscription ProductionSubscription, loaders crate::operations::production::loaders::attach, routes crate::operations::production::routing::rest::ROUTES;
     operations::sales: query SalesQuery & QuotesQuery, mutation SalesMutation & QuotesMutation, loaders crate::operations::sales::loaders::attach;
     operations::shipping: query ShippingQuery, mutation ShippingMutation;
     operations::planning: query PlanningQuery, mutation PlanningMutation;

@@ -35,6 +35,27 @@ impl Loader<AllCategories> for CategoryTreeLoader {
     }
 }
 
+/// Every unit of measure at once (a few dozen rows; conversions need both ends).
+pub struct UnitsLoader {
+    /// The pool.
+    pub pool: DbPool,
+}
+
+/// The single key of [`UnitsLoader`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AllUnits;
+
+impl Loader<AllUnits> for UnitsLoader {
+    type Value = Arc<Vec<model::UomRow>>;
+    type Error = AppError;
+
+    async fn load(&self, _keys: &[AllUnits]) -> Result<HashMap<AllUnits, Self::Value>, Self::Error> {
+        let mut conn = self.pool.get().await?;
+        let rows = model::units(&mut conn).await?;
+        Ok(HashMap::from([(AllUnits, Arc::new(rows))]))
+    }
+}
+
 /// The files of items, by item id.
 pub struct ItemFilesLoader {
     /// The pool.
@@ -64,6 +85,9 @@ pub type CategoryTree = async_graphql::dataloader::DataLoader<
     CategoryTreeLoader,
     async_graphql::dataloader::HashMapCache,
 >;
+/// The per-request units loader.
+pub type Units =
+    async_graphql::dataloader::DataLoader<UnitsLoader, async_graphql::dataloader::HashMapCache>;
 /// The per-request item-files loader.
 pub type ItemFiles =
     async_graphql::dataloader::DataLoader<ItemFilesLoader, async_graphql::dataloader::HashMapCache>;
@@ -75,6 +99,11 @@ pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::
     request
         .data(DataLoader::with_cache(
             CategoryTreeLoader { pool: pool.clone() },
+            crate::platform::graphql::context::spawn_in_current_span,
+            HashMapCache::default(),
+        ))
+        .data(DataLoader::with_cache(
+            UnitsLoader { pool: pool.clone() },
             crate::platform::graphql::context::spawn_in_current_span,
             HashMapCache::default(),
         ))

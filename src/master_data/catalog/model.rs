@@ -538,6 +538,15 @@ pub async fn find_with(
     split_extras(include, row)
 }
 
+/// Whether an item exists.
+pub async fn exists(conn: &mut AsyncPgConnection, id: i64) -> AppResult<bool> {
+    Ok(
+        diesel::select(diesel::dsl::exists(items::table.find(id)))
+            .get_result(conn)
+            .await?,
+    )
+}
+
 /// The item with this id.
 pub async fn find(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Option<ItemRow>> {
     Ok(items::table

@@ -86,6 +86,24 @@ pub fn convert(
     Ok((converted, factor))
 }
 
+/// `quantity` in unit `from` expressed in unit `to` (codes, any case), or why not (an unknown
+/// unit, or units of different classes).
+pub fn convert_codes(
+    units: &[UomRow],
+    quantity: &BigDecimal,
+    from: &str,
+    to: &str,
+) -> Result<BigDecimal, String> {
+    if from.eq_ignore_ascii_case(to) {
+        return Ok(quantity.clone());
+    }
+    let unit = |code: &str| units.iter().find(|u| u.code.eq_ignore_ascii_case(code));
+    match (unit(from), unit(to)) {
+        (Some(f), Some(t)) => convert(quantity, f, t).map(|(q, _)| q),
+        _ => Err(format!("Unit {from} cannot be converted to {to}")),
+    }
+}
+
 async fn find(conn: &mut diesel_async::AsyncPgConnection, code: &str) -> AppResult<Option<UomRow>> {
     Ok(units_of_measure::table
         .filter(units_of_measure::code.eq(code.trim().to_uppercase()))

@@ -295,9 +295,11 @@ pub async fn preferred_vendors(
 
 /// Set-up minutes and run minutes per unit of each product's active routing.
 async fn routing_minutes(conn: &mut AsyncPgConnection) -> AppResult<HashMap<i64, (i64, i64)>> {
-    let rows: Vec<(i64, Option<BigDecimal>, Option<BigDecimal>)> = routing_operations::table
+    let rows: Vec<(Option<i64>, Option<BigDecimal>, Option<BigDecimal>)> = routing_operations::table
         .inner_join(routings::table)
         .filter(routings::active.eq(true))
+        .filter(routing_operations::is_active)
+        .filter(routings::product_id.is_not_null())
         .group_by(routings::product_id)
         .select((
             routings::product_id,
@@ -314,7 +316,7 @@ async fn routing_minutes(conn: &mut AsyncPgConnection) -> AppResult<HashMap<i64,
     };
     Ok(rows
         .into_iter()
-        .map(|(product, setup, run)| (product, (minutes(setup), minutes(run))))
+        .filter_map(|(product, setup, run)| Some((product?, (minutes(setup), minutes(run)))))
         .collect())
 }
 

@@ -11,12 +11,13 @@ use crate::ledgers::inventory::loaders::ItemFactsOf;
 use crate::operations::printers::loaders::Printers;
 use crate::operations::production::floor;
 pub use crate::operations::production::live::ProductionSubscription;
+pub use crate::operations::production::routing::graphql::{RoutingMutation, RoutingQuery};
 use crate::operations::production::loaders::{
     CodeKind, Codes, Materials, Operations, OrderSpools, Serials, WorkCenters,
 };
 use crate::operations::production::model::{
     self, MaterialRow, OperationRow, OperationStatus, OrderFilter, OrderRow, OrderSpoolRow,
-    OrderStatus, QcStatus, RoutingOperationRow, RoutingRow, SerialRow, WorkCenterRow,
+    OrderStatus, QcStatus, SerialRow, WorkCenterRow,
 };
 use crate::operations::production::rules::{
     self, OperationCompleteInput, OperationScheduleInput, OperationStartInput,
@@ -310,14 +311,6 @@ impl WorkCenterRow {
     }
 }
 
-#[ComplexObject]
-impl RoutingRow {
-    /// The steps, in sequence.
-    async fn operations(&self, ctx: &Context<'_>) -> AppResult<Vec<RoutingOperationRow>> {
-        model::routing_operations_of(&mut *context::conn(ctx).await?, &[self.id]).await
-    }
-}
-
 crate::connection!(
     /// A page of production orders.
     ProductionOrderConnection,
@@ -502,27 +495,6 @@ impl ProductionQuery {
             .into_iter()
             .next()
             .ok_or_else(|| AppError::not_found("Work center not found"))
-    }
-
-    /// One routing.
-    #[graphql(guard = "Access::User")]
-    async fn routing(&self, ctx: &Context<'_>, id: i64) -> AppResult<RoutingRow> {
-        model::routings_by_ids(&mut *context::conn(ctx).await?, &[id])
-            .await?
-            .into_iter()
-            .next()
-            .ok_or_else(|| AppError::not_found("Routing not found"))
-    }
-
-    /// Routings by product, newest version first.
-    #[graphql(guard = "Access::User")]
-    async fn routings(
-        &self,
-        ctx: &Context<'_>,
-        #[graphql(desc = "Only this product's.")] product_id: Option<i64>,
-        #[graphql(desc = "Only active ones.", default = false)] active_only: bool,
-    ) -> AppResult<Vec<RoutingRow>> {
-        model::routings(&mut *context::conn(ctx).await?, product_id, active_only).await
     }
 }
 
@@ -1018,16 +990,7 @@ pub struct WorkCenterPayload {
     pub user_errors: Vec<UserError>,
 }
 
-/// The result of saving a routing.
-#[derive(Debug, Clone, Default, SimpleObject)]
-pub struct RoutingPayload {
-    /// The routing.
-    pub routing: Option<RoutingRow>,
-    /// Rule violations.
-    pub user_errors: Vec<UserError>,
-}
-
-/// Work center and routing mutations (staff).
+/// Work center mutations (staff).
 #[derive(Default)]
 pub struct ManufacturingMutation;
 
@@ -1073,49 +1036,6 @@ impl ManufacturingMutation {
                 },
                 Err(user_errors) => WorkCenterPayload {
                     work_center: None,
-                    user_errors,
-                },
-            },
-        )
-    }
-
-    /// Creates a routing with its steps (the product's next version, active unless told).
-    #[graphql(guard = "Access::User")]
-    async fn routing_create(
-        &self,
-        ctx: &Context<'_>,
-        input: rules::RoutingInput,
-    ) -> AppResult<RoutingPayload> {
-        Ok(
-            match crate::in_transaction!(ctx, |conn| rules::save_routing(conn, None, input)) {
-                Ok(r) => RoutingPayload {
-                    routing: Some(r),
-                    user_errors: Vec::new(),
-                },
-                Err(user_errors) => RoutingPayload {
-                    routing: None,
-                    user_errors,
-                },
-            },
-        )
-    }
-
-    /// Changes a routing; `operations`, when given, replaces its steps.
-    #[graphql(guard = "Access::User")]
-    async fn routing_update(
-        &self,
-        ctx: &Context<'_>,
-        id: i64,
-        input: rules::RoutingInput,
-    ) -> AppResult<RoutingPayload> {
-        Ok(
-            match crate::in_transaction!(ctx, |conn| rules::save_routing(conn, Some(id), input)) {
-                Ok(r) => RoutingPayload {
-                    routing: Some(r),
-                    user_errors: Vec::new(),
-                },
-                Err(user_errors) => RoutingPayload {
-                    routing: None,
                     user_errors,
                 },
             },

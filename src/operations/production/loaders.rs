@@ -141,6 +141,16 @@ impl Loader<CodeKey> for CodesLoader {
     }
 }
 
+crate::grouped_loader!(
+    /// The active steps of routings, in sequence.
+    RoutingStepsLoader, model::RoutingOperationRow, model::routing_operations_of, routing_id
+);
+
+/// Per-request steps of routings.
+pub type RoutingSteps = DataLoader<RoutingStepsLoader, HashMapCache>;
+/// Per-request materials of routing steps.
+pub type StepMaterials =
+    DataLoader<crate::operations::production::routing::materials::StepMaterialsLoader, HashMapCache>;
 /// Per-request operations of orders.
 pub type Operations = DataLoader<OperationsLoader, HashMapCache>;
 /// Per-request materials of orders.
@@ -174,4 +184,10 @@ pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::
         .data(loader(SerialsLoader { pool: pool.clone() }))
         .data(loader(WorkCentersLoader { pool: pool.clone() }))
         .data(loader(CodesLoader { pool: pool.clone() }))
+        .data(loader(RoutingStepsLoader { pool: pool.clone() }))
+        .data(loader(
+            crate::operations::production::routing::materials::StepMaterialsLoader {
+                pool: pool.clone(),
+            },
+        ))
 }

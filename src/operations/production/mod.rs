@@ -12,4 +12,5 @@ pub mod live;
 pub mod loaders;
 pub mod model;
 pub mod rest;
+pub mod routing;
 pub mod rules;

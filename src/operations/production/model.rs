@@ -206,8 +206,8 @@ crate::input_forms! {
 pub struct RoutingRow {
     /// Id.
     pub id: i64,
-    /// The product it makes.
-    pub product_id: i64,
+    /// The product it makes (none for a template).
+    pub product_id: Option<i64>,
     /// Code (upper case).
     pub code: String,
     /// Name.
@@ -222,12 +222,18 @@ pub struct RoutingRow {
     pub created_at: Timestamp,
     /// Changed.
     pub updated_at: Timestamp,
+    /// A template (a standard flow applied to products), not a product's routing.
+    pub is_template: bool,
+    /// Revision label, e.g. `1.0`.
+    pub revision: String,
+    /// From when it applies.
+    pub effective_date: Option<chrono::NaiveDate>,
 }
 
 /// One step of a routing.
 #[derive(Debug, Clone, Queryable, Selectable, SimpleObject)]
 #[diesel(table_name = routing_operations, check_for_backend(diesel::pg::Pg))]
-#[graphql(name = "RoutingOperation")]
+#[graphql(name = "RoutingOperation", complex)]
 pub struct RoutingOperationRow {
     /// Id.
     pub id: i64,
@@ -251,6 +257,25 @@ pub struct RoutingOperationRow {
     pub created_at: Timestamp,
     /// Changed.
     pub updated_at: Timestamp,
+    /// The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+    /// are consumed and whether it is an inspection.
+    pub operation_type: Option<String>,
+    /// What is done, in words.
+    pub description: Option<String>,
+    /// Minutes waited after the step (cooling, curing), not costed.
+    pub wait_minutes: Decimal,
+    /// Minutes to move to the next step, not costed.
+    pub move_minutes: Decimal,
+    /// Where the run time came from: `manual`, `slicer` or `calculated`.
+    pub runtime_source: String,
+    /// The sliced file the run time came from.
+    pub slicer_file_path: Option<String>,
+    /// Units one run makes (a plate of parts); batch materials are per run.
+    pub units_per_cycle: i32,
+    /// Expected scrap of the step, in percent.
+    pub scrap_rate_percent: Decimal,
+    /// Active (deleting a step deactivates it; orders made from it keep naming it).
+    pub is_active: bool,
 }
 
 /// A production (work) order `WO-YYYY-NNNN`.
@@ -766,6 +791,89 @@ pub async fn work_centers(
     Ok(q.load(conn).await?)
 }
 
+/// What the routing list shows.
+#[derive(Debug, Clone, Default)]
+pub struct RoutingListFilter {
+    /// Only this product's.
+    pub product_id: Option<i64>,
+    /// Only templates (the product is then ignored).
+    pub templates_only: bool,
+    /// Only active routings.
+    pub active_only: bool,
+    /// Code, name, or the product's SKU or name contains this (case-insensitive).
+    pub search: Option<String>,
+}
+
+/// Routings (products' by product then newest version, then templates by code), one page.
+pub async fn routing_list(
+    conn: &mut AsyncPgConnection,
+    filter: &RoutingListFilter,
+    offset: i64,
+    limit: i64,
+) -> AppResult<Vec<RoutingRow>> {
+    let mut q = routings::table
+        .left_join(items::table.on(items::id.nullable().eq(routings::product_id)))
+        .select(RoutingRow::as_select())
+        .order((
+            routings::is_template,
+            routings::product_id,
+            routings::version.desc(),
+            routings::code,
+        ))
+        .offset(offset)
+        .limit(limit)
+        .into_boxed();
+    if filter.templates_only {
+        q = q.filter(routings::is_template);
+    } else if let Some(p) = filter.product_id {
+        q = q.filter(routings::product_id.eq(p));
+    }
+    if filter.active_only {
+        q = q.filter(routings::active);
+    }
+    if let Some(text) = filter.search.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        let pattern = crate::platform::db::like_pattern(text);
+        q = q.filter(
+            routings::code
+                .ilike(pattern.clone())
+                .or(routings::name.ilike(pattern.clone()))
+                .or(items::sku.nullable().ilike(pattern.clone()))
+                .or(items::name.nullable().ilike(pattern)),
+        );
+    }
+    Ok(q.load(conn).await?)
+}
+
+/// A routing's steps in sequence (active ones unless `active_only` is false).
+pub async fn routing_steps(
+    conn: &mut AsyncPgConnection,
+    routing_id: i64,
+    active_only: bool,
+) -> AppResult<Vec<RoutingOperationRow>> {
+    let mut q = routing_operations::table
+        .filter(routing_operations::routing_id.eq(routing_id))
+        .order((routing_operations::sequence, routing_operations::id))
+        .select(RoutingOperationRow::as_select())
+        .into_boxed();
+    if active_only {
+        q = q.filter(routing_operations::is_active);
+    }
+    Ok(q.load(conn).await?)
+}
+
+/// One routing step (active or not).
+pub async fn routing_step(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+) -> AppResult<Option<RoutingOperationRow>> {
+    Ok(routing_operations::table
+        .find(id)
+        .select(RoutingOperationRow::as_select())
+        .first(conn)
+        .await
+        .optional()?)
+}
+
 /// Routings, by product then version.
 pub async fn routings(
     conn: &mut AsyncPgConnection,
@@ -818,6 +926,7 @@ pub async fn routing_operations_of(
 ) -> AppResult<Vec<RoutingOperationRow>> {
     Ok(routing_operations::table
         .filter(routing_operations::routing_id.eq_any(routing_ids))
+        .filter(routing_operations::is_active)
         .order((
             routing_operations::routing_id,
             routing_operations::sequence,
@@ -892,6 +1001,8 @@ pub struct NewOperation {
     pub operation_code: String,
     /// Name.
     pub operation_name: String,
+    /// Operation type code.
+    pub operation_type: Option<String>,
     /// Status.
     pub status: OperationStatus,
     /// Setup.

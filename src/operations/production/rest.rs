@@ -97,18 +97,6 @@ pub const ROUTES: &[Route] = &[
     Route::put("/work-centers/{id}", stored_op!("work_center_update.graphql", "work_center"), "workCenterUpdate.work_center")
         .body(Body::Input("input"))
         .summary("Change a work center"),
-    Route::get("/routings/", stored_op!("routings_list.graphql", "routing"), "routings")
-        .summary("Routings with their operations (`product_id`, `active_only`)"),
-    Route::post("/routings/", stored_op!("routing_create.graphql", "routing"), "routingCreate.routing")
-        .body(Body::Input("input"))
-        .status(201)
-        .idempotent()
-        .summary("Create a routing with its ordered `operations` (setup and run minutes); the product's next version, active unless `active: false`"),
-    Route::get("/routings/{id}", stored_op!("routing_get.graphql", "routing"), "routing")
-        .summary("One routing with its operations"),
-    Route::put("/routings/{id}", stored_op!("routing_update.graphql", "routing"), "routingUpdate.routing")
-        .body(Body::Input("input"))
-        .summary("Change a routing; `operations`, when given, replaces its steps"),
     Route::get("/printers/active-work", include_str!("rest/printers_active_work.graphql"), "printersActiveWork")
         .summary("What each active printer is running (operation, order, product, started) and how many operations are queued for it"),
     Route::get("/dispatch/queues", stored_op!("dispatch_queues.graphql", "queued_operation"), "dispatchQueues")

@@ -426,6 +426,9 @@ diesel::table! {
         requires_enclosure -> Bool,
         nozzle_temp_c -> Nullable<Int4>,
         bed_temp_c -> Nullable<Int4>,
+        density_g_cm3 -> Nullable<Numeric>,
+        filament_diameter_mm -> Numeric,
+        is_abrasive -> Bool,
     }
 }
 
@@ -678,7 +681,7 @@ diesel::table! {
 diesel::table! {
     routings (id) {
         id -> Int8,
-        product_id -> Int8,
+        product_id -> Nullable<Int8>,
         code -> Text,
         name -> Text,
         version -> Int4,
@@ -686,6 +689,9 @@ diesel::table! {
         notes -> Nullable<Text>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        is_template -> Bool,
+        revision -> Text,
+        effective_date -> Nullable<Date>,
     }
 }
 
@@ -702,8 +708,57 @@ diesel::table! {
         notes -> Nullable<Text>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        operation_type -> Nullable<Text>,
+        description -> Nullable<Text>,
+        wait_minutes -> Numeric,
+        move_minutes -> Numeric,
+        runtime_source -> Text,
+        slicer_file_path -> Nullable<Text>,
+        units_per_cycle -> Int4,
+        scrap_rate_percent -> Numeric,
+        is_active -> Bool,
     }
 }
+
+diesel::table! {
+    operation_types (id) {
+        id -> Int8,
+        code -> Text,
+        label -> Text,
+        description -> Nullable<Text>,
+        category -> Nullable<Text>,
+        consume_stages -> Array<Text>,
+        is_qc -> Bool,
+        is_system -> Bool,
+        is_active -> Bool,
+        sort_order -> Int4,
+        default_work_center_id -> Nullable<Int8>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    routing_operation_materials (id) {
+        id -> Int8,
+        routing_operation_id -> Int8,
+        component_id -> Int8,
+        quantity -> Numeric,
+        quantity_per -> Text,
+        unit -> Text,
+        scrap_factor -> Numeric,
+        is_cost_only -> Bool,
+        is_optional -> Bool,
+        is_variable -> Bool,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(routing_operation_materials -> routing_operations (routing_operation_id));
+diesel::joinable!(routing_operation_materials -> items (component_id));
+diesel::joinable!(operation_types -> work_centers (default_work_center_id));
 
 diesel::table! {
     production_orders (id) {
@@ -778,6 +833,7 @@ diesel::table! {
         bambu_task_id -> Nullable<Text>,
         bambu_plate_index -> Nullable<Int4>,
         resource_id -> Nullable<Int8>,
+        operation_type -> Nullable<Text>,
     }
 }
 
@@ -1277,6 +1333,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     work_centers,
     routings,
     routing_operations,
+    operation_types,
+    routing_operation_materials,
     production_orders,
     production_order_operations,
     production_order_materials,

@@ -35,3 +35,9 @@ pub fn length(max: usize) {}
     location = "ArgumentDefinition"
 )]
 pub fn range(min: i64, max: i64) {}
+
+/// Another key the REST facade accepts for this input field, besides its own snake_case name:
+/// FilaOps's spelling where Strata's differs (`setup_time_minutes` for `setupMinutes`). The
+/// field's own name wins when a body has both.
+#[TypeDirective(name = "restAlias", location = "InputFieldDefinition")]
+pub fn rest_alias(name: String) {}

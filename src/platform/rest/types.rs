@@ -20,6 +20,8 @@ pub struct InputField {
     pub has_default: bool,
     /// The limits its `@length` and `@range` directives state (`graphql::limits`).
     pub limits: Limits,
+    /// Other body keys that bind to it (its `@restAlias` directives).
+    pub aliases: Vec<String>,
 }
 
 /// The limits the schema states for an input field.
@@ -122,6 +124,7 @@ impl TypeInfo {
                             ty: f.node.ty.node,
                             has_default: f.node.default_value.is_some(),
                             limits: Limits::of(&f.node.directives),
+                            aliases: rest_aliases(&f.node.directives),
                         })
                         .collect();
                     info.inputs.insert(name, fields);
@@ -370,7 +373,10 @@ impl TypeInfo {
             } else {
                 format!("{prefix}.{rest_name}")
             };
-            let given = map.get(&rest_name).or_else(|| map.get(&f.name));
+            let given = map
+                .get(&rest_name)
+                .or_else(|| map.get(&f.name))
+                .or_else(|| f.aliases.iter().find_map(|a| map.get(a)));
             if not_given(given, &f.ty, f.has_default) {
                 continue;
             }
@@ -380,6 +386,20 @@ impl TypeInfo {
         }
         out
     }
+}
+
+/// The names an input field's `@restAlias` directives give.
+fn rest_aliases(
+    directives: &[async_graphql::Positioned<async_graphql::parser::types::ConstDirective>],
+) -> Vec<String> {
+    directives
+        .iter()
+        .filter(|d| d.node.name.node == "restAlias")
+        .filter_map(|d| match &d.node.get_argument("name")?.node {
+            async_graphql::Value::String(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A text value split at its commas (blank parts dropped); other values as they are.

@@ -232,7 +232,8 @@ pub async fn operation_start(
     if order.status == OrderStatus::Released {
         order = start(conn, order_id, user).await?;
     }
-    let _ = order;
+    // What this step consumes leaves stock when it starts.
+    issue_materials(conn, &order, |m| m.operation_id == Some(op_id), user).await?;
     let printer = input.printer_id.or(op.printer_id);
     if let Some(p) = printer {
         diesel::update(printers::table.find(p))

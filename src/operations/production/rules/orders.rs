@@ -234,7 +234,7 @@ async fn routing_for(
             .into_iter()
             .next()
         {
-            Some(r) if r.product_id == product_id => Some(r),
+            Some(r) if r.product_id == Some(product_id) => Some(r),
             Some(_) => {
                 return Err(Stop::refuse(
                     "routingId",
@@ -429,6 +429,105 @@ pub struct ReleaseResult {
     pub message: String,
 }
 
+/// What a step material line asks of an order: the component and quantity in its stocking
+/// unit, for the step.
+pub struct StepNeed {
+    /// The routing step.
+    pub step_id: i64,
+    /// The component.
+    pub component_id: i64,
+    /// Quantity in the component's stocking unit, scrap included.
+    pub quantity: BigDecimal,
+    /// The stocking unit.
+    pub unit: String,
+}
+
+/// What these routing steps consume for an order of `quantity` units (cost-only lines left
+/// out), converted to each component's stocking unit (a unit that cannot be converted counts
+/// as the stocking unit, as BOM lines do).
+pub async fn step_needs(
+    conn: &mut AsyncPgConnection,
+    steps: &[model::RoutingOperationRow],
+    quantity: &BigDecimal,
+) -> Result<Vec<StepNeed>, Stop> {
+    let ids: Vec<i64> = steps.iter().map(|s| s.id).collect();
+    let lines = crate::operations::production::routing::materials::of_steps(conn, &ids).await?;
+    let lines: Vec<_> = lines.into_iter().filter(|m| !m.is_cost_only).collect();
+    if lines.is_empty() {
+        return Ok(Vec::new());
+    }
+    let components: Vec<i64> = lines.iter().map(|m| m.component_id).collect();
+    let parts = crate::operations::bom::model::parts(conn, &components).await?;
+    let units = crate::master_data::catalog::model::units(conn).await?;
+    let mut out = Vec::new();
+    for m in lines {
+        let per_cycle = steps
+            .iter()
+            .find(|s| s.id == m.routing_operation_id)
+            .map_or(1, |s| s.units_per_cycle);
+        let needed = m.needed_for(quantity, per_cycle);
+        let stock_unit = parts
+            .iter()
+            .find(|p| p.id == m.component_id)
+            .map(|p| p.unit.clone())
+            .unwrap_or_else(|| m.unit.clone());
+        let converted = crate::master_data::catalog::uom::convert_codes(&units, &needed, &m.unit, &stock_unit)
+            .unwrap_or(needed)
+            .with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
+        out.push(StepNeed {
+            step_id: m.routing_operation_id,
+            component_id: m.component_id,
+            quantity: converted,
+            unit: stock_unit,
+        });
+    }
+    Ok(out)
+}
+
+/// Adds a material to a released order, reserving what is available of it.
+#[allow(clippy::too_many_arguments)]
+async fn add_material(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    operation_id: Option<i64>,
+    bom_line_id: Option<i64>,
+    component_id: i64,
+    required: BigDecimal,
+    unit: String,
+    user: Option<i64>,
+) -> Result<(), Stop> {
+    let (reserved, _) = if required > BigDecimal::zero() {
+        ledger::reserve(
+            conn,
+            &movement(
+                order,
+                component_id,
+                order.location_id,
+                MovementKind::Consumption,
+                required.clone(),
+                user,
+            ),
+        )
+        .await?
+    } else {
+        (BigDecimal::zero(), None)
+    };
+    diesel::insert_into(production_order_materials::table)
+        .values(NewMaterial {
+            production_order_id: order.id,
+            operation_id,
+            bom_line_id,
+            component_id,
+            quantity_required: required,
+            quantity_allocated: reserved.with_scale(QUANTITY_SCALE),
+            unit,
+            location_id: order.location_id,
+        })
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// Releases an order: the transition check, the BOM snapshotted into the order's materials
 /// (level one of the active structure, production-stage lines that leave stock, scrap factor
 /// included), each reserved in the inventory ledger (never more than is available), and the
@@ -448,6 +547,7 @@ pub async fn release(
             None => Vec::new(),
         };
         let mut first_op = None;
+        let mut op_of_step: std::collections::HashMap<i64, i64> = Default::default();
         for (i, s) in steps.iter().enumerate() {
             let op: OperationRow = diesel::insert_into(production_order_operations::table)
                 .values(NewOperation {
@@ -457,6 +557,7 @@ pub async fn release(
                     sequence: s.sequence,
                     operation_code: s.operation_code.clone(),
                     operation_name: s.operation_name.clone(),
+                    operation_type: s.operation_type.clone(),
                     status: if i == 0 {
                         OperationStatus::Queued
                     } else {
@@ -470,11 +571,20 @@ pub async fn release(
                 .get_result(conn)
                 .await?;
             created += 1;
+            op_of_step.insert(s.id, op.id);
             if first_op.is_none() {
                 first_op = Some(op.id);
             }
         }
-        if let Some(bom_id) = order.bom_id {
+        let needs = step_needs(conn, &steps, &order.quantity_ordered.0).await?;
+        if !needs.is_empty() {
+            // The routing says what each step consumes: each line goes to its operation.
+            for need in needs {
+                let op = op_of_step.get(&need.step_id).copied();
+                add_material(conn, &order, op, None, need.component_id, need.quantity, need.unit, user)
+                    .await?;
+            }
+        } else if let Some(bom_id) = order.bom_id {
             let boms = crate::operations::bom::model::by_ids(conn, &[bom_id]).await?;
             let tree = Tree::load(conn, boms).await?;
             for line in tree.lines(bom_id) {
@@ -486,35 +596,17 @@ pub async fn release(
                 };
                 let required = (tree.needed(line) * &order.quantity_ordered.0)
                     .with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
-                let (reserved, _) = if required > BigDecimal::zero() {
-                    ledger::reserve(
-                        conn,
-                        &movement(
-                            &order,
-                            line.component_id,
-                            order.location_id,
-                            MovementKind::Consumption,
-                            required.clone(),
-                            user,
-                        ),
-                    )
-                    .await?
-                } else {
-                    (BigDecimal::zero(), None)
-                };
-                diesel::insert_into(production_order_materials::table)
-                    .values(NewMaterial {
-                        production_order_id: order.id,
-                        operation_id: first_op,
-                        bom_line_id: Some(line.id),
-                        component_id: line.component_id,
-                        quantity_required: required,
-                        quantity_allocated: reserved.with_scale(QUANTITY_SCALE),
-                        unit: part.unit.clone(),
-                        location_id: order.location_id,
-                    })
-                    .execute(conn)
-                    .await?;
+                add_material(
+                    conn,
+                    &order,
+                    first_op,
+                    Some(line.id),
+                    line.component_id,
+                    required,
+                    part.unit.clone(),
+                    user,
+                )
+                .await?;
             }
         }
     } else {
@@ -705,13 +797,12 @@ pub async fn start(
 ) -> Result<OrderRow, Stop> {
     let order = locked(conn, id).await?;
     check_transition(order.status, OrderStatus::InProgress)?;
-    for m in model::materials_of(conn, &[order.id]).await? {
-        if m.quantity_consumed.0 > BigDecimal::zero() || is_filament(conn, m.component_id).await? {
-            continue;
-        }
-        let q = m.quantity_required.0.clone();
-        consume_from_stock(conn, &order, &m, q, user).await?;
-    }
+    let first = model::operations_of(conn, &[order.id])
+        .await?
+        .into_iter()
+        .min_by_key(|o| (o.sequence, o.id))
+        .map(|o| o.id);
+    issue_materials(conn, &order, |m| m.operation_id.is_none() || m.operation_id == first, user).await?;
     Ok(diesel::update(production_orders::table.find(id))
         .set((
             production_orders::status.eq(OrderStatus::InProgress),
@@ -725,6 +816,27 @@ pub async fn start(
         .returning(OrderRow::as_returning())
         .get_result(conn)
         .await?)
+}
+
+/// Issues the order's materials that `which` picks and that are not issued yet, from their
+/// reservations (filament is left to its spools).
+pub(super) async fn issue_materials(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    which: impl Fn(&MaterialRow) -> bool,
+    user: Option<i64>,
+) -> Result<(), Stop> {
+    for m in model::materials_of(conn, &[order.id]).await? {
+        if !which(&m)
+            || m.quantity_consumed.0 > BigDecimal::zero()
+            || is_filament(conn, m.component_id).await?
+        {
+            continue;
+        }
+        let q = m.quantity_required.0.clone();
+        consume_from_stock(conn, order, &m, q, user).await?;
+    }
+    Ok(())
 }
 
 /// Puts an order on hold (its reservations stay).
