@@ -49,6 +49,7 @@ mod purchasing;
 mod reporting;
 mod rest_engine;
 mod rest_facade;
+mod routings;
 mod sales;
 mod scheduling;
 mod scheduling_machines;

@@ -3272,6 +3272,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/operation-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a custom operation type (`code`, `label`, `consume_stages` at least one of production|assembly|finishing|shipping|any, `category`, `is_qc`, `sort_order`); a taken code is 400
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation OperationTypeCreate($input: OperationTypeInput!) {
+         *       operationTypeCreate(input: $input) {
+         *         operationType { ...OperationTypeFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment OperationTypeFields on OperationType {
+         *       id
+         *       code
+         *       label
+         *       description
+         *       category
+         *       consume_stages: consumeStages
+         *       is_qc: isQc
+         *       is_system: isSystem
+         *       is_active: isActive
+         *       sort_order: sortOrder
+         *       default_work_center_id: defaultWorkCenterId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_operation_type"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/operation-types/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change an operation type: system types keep their stages and QC flag (400); changing the stages of a type an open order uses is 409
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation OperationTypeUpdate($code: String!, $input: OperationTypeInput!) {
+         *       operationTypeUpdate(code: $code, input: $input) {
+         *         operationType { ...OperationTypeFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment OperationTypeFields on OperationType {
+         *       id
+         *       code
+         *       label
+         *       description
+         *       category
+         *       consume_stages: consumeStages
+         *       is_qc: isQc
+         *       is_system: isSystem
+         *       is_active: isActive
+         *       sort_order: sortOrder
+         *       default_work_center_id: defaultWorkCenterId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        put: operations["update_operation_type"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/operation-types/{code}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate an operation type (steps that name it keep it)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation OperationTypeDeactivate($code: String!) {
+         *       operationTypeDeactivate(code: $code) {
+         *         operationType { ...OperationTypeFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment OperationTypeFields on OperationType {
+         *       id
+         *       code
+         *       label
+         *       description
+         *       category
+         *       consume_stages: consumeStages
+         *       is_qc: isQc
+         *       is_system: isSystem
+         *       is_active: isActive
+         *       sort_order: sortOrder
+         *       default_work_center_id: defaultWorkCenterId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_operation_type_deactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/orders/import": {
         parameters: {
             query?: never;
@@ -8128,6 +8260,47 @@ export interface paths {
          *     ```
          */
         get: operations["get_mrp_supply_demand"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operation-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active operation types in display order: `{code, label, category, consume_stages, is_qc, is_system, sort_order, ...}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query OperationTypes($includeInactive: Boolean = false) {
+         *       operationTypes(includeInactive: $includeInactive) { ...OperationTypeFields }
+         *     }
+         *     fragment OperationTypeFields on OperationType {
+         *       id
+         *       code
+         *       label
+         *       description
+         *       category
+         *       consume_stages: consumeStages
+         *       is_qc: isQc
+         *       is_system: isSystem
+         *       is_active: isActive
+         *       sort_order: sortOrder
+         *       default_work_center_id: defaultWorkCenterId
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_operation_types"];
         put?: never;
         post?: never;
         delete?: never;
@@ -13262,31 +13435,60 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Routings with their operations (`product_id`, `active_only`)
+         * Routings and templates, a bare array (`product_id`, `templates_only`, `active_only` default true, `search`, `skip`, `limit`), each with its active steps, step count and totals
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query Routings($productId: Int, $activeOnly: Boolean = false) {
-         *       routings(productId: $productId, activeOnly: $activeOnly) { ...RoutingFields }
+         *     query Routings($productId: Int, $activeOnly: Boolean = true, $templatesOnly: Boolean = false, $search: String, $skip: Int = 0, $limit: Int = 100) {
+         *       routings(productId: $productId, activeOnly: $activeOnly, templatesOnly: $templatesOnly, search: $search, offset: $skip, limit: $limit) { ...RoutingFields }
          *     }
          *     fragment RoutingFields on Routing {
          *       id
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       code
          *       name
+         *       is_template: isTemplate
          *       version
+         *       revision
+         *       effective_date: effectiveDate
          *       active
+         *       is_active: active
          *       notes
-         *       operations {
-         *         id
-         *         sequence
-         *         operation_code: operationCode
-         *         operation_name: operationName
-         *         work_center_id: workCenterId
-         *         setup_minutes: setupMinutes
-         *         run_minutes: runMinutes
-         *         notes
-         *       }
+         *       operation_count: operationCount
+         *       total_setup_time_minutes: totalSetupMinutes
+         *       total_run_time_minutes: totalRunMinutes
+         *       total_cost: totalCost
+         *       operations { ...RoutingStepFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment RoutingStepFields on RoutingOperation {
+         *       id
+         *       routing_id: routingId
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_type: operationType
+         *       operation_name: operationName
+         *       description
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       setup_minutes: setupMinutes
+         *       run_minutes: runMinutes
+         *       setup_time_minutes: setupMinutes
+         *       run_time_minutes: runMinutes
+         *       wait_time_minutes: waitMinutes
+         *       move_time_minutes: moveMinutes
+         *       total_time_minutes: totalTimeMinutes
+         *       runtime_source: runtimeSource
+         *       slicer_file_path: slicerFilePath
+         *       units_per_cycle: unitsPerCycle
+         *       scrap_rate_percent: scrapRatePercent
+         *       calculated_cost: calculatedCost
+         *       is_active: isActive
+         *       notes
          *       created_at: createdAt
          *       updated_at: updatedAt
          *     }
@@ -13295,7 +13497,7 @@ export interface paths {
         get: operations["list_routings"];
         put?: never;
         /**
-         * Create a routing with its ordered `operations` (setup and run minutes); the product's next version, active unless `active: false`
+         * Create a routing with its ordered `operations` (the product's next version, active unless `is_active: false`), or a template (`is_template`, `code` and `name`, no product)
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
@@ -13308,27 +13510,531 @@ export interface paths {
          *     fragment RoutingFields on Routing {
          *       id
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       code
          *       name
+         *       is_template: isTemplate
          *       version
+         *       revision
+         *       effective_date: effectiveDate
          *       active
+         *       is_active: active
          *       notes
-         *       operations {
-         *         id
-         *         sequence
-         *         operation_code: operationCode
-         *         operation_name: operationName
-         *         work_center_id: workCenterId
-         *         setup_minutes: setupMinutes
-         *         run_minutes: runMinutes
-         *         notes
-         *       }
+         *       operation_count: operationCount
+         *       total_setup_time_minutes: totalSetupMinutes
+         *       total_run_time_minutes: totalRunMinutes
+         *       total_cost: totalCost
+         *       operations { ...RoutingStepFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment RoutingStepFields on RoutingOperation {
+         *       id
+         *       routing_id: routingId
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_type: operationType
+         *       operation_name: operationName
+         *       description
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       setup_minutes: setupMinutes
+         *       run_minutes: runMinutes
+         *       setup_time_minutes: setupMinutes
+         *       run_time_minutes: runMinutes
+         *       wait_time_minutes: waitMinutes
+         *       move_time_minutes: moveMinutes
+         *       total_time_minutes: totalTimeMinutes
+         *       runtime_source: runtimeSource
+         *       slicer_file_path: slicerFilePath
+         *       units_per_cycle: unitsPerCycle
+         *       scrap_rate_percent: scrapRatePercent
+         *       calculated_cost: calculatedCost
+         *       is_active: isActive
+         *       notes
          *       created_at: createdAt
          *       updated_at: updatedAt
          *     }
          *     ```
          */
         post: operations["create_routing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routings/apply-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a template to a product (`template_id`, `product_id`, `overrides: [{operation_code, run_time_minutes, setup_time_minutes}]`): the product's active routing gets the template's steps, or a new routing is made
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingTemplateApply($input: TemplateApplyInput!) {
+         *       routingTemplateApply(input: $input) {
+         *         applied {
+         *           routing_id: routingId
+         *           routing_code: routingCode
+         *           product_sku: productSku
+         *           product_name: productName
+         *           operations { ...RoutingStepFields }
+         *           total_run_time_minutes: totalRunMinutes
+         *           total_cost: totalCost
+         *           message
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RoutingStepFields on RoutingOperation {
+         *       id
+         *       routing_id: routingId
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_type: operationType
+         *       operation_name: operationName
+         *       description
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       setup_minutes: setupMinutes
+         *       run_minutes: runMinutes
+         *       setup_time_minutes: setupMinutes
+         *       run_time_minutes: runMinutes
+         *       wait_time_minutes: waitMinutes
+         *       move_time_minutes: moveMinutes
+         *       total_time_minutes: totalTimeMinutes
+         *       runtime_source: runtimeSource
+         *       slicer_file_path: slicerFilePath
+         *       units_per_cycle: unitsPerCycle
+         *       scrap_rate_percent: scrapRatePercent
+         *       calculated_cost: calculatedCost
+         *       is_active: isActive
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_routing_template_apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routings/manufacturing-bom/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's active routing with each step's materials, material cost and total, and the labour, material and total cost
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ManufacturingBom($productId: Int!) {
+         *       manufacturingBom(productId: $productId) {
+         *         routing {
+         *           routing_id: id
+         *           routing_code: code
+         *           routing_name: name
+         *           product_id: productId
+         *           product_sku: productSku
+         *           product_name: productName
+         *           version
+         *           revision
+         *           is_active: active
+         *           created_at: createdAt
+         *           updated_at: updatedAt
+         *           operations {
+         *             ...RoutingStepFields
+         *             materials { ...StepMaterialFields }
+         *             material_cost: materialCost
+         *             total_cost_with_materials: totalCostWithMaterials
+         *           }
+         *         }
+         *         total_labor_cost: totalLaborCost
+         *         total_material_cost: totalMaterialCost
+         *         total_cost: totalCost
+         *       }
+         *     }
+         *     fragment RoutingStepFields on RoutingOperation {
+         *       id
+         *       routing_id: routingId
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_type: operationType
+         *       operation_name: operationName
+         *       description
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       setup_minutes: setupMinutes
+         *       run_minutes: runMinutes
+         *       setup_time_minutes: setupMinutes
+         *       run_time_minutes: runMinutes
+         *       wait_time_minutes: waitMinutes
+         *       move_time_minutes: moveMinutes
+         *       total_time_minutes: totalTimeMinutes
+         *       runtime_source: runtimeSource
+         *       slicer_file_path: slicerFilePath
+         *       units_per_cycle: unitsPerCycle
+         *       scrap_rate_percent: scrapRatePercent
+         *       calculated_cost: calculatedCost
+         *       is_active: isActive
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment StepMaterialFields on RoutingOperationMaterial {
+         *       id
+         *       routing_operation_id: routingOperationId
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity
+         *       quantity_per: quantityPer
+         *       unit
+         *       scrap_factor: scrapFactor
+         *       is_cost_only: isCostOnly
+         *       is_optional: isOptional
+         *       is_variable: isVariable
+         *       notes
+         *       unit_cost: unitCost
+         *       extended_cost: extendedCost
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_manufacturing_bom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routings/materials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a step's material line
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingStepMaterialUpdate($id: Int!, $input: StepMaterialInput!) {
+         *       routingStepMaterialUpdate(id: $id, input: $input) {
+         *         material { ...StepMaterialFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment StepMaterialFields on RoutingOperationMaterial {
+         *       id
+         *       routing_operation_id: routingOperationId
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity
+         *       quantity_per: quantityPer
+         *       unit
+         *       scrap_factor: scrapFactor
+         *       is_cost_only: isCostOnly
+         *       is_optional: isOptional
+         *       is_variable: isVariable
+         *       notes
+         *       unit_cost: unitCost
+         *       extended_cost: extendedCost
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        put: operations["update_routing_step_material"];
+        post?: never;
+        /**
+         * Remove a step's material line
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingStepMaterialDelete($id: Int!) {
+         *       routingStepMaterialDelete(id: $id) {
+         *         material { id }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_routing_step_material"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routings/operations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a step (absent fields kept; `operation_type: null` clears the type)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingStepUpdate($id: Int!, $input: RoutingStepInput!) {
+         *       routingStepUpdate(id: $id, input: $input) {
+         *         operation { ...RoutingStepFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RoutingStepFields on RoutingOperation {
+         *       id
+         *       routing_id: routingId
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_type: operationType
+         *       operation_name: operationName
+         *       description
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       setup_minutes: setupMinutes
+         *       run_minutes: runMinutes
+         *       setup_time_minutes: setupMinutes
+         *       run_time_minutes: runMinutes
+         *       wait_time_minutes: waitMinutes
+         *       move_time_minutes: moveMinutes
+         *       total_time_minutes: totalTimeMinutes
+         *       runtime_source: runtimeSource
+         *       slicer_file_path: slicerFilePath
+         *       units_per_cycle: unitsPerCycle
+         *       scrap_rate_percent: scrapRatePercent
+         *       calculated_cost: calculatedCost
+         *       is_active: isActive
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        put: operations["update_routing_step"];
+        post?: never;
+        /**
+         * Delete (deactivate) a step
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingStepDelete($id: Int!) {
+         *       routingStepDelete(id: $id) {
+         *         operation { id }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_routing_step"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routings/operations/{step_id}/materials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a step consumes, with unit and extended cost
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query RoutingStepMaterials($stepId: Int!) {
+         *       routingStepMaterials(stepId: $stepId) { ...StepMaterialFields }
+         *     }
+         *     fragment StepMaterialFields on RoutingOperationMaterial {
+         *       id
+         *       routing_operation_id: routingOperationId
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity
+         *       quantity_per: quantityPer
+         *       unit
+         *       scrap_factor: scrapFactor
+         *       is_cost_only: isCostOnly
+         *       is_optional: isOptional
+         *       is_variable: isVariable
+         *       notes
+         *       unit_cost: unitCost
+         *       extended_cost: extendedCost
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_routing_step_materials"];
+        put?: never;
+        /**
+         * Add a material to a step (`component_id`, `quantity` > 0, `quantity_per` unit|batch|order, `unit`, `scrap_factor` 0-100, `is_cost_only`, `is_optional`, `is_variable`, `notes`); a component already on the step is 409
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingStepMaterialAdd($stepId: Int!, $input: StepMaterialInput!) {
+         *       routingStepMaterialAdd(stepId: $stepId, input: $input) {
+         *         material { ...StepMaterialFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment StepMaterialFields on RoutingOperationMaterial {
+         *       id
+         *       routing_operation_id: routingOperationId
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity
+         *       quantity_per: quantityPer
+         *       unit
+         *       scrap_factor: scrapFactor
+         *       is_cost_only: isCostOnly
+         *       is_optional: isOptional
+         *       is_variable: isVariable
+         *       notes
+         *       unit_cost: unitCost
+         *       extended_cost: extendedCost
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_routing_step_material_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routings/product/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's active routing (404 when it has none)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query RoutingForProduct($productId: Int!) {
+         *       routingForProduct(productId: $productId) { ...RoutingFields }
+         *     }
+         *     fragment RoutingFields on Routing {
+         *       id
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       code
+         *       name
+         *       is_template: isTemplate
+         *       version
+         *       revision
+         *       effective_date: effectiveDate
+         *       active
+         *       is_active: active
+         *       notes
+         *       operation_count: operationCount
+         *       total_setup_time_minutes: totalSetupMinutes
+         *       total_run_time_minutes: totalRunMinutes
+         *       total_cost: totalCost
+         *       operations { ...RoutingStepFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment RoutingStepFields on RoutingOperation {
+         *       id
+         *       routing_id: routingId
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_type: operationType
+         *       operation_name: operationName
+         *       description
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       setup_minutes: setupMinutes
+         *       run_minutes: runMinutes
+         *       setup_time_minutes: setupMinutes
+         *       run_time_minutes: runMinutes
+         *       wait_time_minutes: waitMinutes
+         *       move_time_minutes: moveMinutes
+         *       total_time_minutes: totalTimeMinutes
+         *       runtime_source: runtimeSource
+         *       slicer_file_path: slicerFilePath
+         *       units_per_cycle: unitsPerCycle
+         *       scrap_rate_percent: scrapRatePercent
+         *       calculated_cost: calculatedCost
+         *       is_active: isActive
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["get_routing_for_product"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routings/seed-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the standard templates TPL-STANDARD and TPL-ASSEMBLY if missing: `{message, created, skipped}` (400 when work centers FDM-POOL, QC, ASSEMBLY or SHIPPING are missing)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingTemplatesSeed {
+         *       routingTemplatesSeed {
+         *         seeded { message created skipped }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_routing_templates_seed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -13343,7 +14049,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One routing with its operations
+         * One routing or template with its active steps
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
@@ -13353,21 +14059,50 @@ export interface paths {
          *     fragment RoutingFields on Routing {
          *       id
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       code
          *       name
+         *       is_template: isTemplate
          *       version
+         *       revision
+         *       effective_date: effectiveDate
          *       active
+         *       is_active: active
          *       notes
-         *       operations {
-         *         id
-         *         sequence
-         *         operation_code: operationCode
-         *         operation_name: operationName
-         *         work_center_id: workCenterId
-         *         setup_minutes: setupMinutes
-         *         run_minutes: runMinutes
-         *         notes
-         *       }
+         *       operation_count: operationCount
+         *       total_setup_time_minutes: totalSetupMinutes
+         *       total_run_time_minutes: totalRunMinutes
+         *       total_cost: totalCost
+         *       operations { ...RoutingStepFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment RoutingStepFields on RoutingOperation {
+         *       id
+         *       routing_id: routingId
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_type: operationType
+         *       operation_name: operationName
+         *       description
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       setup_minutes: setupMinutes
+         *       run_minutes: runMinutes
+         *       setup_time_minutes: setupMinutes
+         *       run_time_minutes: runMinutes
+         *       wait_time_minutes: waitMinutes
+         *       move_time_minutes: moveMinutes
+         *       total_time_minutes: totalTimeMinutes
+         *       runtime_source: runtimeSource
+         *       slicer_file_path: slicerFilePath
+         *       units_per_cycle: unitsPerCycle
+         *       scrap_rate_percent: scrapRatePercent
+         *       calculated_cost: calculatedCost
+         *       is_active: isActive
+         *       notes
          *       created_at: createdAt
          *       updated_at: updatedAt
          *     }
@@ -13388,21 +14123,50 @@ export interface paths {
          *     fragment RoutingFields on Routing {
          *       id
          *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
          *       code
          *       name
+         *       is_template: isTemplate
          *       version
+         *       revision
+         *       effective_date: effectiveDate
          *       active
+         *       is_active: active
          *       notes
-         *       operations {
-         *         id
-         *         sequence
-         *         operation_code: operationCode
-         *         operation_name: operationName
-         *         work_center_id: workCenterId
-         *         setup_minutes: setupMinutes
-         *         run_minutes: runMinutes
-         *         notes
-         *       }
+         *       operation_count: operationCount
+         *       total_setup_time_minutes: totalSetupMinutes
+         *       total_run_time_minutes: totalRunMinutes
+         *       total_cost: totalCost
+         *       operations { ...RoutingStepFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment RoutingStepFields on RoutingOperation {
+         *       id
+         *       routing_id: routingId
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_type: operationType
+         *       operation_name: operationName
+         *       description
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       setup_minutes: setupMinutes
+         *       run_minutes: runMinutes
+         *       setup_time_minutes: setupMinutes
+         *       run_time_minutes: runMinutes
+         *       wait_time_minutes: waitMinutes
+         *       move_time_minutes: moveMinutes
+         *       total_time_minutes: totalTimeMinutes
+         *       runtime_source: runtimeSource
+         *       slicer_file_path: slicerFilePath
+         *       units_per_cycle: unitsPerCycle
+         *       scrap_rate_percent: scrapRatePercent
+         *       calculated_cost: calculatedCost
+         *       is_active: isActive
+         *       notes
          *       created_at: createdAt
          *       updated_at: updatedAt
          *     }
@@ -13410,6 +14174,114 @@ export interface paths {
          */
         put: operations["update_routing"];
         post?: never;
+        /**
+         * Delete (deactivate) a routing; its steps stay
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingDelete($id: Int!) {
+         *       routingDelete(id: $id) {
+         *         routing { id }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_routing"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routings/{routing_id}/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A routing's steps in sequence (`active_only`, default true)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query RoutingSteps($routingId: Int!, $activeOnly: Boolean = true) {
+         *       routingSteps(routingId: $routingId, activeOnly: $activeOnly) { ...RoutingStepFields }
+         *     }
+         *     fragment RoutingStepFields on RoutingOperation {
+         *       id
+         *       routing_id: routingId
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_type: operationType
+         *       operation_name: operationName
+         *       description
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       setup_minutes: setupMinutes
+         *       run_minutes: runMinutes
+         *       setup_time_minutes: setupMinutes
+         *       run_time_minutes: runMinutes
+         *       wait_time_minutes: waitMinutes
+         *       move_time_minutes: moveMinutes
+         *       total_time_minutes: totalTimeMinutes
+         *       runtime_source: runtimeSource
+         *       slicer_file_path: slicerFilePath
+         *       units_per_cycle: unitsPerCycle
+         *       scrap_rate_percent: scrapRatePercent
+         *       calculated_cost: calculatedCost
+         *       is_active: isActive
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        get: operations["list_routing_steps"];
+        put?: never;
+        /**
+         * Add a step (last unless `sequence`); the type defaults from `operation_code` (PRINT is FDM_PRINT), the code, name and work center from the type
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation RoutingStepAdd($routingId: Int!, $input: RoutingStepInput!) {
+         *       routingStepAdd(routingId: $routingId, input: $input) {
+         *         operation { ...RoutingStepFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment RoutingStepFields on RoutingOperation {
+         *       id
+         *       routing_id: routingId
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_type: operationType
+         *       operation_name: operationName
+         *       description
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       setup_minutes: setupMinutes
+         *       run_minutes: runMinutes
+         *       setup_time_minutes: setupMinutes
+         *       run_time_minutes: runMinutes
+         *       wait_time_minutes: waitMinutes
+         *       move_time_minutes: moveMinutes
+         *       total_time_minutes: totalTimeMinutes
+         *       runtime_source: runtimeSource
+         *       slicer_file_path: slicerFilePath
+         *       units_per_cycle: unitsPerCycle
+         *       scrap_rate_percent: scrapRatePercent
+         *       calculated_cost: calculatedCost
+         *       is_active: isActive
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     ```
+         */
+        post: operations["create_routing_step_add"];
         delete?: never;
         options?: never;
         head?: never;
@@ -29971,6 +30843,455 @@ export interface operations {
                         message: string | null;
                         /** @description True when the row is gone; false when it was deactivated because it is in use. */
                         deleted: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_operation_type: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string | null;
+                    label?: string | null;
+                    description?: string | null;
+                    category?: ("print" | "assembly" | "quality" | "finishing" | "shipping" | "other") | null;
+                    consume_stages?: ("production" | "assembly" | "finishing" | "shipping" | "any")[] | null;
+                    is_qc?: boolean | null;
+                    sort_order?: number | null;
+                    is_active?: boolean | null;
+                    default_work_center_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, e.g. `FDM_PRINT`); steps name their type by it. */
+                        code: string;
+                        /** @description Label shown in pickers. */
+                        label: string;
+                        /** @description What it means. */
+                        description: string | null;
+                        /** @description Picker group. */
+                        category: ("print" | "assembly" | "quality" | "finishing" | "shipping" | "other") | null;
+                        /** @description Stages at which the step's materials leave stock. */
+                        consume_stages: ("production" | "assembly" | "finishing" | "shipping" | "any")[];
+                        /** @description An inspection step (the quality gate reads it). */
+                        is_qc: boolean;
+                        /** @description Seeded by Strata: its stages and QC flag cannot change. */
+                        is_system: boolean;
+                        /** @description Offered for new steps. */
+                        is_active: boolean;
+                        /** @description Display order. */
+                        sort_order: number;
+                        /** @description The work center a new step of this type goes to unless told. */
+                        default_work_center_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_operation_type: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string | null;
+                    label?: string | null;
+                    description?: string | null;
+                    category?: ("print" | "assembly" | "quality" | "finishing" | "shipping" | "other") | null;
+                    consume_stages?: ("production" | "assembly" | "finishing" | "shipping" | "any")[] | null;
+                    is_qc?: boolean | null;
+                    sort_order?: number | null;
+                    is_active?: boolean | null;
+                    default_work_center_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, e.g. `FDM_PRINT`); steps name their type by it. */
+                        code: string;
+                        /** @description Label shown in pickers. */
+                        label: string;
+                        /** @description What it means. */
+                        description: string | null;
+                        /** @description Picker group. */
+                        category: ("print" | "assembly" | "quality" | "finishing" | "shipping" | "other") | null;
+                        /** @description Stages at which the step's materials leave stock. */
+                        consume_stages: ("production" | "assembly" | "finishing" | "shipping" | "any")[];
+                        /** @description An inspection step (the quality gate reads it). */
+                        is_qc: boolean;
+                        /** @description Seeded by Strata: its stages and QC flag cannot change. */
+                        is_system: boolean;
+                        /** @description Offered for new steps. */
+                        is_active: boolean;
+                        /** @description Display order. */
+                        sort_order: number;
+                        /** @description The work center a new step of this type goes to unless told. */
+                        default_work_center_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_operation_type_deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, e.g. `FDM_PRINT`); steps name their type by it. */
+                        code: string;
+                        /** @description Label shown in pickers. */
+                        label: string;
+                        /** @description What it means. */
+                        description: string | null;
+                        /** @description Picker group. */
+                        category: ("print" | "assembly" | "quality" | "finishing" | "shipping" | "other") | null;
+                        /** @description Stages at which the step's materials leave stock. */
+                        consume_stages: ("production" | "assembly" | "finishing" | "shipping" | "any")[];
+                        /** @description An inspection step (the quality gate reads it). */
+                        is_qc: boolean;
+                        /** @description Seeded by Strata: its stages and QC flag cannot change. */
+                        is_system: boolean;
+                        /** @description Offered for new steps. */
+                        is_active: boolean;
+                        /** @description Display order. */
+                        sort_order: number;
+                        /** @description The work center a new step of this type goes to unless told. */
+                        default_work_center_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
                     };
                 };
             };
@@ -47143,6 +48464,117 @@ export interface operations {
                         /** @description Days until then (none: no shortage in the window). */
                         days_of_supply: number | null;
                     };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_operation_types: {
+        parameters: {
+            query?: {
+                include_inactive?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, e.g. `FDM_PRINT`); steps name their type by it. */
+                        code: string;
+                        /** @description Label shown in pickers. */
+                        label: string;
+                        /** @description What it means. */
+                        description: string | null;
+                        /** @description Picker group. */
+                        category: ("print" | "assembly" | "quality" | "finishing" | "shipping" | "other") | null;
+                        /** @description Stages at which the step's materials leave stock. */
+                        consume_stages: ("production" | "assembly" | "finishing" | "shipping" | "any")[];
+                        /** @description An inspection step (the quality gate reads it). */
+                        is_qc: boolean;
+                        /** @description Seeded by Strata: its stages and QC flag cannot change. */
+                        is_system: boolean;
+                        /** @description Offered for new steps. */
+                        is_active: boolean;
+                        /** @description Display order. */
+                        sort_order: number;
+                        /** @description The work center a new step of this type goes to unless told. */
+                        default_work_center_id: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    }[];
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -66054,6 +67486,10 @@ export interface operations {
             query?: {
                 product_id?: number | null;
                 active_only?: boolean | null;
+                templates_only?: boolean | null;
+                search?: string | null;
+                skip?: number | null;
+                limit?: number | null;
             };
             header?: never;
             path?: never;
@@ -66070,30 +67506,72 @@ export interface operations {
                     "application/json": {
                         /** @description Id. */
                         id: number;
-                        /** @description The product it makes. */
-                        product_id: number;
+                        /** @description The product it makes (none for a template). */
+                        product_id: number | null;
+                        /** @description The product's SKU (none for a template). */
+                        product_sku: string | null;
+                        /** @description The product's name (none for a template). */
+                        product_name: string | null;
                         /** @description Code (upper case). */
                         code: string;
                         /** @description Name. */
                         name: string;
+                        /** @description A template (a standard flow applied to products), not a product's routing. */
+                        is_template: boolean;
                         /** @description Version (unique per product). */
                         version: number;
+                        /** @description Revision label, e.g. `1.0`. */
+                        revision: string;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
                         /** @description The one routing production uses for the product. */
                         active: boolean;
+                        /** @description The one routing production uses for the product. */
+                        is_active: boolean;
                         /** @description Notes. */
                         notes: string | null;
-                        /** @description The steps, in sequence. */
+                        /** @description How many active steps. */
+                        operation_count: number;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes of all steps.
+                         */
+                        total_setup_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run, wait and move minutes of all steps (per unit for run).
+                         */
+                        total_run_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one run of every step plus the per-unit materials.
+                         */
+                        total_cost: string;
+                        /** @description The active steps, in sequence. */
                         operations: {
                             /** @description Id. */
                             id: number;
+                            /** @description The routing. */
+                            routing_id: number;
                             /** @description Order of the step. */
                             sequence: number;
                             /** @description Short code, e.g. `PRINT`. */
                             operation_code: string;
+                            /**
+                             * @description The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+                             *     are consumed and whether it is an inspection.
+                             */
+                            operation_type: string | null;
                             /** @description Name. */
                             operation_name: string;
+                            /** @description What is done, in words. */
+                            description: string | null;
                             /** @description Where it is done. */
                             work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
                             /**
                              * Format: decimal
                              * @description Setup minutes per order.
@@ -66104,8 +67582,61 @@ export interface operations {
                              * @description Run minutes per unit.
                              */
                             run_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes waited after the step (cooling, curing), not costed.
+                             */
+                            wait_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes to move to the next step, not costed.
+                             */
+                            move_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup, run, wait and move minutes.
+                             */
+                            total_time_minutes: string;
+                            /** @description Where the run time came from: `manual`, `slicer` or `calculated`. */
+                            runtime_source: string;
+                            /** @description The sliced file the run time came from. */
+                            slicer_file_path: string | null;
+                            /** @description Units one run makes (a plate of parts); batch materials are per run. */
+                            units_per_cycle: number;
+                            /**
+                             * Format: decimal
+                             * @description Expected scrap of the step, in percent.
+                             */
+                            scrap_rate_percent: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of (setup + run) minutes at the work center's hourly rate.
+                             */
+                            calculated_cost: string;
+                            /** @description Active (deleting a step deactivates it; orders made from it keep naming it). */
+                            is_active: boolean;
                             /** @description Notes. */
                             notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
                         }[];
                         /**
                          * Format: date-time
@@ -66192,17 +67723,28 @@ export interface operations {
             content: {
                 "application/json": {
                     product_id?: number | null;
+                    is_template?: boolean | null;
                     code?: string | null;
                     name?: string | null;
+                    revision?: string | null;
+                    effective_date?: string | null;
                     active?: boolean | null;
                     notes?: string | null;
                     operations?: {
                         sequence?: number | null;
-                        operation_code: string;
-                        operation_name: string;
-                        work_center_id: number;
+                        operation_code?: string | null;
+                        operation_name?: string | null;
+                        operation_type?: string | null;
+                        work_center_id?: number | null;
+                        description?: string | null;
                         setup_minutes?: string | null;
                         run_minutes?: string | null;
+                        wait_minutes?: string | null;
+                        move_minutes?: string | null;
+                        runtime_source?: ("manual" | "slicer" | "calculated") | null;
+                        slicer_file_path?: string | null;
+                        units_per_cycle?: number | null;
+                        scrap_rate_percent?: string | null;
                         notes?: string | null;
                     }[] | null;
                 };
@@ -66225,30 +67767,72 @@ export interface operations {
                     "application/json": {
                         /** @description Id. */
                         id: number;
-                        /** @description The product it makes. */
-                        product_id: number;
+                        /** @description The product it makes (none for a template). */
+                        product_id: number | null;
+                        /** @description The product's SKU (none for a template). */
+                        product_sku: string | null;
+                        /** @description The product's name (none for a template). */
+                        product_name: string | null;
                         /** @description Code (upper case). */
                         code: string;
                         /** @description Name. */
                         name: string;
+                        /** @description A template (a standard flow applied to products), not a product's routing. */
+                        is_template: boolean;
                         /** @description Version (unique per product). */
                         version: number;
+                        /** @description Revision label, e.g. `1.0`. */
+                        revision: string;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
                         /** @description The one routing production uses for the product. */
                         active: boolean;
+                        /** @description The one routing production uses for the product. */
+                        is_active: boolean;
                         /** @description Notes. */
                         notes: string | null;
-                        /** @description The steps, in sequence. */
+                        /** @description How many active steps. */
+                        operation_count: number;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes of all steps.
+                         */
+                        total_setup_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run, wait and move minutes of all steps (per unit for run).
+                         */
+                        total_run_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one run of every step plus the per-unit materials.
+                         */
+                        total_cost: string;
+                        /** @description The active steps, in sequence. */
                         operations: {
                             /** @description Id. */
                             id: number;
+                            /** @description The routing. */
+                            routing_id: number;
                             /** @description Order of the step. */
                             sequence: number;
                             /** @description Short code, e.g. `PRINT`. */
                             operation_code: string;
+                            /**
+                             * @description The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+                             *     are consumed and whether it is an inspection.
+                             */
+                            operation_type: string | null;
                             /** @description Name. */
                             operation_name: string;
+                            /** @description What is done, in words. */
+                            description: string | null;
                             /** @description Where it is done. */
                             work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
                             /**
                              * Format: decimal
                              * @description Setup minutes per order.
@@ -66259,8 +67843,61 @@ export interface operations {
                              * @description Run minutes per unit.
                              */
                             run_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes waited after the step (cooling, curing), not costed.
+                             */
+                            wait_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes to move to the next step, not costed.
+                             */
+                            move_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup, run, wait and move minutes.
+                             */
+                            total_time_minutes: string;
+                            /** @description Where the run time came from: `manual`, `slicer` or `calculated`. */
+                            runtime_source: string;
+                            /** @description The sliced file the run time came from. */
+                            slicer_file_path: string | null;
+                            /** @description Units one run makes (a plate of parts); batch materials are per run. */
+                            units_per_cycle: number;
+                            /**
+                             * Format: decimal
+                             * @description Expected scrap of the step, in percent.
+                             */
+                            scrap_rate_percent: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of (setup + run) minutes at the work center's hourly rate.
+                             */
+                            calculated_cost: string;
+                            /** @description Active (deleting a step deactivates it; orders made from it keep naming it). */
+                            is_active: boolean;
                             /** @description Notes. */
                             notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
                         }[];
                         /**
                          * Format: date-time
@@ -66369,6 +68006,1760 @@ export interface operations {
             };
         };
     };
+    create_routing_template_apply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    template_id: number;
+                    product_id: number;
+                    overrides?: {
+                        operation_code: string;
+                        run_minutes?: string | null;
+                        setup_minutes?: string | null;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The routing's id. */
+                        routing_id: number;
+                        /** @description The routing's code. */
+                        routing_code: string;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The steps the template added. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The routing. */
+                            routing_id: number;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Short code, e.g. `PRINT`. */
+                            operation_code: string;
+                            /**
+                             * @description The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+                             *     are consumed and whether it is an inspection.
+                             */
+                            operation_type: string | null;
+                            /** @description Name. */
+                            operation_name: string;
+                            /** @description What is done, in words. */
+                            description: string | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes waited after the step (cooling, curing), not costed.
+                             */
+                            wait_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes to move to the next step, not costed.
+                             */
+                            move_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup, run, wait and move minutes.
+                             */
+                            total_time_minutes: string;
+                            /** @description Where the run time came from: `manual`, `slicer` or `calculated`. */
+                            runtime_source: string;
+                            /** @description The sliced file the run time came from. */
+                            slicer_file_path: string | null;
+                            /** @description Units one run makes (a plate of parts); batch materials are per run. */
+                            units_per_cycle: number;
+                            /**
+                             * Format: decimal
+                             * @description Expected scrap of the step, in percent.
+                             */
+                            scrap_rate_percent: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of (setup + run) minutes at the work center's hourly rate.
+                             */
+                            calculated_cost: string;
+                            /** @description Active (deleting a step deactivates it; orders made from it keep naming it). */
+                            is_active: boolean;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /**
+                         * Format: decimal
+                         * @description Run, wait and move minutes of the routing's steps.
+                         */
+                        total_run_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description The routing's cost.
+                         */
+                        total_cost: string;
+                        /** @description What happened. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_manufacturing_bom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: decimal
+                         * @description Labour plus materials.
+                         */
+                        total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one run of every step.
+                         */
+                        total_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of every step's materials.
+                         */
+                        total_material_cost: string;
+                        /** @description Id. */
+                        routing_id: number;
+                        /** @description Code (upper case). */
+                        routing_code: string;
+                        /** @description Name. */
+                        routing_name: string;
+                        /** @description The product it makes (none for a template). */
+                        product_id: number | null;
+                        /** @description The product's SKU (none for a template). */
+                        product_sku: string | null;
+                        /** @description The product's name (none for a template). */
+                        product_name: string | null;
+                        /** @description Version (unique per product). */
+                        version: number;
+                        /** @description Revision label, e.g. `1.0`. */
+                        revision: string;
+                        /** @description The one routing production uses for the product. */
+                        is_active: boolean;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The active steps, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The routing. */
+                            routing_id: number;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Short code, e.g. `PRINT`. */
+                            operation_code: string;
+                            /**
+                             * @description The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+                             *     are consumed and whether it is an inspection.
+                             */
+                            operation_type: string | null;
+                            /** @description Name. */
+                            operation_name: string;
+                            /** @description What is done, in words. */
+                            description: string | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes waited after the step (cooling, curing), not costed.
+                             */
+                            wait_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes to move to the next step, not costed.
+                             */
+                            move_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup, run, wait and move minutes.
+                             */
+                            total_time_minutes: string;
+                            /** @description Where the run time came from: `manual`, `slicer` or `calculated`. */
+                            runtime_source: string;
+                            /** @description The sliced file the run time came from. */
+                            slicer_file_path: string | null;
+                            /** @description Units one run makes (a plate of parts); batch materials are per run. */
+                            units_per_cycle: number;
+                            /**
+                             * Format: decimal
+                             * @description Expected scrap of the step, in percent.
+                             */
+                            scrap_rate_percent: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of (setup + run) minutes at the work center's hourly rate.
+                             */
+                            calculated_cost: string;
+                            /** @description Active (deleting a step deactivates it; orders made from it keep naming it). */
+                            is_active: boolean;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                            /** @description What the step consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The step. */
+                                routing_operation_id: number;
+                                /** @description The component item. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Quantity per `quantityPer`, in `unit`.
+                                 */
+                                quantity: string;
+                                /**
+                                 * @description What the quantity is counted per.
+                                 * @enum {string}
+                                 */
+                                quantity_per: "unit" | "batch" | "order";
+                                /** @description Unit of the quantity (upper case, e.g. `G`, `EA`). */
+                                unit: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Scrap allowance in percent.
+                                 */
+                                scrap_factor: string;
+                                /** @description Costed but never issued (machine wear, electricity). */
+                                is_cost_only: boolean;
+                                /** @description May be left out. */
+                                is_optional: boolean;
+                                /** @description Swapped for a variant's material. */
+                                is_variable: boolean;
+                                /** @description Notes. */
+                                notes: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Cost of one `unit` of the component.
+                                 */
+                                unit_cost: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Quantity with scrap times the unit cost.
+                                 */
+                                extended_cost: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Created.
+                                 */
+                                created_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Changed.
+                                 */
+                                updated_at: string;
+                            }[];
+                            /**
+                             * Format: decimal
+                             * @description Cost of all its materials (per unit, per run and per order lines).
+                             */
+                            material_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Calculated cost plus material cost.
+                             */
+                            total_cost_with_materials: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_routing_step_material: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    component_id?: number | null;
+                    quantity?: string | null;
+                    quantity_per?: ("unit" | "batch" | "order") | null;
+                    unit?: string | null;
+                    scrap_factor?: string | null;
+                    is_cost_only?: boolean | null;
+                    is_optional?: boolean | null;
+                    is_variable?: boolean | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The step. */
+                        routing_operation_id: number;
+                        /** @description The component item. */
+                        component_id: number;
+                        /** @description The component's SKU. */
+                        component_sku: string | null;
+                        /** @description The component's name. */
+                        component_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Quantity per `quantityPer`, in `unit`.
+                         */
+                        quantity: string;
+                        /**
+                         * @description What the quantity is counted per.
+                         * @enum {string}
+                         */
+                        quantity_per: "unit" | "batch" | "order";
+                        /** @description Unit of the quantity (upper case, e.g. `G`, `EA`). */
+                        unit: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrap allowance in percent.
+                         */
+                        scrap_factor: string;
+                        /** @description Costed but never issued (machine wear, electricity). */
+                        is_cost_only: boolean;
+                        /** @description May be left out. */
+                        is_optional: boolean;
+                        /** @description Swapped for a variant's material. */
+                        is_variable: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one `unit` of the component.
+                         */
+                        unit_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Quantity with scrap times the unit cost.
+                         */
+                        extended_cost: string;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_routing_step_material: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_routing_step: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sequence?: number | null;
+                    operation_code?: string | null;
+                    operation_name?: string | null;
+                    operation_type?: string | null;
+                    work_center_id?: number | null;
+                    description?: string | null;
+                    setup_minutes?: string | null;
+                    run_minutes?: string | null;
+                    wait_minutes?: string | null;
+                    move_minutes?: string | null;
+                    runtime_source?: ("manual" | "slicer" | "calculated") | null;
+                    slicer_file_path?: string | null;
+                    units_per_cycle?: number | null;
+                    scrap_rate_percent?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The routing. */
+                        routing_id: number;
+                        /** @description Order of the step. */
+                        sequence: number;
+                        /** @description Short code, e.g. `PRINT`. */
+                        operation_code: string;
+                        /**
+                         * @description The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+                         *     are consumed and whether it is an inspection.
+                         */
+                        operation_type: string | null;
+                        /** @description Name. */
+                        operation_name: string;
+                        /** @description What is done, in words. */
+                        description: string | null;
+                        /** @description Where it is done. */
+                        work_center_id: number;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes per order.
+                         */
+                        setup_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run minutes per unit.
+                         */
+                        run_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes per order.
+                         */
+                        setup_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run minutes per unit.
+                         */
+                        run_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes waited after the step (cooling, curing), not costed.
+                         */
+                        wait_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes to move to the next step, not costed.
+                         */
+                        move_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Setup, run, wait and move minutes.
+                         */
+                        total_time_minutes: string;
+                        /** @description Where the run time came from: `manual`, `slicer` or `calculated`. */
+                        runtime_source: string;
+                        /** @description The sliced file the run time came from. */
+                        slicer_file_path: string | null;
+                        /** @description Units one run makes (a plate of parts); batch materials are per run. */
+                        units_per_cycle: number;
+                        /**
+                         * Format: decimal
+                         * @description Expected scrap of the step, in percent.
+                         */
+                        scrap_rate_percent: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of (setup + run) minutes at the work center's hourly rate.
+                         */
+                        calculated_cost: string;
+                        /** @description Active (deleting a step deactivates it; orders made from it keep naming it). */
+                        is_active: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_routing_step: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_routing_step_materials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                step_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The step. */
+                        routing_operation_id: number;
+                        /** @description The component item. */
+                        component_id: number;
+                        /** @description The component's SKU. */
+                        component_sku: string | null;
+                        /** @description The component's name. */
+                        component_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Quantity per `quantityPer`, in `unit`.
+                         */
+                        quantity: string;
+                        /**
+                         * @description What the quantity is counted per.
+                         * @enum {string}
+                         */
+                        quantity_per: "unit" | "batch" | "order";
+                        /** @description Unit of the quantity (upper case, e.g. `G`, `EA`). */
+                        unit: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrap allowance in percent.
+                         */
+                        scrap_factor: string;
+                        /** @description Costed but never issued (machine wear, electricity). */
+                        is_cost_only: boolean;
+                        /** @description May be left out. */
+                        is_optional: boolean;
+                        /** @description Swapped for a variant's material. */
+                        is_variable: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one `unit` of the component.
+                         */
+                        unit_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Quantity with scrap times the unit cost.
+                         */
+                        extended_cost: string;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_routing_step_material_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                step_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    component_id?: number | null;
+                    quantity?: string | null;
+                    quantity_per?: ("unit" | "batch" | "order") | null;
+                    unit?: string | null;
+                    scrap_factor?: string | null;
+                    is_cost_only?: boolean | null;
+                    is_optional?: boolean | null;
+                    is_variable?: boolean | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The step. */
+                        routing_operation_id: number;
+                        /** @description The component item. */
+                        component_id: number;
+                        /** @description The component's SKU. */
+                        component_sku: string | null;
+                        /** @description The component's name. */
+                        component_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Quantity per `quantityPer`, in `unit`.
+                         */
+                        quantity: string;
+                        /**
+                         * @description What the quantity is counted per.
+                         * @enum {string}
+                         */
+                        quantity_per: "unit" | "batch" | "order";
+                        /** @description Unit of the quantity (upper case, e.g. `G`, `EA`). */
+                        unit: string;
+                        /**
+                         * Format: decimal
+                         * @description Scrap allowance in percent.
+                         */
+                        scrap_factor: string;
+                        /** @description Costed but never issued (machine wear, electricity). */
+                        is_cost_only: boolean;
+                        /** @description May be left out. */
+                        is_optional: boolean;
+                        /** @description Swapped for a variant's material. */
+                        is_variable: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one `unit` of the component.
+                         */
+                        unit_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Quantity with scrap times the unit cost.
+                         */
+                        extended_cost: string;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_routing_for_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product it makes (none for a template). */
+                        product_id: number | null;
+                        /** @description The product's SKU (none for a template). */
+                        product_sku: string | null;
+                        /** @description The product's name (none for a template). */
+                        product_name: string | null;
+                        /** @description Code (upper case). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description A template (a standard flow applied to products), not a product's routing. */
+                        is_template: boolean;
+                        /** @description Version (unique per product). */
+                        version: number;
+                        /** @description Revision label, e.g. `1.0`. */
+                        revision: string;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description The one routing production uses for the product. */
+                        active: boolean;
+                        /** @description The one routing production uses for the product. */
+                        is_active: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description How many active steps. */
+                        operation_count: number;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes of all steps.
+                         */
+                        total_setup_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run, wait and move minutes of all steps (per unit for run).
+                         */
+                        total_run_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one run of every step plus the per-unit materials.
+                         */
+                        total_cost: string;
+                        /** @description The active steps, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The routing. */
+                            routing_id: number;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Short code, e.g. `PRINT`. */
+                            operation_code: string;
+                            /**
+                             * @description The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+                             *     are consumed and whether it is an inspection.
+                             */
+                            operation_type: string | null;
+                            /** @description Name. */
+                            operation_name: string;
+                            /** @description What is done, in words. */
+                            description: string | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes waited after the step (cooling, curing), not costed.
+                             */
+                            wait_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes to move to the next step, not costed.
+                             */
+                            move_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup, run, wait and move minutes.
+                             */
+                            total_time_minutes: string;
+                            /** @description Where the run time came from: `manual`, `slicer` or `calculated`. */
+                            runtime_source: string;
+                            /** @description The sliced file the run time came from. */
+                            slicer_file_path: string | null;
+                            /** @description Units one run makes (a plate of parts); batch materials are per run. */
+                            units_per_cycle: number;
+                            /**
+                             * Format: decimal
+                             * @description Expected scrap of the step, in percent.
+                             */
+                            scrap_rate_percent: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of (setup + run) minutes at the work center's hourly rate.
+                             */
+                            calculated_cost: string;
+                            /** @description Active (deleting a step deactivates it; orders made from it keep naming it). */
+                            is_active: boolean;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_routing_templates_seed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string;
+                        /** @description Codes of the templates created. */
+                        created: string[];
+                        /** @description Codes of the templates that already existed. */
+                        skipped: string[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_routing: {
         parameters: {
             query?: never;
@@ -66389,30 +69780,72 @@ export interface operations {
                     "application/json": {
                         /** @description Id. */
                         id: number;
-                        /** @description The product it makes. */
-                        product_id: number;
+                        /** @description The product it makes (none for a template). */
+                        product_id: number | null;
+                        /** @description The product's SKU (none for a template). */
+                        product_sku: string | null;
+                        /** @description The product's name (none for a template). */
+                        product_name: string | null;
                         /** @description Code (upper case). */
                         code: string;
                         /** @description Name. */
                         name: string;
+                        /** @description A template (a standard flow applied to products), not a product's routing. */
+                        is_template: boolean;
                         /** @description Version (unique per product). */
                         version: number;
+                        /** @description Revision label, e.g. `1.0`. */
+                        revision: string;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
                         /** @description The one routing production uses for the product. */
                         active: boolean;
+                        /** @description The one routing production uses for the product. */
+                        is_active: boolean;
                         /** @description Notes. */
                         notes: string | null;
-                        /** @description The steps, in sequence. */
+                        /** @description How many active steps. */
+                        operation_count: number;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes of all steps.
+                         */
+                        total_setup_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run, wait and move minutes of all steps (per unit for run).
+                         */
+                        total_run_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one run of every step plus the per-unit materials.
+                         */
+                        total_cost: string;
+                        /** @description The active steps, in sequence. */
                         operations: {
                             /** @description Id. */
                             id: number;
+                            /** @description The routing. */
+                            routing_id: number;
                             /** @description Order of the step. */
                             sequence: number;
                             /** @description Short code, e.g. `PRINT`. */
                             operation_code: string;
+                            /**
+                             * @description The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+                             *     are consumed and whether it is an inspection.
+                             */
+                            operation_type: string | null;
                             /** @description Name. */
                             operation_name: string;
+                            /** @description What is done, in words. */
+                            description: string | null;
                             /** @description Where it is done. */
                             work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
                             /**
                              * Format: decimal
                              * @description Setup minutes per order.
@@ -66423,8 +69856,61 @@ export interface operations {
                              * @description Run minutes per unit.
                              */
                             run_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes waited after the step (cooling, curing), not costed.
+                             */
+                            wait_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes to move to the next step, not costed.
+                             */
+                            move_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup, run, wait and move minutes.
+                             */
+                            total_time_minutes: string;
+                            /** @description Where the run time came from: `manual`, `slicer` or `calculated`. */
+                            runtime_source: string;
+                            /** @description The sliced file the run time came from. */
+                            slicer_file_path: string | null;
+                            /** @description Units one run makes (a plate of parts); batch materials are per run. */
+                            units_per_cycle: number;
+                            /**
+                             * Format: decimal
+                             * @description Expected scrap of the step, in percent.
+                             */
+                            scrap_rate_percent: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of (setup + run) minutes at the work center's hourly rate.
+                             */
+                            calculated_cost: string;
+                            /** @description Active (deleting a step deactivates it; orders made from it keep naming it). */
+                            is_active: boolean;
                             /** @description Notes. */
                             notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
                         }[];
                         /**
                          * Format: date-time
@@ -66510,17 +69996,28 @@ export interface operations {
             content: {
                 "application/json": {
                     product_id?: number | null;
+                    is_template?: boolean | null;
                     code?: string | null;
                     name?: string | null;
+                    revision?: string | null;
+                    effective_date?: string | null;
                     active?: boolean | null;
                     notes?: string | null;
                     operations?: {
                         sequence?: number | null;
-                        operation_code: string;
-                        operation_name: string;
-                        work_center_id: number;
+                        operation_code?: string | null;
+                        operation_name?: string | null;
+                        operation_type?: string | null;
+                        work_center_id?: number | null;
+                        description?: string | null;
                         setup_minutes?: string | null;
                         run_minutes?: string | null;
+                        wait_minutes?: string | null;
+                        move_minutes?: string | null;
+                        runtime_source?: ("manual" | "slicer" | "calculated") | null;
+                        slicer_file_path?: string | null;
+                        units_per_cycle?: number | null;
+                        scrap_rate_percent?: string | null;
                         notes?: string | null;
                     }[] | null;
                 };
@@ -66536,30 +70033,72 @@ export interface operations {
                     "application/json": {
                         /** @description Id. */
                         id: number;
-                        /** @description The product it makes. */
-                        product_id: number;
+                        /** @description The product it makes (none for a template). */
+                        product_id: number | null;
+                        /** @description The product's SKU (none for a template). */
+                        product_sku: string | null;
+                        /** @description The product's name (none for a template). */
+                        product_name: string | null;
                         /** @description Code (upper case). */
                         code: string;
                         /** @description Name. */
                         name: string;
+                        /** @description A template (a standard flow applied to products), not a product's routing. */
+                        is_template: boolean;
                         /** @description Version (unique per product). */
                         version: number;
+                        /** @description Revision label, e.g. `1.0`. */
+                        revision: string;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
                         /** @description The one routing production uses for the product. */
                         active: boolean;
+                        /** @description The one routing production uses for the product. */
+                        is_active: boolean;
                         /** @description Notes. */
                         notes: string | null;
-                        /** @description The steps, in sequence. */
+                        /** @description How many active steps. */
+                        operation_count: number;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes of all steps.
+                         */
+                        total_setup_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run, wait and move minutes of all steps (per unit for run).
+                         */
+                        total_run_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of one run of every step plus the per-unit materials.
+                         */
+                        total_cost: string;
+                        /** @description The active steps, in sequence. */
                         operations: {
                             /** @description Id. */
                             id: number;
+                            /** @description The routing. */
+                            routing_id: number;
                             /** @description Order of the step. */
                             sequence: number;
                             /** @description Short code, e.g. `PRINT`. */
                             operation_code: string;
+                            /**
+                             * @description The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+                             *     are consumed and whether it is an inspection.
+                             */
+                            operation_type: string | null;
                             /** @description Name. */
                             operation_name: string;
+                            /** @description What is done, in words. */
+                            description: string | null;
                             /** @description Where it is done. */
                             work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
                             /**
                              * Format: decimal
                              * @description Setup minutes per order.
@@ -66570,9 +70109,548 @@ export interface operations {
                              * @description Run minutes per unit.
                              */
                             run_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup minutes per order.
+                             */
+                            setup_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Run minutes per unit.
+                             */
+                            run_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes waited after the step (cooling, curing), not costed.
+                             */
+                            wait_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes to move to the next step, not costed.
+                             */
+                            move_time_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Setup, run, wait and move minutes.
+                             */
+                            total_time_minutes: string;
+                            /** @description Where the run time came from: `manual`, `slicer` or `calculated`. */
+                            runtime_source: string;
+                            /** @description The sliced file the run time came from. */
+                            slicer_file_path: string | null;
+                            /** @description Units one run makes (a plate of parts); batch materials are per run. */
+                            units_per_cycle: number;
+                            /**
+                             * Format: decimal
+                             * @description Expected scrap of the step, in percent.
+                             */
+                            scrap_rate_percent: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of (setup + run) minutes at the work center's hourly rate.
+                             */
+                            calculated_cost: string;
+                            /** @description Active (deleting a step deactivates it; orders made from it keep naming it). */
+                            is_active: boolean;
                             /** @description Notes. */
                             notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
                         }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_routing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_routing_steps: {
+        parameters: {
+            query?: {
+                active_only?: boolean | null;
+            };
+            header?: never;
+            path: {
+                routing_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The routing. */
+                        routing_id: number;
+                        /** @description Order of the step. */
+                        sequence: number;
+                        /** @description Short code, e.g. `PRINT`. */
+                        operation_code: string;
+                        /**
+                         * @description The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+                         *     are consumed and whether it is an inspection.
+                         */
+                        operation_type: string | null;
+                        /** @description Name. */
+                        operation_name: string;
+                        /** @description What is done, in words. */
+                        description: string | null;
+                        /** @description Where it is done. */
+                        work_center_id: number;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes per order.
+                         */
+                        setup_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run minutes per unit.
+                         */
+                        run_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes per order.
+                         */
+                        setup_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run minutes per unit.
+                         */
+                        run_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes waited after the step (cooling, curing), not costed.
+                         */
+                        wait_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes to move to the next step, not costed.
+                         */
+                        move_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Setup, run, wait and move minutes.
+                         */
+                        total_time_minutes: string;
+                        /** @description Where the run time came from: `manual`, `slicer` or `calculated`. */
+                        runtime_source: string;
+                        /** @description The sliced file the run time came from. */
+                        slicer_file_path: string | null;
+                        /** @description Units one run makes (a plate of parts); batch materials are per run. */
+                        units_per_cycle: number;
+                        /**
+                         * Format: decimal
+                         * @description Expected scrap of the step, in percent.
+                         */
+                        scrap_rate_percent: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of (setup + run) minutes at the work center's hourly rate.
+                         */
+                        calculated_cost: string;
+                        /** @description Active (deleting a step deactivates it; orders made from it keep naming it). */
+                        is_active: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_routing_step_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                routing_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sequence?: number | null;
+                    operation_code?: string | null;
+                    operation_name?: string | null;
+                    operation_type?: string | null;
+                    work_center_id?: number | null;
+                    description?: string | null;
+                    setup_minutes?: string | null;
+                    run_minutes?: string | null;
+                    wait_minutes?: string | null;
+                    move_minutes?: string | null;
+                    runtime_source?: ("manual" | "slicer" | "calculated") | null;
+                    slicer_file_path?: string | null;
+                    units_per_cycle?: number | null;
+                    scrap_rate_percent?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The routing. */
+                        routing_id: number;
+                        /** @description Order of the step. */
+                        sequence: number;
+                        /** @description Short code, e.g. `PRINT`. */
+                        operation_code: string;
+                        /**
+                         * @description The operation type's code (e.g. `FDM_PRINT`, `QUALITY_CONTROL`): when its materials
+                         *     are consumed and whether it is an inspection.
+                         */
+                        operation_type: string | null;
+                        /** @description Name. */
+                        operation_name: string;
+                        /** @description What is done, in words. */
+                        description: string | null;
+                        /** @description Where it is done. */
+                        work_center_id: number;
+                        /** @description The work center's code. */
+                        work_center_code: string | null;
+                        /** @description The work center's name. */
+                        work_center_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes per order.
+                         */
+                        setup_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run minutes per unit.
+                         */
+                        run_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Setup minutes per order.
+                         */
+                        setup_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Run minutes per unit.
+                         */
+                        run_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes waited after the step (cooling, curing), not costed.
+                         */
+                        wait_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes to move to the next step, not costed.
+                         */
+                        move_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Setup, run, wait and move minutes.
+                         */
+                        total_time_minutes: string;
+                        /** @description Where the run time came from: `manual`, `slicer` or `calculated`. */
+                        runtime_source: string;
+                        /** @description The sliced file the run time came from. */
+                        slicer_file_path: string | null;
+                        /** @description Units one run makes (a plate of parts); batch materials are per run. */
+                        units_per_cycle: number;
+                        /**
+                         * Format: decimal
+                         * @description Expected scrap of the step, in percent.
+                         */
+                        scrap_rate_percent: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of (setup + run) minutes at the work center's hourly rate.
+                         */
+                        calculated_cost: string;
+                        /** @description Active (deleting a step deactivates it; orders made from it keep naming it). */
+                        is_active: boolean;
+                        /** @description Notes. */
+                        notes: string | null;
                         /**
                          * Format: date-time
                          * @description Created.

@@ -49,7 +49,10 @@ impl Loader<AllUnits> for UnitsLoader {
     type Value = Arc<Vec<model::UomRow>>;
     type Error = AppError;
 
-    async fn load(&self, _keys: &[AllUnits]) -> Result<HashMap<AllUnits, Self::Value>, Self::Error> {
+    async fn load(
+        &self,
+        _keys: &[AllUnits],
+    ) -> Result<HashMap<AllUnits, Self::Value>, Self::Error> {
         let mut conn = self.pool.get().await?;
         let rows = model::units(&mut conn).await?;
         Ok(HashMap::from([(AllUnits, Arc::new(rows))]))

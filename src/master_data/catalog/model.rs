@@ -540,11 +540,9 @@ pub async fn find_with(
 
 /// Whether an item exists.
 pub async fn exists(conn: &mut AsyncPgConnection, id: i64) -> AppResult<bool> {
-    Ok(
-        diesel::select(diesel::dsl::exists(items::table.find(id)))
-            .get_result(conn)
-            .await?,
-    )
+    Ok(diesel::select(diesel::dsl::exists(items::table.find(id)))
+        .get_result(conn)
+        .await?)
 }
 
 /// The item with this id.

@@ -295,19 +295,20 @@ pub async fn preferred_vendors(
 
 /// Set-up minutes and run minutes per unit of each product's active routing.
 async fn routing_minutes(conn: &mut AsyncPgConnection) -> AppResult<HashMap<i64, (i64, i64)>> {
-    let rows: Vec<(Option<i64>, Option<BigDecimal>, Option<BigDecimal>)> = routing_operations::table
-        .inner_join(routings::table)
-        .filter(routings::active.eq(true))
-        .filter(routing_operations::is_active)
-        .filter(routings::product_id.is_not_null())
-        .group_by(routings::product_id)
-        .select((
-            routings::product_id,
-            sum(routing_operations::setup_minutes),
-            sum(routing_operations::run_minutes),
-        ))
-        .load(conn)
-        .await?;
+    let rows: Vec<(Option<i64>, Option<BigDecimal>, Option<BigDecimal>)> =
+        routing_operations::table
+            .inner_join(routings::table)
+            .filter(routings::active.eq(true))
+            .filter(routing_operations::is_active)
+            .filter(routings::product_id.is_not_null())
+            .group_by(routings::product_id)
+            .select((
+                routings::product_id,
+                sum(routing_operations::setup_minutes),
+                sum(routing_operations::run_minutes),
+            ))
+            .load(conn)
+            .await?;
     let minutes = |v: Option<BigDecimal>| {
         v.unwrap_or_default()
             .with_scale_round(0, RoundingMode::Up)

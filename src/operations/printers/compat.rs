@@ -154,7 +154,6 @@ pub fn compatible(caps: &MachineCaps, needs: &MaterialNeeds) -> Result<(), Strin
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

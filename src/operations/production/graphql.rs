@@ -11,7 +11,6 @@ use crate::ledgers::inventory::loaders::ItemFactsOf;
 use crate::operations::printers::loaders::Printers;
 use crate::operations::production::floor;
 pub use crate::operations::production::live::ProductionSubscription;
-pub use crate::operations::production::routing::graphql::{RoutingMutation, RoutingQuery};
 use crate::operations::production::loaders::{
     CodeKind, Codes, Materials, Operations, OrderSpools, Serials, WorkCenters,
 };
@@ -19,6 +18,7 @@ use crate::operations::production::model::{
     self, MaterialRow, OperationRow, OperationStatus, OrderFilter, OrderRow, OrderSpoolRow,
     OrderStatus, QcStatus, SerialRow, WorkCenterRow,
 };
+pub use crate::operations::production::routing::graphql::{RoutingMutation, RoutingQuery};
 use crate::operations::production::rules::{
     self, OperationCompleteInput, OperationScheduleInput, OperationStartInput,
     ProductionOrderCompleteInput, ProductionOrderCreateInput, ProductionOrderUpdateInput,

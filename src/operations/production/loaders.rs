@@ -149,8 +149,10 @@ crate::grouped_loader!(
 /// Per-request steps of routings.
 pub type RoutingSteps = DataLoader<RoutingStepsLoader, HashMapCache>;
 /// Per-request materials of routing steps.
-pub type StepMaterials =
-    DataLoader<crate::operations::production::routing::materials::StepMaterialsLoader, HashMapCache>;
+pub type StepMaterials = DataLoader<
+    crate::operations::production::routing::materials::StepMaterialsLoader,
+    HashMapCache,
+>;
 /// Per-request operations of orders.
 pub type Operations = DataLoader<OperationsLoader, HashMapCache>;
 /// Per-request materials of orders.

@@ -831,7 +831,12 @@ pub async fn routing_list(
     if filter.active_only {
         q = q.filter(routings::active);
     }
-    if let Some(text) = filter.search.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+    if let Some(text) = filter
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
         let pattern = crate::platform::db::like_pattern(text);
         q = q.filter(
             routings::code

@@ -17,7 +17,9 @@ use crate::operations::production::routing::materials::{
     self, QuantityPer, StepMaterialInput, StepMaterialRow, money,
 };
 use crate::operations::production::routing::steps::{self, RoutingInput, RoutingStepInput};
-use crate::operations::production::routing::templates::{self, TemplateApplyInput, TemplateSeedResult};
+use crate::operations::production::routing::templates::{
+    self, TemplateApplyInput, TemplateSeedResult,
+};
 use crate::operations::production::routing::types::{self, OperationTypeInput, OperationTypeRow};
 use crate::platform::auth::Access;
 use crate::platform::error::{AppError, AppResult};
@@ -32,7 +34,10 @@ async fn line_cost(ctx: &Context<'_>, m: &StepMaterialRow) -> AppResult<(BigDeci
         return Ok((BigDecimal::zero(), BigDecimal::zero()));
     };
     let stock_cost = item_unit_cost(&part);
-    let units = data::<Units>(ctx)?.load_one(AllUnits).await?.unwrap_or_default();
+    let units = data::<Units>(ctx)?
+        .load_one(AllUnits)
+        .await?
+        .unwrap_or_default();
     let per_line_unit = crate::master_data::catalog::uom::convert_codes(
         &units,
         &BigDecimal::from(1),
@@ -65,10 +70,7 @@ async fn step_labor(ctx: &Context<'_>, step: &RoutingOperationRow) -> AppResult<
 }
 
 /// Cost of a step's materials: (all lines, per-unit lines only).
-async fn step_material_cost(
-    ctx: &Context<'_>,
-    step: i64,
-) -> AppResult<(BigDecimal, BigDecimal)> {
+async fn step_material_cost(ctx: &Context<'_>, step: i64) -> AppResult<(BigDecimal, BigDecimal)> {
     let mut all = BigDecimal::zero();
     let mut per_unit = BigDecimal::zero();
     for m in step_materials(ctx, step).await? {
@@ -89,8 +91,13 @@ async fn steps_of(ctx: &Context<'_>, routing: i64) -> AppResult<Vec<RoutingOpera
 }
 
 /// A product's SKU and name.
-async fn product_facts(ctx: &Context<'_>, product: Option<i64>) -> AppResult<(Option<String>, Option<String>)> {
-    let Some(p) = product else { return Ok((None, None)) };
+async fn product_facts(
+    ctx: &Context<'_>,
+    product: Option<i64>,
+) -> AppResult<(Option<String>, Option<String>)> {
+    let Some(p) = product else {
+        return Ok((None, None));
+    };
     Ok(match data::<ItemFactsOf>(ctx)?.load_one(p).await? {
         Some(f) => (Some(f.sku), Some(f.name)),
         None => (None, None),
@@ -143,7 +150,9 @@ impl RoutingRow {
     /// Setup minutes of all steps.
     async fn total_setup_minutes(&self, ctx: &Context<'_>) -> AppResult<Decimal> {
         let steps = steps_of(ctx, self.id).await?;
-        Ok(Decimal(steps.iter().map(|s| s.setup_minutes.0.clone()).sum()))
+        Ok(Decimal(
+            steps.iter().map(|s| s.setup_minutes.0.clone()).sum(),
+        ))
     }
 
     /// Run, wait and move minutes of all steps (per unit for run).
@@ -161,17 +170,28 @@ impl RoutingRow {
 impl RoutingOperationRow {
     /// The work center's code.
     async fn work_center_code(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
-        Ok(data::<WorkCenters>(ctx)?.load_one(self.work_center_id).await?.map(|w| w.code))
+        Ok(data::<WorkCenters>(ctx)?
+            .load_one(self.work_center_id)
+            .await?
+            .map(|w| w.code))
     }
 
     /// The work center's name.
     async fn work_center_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
-        Ok(data::<WorkCenters>(ctx)?.load_one(self.work_center_id).await?.map(|w| w.name))
+        Ok(data::<WorkCenters>(ctx)?
+            .load_one(self.work_center_id)
+            .await?
+            .map(|w| w.name))
     }
 
     /// Setup, run, wait and move minutes.
     async fn total_time_minutes(&self) -> Decimal {
-        Decimal(&self.setup_minutes.0 + &self.run_minutes.0 + &self.wait_minutes.0 + &self.move_minutes.0)
+        Decimal(
+            &self.setup_minutes.0
+                + &self.run_minutes.0
+                + &self.wait_minutes.0
+                + &self.move_minutes.0,
+        )
     }
 
     /// Cost of (setup + run) minutes at the work center's hourly rate.
@@ -205,12 +225,18 @@ impl StepMaterialRow {
 
     /// The component's SKU.
     async fn component_sku(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
-        Ok(data::<ItemFactsOf>(ctx)?.load_one(self.component_id).await?.map(|f| f.sku))
+        Ok(data::<ItemFactsOf>(ctx)?
+            .load_one(self.component_id)
+            .await?
+            .map(|f| f.sku))
     }
 
     /// The component's name.
     async fn component_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
-        Ok(data::<ItemFactsOf>(ctx)?.load_one(self.component_id).await?.map(|f| f.name))
+        Ok(data::<ItemFactsOf>(ctx)?
+            .load_one(self.component_id)
+            .await?
+            .map(|f| f.name))
     }
 
     /// Cost of one `unit` of the component.
@@ -316,7 +342,11 @@ pub struct RoutingQuery;
 impl RoutingQuery {
     /// One routing or template.
     #[graphql(guard = "Access::User")]
-    async fn routing(&self, ctx: &Context<'_>, #[graphql(desc = "Routing id.")] id: i64) -> AppResult<RoutingRow> {
+    async fn routing(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Routing id.")] id: i64,
+    ) -> AppResult<RoutingRow> {
         model::routings_by_ids(&mut *context::conn(ctx).await?, &[id])
             .await?
             .into_iter()
@@ -332,7 +362,9 @@ impl RoutingQuery {
         #[graphql(desc = "Only this product's.")] product_id: Option<i64>,
         #[graphql(desc = "Only active ones.", default = false)] active_only: bool,
         #[graphql(desc = "Only templates.", default = false)] templates_only: bool,
-        #[graphql(desc = "Code, name, or the product's SKU or name contains this.")] search: Option<String>,
+        #[graphql(desc = "Code, name, or the product's SKU or name contains this.")] search: Option<
+            String,
+        >,
         #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
         #[graphql(desc = "Most rows (1-500, default 100).", default = 100)] limit: i64,
     ) -> AppResult<Vec<RoutingRow>> {
@@ -342,7 +374,13 @@ impl RoutingQuery {
             active_only,
             search,
         };
-        model::routing_list(&mut *context::conn(ctx).await?, &filter, offset.max(0), limit.clamp(1, 500)).await
+        model::routing_list(
+            &mut *context::conn(ctx).await?,
+            &filter,
+            offset.max(0),
+            limit.clamp(1, 500),
+        )
+        .await
     }
 
     /// A product's active routing (newest version).
@@ -366,7 +404,10 @@ impl RoutingQuery {
         #[graphql(desc = "Only active steps.", default = true)] active_only: bool,
     ) -> AppResult<Vec<RoutingOperationRow>> {
         let mut conn = context::conn(ctx).await?;
-        if model::routings_by_ids(&mut conn, &[routing_id]).await?.is_empty() {
+        if model::routings_by_ids(&mut conn, &[routing_id])
+            .await?
+            .is_empty()
+        {
             return Err(AppError::not_found("Routing not found"));
         }
         model::routing_steps(&mut conn, routing_id, active_only).await
@@ -422,7 +463,9 @@ pub struct RoutingPayload {
     /// Rule violations.
     pub user_errors: Vec<UserError>,
 }
-crate::payload_from_result!(RoutingPayload { routing: RoutingRow });
+crate::payload_from_result!(RoutingPayload {
+    routing: RoutingRow
+});
 
 /// The result of changing a routing step.
 #[derive(Debug, Clone, Default, SimpleObject)]
@@ -432,7 +475,9 @@ pub struct RoutingStepPayload {
     /// Rule violations.
     pub user_errors: Vec<UserError>,
 }
-crate::payload_from_result!(RoutingStepPayload { operation: RoutingOperationRow });
+crate::payload_from_result!(RoutingStepPayload {
+    operation: RoutingOperationRow
+});
 
 /// The result of changing a step's material line.
 #[derive(Debug, Clone, Default, SimpleObject)]
@@ -442,7 +487,9 @@ pub struct StepMaterialPayload {
     /// Rule violations.
     pub user_errors: Vec<UserError>,
 }
-crate::payload_from_result!(StepMaterialPayload { material: StepMaterialRow });
+crate::payload_from_result!(StepMaterialPayload {
+    material: StepMaterialRow
+});
 
 /// The result of applying a template.
 #[derive(Debug, Clone, Default, SimpleObject)]
@@ -452,7 +499,9 @@ pub struct TemplateApplyPayload {
     /// Rule violations.
     pub user_errors: Vec<UserError>,
 }
-crate::payload_from_result!(TemplateApplyPayload { applied: TemplateApplied });
+crate::payload_from_result!(TemplateApplyPayload {
+    applied: TemplateApplied
+});
 
 /// The result of seeding the templates.
 #[derive(Debug, Clone, Default, SimpleObject)]
@@ -462,7 +511,9 @@ pub struct TemplateSeedPayload {
     /// Rule violations.
     pub user_errors: Vec<UserError>,
 }
-crate::payload_from_result!(TemplateSeedPayload { seeded: TemplateSeedResult });
+crate::payload_from_result!(TemplateSeedPayload {
+    seeded: TemplateSeedResult
+});
 
 /// The result of changing an operation type.
 #[derive(Debug, Clone, Default, SimpleObject)]
@@ -472,7 +523,9 @@ pub struct OperationTypePayload {
     /// Rule violations.
     pub user_errors: Vec<UserError>,
 }
-crate::payload_from_result!(OperationTypePayload { operation_type: OperationTypeRow });
+crate::payload_from_result!(OperationTypePayload {
+    operation_type: OperationTypeRow
+});
 
 /// Routing mutations (staff; operation types: admins).
 #[derive(Default)]
@@ -483,7 +536,11 @@ impl RoutingMutation {
     /// Creates a routing with its steps (the product's next version, active unless told),
     /// or a template (`isTemplate`, no product).
     #[graphql(guard = "Access::User")]
-    async fn routing_create(&self, ctx: &Context<'_>, input: RoutingInput) -> AppResult<RoutingPayload> {
+    async fn routing_create(
+        &self,
+        ctx: &Context<'_>,
+        input: RoutingInput,
+    ) -> AppResult<RoutingPayload> {
         Ok(crate::in_transaction!(ctx, |conn| steps::save_routing(conn, None, input)).into())
     }
 
@@ -500,7 +557,11 @@ impl RoutingMutation {
 
     /// Deletes (deactivates) a routing; production orders keep what they copied.
     #[graphql(guard = "Access::User")]
-    async fn routing_delete(&self, ctx: &Context<'_>, #[graphql(desc = "Routing id.")] id: i64) -> AppResult<RoutingPayload> {
+    async fn routing_delete(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Routing id.")] id: i64,
+    ) -> AppResult<RoutingPayload> {
         Ok(crate::in_transaction!(ctx, |conn| steps::delete_routing(conn, id)).into())
     }
 
@@ -528,7 +589,11 @@ impl RoutingMutation {
 
     /// Deletes (deactivates) a step.
     #[graphql(guard = "Access::User")]
-    async fn routing_step_delete(&self, ctx: &Context<'_>, #[graphql(desc = "Step id.")] id: i64) -> AppResult<RoutingStepPayload> {
+    async fn routing_step_delete(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Step id.")] id: i64,
+    ) -> AppResult<RoutingStepPayload> {
         Ok(crate::in_transaction!(ctx, |conn| steps::delete_step(conn, id)).into())
     }
 
@@ -556,7 +621,11 @@ impl RoutingMutation {
 
     /// Removes a step's material line.
     #[graphql(guard = "Access::User")]
-    async fn routing_step_material_delete(&self, ctx: &Context<'_>, #[graphql(desc = "Line id.")] id: i64) -> AppResult<StepMaterialPayload> {
+    async fn routing_step_material_delete(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Line id.")] id: i64,
+    ) -> AppResult<StepMaterialPayload> {
         Ok(crate::in_transaction!(ctx, |conn| materials::delete(conn, id)).into())
     }
 
@@ -581,7 +650,11 @@ impl RoutingMutation {
 
     /// Adds a custom operation type.
     #[graphql(guard = "Access::Admin")]
-    async fn operation_type_create(&self, ctx: &Context<'_>, input: OperationTypeInput) -> AppResult<OperationTypePayload> {
+    async fn operation_type_create(
+        &self,
+        ctx: &Context<'_>,
+        input: OperationTypeInput,
+    ) -> AppResult<OperationTypePayload> {
         Ok(crate::in_transaction!(ctx, |conn| types::save(conn, None, input)).into())
     }
 

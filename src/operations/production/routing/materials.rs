@@ -169,7 +169,11 @@ fn checked(input: &mut StepMaterialInput, adding: bool) -> Result<(), Stop> {
     {
         errors.push(invalid("scrapFactor", "Input should be between 0 and 100"));
     }
-    if errors.is_empty() { Ok(()) } else { Err(Stop::Refused(errors)) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Stop::Refused(errors))
+    }
 }
 
 /// The stocking unit of a component, or a refusal when it does not exist.
@@ -180,7 +184,13 @@ async fn component_unit(conn: &mut AsyncPgConnection, id: i64) -> Result<String,
         .first::<String>(conn)
         .await
         .optional()?
-        .ok_or_else(|| Stop::refuse("componentId", UserErrorCode::NotFound, "Component product not found"))
+        .ok_or_else(|| {
+            Stop::refuse(
+                "componentId",
+                UserErrorCode::NotFound,
+                "Component product not found",
+            )
+        })
 }
 
 /// Whether the component is already on the step (another line than `except`).
@@ -218,7 +228,8 @@ pub async fn add(
         .values((
             routing_operation_materials::routing_operation_id.eq(step_id),
             routing_operation_materials::component_id.eq(component),
-            routing_operation_materials::quantity.eq(input.quantity.map(|q| q.0).unwrap_or_default()),
+            routing_operation_materials::quantity
+                .eq(input.quantity.map(|q| q.0).unwrap_or_default()),
             routing_operation_materials::quantity_per
                 .eq(input.quantity_per.unwrap_or(QuantityPer::Unit).to_string()),
             routing_operation_materials::unit.eq(input.unit.unwrap_or(unit.to_uppercase())),
@@ -263,17 +274,31 @@ pub async fn update(
     }
     Ok(diesel::update(routing_operation_materials::table.find(id))
         .set((
-            input.component_id.map(|c| routing_operation_materials::component_id.eq(c)),
-            input.quantity.map(|q| routing_operation_materials::quantity.eq(q.0)),
+            input
+                .component_id
+                .map(|c| routing_operation_materials::component_id.eq(c)),
+            input
+                .quantity
+                .map(|q| routing_operation_materials::quantity.eq(q.0)),
             input
                 .quantity_per
                 .map(|p| routing_operation_materials::quantity_per.eq(p.to_string())),
             input.unit.map(|u| routing_operation_materials::unit.eq(u)),
-            input.scrap_factor.map(|s| routing_operation_materials::scrap_factor.eq(s.0)),
-            input.is_cost_only.map(|b| routing_operation_materials::is_cost_only.eq(b)),
-            input.is_optional.map(|b| routing_operation_materials::is_optional.eq(b)),
-            input.is_variable.map(|b| routing_operation_materials::is_variable.eq(b)),
-            input.notes.map(|n| routing_operation_materials::notes.eq(Some(n))),
+            input
+                .scrap_factor
+                .map(|s| routing_operation_materials::scrap_factor.eq(s.0)),
+            input
+                .is_cost_only
+                .map(|b| routing_operation_materials::is_cost_only.eq(b)),
+            input
+                .is_optional
+                .map(|b| routing_operation_materials::is_optional.eq(b)),
+            input
+                .is_variable
+                .map(|b| routing_operation_materials::is_variable.eq(b)),
+            input
+                .notes
+                .map(|n| routing_operation_materials::notes.eq(Some(n))),
         ))
         .returning(StepMaterialRow::as_returning())
         .get_result(conn)

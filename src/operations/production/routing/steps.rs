@@ -179,15 +179,39 @@ pub async fn decide(
     let f = |n: &str| format!("{prefix}{n}");
     let mut errors: Vec<UserError> = Vec::new();
     optional_text(&mut errors, &f("notes"), &mut s.notes, NOTES_MAX);
-    optional_text(&mut errors, &f("description"), &mut s.description, NOTES_MAX);
-    optional_text(&mut errors, &f("slicerFilePath"), &mut s.slicer_file_path, SLICER_PATH_MAX);
-    let code = s.operation_code.as_deref().map(str::trim).filter(|c| !c.is_empty());
-    let name = s.operation_name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+    optional_text(
+        &mut errors,
+        &f("description"),
+        &mut s.description,
+        NOTES_MAX,
+    );
+    optional_text(
+        &mut errors,
+        &f("slicerFilePath"),
+        &mut s.slicer_file_path,
+        SLICER_PATH_MAX,
+    );
+    let code = s
+        .operation_code
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty());
+    let name = s
+        .operation_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty());
     if code.is_some_and(|c| c.chars().count() > CODE_MAX) {
-        errors.push(invalid(&f("operationCode"), format!("At most {CODE_MAX} characters")));
+        errors.push(invalid(
+            &f("operationCode"),
+            format!("At most {CODE_MAX} characters"),
+        ));
     }
     if name.is_some_and(|n| n.chars().count() > NAME_MAX) {
-        errors.push(invalid(&f("operationName"), format!("At most {NAME_MAX} characters")));
+        errors.push(invalid(
+            &f("operationName"),
+            format!("At most {NAME_MAX} characters"),
+        ));
     }
     for (n, v) in [
         ("setupMinutes", &s.setup_minutes),
@@ -202,13 +226,22 @@ pub async fn decide(
     if let Some(p) = &s.scrap_rate_percent
         && (p.0 < BigDecimal::zero() || p.0 > BigDecimal::from(100))
     {
-        errors.push(invalid(&f("scrapRatePercent"), "Input should be between 0 and 100"));
+        errors.push(invalid(
+            &f("scrapRatePercent"),
+            "Input should be between 0 and 100",
+        ));
     }
     if s.units_per_cycle.is_some_and(|u| u < 1) {
-        errors.push(invalid(&f("unitsPerCycle"), "Input should be greater than or equal to 1"));
+        errors.push(invalid(
+            &f("unitsPerCycle"),
+            "Input should be greater than or equal to 1",
+        ));
     }
     if s.sequence.is_some_and(|q| q < 0) {
-        errors.push(invalid(&f("sequence"), "Input should be greater than or equal to 0"));
+        errors.push(invalid(
+            &f("sequence"),
+            "Input should be greater than or equal to 0",
+        ));
     }
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
@@ -248,11 +281,17 @@ pub async fn decide(
         .or_else(|| base.as_ref().map(|b| b.work_center_id))
         .or_else(|| ty.as_ref().and_then(|t| t.default_work_center_id));
     let Some(work_center_id) = work_center_id else {
-        return Err(Stop::refuse(&f("workCenterId"), UserErrorCode::Invalid, "Field required"));
+        return Err(Stop::refuse(
+            &f("workCenterId"),
+            UserErrorCode::Invalid,
+            "Field required",
+        ));
     };
-    let exists: bool = diesel::select(diesel::dsl::exists(work_centers::table.find(work_center_id)))
-        .get_result(conn)
-        .await?;
+    let exists: bool = diesel::select(diesel::dsl::exists(
+        work_centers::table.find(work_center_id),
+    ))
+    .get_result(conn)
+    .await?;
     if !exists {
         return Err(Stop::refuse(
             &f("workCenterId"),
@@ -291,7 +330,10 @@ pub async fn decide(
         runtime_source: s.runtime_source.unwrap_or(b.runtime_source),
         slicer_file_path: s.slicer_file_path.or(b.slicer_file_path),
         units_per_cycle: s.units_per_cycle.unwrap_or(b.units_per_cycle),
-        scrap_rate_percent: s.scrap_rate_percent.map(|d| d.0).unwrap_or(b.scrap_rate_percent),
+        scrap_rate_percent: s
+            .scrap_rate_percent
+            .map(|d| d.0)
+            .unwrap_or(b.scrap_rate_percent),
         notes: s.notes.or(b.notes),
     })
 }
@@ -447,7 +489,10 @@ pub async fn save_routing(
     if id.is_none() && input.is_template == Some(true) {
         for (field, value) in [("code", &input.code), ("name", &input.name)] {
             if value.is_none() {
-                errors.push(invalid(field, format!("A template routing requires a {field}")));
+                errors.push(invalid(
+                    field,
+                    format!("A template routing requires a {field}"),
+                ));
             }
         }
     }
@@ -466,9 +511,11 @@ pub async fn save_routing(
         Some(id) => update_routing(conn, id, input).await?,
     };
     if replace {
-        diesel::delete(routing_operations::table.filter(routing_operations::routing_id.eq(routing.id)))
-            .execute(conn)
-            .await?;
+        diesel::delete(
+            routing_operations::table.filter(routing_operations::routing_id.eq(routing.id)),
+        )
+        .execute(conn)
+        .await?;
         for v in decided {
             insert_step(conn, routing.id, v).await?;
         }
@@ -485,9 +532,9 @@ async fn insert_routing(
     if input.is_template == Some(true) {
         let code = input.code.unwrap_or_default().to_uppercase();
         let taken: bool = diesel::select(diesel::dsl::exists(
-            routings::table
-                .filter(routings::is_template)
-                .filter(crate::platform::db::text::code_matches(routings::code, &code)),
+            routings::table.filter(routings::is_template).filter(
+                crate::platform::db::text::code_matches(routings::code, &code),
+            ),
         ))
         .get_result(conn)
         .await?;
@@ -593,7 +640,9 @@ async fn update_routing(
             input.code.map(|c| routings::code.eq(c.to_uppercase())),
             input.name.map(|n| routings::name.eq(n)),
             input.revision.map(|r| routings::revision.eq(r)),
-            input.effective_date.map(|d| routings::effective_date.eq(Some(d))),
+            input
+                .effective_date
+                .map(|d| routings::effective_date.eq(Some(d))),
             input.active.map(|a| routings::active.eq(a)),
             input.notes.map(|n| routings::notes.eq(Some(n))),
             routings::updated_at.eq(chrono::Utc::now()),

@@ -12,7 +12,9 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use crate::operations::production::model::{self, RoutingOperationRow, RoutingRow};
 use crate::operations::production::routing::graphql::TemplateApplied;
 use crate::operations::production::routing::materials;
-use crate::operations::production::routing::steps::{self, RoutingInput, RuntimeSource, StepValues};
+use crate::operations::production::routing::steps::{
+    self, RoutingInput, RuntimeSource, StepValues,
+};
 use crate::platform::db::schema::{items, routing_operations, routings, work_centers};
 use crate::platform::graphql::limits::rest_alias;
 use crate::platform::graphql::scalars::Decimal;
@@ -20,7 +22,16 @@ use crate::platform::graphql::user_error::{Stop, UserErrorCode};
 
 /// A seeded template's step: sequence, code, type, name, work center code, setup and run
 /// minutes, and whether the run time comes from the slicer.
-type SeedStep = (i32, &'static str, &'static str, &'static str, &'static str, u32, u32, bool);
+type SeedStep = (
+    i32,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    u32,
+    u32,
+    bool,
+);
 
 /// The templates [`seed`] creates: code, name, notes, steps.
 const SEEDED: &[(&str, &str, &str, &[SeedStep])] = &[
@@ -29,8 +40,26 @@ const SEEDED: &[(&str, &str, &str, &[SeedStep])] = &[
         "Standard Flow",
         "Print, inspect, pack and ship",
         &[
-            (10, "PRINT", "FDM_PRINT", "3D Print", "FDM-POOL", 7, 60, true),
-            (20, "QC", "QUALITY_CONTROL", "Quality Check", "QC", 0, 2, false),
+            (
+                10,
+                "PRINT",
+                "FDM_PRINT",
+                "3D Print",
+                "FDM-POOL",
+                7,
+                60,
+                true,
+            ),
+            (
+                20,
+                "QC",
+                "QUALITY_CONTROL",
+                "Quality Check",
+                "QC",
+                0,
+                2,
+                false,
+            ),
             (30, "PACK", "PACK_SHIP", "Pack", "SHIPPING", 1, 2, false),
             (40, "SHIP", "PACK_SHIP", "Ship", "SHIPPING", 0, 3, false),
         ],
@@ -40,9 +69,29 @@ const SEEDED: &[(&str, &str, &str, &[SeedStep])] = &[
         "Assembly Flow",
         "Print, inspect, assemble, pack and ship",
         &[
-            (10, "PRINT", "FDM_PRINT", "3D Print", "FDM-POOL", 7, 60, true),
-            (20, "QC", "QUALITY_CONTROL", "Quality Check", "QC", 0, 2, false),
-            (30, "ASSEMBLE", "ASSEMBLY", "Assembly", "ASSEMBLY", 0, 5, false),
+            (
+                10,
+                "PRINT",
+                "FDM_PRINT",
+                "3D Print",
+                "FDM-POOL",
+                7,
+                60,
+                true,
+            ),
+            (
+                20,
+                "QC",
+                "QUALITY_CONTROL",
+                "Quality Check",
+                "QC",
+                0,
+                2,
+                false,
+            ),
+            (
+                30, "ASSEMBLE", "ASSEMBLY", "Assembly", "ASSEMBLY", 0, 5, false,
+            ),
             (40, "PACK", "PACK_SHIP", "Pack", "SHIPPING", 1, 2, false),
             (50, "SHIP", "PACK_SHIP", "Ship", "SHIPPING", 0, 3, false),
         ],
@@ -127,7 +176,11 @@ pub async fn seed(conn: &mut AsyncPgConnection) -> Result<TemplateSeedResult, St
                     run_minutes: BigDecimal::from(run),
                     wait_minutes: BigDecimal::from(0),
                     move_minutes: BigDecimal::from(0),
-                    runtime_source: if slicer { RuntimeSource::Slicer } else { RuntimeSource::Manual },
+                    runtime_source: if slicer {
+                        RuntimeSource::Slicer
+                    } else {
+                        RuntimeSource::Manual
+                    },
                     slicer_file_path: None,
                     units_per_cycle: 1,
                     scrap_rate_percent: BigDecimal::from(0),
@@ -184,7 +237,11 @@ pub async fn apply(
         .await
         .optional()?;
     let Some(template) = template else {
-        return Err(Stop::refuse("templateId", UserErrorCode::NotFound, "Template not found"));
+        return Err(Stop::refuse(
+            "templateId",
+            UserErrorCode::NotFound,
+            "Template not found",
+        ));
     };
     let product: Option<String> = items::table
         .find(input.product_id)
@@ -193,16 +250,22 @@ pub async fn apply(
         .await
         .optional()?;
     let Some(sku) = product else {
-        return Err(Stop::refuse("productId", UserErrorCode::NotFound, "Product not found"));
+        return Err(Stop::refuse(
+            "productId",
+            UserErrorCode::NotFound,
+            "Product not found",
+        ));
     };
     let name = format!("{} - {sku}", template.name);
     let notes = format!("Applied from template {}", template.code);
     let (routing, message) = match model::active_routing(conn, input.product_id).await? {
         Some(existing) => {
-            diesel::update(routing_operations::table.filter(routing_operations::routing_id.eq(existing.id)))
-                .set(routing_operations::is_active.eq(false))
-                .execute(conn)
-                .await?;
+            diesel::update(
+                routing_operations::table.filter(routing_operations::routing_id.eq(existing.id)),
+            )
+            .set(routing_operations::is_active.eq(false))
+            .execute(conn)
+            .await?;
             let routing = steps::save_routing(
                 conn,
                 Some(existing.id),
@@ -235,11 +298,11 @@ pub async fn apply(
     for step in model::routing_steps(conn, template.id, true).await? {
         let mut values = StepValues::of(&step);
         values.slicer_file_path = None;
-        if let Some(o) = input
-            .overrides
-            .iter()
-            .find(|o| o.operation_code.trim().eq_ignore_ascii_case(&step.operation_code))
-        {
+        if let Some(o) = input.overrides.iter().find(|o| {
+            o.operation_code
+                .trim()
+                .eq_ignore_ascii_case(&step.operation_code)
+        }) {
             if let Some(run) = &o.run_minutes {
                 if run.0 != BigDecimal::from(0) {
                     values.runtime_source = RuntimeSource::Slicer;

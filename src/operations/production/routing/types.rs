@@ -8,7 +8,9 @@ use async_graphql::{ComplexObject, InputObject, SimpleObject};
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
-use crate::platform::db::schema::{operation_types, production_order_operations, production_orders};
+use crate::platform::db::schema::{
+    operation_types, production_order_operations, production_orders,
+};
 use crate::platform::error::AppResult;
 use crate::platform::graphql::limits::length;
 use crate::platform::graphql::scalars::Timestamp;
@@ -209,14 +211,26 @@ pub async fn save(
     let mut errors = Vec::new();
     let creating = code.is_none();
     if creating {
-        crate::platform::db::text::required_code(&mut errors, "code", &mut input.code, true, TYPE_CODE_MAX);
+        crate::platform::db::text::required_code(
+            &mut errors,
+            "code",
+            &mut input.code,
+            true,
+            TYPE_CODE_MAX,
+        );
         if let Some(c) = &input.code
             && !c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
         {
             errors.push(invalid("code", "Use letters, digits and _ only"));
         }
     }
-    crate::platform::db::text::required(&mut errors, "label", &mut input.label, creating, LABEL_MAX);
+    crate::platform::db::text::required(
+        &mut errors,
+        "label",
+        &mut input.label,
+        creating,
+        LABEL_MAX,
+    );
     match &input.consume_stages {
         Some(s) if s.is_empty() => errors.push(invalid("consumeStages", "Name at least one stage")),
         None if creating => errors.push(invalid("consumeStages", "Field required")),
@@ -266,7 +280,11 @@ pub async fn save(
     let stages_change = stages.as_ref().filter(|s| **s != existing.consume_stages);
     let qc_change = input.is_qc.filter(|q| *q != existing.is_qc);
     if existing.is_system && (stages_change.is_some() || qc_change.is_some()) {
-        let field = if stages_change.is_some() { "consumeStages" } else { "isQc" };
+        let field = if stages_change.is_some() {
+            "consumeStages"
+        } else {
+            "isQc"
+        };
         return Err(Stop::refuse(
             field,
             UserErrorCode::NotAllowed,
@@ -277,15 +295,19 @@ pub async fn save(
         ));
     }
     if stages_change.is_some() && in_flight(conn, &existing.code).await? {
-        return Err(Stop::Failed(crate::platform::error::AppError::conflict(format!(
-            "Operation type '{}' is used by an open production order; create a new type instead of changing the stages of one in use",
-            existing.code
-        ))));
+        return Err(Stop::Failed(crate::platform::error::AppError::conflict(
+            format!(
+                "Operation type '{}' is used by an open production order; create a new type instead of changing the stages of one in use",
+                existing.code
+            ),
+        )));
     }
     Ok(diesel::update(operation_types::table.find(existing.id))
         .set((
             input.label.map(|l| operation_types::label.eq(l)),
-            input.description.map(|d| operation_types::description.eq(Some(d))),
+            input
+                .description
+                .map(|d| operation_types::description.eq(Some(d))),
             category.map(|c| operation_types::category.eq(Some(c))),
             stages.map(|s| operation_types::consume_stages.eq(s)),
             input.is_qc.map(|q| operation_types::is_qc.eq(q)),
@@ -307,21 +329,28 @@ async fn in_flight(conn: &mut AsyncPgConnection, code: &str) -> AppResult<bool> 
         production_order_operations::table
             .inner_join(production_orders::table)
             .filter(production_order_operations::operation_type.eq(code))
-            .filter(production_orders::status.ne_all([OrderStatus::Complete, OrderStatus::Cancelled])),
+            .filter(
+                production_orders::status.ne_all([OrderStatus::Complete, OrderStatus::Cancelled]),
+            ),
     ))
     .get_result(conn)
     .await?)
 }
 
 /// Deactivates an operation type: no longer offered; steps that name it keep it.
-pub async fn deactivate(conn: &mut AsyncPgConnection, code: &str) -> Result<OperationTypeRow, Stop> {
-    diesel::update(operation_types::table.filter(operation_types::code.eq(code.trim().to_uppercase())))
-        .set(operation_types::is_active.eq(false))
-        .returning(OperationTypeRow::as_returning())
-        .get_result(conn)
-        .await
-        .optional()?
-        .ok_or_else(|| not_found(code))
+pub async fn deactivate(
+    conn: &mut AsyncPgConnection,
+    code: &str,
+) -> Result<OperationTypeRow, Stop> {
+    diesel::update(
+        operation_types::table.filter(operation_types::code.eq(code.trim().to_uppercase())),
+    )
+    .set(operation_types::is_active.eq(false))
+    .returning(OperationTypeRow::as_returning())
+    .get_result(conn)
+    .await
+    .optional()?
+    .ok_or_else(|| not_found(code))
 }
 
 /// The type a step gets: the one it names (upper-cased; it must be active), else the one its

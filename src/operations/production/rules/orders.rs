@@ -471,9 +471,10 @@ pub async fn step_needs(
             .find(|p| p.id == m.component_id)
             .map(|p| p.unit.clone())
             .unwrap_or_else(|| m.unit.clone());
-        let converted = crate::master_data::catalog::uom::convert_codes(&units, &needed, &m.unit, &stock_unit)
-            .unwrap_or(needed)
-            .with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
+        let converted =
+            crate::master_data::catalog::uom::convert_codes(&units, &needed, &m.unit, &stock_unit)
+                .unwrap_or(needed)
+                .with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
         out.push(StepNeed {
             step_id: m.routing_operation_id,
             component_id: m.component_id,
@@ -581,8 +582,17 @@ pub async fn release(
             // The routing says what each step consumes: each line goes to its operation.
             for need in needs {
                 let op = op_of_step.get(&need.step_id).copied();
-                add_material(conn, &order, op, None, need.component_id, need.quantity, need.unit, user)
-                    .await?;
+                add_material(
+                    conn,
+                    &order,
+                    op,
+                    None,
+                    need.component_id,
+                    need.quantity,
+                    need.unit,
+                    user,
+                )
+                .await?;
             }
         } else if let Some(bom_id) = order.bom_id {
             let boms = crate::operations::bom::model::by_ids(conn, &[bom_id]).await?;
@@ -802,7 +812,13 @@ pub async fn start(
         .into_iter()
         .min_by_key(|o| (o.sequence, o.id))
         .map(|o| o.id);
-    issue_materials(conn, &order, |m| m.operation_id.is_none() || m.operation_id == first, user).await?;
+    issue_materials(
+        conn,
+        &order,
+        |m| m.operation_id.is_none() || m.operation_id == first,
+        user,
+    )
+    .await?;
     Ok(diesel::update(production_orders::table.find(id))
         .set((
             production_orders::status.eq(OrderStatus::InProgress),
