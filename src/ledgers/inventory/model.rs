@@ -563,3 +563,34 @@ pub async fn transaction(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Tra
     )
     .await
 }
+
+/// On hand and allocated of these items (every item when `None`), over every location.
+pub async fn stock_of(
+    conn: &mut AsyncPgConnection,
+    ids: Option<&[i64]>,
+) -> AppResult<std::collections::HashMap<i64, (BigDecimal, BigDecimal)>> {
+    let every = ids.is_none();
+    let rows: Vec<(i64, Option<BigDecimal>, Option<BigDecimal>)> = inventory_balances::table
+        .filter(
+            every
+                .into_sql::<diesel::sql_types::Bool>()
+                .or(inventory_balances::item_id.eq_any(ids.unwrap_or_default())),
+        )
+        .group_by(inventory_balances::item_id)
+        .select((
+            inventory_balances::item_id,
+            diesel::dsl::sum(inventory_balances::on_hand_quantity),
+            diesel::dsl::sum(inventory_balances::allocated_quantity),
+        ))
+        .load(conn)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, on_hand, allocated)| {
+            (
+                id,
+                (on_hand.unwrap_or_default(), allocated.unwrap_or_default()),
+            )
+        })
+        .collect())
+}

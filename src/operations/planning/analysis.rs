@@ -12,7 +12,7 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::operations::bom::tree::{Tree, item_unit_cost};
-use crate::operations::planning::inputs::{self, OPEN_PRODUCTION, OPEN_SALES};
+use crate::operations::planning::inputs::{OPEN_PRODUCTION, OPEN_SALES};
 use crate::operations::planning::model::PlannedOrderStatus;
 use crate::platform::db::schema::{
     items, planned_orders, production_order_materials, production_orders, sales_order_lines,
@@ -220,7 +220,7 @@ pub async fn requirements(
         .into_iter()
         .map(|p| (p.id, p))
         .collect();
-    let stock = inputs::stock_of(conn, Some(&ids)).await?;
+    let stock = crate::ledgers::inventory::model::stock_of(conn, Some(&ids)).await?;
     let incoming = crate::operations::purchasing::rules::on_order(conn, &ids).await?;
     let parts: HashMap<i64, crate::operations::bom::model::Part> =
         crate::operations::bom::model::parts(conn, &ids)
@@ -389,7 +389,7 @@ pub async fn supply_demand(
     entries.retain(|e| e.date <= end);
     // Supply before demand on a day: what arrives in the morning serves the day's orders.
     entries.sort_by_key(|e| (e.date, e.entry_type != EntryType::Supply));
-    let (on_hand, allocated) = inputs::stock_of(conn, Some(&[product_id]))
+    let (on_hand, allocated) = crate::ledgers::inventory::model::stock_of(conn, Some(&[product_id]))
         .await?
         .remove(&product_id)
         .unwrap_or_default();

@@ -19,7 +19,7 @@ use crate::operations::production::model::OrderStatus;
 use crate::operations::purchasing::model::PurchaseOrderStatus;
 use crate::operations::sales::model::SalesOrderStatus;
 use crate::platform::db::schema::{
-    inventory_balances, items, planned_orders, production_order_materials, production_orders,
+    items, planned_orders, production_order_materials, production_orders,
     routing_operations, routings, sales_order_lines, sales_orders, vendor_items, vendors,
 };
 use crate::platform::error::AppResult;
@@ -131,7 +131,7 @@ pub async fn load(conn: &mut AsyncPgConnection, scope: Scope) -> AppResult<Input
         .load(conn)
         .await?;
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-    let stock = stock_of(conn, None).await?;
+    let stock = crate::ledgers::inventory::model::stock_of(conn, None).await?;
     let vendors = preferred_vendors(conn).await?;
     let routing = routing_minutes(conn).await?;
     let boms = crate::operations::bom::model::active_of(conn, &ids).await?;
@@ -211,37 +211,6 @@ pub async fn load(conn: &mut AsyncPgConnection, scope: Scope) -> AppResult<Input
     }
     firmed_planned(conn, &mut inputs).await?;
     Ok(inputs)
-}
-
-/// On hand and allocated of these items (every item when `None`), over every location.
-pub async fn stock_of(
-    conn: &mut AsyncPgConnection,
-    ids: Option<&[i64]>,
-) -> AppResult<HashMap<i64, (BigDecimal, BigDecimal)>> {
-    let every = ids.is_none();
-    let rows: Vec<(i64, Option<BigDecimal>, Option<BigDecimal>)> = inventory_balances::table
-        .filter(
-            every
-                .into_sql::<diesel::sql_types::Bool>()
-                .or(inventory_balances::item_id.eq_any(ids.unwrap_or_default())),
-        )
-        .group_by(inventory_balances::item_id)
-        .select((
-            inventory_balances::item_id,
-            sum(inventory_balances::on_hand_quantity),
-            sum(inventory_balances::allocated_quantity),
-        ))
-        .load(conn)
-        .await?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, on_hand, allocated)| {
-            (
-                id,
-                (on_hand.unwrap_or_default(), allocated.unwrap_or_default()),
-            )
-        })
-        .collect())
 }
 
 /// An item's vendor for planning.

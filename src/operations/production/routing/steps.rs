@@ -565,7 +565,7 @@ async fn insert_routing(
         return Err(Stop::refuse(
             "productId",
             UserErrorCode::Invalid,
-            "A product is required for a routing that is not a template",
+            "Field required",
         ));
     };
     let product: Option<(String, String)> = items::table
