@@ -38,6 +38,12 @@ pub struct MaterialTypeRow {
     pub nozzle_temp_c: Option<i32>,
     /// The bed temperature it needs, in °C (0-200), when known.
     pub bed_temp_c: Option<i32>,
+    /// Density in g/cm³ (grams from a length of filament), when known.
+    pub density_g_cm3: Option<crate::platform::graphql::scalars::Decimal>,
+    /// Filament diameter in mm (1.75 unless told).
+    pub filament_diameter_mm: crate::platform::graphql::scalars::Decimal,
+    /// Abrasive (carbon or glass filled): needs a hardened nozzle.
+    pub is_abrasive: bool,
 }
 
 crate::input_forms! {

@@ -68,27 +68,59 @@ fn temperature(capabilities: &Value, keys: &[&str]) -> Option<i32> {
         .filter(|t| *t > 0)
 }
 
+/// The first of `keys` holding a positive number (or a text of one, or the first of a list).
+fn number(capabilities: &Value, keys: &[&str]) -> Option<f64> {
+    keys.iter()
+        .find_map(|k| {
+            let v = capabilities.get(k)?;
+            let v = v.as_array().and_then(|a| a.first()).unwrap_or(v);
+            match v {
+                Value::Number(n) => n.as_f64(),
+                Value::String(s) => s.trim().parse::<f64>().ok(),
+                _ => None,
+            }
+        })
+        .filter(|d| *d > 0.0)
+}
+
 /// What a printer can print, from its capabilities JSON: `enclosed` (or `enclosure`) as a
-/// boolean, `max_nozzle_temp_c` (or `max_nozzle_temp`) and `max_bed_temp_c` (or
-/// `max_bed_temp`) in °C. Without an enclosure key the model name decides (X1 Carbon, X1E,
+/// boolean, `max_nozzle_temp_c` (or `max_nozzle_temp`, `max_temp_hotend`) and
+/// `max_bed_temp_c` (or `max_bed_temp`, `max_temp_bed`) in °C, `hardened_nozzle` as a
+/// boolean, and `filament_diameter_mm` (or `filament_diameter`, or the first of
+/// `filament_diameters`). Without an enclosure key the model name decides (X1 Carbon, X1E,
 /// P1S, H2D, K1, K1 Max, Core One... are enclosed; A1, P1P, MK4, Ender... are not). A
-/// missing temperature is unknown, which the engine reads as no limit.
+/// missing temperature is unknown, which reads as no limit; a missing nozzle or diameter is
+/// unknown too (a warning, not a refusal).
 pub fn machine_caps(capabilities: &Value, model: &str) -> MachineCaps {
     MachineCaps {
         enclosed: flag(capabilities, &["enclosed", "enclosure"])
             .unwrap_or_else(|| enclosed_model(model)),
-        max_nozzle_temp_c: temperature(capabilities, &["max_nozzle_temp_c", "max_nozzle_temp"]),
-        max_bed_temp_c: temperature(capabilities, &["max_bed_temp_c", "max_bed_temp"]),
+        max_nozzle_temp_c: temperature(
+            capabilities,
+            &["max_nozzle_temp_c", "max_nozzle_temp", "max_temp_hotend"],
+        ),
+        max_bed_temp_c: temperature(
+            capabilities,
+            &["max_bed_temp_c", "max_bed_temp", "max_temp_bed"],
+        ),
+        hardened_nozzle: flag(capabilities, &["hardened_nozzle", "nozzle_hardened"]),
+        filament_diameter_mm: number(
+            capabilities,
+            &["filament_diameter_mm", "filament_diameter", "filament_diameters"],
+        ),
     }
 }
 
 /// What a material type asks of a printer, named by the type's name.
 pub fn material_needs(material: &MaterialTypeRow) -> MaterialNeeds {
+    use bigdecimal::ToPrimitive;
     MaterialNeeds {
         material: Some(material.name.clone()),
         requires_enclosure: material.requires_enclosure,
         nozzle_temp_c: material.nozzle_temp_c,
         bed_temp_c: material.bed_temp_c,
+        abrasive: material.is_abrasive,
+        filament_diameter_mm: material.filament_diameter_mm.0.to_f64(),
     }
 }
 
@@ -102,6 +134,10 @@ pub struct MachineCaps {
     pub max_nozzle_temp_c: Option<i32>,
     /// Hottest bed temperature; `None` = unknown, treated as no limit.
     pub max_bed_temp_c: Option<i32>,
+    /// Whether the nozzle is hardened (abrasive filament); `None` = unknown.
+    pub hardened_nozzle: Option<bool>,
+    /// The filament diameter it takes, in mm; `None` = unknown.
+    pub filament_diameter_mm: Option<f64>,
 }
 
 /// What an operation's material needs.
@@ -115,38 +151,131 @@ pub struct MaterialNeeds {
     pub nozzle_temp_c: Option<i32>,
     /// Bed temperature the material needs, if any.
     pub bed_temp_c: Option<i32>,
+    /// Abrasive (carbon or glass filled): wears a brass nozzle, needs a hardened one.
+    pub abrasive: bool,
+    /// Filament diameter in mm, if known.
+    pub filament_diameter_mm: Option<f64>,
 }
 
-/// Ok, or the reason the material cannot run on the machine, e.g. "ABS
-/// needs an enclosed printer", "PC needs a 300 °C nozzle; this printer
-/// reaches 260 °C", likewise for the bed. Unknown max = no limit; no
-/// material name → "the material". Several problems are all reported,
-/// joined by "; ", so the user can fix them in one go.
-pub fn compatible(caps: &MachineCaps, needs: &MaterialNeeds) -> Result<(), String> {
+crate::text_enum! {
+    /// Which rule a compatibility finding is about.
+    pub enum CompatCheck {
+        /// The material needs an enclosure.
+        Enclosure,
+        /// The nozzle does not get hot enough.
+        NozzleTemp,
+        /// The bed does not get hot enough.
+        BedTemp,
+        /// The printer takes another filament diameter.
+        Diameter,
+        /// Abrasive filament on a nozzle that is not (known to be) hardened.
+        HardenedNozzle,
+    }
+}
+
+crate::text_enum! {
+    /// How bad a compatibility finding is.
+    pub enum Severity {
+        /// The job cannot run there: starting or scheduling it is refused.
+        Error,
+        /// Worth a look (something is unknown).
+        Warning,
+    }
+}
+
+/// One finding of [`check`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompatIssue {
+    /// The rule.
+    pub check: CompatCheck,
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong, e.g. "ABS needs an enclosed printer".
+    pub message: String,
+}
+
+/// Every finding of a material on a machine: errors for what cannot work (no enclosure,
+/// too cold a nozzle or bed, another diameter, abrasive filament on a nozzle known not to be
+/// hardened) and a warning for abrasive filament where the nozzle is unknown. Unknown limits
+/// are no limit.
+pub fn check(caps: &MachineCaps, needs: &MaterialNeeds) -> Vec<CompatIssue> {
     let name = needs
         .material
         .as_deref()
         .map(str::trim)
         .filter(|m| !m.is_empty())
         .unwrap_or("the material");
-    let mut problems = Vec::new();
+    let mut out = Vec::new();
+    let mut add = |check, severity, message: String| {
+        out.push(CompatIssue {
+            check,
+            severity,
+            message,
+        })
+    };
     if needs.requires_enclosure && !caps.enclosed {
-        problems.push(format!("{name} needs an enclosed printer"));
+        add(
+            CompatCheck::Enclosure,
+            Severity::Error,
+            format!("{name} needs an enclosed printer"),
+        );
     }
     if let (Some(need), Some(max)) = (needs.nozzle_temp_c, caps.max_nozzle_temp_c)
         && need > max
     {
-        problems.push(format!(
-            "{name} needs a {need} °C nozzle; this printer reaches {max} °C"
-        ));
+        add(
+            CompatCheck::NozzleTemp,
+            Severity::Error,
+            format!("{name} needs a {need} °C nozzle; this printer reaches {max} °C"),
+        );
     }
     if let (Some(need), Some(max)) = (needs.bed_temp_c, caps.max_bed_temp_c)
         && need > max
     {
-        problems.push(format!(
-            "{name} needs a {need} °C bed; this printer reaches {max} °C"
-        ));
+        add(
+            CompatCheck::BedTemp,
+            Severity::Error,
+            format!("{name} needs a {need} °C bed; this printer reaches {max} °C"),
+        );
     }
+    if let (Some(need), Some(takes)) = (needs.filament_diameter_mm, caps.filament_diameter_mm)
+        && (need - takes).abs() > 0.01
+    {
+        add(
+            CompatCheck::Diameter,
+            Severity::Error,
+            format!("{name} is {need} mm filament; this printer takes {takes} mm"),
+        );
+    }
+    if needs.abrasive {
+        match caps.hardened_nozzle {
+            Some(false) => add(
+                CompatCheck::HardenedNozzle,
+                Severity::Error,
+                format!("{name} is abrasive and needs a hardened nozzle; this printer's is not"),
+            ),
+            None => add(
+                CompatCheck::HardenedNozzle,
+                Severity::Warning,
+                format!("{name} is abrasive; check that this printer has a hardened nozzle"),
+            ),
+            Some(true) => {}
+        }
+    }
+    out
+}
+
+/// Ok, or the reason the material cannot run on the machine, e.g. "ABS
+/// needs an enclosed printer", "PC needs a 300 °C nozzle; this printer
+/// reaches 260 °C", likewise for the bed, the diameter and a hardened
+/// nozzle. Warnings do not refuse. Several problems are all reported,
+/// joined by "; ", so the user can fix them in one go.
+pub fn compatible(caps: &MachineCaps, needs: &MaterialNeeds) -> Result<(), String> {
+    let problems: Vec<String> = check(caps, needs)
+        .into_iter()
+        .filter(|i| i.severity == Severity::Error)
+        .map(|i| i.message)
+        .collect();
     if problems.is_empty() {
         Ok(())
     } else {
@@ -213,8 +342,7 @@ mod tests {
             machine_caps(&json!("X1C"), "X1C"),
             MachineCaps {
                 enclosed: true,
-                max_nozzle_temp_c: None,
-                max_bed_temp_c: None
+                ..MachineCaps::default()
             }
         );
     }
@@ -260,6 +388,9 @@ mod tests {
             requires_enclosure: true,
             nozzle_temp_c: Some(260),
             bed_temp_c: Some(100),
+            density_g_cm3: None,
+            filament_diameter_mm: crate::platform::graphql::scalars::Decimal(bigdecimal::BigDecimal::from(2)),
+            is_abrasive: false,
         };
         let needs = material_needs(&abs);
         assert!(compatible(&machine_caps(&json!({}), "X1 Carbon"), &needs).is_ok());

@@ -41,6 +41,7 @@ fn printer(id: i64, calendar: Calendar, busy: Vec<Busy>) -> Lane {
             enclosed: true,
             max_nozzle_temp_c: Some(300),
             max_bed_temp_c: Some(110),
+            ..Default::default()
         },
         busy,
     }
@@ -247,12 +248,14 @@ fn temperature_refusal_messages() {
         enclosed: true,
         max_nozzle_temp_c: Some(260),
         max_bed_temp_c: Some(100),
+        ..Default::default()
     };
     let pc = MaterialNeeds {
         material: Some("PC".into()),
         requires_enclosure: true,
         nozzle_temp_c: Some(300),
         bed_temp_c: Some(110),
+        ..Default::default()
     };
     assert_eq!(
         compatible(&caps, &pc),
@@ -608,6 +611,7 @@ fn caps() -> impl Strategy<Value = MachineCaps> {
             enclosed,
             max_nozzle_temp_c: nozzle,
             max_bed_temp_c: bed,
+            ..Default::default()
         })
 }
 
@@ -692,6 +696,7 @@ fn needs() -> impl Strategy<Value = MaterialNeeds> {
             requires_enclosure: enclosure,
             nozzle_temp_c: nozzle,
             bed_temp_c: bed,
+            ..Default::default()
         })
 }
 

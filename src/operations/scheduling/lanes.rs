@@ -372,6 +372,7 @@ async fn add_machines(
                 enclosed: true,
                 max_nozzle_temp_c: None,
                 max_bed_temp_c: None,
+                ..Default::default()
             },
             busy: Vec::new(),
         });

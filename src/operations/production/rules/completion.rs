@@ -193,7 +193,8 @@ fn check_completion(
             "Input should be greater than or equal to 0",
         ));
     }
-    let ordered = order.quantity_ordered.0.clone();
+    // Units scrapped at an operation before are no longer to be completed.
+    let ordered = (&order.quantity_ordered.0 - &order.quantity_scrapped.0).max(BigDecimal::zero());
     let good = input
         .quantity_completed
         .as_ref()
@@ -424,7 +425,8 @@ async fn close_completed(
         .set((
             production_orders::status.eq(OrderStatus::Complete),
             production_orders::quantity_completed.eq(good.with_scale(QUANTITY_SCALE)),
-            production_orders::quantity_scrapped.eq(scrapped.with_scale(QUANTITY_SCALE)),
+            production_orders::quantity_scrapped
+                .eq((&order.quantity_scrapped.0 + scrapped).with_scale(QUANTITY_SCALE)),
             production_orders::qc_status.eq(QcStatus::Pending),
             production_orders::scrap_reason.eq(reason.or(order.scrap_reason.clone())),
             production_orders::actual_end.eq(Some(now())),
