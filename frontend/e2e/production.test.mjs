@@ -72,14 +72,19 @@ describe('production with the real API', () => {
       shot = 'production-manufacturing-routing';
       await page.getByRole('link', { name: 'Routings' }).click();
       await page.getByLabel('Product', { exact: true }).selectOption(String(widget.id));
-      await page.getByLabel('Code of step 1').fill('PRINT');
-      await page.getByLabel('Name of step 1').fill('Print');
-      await page.getByLabel('Work center of step 1').selectOption(String(center.id));
-      await page.getByLabel('Setup minutes of step 1').fill('5');
-      await page.getByLabel('Run minutes of step 1').fill('30');
       await page.getByRole('button', { name: 'Create routing' }).click();
-      await toast(page, 'Routing saved');
+      await toast(page, 'Routing created');
       await page.getByRole('group', { name: 'Versions' }).waitFor();
+      await page.getByRole('button', { name: 'Add step' }).click();
+      dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Code', { exact: true }).fill('PRINT');
+      await dialog.getByLabel('Name', { exact: true }).fill('Print');
+      await dialog.getByLabel(/^Work center/).selectOption(String(center.id));
+      await dialog.getByLabel('Setup minutes').fill('5');
+      await dialog.getByLabel('Run minutes').fill('30');
+      await dialog.getByRole('button', { name: 'Add step' }).click();
+      await toast(page, 'Step added');
+      await page.getByRole('table', { name: 'Steps' }).getByRole('cell', { name: 'PRINT', exact: true }).waitFor();
       await dismissToasts(page);
       await screenshot(page, 'production-manufacturing-routing');
 

@@ -5,6 +5,7 @@ import { listKey, queryKeys } from './queryKeys';
 const [token, search, term, asOf, accountCode, start, end, code, order, period] = ['t0k', 'pla', 'PLA-1', '2026-11-30', '1000', '2026-11-01', '2026-11-30', 'LOT-7', '12', '30d'];
 const [itemId, locationId, limit, entryId, id, shipPage, pid, bomId, spoolId, sid, printerId, page, vendorId, poId, months, days] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
 const [RECENT_ORDERS, EXPORT_LIST_LIMIT, includeZero, activeOnly] = [8, 50, true, false];
+const stepId = 21;
 const request = { page: 1, limit: 25 };
 const q = { limit: 100, offset: 0 };
 const sort = { key: 'name', dir: 'asc' };
@@ -80,6 +81,9 @@ describe('queryKeys', () => {
       [queryKeys.production.detail(id), ['production', 'detail', id]],
       [queryKeys.production.routingsAll, ['production', 'routings']],
       [queryKeys.production.routings(pid), ['production', 'routings', pid]],
+      [queryKeys.production.routingTemplates(), ['production', 'routings', 'templates']],
+      [queryKeys.production.stepMaterials(stepId), ['production', 'routings', 'step-materials', stepId]],
+      [queryKeys.production.operationTypes(), ['production', 'operation-types']],
       [queryKeys.production.productOptions(), ['production', 'product-options']],
       [queryKeys.production.spoolOptions(), ['production', 'spool-options']],
       [queryKeys.production.scrapReasons(), ['production', 'scrap-reasons']],
@@ -154,6 +158,8 @@ describe('queryKeys', () => {
     expect(queryKeys.items.list({ search: 'x' }).slice(0, 1)).toEqual(queryKeys.items.all);
     expect(queryKeys.production.workCenters(true).slice(0, 2)).toEqual(queryKeys.production.workCentersAll);
     expect(queryKeys.production.routings(3).slice(0, 2)).toEqual(queryKeys.production.routingsAll);
+    expect(queryKeys.production.routingTemplates().slice(0, 2)).toEqual(queryKeys.production.routingsAll);
+    expect(queryKeys.production.stepMaterials(3).slice(0, 2)).toEqual(queryKeys.production.routingsAll);
     for (const resource of Object.values(queryKeys)) {
       for (const make of Object.values(resource)) {
         if (typeof make !== 'function') continue;

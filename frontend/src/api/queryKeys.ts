@@ -106,6 +106,11 @@ export const queryKeys = {
     /** Every routing (both `routings(productId)`). */
     routingsAll: ['production', 'routings'] as const,
     routings: (productId: number | undefined) => ['production', 'routings', productId] as const,
+    /** The routing templates (under `routingsAll`: seeding or applying one refetches them). */
+    routingTemplates: () => ['production', 'routings', 'templates'] as const,
+    /** A routing step's materials (under `routingsAll`, with the totals they change). */
+    stepMaterials: (stepId: number) => ['production', 'routings', 'step-materials', stepId] as const,
+    operationTypes: () => ['production', 'operation-types'] as const,
     scrapReasons: () => ['production', 'scrap-reasons'] as const,
     spoolOptions: () => ['production', 'spool-options'] as const,
     productOptions: () => ['production', 'product-options'] as const,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitActionItems } from '../commandCenter/CommandCenterPage';
 import { workCenterBody } from '../manufacturing/WorkCenterDialog';
-import { totalMinutes } from '../manufacturing/RoutingEditor';
 import {
   completeBody,
   completeSchema,
@@ -13,8 +12,6 @@ import {
   qcSchema,
   scheduleSchema,
   splitSchema,
-  routingBody,
-  routingSchema,
   scrapSchema,
   workCenterSchema,
 } from './productionApi';
@@ -110,7 +107,7 @@ describe('spool picker', () => {
   });
 });
 
-describe('work center and routing forms', () => {
+describe('work center form', () => {
   const wc = { code: 'PRINT', name: 'Print farm', center_type: 'printer_pool', hourly_rate: '12.5', description: '', active: true };
   it('validates a work center and builds its body', () => {
     expect(errorsOf(workCenterSchema, wc)).toEqual({});
@@ -119,20 +116,6 @@ describe('work center and routing forms', () => {
     expect(errorsOf(workCenterSchema, { ...wc, hourly_rate: '-1' })).toHaveProperty('hourly_rate');
     expect(errorsOf(workCenterSchema, { ...wc, center_type: 'oven' })).toHaveProperty('center_type');
     expect(workCenterBody({ ...wc, center_type: 'printer_pool', hourly_rate: '' })).toMatchObject({ hourly_rate: '0', description: null });
-  });
-  it('needs at least one complete step and numbers the steps by tens', () => {
-    const step = { operation_code: 'PRINT', operation_name: 'Print', work_center_id: '2', setup_minutes: '5', run_minutes: '60' };
-    expect(errorsOf(routingSchema, { name: '', operations: [] })).toHaveProperty('operations', 'Add at least one operation.');
-    expect(errorsOf(routingSchema, { name: '', operations: [{ ...step, work_center_id: '' }] })).toHaveProperty('operations.0.work_center_id');
-    expect(errorsOf(routingSchema, { name: '', operations: [{ ...step, run_minutes: 'x' }] })).toHaveProperty('operations.0.run_minutes');
-    const body = routingBody(9, { name: '', operations: [step, { ...step, operation_code: 'QC', setup_minutes: '' }] });
-    expect(body.product_id).toBe(9);
-    expect(body.name).toBeNull();
-    expect(body.operations?.map((o) => [o.sequence, o.operation_code, o.work_center_id, o.setup_minutes])).toEqual([
-      [10, 'PRINT', 2, '5'],
-      [20, 'QC', 2, '0'],
-    ]);
-    expect(totalMinutes([step, step])).toBe(130);
   });
 });
 

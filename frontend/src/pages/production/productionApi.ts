@@ -1,7 +1,8 @@
 /**
  * Production calls (CONTRACT 5.12, 6.2): production orders and their operations, work
- * centers, routings, dispatch and the command center. Their query keys (`queryKeys.production`,
- * `.printers`, `.commandCenter`) start with the resource, so live updates can invalidate them.
+ * centers, dispatch and the command center; routings are in `manufacturing/routingApi.ts`.
+ * Their query keys (`queryKeys.production`, `.printers`, `.commandCenter`) start with the
+ * resource, so live updates can invalidate them.
  */
 import { z } from 'zod';
 import { api } from '../../api/client';
@@ -20,9 +21,6 @@ export type ProductionComplete = NonNullable<RequestBody<'/production-orders/{id
 export type WorkCenter = Api<'/work-centers/', 'get'>[number];
 export type WorkCenterCreate = RequestBody<'/work-centers/', 'post'>;
 export type WorkCenterType = WorkCenter['center_type'];
-export type Routing = Api<'/routings/', 'get'>[number];
-export type RoutingCreate = RequestBody<'/routings/', 'post'>;
-export type RoutingOperationInput = NonNullable<RoutingCreate['operations']>[number];
 export type ActiveWork = Api<'/printers/active-work', 'get'>[number];
 export type DispatchSuggestion = Api<'/dispatch/suggestions', 'get'>[number];
 export type CommandSummary = Api<'/command-center/summary', 'get'>;
@@ -218,34 +216,6 @@ export const workCenterSchema = z.object({
 });
 export type WorkCenterForm = z.input<typeof workCenterSchema>;
 
-export const routingStepSchema = z.object({
-  operation_code: z.string().trim().min(1, 'Enter a code.').max(50, 'Keep the code under 50 characters.'),
-  operation_name: z.string().trim().min(1, 'Enter a name.').max(200, 'Keep the name under 200 characters.'),
-  work_center_id: z.string().min(1, 'Choose a work center.'),
-  setup_minutes: zeroOrMore('setup minutes'),
-  run_minutes: zeroOrMore('run minutes'),
-});
-export const routingSchema = z.object({
-  name: z.string().trim().max(200, 'Keep the name under 200 characters.'),
-  operations: z.array(routingStepSchema).min(1, 'Add at least one operation.'),
-});
-export type RoutingForm = z.input<typeof routingSchema>;
-
-export function routingBody(productId: number, v: RoutingForm): RoutingCreate {
-  return {
-    product_id: productId,
-    name: v.name.trim() || null,
-    operations: v.operations.map((o, i) => ({
-      sequence: (i + 1) * 10,
-      operation_code: o.operation_code.trim(),
-      operation_name: o.operation_name.trim(),
-      work_center_id: Number(o.work_center_id),
-      setup_minutes: o.setup_minutes.trim() || '0',
-      run_minutes: o.run_minutes.trim() || '0',
-    })),
-  };
-}
-
 /** Splitting a released order: at least two positive parts that add up to the ordered quantity. */
 export function splitSchema(ordered: number) {
   return z
@@ -306,10 +276,6 @@ export const productionApi = {
   workCenters: (activeOnly: boolean, signal?: AbortSignal) => api.get<WorkCenter[]>('/work-centers/', { active_only: activeOnly }, signal),
   createWorkCenter: (body: WorkCenterCreate) => api.post<WorkCenter>('/work-centers/', body, once()),
   updateWorkCenter: (id: number, body: WorkCenterCreate) => api.put<WorkCenter>(`/work-centers/${id}`, body),
-  routings: (productId: number | undefined, signal?: AbortSignal) =>
-    api.get<Routing[]>('/routings/', { product_id: productId, active_only: false }, signal),
-  createRouting: (body: RoutingCreate) => api.post<Routing>('/routings/', body, once()),
-  updateRouting: (id: number, body: RoutingCreate) => api.put<Routing>(`/routings/${id}`, body),
   activeWork: (signal?: AbortSignal) => api.get<ActiveWork[]>('/printers/active-work', undefined, signal),
   suggestions: (signal?: AbortSignal) => api.get<DispatchSuggestion[]>('/dispatch/suggestions', undefined, signal),
   /** Accepts a dispatch suggestion: POST its `accept_path` with the printer. */
