@@ -4,7 +4,14 @@
 //! The scheduler books against them, and production checks them when an operation is
 //! started on a printer and when an order's compatibility is asked.
 
+use std::collections::HashMap;
+
+use diesel::prelude::*;
+use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use serde_json::Value;
+
+use crate::platform::db::schema::{material_colors, material_types};
+use crate::platform::error::AppResult;
 
 use crate::ledgers::materials::model::MaterialTypeRow;
 
@@ -73,7 +80,7 @@ fn number(capabilities: &Value, keys: &[&str]) -> Option<f64> {
     keys.iter()
         .find_map(|k| {
             let v = capabilities.get(k)?;
-            let v = v.as_array().and_then(|a| a.first()).unwrap_or(v);
+            let v = v.as_array().and_then(|a| <[_]>::first(a)).unwrap_or(v);
             match v {
                 Value::Number(n) => n.as_f64(),
                 Value::String(s) => s.trim().parse::<f64>().ok(),
@@ -281,6 +288,40 @@ pub fn compatible(caps: &MachineCaps, needs: &MaterialNeeds) -> Result<(), Strin
     } else {
         Err(problems.join("; "))
     }
+}
+
+/// The material type of each of these items that is a material of the catalogue (a
+/// material type in a colour); other items are absent.
+pub async fn material_types_of(
+    conn: &mut AsyncPgConnection,
+    items: &[i64],
+) -> AppResult<HashMap<i64, MaterialTypeRow>> {
+    let rows: Vec<(Option<i64>, MaterialTypeRow)> = material_colors::table
+        .inner_join(material_types::table)
+        .filter(material_colors::item_id.eq_any(items))
+        .select((material_colors::item_id, MaterialTypeRow::as_select()))
+        .load(conn)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(item, ty)| Some((item?, ty)))
+        .collect())
+}
+
+/// What a job printing these materials needs: every need of every type at once (the
+/// strictest temperature, any enclosure or abrasive), named by the first type.
+pub fn combined_needs<'a>(types: impl IntoIterator<Item = &'a MaterialTypeRow>) -> MaterialNeeds {
+    let mut out = MaterialNeeds::default();
+    for t in types {
+        let n = material_needs(t);
+        out.material.get_or_insert(t.name.clone());
+        out.requires_enclosure |= n.requires_enclosure;
+        out.nozzle_temp_c = out.nozzle_temp_c.max(n.nozzle_temp_c);
+        out.bed_temp_c = out.bed_temp_c.max(n.bed_temp_c);
+        out.abrasive |= n.abrasive;
+        out.filament_diameter_mm = out.filament_diameter_mm.or(n.filament_diameter_mm);
+    }
+    out
 }
 
 #[cfg(test)]

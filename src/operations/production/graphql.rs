@@ -18,6 +18,7 @@ use crate::operations::production::model::{
     self, MaterialRow, OperationRow, OperationStatus, OrderFilter, OrderRow, OrderSpoolRow,
     OrderStatus, QcStatus, SerialRow, WorkCenterRow,
 };
+pub use crate::operations::production::detail::graphql::{OrderDetailMutation, OrderDetailQuery};
 pub use crate::operations::production::routing::graphql::{RoutingMutation, RoutingQuery};
 use crate::operations::production::rules::{
     self, OperationCompleteInput, OperationScheduleInput, OperationStartInput,

@@ -6,6 +6,7 @@
 //! actual cost (1220 FG / 1210 WIP) and books the scrapped share (5020 / 1210). Every step
 //! posts stock and its journal entry in one database transaction.
 
+pub mod detail;
 pub mod floor;
 pub mod graphql;
 pub mod live;
