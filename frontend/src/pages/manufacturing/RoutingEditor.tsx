@@ -18,7 +18,8 @@ import './routing.css';
 export function RoutingTotals({ routing }: { routing: Routing }) {
   const minutes = routingMinutes(routing);
   return (
-    <dl className="stat-row stat-row--compact routing-totals" aria-label="Routing totals">
+    <div role="group" aria-label="Routing totals">
+      <dl className="stat-row stat-row--compact routing-totals">
       <div className="stat">
         <dt>Steps</dt>
         <dd>{routing.operation_count}</dd>
@@ -44,6 +45,7 @@ export function RoutingTotals({ routing }: { routing: Routing }) {
         <dd data-testid="routing-total-cost">{formatMoney(routing.total_cost)}</dd>
       </div>
     </dl>
+    </div>
   );
 }
 
