@@ -130,7 +130,9 @@ export function RoutingSteps({ routing, workCenters, operationTypes, typesLoadin
                   <span className="sr-only">Drag to reorder</span>
                 </th>
                 <th scope="col">#</th>
-                <th scope="col">Type</th>
+                <th scope="col" className="hide-tablet">
+                  Type
+                </th>
                 <th scope="col">Code</th>
                 <th scope="col">Operation</th>
                 <th scope="col">Work center</th>
@@ -140,7 +142,7 @@ export function RoutingSteps({ routing, workCenters, operationTypes, typesLoadin
                 <th scope="col" className="align-right">
                   Run
                 </th>
-                <th scope="col" className="align-right">
+                <th scope="col" className="align-right hide-tablet">
                   Wait
                 </th>
                 <th scope="col" className="align-right">
@@ -163,7 +165,7 @@ export function RoutingSteps({ routing, workCenters, operationTypes, typesLoadin
                         <GripVertical size={16} />
                       </td>
                       <td className="num muted">{order ? (i + 1) * 10 : s.sequence}</td>
-                      <td>{s.operation_type ? (typeLabel.get(s.operation_type) ?? s.operation_type) : '—'}</td>
+                      <td className="hide-tablet">{s.operation_type ? (typeLabel.get(s.operation_type) ?? s.operation_type) : '—'}</td>
                       <td className="mono">{s.operation_code}</td>
                       <td>
                         <div className="cell-stack">
@@ -177,7 +179,7 @@ export function RoutingSteps({ routing, workCenters, operationTypes, typesLoadin
                         {formatQty(s.run_time_minutes)}
                         {s.runtime_source === 'slicer' && <span className="cell-sub"> slicer</span>}
                       </td>
-                      <td className="align-right num">{formatQty(s.wait_time_minutes)}</td>
+                      <td className="align-right num hide-tablet">{formatQty(s.wait_time_minutes)}</td>
                       <td className="align-right num">{formatMoney(s.calculated_cost)}</td>
                       <td className="shrink">
                         <div className="row-actions">
