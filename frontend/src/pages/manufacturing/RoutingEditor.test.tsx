@@ -158,7 +158,13 @@ function fakeServer(init: { routings?: Routing[]; templates?: Routing[]; failLis
       save({ ...target, operations: ops, name: `${tpl.name} - WIDGET` });
       return json({ routing_id: target.id, routing_code: target.code, product_sku: 'WIDGET', product_name: 'Widget', operations: ops, total_run_time_minutes: '0', total_cost: '0', message: 'Updated routing for WIDGET' });
     }
-    let m = /^\/routings\/(\d+)\/operations$/.exec(path);
+    let m = /^\/routings\/(\d+)$/.exec(path);
+    if (m && method === 'PUT') {
+      const id = Number(m[1]);
+      routings = routings.map((r) => ({ ...r, active: r.id === id, is_active: r.id === id }));
+      return json(routings.find((r) => r.id === id));
+    }
+    m = /^\/routings\/(\d+)\/operations$/.exec(path);
     if (m && method === 'POST') {
       const r = routings.find((x) => x.id === Number(m![1]))!;
       const last = Math.max(0, ...r.operations.map((s) => s.sequence));
@@ -307,6 +313,23 @@ describe('the routing editor', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('The database is resting.');
     expect(within(alert).getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it("switches between a product's versions and makes an inactive one active", async () => {
+    const v1 = makeRouting(99, 7, [makeStep(99, { id: 21, sequence: 10, operation_code: 'OLD' })], { version: 1, active: false, is_active: false, code: 'RTG-WIDGET-V1' });
+    const v2 = makeRouting(100, 7, [makeStep(100, PRINT)], { version: 2, code: 'RTG-WIDGET-V2' });
+    const server = fakeServer({ routings: [v1, v2] });
+    const user = await open();
+    const table = await screen.findByRole('table', { name: 'Steps' });
+    const versions = screen.getByRole('group', { name: 'Versions' });
+    expect(within(versions).getByRole('button', { name: 'RTG-WIDGET-V2 v2' })).toHaveAttribute('aria-pressed', 'true');
+    expect(codes(table)).toEqual(['PRINT']);
+    await user.click(within(versions).getByRole('button', { name: 'RTG-WIDGET-V1 v1' }));
+    expect(codes(screen.getByRole('table', { name: 'Steps' }))).toEqual(['OLD']);
+    expect(within(versions).getByText('Inactive')).toBeInTheDocument();
+    await user.click(within(versions).getByRole('button', { name: 'Make active' }));
+    expect(await within(versions).findByText('Active')).toBeInTheDocument();
+    expect(server.writes('PUT', /^\/routings\/99$/).map((c) => c.body)).toEqual([{ active: true }]);
   });
 
   it('creates an empty routing for a product that has none', async () => {

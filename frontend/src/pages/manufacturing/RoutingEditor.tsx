@@ -177,7 +177,7 @@ export function RoutingEditor({ workCenters }: { workCenters: WorkCenter[] }) {
           </div>
           <RoutingTotals routing={current} />
           {types.error && <p className="text-danger">Operation types could not be loaded: {errorMessage(types.error)}</p>}
-          <RoutingSteps routing={current} workCenters={workCenters} operationTypes={types.data ?? []} typesLoading={types.isPending} />
+          <RoutingSteps key={current.id} routing={current} workCenters={workCenters} operationTypes={types.data ?? []} typesLoading={types.isPending} />
         </>
       )}
     </section>
