@@ -123,6 +123,26 @@ impl Stop {
         Stop::Refused(vec![UserError::new(field, code, message)])
     }
 
+    /// The outcome as a read wants it: a refusal becomes the error its code maps to (one
+    /// field-level 422 for invalid input, else the first refusal's 400 or 404).
+    pub fn into_app<T>(outcome: Result<T, Stop>) -> crate::platform::error::AppResult<T> {
+        use crate::platform::error::AppError;
+        match outcome {
+            Ok(value) => Ok(value),
+            Err(Stop::Failed(error)) => Err(error),
+            Err(Stop::Refused(errors)) => {
+                let first = errors.first().map(|e| (e.code, e.message.clone()));
+                Err(match first {
+                    Some((UserErrorCode::NotFound, message)) => AppError::not_found(message),
+                    Some((UserErrorCode::Invalid, _)) | None => {
+                        AppError::validation(errors.iter().map(UserError::to_field_error).collect())
+                    }
+                    Some((_, message)) => AppError::bad_request(message),
+                })
+            }
+        }
+    }
+
     /// The outcome of a transaction as a mutation wants it: rule violations as data,
     /// failures as errors.
     pub fn settle<T>(

@@ -9,4 +9,5 @@ pub mod compat;
 pub mod cost;
 pub mod facts;
 pub mod graphql;
+pub mod required;
 pub mod rest;

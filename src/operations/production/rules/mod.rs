@@ -197,11 +197,13 @@ pub fn serial_number(date: NaiveDate, n: i64) -> String {
 mod completion;
 mod operations;
 mod orders;
+mod rework;
 mod work_centers;
 
 pub use completion::*;
 pub use operations::*;
 pub use orders::*;
+pub use rework::*;
 pub use work_centers::*;
 
 #[cfg(test)]

@@ -529,6 +529,94 @@ async fn add_material(
     Ok(())
 }
 
+/// Copies an order's routing into its operations (the first queued) and its materials onto
+/// them (each step's own materials, else the BOM's on the first operation), reserving each
+/// material. Answers how many operations were made.
+pub(super) async fn copy_routing(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    user: Option<i64>,
+) -> Result<i64, Stop> {
+    let mut created = 0;
+    let steps = match order.routing_id {
+        Some(r) => model::routing_operations_of(conn, &[r]).await?,
+        None => Vec::new(),
+    };
+    let mut first_op = None;
+    let mut op_of_step: std::collections::HashMap<i64, i64> = Default::default();
+    for (i, s) in steps.iter().enumerate() {
+        let op: OperationRow = diesel::insert_into(production_order_operations::table)
+            .values(NewOperation {
+                production_order_id: order.id,
+                routing_operation_id: Some(s.id),
+                work_center_id: s.work_center_id,
+                sequence: s.sequence,
+                operation_code: s.operation_code.clone(),
+                operation_name: s.operation_name.clone(),
+                operation_type: s.operation_type.clone(),
+                status: if i == 0 {
+                    OperationStatus::Queued
+                } else {
+                    OperationStatus::Pending
+                },
+                planned_setup_minutes: s.setup_minutes.0.clone(),
+                planned_run_minutes: (&s.run_minutes.0 * &order.quantity_ordered.0)
+                    .with_scale_round(2, RoundingMode::HalfUp),
+            })
+            .returning(OperationRow::as_returning())
+            .get_result(conn)
+            .await?;
+        created += 1;
+        op_of_step.insert(s.id, op.id);
+        if first_op.is_none() {
+            first_op = Some(op.id);
+        }
+    }
+    let needs = step_needs(conn, &steps, &order.quantity_ordered.0).await?;
+    if !needs.is_empty() {
+        // The routing says what each step consumes: each line goes to its operation.
+        for need in needs {
+            let op = op_of_step.get(&need.step_id).copied();
+            add_material(
+                conn,
+                &order,
+                op,
+                None,
+                need.component_id,
+                need.quantity,
+                need.unit,
+                user,
+            )
+            .await?;
+        }
+    } else if let Some(bom_id) = order.bom_id {
+        let boms = crate::operations::bom::model::by_ids(conn, &[bom_id]).await?;
+        let tree = Tree::load(conn, boms).await?;
+        for line in tree.lines(bom_id) {
+            if line.is_cost_only || line.consume_stage != ConsumeStage::Production {
+                continue;
+            }
+            let Some(part) = tree.part(line.component_id) else {
+                continue;
+            };
+            let required = (tree.needed(line) * &order.quantity_ordered.0)
+                .with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
+            add_material(
+                conn,
+                &order,
+                first_op,
+                Some(line.id),
+                line.component_id,
+                required,
+                part.unit.clone(),
+                user,
+            )
+            .await?;
+        }
+    }
+    Ok(created)
+}
+
 /// Releases an order: the transition check, the BOM snapshotted into the order's materials
 /// (level one of the active structure, production-stage lines that leave stock, scrap factor
 /// included), each reserved in the inventory ledger (never more than is available), and the
@@ -543,82 +631,7 @@ pub async fn release(
     let first_release = order.released_at.is_none();
     let mut created = 0;
     if first_release {
-        let steps = match order.routing_id {
-            Some(r) => model::routing_operations_of(conn, &[r]).await?,
-            None => Vec::new(),
-        };
-        let mut first_op = None;
-        let mut op_of_step: std::collections::HashMap<i64, i64> = Default::default();
-        for (i, s) in steps.iter().enumerate() {
-            let op: OperationRow = diesel::insert_into(production_order_operations::table)
-                .values(NewOperation {
-                    production_order_id: order.id,
-                    routing_operation_id: Some(s.id),
-                    work_center_id: s.work_center_id,
-                    sequence: s.sequence,
-                    operation_code: s.operation_code.clone(),
-                    operation_name: s.operation_name.clone(),
-                    operation_type: s.operation_type.clone(),
-                    status: if i == 0 {
-                        OperationStatus::Queued
-                    } else {
-                        OperationStatus::Pending
-                    },
-                    planned_setup_minutes: s.setup_minutes.0.clone(),
-                    planned_run_minutes: (&s.run_minutes.0 * &order.quantity_ordered.0)
-                        .with_scale_round(2, RoundingMode::HalfUp),
-                })
-                .returning(OperationRow::as_returning())
-                .get_result(conn)
-                .await?;
-            created += 1;
-            op_of_step.insert(s.id, op.id);
-            if first_op.is_none() {
-                first_op = Some(op.id);
-            }
-        }
-        let needs = step_needs(conn, &steps, &order.quantity_ordered.0).await?;
-        if !needs.is_empty() {
-            // The routing says what each step consumes: each line goes to its operation.
-            for need in needs {
-                let op = op_of_step.get(&need.step_id).copied();
-                add_material(
-                    conn,
-                    &order,
-                    op,
-                    None,
-                    need.component_id,
-                    need.quantity,
-                    need.unit,
-                    user,
-                )
-                .await?;
-            }
-        } else if let Some(bom_id) = order.bom_id {
-            let boms = crate::operations::bom::model::by_ids(conn, &[bom_id]).await?;
-            let tree = Tree::load(conn, boms).await?;
-            for line in tree.lines(bom_id) {
-                if line.is_cost_only || line.consume_stage != ConsumeStage::Production {
-                    continue;
-                }
-                let Some(part) = tree.part(line.component_id) else {
-                    continue;
-                };
-                let required = (tree.needed(line) * &order.quantity_ordered.0)
-                    .with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
-                add_material(
-                    conn,
-                    &order,
-                    first_op,
-                    Some(line.id),
-                    line.component_id,
-                    required,
-                    part.unit.clone(),
-                    user,
-                )
-                .await?;
-            }
-        }
+        created = copy_routing(conn, &order, user).await? as i32;
     } else {
         // Back from hold: re-reserve what was given back.
         reserve_missing(conn, &order, user).await?;
