@@ -37,6 +37,7 @@ mod locations;
 mod mail_outbox;
 mod material_import;
 mod null_sweep;
+mod order_detail;
 mod order_import;
 mod partners;
 mod planning;

@@ -389,10 +389,11 @@ pub async fn supply_demand(
     entries.retain(|e| e.date <= end);
     // Supply before demand on a day: what arrives in the morning serves the day's orders.
     entries.sort_by_key(|e| (e.date, e.entry_type != EntryType::Supply));
-    let (on_hand, allocated) = crate::ledgers::inventory::model::stock_of(conn, Some(&[product_id]))
-        .await?
-        .remove(&product_id)
-        .unwrap_or_default();
+    let (on_hand, allocated) =
+        crate::ledgers::inventory::model::stock_of(conn, Some(&[product_id]))
+            .await?
+            .remove(&product_id)
+            .unwrap_or_default();
     let available = &on_hand - &allocated;
     let mut balance = available.clone();
     let mut shortage = None;

@@ -19,8 +19,8 @@ use crate::operations::production::model::OrderStatus;
 use crate::operations::purchasing::model::PurchaseOrderStatus;
 use crate::operations::sales::model::SalesOrderStatus;
 use crate::platform::db::schema::{
-    items, planned_orders, production_order_materials, production_orders,
-    routing_operations, routings, sales_order_lines, sales_orders, vendor_items, vendors,
+    items, planned_orders, production_order_materials, production_orders, routing_operations,
+    routings, sales_order_lines, sales_orders, vendor_items, vendors,
 };
 use crate::platform::error::AppResult;
 

@@ -113,7 +113,11 @@ pub fn machine_caps(capabilities: &Value, model: &str) -> MachineCaps {
         hardened_nozzle: flag(capabilities, &["hardened_nozzle", "nozzle_hardened"]),
         filament_diameter_mm: number(
             capabilities,
-            &["filament_diameter_mm", "filament_diameter", "filament_diameters"],
+            &[
+                "filament_diameter_mm",
+                "filament_diameter",
+                "filament_diameters",
+            ],
         ),
     }
 }
@@ -430,7 +434,9 @@ mod tests {
             nozzle_temp_c: Some(260),
             bed_temp_c: Some(100),
             density_g_cm3: None,
-            filament_diameter_mm: crate::platform::graphql::scalars::Decimal(bigdecimal::BigDecimal::from(2)),
+            filament_diameter_mm: crate::platform::graphql::scalars::Decimal(
+                bigdecimal::BigDecimal::from(2),
+            ),
             is_abrasive: false,
         };
         let needs = material_needs(&abs);

@@ -9,6 +9,7 @@ use chrono::NaiveDate;
 
 use crate::ledgers::inventory::loaders::ItemFactsOf;
 use crate::operations::printers::loaders::Printers;
+pub use crate::operations::production::detail::graphql::{OrderDetailMutation, OrderDetailQuery};
 use crate::operations::production::floor;
 pub use crate::operations::production::live::ProductionSubscription;
 use crate::operations::production::loaders::{
@@ -18,7 +19,6 @@ use crate::operations::production::model::{
     self, MaterialRow, OperationRow, OperationStatus, OrderFilter, OrderRow, OrderSpoolRow,
     OrderStatus, QcStatus, SerialRow, WorkCenterRow,
 };
-pub use crate::operations::production::detail::graphql::{OrderDetailMutation, OrderDetailQuery};
 pub use crate::operations::production::routing::graphql::{RoutingMutation, RoutingQuery};
 use crate::operations::production::rules::{
     self, OperationCompleteInput, OperationScheduleInput, OperationStartInput,

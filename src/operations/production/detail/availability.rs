@@ -99,7 +99,8 @@ pub async fn of_order(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Materi
         let available = on_hand - allocated;
         let still = (&m.quantity_required.0 - &m.quantity_consumed.0 - &m.quantity_allocated.0)
             .max(BigDecimal::zero());
-        let short_now = (&still - available.clone().max(BigDecimal::zero())).max(BigDecimal::zero());
+        let short_now =
+            (&still - available.clone().max(BigDecimal::zero())).max(BigDecimal::zero());
         let coming = incoming.get(&m.component_id).cloned().unwrap_or_default();
         let short = (&short_now - &coming).max(BigDecimal::zero());
         let status = if short_now.is_zero() {
@@ -113,7 +114,9 @@ pub async fn of_order(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Materi
         lines.push(MaterialAvailabilityLine {
             material_id: m.id,
             operation_id: m.operation_id,
-            operation_name: f.operation(m.operation_id).map(|o| o.operation_name.clone()),
+            operation_name: f
+                .operation(m.operation_id)
+                .map(|o| o.operation_name.clone()),
             component_id: m.component_id,
             component_sku: sku,
             component_name: name,

@@ -175,15 +175,18 @@ pub async fn breakdown(conn: &mut AsyncPgConnection, id: i64) -> AppResult<CostB
             cost: money(cost),
         });
     }
-    let stored = (
-        f.order.estimated_material_cost.0.clone(),
-        f.order.estimated_labor_cost.0.clone(),
-    );
-    let (est_material, est_labor) = if stored.0.is_zero() && stored.1.is_zero() {
-        planned(&f)
-    } else {
-        stored
+    // What was stored when the order was estimated, else the plan (each part on its own:
+    // an order's labour is estimated from its routing when it is made, its materials later).
+    let plan = planned(&f);
+    let or_plan = |stored: &BigDecimal, planned: BigDecimal| {
+        if stored.is_zero() {
+            planned
+        } else {
+            stored.clone()
+        }
     };
+    let est_material = or_plan(&f.order.estimated_material_cost.0, plan.0);
+    let est_labor = or_plan(&f.order.estimated_labor_cost.0, plan.1);
     let ordered = f.order.quantity_ordered.0.clone();
     let total = &material + &labor;
     Ok(CostBreakdown {
@@ -193,7 +196,11 @@ pub async fn breakdown(conn: &mut AsyncPgConnection, id: i64) -> AppResult<CostB
             total_material_cost: money(material.clone()),
             total_labor_cost: money(labor.clone()),
             total_cost: money(total.clone()),
-            unit_cost: money(if ordered.is_zero() { BigDecimal::zero() } else { &total / &ordered }),
+            unit_cost: money(if ordered.is_zero() {
+                BigDecimal::zero()
+            } else {
+                &total / &ordered
+            }),
             quantity_ordered: Decimal(ordered),
         },
         variance: CostFigures::of(&material - &est_material, &labor - &est_labor),

@@ -9,7 +9,9 @@ use diesel_async::AsyncPgConnection;
 
 use crate::operations::bom::model::{Part, parts};
 use crate::operations::bom::tree::item_unit_cost;
-use crate::operations::production::model::{self, MaterialRow, OperationRow, OrderRow, WorkCenterRow};
+use crate::operations::production::model::{
+    self, MaterialRow, OperationRow, OrderRow, WorkCenterRow,
+};
 use crate::platform::error::AppResult;
 
 /// An order with everything its detail views need.
@@ -62,7 +64,10 @@ impl OrderFacts {
 
     /// A component's cost per stocking unit (0 when unknown).
     pub fn unit_cost(&self, component: i64) -> BigDecimal {
-        self.parts.get(&component).map(item_unit_cost).unwrap_or_default()
+        self.parts
+            .get(&component)
+            .map(item_unit_cost)
+            .unwrap_or_default()
     }
 
     /// A work center's hourly rate (0 when unknown).

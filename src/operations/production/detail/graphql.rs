@@ -12,12 +12,12 @@ use crate::operations::production::model::OrderRow;
 use crate::operations::production::rules::{
     self, OperationScrapInput, OperationScrapResult, ScrapCascade,
 };
-use crate::platform::graphql::scalars::Decimal;
-use crate::platform::graphql::user_error::UserError;
-use async_graphql::SimpleObject;
 use crate::platform::auth::Access;
 use crate::platform::error::AppResult;
 use crate::platform::graphql::context;
+use crate::platform::graphql::scalars::Decimal;
+use crate::platform::graphql::user_error::UserError;
+use async_graphql::SimpleObject;
 
 /// Order detail queries (staff).
 #[derive(Default)]
@@ -74,7 +74,10 @@ impl OrderDetailQuery {
         ctx: &Context<'_>,
         #[graphql(desc = "The production order.")] id: i64,
         #[graphql(desc = "The machine.")] resource_id: i64,
-        #[graphql(desc = "The machine is a printer (else a work center resource).", default = false)]
+        #[graphql(
+            desc = "The machine is a printer (else a work center resource).",
+            default = false
+        )]
         is_printer: bool,
     ) -> AppResult<ResourceCompatibility> {
         compat::on_machine(&mut *context::conn(ctx).await?, id, resource_id, is_printer).await
@@ -115,7 +118,9 @@ pub struct OperationScrapPayload {
     /// Rule violations (nothing changed when present).
     pub user_errors: Vec<UserError>,
 }
-crate::payload_from_result!(OperationScrapPayload { result: OperationScrapResult });
+crate::payload_from_result!(OperationScrapPayload {
+    result: OperationScrapResult
+});
 
 /// The result of rebuilding an order's operations.
 #[derive(Debug, Clone, Default, SimpleObject)]
@@ -146,7 +151,9 @@ pub struct GenerateOperationsPayload {
     /// Rule violations (nothing changed when present).
     pub user_errors: Vec<UserError>,
 }
-crate::payload_from_result!(GenerateOperationsPayload { generated: GeneratedOperations });
+crate::payload_from_result!(GenerateOperationsPayload {
+    generated: GeneratedOperations
+});
 
 /// Order detail mutations (staff).
 #[derive(Default)]
@@ -176,7 +183,16 @@ impl OrderDetailMutation {
         input: OperationScrapInput,
     ) -> AppResult<OperationScrapPayload> {
         let user = crate::platform::auth::viewer::current_user(ctx).await?.id;
-        Ok(crate::in_transaction!(ctx, |conn| rules::scrap_at_operation(conn, order_id, operation_id, input, user)).into())
+        Ok(
+            crate::in_transaction!(ctx, |conn| rules::scrap_at_operation(
+                conn,
+                order_id,
+                operation_id,
+                input,
+                user
+            ))
+            .into(),
+        )
     }
 
     /// Rebuilds an order's operations and materials from the product's active routing
@@ -187,7 +203,10 @@ impl OrderDetailMutation {
         ctx: &Context<'_>,
         #[graphql(desc = "The production order.")] id: i64,
     ) -> AppResult<RefreshRoutingPayload> {
-        let user = crate::platform::auth::viewer::current_user(ctx).await.ok().map(|u| u.id);
+        let user = crate::platform::auth::viewer::current_user(ctx)
+            .await
+            .ok()
+            .map(|u| u.id);
         Ok(crate::in_transaction!(ctx, |conn| rules::refresh_routing(conn, id, user)).into())
     }
 
@@ -200,8 +219,13 @@ impl OrderDetailMutation {
         #[graphql(desc = "The production order.")] id: i64,
         #[graphql(desc = "Replace existing operations.", default = false)] force: bool,
     ) -> AppResult<GenerateOperationsPayload> {
-        let user = crate::platform::auth::viewer::current_user(ctx).await.ok().map(|u| u.id);
-        let made = crate::in_transaction!(ctx, |conn| rules::generate_operations(conn, id, force, user));
+        let user = crate::platform::auth::viewer::current_user(ctx)
+            .await
+            .ok()
+            .map(|u| u.id);
+        let made = crate::in_transaction!(ctx, |conn| rules::generate_operations(
+            conn, id, force, user
+        ));
         Ok(made
             .map(|n| GeneratedOperations {
                 success: true,

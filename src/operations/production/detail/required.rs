@@ -159,7 +159,11 @@ pub async fn of_order(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Requir
             bom_level: level,
             has_bom,
         };
-        if has_bom { work.push(row) } else { buy.push(row) }
+        if has_bom {
+            work.push(row)
+        } else {
+            buy.push(row)
+        }
     }
     Ok(RequiredOrders {
         order_id: f.order.id,

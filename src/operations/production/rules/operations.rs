@@ -225,18 +225,17 @@ pub async fn operation_start(
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
     }
+    if let Some(printer) = input.printer_id.or(op.printer_id)
+        && let Some(reason) = crate::operations::production::detail::compat::refusals_on_printer(
+            conn, order_id, op_id, printer,
+        )
+        .await?
+    {
+        return Err(not_allowed(format!("Cannot start operation: {reason}")));
+    }
     let issues = blocking_issues(conn, &order, &op, input.printer_id).await?;
     if let Some(first) = <[_]>::first(&issues) {
         return Err(not_allowed(format!("Cannot start operation: {first}")));
-    }
-    if let Some(printer) = input.printer_id.or(op.printer_id)
-        && let Some(reason) =
-            crate::operations::production::detail::compat::refusals_on_printer(
-                conn, order_id, op_id, printer,
-            )
-            .await?
-    {
-        return Err(not_allowed(format!("Cannot start operation: {reason}")));
     }
     if order.status == OrderStatus::Released {
         order = start(conn, order_id, user).await?;

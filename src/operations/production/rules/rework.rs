@@ -104,7 +104,11 @@ async fn order_and_operation(
         .await
         .optional()?;
     let Some(op) = op else {
-        return Err(Stop::refuse("operationId", UserErrorCode::NotFound, format!("Operation {op_id} not found")));
+        return Err(Stop::refuse(
+            "operationId",
+            UserErrorCode::NotFound,
+            format!("Operation {op_id} not found"),
+        ));
     };
     if op.production_order_id != order_id {
         return Err(not_allowed(format!(
@@ -122,7 +126,11 @@ pub async fn scrap_cascade(
     quantity: BigDecimal,
 ) -> Result<ScrapCascade, Stop> {
     if quantity <= BigDecimal::zero() {
-        return Err(Stop::refuse("quantity", UserErrorCode::Invalid, "Input should be greater than 0"));
+        return Err(Stop::refuse(
+            "quantity",
+            UserErrorCode::Invalid,
+            "Input should be greater than 0",
+        ));
     }
     let (order, op) = order_and_operation(conn, order_id, op_id, false).await?;
     let mut ops = model::operations_of(conn, &[order_id]).await?;
@@ -136,15 +144,26 @@ pub async fn scrap_cascade(
     let materials = model::materials_of(conn, &[order_id]).await?;
     let ids: Vec<i64> = materials.iter().map(|m| m.component_id).collect();
     let parts: std::collections::HashMap<i64, crate::operations::bom::model::Part> =
-        crate::operations::bom::model::parts(conn, &ids).await?.into_iter().map(|p| (p.id, p)).collect();
-    let centers = model::work_centers_by_ids(conn, &upto.iter().map(|o| o.work_center_id).collect::<Vec<_>>()).await?;
+        crate::operations::bom::model::parts(conn, &ids)
+            .await?
+            .into_iter()
+            .map(|p| (p.id, p))
+            .collect();
+    let centers = model::work_centers_by_ids(
+        conn,
+        &upto.iter().map(|o| o.work_center_id).collect::<Vec<_>>(),
+    )
+    .await?;
     let mut lost = Vec::new();
     let mut labor = Vec::new();
     let (mut material_cost, mut labor_cost) = (BigDecimal::zero(), BigDecimal::zero());
     for o in &upto {
         for m in materials.iter().filter(|m| m.operation_id == Some(o.id)) {
-            let Some(part) = parts.get(&m.component_id) else { continue };
-            let q = (&m.quantity_required.0 * &share).with_scale_round(QUANTITY_SCALE, RoundingMode::HalfUp);
+            let Some(part) = parts.get(&m.component_id) else {
+                continue;
+            };
+            let q = (&m.quantity_required.0 * &share)
+                .with_scale_round(QUANTITY_SCALE, RoundingMode::HalfUp);
             if q <= BigDecimal::zero() {
                 continue;
             }
@@ -179,7 +198,8 @@ pub async fn scrap_cascade(
             labor_cost: Decimal(books::cents(&cost)),
         });
     }
-    let in_process = (&order.quantity_ordered.0 - &order.quantity_scrapped.0).max(BigDecimal::from(1));
+    let in_process =
+        (&order.quantity_ordered.0 - &order.quantity_scrapped.0).max(BigDecimal::from(1));
     let wip = wip_of(conn, order_id).await?;
     let journal = books::cents(&(&wip * (&quantity / &in_process).min(BigDecimal::from(1))));
     Ok(ScrapCascade {
@@ -241,11 +261,15 @@ fn scrappable(ops: &[OperationRow], op: &OperationRow, order: &OrderRow) -> BigD
     let reached = if op.status == OperationStatus::Running {
         match ops
             .iter()
-            .filter(|o| (o.sequence, o.id) < (op.sequence, op.id) && o.status != OperationStatus::Skipped)
+            .filter(|o| {
+                (o.sequence, o.id) < (op.sequence, op.id) && o.status != OperationStatus::Skipped
+            })
             .next_back()
         {
             None => &order.quantity_ordered.0 - &order.quantity_scrapped.0,
-            Some(prev) if prev.status == OperationStatus::Complete => prev.quantity_completed.0.clone(),
+            Some(prev) if prev.status == OperationStatus::Complete => {
+                prev.quantity_completed.0.clone()
+            }
             Some(_) => BigDecimal::zero(),
         }
     } else {
@@ -266,7 +290,10 @@ pub async fn scrap_at_operation(
     optional_text(&mut errors, "notes", &mut input.notes, NOTES_MAX);
     let n = input.quantity_scrapped.0.clone();
     if n < BigDecimal::from(1) {
-        errors.push(invalid("quantityScrapped", "Input should be greater than or equal to 1"));
+        errors.push(invalid(
+            "quantityScrapped",
+            "Input should be greater than or equal to 1",
+        ));
     }
     if !errors.is_empty() {
         return Err(Stop::Refused(errors));
@@ -324,16 +351,19 @@ pub async fn scrap_at_operation(
             .filter(|o| matches!(o.status, OperationStatus::Pending | OperationStatus::Queued))
             .map(|o| o.id)
             .collect();
-        skipped = diesel::update(production_order_operations::table.filter(production_order_operations::id.eq_any(&later)))
-            .set((
-                production_order_operations::status.eq(OperationStatus::Skipped),
-                production_order_operations::notes.eq(Some(format!(
-                    "Skipped: no good units left after operation {}",
-                    op.sequence
-                ))),
-            ))
-            .execute(conn)
-            .await? as i64;
+        skipped = diesel::update(
+            production_order_operations::table
+                .filter(production_order_operations::id.eq_any(&later)),
+        )
+        .set((
+            production_order_operations::status.eq(OperationStatus::Skipped),
+            production_order_operations::notes.eq(Some(format!(
+                "Skipped: no good units left after operation {}",
+                op.sequence
+            ))),
+        ))
+        .execute(conn)
+        .await? as i64;
     }
     let replacement_order = if input.create_replacement {
         let new = create(
@@ -387,14 +417,20 @@ pub async fn refresh_routing(
     user: Option<i64>,
 ) -> Result<OrderRow, Stop> {
     let order = locked(conn, id).await?;
-    if !matches!(order.status, OrderStatus::Draft | OrderStatus::Released | OrderStatus::OnHold) {
+    if !matches!(
+        order.status,
+        OrderStatus::Draft | OrderStatus::Released | OrderStatus::OnHold
+    ) {
         return Err(not_allowed(format!(
             "Cannot refresh routing on a {} order. Order must be draft, released, or on_hold.",
             order.status
         )));
     }
     let ops = model::operations_of(conn, &[id]).await?;
-    if ops.iter().any(|o| !matches!(o.status, OperationStatus::Pending | OperationStatus::Queued)) {
+    if ops
+        .iter()
+        .any(|o| !matches!(o.status, OperationStatus::Pending | OperationStatus::Queued))
+    {
         return Err(Stop::Failed(crate::platform::error::AppError::conflict(
             "Cannot refresh routing: one or more operations are already in progress or complete.",
         )));
@@ -415,9 +451,14 @@ pub async fn generate_operations(
     let order = locked(conn, id).await?;
     let ops = model::operations_of(conn, &[id]).await?;
     if !ops.is_empty() && !force {
-        return Err(not_allowed("Operations already exist. Use force=true to regenerate."));
+        return Err(not_allowed(
+            "Operations already exist. Use force=true to regenerate.",
+        ));
     }
-    if ops.iter().any(|o| !matches!(o.status, OperationStatus::Pending | OperationStatus::Queued)) {
+    if ops
+        .iter()
+        .any(|o| !matches!(o.status, OperationStatus::Pending | OperationStatus::Queued))
+    {
         return Err(Stop::Failed(crate::platform::error::AppError::conflict(
             "Cannot regenerate: one or more operations are already in progress or complete.",
         )));
@@ -428,7 +469,11 @@ pub async fn generate_operations(
 /// Replaces an order's operations and their materials by the active routing's (404 when the
 /// product has none); released orders get the new materials reserved. Answers the number of
 /// operations made.
-async fn rebuild(conn: &mut AsyncPgConnection, order: &OrderRow, user: Option<i64>) -> Result<i64, Stop> {
+async fn rebuild(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    user: Option<i64>,
+) -> Result<i64, Stop> {
     let Some(routing) = model::active_routing(conn, order.product_id).await? else {
         return Err(Stop::refuse(
             "routingId",
@@ -437,12 +482,18 @@ async fn rebuild(conn: &mut AsyncPgConnection, order: &OrderRow, user: Option<i6
         ));
     };
     release_reservations(conn, order, user).await?;
-    diesel::delete(production_order_materials::table.filter(production_order_materials::production_order_id.eq(order.id)))
-        .execute(conn)
-        .await?;
-    diesel::delete(production_order_operations::table.filter(production_order_operations::production_order_id.eq(order.id)))
-        .execute(conn)
-        .await?;
+    diesel::delete(
+        production_order_materials::table
+            .filter(production_order_materials::production_order_id.eq(order.id)),
+    )
+    .execute(conn)
+    .await?;
+    diesel::delete(
+        production_order_operations::table
+            .filter(production_order_operations::production_order_id.eq(order.id)),
+    )
+    .execute(conn)
+    .await?;
     let order = diesel::update(production_orders::table.find(order.id))
         .set((
             production_orders::routing_id.eq(Some(routing.id)),
@@ -455,7 +506,9 @@ async fn rebuild(conn: &mut AsyncPgConnection, order: &OrderRow, user: Option<i6
     // A draft gets its operations at release; a released or held order gets them now, the
     // way release makes them (materials reserved), keeping its status.
     if order.status == OrderStatus::Draft {
-        return Ok(model::routing_operations_of(conn, &[routing.id]).await?.len() as i64);
+        return Ok(model::routing_operations_of(conn, &[routing.id])
+            .await?
+            .len() as i64);
     }
     let made = copy_routing(conn, &order, user).await?;
     diesel::update(production_orders::table.find(order.id))
