@@ -93,12 +93,14 @@ pub async fn of_order(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Requir
         if guard > 10_000 || level > 20 {
             break;
         }
-        if !stock.contains_key(&item) {
-            let s = crate::ledgers::inventory::model::stock_of(conn, Some(&[item])).await?;
-            let (on_hand, allocated) = s.get(&item).cloned().unwrap_or_default();
-            stock.insert(item, (on_hand - allocated).max(BigDecimal::zero()));
-        }
-        let free = stock.get(&item).cloned().unwrap_or_default();
+        let free = match stock.get(&item) {
+            Some(free) => free.clone(),
+            None => {
+                let s = crate::ledgers::inventory::model::stock_of(conn, Some(&[item])).await?;
+                let (on_hand, allocated) = s.get(&item).cloned().unwrap_or_default();
+                (on_hand - allocated).max(BigDecimal::zero())
+            }
+        };
         let short = (&need - &free).max(BigDecimal::zero());
         // What this need takes from stock is not free for the next one.
         stock.insert(item, (&free - &need).max(BigDecimal::zero()));

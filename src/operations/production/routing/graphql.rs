@@ -355,6 +355,7 @@ impl RoutingQuery {
     }
 
     /// Routings and templates: by product, newest version first, then templates by code.
+    #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::User")]
     async fn routings(
         &self,

@@ -165,7 +165,7 @@ fn checked(input: &mut StepMaterialInput, adding: bool) -> Result<(), Stop> {
         errors.push(invalid("componentId", "Field required"));
     }
     if let Some(p) = &input.scrap_factor
-        && (p.0 < BigDecimal::zero() || p.0 > BigDecimal::from(100))
+        && (p.0 < BigDecimal::zero() || p.0 > 100)
     {
         errors.push(invalid("scrapFactor", "Input should be between 0 and 100"));
     }

@@ -224,7 +224,7 @@ pub async fn decide(
         }
     }
     if let Some(p) = &s.scrap_rate_percent
-        && (p.0 < BigDecimal::zero() || p.0 > BigDecimal::from(100))
+        && (p.0 < BigDecimal::zero() || p.0 > 100)
     {
         errors.push(invalid(
             &f("scrapRatePercent"),

@@ -304,7 +304,7 @@ pub async fn apply(
                 .eq_ignore_ascii_case(&step.operation_code)
         }) {
             if let Some(run) = &o.run_minutes {
-                if run.0 != BigDecimal::from(0) {
+                if run.0 != 0 {
                     values.runtime_source = RuntimeSource::Slicer;
                 }
                 values.run_minutes = run.0.clone();

@@ -579,7 +579,7 @@ pub(super) async fn copy_routing(
             let op = op_of_step.get(&need.step_id).copied();
             add_material(
                 conn,
-                &order,
+                order,
                 op,
                 None,
                 need.component_id,
@@ -603,7 +603,7 @@ pub(super) async fn copy_routing(
                 .with_scale_round(QUANTITY_SCALE, RoundingMode::Up);
             add_material(
                 conn,
-                &order,
+                order,
                 first_op,
                 Some(line.id),
                 line.component_id,

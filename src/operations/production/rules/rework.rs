@@ -259,13 +259,9 @@ pub struct OperationScrapResult {
 /// previous operation completed), less what was scrapped there.
 fn scrappable(ops: &[OperationRow], op: &OperationRow, order: &OrderRow) -> BigDecimal {
     let reached = if op.status == OperationStatus::Running {
-        match ops
-            .iter()
-            .filter(|o| {
-                (o.sequence, o.id) < (op.sequence, op.id) && o.status != OperationStatus::Skipped
-            })
-            .next_back()
-        {
+        match ops.iter().rfind(|o| {
+            (o.sequence, o.id) < (op.sequence, op.id) && o.status != OperationStatus::Skipped
+        }) {
             None => &order.quantity_ordered.0 - &order.quantity_scrapped.0,
             Some(prev) if prev.status == OperationStatus::Complete => {
                 prev.quantity_completed.0.clone()
@@ -289,7 +285,7 @@ pub async fn scrap_at_operation(
     let mut errors = Vec::new();
     optional_text(&mut errors, "notes", &mut input.notes, NOTES_MAX);
     let n = input.quantity_scrapped.0.clone();
-    if n < BigDecimal::from(1) {
+    if n < 1 {
         errors.push(invalid(
             "quantityScrapped",
             "Input should be greater than or equal to 1",
