@@ -53,7 +53,7 @@ const ITEMS: usize = 3;
 const LOCATIONS: usize = 2;
 
 #[derive(Debug, Clone)]
-enum Event {
+pub(crate) enum Event {
     Receipt {
         item: usize,
         at: usize,
@@ -215,15 +215,15 @@ fn world() -> &'static World {
     })
 }
 
-fn d(n: impl ToString) -> BigDecimal {
+pub(crate) fn d(n: impl ToString) -> BigDecimal {
     BigDecimal::from_str(&n.to_string()).expect("decimal")
 }
 
-async fn exec(conn: &mut AsyncPgConnection, sql: &str) {
+pub(crate) async fn exec(conn: &mut AsyncPgConnection, sql: &str) {
     diesel::sql_query(sql).execute(conn).await.expect(sql);
 }
 
-async fn scalar_i64(conn: &mut AsyncPgConnection, sql: &str) -> i64 {
+pub(crate) async fn scalar_i64(conn: &mut AsyncPgConnection, sql: &str) -> i64 {
     #[derive(diesel::QueryableByName)]
     struct N {
         #[diesel(sql_type = diesel::sql_types::BigInt)]
@@ -332,7 +332,7 @@ async fn nth_sale(conn: &mut AsyncPgConnection, user: i64, n: usize) -> Option<i
 /// Runs one event in its own database transaction; a refusal (not enough stock) rolls it
 /// back and is a normal outcome.
 #[allow(clippy::too_many_arguments)]
-async fn apply(
+pub(crate) async fn apply(
     conn: &mut AsyncPgConnection,
     e: &Event,
     items: &[i64],
@@ -673,7 +673,11 @@ async fn apply(
     }
 }
 
-async fn check(conn: &mut AsyncPgConnection, dates: &[NaiveDate], negative_ever_allowed: bool) {
+pub(crate) async fn check(
+    conn: &mut AsyncPgConnection,
+    dates: &[NaiveDate],
+    negative_ever_allowed: bool,
+) {
     // 1: balances equal their ledgers.
     let mismatches = model::mismatches(conn).await.expect("mismatches");
     assert!(

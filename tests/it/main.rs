@@ -50,6 +50,7 @@ mod purchasing;
 mod reporting;
 mod rest_engine;
 mod rest_facade;
+mod routing_properties;
 mod routings;
 mod sales;
 mod scheduling;
