@@ -10075,6 +10075,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/production-orders/{id}/check-resource-compatibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the order's materials can print on a machine (`resource_id`, `is_printer`): `{compatible, reason}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrderMachineCompatibility($id: Int!, $resourceId: Int!, $isPrinter: Boolean = false) {
+         *       productionOrderMachineCompatibility(id: $id, resourceId: $resourceId, isPrinter: $isPrinter) { compatible reason }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_order_machine_compatibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/compatibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether each operation's materials can print on its printer: findings with `severity` error|warning and `check` enclosure|nozzle_temp|bed_temp|diameter|hardened_nozzle
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrderCompatibility($id: Int!) {
+         *       productionOrderCompatibility(id: $id) {
+         *         production_order_id: productionOrderId
+         *         production_order_code: productionOrderCode
+         *         compatible
+         *         total_issues: totalIssues
+         *         operations { ...OperationCompatibilityFields }
+         *       }
+         *     }
+         *     fragment OperationCompatibilityFields on OperationCompatibility {
+         *       operation_id: operationId
+         *       operation_name: operationName
+         *       printer_name: printerName
+         *       compatible
+         *       issues {
+         *         severity
+         *         check
+         *         message
+         *         material_name: materialName
+         *         printer_name: printerName
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_order_compatibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/production-orders/{id}/complete": {
         parameters: {
             query?: never;
@@ -10339,6 +10410,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/production-orders/{id}/cost-breakdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each material (consumed once issued, else required) at its component's cost and each operation's minutes (actual once known, else planned) at its work center's rate: `material_costs`, `labor_costs`, `summary`, with the `estimated` and `actual` figures and their `variance`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrderCostBreakdown($id: Int!) {
+         *       productionOrderCostBreakdown(id: $id) { ...CostBreakdownFields }
+         *     }
+         *     fragment CostBreakdownFields on CostBreakdown {
+         *       order_id: orderId
+         *       order_code: orderCode
+         *       material_costs: materialCosts {
+         *         operation_id: operationId
+         *         component_id: componentId
+         *         component_sku: componentSku
+         *         component_name: componentName
+         *         quantity
+         *         quantity_required: quantityRequired
+         *         unit
+         *         unit_cost: unitCost
+         *         total_cost: totalCost
+         *         estimated_cost: estimatedCost
+         *       }
+         *       labor_costs: laborCosts {
+         *         operation_id: operationId
+         *         operation
+         *         minutes
+         *         planned_minutes: plannedMinutes
+         *         hourly_rate: hourlyRate
+         *         cost
+         *         estimated_cost: estimatedCost
+         *       }
+         *       summary {
+         *         total_material_cost: totalMaterialCost
+         *         total_labor_cost: totalLaborCost
+         *         total_cost: totalCost
+         *         quantity_ordered: quantityOrdered
+         *         unit_cost: unitCost
+         *       }
+         *       estimated { material labor total }
+         *       actual { material labor total }
+         *       variance { material labor total }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_order_cost_breakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/estimate-cost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store the order's estimate from its plan (required quantities, planned minutes) and answer the cost breakdown; 400 when it has no operations
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderEstimateCost($id: Int!) {
+         *       productionOrderEstimateCost(id: $id) { ...CostBreakdownFields }
+         *     }
+         *     fragment CostBreakdownFields on CostBreakdown {
+         *       order_id: orderId
+         *       order_code: orderCode
+         *       material_costs: materialCosts {
+         *         operation_id: operationId
+         *         component_id: componentId
+         *         component_sku: componentSku
+         *         component_name: componentName
+         *         quantity
+         *         quantity_required: quantityRequired
+         *         unit
+         *         unit_cost: unitCost
+         *         total_cost: totalCost
+         *         estimated_cost: estimatedCost
+         *       }
+         *       labor_costs: laborCosts {
+         *         operation_id: operationId
+         *         operation
+         *         minutes
+         *         planned_minutes: plannedMinutes
+         *         hourly_rate: hourlyRate
+         *         cost
+         *         estimated_cost: estimatedCost
+         *       }
+         *       summary {
+         *         total_material_cost: totalMaterialCost
+         *         total_labor_cost: totalLaborCost
+         *         total_cost: totalCost
+         *         quantity_ordered: quantityOrdered
+         *         unit_cost: unitCost
+         *       }
+         *       estimated { material labor total }
+         *       actual { material labor total }
+         *       variance { material labor total }
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_estimate_cost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/production-orders/{id}/hold": {
         parameters: {
             query?: never;
@@ -10471,6 +10664,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/production-orders/{id}/material-availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per material line: required, consumed, reserved, free in stock, incoming on open purchase orders, short now and short after incoming, `status` ok|incoming|short; `summary.can_start`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrderMaterialAvailability($id: Int!) {
+         *       productionOrderMaterialAvailability(id: $id) {
+         *         order_id: orderId
+         *         order_code: orderCode
+         *         materials {
+         *           material_id: materialId
+         *           operation_id: operationId
+         *           operation_name: operationName
+         *           component_id: componentId
+         *           component_sku: componentSku
+         *           component_name: componentName
+         *           unit
+         *           quantity_required: quantityRequired
+         *           quantity_consumed: quantityConsumed
+         *           quantity_allocated: quantityAllocated
+         *           quantity_available: quantityAvailable
+         *           quantity_incoming: quantityIncoming
+         *           quantity_short_now: quantityShortNow
+         *           quantity_short: quantityShort
+         *           status
+         *         }
+         *         summary {
+         *           total_materials: totalMaterials
+         *           materials_available: materialsAvailable
+         *           materials_short: materialsShort
+         *           can_start: canStart
+         *         }
+         *         can_release: canRelease
+         *         shortage_count: shortageCount
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_order_material_availability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/production-orders/{id}/operations": {
         parameters: {
             query?: never;
@@ -10545,6 +10792,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/production-orders/{id}/operations/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate the order's operations from the active routing (`force` replaces those not started; without it existing operations are 400)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderGenerateOperations($id: Int!, $force: Boolean = false) {
+         *       productionOrderGenerateOperations(id: $id, force: $force) {
+         *         generated { success operations_created: operationsCreated message }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_generate_operations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/production-orders/{id}/qc": {
         parameters: {
             query?: never;
@@ -10578,6 +10854,138 @@ export interface paths {
          *     ```
          */
         post: operations["create_production_order_qc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/refresh-routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rebuild the operations and materials of a draft, released or held order from the product's active routing (409 once an operation has started; 404 without a routing)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderRefreshRouting($id: Int!) {
+         *       productionOrderRefreshRouting(id: $id) {
+         *         order { ...ProductionOrderFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       bom_id: bomId
+         *       bom_code: bomCode
+         *       routing_id: routingId
+         *       routing_code: routingCode
+         *       sales_order_id: salesOrderId
+         *       sales_order_code: salesOrderCode
+         *       sales_order_line_id: salesOrderLineId
+         *       location_id: locationId
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       quantity_remaining: quantityRemaining
+         *       completion_percent: completionPercent
+         *       source
+         *       order_type: orderType
+         *       status
+         *       priority
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       due_date: dueDate
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       estimated_time_minutes: estimatedTimeMinutes
+         *       actual_time_minutes: actualTimeMinutes
+         *       estimated_material_cost: estimatedMaterialCost
+         *       estimated_labor_cost: estimatedLaborCost
+         *       estimated_total_cost: estimatedTotalCost
+         *       actual_material_cost: actualMaterialCost
+         *       actual_labor_cost: actualLaborCost
+         *       actual_total_cost: actualTotalCost
+         *       assigned_to: assignedTo
+         *       notes
+         *       remake_of_id: remakeOfId
+         *       remake_of_code: remakeOfCode
+         *       remake_reason: remakeReason
+         *       scrap_reason: scrapReason
+         *       parent_id: parentId
+         *       operations { ...ProductionOperationFields }
+         *       materials { ...ProductionMaterialFields }
+         *       spools { id spool_id: spoolId weight_consumed_g: weightConsumedGrams created_at: createdAt }
+         *       serial_numbers: serialNumbers { id serial_number: serialNumber status qc_passed: qcPassed }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       created_by: createdBy
+         *       released_at: releasedAt
+         *       completed_at: completedAt
+         *     }
+         *     fragment ProductionOperationFields on ProductionOperation {
+         *       id
+         *       production_order_id: productionOrderId
+         *       routing_operation_id: routingOperationId
+         *       work_center_id: workCenterId
+         *       work_center_code: workCenterCode
+         *       work_center_name: workCenterName
+         *       resource_id: printerId
+         *       resource_code: resourceCode
+         *       resource_name: resourceName
+         *       sequence
+         *       operation_code: operationCode
+         *       operation_name: operationName
+         *       status
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       planned_setup_minutes: plannedSetupMinutes
+         *       planned_run_minutes: plannedRunMinutes
+         *       actual_setup_minutes: actualSetupMinutes
+         *       actual_run_minutes: actualRunMinutes
+         *       scheduled_start: scheduledStart
+         *       scheduled_end: scheduledEnd
+         *       actual_start: actualStart
+         *       actual_end: actualEnd
+         *       bambu_task_id: bambuTaskId
+         *       bambu_plate_index: bambuPlateIndex
+         *       operator_name: operatorName
+         *       notes
+         *       is_complete: isComplete
+         *       is_running: isRunning
+         *       efficiency_percent: efficiencyPercent
+         *       materials { ...ProductionMaterialFields }
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        post: operations["create_production_order_refresh_routing"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10716,6 +11124,49 @@ export interface paths {
          *     ```
          */
         post: operations["create_production_order_release"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/required-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the order waits for: components to make (`work_orders_needed`, level by level) or buy (`purchase_orders_needed`) beyond free stock, with what open orders already bring
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrderRequiredOrders($id: Int!) {
+         *       productionOrderRequiredOrders(id: $id) {
+         *         order_id: orderId
+         *         order_code: orderCode
+         *         work_orders_needed: workOrdersNeeded { ...RequiredOrderFields }
+         *         purchase_orders_needed: purchaseOrdersNeeded { ...RequiredOrderFields }
+         *         summary { work_orders: workOrders purchase_orders: purchaseOrders total }
+         *       }
+         *     }
+         *     fragment RequiredOrderFields on RequiredOrder {
+         *       product_id: productId
+         *       product_sku: productSku
+         *       product_name: productName
+         *       quantity_required: quantityRequired
+         *       quantity_available: quantityAvailable
+         *       quantity_short: quantityShort
+         *       quantity_incoming: quantityIncoming
+         *       bom_level: bomLevel
+         *       has_bom: hasBom
+         *     }
+         *     ```
+         */
+        get: operations["list_production_order_required_orders"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11474,6 +11925,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/production-orders/{order_id}/operations/{operation_id}/compatibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One operation's findings (404 unless it belongs to the order)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOperationCompatibility($orderId: Int!, $operationId: Int!) {
+         *       productionOperationCompatibility(orderId: $orderId, operationId: $operationId) { ...OperationCompatibilityFields }
+         *     }
+         *     fragment OperationCompatibilityFields on OperationCompatibility {
+         *       operation_id: operationId
+         *       operation_name: operationName
+         *       printer_name: printerName
+         *       compatible
+         *       issues {
+         *         severity
+         *         check
+         *         message
+         *         material_name: materialName
+         *         printer_name: printerName
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_operation_compatibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/production-orders/{order_id}/operations/{operation_id}/complete": {
         parameters: {
             query?: never;
@@ -11620,6 +12110,129 @@ export interface paths {
          *     ```
          */
         post: operations["create_production_operation_schedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{operation_id}/scrap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scrap units at an operation (`quantity_scrapped` >= 1, `scrap_reason_code`, `notes`, `create_replacement` default true): 5020 Scrap / 1210 WIP for their share, counted on the operation and the order, later steps skipped when none is good, a draft remake order; more than can be scrapped is 400
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOperationScrap($orderId: Int!, $operationId: Int!, $input: OperationScrapInput!) {
+         *       productionOperationScrap(orderId: $orderId, operationId: $operationId, input: $input) {
+         *         result {
+         *           success
+         *           cascade { ...ScrapCascadeFields total_scrap_cost: totalCost }
+         *           journal_entry_number: journalEntryNumber
+         *           downstream_ops_skipped: downstreamOpsSkipped
+         *           replacement_order: replacementOrder { id code status quantity_ordered: quantityOrdered }
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ScrapCascadeFields on ScrapCascade {
+         *       production_order_id: productionOrderId
+         *       production_order_code: productionOrderCode
+         *       operation_id: operationId
+         *       operation_name: operationName
+         *       quantity_scrapped: quantityScrapped
+         *       materials_consumed: materialsConsumed {
+         *         operation_id: operationId
+         *         operation_sequence: operationSequence
+         *         operation_name: operationName
+         *         component_id: componentId
+         *         component_sku: componentSku
+         *         component_name: componentName
+         *         quantity
+         *         unit
+         *         unit_cost: unitCost
+         *         cost
+         *       }
+         *       labor_by_operation: laborByOperation {
+         *         operation_id: operationId
+         *         operation_sequence: operationSequence
+         *         operation_name: operationName
+         *         labor_cost: laborCost
+         *       }
+         *       material_cost: materialCost
+         *       labor_cost: laborCost
+         *       total_cost: totalCost
+         *       operations_affected: operationsAffected
+         *       journal_amount: journalAmount
+         *       journal_memo: journalMemo
+         *     }
+         *     ```
+         */
+        post: operations["create_production_operation_scrap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{order_id}/operations/{operation_id}/scrap-cascade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What scrapping `quantity` units at the operation loses: this and earlier operations' materials (`materials_consumed`) and time (`labor_by_operation`), their costs, and the journal entry's amount (the units' share of the order's WIP)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOperationScrapCascade($orderId: Int!, $operationId: Int!, $quantity: Decimal!) {
+         *       productionOperationScrapCascade(orderId: $orderId, operationId: $operationId, quantity: $quantity) { ...ScrapCascadeFields }
+         *     }
+         *     fragment ScrapCascadeFields on ScrapCascade {
+         *       production_order_id: productionOrderId
+         *       production_order_code: productionOrderCode
+         *       operation_id: operationId
+         *       operation_name: operationName
+         *       quantity_scrapped: quantityScrapped
+         *       materials_consumed: materialsConsumed {
+         *         operation_id: operationId
+         *         operation_sequence: operationSequence
+         *         operation_name: operationName
+         *         component_id: componentId
+         *         component_sku: componentSku
+         *         component_name: componentName
+         *         quantity
+         *         unit
+         *         unit_cost: unitCost
+         *         cost
+         *       }
+         *       labor_by_operation: laborByOperation {
+         *         operation_id: operationId
+         *         operation_sequence: operationSequence
+         *         operation_name: operationName
+         *         labor_cost: laborCost
+         *       }
+         *       material_cost: materialCost
+         *       labor_cost: laborCost
+         *       total_cost: totalCost
+         *       operations_affected: operationsAffected
+         *       journal_amount: journalAmount
+         *       journal_memo: journalMemo
+         *     }
+         *     ```
+         */
+        get: operations["list_production_operation_scrap_cascade"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -55344,6 +55957,209 @@ export interface operations {
             };
         };
     };
+    list_production_order_machine_compatibility: {
+        parameters: {
+            query: {
+                resource_id: number;
+                is_printer?: boolean | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description No errors. */
+                        compatible: boolean;
+                        /** @description `Compatible`, or what is wrong. */
+                        reason: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_production_order_compatibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description Its code. */
+                        production_order_code: string;
+                        /** @description No operation has an error. */
+                        compatible: boolean;
+                        /** @description Findings of every operation. */
+                        total_issues: number;
+                        /** @description Each operation. */
+                        operations: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its name. */
+                            operation_name: string;
+                            /** @description The machine it is on, if any. */
+                            printer_name: string | null;
+                            /** @description No errors. */
+                            compatible: boolean;
+                            /** @description The findings. */
+                            issues: {
+                                /**
+                                 * @description Error (cannot run) or warning.
+                                 * @enum {string}
+                                 */
+                                severity: "error" | "warning";
+                                /**
+                                 * @description The rule.
+                                 * @enum {string}
+                                 */
+                                check: "enclosure" | "nozzle_temp" | "bed_temp" | "diameter" | "hardened_nozzle";
+                                /** @description What is wrong. */
+                                message: string;
+                                /** @description The material type. */
+                                material_name: string;
+                                /** @description The machine. */
+                                printer_name: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_production_order_complete: {
         parameters: {
             query?: never;
@@ -56279,6 +57095,518 @@ export interface operations {
             };
         };
     };
+    list_production_order_cost_breakdown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        order_id: number;
+                        /** @description Its code. */
+                        order_code: string;
+                        /** @description Each material. */
+                        material_costs: {
+                            /** @description The operation that consumes it. */
+                            operation_id: number | null;
+                            /** @description Component. */
+                            component_id: number;
+                            /** @description Its SKU. */
+                            component_sku: string | null;
+                            /** @description Its name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Quantity costed: consumed once issued, else required (stocking unit).
+                             */
+                            quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity the order required.
+                             */
+                            quantity_required: string;
+                            /** @description Stocking unit. */
+                            unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost per unit.
+                             */
+                            unit_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity times unit cost.
+                             */
+                            total_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Required quantity times unit cost.
+                             */
+                            estimated_cost: string;
+                        }[];
+                        /** @description Each operation. */
+                        labor_costs: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its name. */
+                            operation: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes costed: actual once known, else planned.
+                             */
+                            minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned minutes.
+                             */
+                            planned_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description The work center's hourly rate.
+                             */
+                            hourly_rate: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes at the rate.
+                             */
+                            cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned minutes at the rate.
+                             */
+                            estimated_cost: string;
+                        }[];
+                        /**
+                         * CostSummary
+                         * @description The actual (best known) totals.
+                         */
+                        summary: {
+                            /**
+                             * Format: decimal
+                             * @description Materials.
+                             */
+                            total_material_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Machine time and labour.
+                             */
+                            total_labor_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Both.
+                             */
+                            total_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Units ordered.
+                             */
+                            quantity_ordered: string;
+                            /**
+                             * Format: decimal
+                             * @description Total cost per unit ordered.
+                             */
+                            unit_cost: string;
+                        };
+                        /**
+                         * CostFigures
+                         * @description The estimate (stored on the order when estimated, else from the plan).
+                         */
+                        estimated: {
+                            /**
+                             * Format: decimal
+                             * @description Materials.
+                             */
+                            material: string;
+                            /**
+                             * Format: decimal
+                             * @description Machine time and labour.
+                             */
+                            labor: string;
+                            /**
+                             * Format: decimal
+                             * @description Both.
+                             */
+                            total: string;
+                        };
+                        /**
+                         * CostFigures
+                         * @description The actual (best known) cost.
+                         */
+                        actual: {
+                            /**
+                             * Format: decimal
+                             * @description Materials.
+                             */
+                            material: string;
+                            /**
+                             * Format: decimal
+                             * @description Machine time and labour.
+                             */
+                            labor: string;
+                            /**
+                             * Format: decimal
+                             * @description Both.
+                             */
+                            total: string;
+                        };
+                        /**
+                         * CostFigures
+                         * @description Actual minus estimate (positive: over the estimate).
+                         */
+                        variance: {
+                            /**
+                             * Format: decimal
+                             * @description Materials.
+                             */
+                            material: string;
+                            /**
+                             * Format: decimal
+                             * @description Machine time and labour.
+                             */
+                            labor: string;
+                            /**
+                             * Format: decimal
+                             * @description Both.
+                             */
+                            total: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_estimate_cost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        order_id: number;
+                        /** @description Its code. */
+                        order_code: string;
+                        /** @description Each material. */
+                        material_costs: {
+                            /** @description The operation that consumes it. */
+                            operation_id: number | null;
+                            /** @description Component. */
+                            component_id: number;
+                            /** @description Its SKU. */
+                            component_sku: string | null;
+                            /** @description Its name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Quantity costed: consumed once issued, else required (stocking unit).
+                             */
+                            quantity: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity the order required.
+                             */
+                            quantity_required: string;
+                            /** @description Stocking unit. */
+                            unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost per unit.
+                             */
+                            unit_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity times unit cost.
+                             */
+                            total_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Required quantity times unit cost.
+                             */
+                            estimated_cost: string;
+                        }[];
+                        /** @description Each operation. */
+                        labor_costs: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its name. */
+                            operation: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes costed: actual once known, else planned.
+                             */
+                            minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned minutes.
+                             */
+                            planned_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description The work center's hourly rate.
+                             */
+                            hourly_rate: string;
+                            /**
+                             * Format: decimal
+                             * @description Minutes at the rate.
+                             */
+                            cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned minutes at the rate.
+                             */
+                            estimated_cost: string;
+                        }[];
+                        /**
+                         * CostSummary
+                         * @description The actual (best known) totals.
+                         */
+                        summary: {
+                            /**
+                             * Format: decimal
+                             * @description Materials.
+                             */
+                            total_material_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Machine time and labour.
+                             */
+                            total_labor_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Both.
+                             */
+                            total_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Units ordered.
+                             */
+                            quantity_ordered: string;
+                            /**
+                             * Format: decimal
+                             * @description Total cost per unit ordered.
+                             */
+                            unit_cost: string;
+                        };
+                        /**
+                         * CostFigures
+                         * @description The estimate (stored on the order when estimated, else from the plan).
+                         */
+                        estimated: {
+                            /**
+                             * Format: decimal
+                             * @description Materials.
+                             */
+                            material: string;
+                            /**
+                             * Format: decimal
+                             * @description Machine time and labour.
+                             */
+                            labor: string;
+                            /**
+                             * Format: decimal
+                             * @description Both.
+                             */
+                            total: string;
+                        };
+                        /**
+                         * CostFigures
+                         * @description The actual (best known) cost.
+                         */
+                        actual: {
+                            /**
+                             * Format: decimal
+                             * @description Materials.
+                             */
+                            material: string;
+                            /**
+                             * Format: decimal
+                             * @description Machine time and labour.
+                             */
+                            labor: string;
+                            /**
+                             * Format: decimal
+                             * @description Both.
+                             */
+                            total: string;
+                        };
+                        /**
+                         * CostFigures
+                         * @description Actual minus estimate (positive: over the estimate).
+                         */
+                        variance: {
+                            /**
+                             * Format: decimal
+                             * @description Materials.
+                             */
+                            material: string;
+                            /**
+                             * Format: decimal
+                             * @description Machine time and labour.
+                             */
+                            labor: string;
+                            /**
+                             * Format: decimal
+                             * @description Both.
+                             */
+                            total: string;
+                        };
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_production_order_hold: {
         parameters: {
             query?: {
@@ -56716,6 +58044,164 @@ export interface operations {
             };
         };
     };
+    list_production_order_material_availability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        order_id: number;
+                        /** @description Its code. */
+                        order_code: string;
+                        /** @description Each material line. */
+                        materials: {
+                            /** @description The order's material line. */
+                            material_id: number;
+                            /** @description The operation that consumes it. */
+                            operation_id: number | null;
+                            /** @description Its name. */
+                            operation_name: string | null;
+                            /** @description Component. */
+                            component_id: number;
+                            /** @description Its SKU. */
+                            component_sku: string | null;
+                            /** @description Its name. */
+                            component_name: string | null;
+                            /** @description Stocking unit. */
+                            unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Required by the order.
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Already issued.
+                             */
+                            quantity_consumed: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved for this line.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Free in stock (on hand less every allocation).
+                             */
+                            quantity_available: string;
+                            /**
+                             * Format: decimal
+                             * @description On open purchase orders.
+                             */
+                            quantity_incoming: string;
+                            /**
+                             * Format: decimal
+                             * @description Not covered by stock (purchase orders aside).
+                             */
+                            quantity_short_now: string;
+                            /**
+                             * Format: decimal
+                             * @description Not covered by stock or purchase orders.
+                             */
+                            quantity_short: string;
+                            /**
+                             * @description Covered, covered by incoming only, or short.
+                             * @enum {string}
+                             */
+                            status: "ok" | "incoming" | "short";
+                        }[];
+                        /**
+                         * AvailabilitySummary
+                         * @description Counts.
+                         */
+                        summary: {
+                            /** @description Lines. */
+                            total_materials: number;
+                            /** @description Lines covered now. */
+                            materials_available: number;
+                            /** @description Lines not covered now. */
+                            materials_short: number;
+                            /** @description Whether every line is covered now. */
+                            can_start: boolean;
+                        };
+                        /** @description Whether every line is covered now (FilaOps's order page reads it). */
+                        can_release: boolean;
+                        /** @description Lines not covered now. */
+                        shortage_count: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_production_order_operations: {
         parameters: {
             query?: never;
@@ -56913,6 +58399,133 @@ export interface operations {
             };
         };
     };
+    create_production_order_generate_operations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    force?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Done. */
+                        success: boolean;
+                        /** @description Operations made (or to be made at release, for a draft). */
+                        operations_created: number;
+                        /** @description What happened. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_production_order_qc: {
         parameters: {
             query?: never;
@@ -57018,6 +58631,441 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_order_refresh_routing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The BOM (snapshotted into the materials on release). */
+                        bom_id: number | null;
+                        /** @description The BOM's code. */
+                        bom_code: string | null;
+                        /** @description The routing (copied into the operations on release). */
+                        routing_id: number | null;
+                        /** @description The routing's code. */
+                        routing_code: string | null;
+                        /** @description The sales order it makes for (no foreign key until sales exist). */
+                        sales_order_id: number | null;
+                        /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
+                        sales_order_code: string | null;
+                        /** @description The sales order line. */
+                        sales_order_line_id: number | null;
+                        /** @description Where components are reserved and finished goods received. */
+                        location_id: number;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Units left to make. */
+                        quantity_remaining: number;
+                        /** @description Completed share of the ordered quantity, in percent (one decimal). */
+                        completion_percent: number;
+                        /**
+                         * @description Where it came from.
+                         * @enum {string}
+                         */
+                        source: "manual" | "sales_order" | "mrp_planned";
+                        /**
+                         * @description To order or to stock.
+                         * @enum {string}
+                         */
+                        order_type: "MAKE_TO_ORDER" | "MAKE_TO_STOCK";
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /** @description Planned start. */
+                        scheduled_start: string | null;
+                        /** @description Planned end. */
+                        scheduled_end: string | null;
+                        /** @description Started. */
+                        actual_start: string | null;
+                        /** @description Ended. */
+                        actual_end: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Planned minutes (setup plus run of every operation).
+                         */
+                        estimated_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Minutes actually worked (the operations' actual setup and run).
+                         */
+                        actual_time_minutes: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned component cost.
+                         */
+                        estimated_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned labour cost.
+                         */
+                        estimated_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Planned material plus labour cost.
+                         */
+                        estimated_total_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Value of the components and filament consumed (in WIP until completion).
+                         */
+                        actual_material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Labour booked.
+                         */
+                        actual_labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Actual material plus labour cost.
+                         */
+                        actual_total_cost: string;
+                        /** @description Who it is assigned to. */
+                        assigned_to: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /** @description The order this one remakes. */
+                        remake_of_id: number | null;
+                        /** @description The remade order's code. */
+                        remake_of_code: string | null;
+                        /** @description Why it is a remake. */
+                        remake_reason: string | null;
+                        /** @description The scrap reason code, when scrapped. */
+                        scrap_reason: string | null;
+                        /** @description The order it was split from. */
+                        parent_id: number | null;
+                        /** @description The operations, in sequence. */
+                        operations: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The routing step it was copied from. */
+                            routing_operation_id: number | null;
+                            /** @description Where it is done. */
+                            work_center_id: number;
+                            /** @description The work center's code. */
+                            work_center_code: string | null;
+                            /** @description The work center's name. */
+                            work_center_name: string | null;
+                            /** @description The printer (resource) assigned. */
+                            resource_id: number | null;
+                            /** @description The printer's code. */
+                            resource_code: string | null;
+                            /** @description The printer's name. */
+                            resource_name: string | null;
+                            /** @description Order of the step. */
+                            sequence: number;
+                            /** @description Code. */
+                            operation_code: string;
+                            /** @description Name. */
+                            operation_name: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "pending" | "queued" | "running" | "complete" | "skipped";
+                            /**
+                             * Format: decimal
+                             * @description Good units.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Scrapped units.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned setup minutes.
+                             */
+                            planned_setup_minutes: string;
+                            /**
+                             * Format: decimal
+                             * @description Planned run minutes (for the whole quantity).
+                             */
+                            planned_run_minutes: string;
+                            /** @description Actual setup minutes. */
+                            actual_setup_minutes: string | null;
+                            /** @description Actual run minutes. */
+                            actual_run_minutes: string | null;
+                            /** @description Planned start. */
+                            scheduled_start: string | null;
+                            /** @description Planned end. */
+                            scheduled_end: string | null;
+                            /** @description Started. */
+                            actual_start: string | null;
+                            /** @description Ended. */
+                            actual_end: string | null;
+                            /** @description The Bambu Lab printer's task id of the print job, when one ran it. */
+                            bambu_task_id: string | null;
+                            /** @description The plate of a multi-plate Bambu Lab project (1-64). */
+                            bambu_plate_index: number | null;
+                            /** @description Operator. */
+                            operator_name: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /** @description Done. */
+                            is_complete: boolean;
+                            /** @description Running now. */
+                            is_running: boolean;
+                            /** @description Planned over actual minutes, in percent. */
+                            efficiency_percent: number | null;
+                            /** @description The materials this operation consumes. */
+                            materials: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description The component. */
+                                component_id: number;
+                                /** @description The component's SKU. */
+                                component_sku: string | null;
+                                /** @description The component's name. */
+                                component_name: string | null;
+                                /**
+                                 * Format: decimal
+                                 * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                                 */
+                                quantity_required: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Reserved now.
+                                 */
+                                quantity_allocated: string;
+                                /**
+                                 * Format: decimal
+                                 * @description Consumed so far.
+                                 */
+                                quantity_consumed: string;
+                                /** @description The stocking unit. */
+                                unit: string;
+                                /**
+                                 * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                                 *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                                 */
+                                status: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description Created.
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Changed.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The components (the BOM snapshotted on release) with what is reserved and consumed. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description The component's SKU. */
+                            component_sku: string | null;
+                            /** @description The component's name. */
+                            component_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Reserved now.
+                             */
+                            quantity_allocated: string;
+                            /**
+                             * Format: decimal
+                             * @description Consumed so far.
+                             */
+                            quantity_consumed: string;
+                            /** @description The stocking unit. */
+                            unit: string;
+                            /**
+                             * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                             *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                             */
+                            status: string;
+                        }[];
+                        /** @description The spools it used. */
+                        spools: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The spool. */
+                            spool_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Grams consumed.
+                             */
+                            weight_consumed_g: string;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                        }[];
+                        /** @description The serial numbers of the units it made. */
+                        serial_numbers: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description `BLB-YYYYMMDD-NNNN`. */
+                            serial_number: string;
+                            /**
+                             * @description Where the unit stands.
+                             * @enum {string}
+                             */
+                            status: "manufactured" | "in_stock" | "sold" | "shipped" | "returned" | "scrapped";
+                            /** @description QC passed. */
+                            qc_passed: boolean;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description Who created it. */
+                        created_by: number | null;
+                        /** @description Released. */
+                        released_at: string | null;
+                        /** @description Completed. */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -57464,6 +59512,169 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_production_order_required_orders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        order_id: number;
+                        /** @description Its code. */
+                        order_code: string;
+                        /** @description Components to make. */
+                        work_orders_needed: {
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description Its SKU. */
+                            product_sku: string | null;
+                            /** @description Its name. */
+                            product_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed.
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Free in stock.
+                             */
+                            quantity_available: string;
+                            /**
+                             * Format: decimal
+                             * @description Needed beyond stock.
+                             */
+                            quantity_short: string;
+                            /**
+                             * Format: decimal
+                             * @description Already coming on open purchase orders (bought items) or open production orders
+                             *     (made items).
+                             */
+                            quantity_incoming: string;
+                            /** @description 0 for the order's own materials, 1 for their components, ... */
+                            bom_level: number;
+                            /** @description Made with a BOM (a work order), else bought. */
+                            has_bom: boolean;
+                        }[];
+                        /** @description Components to buy. */
+                        purchase_orders_needed: {
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description Its SKU. */
+                            product_sku: string | null;
+                            /** @description Its name. */
+                            product_name: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Needed.
+                             */
+                            quantity_required: string;
+                            /**
+                             * Format: decimal
+                             * @description Free in stock.
+                             */
+                            quantity_available: string;
+                            /**
+                             * Format: decimal
+                             * @description Needed beyond stock.
+                             */
+                            quantity_short: string;
+                            /**
+                             * Format: decimal
+                             * @description Already coming on open purchase orders (bought items) or open production orders
+                             *     (made items).
+                             */
+                            quantity_incoming: string;
+                            /** @description 0 for the order's own materials, 1 for their components, ... */
+                            bom_level: number;
+                            /** @description Made with a BOM (a work order), else bought. */
+                            has_bom: boolean;
+                        }[];
+                        /**
+                         * RequiredSummary
+                         * @description Counts.
+                         */
+                        summary: {
+                            /** @description Work orders needed. */
+                            work_orders: number;
+                            /** @description Purchases needed. */
+                            purchase_orders: number;
+                            /** @description Both. */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -60053,6 +62264,113 @@ export interface operations {
             };
         };
     };
+    list_production_operation_compatibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+                operation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The operation. */
+                        operation_id: number;
+                        /** @description Its name. */
+                        operation_name: string;
+                        /** @description The machine it is on, if any. */
+                        printer_name: string | null;
+                        /** @description No errors. */
+                        compatible: boolean;
+                        /** @description The findings. */
+                        issues: {
+                            /**
+                             * @description Error (cannot run) or warning.
+                             * @enum {string}
+                             */
+                            severity: "error" | "warning";
+                            /**
+                             * @description The rule.
+                             * @enum {string}
+                             */
+                            check: "enclosure" | "nozzle_temp" | "bed_temp" | "diameter" | "hardened_nozzle";
+                            /** @description What is wrong. */
+                            message: string;
+                            /** @description The material type. */
+                            material_name: string;
+                            /** @description The machine. */
+                            printer_name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_production_operation_complete: {
         parameters: {
             query?: never;
@@ -60501,6 +62819,419 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_production_operation_scrap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: number;
+                operation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: decimal */
+                    quantity_scrapped: string;
+                    scrap_reason_code: string;
+                    notes?: string | null;
+                    create_replacement?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Done. */
+                        success: boolean;
+                        /** @description The draft remake order. */
+                        replacement_order: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code `WO-YYYY-NNNN`. */
+                            code: string;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                            /**
+                             * Format: decimal
+                             * @description Quantity to make.
+                             */
+                            quantity_ordered: string;
+                        } | null;
+                        /** @description The journal entry's number, when something was written off. */
+                        journal_entry_number: string | null;
+                        /** @description Later operations skipped because no good unit was left. */
+                        downstream_ops_skipped: number;
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description Its code. */
+                        production_order_code: string;
+                        /** @description The operation. */
+                        operation_id: number;
+                        /** @description Its name. */
+                        operation_name: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Materials of this and earlier operations that are lost. */
+                        materials_consumed: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its sequence. */
+                            operation_sequence: number;
+                            /** @description Its name. */
+                            operation_name: string;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description Its SKU. */
+                            component_sku: string;
+                            /** @description Its name. */
+                            component_name: string;
+                            /**
+                             * Format: decimal
+                             * @description The scrapped units' share of the line.
+                             */
+                            quantity: string;
+                            /** @description Stocking unit. */
+                            unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost per unit.
+                             */
+                            unit_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity times unit cost.
+                             */
+                            cost: string;
+                        }[];
+                        /** @description Time lost per operation. */
+                        labor_by_operation: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its sequence. */
+                            operation_sequence: number;
+                            /** @description Its name. */
+                            operation_name: string;
+                            /**
+                             * Format: decimal
+                             * @description The scrapped units' share of its time at the work center's rate.
+                             */
+                            labor_cost: string;
+                        }[];
+                        /**
+                         * Format: decimal
+                         * @description Cost of the materials lost.
+                         */
+                        material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of the time lost.
+                         */
+                        labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Both.
+                         */
+                        total_cost: string;
+                        /** @description Operations up to and including this one. */
+                        operations_affected: number;
+                        /**
+                         * Format: decimal
+                         * @description The amount the journal entry moves from 1210 WIP to 5020 Scrap: the units' share of
+                         *     what the order holds in WIP.
+                         */
+                        journal_amount: string;
+                        /** @description What the journal entry says. */
+                        journal_memo: string;
+                        /**
+                         * Format: decimal
+                         * @description Both.
+                         */
+                        total_scrap_cost: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_production_operation_scrap_cascade: {
+        parameters: {
+            query: {
+                quantity: string;
+            };
+            header?: never;
+            path: {
+                order_id: number;
+                operation_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description Its code. */
+                        production_order_code: string;
+                        /** @description The operation. */
+                        operation_id: number;
+                        /** @description Its name. */
+                        operation_name: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /** @description Materials of this and earlier operations that are lost. */
+                        materials_consumed: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its sequence. */
+                            operation_sequence: number;
+                            /** @description Its name. */
+                            operation_name: string;
+                            /** @description The component. */
+                            component_id: number;
+                            /** @description Its SKU. */
+                            component_sku: string;
+                            /** @description Its name. */
+                            component_name: string;
+                            /**
+                             * Format: decimal
+                             * @description The scrapped units' share of the line.
+                             */
+                            quantity: string;
+                            /** @description Stocking unit. */
+                            unit: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost per unit.
+                             */
+                            unit_cost: string;
+                            /**
+                             * Format: decimal
+                             * @description Quantity times unit cost.
+                             */
+                            cost: string;
+                        }[];
+                        /** @description Time lost per operation. */
+                        labor_by_operation: {
+                            /** @description The operation. */
+                            operation_id: number;
+                            /** @description Its sequence. */
+                            operation_sequence: number;
+                            /** @description Its name. */
+                            operation_name: string;
+                            /**
+                             * Format: decimal
+                             * @description The scrapped units' share of its time at the work center's rate.
+                             */
+                            labor_cost: string;
+                        }[];
+                        /**
+                         * Format: decimal
+                         * @description Cost of the materials lost.
+                         */
+                        material_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Cost of the time lost.
+                         */
+                        labor_cost: string;
+                        /**
+                         * Format: decimal
+                         * @description Both.
+                         */
+                        total_cost: string;
+                        /** @description Operations up to and including this one. */
+                        operations_affected: number;
+                        /**
+                         * Format: decimal
+                         * @description The amount the journal entry moves from 1210 WIP to 5020 Scrap: the units' share of
+                         *     what the order holds in WIP.
+                         */
+                        journal_amount: string;
+                        /** @description What the journal entry says. */
+                        journal_memo: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
