@@ -108,8 +108,10 @@ pub struct RoutingInput {
     pub operations: Option<Vec<RoutingStepInput>>,
 }
 
-/// A step with every value decided, ready to store.
-#[derive(Debug, Clone)]
+/// A step with every value decided, ready to store (inserted with its routing, or set over a
+/// stored step: a `None` clears the column).
+#[derive(Debug, Clone, Insertable, AsChangeset)]
+#[diesel(table_name = routing_operations, treat_none_as_null = true)]
 pub struct StepValues {
     /// Order.
     pub sequence: i32,
@@ -345,24 +347,7 @@ pub async fn insert_step(
     v: StepValues,
 ) -> Result<RoutingOperationRow, Stop> {
     Ok(diesel::insert_into(routing_operations::table)
-        .values((
-            routing_operations::routing_id.eq(routing_id),
-            routing_operations::sequence.eq(v.sequence),
-            routing_operations::operation_code.eq(v.operation_code),
-            routing_operations::operation_name.eq(v.operation_name),
-            routing_operations::operation_type.eq(v.operation_type),
-            routing_operations::work_center_id.eq(v.work_center_id),
-            routing_operations::description.eq(v.description),
-            routing_operations::setup_minutes.eq(v.setup_minutes),
-            routing_operations::run_minutes.eq(v.run_minutes),
-            routing_operations::wait_minutes.eq(v.wait_minutes),
-            routing_operations::move_minutes.eq(v.move_minutes),
-            routing_operations::runtime_source.eq(v.runtime_source.to_string()),
-            routing_operations::slicer_file_path.eq(v.slicer_file_path),
-            routing_operations::units_per_cycle.eq(v.units_per_cycle),
-            routing_operations::scrap_rate_percent.eq(v.scrap_rate_percent),
-            routing_operations::notes.eq(v.notes),
-        ))
+        .values((routing_operations::routing_id.eq(routing_id), v))
         .returning(RoutingOperationRow::as_returning())
         .get_result(conn)
         .await?)
@@ -430,23 +415,7 @@ pub async fn update_step(
     let row = locked_step(conn, id).await?;
     let v = decide(conn, "", Some(StepValues::of(&row)), row.sequence, input).await?;
     Ok(diesel::update(routing_operations::table.find(id))
-        .set((
-            routing_operations::sequence.eq(v.sequence),
-            routing_operations::operation_code.eq(v.operation_code),
-            routing_operations::operation_name.eq(v.operation_name),
-            routing_operations::operation_type.eq(v.operation_type),
-            routing_operations::work_center_id.eq(v.work_center_id),
-            routing_operations::description.eq(v.description),
-            routing_operations::setup_minutes.eq(v.setup_minutes),
-            routing_operations::run_minutes.eq(v.run_minutes),
-            routing_operations::wait_minutes.eq(v.wait_minutes),
-            routing_operations::move_minutes.eq(v.move_minutes),
-            routing_operations::runtime_source.eq(v.runtime_source.to_string()),
-            routing_operations::slicer_file_path.eq(v.slicer_file_path),
-            routing_operations::units_per_cycle.eq(v.units_per_cycle),
-            routing_operations::scrap_rate_percent.eq(v.scrap_rate_percent),
-            routing_operations::notes.eq(v.notes),
-        ))
+        .set(&v)
         .returning(RoutingOperationRow::as_returning())
         .get_result(conn)
         .await?)

@@ -766,39 +766,51 @@ pub async fn scrap(
         .await?;
     let row = append_notes(conn, row, notes).await?;
     let remake = if create_remake {
-        let mut new = create(
-            conn,
-            ProductionOrderCreateInput {
-                product_id: order.product_id,
-                quantity_ordered: Decimal(quantity),
-                due_date: order.due_date,
-                priority: Some(order.priority),
-                notes: None,
-                bom_id: order.bom_id,
-                routing_id: order.routing_id,
-                sales_order_id: order.sales_order_id,
-                sales_order_line_id: order.sales_order_line_id,
-                source: Some(order.source),
-                order_type: Some(order.order_type),
-                assigned_to: order.assigned_to.clone(),
-                location_id: Some(order.location_id),
-            },
-            Some(user),
-        )
-        .await?;
-        new = diesel::update(production_orders::table.find(new.id))
-            .set((
-                production_orders::remake_of_id.eq(Some(order.id)),
-                production_orders::remake_reason.eq(Some(reason)),
-            ))
-            .returning(OrderRow::as_returning())
-            .get_result(conn)
-            .await?;
-        Some(new)
+        Some(remake(conn, &order, quantity, &reason, None, user).await?)
     } else {
         None
     };
     Ok((row, remake))
+}
+
+/// A draft remake of an order for `quantity` scrapped units: same product, BOM, routing,
+/// sales order line, priority and due date, naming the order it remakes and why.
+pub(super) async fn remake(
+    conn: &mut AsyncPgConnection,
+    order: &OrderRow,
+    quantity: BigDecimal,
+    reason: &str,
+    notes: Option<String>,
+    user: i64,
+) -> Result<OrderRow, Stop> {
+    let new = create(
+        conn,
+        ProductionOrderCreateInput {
+            product_id: order.product_id,
+            quantity_ordered: Decimal(quantity),
+            due_date: order.due_date,
+            priority: Some(order.priority),
+            notes,
+            bom_id: order.bom_id,
+            routing_id: order.routing_id,
+            sales_order_id: order.sales_order_id,
+            sales_order_line_id: order.sales_order_line_id,
+            source: Some(order.source),
+            order_type: Some(order.order_type),
+            assigned_to: order.assigned_to.clone(),
+            location_id: Some(order.location_id),
+        },
+        Some(user),
+    )
+    .await?;
+    Ok(diesel::update(production_orders::table.find(new.id))
+        .set((
+            production_orders::remake_of_id.eq(Some(order.id)),
+            production_orders::remake_reason.eq(Some(reason.to_string())),
+        ))
+        .returning(OrderRow::as_returning())
+        .get_result(conn)
+        .await?)
 }
 
 /// Splits a released order into child orders (draft, same product, BOM and routing) whose

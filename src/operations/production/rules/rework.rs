@@ -362,36 +362,8 @@ pub async fn scrap_at_operation(
         .await? as i64;
     }
     let replacement_order = if input.create_replacement {
-        let new = create(
-            conn,
-            ProductionOrderCreateInput {
-                product_id: order.product_id,
-                quantity_ordered: Decimal(n),
-                due_date: order.due_date,
-                priority: Some(order.priority),
-                notes: Some(format!("Remake of {} after scrap: {reason}", order.code)),
-                bom_id: order.bom_id,
-                routing_id: order.routing_id,
-                sales_order_id: order.sales_order_id,
-                sales_order_line_id: order.sales_order_line_id,
-                source: Some(order.source),
-                order_type: Some(order.order_type),
-                assigned_to: order.assigned_to.clone(),
-                location_id: Some(order.location_id),
-            },
-            Some(user),
-        )
-        .await?;
-        Some(
-            diesel::update(production_orders::table.find(new.id))
-                .set((
-                    production_orders::remake_of_id.eq(Some(order.id)),
-                    production_orders::remake_reason.eq(Some(reason)),
-                ))
-                .returning(OrderRow::as_returning())
-                .get_result(conn)
-                .await?,
-        )
+        let notes = Some(format!("Remake of {} after scrap: {reason}", order.code));
+        Some(remake(conn, &order, n, &reason, notes, user).await?)
     } else {
         None
     };
