@@ -961,3 +961,127 @@ async fn printer_brands_scrap_reason_spellings_and_every_team_user_route_answer(
         res.status
     );
 }
+
+#[tokio::test]
+async fn admins_add_and_change_units_and_conversions_stay_sound() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+
+    // A spool of 250 g, stated against grams: stored against the class's base (KG).
+    let body = json!({"code": "spl", "name": "Spool (250 g)", "uom_class": "Weight", "to_base_factor": "250", "base_unit_code": "g"});
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/uom/",
+        Some(body.clone()),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/uom/",
+        Some(body.clone()),
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    let unit = res.json();
+    assert_eq!(unit["code"], json!("SPL"));
+    assert_eq!(unit["uom_class"], json!("weight"));
+    assert_eq!(unit["base_unit_code"], json!("KG"));
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/uom/convert",
+        Some(json!({"quantity": "2", "from_unit": "SPL", "to_unit": "G"})),
+        &op,
+    )
+    .await;
+    assert_eq!(
+        res.json()["converted_quantity"],
+        json!("500"),
+        "{}",
+        res.text()
+    );
+
+    // Refusals leave the units as they were.
+    let before = table(&app, "units_of_measure").await;
+    for (body, want) in [
+        (body.clone(), StatusCode::BAD_REQUEST),
+        (
+            json!({"code": "X1", "name": "X", "uom_class": "weight", "to_base_factor": "0"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"code": "X2", "name": "X", "uom_class": "weight", "base_unit_code": "M"}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            json!({"code": "X3", "name": "X", "uom_class": "weight", "base_unit_code": "NOPE"}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            json!({"code": "TOOLONGCODE1", "name": "X", "uom_class": "weight"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"code": "PX", "name": "Pixel", "uom_class": "screen"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+    ] {
+        let res = call(
+            &app,
+            Method::POST,
+            "/api/v1/admin/uom/",
+            Some(body.clone()),
+            &t,
+        )
+        .await;
+        assert_eq!(res.status, want, "{body}: {}", res.text());
+    }
+    for (code, body, want) in [
+        (
+            "KG",
+            json!({"to_base_factor": "2"}),
+            StatusCode::BAD_REQUEST,
+        ),
+        ("KG", json!({"active": false}), StatusCode::BAD_REQUEST),
+        ("NOPE", json!({"name": "x"}), StatusCode::NOT_FOUND),
+        (
+            "SPL",
+            json!({"to_base_factor": "-1"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+    ] {
+        let res = call(
+            &app,
+            Method::PATCH,
+            &format!("/api/v1/admin/uom/{code}"),
+            Some(body.clone()),
+            &t,
+        )
+        .await;
+        assert_eq!(res.status, want, "{code} {body}: {}", res.text());
+    }
+    assert_eq!(table(&app, "units_of_measure").await, before);
+
+    // A unit without a named base is against the class's base; a change renames and
+    // re-factors.
+    let res = call(&app, Method::POST, "/api/v1/admin/uom/", Some(json!({"code": "DOZ", "name": "Dozen", "uom_class": "quantity", "to_base_factor": "12"})), &t).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.text());
+    assert_eq!(res.json()["base_unit_code"], json!("EA"));
+    let res = call(
+        &app,
+        Method::PATCH,
+        "/api/v1/admin/uom/spl",
+        Some(json!({"name": "Spool (1 kg)", "to_base_factor": "1"})),
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    assert_eq!(res.json()["name"], json!("Spool (1 kg)"));
+    assert_eq!(res.json()["to_base_factor"], json!("1.00"));
+}

@@ -4518,7 +4518,30 @@ export interface paths {
          */
         get: operations["list_units_of_measure"];
         put?: never;
-        post?: never;
+        /**
+         * Add a unit (`code` 1-10, `name`, `symbol`, `uom_class`, `to_base_factor` > 0 against `base_unit_code`, any unit of the class; the first unit of a new class is its base): a taken code is 400
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation UnitOfMeasureCreate($input: UnitOfMeasureInput!) {
+         *       unitOfMeasureCreate(input: $input) {
+         *         unit { ...UomFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment UomFields on UnitOfMeasure {
+         *       id
+         *       code
+         *       name
+         *       symbol
+         *       uom_class: uomClass
+         *       base_unit_code: baseUnitCode
+         *       to_base_factor: toBaseFactor
+         *       active
+         *     }
+         *     ```
+         */
+        post: operations["create_unit_of_measure"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4619,7 +4642,30 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a unit's `name`, `symbol`, `to_base_factor` (a base unit's stays 1) or `active` (a base unit with active units stays active)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation UnitOfMeasureUpdate($code: String!, $input: UnitOfMeasureInput!) {
+         *       unitOfMeasureUpdate(code: $code, input: $input) {
+         *         unit { ...UomFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment UomFields on UnitOfMeasure {
+         *       id
+         *       code
+         *       name
+         *       symbol
+         *       uom_class: uomClass
+         *       base_unit_code: baseUnitCode
+         *       to_base_factor: toBaseFactor
+         *       active
+         *     }
+         *     ```
+         */
+        patch: operations["update_unit_of_measure"];
         trace?: never;
     };
     "/admin/users/": {
@@ -36248,6 +36294,150 @@ export interface operations {
             };
         };
     };
+    create_unit_of_measure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string | null;
+                    name?: string | null;
+                    symbol?: string | null;
+                    uom_class?: string | null;
+                    to_base_factor?: string | null;
+                    base_unit_code?: string | null;
+                    active?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (EA, G, KG, ...). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Symbol. */
+                        symbol: string;
+                        /** @description quantity, weight, length, time or volume. */
+                        uom_class: string;
+                        /** @description The base unit of its class (null for a base unit). */
+                        base_unit_code: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Multiply by this to convert to the base unit.
+                         */
+                        to_base_factor: string;
+                        /** @description Active. */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_unit_classes: {
         parameters: {
             query?: never;
@@ -36514,6 +36704,152 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_unit_of_measure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string | null;
+                    name?: string | null;
+                    symbol?: string | null;
+                    uom_class?: string | null;
+                    to_base_factor?: string | null;
+                    base_unit_code?: string | null;
+                    active?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (EA, G, KG, ...). */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Symbol. */
+                        symbol: string;
+                        /** @description quantity, weight, length, time or volume. */
+                        uom_class: string;
+                        /** @description The base unit of its class (null for a base unit). */
+                        base_unit_code: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Multiply by this to convert to the base unit.
+                         */
+                        to_base_factor: string;
+                        /** @description Active. */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -781,4 +781,4 @@ async fn category_save(
 
 pub use super::maintenance::{CatalogMaintenanceMutation, CatalogMaintenanceQuery};
 pub use super::stats::{CatalogStatsMutation, CatalogStatsQuery};
-pub use super::uom::CatalogUomQuery;
+pub use super::uom::{CatalogUomMutation, CatalogUomQuery};

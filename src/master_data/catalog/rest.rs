@@ -126,4 +126,13 @@ pub const ROUTES: &[Route] = &[
     Route::post("/admin/uom/convert", stored_op!("uom_convert.graphql"), "convertUnits")
         .body(Body::Fields)
         .summary("Convert `quantity` from `from_unit` to `to_unit` (same class, else 400)"),
+    Route::post("/admin/uom/", stored_op!("uom_create.graphql", "uom"), "unitOfMeasureCreate.unit")
+        .body(Body::Input("input"))
+        .status(201)
+        .access(Admin)
+        .summary("Add a unit (`code` 1-10, `name`, `symbol`, `uom_class`, `to_base_factor` > 0 against `base_unit_code`, any unit of the class; the first unit of a new class is its base): a taken code is 400"),
+    Route::patch("/admin/uom/{code}", stored_op!("uom_update.graphql", "uom"), "unitOfMeasureUpdate.unit")
+        .body(Body::Input("input"))
+        .access(Admin)
+        .summary("Change a unit's `name`, `symbol`, `to_base_factor` (a base unit's stays 1) or `active` (a base unit with active units stays active)"),
 ];

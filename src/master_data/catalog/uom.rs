@@ -2,7 +2,7 @@
 //! one unit by code, and converting a quantity between two units of the same class through
 //! their factors to the class's base unit (`G` to `KG`: × 0.001).
 
-use async_graphql::{Context, Object, SimpleObject};
+use async_graphql::{Context, InputObject, Object, SimpleObject};
 use bigdecimal::{BigDecimal, RoundingMode};
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
@@ -14,6 +14,7 @@ use crate::platform::db::schema::units_of_measure;
 use crate::platform::error::{AppError, AppResult, FieldError};
 use crate::platform::graphql::context;
 use crate::platform::graphql::scalars::Decimal;
+use crate::platform::graphql::user_error::{Stop, UserError, UserErrorCode, invalid};
 
 /// Decimal places a converted quantity keeps (the factors have ten).
 const CONVERTED_SCALE: i64 = 10;
@@ -174,6 +175,262 @@ impl CatalogUomQuery {
             converted_quantity: Decimal(converted),
             factor: Decimal(factor),
         })
+    }
+}
+
+/// The unit classes (the database allows these).
+pub const UNIT_CLASSES: &[&str] = &["quantity", "weight", "length", "time", "volume"];
+/// Longest unit code.
+pub const UNIT_CODE_MAX: usize = 10;
+/// Longest unit name.
+pub const UNIT_NAME_MAX: usize = 50;
+/// Longest symbol.
+pub const UNIT_SYMBOL_MAX: usize = 10;
+/// Longest class name.
+pub const UNIT_CLASS_MAX: usize = 20;
+
+/// A new unit, or changes to one (the code and class are fixed once made).
+#[derive(Debug, Clone, Default, InputObject)]
+pub struct UnitOfMeasureInput {
+    /// Code (1-10 characters, stored upper case; unique). Required on create.
+    #[graphql(directive = crate::platform::graphql::limits::length::apply(UNIT_CODE_MAX))]
+    pub code: Option<String>,
+    /// Name (1-50 characters). Required on create.
+    #[graphql(directive = crate::platform::graphql::limits::length::apply(UNIT_NAME_MAX))]
+    pub name: Option<String>,
+    /// Symbol (default the code).
+    #[graphql(directive = crate::platform::graphql::limits::length::apply(UNIT_SYMBOL_MAX))]
+    pub symbol: Option<String>,
+    /// Class: quantity, weight, length, time or volume (any case). Required on create.
+    #[graphql(directive = crate::platform::graphql::limits::length::apply(UNIT_CLASS_MAX))]
+    pub uom_class: Option<String>,
+    /// How many of `baseUnitCode` one of this unit is (default 1; more than 0).
+    pub to_base_factor: Option<Decimal>,
+    /// The unit the factor is in: any unit of the class (stored against the class's base).
+    /// Without it the factor is to the class's base unit; a unit of a new class is its base.
+    pub base_unit_code: Option<String>,
+    /// Active.
+    pub active: Option<bool>,
+}
+
+/// Creates (`code` is `None`) or changes a unit, keeping conversions sound: one base unit
+/// per class (factor 1), every other unit's factor to it more than zero.
+pub async fn save_unit(
+    conn: &mut diesel_async::AsyncPgConnection,
+    code: Option<&str>,
+    mut input: UnitOfMeasureInput,
+) -> Result<UomRow, Stop> {
+    use crate::platform::db::text::required;
+    let creating = code.is_none();
+    let mut errors: Vec<UserError> = Vec::new();
+    if creating {
+        required(&mut errors, "code", &mut input.code, true, UNIT_CODE_MAX);
+        required(
+            &mut errors,
+            "uomClass",
+            &mut input.uom_class,
+            true,
+            UNIT_CLASS_MAX,
+        );
+    }
+    required(
+        &mut errors,
+        "name",
+        &mut input.name,
+        creating,
+        UNIT_NAME_MAX,
+    );
+    crate::ledgers::inventory::rules::optional_text(
+        &mut errors,
+        "symbol",
+        &mut input.symbol,
+        UNIT_SYMBOL_MAX,
+    );
+    if input
+        .to_base_factor
+        .as_ref()
+        .is_some_and(|f| f.0 <= BigDecimal::from(0))
+    {
+        errors.push(invalid("toBaseFactor", "Input should be greater than 0"));
+    }
+    if !errors.is_empty() {
+        return Err(Stop::Refused(errors));
+    }
+    let units = model::units(conn).await?;
+    let Some(code) = code else {
+        let code = input.code.unwrap_or_default().to_uppercase();
+        let class = input.uom_class.unwrap_or_default().to_lowercase();
+        if !UNIT_CLASSES.contains(&class.as_str()) {
+            return Err(Stop::refuse(
+                "uomClass",
+                UserErrorCode::Invalid,
+                format!("Unit class must be one of {}", UNIT_CLASSES.join(", ")),
+            ));
+        }
+        if units.iter().any(|u| u.code.eq_ignore_ascii_case(&code)) {
+            return Err(Stop::refuse(
+                "code",
+                UserErrorCode::Taken,
+                format!("Unit with code '{code}' already exists"),
+            ));
+        }
+        let base = units
+            .iter()
+            .find(|u| u.uom_class == class && u.base_unit_code.is_none());
+        let factor = input
+            .to_base_factor
+            .map(|f| f.0)
+            .unwrap_or_else(|| BigDecimal::from(1));
+        let (base_code, factor) = match (&input.base_unit_code, base) {
+            (Some(named), _) => {
+                let Some(unit) = units.iter().find(|u| u.code.eq_ignore_ascii_case(named)) else {
+                    return Err(Stop::refuse(
+                        "baseUnitCode",
+                        UserErrorCode::NotFound,
+                        format!("Base unit not found: {named}"),
+                    ));
+                };
+                if unit.uom_class != class {
+                    return Err(Stop::refuse(
+                        "baseUnitCode",
+                        UserErrorCode::NotAllowed,
+                        format!("Base unit must be in the same class ({class})"),
+                    ));
+                }
+                let root = unit
+                    .base_unit_code
+                    .clone()
+                    .unwrap_or_else(|| unit.code.clone());
+                (Some(root), factor * &unit.to_base_factor)
+            }
+            (None, Some(b)) => (Some(b.code.clone()), factor),
+            (None, None) if factor == BigDecimal::from(1) => (None, factor),
+            (None, None) => {
+                return Err(Stop::refuse(
+                    "toBaseFactor",
+                    UserErrorCode::NotAllowed,
+                    format!("{code} is the first unit of class {class}, its base: its factor is 1"),
+                ));
+            }
+        };
+        return Ok(diesel::insert_into(units_of_measure::table)
+            .values((
+                units_of_measure::code.eq(&code),
+                units_of_measure::name.eq(input.name.unwrap_or_default()),
+                units_of_measure::symbol.eq(input.symbol.unwrap_or_else(|| code.clone())),
+                units_of_measure::uom_class.eq(class),
+                units_of_measure::base_unit_code.eq(base_code),
+                units_of_measure::to_base_factor.eq(factor),
+                units_of_measure::active.eq(input.active.unwrap_or(true)),
+            ))
+            .returning(UomRow::as_returning())
+            .get_result(conn)
+            .await?);
+    };
+    let Some(unit) = units
+        .iter()
+        .find(|u| u.code.eq_ignore_ascii_case(code.trim()))
+    else {
+        return Err(Stop::refuse(
+            "code",
+            UserErrorCode::NotFound,
+            format!("Unit not found: {}", code.trim().to_uppercase()),
+        ));
+    };
+    if unit.base_unit_code.is_none() {
+        if input
+            .to_base_factor
+            .as_ref()
+            .is_some_and(|f| f.0 != BigDecimal::from(1))
+        {
+            return Err(Stop::refuse(
+                "toBaseFactor",
+                UserErrorCode::NotAllowed,
+                format!(
+                    "{} is the base unit of {}: its factor stays 1",
+                    unit.code, unit.uom_class
+                ),
+            ));
+        }
+        if input.active == Some(false)
+            && units
+                .iter()
+                .any(|u| u.base_unit_code.as_deref() == Some(&unit.code) && u.active)
+        {
+            return Err(Stop::refuse(
+                "active",
+                UserErrorCode::NotAllowed,
+                format!(
+                    "{} is the base unit of active units of {}",
+                    unit.code, unit.uom_class
+                ),
+            ));
+        }
+    }
+    Ok(diesel::update(units_of_measure::table.find(unit.id))
+        .set((
+            input.name.map(|n| units_of_measure::name.eq(n)),
+            input.symbol.map(|s| units_of_measure::symbol.eq(s)),
+            input
+                .to_base_factor
+                .map(|f| units_of_measure::to_base_factor.eq(f.0)),
+            input.active.map(|a| units_of_measure::active.eq(a)),
+        ))
+        .returning(UomRow::as_returning())
+        .get_result(conn)
+        .await?)
+}
+
+/// The result of saving a unit.
+#[derive(Debug, Clone, Default, SimpleObject)]
+pub struct UnitOfMeasurePayload {
+    /// The unit.
+    pub unit: Option<UnitOfMeasure>,
+    /// Rule violations (nothing changed when present).
+    pub user_errors: Vec<UserError>,
+}
+
+impl From<Result<UomRow, Vec<UserError>>> for UnitOfMeasurePayload {
+    fn from(saved: Result<UomRow, Vec<UserError>>) -> Self {
+        match saved {
+            Ok(row) => UnitOfMeasurePayload {
+                unit: Some(row.into()),
+                user_errors: Vec::new(),
+            },
+            Err(user_errors) => UnitOfMeasurePayload {
+                unit: None,
+                user_errors,
+            },
+        }
+    }
+}
+
+/// Unit of measure changes (admins).
+#[derive(Default)]
+pub struct CatalogUomMutation;
+
+#[Object]
+impl CatalogUomMutation {
+    /// Adds a unit of measure (in an existing class with its factor to any unit of it, or as
+    /// the base of a new class).
+    #[graphql(guard = "Access::Admin")]
+    async fn unit_of_measure_create(
+        &self,
+        ctx: &Context<'_>,
+        input: UnitOfMeasureInput,
+    ) -> AppResult<UnitOfMeasurePayload> {
+        Ok(crate::in_transaction!(ctx, |conn| save_unit(conn, None, input)).into())
+    }
+
+    /// Changes a unit's name, symbol, factor (a base unit's stays 1) or active flag.
+    #[graphql(guard = "Access::Admin")]
+    async fn unit_of_measure_update(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The unit's code (any case).")] code: String,
+        input: UnitOfMeasureInput,
+    ) -> AppResult<UnitOfMeasurePayload> {
+        Ok(crate::in_transaction!(ctx, |conn| save_unit(conn, Some(&code), input)).into())
     }
 }
 
