@@ -246,11 +246,7 @@ pub async fn save_unit(
         &mut input.symbol,
         UNIT_SYMBOL_MAX,
     );
-    if input
-        .to_base_factor
-        .as_ref()
-        .is_some_and(|f| f.0 <= BigDecimal::from(0))
-    {
+    if input.to_base_factor.as_ref().is_some_and(|f| f.0 <= 0) {
         errors.push(invalid("toBaseFactor", "Input should be greater than 0"));
     }
     if !errors.is_empty() {
@@ -304,7 +300,7 @@ pub async fn save_unit(
                 (Some(root), factor * &unit.to_base_factor)
             }
             (None, Some(b)) => (Some(b.code.clone()), factor),
-            (None, None) if factor == BigDecimal::from(1) => (None, factor),
+            (None, None) if factor == 1 => (None, factor),
             (None, None) => {
                 return Err(Stop::refuse(
                     "toBaseFactor",
@@ -338,11 +334,7 @@ pub async fn save_unit(
         ));
     };
     if unit.base_unit_code.is_none() {
-        if input
-            .to_base_factor
-            .as_ref()
-            .is_some_and(|f| f.0 != BigDecimal::from(1))
-        {
+        if input.to_base_factor.as_ref().is_some_and(|f| f.0 != 1) {
             return Err(Stop::refuse(
                 "toBaseFactor",
                 UserErrorCode::NotAllowed,
