@@ -72,7 +72,7 @@ areas! {
     ledgers::inventory: query InventoryQuery, mutation InventoryMutation, loaders crate::ledgers::inventory::loaders::attach;
     operations::bom: query BomQuery, mutation BomMutation & BomCostingMutation, loaders crate::operations::bom::loaders::attach;
     ledgers::accounting: query AccountingQuery & JournalsQuery, mutation AccountingMutation;
-    ledgers::materials: query MaterialsQuery, mutation MaterialsMutation & MaterialItemsMutation;
+    ledgers::materials: query MaterialsQuery & MaterialCatalogueQuery, mutation MaterialsMutation & MaterialItemsMutation & MaterialCatalogueMutation;
     ledgers::spools: query SpoolsQuery, mutation SpoolsMutation, loaders crate::ledgers::spools::loaders::attach;
     operations::purchasing: query PurchasingQuery & ItemDemandQuery, mutation PurchasingMutation, loaders crate::operations::purchasing::loaders::attach;
     operations::production: query ProductionQuery & ProductionFloorQuery & RoutingQuery & OrderDetailQuery, mutation ProductionMutation & ManufacturingMutation & RoutingMutation & OrderDetailMutation, subscription ProductionSubscription, loaders crate::operations::production::loaders::attach, routes crate::operations::production::routing::rest::ROUTES, crate::operations::production::detail::rest::ROUTES;

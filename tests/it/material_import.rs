@@ -541,3 +541,160 @@ async fn five_thousand_materials_import_quickly() {
     assert_eq!(debit, equity);
     consistent(&app, &t).await;
 }
+
+#[tokio::test]
+async fn the_material_catalogue_answers_the_pickers_and_admins_extend_it() {
+    use crate::common::api::ok;
+    use crate::common::books::num;
+    use serde_json::json;
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    crate::common::books::exec(
+        &app,
+        "INSERT INTO material_types (code, name, requires_enclosure, nozzle_temp_c, density_g_cm3) VALUES ('PETG_CF', 'PETG-CF', FALSE, 250, 1.3); \
+         INSERT INTO colors (code, name, hex_code) VALUES ('BLACK', 'Black', '#000000');",
+    )
+    .await;
+    let item = ok(&app, &op, Method::POST, "/api/v1/items/material", Some(json!({"material_type_code": "petg_cf", "color_code": "black", "cost_per_kg": "30", "initial_qty_kg": "2"}))).await;
+
+    let types = ok(&app, &op, Method::GET, "/api/v1/materials/types", None).await;
+    let petg = types["materials"]
+        .as_array()
+        .expect("materials")
+        .iter()
+        .find(|m| m["code"] == "PETG_CF")
+        .expect("type")
+        .clone();
+    assert_eq!(num(&petg["filament_diameter"]), 1.75, "{petg}");
+    assert_eq!(num(&petg["density"]), 1.3);
+    let colors = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/materials/types/petg_cf/colors",
+        None,
+    )
+    .await;
+    assert_eq!(
+        colors,
+        json!({"material_type": "petg_cf", "colors": [{"code": "BLACK", "name": "Black", "hex": "#000000"}]})
+    );
+    let res = call(
+        &app,
+        Method::GET,
+        "/api/v1/materials/types/NOPE/colors",
+        None,
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND);
+    let picks = ok(&app, &op, Method::GET, "/api/v1/materials/for-bom", None).await;
+    let pick = &picks["items"][0];
+    assert_eq!(pick["id"], item["id"], "{picks}");
+    assert_eq!(pick["material_code"], "PETG_CF");
+    assert_eq!(pick["in_stock"], true);
+    assert_eq!(num(&pick["quantity_available"]), 2000.0, "{pick}");
+    let pricing = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/materials/pricing/PETG_CF",
+        None,
+    )
+    .await;
+    assert_eq!(num(&pricing["base_price_per_kg"]), 30.0, "{pricing}");
+
+    // Admins mark it abrasive and add a colour; operators cannot; bad input changes nothing.
+    let res = call(
+        &app,
+        Method::PATCH,
+        "/api/v1/materials/types/PETG_CF",
+        Some(json!({"is_abrasive": true})),
+        &op,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+    let before = (
+        table_json(&app, "material_types").await,
+        table_json(&app, "colors").await,
+    );
+    for (method, path, body, want) in [
+        (
+            Method::PATCH,
+            "/api/v1/materials/types/PETG_CF",
+            json!({"filament_diameter_mm": "0"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/materials/types/PETG_CF",
+            json!({"density_g_cm3": "99"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/materials/types/NOPE",
+            json!({"is_abrasive": true}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            Method::POST,
+            "/api/v1/materials/types/PETG_CF/colors",
+            json!({"name": "Black"}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Method::POST,
+            "/api/v1/materials/types/PETG_CF/colors",
+            json!({"name": "Red", "hex_code": "red"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            "/api/v1/materials/types/NOPE/colors",
+            json!({"name": "Red"}),
+            StatusCode::NOT_FOUND,
+        ),
+    ] {
+        let res = call(&app, method, path, Some(body.clone()), &t).await;
+        assert_eq!(res.status, want, "{path} {body}: {}", res.text());
+    }
+    assert_eq!(
+        (
+            table_json(&app, "material_types").await,
+            table_json(&app, "colors").await
+        ),
+        before
+    );
+    let changed = ok(
+        &app,
+        &t,
+        Method::PATCH,
+        "/api/v1/materials/types/petg_cf",
+        Some(json!({"is_abrasive": true, "filament_diameter_mm": "2.85"})),
+    )
+    .await;
+    assert_eq!(changed["is_abrasive"], true, "{changed}");
+    assert_eq!(num(&changed["filament_diameter"]), 2.85);
+    let added = ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/materials/types/PETG_CF/colors",
+        Some(json!({"name": "Mystic Blue", "hex_code": "#1e90ff"})),
+    )
+    .await;
+    assert_eq!(added["code"], "MYSTIC_BLUE", "{added}");
+    assert_eq!(added["hex_code"], "#1E90FF");
+    assert_eq!(added["material_type_code"], "PETG_CF");
+    let colors = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/materials/types/PETG_CF/colors",
+        None,
+    )
+    .await;
+    assert_eq!(colors["colors"].as_array().map(Vec::len), Some(2));
+}

@@ -7712,6 +7712,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/materials/for-bom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The material items (a type in a colour) with cost and stock, `{items: [...]}`, for BOM and routing-step pickers
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MaterialsForBom {
+         *       materialsForBom {
+         *         items {
+         *           id
+         *           sku
+         *           name
+         *           description
+         *           item_type: itemType
+         *           procurement_type: procurementType
+         *           unit
+         *           standard_cost: standardCost
+         *           in_stock: inStock
+         *           quantity_available: quantityAvailable
+         *           material_code: materialCode
+         *           color_code: colorCode
+         *           color_hex: colorHex
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_materials_for_bom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/materials/import/": {
         parameters: {
             query?: never;
@@ -7770,6 +7812,173 @@ export interface paths {
         get: operations["list_material_import_template"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/materials/pricing/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A material type's printing and pricing facts: density, average cost per kg of its items, temperatures, enclosure, abrasive, diameter
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MaterialPricing($code: String!) {
+         *       materialPricing(code: $code) {
+         *         code
+         *         name
+         *         density
+         *         base_price_per_kg: basePricePerKg
+         *         nozzle_temp_c: nozzleTempC
+         *         bed_temp_c: bedTempC
+         *         requires_enclosure: requiresEnclosure
+         *         is_abrasive: isAbrasive
+         *         filament_diameter: filamentDiameter
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_material_pricing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/materials/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Material types as `{materials: [...]}` with what they ask of a printer (`requires_enclosure`, temperatures, `filament_diameter`, `is_abrasive`, `density`); `include_inactive`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MaterialCatalog($includeInactive: Boolean = false) {
+         *       materialCatalog(includeInactive: $includeInactive) {
+         *         materials { ...MaterialTypeFields }
+         *       }
+         *     }
+         *     fragment MaterialTypeFields on MaterialType {
+         *       id
+         *       code
+         *       name
+         *       base_material: code
+         *       description
+         *       active
+         *       requires_enclosure: requiresEnclosure
+         *       nozzle_temp_c: nozzleTempC
+         *       bed_temp_c: bedTempC
+         *       density: densityGCm3
+         *       filament_diameter: filamentDiameterMm
+         *       is_abrasive: isAbrasive
+         *     }
+         *     ```
+         */
+        get: operations["list_material_catalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/materials/types/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a material type by code (`name`, `description`, `requires_enclosure`, `nozzle_temp_c`, `bed_temp_c`, `density_g_cm3`, `filament_diameter_mm`, `is_abrasive`, `active`)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation MaterialTypeUpdateByCode($code: String!, $input: MaterialTypeUpdateInput!) {
+         *       materialTypeUpdateByCode(code: $code, input: $input) {
+         *         materialType { ...MaterialTypeFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment MaterialTypeFields on MaterialType {
+         *       id
+         *       code
+         *       name
+         *       base_material: code
+         *       description
+         *       active
+         *       requires_enclosure: requiresEnclosure
+         *       nozzle_temp_c: nozzleTempC
+         *       bed_temp_c: bedTempC
+         *       density: densityGCm3
+         *       filament_diameter: filamentDiameterMm
+         *       is_abrasive: isAbrasive
+         *     }
+         *     ```
+         */
+        patch: operations["update_material_type_update_by_code"];
+        trace?: never;
+    };
+    "/materials/types/{code}/colors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The active colours of a material type: `{material_type, colors: [{code, name, hex}]}` (404 for an unknown type)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MaterialTypeColors($code: String!) {
+         *       materialTypeColors(code: $code) {
+         *         material_type: materialType
+         *         colors { code name hex }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_material_type_colors"];
+        put?: never;
+        /**
+         * Add a colour to a material type (`name`, `code` default from the name, `hex_code` #RRGGBB); an existing colour code is linked; one already linked is 400
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation MaterialColorAdd($code: String!, $input: MaterialColorInput!) {
+         *       materialColorAdd(materialTypeCode: $code, input: $input) {
+         *         added {
+         *           color { id code name hex_code: hexCode }
+         *           material_type_code: materialTypeCode
+         *           message
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_material_color_add"];
         delete?: never;
         options?: never;
         head?: never;
@@ -47523,6 +47732,115 @@ export interface operations {
             };
         };
     };
+    list_materials_for_bom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description By type then colour. */
+                        items: {
+                            /** @description The item. */
+                            id: number;
+                            /** @description Its SKU. */
+                            sku: string;
+                            /** @description "Type - Colour". */
+                            name: string;
+                            /** @description The type's description. */
+                            description: string | null;
+                            /** @description The item's type. */
+                            item_type: string;
+                            /** @description Bought. */
+                            procurement_type: string;
+                            /** @description Stocking unit. */
+                            unit: string;
+                            /** @description Cost per stocking unit (standard, else average, else last). */
+                            standard_cost: string | null;
+                            /** @description On hand anywhere. */
+                            in_stock: boolean;
+                            /**
+                             * Format: decimal
+                             * @description On hand less allocated, over every location.
+                             */
+                            quantity_available: string;
+                            /** @description Material type code. */
+                            material_code: string;
+                            /** @description Colour code. */
+                            color_code: string;
+                            /** @description Colour `#RRGGBB`. */
+                            color_hex: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_material_import: {
         parameters: {
             query?: never;
@@ -47715,6 +48033,602 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_material_pricing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Code. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description g/cm³. */
+                        density: string | null;
+                        /** @description Average cost per kg of its items (from their costs per stocking unit), when known. */
+                        base_price_per_kg: string | null;
+                        /** @description Nozzle temperature, °C. */
+                        nozzle_temp_c: number | null;
+                        /** @description Bed temperature, °C. */
+                        bed_temp_c: number | null;
+                        /** @description Needs an enclosure. */
+                        requires_enclosure: boolean;
+                        /** @description Needs a hardened nozzle. */
+                        is_abrasive: boolean;
+                        /**
+                         * Format: decimal
+                         * @description Filament diameter, mm.
+                         */
+                        filament_diameter: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_material_catalog: {
+        parameters: {
+            query?: {
+                include_inactive?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Active types (every type when asked), by code. */
+                        materials: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (upper case, unique), e.g. `PLA_MATTE`. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Code (upper case, unique), e.g. `PLA_MATTE`. */
+                            base_material: string;
+                            /** @description Description. */
+                            description: string | null;
+                            /** @description Active. */
+                            active: boolean;
+                            /**
+                             * @description Whether it must print in an enclosed printer (ABS, ASA, PC, nylon...); the scheduler
+                             *     checks it against the printer's capabilities.
+                             */
+                            requires_enclosure: boolean;
+                            /** @description The nozzle temperature it needs, in °C (100-500), when known. */
+                            nozzle_temp_c: number | null;
+                            /** @description The bed temperature it needs, in °C (0-200), when known. */
+                            bed_temp_c: number | null;
+                            /** @description Density in g/cm³ (grams from a length of filament), when known. */
+                            density: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Filament diameter in mm (1.75 unless told).
+                             */
+                            filament_diameter: string;
+                            /** @description Abrasive (carbon or glass filled): needs a hardened nozzle. */
+                            is_abrasive: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_material_type_update_by_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    active?: boolean | null;
+                    requires_enclosure?: boolean | null;
+                    nozzle_temp_c?: number | null;
+                    bed_temp_c?: number | null;
+                    density_g_cm3?: string | null;
+                    filament_diameter_mm?: string | null;
+                    is_abrasive?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique), e.g. `PLA_MATTE`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Code (upper case, unique), e.g. `PLA_MATTE`. */
+                        base_material: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Active. */
+                        active: boolean;
+                        /**
+                         * @description Whether it must print in an enclosed printer (ABS, ASA, PC, nylon...); the scheduler
+                         *     checks it against the printer's capabilities.
+                         */
+                        requires_enclosure: boolean;
+                        /** @description The nozzle temperature it needs, in °C (100-500), when known. */
+                        nozzle_temp_c: number | null;
+                        /** @description The bed temperature it needs, in °C (0-200), when known. */
+                        bed_temp_c: number | null;
+                        /** @description Density in g/cm³ (grams from a length of filament), when known. */
+                        density: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Filament diameter in mm (1.75 unless told).
+                         */
+                        filament_diameter: string;
+                        /** @description Abrasive (carbon or glass filled): needs a hardened nozzle. */
+                        is_abrasive: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_material_type_colors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The type's code as asked. */
+                        material_type: string;
+                        /** @description Its active colours, by name. */
+                        colors: {
+                            /** @description Code. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description `#RRGGBB`. */
+                            hex: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_material_color_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    code?: string | null;
+                    hex_code?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string;
+                        /** @description The type's code. */
+                        material_type_code: string;
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (upper case, unique), e.g. `CHARCOAL`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description `#RRGGBB`. */
+                        hex_code: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@
 
 use async_graphql::{Context, Object, SimpleObject, Upload};
 
+pub use crate::ledgers::materials::catalogue::{MaterialCatalogueMutation, MaterialCatalogueQuery};
 use crate::ledgers::materials::import::{self, MaterialImportReport};
 pub use crate::ledgers::materials::items::MaterialItemsMutation;
 use crate::ledgers::materials::model::{

@@ -7,6 +7,7 @@
 //! [`items`]) as inventory / 3000 Owner's
 //! equity (DOMAIN "Manual transactions").
 
+pub mod catalogue;
 pub mod graphql;
 pub mod import;
 pub mod items;

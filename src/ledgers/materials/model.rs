@@ -10,6 +10,7 @@ use crate::ledgers::materials::rules::{
 use crate::platform::db::schema::{colors, material_types};
 use crate::platform::error::{AppError, AppResult};
 use crate::platform::graphql::limits::{length, range};
+use crate::platform::graphql::scalars::Decimal;
 use crate::platform::graphql::scalars::Timestamp;
 
 /// A kind of material, e.g. `PLA_MATTE`.
@@ -75,6 +76,12 @@ crate::input_forms! {
         /// The bed temperature it needs, in °C (0-200).
         [directive = range::apply(BED_TEMP_MIN, BED_TEMP_MAX)]
         bed_temp_c: clearable i32,
+        /// Density in g/cm³ (more than 0, under 30).
+        density_g_cm3: clearable Decimal,
+        /// Filament diameter in mm (1.75 unless told; more than 0, under 5).
+        filament_diameter_mm: optional Decimal,
+        /// Abrasive (carbon or glass filled): needs a hardened nozzle (default false).
+        is_abrasive: optional bool,
     }
 }
 

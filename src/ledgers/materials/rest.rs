@@ -1,5 +1,6 @@
 //! REST routes of the materials and inventory imports (CONTRACT 5.11, onboarding step 6;
-//! admins only, spec 4.5): declarations only.
+//! admins only, spec 4.5) and of the material catalogue FilaOps's pickers read (staff;
+//! changes for admins): declarations only.
 
 use crate::platform::auth::Access::Admin;
 use crate::platform::rest::{Body, Route};
@@ -26,4 +27,21 @@ pub const ROUTES: &[Route] = &[
         .access(Admin)
         .idempotent()
         .summary("Import stock from a CSV (multipart `file`; `SKU`, `Quantity`, `Location` default MAIN, `Lot Number`, `Mode` set|add): `{created, updated, errors, total_processed}`, booked as opening balances"),
+    Route::get("/materials/types", stored_op!("material_types.graphql", "material_type"), "materialCatalog")
+        .summary("Material types as `{materials: [...]}` with what they ask of a printer (`requires_enclosure`, temperatures, `filament_diameter`, `is_abrasive`, `density`); `include_inactive`"),
+    Route::patch("/materials/types/{code}", stored_op!("material_type_update.graphql", "material_type"), "materialTypeUpdateByCode.materialType")
+        .body(Body::Input("input"))
+        .access(Admin)
+        .summary("Change a material type by code (`name`, `description`, `requires_enclosure`, `nozzle_temp_c`, `bed_temp_c`, `density_g_cm3`, `filament_diameter_mm`, `is_abrasive`, `active`)"),
+    Route::get("/materials/types/{code}/colors", stored_op!("material_type_colors.graphql"), "materialTypeColors")
+        .summary("The active colours of a material type: `{material_type, colors: [{code, name, hex}]}` (404 for an unknown type)"),
+    Route::post("/materials/types/{code}/colors", stored_op!("material_color_add.graphql"), "materialColorAdd.added")
+        .body(Body::Input("input"))
+        .access(Admin)
+        .flatten(&["color"])
+        .summary("Add a colour to a material type (`name`, `code` default from the name, `hex_code` #RRGGBB); an existing colour code is linked; one already linked is 400"),
+    Route::get("/materials/for-bom", stored_op!("materials_for_bom.graphql"), "materialsForBom")
+        .summary("The material items (a type in a colour) with cost and stock, `{items: [...]}`, for BOM and routing-step pickers"),
+    Route::get("/materials/pricing/{code}", stored_op!("material_pricing.graphql"), "materialPricing")
+        .summary("A material type's printing and pricing facts: density, average cost per kg of its items, temperatures, enclosure, abrasive, diameter"),
 ];

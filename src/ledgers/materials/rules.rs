@@ -64,6 +64,23 @@ pub fn check_material_type(form: &mut MaterialTypeForm, creating: bool) -> Vec<U
         BED_TEMP_MIN,
         BED_TEMP_MAX,
     );
+    let outside = |v: &bigdecimal::BigDecimal, max: i32| *v <= 0 || *v >= max;
+    if let Some(Some(d)) = &form.density_g_cm3
+        && outside(&d.0, 30)
+    {
+        errors.push(invalid(
+            "densityGCm3",
+            "Input should be more than 0 and under 30",
+        ));
+    }
+    if let Some(d) = &form.filament_diameter_mm
+        && outside(&d.0, 5)
+    {
+        errors.push(invalid(
+            "filamentDiameterMm",
+            "Input should be more than 0 and under 5",
+        ));
+    }
     errors
 }
 
