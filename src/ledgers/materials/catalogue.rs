@@ -381,7 +381,7 @@ impl MaterialCatalogueQuery {
                             procurement_type: procurement,
                             unit,
                             standard_cost: standard.or(average).or(last).map(Decimal),
-                            in_stock: on_hand > BigDecimal::from(0),
+                            in_stock: on_hand > 0,
                             quantity_available: Decimal(on_hand - allocated),
                             material_code: code,
                             color_code: color,
