@@ -131,8 +131,18 @@ describe('scheduler with the real API', () => {
       const message = (await callout.locator('.sched-callout__msg').textContent()).trim();
       assert.ok(message.length > 0, 'the refusal says why');
       await board.locator(`[data-lane="${b.lane.key}"] [data-op="${opB.id}"].is-refused`).waitFor();
-      const still = await barB.boundingBox();
-      assert.deepEqual([Math.round(still.x), Math.round(still.y)], [Math.round(before.x), Math.round(before.y)], 'the bar snapped back');
+      // A refused bar shakes (0.4 s, ±5 px): wait for it to come to rest before measuring.
+      const at = async () => {
+        const box = await barB.boundingBox();
+        return [Math.round(box.x), Math.round(box.y)];
+      };
+      const home = [Math.round(before.x), Math.round(before.y)];
+      let still = await at();
+      for (let i = 0; i < 40 && (still[0] !== home[0] || still[1] !== home[1]); i += 1) {
+        await page.waitForTimeout(50);
+        still = await at();
+      }
+      assert.deepEqual(still, home, 'the bar snapped back');
       assert.equal((await booking(page, opB.id)).op.scheduled_start, b.op.scheduled_start, 'the booking did not move');
       await screenshot(page, 'scheduler-refused');
 

@@ -147,6 +147,34 @@ async fn operation_types_are_seeded_and_admins_add_and_lock_them() {
     .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
 
+    // Odd input is a 4xx, never a server error.
+    for body in [
+        json!({"default_work_center_id": 999999}),
+        json!({"consume_stages": ["any", "any"]}),
+        json!({"label": ""}),
+        json!({"category": null, "description": null}),
+        json!({"sort_order": 2147483647}),
+        json!({"description": "a\u{0}b"}),
+        json!({"consume_stages": []}),
+        json!({"is_qc": false, "consume_stages": ["any"]}),
+        json!({"code": "OTHER"}),
+    ] {
+        let res = call(
+            &app,
+            Method::PUT,
+            "/api/v1/admin/operation-types/QUALITY_CONTROL",
+            Some(body.clone()),
+            &t,
+        )
+        .await;
+        assert!(
+            !res.status.is_server_error(),
+            "{body}: {} {}",
+            res.status,
+            res.text()
+        );
+    }
+
     // Deactivated: gone from the list, refused on new steps.
     ok(
         &app,
@@ -309,6 +337,15 @@ async fn steps_and_their_materials_are_resources_with_costs() {
     )
     .await;
     let bag_line = bag_line["id"].as_i64().expect("line");
+    let unchanged = call(
+        &app,
+        Method::PUT,
+        &format!("/api/v1/routings/materials/{bag_line}"),
+        Some(json!({})),
+        &op,
+    )
+    .await;
+    assert_eq!(unchanged.status, StatusCode::OK, "{}", unchanged.text());
     let changed = ok(
         &app,
         &op,

@@ -367,6 +367,8 @@ pub async fn save_unit(
                 .to_base_factor
                 .map(|f| units_of_measure::to_base_factor.eq(f.0)),
             input.active.map(|a| units_of_measure::active.eq(a)),
+            // Always one column to set: a body that changes nothing still answers the row.
+            units_of_measure::id.eq(unit.id),
         ))
         .returning(UomRow::as_returning())
         .get_result(conn)

@@ -299,6 +299,8 @@ pub async fn update(
             input
                 .notes
                 .map(|n| routing_operation_materials::notes.eq(Some(n))),
+            // Always one column to set: a body that changes nothing still answers the row.
+            routing_operation_materials::updated_at.eq(chrono::Utc::now()),
         ))
         .returning(StepMaterialRow::as_returning())
         .get_result(conn)

@@ -316,6 +316,8 @@ pub async fn save(
             input
                 .default_work_center_id
                 .map(|w| operation_types::default_work_center_id.eq(Some(w))),
+            // Always one column to set: a body that changes nothing still answers the row.
+            operation_types::updated_at.eq(chrono::Utc::now()),
         ))
         .returning(OperationTypeRow::as_returning())
         .get_result(conn)
