@@ -189,19 +189,19 @@ impl Tree {
         let Some(part) = self.parts.get(&line.component_id) else {
             return Err(format!("Component {} not found", line.component_id));
         };
-        if line.unit.eq_ignore_ascii_case(&part.unit) {
-            return Ok(line.quantity.0.clone());
-        }
-        match (self.unit(&line.unit), self.unit(&part.unit)) {
-            (Some(from), Some(to)) => {
-                crate::master_data::catalog::uom::convert(&line.quantity.0, from, to)
-                    .map(|(q, _)| q)
-            }
-            _ => Err(format!(
+        let same = line.unit.eq_ignore_ascii_case(&part.unit);
+        if !same && (self.unit(&line.unit).is_none() || self.unit(&part.unit).is_none()) {
+            return Err(format!(
                 "Unit {} of {} cannot be converted to its stocking unit {}",
                 line.unit, part.sku, part.unit
-            )),
+            ));
         }
+        crate::master_data::catalog::uom::convert_codes(
+            &self.units,
+            &line.quantity.0,
+            &line.unit,
+            &part.unit,
+        )
     }
 
     /// The quantity a line needs per unit of its parent, scrap included, in the component's
