@@ -165,6 +165,11 @@ impl Tree {
         self.parts.get(&id)
     }
 
+    /// Every line of every BOM loaded.
+    pub fn all_lines(&self) -> impl Iterator<Item = &BomLineRow> {
+        self.lines.values().flatten()
+    }
+
     /// A BOM's lines.
     pub fn lines(&self, bom_id: i64) -> &[BomLineRow] {
         self.lines.get(&bom_id).map(Vec::as_slice).unwrap_or(&[])

@@ -86,21 +86,25 @@ pub async fn of_order(conn: &mut AsyncPgConnection, id: i64) -> AppResult<Requir
     let tree = Tree::load(conn, boms).await?;
     let mut all_items: HashSet<i64> = ids.iter().copied().collect();
     let mut out: Vec<(i64, BigDecimal, BigDecimal, i32, bool)> = Vec::new();
-    let mut stock: HashMap<i64, BigDecimal> = HashMap::new();
+    // Free stock of every item the walk can reach (the tree holds every level), in one query.
+    let reachable: Vec<i64> = ids
+        .iter()
+        .copied()
+        .chain(tree.all_lines().map(|l| l.component_id))
+        .collect();
+    let mut stock: HashMap<i64, BigDecimal> =
+        crate::ledgers::inventory::model::stock_of(conn, Some(&reachable))
+            .await?
+            .into_iter()
+            .map(|(id, (on_hand, allocated))| (id, (on_hand - allocated).max(BigDecimal::zero())))
+            .collect();
     let mut guard = 0;
     while let Some((item, need, level)) = wanted.pop() {
         guard += 1;
         if guard > 10_000 || level > 20 {
             break;
         }
-        let free = match stock.get(&item) {
-            Some(free) => free.clone(),
-            None => {
-                let s = crate::ledgers::inventory::model::stock_of(conn, Some(&[item])).await?;
-                let (on_hand, allocated) = s.get(&item).cloned().unwrap_or_default();
-                (on_hand - allocated).max(BigDecimal::zero())
-            }
-        };
+        let free = stock.get(&item).cloned().unwrap_or_default();
         let short = (&need - &free).max(BigDecimal::zero());
         // What this need takes from stock is not free for the next one.
         stock.insert(item, (&free - &need).max(BigDecimal::zero()));
