@@ -240,10 +240,11 @@ pub async fn save_unit(
         creating,
         UNIT_NAME_MAX,
     );
-    crate::ledgers::inventory::rules::optional_text(
+    required(
         &mut errors,
         "symbol",
         &mut input.symbol,
+        false,
         UNIT_SYMBOL_MAX,
     );
     if input.to_base_factor.as_ref().is_some_and(|f| f.0 <= 0) {
