@@ -117,6 +117,14 @@ export const queryKeys = {
     options: (purpose: string) => ['production', 'options', purpose] as const,
     /** The scheduler's Gantt board of a window (under `production`, so moved bookings refetch it live). */
     board: (start: string, end: string) => ['production', 'schedule-board', start, end] as const,
+    /** An order's cost breakdown (estimate, actual, variance). */
+    cost: (id: number) => ['production', 'cost', id] as const,
+    /** An order's material availability (stock, reservations, open purchase orders). */
+    availability: (id: number) => ['production', 'availability', id] as const,
+    /** Whether each of an order's operations fits the printer it is on. */
+    compatibility: (id: number) => ['production', 'compatibility', id] as const,
+    /** Whether an order's materials can print on one printer (asked when a printer is picked). */
+    printerCheck: (id: number, printerId: number) => ['production', 'printer-check', id, printerId] as const,
   },
   bom: {
     all: ['bom'] as const,

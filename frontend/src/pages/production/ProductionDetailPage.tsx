@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ArrowLeft, CalendarClock, CheckCircle2, CircleDashed, Disc3, Pause, Play, PlayCircle, Scissors, ShieldCheck, SkipForward, Split, Trash2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
@@ -11,6 +11,8 @@ import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
 import { spoolApi } from '../spools/spoolApi';
+import { CostTab } from './CostTab';
+import { CompatibilitySummary, IssueList, MaterialAvailabilityCard, PrinterCheckNote, useOrderCompatibility, usePrinterCheck } from './OrderChecks';
 import { CompleteDialog, ConsumeSpoolDialog, QcDialog, ScheduleDialog, ScrapDialog, SplitDialog } from './OrderDialogs';
 import {
   LIVE_INTERVAL,
@@ -19,12 +21,19 @@ import {
   QC_TONE,
   orderActions,
   productionApi,
+  type OperationCompatibility,
   type ProductionMaterial,
   type ProductionOperation,
   type ProductionOrder,
 } from './productionApi';
 import './production.css';
 import { queryKeys } from '../../api/queryKeys';
+
+type Tab = 'overview' | 'cost';
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'cost', label: 'Cost' },
+];
 
 type Dialog = 'consume' | 'complete' | 'scrap' | 'qc' | 'split' | 'schedule' | 'cancel' | 'delete' | 'hold' | 'short' | null;
 
@@ -49,11 +58,24 @@ function Stat({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function OperationStep({ order, op, printers }: { order: ProductionOrder; op: ProductionOperation; printers: { id: number; code: string; name: string; status: string }[] }) {
+interface StepProps {
+  order: ProductionOrder;
+  op: ProductionOperation;
+  printers: { id: number; code: string; name: string; status: string }[];
+  /** The findings of the printer the operation is on (the order's compatibility). */
+  compat: OperationCompatibility | undefined;
+}
+
+function OperationStep({ order, op, printers, compat }: StepProps) {
   const toast = useToast();
   const invalidate = useInvalidate();
   const [error, setError] = useState<string | null>(null);
   const [printer, setPrinter] = useState(op.resource_id ? String(op.resource_id) : '');
+  const picking = op.status === 'queued' && printers.length > 0 && (order.status === 'released' || order.status === 'in_progress');
+  const picked = picking && printer ? printers.find((p) => String(p.id) === printer) : undefined;
+  const check = usePrinterCheck(order.id, picked ? picked.id : null);
+  // The findings of the printer it is on, unless another one is being picked.
+  const onPrinterIssues = compat && (!picked || picked.id === op.resource_id) ? compat.issues : [];
   const act = useMutation({
     mutationFn: (what: 'start' | 'complete' | 'skip') =>
       what === 'start'
@@ -94,11 +116,14 @@ function OperationStep({ order, op, printers }: { order: ProductionOrder; op: Pr
           {op.actual_start && ` · started ${formatDateTime(op.actual_start)}`}
           {op.actual_end && ` · ended ${formatDateTime(op.actual_end)}`}
         </div>
+        {onPrinterIssues.length > 0 && <IssueList label={`Compatibility of ${op.operation_name}`} issues={onPrinterIssues} />}
+        {picked && picked.id !== op.resource_id && <PrinterCheckNote check={check} printer={picked.code} />}
+        {picked && picked.id === op.resource_id && check.blocked && onPrinterIssues.length === 0 && <PrinterCheckNote check={check} printer={picked.code} />}
         {error && <p className="field__error">{error}</p>}
       </div>
       {live && (
         <div className="wo-step__actions">
-          {op.status === 'queued' && printers.length > 0 && (
+          {picking && (
             <select className="input input--select input--sm" aria-label={`Printer for ${op.operation_name}`} value={printer} onChange={(e) => setPrinter(e.target.value)}>
               <option value="">No printer</option>
               {printers.map((p) => (
@@ -109,7 +134,14 @@ function OperationStep({ order, op, printers }: { order: ProductionOrder; op: Pr
             </select>
           )}
           {op.status === 'queued' && (
-            <Button size="sm" icon={<Play size={14} />} loading={act.isPending && act.variables === 'start'} onClick={() => act.mutate('start')}>
+            <Button
+              size="sm"
+              icon={<Play size={14} />}
+              loading={act.isPending && act.variables === 'start'}
+              disabled={check.blocked}
+              title={check.blocked ? 'The printer picked cannot print this order’s materials.' : undefined}
+              onClick={() => act.mutate('start')}
+            >
               Start step
             </Button>
           )}
@@ -166,6 +198,14 @@ export function ProductionDetailPage() {
   const invalidate = useInvalidate();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [error, setError] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'cost' ? 'cost' : 'overview';
+  const setTab = (t: Tab) => {
+    const next = new URLSearchParams(params);
+    if (t === 'overview') next.delete('tab');
+    else next.set('tab', t);
+    setParams(next, { replace: true });
+  };
   const detail = useQuery({
     queryKey: queryKeys.production.detail(id),
     queryFn: ({ signal }) => productionApi.get(id, signal),
@@ -212,6 +252,7 @@ export function ProductionDetailPage() {
     queryFn: ({ signal }) => productionApi.workCenters(true, signal),
     enabled: order !== undefined && order.operations.some((o) => o.status === 'queued'),
   });
+  const compatibility = useOrderCompatibility(id, order);
   const spoolIds = [...new Set((order?.spools ?? []).map((s) => s.spool_id))];
   const spoolNames = useQueries({
     queries: spoolIds.map((sid) => ({ queryKey: queryKeys.spools.detail(sid), queryFn: ({ signal }: { signal: AbortSignal }) => spoolApi.get(sid, signal), staleTime: 60_000 })),
@@ -345,97 +386,117 @@ export function ProductionDetailPage() {
         <Stat label="Estimated cost">{formatMoney(order.estimated_total_cost)}</Stat>
         <Stat label="Actual cost">{formatMoney(order.actual_total_cost)}</Stat>
       </dl>
-      <div className="wo-grid">
-        <section className="card card--pad" aria-labelledby="wo-ops">
-          <h2 id="wo-ops" className="section-title">
-            Operations
-          </h2>
-          {order.operations.length === 0 ? (
-            <EmptyState compact title={order.status === 'draft' ? 'Operations appear on release' : 'No operations'} description="They are copied from the product's routing when the order is released." />
-          ) : (
-            <ol className="wo-timeline" aria-label="Operations timeline">
-              {order.operations.map((op) => (
-                <OperationStep key={op.id} order={order} op={op} printers={centers.data?.find((w) => w.id === op.work_center_id)?.printers ?? []} />
-              ))}
-            </ol>
-          )}
-        </section>
-        <section className="card card--pad" aria-labelledby="wo-materials">
-          <h2 id="wo-materials" className="section-title">
-            Materials
-          </h2>
-          {order.materials.length === 0 ? (
-            <EmptyState compact title={order.status === 'draft' ? 'Materials appear on release' : 'No materials'} description="The BOM is snapshotted and its components reserved when the order is released." />
-          ) : (
-            <table className="table table--compact" aria-label="Materials">
-              <thead>
-                <tr>
-                  <th scope="col">Component</th>
-                  <th scope="col" className="align-right">
-                    Required
-                  </th>
-                  <th scope="col" className="align-right">
-                    Reserved
-                  </th>
-                  <th scope="col" className="align-right">
-                    Consumed
-                  </th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {order.materials.map((m) => (
-                  <MaterialRow key={m.id} m={m} />
-                ))}
-              </tbody>
-            </table>
-          )}
-          <h3 className="section-subtitle">Spools used</h3>
-          {order.spools.length === 0 ? (
-            <p className="muted">No filament consumed from a named spool yet.</p>
-          ) : (
-            <table className="table table--compact" aria-label="Spools used">
-              <thead>
-                <tr>
-                  <th scope="col">Spool</th>
-                  <th scope="col" className="align-right">
-                    Grams
-                  </th>
-                  <th scope="col">When</th>
-                </tr>
-              </thead>
-              <tbody>
-                {order.spools.map((s) => (
-                  <tr key={s.id}>
-                    <td>
-                      <span className="mono">{spoolNumber(s.spool_id)}</span>
-                    </td>
-                    <td className="align-right num">{formatQty(s.weight_consumed_g, 'g')}</td>
-                    <td>{formatDateTime(s.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          {order.serial_numbers.length > 0 && (
-            <>
-              <h3 className="section-subtitle">Serial numbers</h3>
-              <ul className="wo-serials" aria-label="Serial numbers">
-                {order.serial_numbers.map((s) => (
-                  <li key={s.id}>
-                    <span className="mono">{s.serial_number}</span> <Badge tone={s.qc_passed ? 'success' : 'neutral'}>{humanize(s.status)}</Badge>
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
-        </section>
+      <div className="tabs wo-tabs" role="tablist" aria-label="Order views">
+        {TABS.map(({ id: t, label }) => (
+          <button key={t} type="button" role="tab" aria-selected={tab === t} className={`tab${tab === t ? ' is-active' : ''}`} onClick={() => setTab(t)}>
+            {label}
+          </button>
+        ))}
       </div>
-      {order.notes && (
-        <section className="card card--pad">
-          <h2 className="section-title">Notes</h2>
-          <p className="wo-notes">{order.notes}</p>
-        </section>
+      {tab === 'cost' && <CostTab order={order} />}
+      {tab === 'overview' && (
+        <>
+          <div className="wo-grid">
+            <section className="card card--pad" aria-labelledby="wo-ops">
+              <h2 id="wo-ops" className="section-title">
+                Operations
+              </h2>
+              <CompatibilitySummary data={compatibility.data} />
+              {order.operations.length === 0 ? (
+                <EmptyState compact title={order.status === 'draft' ? 'Operations appear on release' : 'No operations'} description="They are copied from the product's routing when the order is released." />
+              ) : (
+                <ol className="wo-timeline" aria-label="Operations timeline">
+                  {order.operations.map((op) => (
+                    <OperationStep
+                      key={op.id}
+                      order={order}
+                      op={op}
+                      printers={centers.data?.find((w) => w.id === op.work_center_id)?.printers ?? []}
+                      compat={compatibility.data?.operations.find((c) => c.operation_id === op.id)}
+                    />
+                  ))}
+                </ol>
+              )}
+            </section>
+            <section className="card card--pad" aria-labelledby="wo-materials">
+              <h2 id="wo-materials" className="section-title">
+                Materials
+              </h2>
+              {order.materials.length === 0 ? (
+                <EmptyState compact title={order.status === 'draft' ? 'Materials appear on release' : 'No materials'} description="The BOM is snapshotted and its components reserved when the order is released." />
+              ) : (
+                <table className="table table--compact" aria-label="Materials">
+                  <thead>
+                    <tr>
+                      <th scope="col">Component</th>
+                      <th scope="col" className="align-right">
+                        Required
+                      </th>
+                      <th scope="col" className="align-right">
+                        Reserved
+                      </th>
+                      <th scope="col" className="align-right">
+                        Consumed
+                      </th>
+                      <th scope="col">Status</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {order.materials.map((m) => (
+                      <MaterialRow key={m.id} m={m} />
+                    ))}
+                  </tbody>
+                </table>
+              )}
+              <h3 className="section-subtitle">Spools used</h3>
+              {order.spools.length === 0 ? (
+                <p className="muted">No filament consumed from a named spool yet.</p>
+              ) : (
+                <table className="table table--compact" aria-label="Spools used">
+                  <thead>
+                    <tr>
+                      <th scope="col">Spool</th>
+                      <th scope="col" className="align-right">
+                        Grams
+                      </th>
+                      <th scope="col">When</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {order.spools.map((s) => (
+                      <tr key={s.id}>
+                        <td>
+                          <span className="mono">{spoolNumber(s.spool_id)}</span>
+                        </td>
+                        <td className="align-right num">{formatQty(s.weight_consumed_g, 'g')}</td>
+                        <td>{formatDateTime(s.created_at)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+              {order.serial_numbers.length > 0 && (
+                <>
+                  <h3 className="section-subtitle">Serial numbers</h3>
+                  <ul className="wo-serials" aria-label="Serial numbers">
+                    {order.serial_numbers.map((s) => (
+                      <li key={s.id}>
+                        <span className="mono">{s.serial_number}</span> <Badge tone={s.qc_passed ? 'success' : 'neutral'}>{humanize(s.status)}</Badge>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </section>
+          </div>
+          <MaterialAvailabilityCard order={order} />
+          {order.notes && (
+            <section className="card card--pad">
+              <h2 className="section-title">Notes</h2>
+              <p className="wo-notes">{order.notes}</p>
+            </section>
+          )}
+        </>
       )}
       <ConsumeSpoolDialog order={order} open={dialog === 'consume'} onClose={() => setDialog(null)} />
       <CompleteDialog key={`complete-${order.id}-${order.quantity_remaining}`} order={order} open={dialog === 'complete'} onClose={() => setDialog(null)} />

@@ -26,6 +26,15 @@ export type DispatchSuggestion = Api<'/dispatch/suggestions', 'get'>[number];
 export type CommandSummary = Api<'/command-center/summary', 'get'>;
 export type ActionItem = Api<'/command-center/action-items', 'get'>[number];
 export type CommandResources = Api<'/command-center/resources', 'get'>;
+export type CostBreakdown = Api<'/production-orders/{id}/cost-breakdown', 'get'>;
+export type CostFigures = CostBreakdown['estimated'];
+export type MaterialAvailability = Api<'/production-orders/{id}/material-availability', 'get'>;
+export type AvailabilityLine = MaterialAvailability['materials'][number];
+export type AvailabilityStatus = AvailabilityLine['status'];
+export type OrderCompatibility = Api<'/production-orders/{id}/compatibility', 'get'>;
+export type OperationCompatibility = OrderCompatibility['operations'][number];
+export type CompatibilityIssue = OperationCompatibility['issues'][number];
+export type PrinterCheck = Api<'/production-orders/{id}/check-resource-compatibility', 'get'>;
 
 export const ORDER_STATUSES: readonly OrderStatus[] = ['draft', 'released', 'in_progress', 'on_hold', 'short', 'complete', 'cancelled', 'split', 'scrapped'];
 export const CENTER_TYPES: readonly WorkCenterType[] = ['printer_pool', 'post_processing', 'qc', 'packing', 'assembly', 'other'];
@@ -283,6 +292,16 @@ export const productionApi = {
   summary: (signal?: AbortSignal) => api.get<CommandSummary>('/command-center/summary', undefined, signal),
   actionItems: (signal?: AbortSignal) => api.get<ActionItem[]>('/command-center/action-items', undefined, signal),
   resources: (signal?: AbortSignal) => api.get<CommandResources>('/command-center/resources', undefined, signal),
+  costBreakdown: (id: number, signal?: AbortSignal) => api.get<CostBreakdown>(`/production-orders/${id}/cost-breakdown`, undefined, signal),
+  /** Stores the order's estimate from its plan (it needs operations) and answers the new breakdown. */
+  estimateCost: (id: number) => api.post<CostBreakdown>(`/production-orders/${id}/estimate-cost`, undefined, once()),
+  materialAvailability: (id: number, signal?: AbortSignal) => api.get<MaterialAvailability>(`/production-orders/${id}/material-availability`, undefined, signal),
+  compatibility: (id: number, signal?: AbortSignal) => api.get<OrderCompatibility>(`/production-orders/${id}/compatibility`, undefined, signal),
+  /** Whether the order's materials can print on a printer: errors only (warnings never refuse). */
+  checkPrinter: (id: number, printerId: number, signal?: AbortSignal) =>
+    api.get<PrinterCheck>(`/production-orders/${id}/check-resource-compatibility`, { resource_id: printerId, is_printer: true }, signal),
+  operationCompatibility: (orderId: number, opId: number, signal?: AbortSignal) =>
+    api.get<OperationCompatibility>(`/production-orders/${orderId}/operations/${opId}/compatibility`, undefined, signal),
   newKey: key,
 };
 
