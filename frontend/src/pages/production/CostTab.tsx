@@ -21,7 +21,7 @@ function Variance({ value, percent }: { value: number; percent?: number | null }
   return (
     <span className={`cost-variance cost-variance--${tone}`}>
       {percent === undefined ? `${sign}${formatMoney(Math.abs(value))}` : formatPercent(percent)}
-      {tone !== 'even' && <span className="sr-only">{tone === 'over' ? ' over the estimate' : ' under the estimate'}</span>}
+      {tone !== 'even' && percent === undefined && <span className="sr-only">{tone === 'over' ? ' over the estimate' : ' under the estimate'}</span>}
     </span>
   );
 }

@@ -50,7 +50,8 @@ export function varianceTone(variance: number): 'over' | 'under' | 'even' {
 
 const pct = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
 export function formatPercent(p: number | null): string {
-  return p === null ? '—' : `${pct.format(p)} %`;
+  // A true minus sign, like the amounts beside it.
+  return p === null ? '—' : `${pct.format(p).replace('-', '−')} %`;
 }
 
 export const AVAILABILITY_TONE: Record<AvailabilityStatus, Tone> = { ok: 'success', incoming: 'info', short: 'danger' };
@@ -86,10 +87,18 @@ export function compatibilityIssues(c: OrderCompatibility): (CompatibilityIssue 
     .sort((a, b) => Number(a.severity !== 'error') - Number(b.severity !== 'error'));
 }
 
-/** The check answers "Compatible" or the reasons joined by "; ": one line each. */
+/**
+ * The check answers "Compatible" or its reasons joined by "; ", one line each. A reason may
+ * hold "; " itself ("PC needs a 300 °C nozzle; this printer reaches 260 °C"): a part about
+ * "this printer" belongs to the reason before it.
+ */
 export function checkReasons(reason: string): string[] {
-  return reason
-    .split(';')
-    .map((r) => r.trim())
-    .filter(Boolean);
+  const out: string[] = [];
+  for (const part of reason.split(';').map((r) => r.trim())) {
+    if (!part) continue;
+    const last = out.length - 1;
+    if (last >= 0 && /^(this printer|check that)\b/i.test(part)) out[last] = `${out[last]}; ${part}`;
+    else out.push(part);
+  }
+  return out;
 }
