@@ -41,7 +41,7 @@ interface Write {
 }
 
 /** The scheduling routes in memory: the board, and every write answered by `write`. */
-function serve(initial: Board, write: (w: Write) => Response = () => json(200, accepted())) {
+function serve(initial: Board, write: (w: Write) => Response = () => json(200, accepted()), read: (path: string) => Response | undefined = () => undefined) {
   const writes: Write[] = [];
   const state = { board: initial };
   vi.stubGlobal(
@@ -62,7 +62,7 @@ function serve(initial: Board, write: (w: Write) => Response = () => json(200, a
         return res;
       }
       if (path === '/scheduling/board') return json(200, state.board);
-      return json(404, { detail: 'Not Found' });
+      return read(path) ?? json(404, { detail: 'Not Found' });
     }),
   );
   return writes;
@@ -163,6 +163,34 @@ describe('Scheduler board', () => {
     await waitFor(() => expect(writes).toHaveLength(2));
     expect(writes[1]!.body).toEqual({ resource_id: 2, is_printer: true, scheduled_start: iso(at(11)) });
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+
+  it('a move onto a printer that stands shows what is still worth a look there, in amber', async () => {
+    const reads: string[] = [];
+    serve(boardOf(), undefined, (path) => {
+      reads.push(path);
+      return path === '/production-orders/101/operations/1/compatibility'
+        ? json(200, {
+            operation_id: 1,
+            operation_name: 'Print',
+            printer_name: 'Printer 2',
+            compatible: true,
+            issues: [{ severity: 'warning', check: 'hardened_nozzle', message: 'PA-CF is abrasive; check that this printer has a hardened nozzle', material_name: 'PA-CF', printer_name: 'Printer 2' }],
+          })
+        : undefined;
+    });
+    renderScheduler();
+    const bar = await screen.findByRole('button', { name: /^WO-2026-0001 PRINT on PRT-001/ });
+    fireEvent.keyDown(bar, { key: 'ArrowDown' });
+    fireEvent.keyDown(bar, { key: 'Enter' });
+    const note = await screen.findByRole('alert');
+    expect(note).toHaveTextContent('PRT-002: PA-CF is abrasive; check that this printer has a hardened nozzle');
+    expect(note).toHaveClass('sched-callout--warning');
+    // The booking stands on the new printer, not marked refused.
+    const lane2 = document.querySelector('[data-lane="printer-2"]') as HTMLElement;
+    expect(within(lane2).getByRole('button', { name: /^WO-2026-0001 PRINT on PRT-002/ })).not.toHaveClass('is-refused');
+    expect(within(lane2).getByRole('alert')).toBe(note);
+    expect(reads).toContain('/production-orders/101/operations/1/compatibility');
   });
 
   it('a 404 from the move is shown on the bar with the server message', async () => {

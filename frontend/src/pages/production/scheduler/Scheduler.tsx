@@ -9,7 +9,7 @@ import { EmptyState, ErrorState, Badge } from '../../../components/States';
 import { PageSpinner } from '../../../components/Spinner';
 import { useToast } from '../../../components/Toast';
 import { formatQty } from '../../../lib/format';
-import { LIVE_INTERVAL } from '../productionApi';
+import { LIVE_INTERVAL, productionApi } from '../productionApi';
 import { AutoScheduleDialog } from './AutoScheduleDialog';
 import { SchedulerBoard, type BarActions, type Refusal } from './SchedulerBoard';
 import {
@@ -81,6 +81,9 @@ export function Scheduler({ initialDate, now }: { initialDate?: Date; now?: numb
       refused = { op, laneKey: fromLane.key, toLane, message: errorMessage(e), nextStart: null };
     }
     if (refused && before) qc.setQueryData<Board>(key, before);
+    // A move onto a printer stands when the materials can print there; what is still worth a
+    // look (abrasive filament where the nozzle is unknown) shows in amber on the bar.
+    if (!refused && toLane.kind === 'printer') refused = await printerFindings(op, toLane);
     setRefusal(refused);
     setSaving(null);
     if (!refused) void qc.invalidateQueries({ queryKey: queryKeys.production.all });
@@ -211,6 +214,26 @@ export function Scheduler({ initialDate, now }: { initialDate?: Date; now?: numb
       <AutoScheduleDialog result={summary} onClose={() => setSummary(null)} />
     </div>
   );
+}
+
+/** The findings of the printer an operation was just booked on, as an amber note (none: null). */
+async function printerFindings(op: BoardOperation, lane: Lane): Promise<Refusal | null> {
+  try {
+    const c = await productionApi.operationCompatibility(op.production_order_id, op.id);
+    if (c.issues.length === 0) return null;
+    const errors = c.issues.some((i) => i.severity === 'error');
+    return {
+      op,
+      laneKey: lane.key,
+      toLane: lane,
+      message: `${lane.code}: ${c.issues.map((i) => i.message).join('. ')}`,
+      nextStart: null,
+      tone: errors ? undefined : 'warning',
+    };
+  } catch {
+    // The booking is saved; the findings are a courtesy.
+    return null;
+  }
 }
 
 /** Switching from a week to a day: today when the week holds it, else the week's Monday. */

@@ -30,6 +30,11 @@ export interface Refusal {
   toLane: Lane;
   message: string;
   nextStart: string | null;
+  /**
+   * `warning`: not a refusal, the move stands: findings of the printer it now is on (abrasive
+   * filament where the nozzle is unknown). Shown in amber on the bar where it landed.
+   */
+  tone?: 'warning';
 }
 
 /** What bars ask of the board; one stable object, so a bar re-renders only for its own state. */
@@ -292,7 +297,7 @@ export const Bar = memo(function Bar({ placed, laneIndex, g, laneCodes, actions,
     `sched-bar--${STATUS_CLASS[op.production_order_status] ?? 'released'}`,
     op.late ? 'is-late' : '',
     draft ? 'is-dragging' : '',
-    refusal ? 'is-refused' : '',
+    refusal && refusal.tone !== 'warning' ? 'is-refused' : '',
     saving ? 'is-saving' : '',
   ]
     .filter(Boolean)
@@ -328,7 +333,8 @@ export const Bar = memo(function Bar({ placed, laneIndex, g, laneCodes, actions,
         )}
       </div>
       {refusal && (
-        <div className="sched-callout" role="alert" style={{ left }}>
+        <div className={`sched-callout${refusal.tone === 'warning' ? ' sched-callout--warning' : ''}`} role="alert" style={{ left }}>
+          {refusal.tone === 'warning' && <AlertTriangle size={14} className="sched-callout__icon" aria-hidden="true" />}
           <span className="sched-callout__msg">{refusal.message}</span>
           <span className="sched-callout__actions">
             {refusal.nextStart && (
