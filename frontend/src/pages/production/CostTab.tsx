@@ -222,7 +222,7 @@ export function CostTab({ order }: { order: ProductionOrder }) {
             <h2 id="cost-title" className="section-title">
               Estimated vs actual
             </h2>
-            <p className="muted cost-head__hint">Actual is what was issued and worked so far; the estimate is the plan stored on the order.</p>
+            <p className="muted cost-head__hint">Actual is the best known cost: what was issued and worked so far, and the plan for what is still to do. The estimate is the one stored on the order.</p>
           </div>
           {reestimate}
         </div>
@@ -263,40 +263,41 @@ export function CostTab({ order }: { order: ProductionOrder }) {
               <CostChart rows={rows} label={chartLabel(order.code, rows)} />
             </Suspense>
           </div>
-          <table className="table cost-table" aria-label="Cost variance">
-            <thead>
-              <tr>
-                <th scope="col">Cost</th>
-                <th scope="col" className="align-right">
-                  Estimated
-                </th>
-                <th scope="col" className="align-right">
-                  Actual
-                </th>
-                <th scope="col" className="align-right">
-                  Variance
-                </th>
-                <th scope="col" className="align-right">
-                  %
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.key} className={r.key === 'total' ? 'cost-table__total' : undefined}>
-                  <th scope="row">{r.label}</th>
-                  <td className="align-right num">{formatMoney(r.estimated)}</td>
-                  <td className="align-right num">{formatMoney(r.actual)}</td>
-                  <td className="align-right num">
-                    <Variance value={r.variance} />
-                  </td>
-                  <td className="align-right num">
-                    <Variance value={r.variance} percent={r.percent} />
-                  </td>
+          <div className="wo-scroll">
+            <table className="table cost-table" aria-label="Cost variance">
+              <thead>
+                <tr>
+                  <th scope="col">Cost</th>
+                  <th scope="col" className="align-right">
+                    Estimated
+                  </th>
+                  <th scope="col" className="align-right">
+                    Actual
+                  </th>
+                  <th scope="col" className="align-right">
+                    Variance
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.key} className={r.key === 'total' ? 'cost-table__total' : undefined}>
+                    <th scope="row">{r.label}</th>
+                    <td className="align-right num">{formatMoney(r.estimated)}</td>
+                    <td className="align-right num">{formatMoney(r.actual)}</td>
+                    <td className="align-right num">
+                      <div className="cell-stack">
+                        <Variance value={r.variance} />
+                        <span className="cell-sub">
+                          <Variance value={r.variance} percent={r.percent} />
+                        </span>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </div>
       </section>
       <CostTables b={b} />

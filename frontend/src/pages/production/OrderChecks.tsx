@@ -142,27 +142,20 @@ export function useOrderCompatibility(id: number, order: ProductionOrder | undef
   });
 }
 
-/** A line under the Operations title: whether the printers chosen fit the materials, and every finding. */
+/**
+ * Beside the Operations title: whether the printers chosen for the operations can print
+ * their materials. Each step lists its own findings.
+ */
 export function CompatibilitySummary({ data }: { data: OrderCompatibility | undefined }) {
   if (!data || !data.operations.some((o) => o.printer_name)) return null;
   const issues = compatibilityIssues(data);
   const errors = issues.filter((i) => i.severity === 'error').length;
   const warnings = issues.length - errors;
+  const label = [errors > 0 && `${errors} ${errors === 1 ? 'error' : 'errors'}`, warnings > 0 && `${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`].filter(Boolean).join(', ');
   return (
-    <div className="compat-summary" aria-label="Printer compatibility" role="group">
-      {issues.length === 0 ? (
-        <p className="compat-item compat-item--ok">
-          <CheckCircle2 size={14} aria-hidden="true" /> Every operation’s printer can print its materials.
-        </p>
-      ) : (
-        <>
-          <Badge tone={errors > 0 ? 'danger' : 'warning'}>
-            {[errors > 0 && `${errors} ${errors === 1 ? 'error' : 'errors'}`, warnings > 0 && `${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`].filter(Boolean).join(', ')} on the printers chosen
-          </Badge>
-          <IssueList label="Compatibility findings" issues={issues.map((i) => ({ severity: i.severity, message: `${i.operation} on ${i.printer_name}: ${i.message}` }))} />
-        </>
-      )}
-    </div>
+    <span aria-label="Printer compatibility" role="status" title={issues.map((i) => `${i.operation} on ${i.printer_name}: ${i.message}`).join('\n') || undefined}>
+      {issues.length === 0 ? <Badge tone="success">Printers fit the materials</Badge> : <Badge tone={errors > 0 ? 'danger' : 'warning'}>{label} on the printers chosen</Badge>}
+    </span>
   );
 }
 

@@ -398,10 +398,12 @@ export function ProductionDetailPage() {
         <>
           <div className="wo-grid">
             <section className="card card--pad" aria-labelledby="wo-ops">
-              <h2 id="wo-ops" className="section-title">
-                Operations
-              </h2>
-              <CompatibilitySummary data={compatibility.data} />
+              <div className="wo-card-head">
+                <h2 id="wo-ops" className="section-title">
+                  Operations
+                </h2>
+                <CompatibilitySummary data={compatibility.data} />
+              </div>
               {order.operations.length === 0 ? (
                 <EmptyState compact title={order.status === 'draft' ? 'Operations appear on release' : 'No operations'} description="They are copied from the product's routing when the order is released." />
               ) : (
