@@ -205,6 +205,14 @@ describe('a production order: cost, availability and printer compatibility, with
       assert.match(await finding.innerText(), /hardened nozzle/);
       await screenshot(page, 'order-printer-warning');
 
+      // A draft has nothing to cost yet: the Cost tab says so and offers no estimate.
+      shot = 'order-cost-empty';
+      const draft = await ok(page, '/production-orders/', { method: 'POST', json: { product_id: bracket.id, quantity_ordered: '1' } });
+      await page.goto(`/admin/production/${draft.id}?tab=cost`);
+      await page.getByRole('heading', { name: 'No cost known yet' }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Re-estimate' }).count(), 0, 'a draft cannot be estimated');
+      await screenshot(page, 'order-cost-empty');
+
       assert.deepEqual(errors, [], 'no uncaught errors in the page');
       passed = true;
     } finally {

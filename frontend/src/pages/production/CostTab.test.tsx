@@ -101,10 +101,11 @@ describe('the Cost tab of a production order', () => {
   });
 
   it('has an empty state while nothing is known, and no estimate for a draft without operations', async () => {
-    serve({ order: order({ status: 'draft', operations: [] }), cost: emptyCost });
+    serve({ order: order({ status: 'draft', operations: [] }), cost: { ...emptyCost, estimated: { material: '0', labor: '2.50', total: '2.50' }, variance: { material: '0', labor: '-2.50', total: '-2.50' } } });
     renderAt('/admin/production/5?tab=cost');
     expect(await screen.findByRole('heading', { name: 'No cost known yet' })).toBeInTheDocument();
-    expect(screen.getByText(/copied from the routing when it is released/)).toBeInTheDocument();
+    expect(screen.getByText(/copied from the BOM and routing when it is released/)).toHaveTextContent('The estimate stored so far is $2.50.');
+    expect(screen.queryByRole('table', { name: 'Cost variance' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Re-estimate' })).not.toBeInTheDocument();
   });
 });

@@ -202,9 +202,12 @@ export function CostTab({ order }: { order: ProductionOrder }) {
           icon={<Calculator size={22} />}
           title="No cost known yet"
           description={
-            canEstimate
-              ? 'Nothing has been estimated or spent on this order. Estimate it from its materials and operations.'
-              : 'The estimate comes from the order’s operations, which are copied from the routing when it is released.'
+            <>
+              {canEstimate
+                ? 'Nothing has been costed or spent on this order yet. Estimate it from its materials and operations.'
+                : 'Its materials and operations are copied from the BOM and routing when it is released; the cost is worked out from them.'}
+              {Number(b.estimated.total) > 0 && <> The estimate stored so far is {formatMoney(b.estimated.total)}.</>}
+            </>
           }
           action={canEstimate ? reestimate : undefined}
         />

@@ -24,10 +24,12 @@ describe('order insights', () => {
     expect(formatPercent(null)).toBe('—');
   });
 
-  it('a breakdown with nothing estimated, spent or costed is empty', () => {
+  it('a breakdown with no line to cost and nothing spent is empty', () => {
     expect(costIsEmpty(emptyCost)).toBe(true);
     expect(costIsEmpty(cost())).toBe(false);
     expect(costIsEmpty({ ...emptyCost, actual: { material: '1', labor: '0', total: '1' } })).toBe(false);
+    // A draft's stored estimate alone is nothing to compare.
+    expect(costIsEmpty({ ...emptyCost, estimated: { material: '0', labor: '2.50', total: '2.50' } })).toBe(true);
   });
 
   it('groups availability by operation, lines of no operation last', () => {

@@ -38,9 +38,13 @@ export function costRows(b: CostBreakdown): [CostRow, CostRow, CostRow] {
   return [costRow(b, 'material'), costRow(b, 'labor'), costRow(b, 'total')];
 }
 
-/** Nothing estimated, nothing spent and no line to cost: the tab shows its empty state. */
+/**
+ * No line to cost and nothing spent (a draft: its materials and operations come on release):
+ * the tab shows its empty state. A stored estimate alone is no comparison (there is nothing
+ * actual to set against it), so the empty state mentions it instead.
+ */
 export function costIsEmpty(b: CostBreakdown): boolean {
-  return b.material_costs.length === 0 && b.labor_costs.length === 0 && num(b.estimated.total) === 0 && num(b.actual.total) === 0;
+  return b.material_costs.length === 0 && b.labor_costs.length === 0 && num(b.actual.total) === 0;
 }
 
 /** Over the estimate is red, under it green, on it neutral. */
