@@ -7,6 +7,8 @@
 //!   ([`sales::rules::Shipper`]).
 //! - Filament consumed from a spool names a production order that must be open
 //!   ([`spools::rules::ProductionOrderCheck`]).
+//! - An order about to complete asks quality management's inspection gate
+//!   ([`production::rules::CompletionGate`]).
 //! - A production order whose QC completes its sales order's production moves the sales
 //!   order on ([`production::rules::SalesOrderPassedQc`]).
 
@@ -14,7 +16,7 @@ use async_graphql::SchemaBuilder;
 
 use crate::application::areas::{MutationRoot, QueryRoot, SubscriptionRoot};
 use crate::ledgers::spools;
-use crate::operations::{production, sales, shipping};
+use crate::operations::{production, quality, sales, shipping};
 
 /// Adds every hook to a schema being assembled.
 pub fn attach(
@@ -27,5 +29,8 @@ pub fn attach(
         ))
         .data(production::rules::SalesOrderPassedQc(
             sales::rules::production_passed_qc,
+        ))
+        .data(production::rules::CompletionGate(
+            quality::gate::before_completion,
         ))
 }

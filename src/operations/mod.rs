@@ -7,6 +7,7 @@ pub mod planning;
 pub mod printers;
 pub mod production;
 pub mod purchasing;
+pub mod quality;
 pub mod sales;
 pub mod scheduling;
 pub mod scrap_reasons;

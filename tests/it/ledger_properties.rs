@@ -567,6 +567,9 @@ pub(crate) async fn apply(
                             ..Default::default()
                         },
                         user,
+                        production::CompletionGate(
+                            strata::operations::quality::gate::before_completion,
+                        ),
                     )
                     .await
                     .map(|_| ()),

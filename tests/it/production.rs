@@ -455,7 +455,7 @@ async fn an_order_goes_from_draft_to_qc_with_reservations_issues_spools_and_actu
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         body,
-        json!({"detail": "QC result must be 'passed', 'failed', 'waived' or 'pending'"})
+        json!({"detail": "QC result must be 'passed', 'failed', 'waived', 'conditional' or 'pending'"})
     );
     let q = ok(
         &app,

@@ -230,7 +230,7 @@ proptest! {
                 production::complete(conn, order, production::ProductionOrderCompleteInput {
                     quantity_completed: Some(Decimal(d(quantity - scrapped))),
                     ..Default::default()
-                }, user).await?;
+                }, user, production::CompletionGate(strata::operations::quality::gate::before_completion)).await?;
                 Ok(())
             }).await;
             if let Err(e) = done {

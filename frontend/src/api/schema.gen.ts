@@ -9596,6 +9596,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/production-orders/defect-reasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active defect reasons: `{reasons: [code], details: [...]}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DefectReasons($includeInactive: Boolean = false) {
+         *       defectReasons(includeInactive: $includeInactive) {
+         *         reasons
+         *         details { ...DefectReasonFields }
+         *       }
+         *     }
+         *     fragment DefectReasonFields on DefectReason {
+         *       id
+         *       code
+         *       name
+         *       description
+         *       category
+         *       severity
+         *       sequence
+         *       active
+         *     }
+         *     ```
+         */
+        get: operations["list_defect_reasons"];
+        put?: never;
+        /**
+         * Add a defect reason (`code` 1-50, `name` 1-100, `description`, `category`, `severity` minor|major|critical, `sequence`); a taken code is 400
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation DefectReasonCreate($input: DefectReasonInput!) {
+         *       defectReasonCreate(input: $input) {
+         *         defectReason { ...DefectReasonFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment DefectReasonFields on DefectReason {
+         *       id
+         *       code
+         *       name
+         *       description
+         *       category
+         *       severity
+         *       sequence
+         *       active
+         *     }
+         *     ```
+         */
+        post: operations["create_defect_reason"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/defect-reasons/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every defect reason, inactive ones too (a bare array)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query DefectReasonsAll {
+         *       defectReasons(includeInactive: true) {
+         *         details { ...DefectReasonFields }
+         *       }
+         *     }
+         *     fragment DefectReasonFields on DefectReason {
+         *       id
+         *       code
+         *       name
+         *       description
+         *       category
+         *       severity
+         *       sequence
+         *       active
+         *     }
+         *     ```
+         */
+        get: operations["get_defect_reasons_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/defect-reasons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a defect reason (`active: false` deactivates it)
+         * @description Access: admins only. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation DefectReasonUpdate($id: Int!, $input: DefectReasonInput!) {
+         *       defectReasonUpdate(id: $id, input: $input) {
+         *         defectReason { ...DefectReasonFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment DefectReasonFields on DefectReason {
+         *       id
+         *       code
+         *       name
+         *       description
+         *       category
+         *       severity
+         *       sequence
+         *       active
+         *     }
+         *     ```
+         */
+        patch: operations["update_defect_reason"];
+        trace?: never;
+    };
     "/production-orders/operation-statuses": {
         parameters: {
             query?: never;
@@ -9614,6 +9753,147 @@ export interface paths {
          *     ```
          */
         get: operations["list_production_operation_statuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/qc-inspections/{inspection_id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An inspection's photos, newest first (403 while quality is off)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query QcPhotos($inspectionId: Int!) {
+         *       qcPhotos(inspectionId: $inspectionId) { ...QcPhotoFields }
+         *     }
+         *     fragment QcPhotoFields on QcPhoto {
+         *       id
+         *       qc_inspection_id: qcInspectionId
+         *       file_name: fileName
+         *       caption
+         *       mime_type: mimeType
+         *       file_size: fileSize
+         *       storage_type: storageType
+         *       uploaded_by: uploadedBy
+         *       created_at: createdAt
+         *       download_url: downloadUrl
+         *     }
+         *     ```
+         */
+        get: operations["list_qc_photos"];
+        put?: never;
+        /**
+         * Add a photo (multipart `file`: PNG, JPEG, WebP or GIF, the content checked, at most 25 MB, else 413; `caption` at most 255)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QcPhotoUpload($inspectionId: Int!, $file: Upload!, $caption: String) {
+         *       qcPhotoUpload(inspectionId: $inspectionId, file: $file, caption: $caption) { ...QcPhotoFields }
+         *     }
+         *     fragment QcPhotoFields on QcPhoto {
+         *       id
+         *       qc_inspection_id: qcInspectionId
+         *       file_name: fileName
+         *       caption
+         *       mime_type: mimeType
+         *       file_size: fileSize
+         *       storage_type: storageType
+         *       uploaded_by: uploadedBy
+         *       created_at: createdAt
+         *       download_url: downloadUrl
+         *     }
+         *     ```
+         */
+        post: operations["create_qc_photo_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/qc-inspections/{inspection_id}/photos/{photo_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a photo: `{message, id}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QcPhotoDelete($inspectionId: Int!, $photoId: Int!) {
+         *       qcPhotoDelete(inspectionId: $inspectionId, photoId: $photoId) {
+         *         message
+         *         id
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_qc_photo"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a photo's `caption`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QcPhotoUpdate($inspectionId: Int!, $photoId: Int!, $caption: String) {
+         *       qcPhotoUpdate(inspectionId: $inspectionId, photoId: $photoId, caption: $caption) { ...QcPhotoFields }
+         *     }
+         *     fragment QcPhotoFields on QcPhoto {
+         *       id
+         *       qc_inspection_id: qcInspectionId
+         *       file_name: fileName
+         *       caption
+         *       mime_type: mimeType
+         *       file_size: fileSize
+         *       storage_type: storageType
+         *       uploaded_by: uploadedBy
+         *       created_at: createdAt
+         *       download_url: downloadUrl
+         *     }
+         *     ```
+         */
+        patch: operations["update_qc_photo"];
+        trace?: never;
+    };
+    "/production-orders/qc-inspections/{inspection_id}/photos/{photo_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photo's image
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query QcPhotoDownload($inspectionId: Int!, $photoId: Int!) {
+         *       qcPhoto(inspectionId: $inspectionId, photoId: $photoId) {
+         *         filename
+         *         content_type: contentType
+         *         storage_key: storageKey
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_qc_photo_download"];
         put?: never;
         post?: never;
         delete?: never;
@@ -11086,22 +11366,25 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record QC on a complete order: `result` passed or failed (from pending or failed), waived (from pending; `notes` says why) or pending (from failed: inspect again); `notes`
+         * Record an inspection: `result` passed|failed|waived|conditional (waived and conditional need `notes`) or pending (a failed order goes back for inspection), `quantity_passed`, `quantity_failed`, `failure_reason`, `notes`, `defect_reason_id` (not with passed), `operation_id` (an in-process inspection while the order runs), `measurements`. On a complete order it is the order's verdict; in full mode a pass is checked against the product's quality plan (block: 400; warn: `warnings`)
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     mutation ProductionOrderQc($id: Int!, $result: String!, $notes: String) {
-         *       productionOrderQc(id: $id, result: $result, notes: $notes) {
+         *     mutation ProductionOrderQc($id: Int!, $input: QcInspectionInput!) {
+         *       productionOrderQc(id: $id, input: $input) {
          *         result {
          *           production_order_id: productionOrderId
          *           production_order_code: productionOrderCode
+         *           inspection_id: inspectionId
          *           qc_status: qcStatus
          *           qc_notes: qcNotes
          *           qc_inspected_by: qcInspectedBy
          *           qc_inspected_at: qcInspectedAt
+         *           defect_reason_id: defectReasonId
          *           sales_order_updated: salesOrderUpdated
          *           sales_order_status: salesOrderStatus
          *           message
+         *           warnings
          *         }
          *         userErrors { field code message }
          *       }
@@ -11109,6 +11392,66 @@ export interface paths {
          *     ```
          */
         post: operations["create_production_order_qc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/qc-inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An order's inspections, oldest first, with measurements and `is_within_spec`: `{production_order_id, total, inspections}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductionOrderInspections($id: Int!) {
+         *       productionOrderInspections(id: $id) {
+         *         production_order_id: productionOrderId
+         *         total
+         *         inspections { ...QcInspectionFields }
+         *       }
+         *     }
+         *     fragment QcInspectionFields on QcInspection {
+         *       id
+         *       production_order_id: productionOrderId
+         *       production_operation_id: productionOperationId
+         *       result
+         *       quantity_passed: quantityPassed
+         *       quantity_failed: quantityFailed
+         *       inspector_user_id: inspectorUserId
+         *       failure_reason: failureReason
+         *       notes
+         *       defect_reason_id: defectReasonId
+         *       quality_plan_id: qualityPlanId
+         *       waiver_user_id: waiverUserId
+         *       gate_findings: gateFindings
+         *       inspected_at: inspectedAt
+         *       measurements {
+         *         id
+         *         characteristic
+         *         nominal
+         *         lower_limit: lowerLimit
+         *         upper_limit: upperLimit
+         *         measured_value: measuredValue
+         *         unit
+         *         sequence
+         *         quality_plan_characteristic_id: qualityPlanCharacteristicId
+         *         characteristic_code: characteristicCode
+         *         conforms
+         *         is_within_spec: isWithinSpec
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_production_order_inspections"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -13676,6 +14019,513 @@ export interface paths {
          * @description Alias of `/purchase-orders/{id}/documents`.
          */
         post: operations["create_purchase_order_document_upload_alias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quality-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quality plans by code (`product_id`, `include_inactive` default false), each with its characteristics
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query QualityPlans($productId: Int, $includeInactive: Boolean = false) {
+         *       qualityPlans(productId: $productId, includeInactive: $includeInactive) { ...QualityPlanFields }
+         *     }
+         *     fragment QualityPlanFields on QualityPlan {
+         *       id
+         *       product_id: productId
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       is_active: isActive
+         *       is_template: isTemplate
+         *       effective_date: effectiveDate
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       characteristics {
+         *         id
+         *         code
+         *         characteristic
+         *         characteristic_type: characteristicType
+         *         nominal
+         *         lower_limit: lowerLimit
+         *         upper_limit: upperLimit
+         *         unit
+         *         acceptance_criteria: acceptanceCriteria
+         *         sequence
+         *         severity
+         *         routing_operation_id: routingOperationId
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_quality_plans"];
+        put?: never;
+        /**
+         * Create a plan (`code`, `name`, `product_id` or `is_template`, `version`, `revision`, `is_active`, `effective_date`, `notes`, `characteristics: [{code, characteristic, characteristic_type variable|attribute, nominal, lower_limit, upper_limit, unit, acceptance_criteria, sequence, severity, routing_operation_id}]`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QualityPlanCreate($input: QualityPlanInput!) {
+         *       qualityPlanCreate(input: $input) {
+         *         plan { ...QualityPlanFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment QualityPlanFields on QualityPlan {
+         *       id
+         *       product_id: productId
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       is_active: isActive
+         *       is_template: isTemplate
+         *       effective_date: effectiveDate
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       characteristics {
+         *         id
+         *         code
+         *         characteristic
+         *         characteristic_type: characteristicType
+         *         nominal
+         *         lower_limit: lowerLimit
+         *         upper_limit: upperLimit
+         *         unit
+         *         acceptance_criteria: acceptanceCriteria
+         *         sequence
+         *         severity
+         *         routing_operation_id: routingOperationId
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_quality_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quality-plans/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A product's active plan (`product_id` required), or null
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query QualityPlanActive($productId: Int!) {
+         *       qualityPlanActive(productId: $productId) { ...QualityPlanFields }
+         *     }
+         *     fragment QualityPlanFields on QualityPlan {
+         *       id
+         *       product_id: productId
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       is_active: isActive
+         *       is_template: isTemplate
+         *       effective_date: effectiveDate
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       characteristics {
+         *         id
+         *         code
+         *         characteristic
+         *         characteristic_type: characteristicType
+         *         nominal
+         *         lower_limit: lowerLimit
+         *         upper_limit: upperLimit
+         *         unit
+         *         acceptance_criteria: acceptanceCriteria
+         *         sequence
+         *         severity
+         *         routing_operation_id: routingOperationId
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_quality_plan_active"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quality-plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One plan, active or not
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query QualityPlan($id: Int!) {
+         *       qualityPlan(id: $id) { ...QualityPlanFields }
+         *     }
+         *     fragment QualityPlanFields on QualityPlan {
+         *       id
+         *       product_id: productId
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       is_active: isActive
+         *       is_template: isTemplate
+         *       effective_date: effectiveDate
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       characteristics {
+         *         id
+         *         code
+         *         characteristic
+         *         characteristic_type: characteristicType
+         *         nominal
+         *         lower_limit: lowerLimit
+         *         upper_limit: upperLimit
+         *         unit
+         *         acceptance_criteria: acceptanceCriteria
+         *         sequence
+         *         severity
+         *         routing_operation_id: routingOperationId
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_quality_plan"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a plan (answers it; `PATCH` with `is_active: true` brings it back)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QualityPlanDelete($id: Int!) {
+         *       qualityPlanDelete(id: $id) {
+         *         plan { ...QualityPlanFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment QualityPlanFields on QualityPlan {
+         *       id
+         *       product_id: productId
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       is_active: isActive
+         *       is_template: isTemplate
+         *       effective_date: effectiveDate
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       characteristics {
+         *         id
+         *         code
+         *         characteristic
+         *         characteristic_type: characteristicType
+         *         nominal
+         *         lower_limit: lowerLimit
+         *         upper_limit: upperLimit
+         *         unit
+         *         acceptance_criteria: acceptanceCriteria
+         *         sequence
+         *         severity
+         *         routing_operation_id: routingOperationId
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_quality_plan"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a plan (absent fields kept); `characteristics`, when given, replaces its characteristics
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation QualityPlanUpdate($id: Int!, $input: QualityPlanInput!) {
+         *       qualityPlanUpdate(id: $id, input: $input) {
+         *         plan { ...QualityPlanFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment QualityPlanFields on QualityPlan {
+         *       id
+         *       product_id: productId
+         *       code
+         *       name
+         *       version
+         *       revision
+         *       is_active: isActive
+         *       is_template: isTemplate
+         *       effective_date: effectiveDate
+         *       notes
+         *       created_at: createdAt
+         *       updated_at: updatedAt
+         *       characteristics {
+         *         id
+         *         code
+         *         characteristic
+         *         characteristic_type: characteristicType
+         *         nominal
+         *         lower_limit: lowerLimit
+         *         upper_limit: upperLimit
+         *         unit
+         *         acceptance_criteria: acceptanceCriteria
+         *         sequence
+         *         severity
+         *         routing_operation_id: routingOperationId
+         *       }
+         *     }
+         *     ```
+         */
+        patch: operations["update_quality_plan"];
+        trace?: never;
+    };
+    "/quality/inspection-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Complete orders waiting for QC, by priority then due date (`limit` 1-200, default 50; `offset`): `{items, total}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query InspectionQueue($limit: Int = 50, $offset: Int = 0) {
+         *       inspectionQueue(limit: $limit, offset: $offset) {
+         *         items { ...QueueOrderFields }
+         *         total
+         *       }
+         *     }
+         *     fragment QueueOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_name: productName
+         *       product_sku: productSku
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       priority
+         *       due_date: dueDate
+         *       status
+         *     }
+         *     ```
+         */
+        get: operations["list_inspection_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quality/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The figures of the last `days` (1-365, default 30): first inspections passed and failed, first-pass yield, QC pending now, scrap rate, value scrapped
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query QualityMetrics($days: Int = 30) {
+         *       qualityMetrics(days: $days) {
+         *         period_days: periodDays
+         *         total_inspections: totalInspections
+         *         passed
+         *         failed
+         *         first_pass_yield: firstPassYield
+         *         pending_inspections: pendingInspections
+         *         scrap_rate: scrapRate
+         *         total_scrapped_cost: totalScrappedCost
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_quality_metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quality/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The quality policy: `mode` (off|basic|full), `gate_action` (off|warn|block) and what they imply (`surfaces_enabled`, `plan_driven`, `gates_close`, `gate_close`); changed with `PUT /system/settings/quality_mode` and `/quality_gate_action`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query QualityPolicy {
+         *       qualityPolicy {
+         *         mode
+         *         gate_action: gateAction
+         *         gate_close: gateClose
+         *         surfaces_enabled: surfacesEnabled
+         *         plan_driven: planDriven
+         *         gates_close: gatesClose
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_quality_policy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quality/recent-inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest verdicts on orders, newest first (`limit` 1-100, default 20)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query RecentInspections($limit: Int = 20) {
+         *       recentInspections(limit: $limit) { ...QueueOrderFields }
+         *     }
+         *     fragment QueueOrderFields on ProductionOrder {
+         *       id
+         *       code
+         *       product_id: productId
+         *       product_name: productName
+         *       product_sku: productSku
+         *       quantity_ordered: quantityOrdered
+         *       quantity_completed: quantityCompleted
+         *       quantity_scrapped: quantityScrapped
+         *       qc_status: qcStatus
+         *       qc_notes: qcNotes
+         *       qc_inspected_by: qcInspectedBy
+         *       qc_inspected_at: qcInspectedAt
+         *       priority
+         *       due_date: dueDate
+         *       status
+         *     }
+         *     ```
+         */
+        get: operations["list_recent_inspections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quality/scrap-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scrap of the last `days` by reason, costliest first: `[{reason_code, reason_name, count, total_quantity, total_cost}]`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ScrapSummary($days: Int = 30) {
+         *       scrapSummary(days: $days) {
+         *         reason_code: reasonCode
+         *         reason_name: reasonName
+         *         count
+         *         total_quantity: totalQuantity
+         *         total_cost: totalCost
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_scrap_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quality/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * NEW: a row per day of the last `days`: inspections, first passes and failures, first-pass yield, scrap cost
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query QualityTrend($days: Int = 30) {
+         *       qualityTrend(days: $days) {
+         *         day
+         *         inspections
+         *         first_passed: firstPassed
+         *         first_failed: firstFailed
+         *         first_pass_yield: firstPassYield
+         *         scrap_cost: scrapCost
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_quality_trend"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -54352,6 +55202,483 @@ export interface operations {
             };
         };
     };
+    list_defect_reasons: {
+        parameters: {
+            query?: {
+                include_inactive?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The codes, in display order. */
+                        reasons: string[];
+                        /** @description The reasons. */
+                        details: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`. */
+                            code: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Description. */
+                            description: string | null;
+                            /** @description Category for reports (`dimensional`, `cosmetic`, `functional`, ...). */
+                            category: string | null;
+                            /** @description DefectSeverity. */
+                            severity: ("minor" | "major" | "critical") | null;
+                            /** @description Display order. */
+                            sequence: number;
+                            /** @description Offered in pickers (inactive reasons stay on the inspections that name them). */
+                            active: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_defect_reason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string | null;
+                    name?: string | null;
+                    description?: string | null;
+                    category?: string | null;
+                    severity?: ("minor" | "major" | "critical") | null;
+                    sequence?: number | null;
+                    active?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Category for reports (`dimensional`, `cosmetic`, `functional`, ...). */
+                        category: string | null;
+                        /** @description DefectSeverity. */
+                        severity: ("minor" | "major" | "critical") | null;
+                        /** @description Display order. */
+                        sequence: number;
+                        /** @description Offered in pickers (inactive reasons stay on the inspections that name them). */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_defect_reasons_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Category for reports (`dimensional`, `cosmetic`, `functional`, ...). */
+                        category: string | null;
+                        /** @description DefectSeverity. */
+                        severity: ("minor" | "major" | "critical") | null;
+                        /** @description Display order. */
+                        sequence: number;
+                        /** @description Offered in pickers (inactive reasons stay on the inspections that name them). */
+                        active: boolean;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_defect_reason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string | null;
+                    name?: string | null;
+                    description?: string | null;
+                    category?: string | null;
+                    severity?: ("minor" | "major" | "critical") | null;
+                    sequence?: number | null;
+                    active?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code (lower case, unique ignoring case), e.g. `layer_shift`. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Description. */
+                        description: string | null;
+                        /** @description Category for reports (`dimensional`, `cosmetic`, `functional`, ...). */
+                        category: string | null;
+                        /** @description DefectSeverity. */
+                        severity: ("minor" | "major" | "critical") | null;
+                        /** @description Display order. */
+                        sequence: number;
+                        /** @description Offered in pickers (inactive reasons stay on the inspections that name them). */
+                        active: boolean;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_production_operation_statuses: {
         parameters: {
             query?: never;
@@ -54368,6 +55695,580 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_qc_photos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inspection_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The inspection. */
+                        qc_inspection_id: number;
+                        /** @description The stored file's name. */
+                        file_name: string;
+                        /** @description Caption. */
+                        caption: string | null;
+                        /** @description Content type (`image/png`, ...). */
+                        mime_type: string;
+                        /** @description Size in bytes. */
+                        file_size: number;
+                        /** @description Always `local`: the file is stored by this server. */
+                        storage_type: string;
+                        /** @description The uploader's e-mail. */
+                        uploaded_by: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                        /** @description Where the image is downloaded. */
+                        download_url: string;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_qc_photo_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inspection_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    caption?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The inspection. */
+                        qc_inspection_id: number;
+                        /** @description The stored file's name. */
+                        file_name: string;
+                        /** @description Caption. */
+                        caption: string | null;
+                        /** @description Content type (`image/png`, ...). */
+                        mime_type: string;
+                        /** @description Size in bytes. */
+                        file_size: number;
+                        /** @description Always `local`: the file is stored by this server. */
+                        storage_type: string;
+                        /** @description The uploader's e-mail. */
+                        uploaded_by: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                        /** @description Where the image is downloaded. */
+                        download_url: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_qc_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inspection_id: number;
+                photo_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What happened. */
+                        message: string;
+                        /** @description The photo's id. */
+                        id: number;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_qc_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inspection_id: number;
+                photo_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The inspection. */
+                        qc_inspection_id: number;
+                        /** @description The stored file's name. */
+                        file_name: string;
+                        /** @description Caption. */
+                        caption: string | null;
+                        /** @description Content type (`image/png`, ...). */
+                        mime_type: string;
+                        /** @description Size in bytes. */
+                        file_size: number;
+                        /** @description Always `local`: the file is stored by this server. */
+                        storage_type: string;
+                        /** @description The uploader's e-mail. */
+                        uploaded_by: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When.
+                         */
+                        created_at: string;
+                        /** @description Where the image is downloaded. */
+                        download_url: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_qc_photo_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inspection_id: number;
+                photo_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -59789,7 +61690,24 @@ export interface operations {
             content: {
                 "application/json": {
                     result: string;
+                    quantity_passed?: string | null;
+                    quantity_failed?: string | null;
+                    failure_reason?: string | null;
                     notes?: string | null;
+                    defect_reason_id?: number | null;
+                    operation_id?: number | null;
+                    measurements?: {
+                        characteristic: string;
+                        nominal?: string | null;
+                        lower_limit?: string | null;
+                        upper_limit?: string | null;
+                        measured_value?: string | null;
+                        unit?: string | null;
+                        sequence?: number | null;
+                        quality_plan_characteristic_id?: number | null;
+                        characteristic_code?: string | null;
+                        conforms?: boolean | null;
+                    }[] | null;
                 };
             };
         };
@@ -59801,27 +61719,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The order's id. */
+                        /** @description The order. */
                         production_order_id: number;
                         /** @description The order's code. */
                         production_order_code: string;
+                        /** @description The inspection appended (none for `pending`, which records nothing). */
+                        inspection_id: number | null;
                         /**
-                         * @description QC status now.
+                         * @description The order's QC status now.
                          * @enum {string}
                          */
                         qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
-                        /** @description QC notes. */
+                        /** @description The order's QC notes. */
                         qc_notes: string | null;
-                        /** @description Who inspected. */
+                        /** @description Who inspected the order last. */
                         qc_inspected_by: number | null;
                         /** @description When. */
                         qc_inspected_at: string | null;
-                        /** @description Whether the sales order moved (to `ready_to_ship`). */
+                        /** @description The defect recorded. */
+                        defect_reason_id: number | null;
+                        /** @description Whether the sales order moved on (to `ready_to_ship`). */
                         sales_order_updated: boolean;
                         /** @description The sales order's status after, when it moved. */
                         sales_order_status: string | null;
                         /** @description What happened, for people. */
                         message: string;
+                        /** @description What the inspection gate found but let through (`warn`). */
+                        warnings: string[];
                     };
                 };
             };
@@ -59881,6 +61805,153 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_production_order_inspections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The order. */
+                        production_order_id: number;
+                        /** @description How many inspections. */
+                        total: number;
+                        /** @description The inspections, oldest first. */
+                        inspections: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The order. */
+                            production_order_id: number;
+                            /** @description The operation inspected (none: the order's final inspection). */
+                            production_operation_id: number | null;
+                            /**
+                             * @description What it found.
+                             * @enum {string}
+                             */
+                            result: "passed" | "failed" | "waived" | "conditional";
+                            /** @description Units that passed. */
+                            quantity_passed: string | null;
+                            /** @description Units that failed. */
+                            quantity_failed: string | null;
+                            /** @description Who inspected. */
+                            inspector_user_id: number | null;
+                            /** @description Why the failed units were rejected. */
+                            failure_reason: string | null;
+                            /** @description Inspector's notes. */
+                            notes: string | null;
+                            /** @description The defect found. */
+                            defect_reason_id: number | null;
+                            /** @description The quality plan it was checked against. */
+                            quality_plan_id: number | null;
+                            /** @description Who waived it (waivers only). */
+                            waiver_user_id: number | null;
+                            /** @description What the inspection gate found missing or out of specification (warn mode). */
+                            gate_findings: string[];
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            inspected_at: string;
+                            /** @description The measurements, in order. */
+                            measurements: {
+                                /** @description Id. */
+                                id: number;
+                                /** @description What was measured. */
+                                characteristic: string;
+                                /** @description Target value. */
+                                nominal: string | null;
+                                /** @description Lower limit. */
+                                lower_limit: string | null;
+                                /** @description Upper limit. */
+                                upper_limit: string | null;
+                                /** @description The value measured. */
+                                measured_value: string | null;
+                                /** @description Unit. */
+                                unit: string | null;
+                                /** @description Display order. */
+                                sequence: number;
+                                /** @description The plan characteristic it answers. */
+                                quality_plan_characteristic_id: number | null;
+                                /** @description The characteristic's stable code. */
+                                characteristic_code: string | null;
+                                /** @description The pass/fail answer of an attribute. */
+                                conforms: boolean | null;
+                                /** @description Whether the measured value lies within its limits (null when it cannot be told). */
+                                is_within_spec: boolean | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -69217,6 +71288,1616 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one this route reads */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_quality_plans: {
+        parameters: {
+            query?: {
+                product_id?: number | null;
+                include_inactive?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product (none for a template). */
+                        product_id: number | null;
+                        /** @description Code. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version. */
+                        version: number;
+                        /** @description Revision. */
+                        revision: string;
+                        /** @description Active (deleting deactivates). */
+                        is_active: boolean;
+                        /** @description A template for no product. */
+                        is_template: boolean;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The characteristics, in display order. */
+                        characteristics: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Stable code within the plan (for SPC across inspections). */
+                            code: string | null;
+                            /** @description What is checked, e.g. `Bore diameter`. */
+                            characteristic: string;
+                            /**
+                             * @description Measured or judged.
+                             * @enum {string}
+                             */
+                            characteristic_type: "variable" | "attribute";
+                            /** @description Target value (variables). */
+                            nominal: string | null;
+                            /** @description Lower specification limit (variables). */
+                            lower_limit: string | null;
+                            /** @description Upper specification limit (variables). */
+                            upper_limit: string | null;
+                            /** @description Unit (variables), e.g. `mm`. */
+                            unit: string | null;
+                            /** @description What passes (attributes). */
+                            acceptance_criteria: string | null;
+                            /** @description Display order. */
+                            sequence: number;
+                            /** @description How bad a failure is. */
+                            severity: ("minor" | "major" | "critical") | null;
+                            /** @description The routing step it is checked at (none: at the final inspection). */
+                            routing_operation_id: number | null;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_quality_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id?: number | null;
+                    code?: string | null;
+                    name?: string | null;
+                    version?: number | null;
+                    revision?: string | null;
+                    is_active?: boolean | null;
+                    is_template?: boolean | null;
+                    effective_date?: string | null;
+                    notes?: string | null;
+                    characteristics?: {
+                        code?: string | null;
+                        characteristic: string;
+                        characteristic_type?: ("variable" | "attribute") | null;
+                        nominal?: string | null;
+                        lower_limit?: string | null;
+                        upper_limit?: string | null;
+                        unit?: string | null;
+                        acceptance_criteria?: string | null;
+                        sequence?: number | null;
+                        severity?: ("minor" | "major" | "critical") | null;
+                        routing_operation_id?: number | null;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product (none for a template). */
+                        product_id: number | null;
+                        /** @description Code. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version. */
+                        version: number;
+                        /** @description Revision. */
+                        revision: string;
+                        /** @description Active (deleting deactivates). */
+                        is_active: boolean;
+                        /** @description A template for no product. */
+                        is_template: boolean;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The characteristics, in display order. */
+                        characteristics: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Stable code within the plan (for SPC across inspections). */
+                            code: string | null;
+                            /** @description What is checked, e.g. `Bore diameter`. */
+                            characteristic: string;
+                            /**
+                             * @description Measured or judged.
+                             * @enum {string}
+                             */
+                            characteristic_type: "variable" | "attribute";
+                            /** @description Target value (variables). */
+                            nominal: string | null;
+                            /** @description Lower specification limit (variables). */
+                            lower_limit: string | null;
+                            /** @description Upper specification limit (variables). */
+                            upper_limit: string | null;
+                            /** @description Unit (variables), e.g. `mm`. */
+                            unit: string | null;
+                            /** @description What passes (attributes). */
+                            acceptance_criteria: string | null;
+                            /** @description Display order. */
+                            sequence: number;
+                            /** @description How bad a failure is. */
+                            severity: ("minor" | "major" | "critical") | null;
+                            /** @description The routing step it is checked at (none: at the final inspection). */
+                            routing_operation_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_quality_plan_active: {
+        parameters: {
+            query: {
+                product_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product (none for a template). */
+                        product_id: number | null;
+                        /** @description Code. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version. */
+                        version: number;
+                        /** @description Revision. */
+                        revision: string;
+                        /** @description Active (deleting deactivates). */
+                        is_active: boolean;
+                        /** @description A template for no product. */
+                        is_template: boolean;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The characteristics, in display order. */
+                        characteristics: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Stable code within the plan (for SPC across inspections). */
+                            code: string | null;
+                            /** @description What is checked, e.g. `Bore diameter`. */
+                            characteristic: string;
+                            /**
+                             * @description Measured or judged.
+                             * @enum {string}
+                             */
+                            characteristic_type: "variable" | "attribute";
+                            /** @description Target value (variables). */
+                            nominal: string | null;
+                            /** @description Lower specification limit (variables). */
+                            lower_limit: string | null;
+                            /** @description Upper specification limit (variables). */
+                            upper_limit: string | null;
+                            /** @description Unit (variables), e.g. `mm`. */
+                            unit: string | null;
+                            /** @description What passes (attributes). */
+                            acceptance_criteria: string | null;
+                            /** @description Display order. */
+                            sequence: number;
+                            /** @description How bad a failure is. */
+                            severity: ("minor" | "major" | "critical") | null;
+                            /** @description The routing step it is checked at (none: at the final inspection). */
+                            routing_operation_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_quality_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product (none for a template). */
+                        product_id: number | null;
+                        /** @description Code. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version. */
+                        version: number;
+                        /** @description Revision. */
+                        revision: string;
+                        /** @description Active (deleting deactivates). */
+                        is_active: boolean;
+                        /** @description A template for no product. */
+                        is_template: boolean;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The characteristics, in display order. */
+                        characteristics: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Stable code within the plan (for SPC across inspections). */
+                            code: string | null;
+                            /** @description What is checked, e.g. `Bore diameter`. */
+                            characteristic: string;
+                            /**
+                             * @description Measured or judged.
+                             * @enum {string}
+                             */
+                            characteristic_type: "variable" | "attribute";
+                            /** @description Target value (variables). */
+                            nominal: string | null;
+                            /** @description Lower specification limit (variables). */
+                            lower_limit: string | null;
+                            /** @description Upper specification limit (variables). */
+                            upper_limit: string | null;
+                            /** @description Unit (variables), e.g. `mm`. */
+                            unit: string | null;
+                            /** @description What passes (attributes). */
+                            acceptance_criteria: string | null;
+                            /** @description Display order. */
+                            sequence: number;
+                            /** @description How bad a failure is. */
+                            severity: ("minor" | "major" | "critical") | null;
+                            /** @description The routing step it is checked at (none: at the final inspection). */
+                            routing_operation_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_quality_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product (none for a template). */
+                        product_id: number | null;
+                        /** @description Code. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version. */
+                        version: number;
+                        /** @description Revision. */
+                        revision: string;
+                        /** @description Active (deleting deactivates). */
+                        is_active: boolean;
+                        /** @description A template for no product. */
+                        is_template: boolean;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The characteristics, in display order. */
+                        characteristics: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Stable code within the plan (for SPC across inspections). */
+                            code: string | null;
+                            /** @description What is checked, e.g. `Bore diameter`. */
+                            characteristic: string;
+                            /**
+                             * @description Measured or judged.
+                             * @enum {string}
+                             */
+                            characteristic_type: "variable" | "attribute";
+                            /** @description Target value (variables). */
+                            nominal: string | null;
+                            /** @description Lower specification limit (variables). */
+                            lower_limit: string | null;
+                            /** @description Upper specification limit (variables). */
+                            upper_limit: string | null;
+                            /** @description Unit (variables), e.g. `mm`. */
+                            unit: string | null;
+                            /** @description What passes (attributes). */
+                            acceptance_criteria: string | null;
+                            /** @description Display order. */
+                            sequence: number;
+                            /** @description How bad a failure is. */
+                            severity: ("minor" | "major" | "critical") | null;
+                            /** @description The routing step it is checked at (none: at the final inspection). */
+                            routing_operation_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_quality_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    product_id?: number | null;
+                    code?: string | null;
+                    name?: string | null;
+                    version?: number | null;
+                    revision?: string | null;
+                    is_active?: boolean | null;
+                    is_template?: boolean | null;
+                    effective_date?: string | null;
+                    notes?: string | null;
+                    characteristics?: {
+                        code?: string | null;
+                        characteristic: string;
+                        characteristic_type?: ("variable" | "attribute") | null;
+                        nominal?: string | null;
+                        lower_limit?: string | null;
+                        upper_limit?: string | null;
+                        unit?: string | null;
+                        acceptance_criteria?: string | null;
+                        sequence?: number | null;
+                        severity?: ("minor" | "major" | "critical") | null;
+                        routing_operation_id?: number | null;
+                    }[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The product (none for a template). */
+                        product_id: number | null;
+                        /** @description Code. */
+                        code: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Version. */
+                        version: number;
+                        /** @description Revision. */
+                        revision: string;
+                        /** @description Active (deleting deactivates). */
+                        is_active: boolean;
+                        /** @description A template for no product. */
+                        is_template: boolean;
+                        /** @description From when it applies. */
+                        effective_date: string | null;
+                        /** @description Notes. */
+                        notes: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Created.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Changed.
+                         */
+                        updated_at: string;
+                        /** @description The characteristics, in display order. */
+                        characteristics: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Stable code within the plan (for SPC across inspections). */
+                            code: string | null;
+                            /** @description What is checked, e.g. `Bore diameter`. */
+                            characteristic: string;
+                            /**
+                             * @description Measured or judged.
+                             * @enum {string}
+                             */
+                            characteristic_type: "variable" | "attribute";
+                            /** @description Target value (variables). */
+                            nominal: string | null;
+                            /** @description Lower specification limit (variables). */
+                            lower_limit: string | null;
+                            /** @description Upper specification limit (variables). */
+                            upper_limit: string | null;
+                            /** @description Unit (variables), e.g. `mm`. */
+                            unit: string | null;
+                            /** @description What passes (attributes). */
+                            acceptance_criteria: string | null;
+                            /** @description Display order. */
+                            sequence: number;
+                            /** @description How bad a failure is. */
+                            severity: ("minor" | "major" | "critical") | null;
+                            /** @description The routing step it is checked at (none: at the final inspection). */
+                            routing_operation_id: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_inspection_queue: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+                offset?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The orders of this page. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description Code `WO-YYYY-NNNN`. */
+                            code: string;
+                            /** @description The product made. */
+                            product_id: number;
+                            /** @description The product's name. */
+                            product_name: string | null;
+                            /** @description The product's SKU. */
+                            product_sku: string | null;
+                            /**
+                             * Format: decimal
+                             * @description Quantity to make.
+                             */
+                            quantity_ordered: string;
+                            /**
+                             * Format: decimal
+                             * @description Good units made.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Units scrapped.
+                             */
+                            quantity_scrapped: string;
+                            /**
+                             * @description Quality control.
+                             * @enum {string}
+                             */
+                            qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                            /** @description QC notes. */
+                            qc_notes: string | null;
+                            /** @description Who inspected. */
+                            qc_inspected_by: number | null;
+                            /** @description When. */
+                            qc_inspected_at: string | null;
+                            /** @description 1 (highest) to 5. */
+                            priority: number;
+                            /** @description Due. */
+                            due_date: string | null;
+                            /**
+                             * @description Where it stands.
+                             * @enum {string}
+                             */
+                            status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                        }[];
+                        /** @description How many wait, over all pages. */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_quality_metrics: {
+        parameters: {
+            query?: {
+                days?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The period, in days back from now. */
+                        period_days: number;
+                        /** @description Orders whose first inspection fell in the period. */
+                        total_inspections: number;
+                        /** @description ... of which passed at once. */
+                        passed: number;
+                        /** @description ... of which failed. */
+                        failed: number;
+                        /**
+                         * @description Passed / (passed + failed) of first inspections, percent to one place (null when
+                         *     none).
+                         */
+                        first_pass_yield: number | null;
+                        /** @description Complete orders waiting for QC now. */
+                        pending_inspections: number;
+                        /**
+                         * @description Scrapped / (completed + scrapped) units of orders finished in the period, percent to
+                         *     one place (null when none).
+                         */
+                        scrap_rate: number | null;
+                        /** @description Value written off to scrap in the period. */
+                        total_scrapped_cost: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_quality_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description How much quality management the company runs.
+                         * @enum {string}
+                         */
+                        mode: "off" | "basic" | "full";
+                        /**
+                         * @description What the inspection gate does in `full` mode.
+                         * @enum {string}
+                         */
+                        gate_action: "off" | "warn" | "block";
+                        /** @description The gate blocks (whatever the mode; FilaOps's older flag). */
+                        gate_close: boolean;
+                        /** @description Quality pages are on (the mode is not `off`). */
+                        surfaces_enabled: boolean;
+                        /** @description Inspections follow the product's quality plan (`full`). */
+                        plan_driven: boolean;
+                        /** @description The gate blocks and applies (`full` and `block`). */
+                        gates_close: boolean;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_recent_inspections: {
+        parameters: {
+            query?: {
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description Code `WO-YYYY-NNNN`. */
+                        code: string;
+                        /** @description The product made. */
+                        product_id: number;
+                        /** @description The product's name. */
+                        product_name: string | null;
+                        /** @description The product's SKU. */
+                        product_sku: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Quantity to make.
+                         */
+                        quantity_ordered: string;
+                        /**
+                         * Format: decimal
+                         * @description Good units made.
+                         */
+                        quantity_completed: string;
+                        /**
+                         * Format: decimal
+                         * @description Units scrapped.
+                         */
+                        quantity_scrapped: string;
+                        /**
+                         * @description Quality control.
+                         * @enum {string}
+                         */
+                        qc_status: "not_required" | "pending" | "passed" | "failed" | "waived";
+                        /** @description QC notes. */
+                        qc_notes: string | null;
+                        /** @description Who inspected. */
+                        qc_inspected_by: number | null;
+                        /** @description When. */
+                        qc_inspected_at: string | null;
+                        /** @description 1 (highest) to 5. */
+                        priority: number;
+                        /** @description Due. */
+                        due_date: string | null;
+                        /**
+                         * @description Where it stands.
+                         * @enum {string}
+                         */
+                        status: "draft" | "released" | "in_progress" | "on_hold" | "complete" | "cancelled" | "split" | "scrapped" | "short";
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_scrap_summary: {
+        parameters: {
+            query?: {
+                days?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The reason's code (`UNCAT` when none was given). */
+                        reason_code: string;
+                        /** @description The reason's name. */
+                        reason_name: string;
+                        /** @description How many scrap events. */
+                        count: number;
+                        /** @description Units scrapped. */
+                        total_quantity: number;
+                        /** @description Value written off. */
+                        total_cost: number;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_quality_trend: {
+        parameters: {
+            query?: {
+                days?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description The day.
+                         */
+                        day: string;
+                        /** @description Inspections recorded. */
+                        inspections: number;
+                        /** @description First inspections that passed. */
+                        first_passed: number;
+                        /** @description First inspections that failed. */
+                        first_failed: number;
+                        /** @description First-pass yield of the day, percent (null when no first inspection). */
+                        first_pass_yield: number | null;
+                        /** @description Value scrapped that day. */
+                        scrap_cost: number;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -82890,6 +86571,8 @@ export interface operations {
                     currency_code?: string | null;
                     locale?: string | null;
                     allow_negative_inventory?: boolean | null;
+                    quality_mode?: ("off" | "basic" | "full") | null;
+                    quality_gate_action?: ("off" | "warn" | "block") | null;
                     tax_rate_percent?: string | null;
                 };
             };
@@ -83563,6 +87246,8 @@ export interface operations {
                     currency_code?: string | null;
                     locale?: string | null;
                     allow_negative_inventory?: boolean | null;
+                    quality_mode?: ("off" | "basic" | "full") | null;
+                    quality_gate_action?: ("off" | "warn" | "block") | null;
                     tax_rate_percent?: string | null;
                 };
             };
@@ -86624,7 +90309,7 @@ export interface operations {
                          * @description The key.
                          * @enum {string}
                          */
-                        key: "company_name" | "company_address_line1" | "company_address_line2" | "company_city" | "company_state" | "company_zip" | "company_country" | "company_phone" | "company_email" | "company_website" | "tax_enabled" | "tax_rate_percent" | "tax_name" | "tax_registration_number" | "default_quote_validity_days" | "quote_terms" | "quote_footer" | "timezone" | "business_hours_start" | "business_hours_end" | "business_days_per_week" | "business_work_days" | "allow_negative_inventory" | "ai_enabled" | "ai_provider" | "ai_model" | "ai_ollama_url" | "ai_api_key" | "smtp_host" | "smtp_port" | "smtp_user" | "smtp_password" | "smtp_from_email" | "smtp_security" | "secret_key" | "environment" | "frontend_url";
+                        key: "company_name" | "company_address_line1" | "company_address_line2" | "company_city" | "company_state" | "company_zip" | "company_country" | "company_phone" | "company_email" | "company_website" | "tax_enabled" | "tax_rate_percent" | "tax_name" | "tax_registration_number" | "default_quote_validity_days" | "quote_terms" | "quote_footer" | "timezone" | "business_hours_start" | "business_hours_end" | "business_days_per_week" | "business_work_days" | "allow_negative_inventory" | "quality_mode" | "quality_gate_action" | "ai_enabled" | "ai_provider" | "ai_model" | "ai_ollama_url" | "ai_api_key" | "smtp_host" | "smtp_port" | "smtp_user" | "smtp_password" | "smtp_from_email" | "smtp_security" | "secret_key" | "environment" | "frontend_url";
                         /**
                          * @description The group.
                          * @enum {string}
@@ -86739,7 +90424,7 @@ export interface operations {
                          * @description The key.
                          * @enum {string}
                          */
-                        key: "company_name" | "company_address_line1" | "company_address_line2" | "company_city" | "company_state" | "company_zip" | "company_country" | "company_phone" | "company_email" | "company_website" | "tax_enabled" | "tax_rate_percent" | "tax_name" | "tax_registration_number" | "default_quote_validity_days" | "quote_terms" | "quote_footer" | "timezone" | "business_hours_start" | "business_hours_end" | "business_days_per_week" | "business_work_days" | "allow_negative_inventory" | "ai_enabled" | "ai_provider" | "ai_model" | "ai_ollama_url" | "ai_api_key" | "smtp_host" | "smtp_port" | "smtp_user" | "smtp_password" | "smtp_from_email" | "smtp_security" | "secret_key" | "environment" | "frontend_url";
+                        key: "company_name" | "company_address_line1" | "company_address_line2" | "company_city" | "company_state" | "company_zip" | "company_country" | "company_phone" | "company_email" | "company_website" | "tax_enabled" | "tax_rate_percent" | "tax_name" | "tax_registration_number" | "default_quote_validity_days" | "quote_terms" | "quote_footer" | "timezone" | "business_hours_start" | "business_hours_end" | "business_days_per_week" | "business_work_days" | "allow_negative_inventory" | "quality_mode" | "quality_gate_action" | "ai_enabled" | "ai_provider" | "ai_model" | "ai_ollama_url" | "ai_api_key" | "smtp_host" | "smtp_port" | "smtp_user" | "smtp_password" | "smtp_from_email" | "smtp_security" | "secret_key" | "environment" | "frontend_url";
                         /**
                          * @description The group.
                          * @enum {string}
@@ -86860,7 +90545,7 @@ export interface operations {
                          * @description The key.
                          * @enum {string}
                          */
-                        key: "company_name" | "company_address_line1" | "company_address_line2" | "company_city" | "company_state" | "company_zip" | "company_country" | "company_phone" | "company_email" | "company_website" | "tax_enabled" | "tax_rate_percent" | "tax_name" | "tax_registration_number" | "default_quote_validity_days" | "quote_terms" | "quote_footer" | "timezone" | "business_hours_start" | "business_hours_end" | "business_days_per_week" | "business_work_days" | "allow_negative_inventory" | "ai_enabled" | "ai_provider" | "ai_model" | "ai_ollama_url" | "ai_api_key" | "smtp_host" | "smtp_port" | "smtp_user" | "smtp_password" | "smtp_from_email" | "smtp_security" | "secret_key" | "environment" | "frontend_url";
+                        key: "company_name" | "company_address_line1" | "company_address_line2" | "company_city" | "company_state" | "company_zip" | "company_country" | "company_phone" | "company_email" | "company_website" | "tax_enabled" | "tax_rate_percent" | "tax_name" | "tax_registration_number" | "default_quote_validity_days" | "quote_terms" | "quote_footer" | "timezone" | "business_hours_start" | "business_hours_end" | "business_days_per_week" | "business_work_days" | "allow_negative_inventory" | "quality_mode" | "quality_gate_action" | "ai_enabled" | "ai_provider" | "ai_model" | "ai_ollama_url" | "ai_api_key" | "smtp_host" | "smtp_port" | "smtp_user" | "smtp_password" | "smtp_from_email" | "smtp_security" | "secret_key" | "environment" | "frontend_url";
                         /**
                          * @description The group.
                          * @enum {string}

@@ -74,6 +74,10 @@ pub struct CompanySettings {
     pub locale: String,
     /// Whether stock may go below zero (such movements are then flagged for review).
     pub allow_negative_inventory: bool,
+    /// How much quality management the company runs.
+    pub quality_mode: crate::master_data::settings::model::QualityMode,
+    /// What the inspection gate does in `full` mode.
+    pub quality_gate_action: crate::master_data::settings::model::QualityGateAction,
     /// Last changed.
     pub updated_at: Timestamp,
 }
@@ -110,6 +114,8 @@ impl From<SettingsRow> for CompanySettings {
             currency_code: r.currency_code,
             locale: r.locale,
             allow_negative_inventory: r.allow_negative_inventory,
+            quality_mode: r.quality_mode,
+            quality_gate_action: r.quality_gate_action,
             updated_at: Timestamp(r.updated_at),
         }
     }

@@ -11,6 +11,31 @@ use crate::platform::db::schema::company_settings;
 use crate::platform::error::AppResult;
 use crate::platform::graphql::limits::length;
 
+crate::text_enum! {
+    /// How much quality management the company runs.
+    pub enum QualityMode {
+        /// No quality pages, no gate: QC is a status on the order only.
+        Off,
+        /// Inspections are recorded (measurements, defects, photos); no plan is required.
+        Basic,
+        /// Plan-driven: a product's active quality plan says what an inspection must
+        /// measure, and the gate applies.
+        Full,
+    }
+}
+
+crate::text_enum! {
+    /// What the inspection gate does, in `full` mode, when quality is not shown.
+    pub enum QualityGateAction {
+        /// Nothing.
+        Off,
+        /// The action goes ahead and says what is missing.
+        Warn,
+        /// The action is refused until quality is shown.
+        Block,
+    }
+}
+
 /// The id of the one settings row.
 pub const SETTINGS_ID: i32 = 1;
 
@@ -72,6 +97,10 @@ pub struct SettingsRow {
     pub locale: String,
     /// Whether stock may go below zero (then flagged for review).
     pub allow_negative_inventory: bool,
+    /// How much quality management the company runs.
+    pub quality_mode: QualityMode,
+    /// What the inspection gate does when quality is not shown.
+    pub quality_gate_action: QualityGateAction,
     /// Changed.
     pub updated_at: DateTime<Utc>,
 }
@@ -152,6 +181,10 @@ crate::input_forms! {
         locale: optional String,
         /// Whether stock may go below zero.
         allow_negative_inventory: optional bool,
+        /// How much quality management the company runs (`off`, `basic`, `full`).
+        quality_mode: optional QualityMode,
+        /// What the inspection gate does in `full` mode (`off`, `warn`, `block`).
+        quality_gate_action: optional QualityGateAction,
     }
     inputs {
         /// Tax rate in percent, 0 to 100 with at most 4 decimals (stored as the fraction

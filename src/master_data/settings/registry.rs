@@ -97,6 +97,10 @@ pub enum SettingKey {
     BusinessWorkDays,
     /// Whether stock may go below zero.
     AllowNegativeInventory,
+    /// How much quality management the company runs (`off`, `basic`, `full`).
+    QualityMode,
+    /// What the inspection gate does in `full` mode (`off`, `warn`, `block`).
+    QualityGateAction,
     /// Whether the AI assistant is on.
     AiEnabled,
     /// The AI provider.
@@ -274,6 +278,18 @@ impl SettingKey {
                 false,
                 "Whether stock may go below zero (then flagged for review)",
             ),
+            K::QualityMode => db(
+                Company,
+                T::Choice,
+                false,
+                "Quality management: off, basic (inspections recorded) or full (plan-driven, gated)",
+            ),
+            K::QualityGateAction => db(
+                Company,
+                T::Choice,
+                false,
+                "The inspection gate in full mode: off, warn or block",
+            ),
             K::AiEnabled => db(Ai, T::Boolean, false, "Whether the AI assistant is on"),
             K::AiProvider => db(Ai, T::Choice, true, "The AI provider"),
             K::AiModel => db(Ai, T::Text, true, "The model name (at most 100 characters)"),
@@ -315,6 +331,8 @@ impl SettingKey {
     pub fn options(self) -> &'static [&'static str] {
         match self {
             SettingKey::AiProvider => &["anthropic", "ollama"],
+            SettingKey::QualityMode => &["off", "basic", "full"],
+            SettingKey::QualityGateAction => &["off", "warn", "block"],
             SettingKey::SmtpSecurity => &["starttls", "tls", "none"],
             SettingKey::Environment => &["development", "production"],
             _ => &[],
@@ -430,6 +448,8 @@ fn raw_value(key: SettingKey, s: &Sources<'_>) -> Value {
         K::BusinessDaysPerWeek => json!(c.business_days_per_week),
         K::BusinessWorkDays => json!(c.business_work_days),
         K::AllowNegativeInventory => json!(c.allow_negative_inventory),
+        K::QualityMode => json!(c.quality_mode.as_ref()),
+        K::QualityGateAction => json!(c.quality_gate_action.as_ref()),
         K::AiEnabled => json!(s.ai.enabled),
         K::AiProvider => s.ai.provider.map_or(Value::Null, |p| json!(p)),
         K::AiModel => text(&s.ai.model),
@@ -510,6 +530,21 @@ fn as_bool(v: &Value) -> Result<bool, UserError> {
     }
 }
 
+/// One of a `choice` key's options (FilaOps's wording: "quality_mode must be one of: off,
+/// basic, full").
+fn as_choice<T: std::str::FromStr>(key: SettingKey, v: &Value) -> Result<T, UserError> {
+    let wrong = || {
+        value_error(format!(
+            "{key} must be one of: {}",
+            key.options().join(", ")
+        ))
+    };
+    match v {
+        Value::String(s) => s.trim().parse().map_err(|_| wrong()),
+        _ => Err(wrong()),
+    }
+}
+
 fn as_int(v: &Value) -> Result<i32, UserError> {
     match v {
         Value::Null => Err(value_error("This setting cannot be empty")),
@@ -575,6 +610,8 @@ fn company_input(key: SettingKey, v: &Value) -> Result<CompanySettingsInput, Use
         K::AllowNegativeInventory => {
             i.allow_negative_inventory = MaybeUndefined::Value(as_bool(v)?)
         }
+        K::QualityMode => i.quality_mode = MaybeUndefined::Value(as_choice(key, v)?),
+        K::QualityGateAction => i.quality_gate_action = MaybeUndefined::Value(as_choice(key, v)?),
         _ => return Err(value_error("This setting is not a company setting")),
     }
     Ok(i)

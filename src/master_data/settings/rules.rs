@@ -309,6 +309,8 @@ fn only_changes(mut c: SettingsForm, cur: &SettingsRow) -> (SettingsForm, Vec<&'
         currency_code,
         locale,
         allow_negative_inventory,
+        quality_mode,
+        quality_gate_action,
     );
     // `tax_rate` is sent as `tax_rate_percent`: name it the way the client did.
     for name in changed.iter_mut() {

@@ -68,6 +68,20 @@ impl OrderSpoolRow {
 
 #[ComplexObject]
 impl OrderRow {
+    /// Its QC inspections, oldest first (the append-only history; the first is the
+    /// first-pass inspection).
+    async fn inspections(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Vec<crate::operations::production::inspections::InspectionRow>> {
+        Ok(
+            data::<crate::operations::production::inspections::Inspections>(ctx)?
+                .load_one(self.id)
+                .await?
+                .unwrap_or_default(),
+        )
+    }
+
     /// The product's SKU.
     async fn product_sku(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
         Ok(data::<ItemFactsOf>(ctx)?
@@ -185,6 +199,22 @@ impl OrderRow {
 
 #[ComplexObject]
 impl OperationRow {
+    /// The QC inspections of this operation, oldest first.
+    async fn inspections(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Vec<crate::operations::production::inspections::InspectionRow>> {
+        Ok(
+            data::<crate::operations::production::inspections::Inspections>(ctx)?
+                .load_one(self.production_order_id)
+                .await?
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|i| i.production_operation_id == Some(self.id))
+                .collect(),
+        )
+    }
+
     /// The work center's code.
     async fn work_center_code(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
         Ok(data::<WorkCenters>(ctx)?
@@ -563,15 +593,6 @@ pub struct ProductionOrderReleasePayload {
     pub user_errors: Vec<UserError>,
 }
 
-/// The result of a QC decision.
-#[derive(Debug, Clone, Default, SimpleObject)]
-pub struct ProductionOrderQcPayload {
-    /// What the decision did.
-    pub result: Option<rules::QcResult>,
-    /// Rule violations.
-    pub user_errors: Vec<UserError>,
-}
-
 /// The result of a scrap or split: the order and the orders it created.
 #[derive(Debug, Clone, Default, SimpleObject)]
 pub struct ProductionOrderSpawnPayload {
@@ -792,39 +813,11 @@ impl ProductionMutation {
         #[graphql(default)] input: ProductionOrderCompleteInput,
     ) -> AppResult<ProductionOrderPayload> {
         let user = user_id(ctx).await?;
-        let r = crate::in_transaction!(ctx, |conn| rules::complete(conn, id, input, user));
+        let gate = *data::<rules::CompletionGate>(ctx)?;
+        let r = crate::in_transaction!(ctx, |conn| rules::complete(conn, id, input, user, gate));
         Ok(ProductionOrderPayload::of(r, |o| {
             format!("Production order {} completed", o.code)
         }))
-    }
-
-    /// Records a QC decision on a complete order: `passed` or `failed` (from pending or failed),
-    /// `waived` (from pending, with the reason in `notes`) or `pending` (from failed, to inspect
-    /// again).
-    #[graphql(guard = "Access::User")]
-    async fn production_order_qc(
-        &self,
-        ctx: &Context<'_>,
-        id: i64,
-        result: String,
-        notes: Option<String>,
-    ) -> AppResult<ProductionOrderQcPayload> {
-        let user = user_id(ctx).await?;
-        let passed_qc = *data::<rules::SalesOrderPassedQc>(ctx)?;
-        Ok(
-            match crate::in_transaction!(ctx, |conn| rules::qc(
-                conn, id, &result, notes, user, passed_qc
-            )) {
-                Ok(r) => ProductionOrderQcPayload {
-                    result: Some(r),
-                    user_errors: Vec::new(),
-                },
-                Err(user_errors) => ProductionOrderQcPayload {
-                    result: None,
-                    user_errors,
-                },
-            },
-        )
     }
 
     /// Scraps an order with a scrap reason: its WIP value to 5020 Scrap, and a remake order

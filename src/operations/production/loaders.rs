@@ -188,6 +188,12 @@ pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::
         .data(loader(CodesLoader { pool: pool.clone() }))
         .data(loader(RoutingStepsLoader { pool: pool.clone() }))
         .data(loader(
+            crate::operations::production::inspections::InspectionsLoader { pool: pool.clone() },
+        ))
+        .data(loader(
+            crate::operations::production::inspections::MeasurementsLoader { pool: pool.clone() },
+        ))
+        .data(loader(
             crate::operations::production::routing::materials::StepMaterialsLoader {
                 pool: pool.clone(),
             },

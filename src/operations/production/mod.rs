@@ -9,6 +9,7 @@
 pub mod detail;
 pub mod floor;
 pub mod graphql;
+pub mod inspections;
 pub mod live;
 pub mod loaders;
 pub mod model;

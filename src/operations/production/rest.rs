@@ -51,9 +51,6 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Input("input"))
         .idempotent()
         .summary("Complete (`quantity_completed`, `quantity_scrapped`, `force_close_short`, `notes`, `spools_used`, `scrap_reason`): finished goods at actual cost (1220 / 1210), scrapped share 5020 / 1210, serial numbers, QC pending"),
-    Route::post("/production-orders/{id}/qc", include_str!("rest/production_order_qc.graphql"), "productionOrderQc.result")
-        .body(Body::Fields)
-        .summary("Record QC on a complete order: `result` passed or failed (from pending or failed), waived (from pending; `notes` says why) or pending (from failed: inspect again); `notes`"),
     Route::post("/production-orders/{id}/split", stored_op!("production_order_split.graphql", "production_order", "production_operation", "production_material"), "productionOrderSplit")
         .body(Body::Fields)
         .idempotent()

@@ -77,6 +77,8 @@ pub struct ShipResult {
     pub sales_order_id: i64,
     /// The shipment.
     pub shipment: ShipmentRow,
+    /// What the quality gate found but let through (`warn` mode).
+    pub warnings: Vec<String>,
 }
 
 /// A made-up tracking number: `{CARRIER}{YYYYMMDD}{id:04}{6 random}`.
@@ -477,6 +479,7 @@ pub async fn ship_locked(
     user: i64,
 ) -> Result<ShipResult, Stop> {
     let dispatch = dispatch(order, input)?;
+    let warnings = crate::operations::quality::gate::before_shipping(conn, order.id).await?;
     let number = next_number(conn, "shipment_seq", "SHP").await?;
     let date = today();
     let mut issue = Issue::new(order, user, &number, date);
@@ -518,5 +521,6 @@ pub async fn ship_locked(
         label_url: None,
         sales_order_id: order.id,
         shipment,
+        warnings,
     })
 }

@@ -292,6 +292,8 @@ diesel::table! {
         currency_code -> Text,
         locale -> Text,
         allow_negative_inventory -> Bool,
+        quality_mode -> Text,
+        quality_gate_action -> Text,
         updated_at -> Timestamptz,
     }
 }
@@ -1282,7 +1284,136 @@ diesel::joinable!(resources -> work_centers (work_center_id));
 diesel::joinable!(planned_orders -> items (product_id));
 diesel::joinable!(mrp_exceptions -> items (product_id));
 
+diesel::table! {
+    defect_reasons (id) {
+        id -> Int8,
+        code -> Text,
+        name -> Text,
+        description -> Nullable<Text>,
+        category -> Nullable<Text>,
+        severity -> Nullable<Text>,
+        sequence -> Int4,
+        active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    quality_plans (id) {
+        id -> Int8,
+        product_id -> Nullable<Int8>,
+        code -> Text,
+        name -> Text,
+        version -> Int4,
+        revision -> Text,
+        is_active -> Bool,
+        is_template -> Bool,
+        effective_date -> Nullable<Date>,
+        notes -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    quality_plan_characteristics (id) {
+        id -> Int8,
+        quality_plan_id -> Int8,
+        code -> Nullable<Text>,
+        characteristic -> Text,
+        characteristic_type -> Text,
+        nominal -> Nullable<Numeric>,
+        lower_limit -> Nullable<Numeric>,
+        upper_limit -> Nullable<Numeric>,
+        unit -> Nullable<Text>,
+        acceptance_criteria -> Nullable<Text>,
+        sequence -> Int4,
+        severity -> Nullable<Text>,
+        routing_operation_id -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    qc_inspections (id) {
+        id -> Int8,
+        production_order_id -> Int8,
+        production_operation_id -> Nullable<Int8>,
+        result -> Text,
+        quantity_passed -> Nullable<Numeric>,
+        quantity_failed -> Nullable<Numeric>,
+        failure_reason -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        defect_reason_id -> Nullable<Int8>,
+        quality_plan_id -> Nullable<Int8>,
+        inspector_user_id -> Nullable<Int8>,
+        waiver_user_id -> Nullable<Int8>,
+        gate_findings -> Array<Text>,
+        inspected_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    qc_measurements (id) {
+        id -> Int8,
+        qc_inspection_id -> Int8,
+        quality_plan_characteristic_id -> Nullable<Int8>,
+        characteristic_code -> Nullable<Text>,
+        characteristic -> Text,
+        nominal -> Nullable<Numeric>,
+        lower_limit -> Nullable<Numeric>,
+        upper_limit -> Nullable<Numeric>,
+        measured_value -> Nullable<Numeric>,
+        unit -> Nullable<Text>,
+        conforms -> Nullable<Bool>,
+        sequence -> Int4,
+    }
+}
+
+diesel::table! {
+    qc_photos (id) {
+        id -> Int8,
+        qc_inspection_id -> Int8,
+        file_name -> Text,
+        caption -> Nullable<Text>,
+        mime_type -> Text,
+        file_size -> Int8,
+        storage_key -> Text,
+        uploaded_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    scrap_records (id) {
+        id -> Int8,
+        production_order_id -> Int8,
+        production_operation_id -> Nullable<Int8>,
+        reason_code -> Nullable<Text>,
+        quantity -> Numeric,
+        total_cost -> Numeric,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(quality_plans -> items (product_id));
+diesel::joinable!(quality_plan_characteristics -> quality_plans (quality_plan_id));
+diesel::joinable!(qc_inspections -> production_orders (production_order_id));
+diesel::joinable!(qc_inspections -> defect_reasons (defect_reason_id));
+diesel::joinable!(qc_measurements -> qc_inspections (qc_inspection_id));
+diesel::joinable!(qc_photos -> qc_inspections (qc_inspection_id));
+diesel::joinable!(scrap_records -> production_orders (production_order_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
+    defect_reasons,
+    quality_plans,
+    quality_plan_characteristics,
+    qc_inspections,
+    qc_measurements,
+    qc_photos,
+    scrap_records,
     resources,
     work_center_hours,
     work_center_exceptions,

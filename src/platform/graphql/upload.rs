@@ -40,3 +40,42 @@ pub fn read_csv(ctx: &Context<'_>, upload: Upload) -> AppResult<Vec<u8>> {
     }
     read(ctx, upload)
 }
+
+/// The image formats an image upload may be, by extension: the extension and the content
+/// type, when the bytes really are that image (the content is sniffed, the name is not
+/// trusted). `Err` says why not.
+pub fn image_type(filename: &str, bytes: &[u8]) -> Result<(&'static str, &'static str), String> {
+    let ext = filename
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    let (ok, ext, mime) = match ext.as_str() {
+        "png" => (bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "png", "image/png"),
+        "jpg" | "jpeg" => (bytes.starts_with(b"\xFF\xD8\xFF"), "jpg", "image/jpeg"),
+        "gif" => (
+            bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a"),
+            "gif",
+            "image/gif",
+        ),
+        "webp" => (
+            bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP",
+            "webp",
+            "image/webp",
+        ),
+        _ => {
+            return Err(format!(
+                "File type not allowed ('.{ext}'). Accepted: .jpg, .jpeg, .png, .webp, .gif"
+            ));
+        }
+    };
+    if bytes.is_empty() {
+        return Err("The file is empty".into());
+    }
+    if ok {
+        Ok((ext, mime))
+    } else {
+        Err(format!(
+            "The content of the file is not a valid .{ext} image"
+        ))
+    }
+}

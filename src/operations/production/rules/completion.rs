@@ -158,9 +158,18 @@ pub async fn complete(
     id: i64,
     mut input: ProductionOrderCompleteInput,
     user: i64,
+    gate: CompletionGate,
 ) -> Result<OrderRow, Stop> {
     let order = locked(conn, id).await?;
     check_transition(order.status, OrderStatus::Complete)?;
+    // Quality's gate: refused in `block` mode; in `warn` mode the warning stays on the
+    // order's notes.
+    if let Some(warning) = (gate.0)(conn, id).await? {
+        input.notes = Some(match input.notes.take() {
+            Some(n) if !n.trim().is_empty() => format!("{n}\n{warning}"),
+            _ => warning,
+        });
+    }
     let (good, scrapped) = check_completion(&order, &mut input)?;
     let reason = match (&input.scrap_reason, scrapped > BigDecimal::zero()) {
         (Some(code), _) => Some(check_scrap_reason(conn, code).await?),
@@ -304,6 +313,14 @@ async fn book_output(
     }
     if !remainder.is_zero() {
         book_remainder(conn, order, &product, scrapped, reason, &remainder, user).await?;
+    }
+    if *scrapped > BigDecimal::zero() {
+        let cost = if remainder > BigDecimal::zero() {
+            remainder.clone()
+        } else {
+            BigDecimal::zero()
+        };
+        record_scrap(conn, order.id, None, reason, scrapped, &cost, Some(user)).await?;
     }
     Ok(())
 }
@@ -698,6 +715,19 @@ pub type OnSalesOrderPassedQc =
         i64,
     ) -> futures_util::future::BoxFuture<'c, Result<(bool, Option<String>), Stop>>;
 
+/// Asked, in the completion's transaction, before an order completes: `Ok(Some(warning))`
+/// to complete with a warning on the order's notes, a refusal to stop it.
+pub type BeforeCompletion =
+    for<'c> fn(
+        &'c mut AsyncPgConnection,
+        i64,
+    ) -> futures_util::future::BoxFuture<'c, Result<Option<String>, Stop>>;
+
+/// The request's [`BeforeCompletion`] (quality management sits above production: the
+/// application attaches it, `crate::application::hooks`).
+#[derive(Clone, Copy)]
+pub struct CompletionGate(pub BeforeCompletion);
+
 /// The request's [`OnSalesOrderPassedQc`] (sales sits above production, so production does
 /// not call it by name: the application attaches it, `crate::application::hooks`).
 #[derive(Clone, Copy)]
@@ -741,6 +771,7 @@ pub async fn scrap(
     release_reservations(conn, &order, Some(user)).await?;
     let wip = wip_of(conn, id).await?;
     write_off_wip(conn, &order, &wip, &format!("Scrap ({reason})"), Some(user)).await?;
+    record_scrap(conn, id, None, Some(&reason), &quantity, &wip, Some(user)).await?;
     diesel::update(
         production_order_operations::table
             .filter(production_order_operations::production_order_id.eq(id))

@@ -50,6 +50,33 @@ use crate::platform::db::schema::{
 use crate::platform::graphql::scalars::{Decimal, Timestamp};
 use crate::platform::graphql::user_error::{Stop, UserError, UserErrorCode};
 
+/// Records a production scrap (the order, the operation when it was scrapped at one, the
+/// reason's code, the units and the value written off to 5020 Scrap) for the quality
+/// dashboard's scrap rate and cost by reason. Written in the scrap's own transaction.
+pub(crate) async fn record_scrap(
+    conn: &mut AsyncPgConnection,
+    order_id: i64,
+    operation_id: Option<i64>,
+    reason: Option<&str>,
+    quantity: &BigDecimal,
+    cost: &BigDecimal,
+    user: Option<i64>,
+) -> Result<(), Stop> {
+    use crate::platform::db::schema::scrap_records;
+    diesel::insert_into(scrap_records::table)
+        .values((
+            scrap_records::production_order_id.eq(order_id),
+            scrap_records::production_operation_id.eq(operation_id),
+            scrap_records::reason_code.eq(reason),
+            scrap_records::quantity.eq(quantity.with_scale_round(4, RoundingMode::HalfUp)),
+            scrap_records::total_cost.eq(cost.with_scale_round(2, RoundingMode::HalfUp)),
+            scrap_records::created_by.eq(user),
+        ))
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// Longest QC note (CONTRACT 5.12).
 pub const QC_NOTES_MAX: usize = 2000;
 /// Longest assignee.

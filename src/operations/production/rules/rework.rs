@@ -320,8 +320,18 @@ pub async fn scrap_at_operation(
                 Some(order.code.clone()),
             );
         journal_entry_number = books::post(conn, draft).await?.map(|e| e.entry_number);
-        add_wip(conn, order.id, &-amount).await?;
+        add_wip(conn, order.id, &-amount.clone()).await?;
     }
+    record_scrap(
+        conn,
+        order_id,
+        Some(op_id),
+        Some(&reason),
+        &n,
+        &amount,
+        Some(user),
+    )
+    .await?;
     let op_row: OperationRow = diesel::update(production_order_operations::table.find(op_id))
         .set(production_order_operations::quantity_scrapped.eq(&op.quantity_scrapped.0 + &n))
         .returning(OperationRow::as_returning())
