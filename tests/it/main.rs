@@ -47,6 +47,7 @@ mod printer_tools;
 mod printers;
 mod production;
 mod purchasing;
+mod quality;
 mod reporting;
 mod rest_engine;
 mod rest_facade;

@@ -676,6 +676,118 @@ async fn shop(app: &TestApp, t: &str) -> Shop {
 }
 
 #[tokio::test]
+async fn the_quality_gate_refuses_or_warns_shipping_production_that_has_not_passed_qc() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let s = shop(&app, &t).await;
+    receive(&app, &t, s.box_, "10", "0.40").await;
+    for (key, value) in [("quality_mode", "full"), ("quality_gate_action", "block")] {
+        ok(
+            &app,
+            &t,
+            Method::PUT,
+            &format!("/api/v1/system/settings/{key}"),
+            Some(json!({"value": value})),
+        )
+        .await;
+    }
+    let o = order(
+        &app,
+        &t,
+        json!([{"product_id": s.widget, "quantity": 1}]),
+        json!({}),
+    )
+    .await;
+    let id = o["id"].as_i64().expect("id");
+    set_status(&app, &t, id, "confirmed").await;
+    let wo = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/production-orders/?sales_order_id={id}"),
+        None,
+    )
+    .await[0]
+        .clone();
+    let wid = wo["id"].as_i64().expect("wo");
+    for step in ["release", "start"] {
+        ok(
+            &app,
+            &t,
+            Method::POST,
+            &format!("/api/v1/production-orders/{wid}/{step}"),
+            None,
+        )
+        .await;
+    }
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/production-orders/{wid}/complete"),
+        Some(json!({"quantity_completed": "1"})),
+    )
+    .await;
+
+    // Block: the widget waits for QC, so the order does not ship, and nothing moved.
+    let tables = [
+        "shipments",
+        "inventory_transactions",
+        "gl_journal_entries",
+        "sales_orders",
+    ];
+    let mut before = Vec::new();
+    for table in tables {
+        before.push(table_json(&app, table).await);
+    }
+    let (st, body) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/ship"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(
+        body["detail"],
+        format!(
+            "Quality gate: production order(s) {} (pending) have not passed QC",
+            wo["code"].as_str().expect("code")
+        )
+    );
+    let mut after = Vec::new();
+    for table in tables {
+        after.push(table_json(&app, table).await);
+    }
+    assert_eq!(after, before);
+
+    // Warn: it ships, and says so.
+    ok(
+        &app,
+        &t,
+        Method::PUT,
+        "/api/v1/system/settings/quality_gate_action",
+        Some(json!({"value": "warn"})),
+    )
+    .await;
+    let shipped = ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/ship"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(shipped["message"], "Order shipped successfully");
+    assert_eq!(
+        shipped["warnings"].as_array().map(Vec::len),
+        Some(1),
+        "{shipped}"
+    );
+}
+
+#[tokio::test]
 async fn order_to_cash_confirm_produce_qc_ship_and_pay_posts_every_entry_once() {
     let app = app().await;
     let t = admin(&app).await;

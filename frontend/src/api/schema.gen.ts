@@ -17190,6 +17190,7 @@ export interface paths {
          *       label_url: labelUrl
          *       sales_order_id: salesOrderId
          *       shipment { ...ShipmentFields }
+         *       warnings
          *     }
          *     fragment ShipmentFields on Shipment {
          *       id
@@ -18980,6 +18981,7 @@ export interface paths {
          *       label_url: labelUrl
          *       sales_order_id: salesOrderId
          *       shipment { ...ShipmentFields }
+         *       warnings
          *     }
          *     fragment ShipmentFields on Shipment {
          *       id
@@ -29632,6 +29634,8 @@ export interface operations {
                             /** @description Who shipped it. */
                             created_by: number | null;
                         };
+                        /** @description What the quality gate found but let through (`warn` mode). */
+                        warnings: string[];
                     };
                 };
             };
@@ -29814,6 +29818,8 @@ export interface operations {
                             /** @description Who shipped it. */
                             created_by: number | null;
                         };
+                        /** @description What the quality gate found but let through (`warn` mode). */
+                        warnings: string[];
                     };
                 };
             };
@@ -82222,6 +82228,8 @@ export interface operations {
                             /** @description Who shipped it. */
                             created_by: number | null;
                         };
+                        /** @description What the quality gate found but let through (`warn` mode). */
+                        warnings: string[];
                     };
                 };
             };
@@ -88395,6 +88403,8 @@ export interface operations {
                             /** @description Who shipped it. */
                             created_by: number | null;
                         };
+                        /** @description What the quality gate found but let through (`warn` mode). */
+                        warnings: string[];
                     };
                 };
             };

@@ -402,13 +402,12 @@ pub async fn record(
     let linked = linked_characteristics(conn, order.product_id, &measurements).await?;
     let policy = policy::current(conn).await?;
     let final_inspection = order.status == OrderStatus::Complete;
-    if !final_inspection
-        && !(operation.is_some()
-            && matches!(
-                order.status,
-                OrderStatus::Released | OrderStatus::InProgress
-            ))
-    {
+    let in_process = operation.is_some()
+        && matches!(
+            order.status,
+            OrderStatus::Released | OrderStatus::InProgress
+        );
+    if !final_inspection && !in_process {
         return Err(not_allowed(
             "id",
             format!(

@@ -28,6 +28,7 @@ pub const ROUTES: &[Route] = &[
         .status(201)
         .summary("Create a plan (`code`, `name`, `product_id` or `is_template`, `version`, `revision`, `is_active`, `effective_date`, `notes`, `characteristics: [{code, characteristic, characteristic_type variable|attribute, nominal, lower_limit, upper_limit, unit, acceptance_criteria, sequence, severity, routing_operation_id}]`)"),
     Route::get("/quality-plans/active", stored_op!("quality_plan_active.graphql", "quality_plan"), "qualityPlanActive")
+        .null_ok()
         .summary("A product's active plan (`product_id` required), or null"),
     Route::get("/quality-plans/{id}", stored_op!("quality_plan_get.graphql", "quality_plan"), "qualityPlan")
         .summary("One plan, active or not"),

@@ -69,7 +69,7 @@ pub fn shape(
             _ => ConstValue::Null,
         };
     }
-    if value == ConstValue::Null && route.route.method == Method::Get {
+    if value == ConstValue::Null && route.route.method == Method::Get && !route.route.null_ok {
         return Err(AppError::not_found("Not found"));
     }
     if let (Some(field), ConstValue::List(items)) = (route.route.keyed_by, &value) {

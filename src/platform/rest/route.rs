@@ -134,6 +134,9 @@ pub struct Route {
     /// A list answer turned into an object keyed by this field of each element (the
     /// field itself is left out of the element): `{"12": {...}, "15": {...}}`.
     pub keyed_by: Option<&'static str>,
+    /// A GET whose answer may be `null` (FilaOps's "the active plan, or null") answers
+    /// `200 null` instead of a 404.
+    pub null_ok: bool,
 }
 
 impl Route {
@@ -168,7 +171,14 @@ impl Route {
             forbidden: None,
             bad_request_params: &[],
             keyed_by: None,
+            null_ok: false,
         }
+    }
+
+    /// A GET that answers `200 null` when there is nothing (not a 404).
+    pub const fn null_ok(mut self) -> Route {
+        self.null_ok = true;
+        self
     }
 
     /// Answers a list as an object keyed by `field` of each element (FilaOps's
