@@ -149,6 +149,13 @@ describe('queryKeys', () => {
       [queryKeys.users.resetRequests(), ['users', 'password-reset-requests']],
       [queryKeys.bulkExports.all, ['bulk-exports']],
       [queryKeys.bulkExports.recent(EXPORT_LIST_LIMIT), ['bulk-exports', EXPORT_LIST_LIMIT]],
+      [queryKeys.quality.policy(), ['quality', 'policy']],
+      [queryKeys.quality.plans(includeZero), ['quality', 'plans', includeZero]],
+      [queryKeys.quality.activePlan(pid), ['quality', 'active-plan', pid]],
+      [queryKeys.quality.inspections(id), ['quality', 'inspections', id]],
+      [queryKeys.quality.photos(id), ['quality', 'photos', id]],
+      [queryKeys.quality.queue(limit, page), ['quality', 'queue', limit, page]],
+      [queryKeys.quality.trend(days), ['quality', 'trend', days]],
       [listKey(area, request), [area, 'list', request]],
     ];
     for (const [built, written] of cases) expect(built).toEqual(written);

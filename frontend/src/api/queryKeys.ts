@@ -204,6 +204,25 @@ export const queryKeys = {
   traceabilityProfiles: {
     all: ['traceability-profiles'] as const,
   },
+  quality: {
+    all: ['quality'] as const,
+    /** The quality policy (mode and inspection gate). */
+    policy: () => ['quality', 'policy'] as const,
+    plans: (includeInactive: boolean) => ['quality', 'plans', includeInactive] as const,
+    /** A product's active plan (null when it has none). */
+    activePlan: (productId: number) => ['quality', 'active-plan', productId] as const,
+    defectReasons: () => ['quality', 'defect-reasons'] as const,
+    /** Every defect reason, inactive ones too (naming the defects of old inspections). */
+    defectReasonsAll: () => ['quality', 'defect-reasons', 'all'] as const,
+    /** An order's inspections, oldest first. */
+    inspections: (orderId: number) => ['quality', 'inspections', orderId] as const,
+    photos: (inspectionId: number) => ['quality', 'photos', inspectionId] as const,
+    metrics: (days: number) => ['quality', 'metrics', days] as const,
+    queue: (limit: number, offset: number) => ['quality', 'queue', limit, offset] as const,
+    recent: (limit: number) => ['quality', 'recent', limit] as const,
+    scrapSummary: (days: number) => ['quality', 'scrap-summary', days] as const,
+    trend: (days: number) => ['quality', 'trend', days] as const,
+  },
   scrapReasons: {
     all: ['scrap-reasons'] as const,
     list: list('scrap-reasons'),

@@ -12,6 +12,7 @@ import { ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
 import { AiConnectionCard } from './AiConnectionCard';
+import { QualityPolicyCard } from '../quality/QualityPolicyCard';
 import { queryKeys } from '../../api/queryKeys';
 
 /** Text as typed; blank is null. */
@@ -91,7 +92,7 @@ export function SettingsPage() {
   const settings = useQuery({ queryKey: queryKeys.settings.all, queryFn: ({ signal }) => settingsApi.get(signal) });
   return (
     <div className="page">
-      <PageHeader title="Settings" description="Your company details, tax and business hours." />
+      <PageHeader title="Settings" description="Your company details, tax, business hours and quality policy." />
       {settings.isPending ? (
         <div className="card settings-card" aria-busy="true">
           {Array.from({ length: 6 }, (_, i) => (
@@ -106,6 +107,7 @@ export function SettingsPage() {
         <SettingsForm key={settings.data.updated_at ?? 'settings'} initial={settings.data} />
       )}
       <div className="settings">
+        <QualityPolicyCard />
         <AiConnectionCard />
       </div>
     </div>
