@@ -17,15 +17,11 @@ import {
   completeSchema,
   consumeSchema,
   productionApi,
-  QC_RESULT_LABEL,
-  qcChoices,
-  qcSchema,
   scheduleSchema,
   scrapSchema,
   splitSchema,
   type CompleteForm,
   type ProductionOrder,
-  type QcForm,
   type ScheduleForm,
   type ScrapForm,
   type SplitForm,
@@ -43,7 +39,7 @@ function useScrapReasons(open: boolean) {
 }
 
 /** Refetches what an order's step changes; the dialog closes after it. */
-function useDone() {
+export function useDone() {
   const queryClient = useQueryClient();
   return async () => {
     await Promise.all([
@@ -53,6 +49,8 @@ function useDone() {
       queryClient.invalidateQueries({ queryKey: queryKeys.printers.all }),
       queryClient.invalidateQueries({ queryKey: queryKeys.commandCenter.all }),
       queryClient.invalidateQueries({ queryKey: queryKeys.spools.all }),
+      // The quality dashboard's queue and figures move with completions.
+      queryClient.invalidateQueries({ queryKey: queryKeys.quality.all }),
     ]);
   };
 }
@@ -230,53 +228,6 @@ export function ScrapDialog({ order, open, onClose }: DialogProps) {
       <TextField label="Quantity scrapped" required inputMode="decimal" error={errors.quantity_scrapped?.message} {...register('quantity_scrapped')} />
       <TextAreaField label="Notes" error={errors.notes?.message} {...register('notes')} />
       <CheckboxField label="Create a remake order" hint="A new draft order for the scrapped quantity." {...register('create_remake')} />
-    </FormDialog>
-  );
-}
-
-/** The quality check of a complete order: passed or failed, waived with a reason while pending, or sent back for inspection after a failure. */
-export function QcDialog({ order, open, onClose }: DialogProps) {
-  const toast = useToast();
-  const done = useDone();
-  const choices = qcChoices(order.qc_status);
-  const defaults: QcForm = { result: 'passed', notes: '' };
-  const form = useZodForm(qcSchema, { defaultValues: defaults });
-  const {
-    register,
-    formState: { errors },
-  } = form;
-  return (
-    <FormDialog
-      form={form}
-      open={open}
-      onClose={onClose}
-      resetTo={defaults}
-      size="sm"
-      title={`Quality check of ${order.code}`}
-      description={order.qc_status === 'failed' ? 'It failed its last inspection: record a re-inspection, or send it back to be inspected again.' : undefined}
-      id="qc-form"
-      label="Quality check"
-      submitLabel="Record result"
-      submit={(v) => productionApi.qc(order.id, v)}
-      onSuccess={async (_r, v) => {
-        const said = { passed: 'passed its quality check', failed: 'failed its quality check', waived: 'has its quality check waived', pending: 'goes back for inspection' }[v.result];
-        toast.success('QC recorded', `${order.code} ${said}.`);
-        await done();
-      }}
-      fields={['result', 'notes']}
-    >
-      <fieldset className="fieldset">
-        <legend>Result</legend>
-        <div className="form__row">
-          {choices.map((c) => (
-            <label key={c} className="checkbox">
-              <input type="radio" value={c} {...register('result')} /> {QC_RESULT_LABEL[c]}
-            </label>
-          ))}
-        </div>
-        {errors.result?.message && <p className="field__error">{errors.result.message}</p>}
-      </fieldset>
-      <TextAreaField label="Notes" hint="Required when it failed or is waived." error={errors.notes?.message} {...register('notes')} />
     </FormDialog>
   );
 }

@@ -131,9 +131,20 @@ describe('production order page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Record QC' }));
     const dialog = screen.getByRole('dialog');
-    await user.click(within(dialog).getByRole('button', { name: 'Record result' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Record inspection' }));
     await screen.findByText('QC passed');
-    expect(posts).toEqual([{ path: '/api/v1/production-orders/5/qc', body: { result: 'passed', notes: null } }]);
+    expect(posts).toEqual([{ path: '/api/v1/production-orders/5/qc', body: {
+          result: 'passed',
+          quantity_passed: null,
+          quantity_failed: null,
+          defect_reason_id: null,
+          operation_id: null,
+          failure_reason: null,
+          notes: null,
+          measurements: null,
+        },
+      },
+    ]);
     expect(client.getQueryState(['sales', 'detail', 9])?.isInvalidated).toBe(true);
 
     // Following the link shows the order ready to ship, not the cached in-production one.

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { ArrowLeft, CalendarClock, CheckCircle2, CircleDashed, Disc3, Pause, Play, PlayCircle, Scissors, ShieldCheck, SkipForward, Split, Trash2, XCircle } from 'lucide-react';
+import { ArrowLeft, CalendarClock, CheckCircle2, CircleDashed, ClipboardCheck, Disc3, Pause, Play, PlayCircle, Scissors, ShieldCheck, SkipForward, Split, Trash2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -13,7 +13,11 @@ import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/form
 import { spoolApi } from '../spools/spoolApi';
 import { CostTab } from './CostTab';
 import { CompatibilitySummary, IssueList, MaterialAvailabilityCard, PrinterCheckNote, useOrderCompatibility, usePrinterCheck } from './OrderChecks';
-import { CompleteDialog, ConsumeSpoolDialog, QcDialog, ScheduleDialog, ScrapDialog, SplitDialog } from './OrderDialogs';
+import { CompleteDialog, ConsumeSpoolDialog, ScheduleDialog, ScrapDialog, SplitDialog } from './OrderDialogs';
+import { QcDialog } from './QcDialog';
+import { InspectionPhotosDialog } from '../quality/InspectionPhotos';
+import { InspectionsCard } from '../quality/InspectionsCard';
+import type { QcRecorded } from '../quality/qualityApi';
 import {
   LIVE_INTERVAL,
   OPERATION_TONE,
@@ -35,7 +39,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'cost', label: 'Cost' },
 ];
 
-type Dialog = 'consume' | 'complete' | 'scrap' | 'qc' | 'split' | 'schedule' | 'cancel' | 'delete' | 'hold' | 'short' | null;
+type Dialog = 'consume' | 'complete' | 'scrap' | 'qc' | 'inspect' | 'split' | 'schedule' | 'cancel' | 'delete' | 'hold' | 'short' | null;
 
 /** Invalidates production views and the sales orders it feeds (their status and required orders). */
 function useInvalidate() {
@@ -198,6 +202,7 @@ export function ProductionDetailPage() {
   const invalidate = useInvalidate();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [error, setError] = useState<string | null>(null);
+  const [recorded, setRecorded] = useState<QcRecorded | null>(null);
   const [params, setParams] = useSearchParams();
   const tab: Tab = params.get('tab') === 'cost' ? 'cost' : 'overview';
   const setTab = (t: Tab) => {
@@ -314,6 +319,11 @@ export function ProductionDetailPage() {
             {actions.includes('qc') && (
               <Button variant="primary" icon={<ShieldCheck size={16} />} onClick={() => setDialog('qc')}>
                 Record QC
+              </Button>
+            )}
+            {actions.includes('inspect') && (
+              <Button icon={<ClipboardCheck size={16} />} onClick={() => setDialog('inspect')}>
+                Inspect
               </Button>
             )}
             {actions.includes('split') && (
@@ -492,6 +502,7 @@ export function ProductionDetailPage() {
             </section>
           </div>
           <MaterialAvailabilityCard order={order} />
+          {order.status !== 'draft' && <InspectionsCard orderId={order.id} orderCode={order.code} operations={order.operations} />}
           {order.notes && (
             <section className="card card--pad">
               <h2 className="section-title">Notes</h2>
@@ -503,7 +514,17 @@ export function ProductionDetailPage() {
       <ConsumeSpoolDialog order={order} open={dialog === 'consume'} onClose={() => setDialog(null)} />
       <CompleteDialog key={`complete-${order.id}-${order.quantity_remaining}`} order={order} open={dialog === 'complete'} onClose={() => setDialog(null)} />
       <ScrapDialog key={`scrap-${order.id}-${order.quantity_remaining}`} order={order} open={dialog === 'scrap'} onClose={() => setDialog(null)} />
-      <QcDialog key={`qc-${order.id}-${order.qc_status}`} order={order} open={dialog === 'qc'} onClose={() => setDialog(null)} />
+      <QcDialog key={`qc-${order.id}-${order.status}-${order.qc_status}`} order={order} open={dialog === 'qc' || dialog === 'inspect'} onClose={() => setDialog(null)} onRecorded={setRecorded} />
+      {recorded?.inspection_id && (
+        <InspectionPhotosDialog
+          open
+          inspectionId={recorded.inspection_id}
+          title="Inspection recorded"
+          description={`${recorded.message}. Add photos of what was inspected, or close this.`}
+          warnings={recorded.warnings}
+          onClose={() => setRecorded(null)}
+        />
+      )}
       <SplitDialog key={`split-${order.id}-${order.quantity_ordered}`} order={order} open={dialog === 'split'} onClose={() => setDialog(null)} />
       <ScheduleDialog key={`schedule-${order.id}-${order.scheduled_start}-${order.scheduled_end}`} order={order} open={dialog === 'schedule'} onClose={() => setDialog(null)} />
       <ConfirmDialog

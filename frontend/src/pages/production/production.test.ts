@@ -9,13 +9,13 @@ import {
   createOrderSchema,
   orderActions,
   qcChoices,
-  qcSchema,
   scheduleSchema,
   splitSchema,
   scrapSchema,
   workCenterSchema,
 } from './productionApi';
 import { isoToLocalInput, localInputToIso } from '../../lib/localTime';
+import { inspectionSchema } from '../quality/qualityApi';
 
 type Schema = { safeParse: (v: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
 const errorsOf = (schema: Schema, v: unknown) => {
@@ -88,11 +88,23 @@ describe('scrap dialog', () => {
 });
 
 describe('QC dialog', () => {
-  it('takes the four results; a failure needs notes', () => {
-    expect(errorsOf(qcSchema, { result: 'passed', notes: '' })).toEqual({});
-    expect(errorsOf(qcSchema, { result: 'failed', notes: '' })).toHaveProperty('notes', 'Say what failed.');
-    expect(errorsOf(qcSchema, { result: 'failed', notes: 'layer shift' })).toEqual({});
-    expect(errorsOf(qcSchema, { result: 'ok', notes: '' })).toHaveProperty('result');
+  const base = { quantity_passed: '', quantity_failed: '', defect_reason_id: '', operation_id: '', failure_reason: '', notes: '', answers: {} };
+  it('takes the five results; waived and conditional need notes, as the server says', () => {
+    const final = inspectionSchema(false);
+    expect(errorsOf(final, { ...base, result: 'passed' })).toEqual({});
+    expect(errorsOf(final, { ...base, result: 'failed' })).toEqual({});
+    expect(errorsOf(final, { ...base, result: 'conditional' })).toEqual({ notes: 'Say what deviation is accepted.' });
+    expect(errorsOf(final, { ...base, result: 'waived', notes: ' ' })).toEqual({ notes: 'Say why QC is waived.' });
+    expect(errorsOf(final, { ...base, result: 'ok' })).toHaveProperty('result');
+  });
+
+  it('needs the operation of an in-process inspection, and numbers for quantities and measurements', () => {
+    expect(errorsOf(inspectionSchema(true), { ...base, result: 'passed' })).toEqual({ operation_id: 'Choose the operation inspected.' });
+    expect(errorsOf(inspectionSchema(true), { ...base, result: 'passed', operation_id: '4' })).toEqual({});
+    expect(errorsOf(inspectionSchema(false), { ...base, result: 'passed', quantity_passed: '-1', answers: { c1: { value: 'abc' } } })).toEqual({
+      quantity_passed: 'Enter a quantity, 0 or more.',
+      'answers.c1.value': 'Enter a number.',
+    });
   });
 });
 
@@ -131,12 +143,19 @@ describe('order actions (CONTRACT 6.2)', () => {
     expect(orderActions({ status: 'cancelled', qc_status: 'not_required' })).toEqual([]);
   });
 
-  it('offers waive while QC is pending and inspect-again after a failure; both need words', () => {
-    expect(qcChoices('pending')).toEqual(['passed', 'failed', 'waived']);
-    expect(qcChoices('failed')).toEqual(['passed', 'failed', 'pending']);
-    expect(qcChoices('passed')).toEqual([]);
-    expect(errorsOf(qcSchema, { result: 'waived', notes: ' ' })).toEqual({ notes: 'Say why QC is waived.' });
-    expect(errorsOf(qcSchema, { result: 'pending', notes: '' })).toEqual({});
+  it('offers waive while QC is pending and inspect-again after a failure; in process, any verdict of a step', () => {
+    expect(qcChoices({ status: 'complete', qc_status: 'pending' })).toEqual(['passed', 'failed', 'conditional', 'waived']);
+    expect(qcChoices({ status: 'complete', qc_status: 'failed' })).toEqual(['passed', 'failed', 'conditional', 'pending']);
+    expect(qcChoices({ status: 'complete', qc_status: 'passed' })).toEqual([]);
+    expect(qcChoices({ status: 'in_progress', qc_status: 'not_required' })).toEqual(['passed', 'failed', 'conditional', 'waived']);
+    expect(qcChoices({ status: 'draft', qc_status: 'not_required' })).toEqual([]);
+  });
+
+  it('offers an in-process inspection of a released or running order that has operations', () => {
+    expect(orderActions({ status: 'in_progress', qc_status: 'not_required', operations: [{}] })).toContain('inspect');
+    expect(orderActions({ status: 'released', qc_status: 'not_required', operations: [{}] })).toContain('inspect');
+    expect(orderActions({ status: 'in_progress', qc_status: 'not_required', operations: [] })).not.toContain('inspect');
+    expect(orderActions({ status: 'complete', qc_status: 'pending', operations: [{}] })).toEqual(['qc']);
   });
 
   it('splits into two or more positive parts that add up to the order', () => {

@@ -67,13 +67,13 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   scrapped: [],
 };
 
-export type OrderAction = 'release' | 'start' | 'hold' | 'consume' | 'complete' | 'short' | 'scrap' | 'qc' | 'split' | 'schedule' | 'cancel' | 'delete';
+export type OrderAction = 'release' | 'start' | 'hold' | 'consume' | 'complete' | 'short' | 'scrap' | 'qc' | 'inspect' | 'split' | 'schedule' | 'cancel' | 'delete';
 
 /** Statuses whose plan can still change (the server refuses `Cannot update {status} production order` otherwise). */
 const SCHEDULABLE: readonly OrderStatus[] = ['draft', 'released', 'in_progress', 'on_hold'];
 
 /** What the order page offers for an order, in button order (6.2 plus the scrap, QC and delete rules). */
-export function orderActions(o: Pick<ProductionOrder, 'status' | 'qc_status'>): OrderAction[] {
+export function orderActions(o: Pick<ProductionOrder, 'status' | 'qc_status'> & { operations?: readonly unknown[] }): OrderAction[] {
   const next = ORDER_TRANSITIONS[o.status] ?? [];
   const out: OrderAction[] = [];
   if (next.includes('released')) out.push('release');
@@ -84,6 +84,8 @@ export function orderActions(o: Pick<ProductionOrder, 'status' | 'qc_status'>): 
   if (next.includes('on_hold')) out.push('hold');
   if (o.status === 'released' || o.status === 'in_progress') out.push('scrap');
   if (o.status === 'complete' && (o.qc_status === 'pending' || o.qc_status === 'failed')) out.push('qc');
+  // An in-process inspection of one of the operations of a released or running order.
+  if ((o.status === 'released' || o.status === 'in_progress') && (o.operations?.length ?? 0) > 0) out.push('inspect');
   // The server splits released orders only (nothing issued yet).
   if (o.status === 'released') out.push('split');
   if (SCHEDULABLE.includes(o.status)) out.push('schedule');
@@ -177,20 +179,20 @@ export function scrapSchema(remaining: number) {
 }
 export type ScrapForm = z.input<ReturnType<typeof scrapSchema>>;
 
-/** The QC results the server takes from each QC status (CONTRACT 6.2; passed and failed also re-inspect a failure). */
-export function qcChoices(status: QcStatus): QcResult[] {
-  if (status === 'pending') return ['passed', 'failed', 'waived'];
-  if (status === 'failed') return ['passed', 'failed', 'pending'];
+/**
+ * The results the server takes: an operation of a released or running order is inspected
+ * in process; a complete order gets its verdict (CONTRACT 6.2: waived while pending, sent
+ * back for inspection after a failure; conditional is a pass with a deviation accepted).
+ */
+export function qcChoices(o: Pick<ProductionOrder, 'status' | 'qc_status'>): QcResult[] {
+  if (o.status === 'released' || o.status === 'in_progress') return ['passed', 'failed', 'conditional', 'waived'];
+  if (o.status !== 'complete') return [];
+  if (o.qc_status === 'pending') return ['passed', 'failed', 'conditional', 'waived'];
+  if (o.qc_status === 'failed') return ['passed', 'failed', 'conditional', 'pending'];
   return [];
 }
-export type QcResult = 'passed' | 'failed' | 'waived' | 'pending';
-export const QC_RESULT_LABEL: Record<QcResult, string> = { passed: 'Passed', failed: 'Failed', waived: 'Waived', pending: 'Inspect again' };
-
-export const qcSchema = z
-  .object({ result: z.enum(['passed', 'failed', 'waived', 'pending'], 'Choose a result.'), notes: z.string().trim().max(2000, 'Keep notes under 2000 characters.') })
-  .refine((v) => v.result !== 'failed' || v.notes.length > 0, { path: ['notes'], message: 'Say what failed.' })
-  .refine((v) => v.result !== 'waived' || v.notes.length > 0, { path: ['notes'], message: 'Say why QC is waived.' });
-export type QcForm = z.input<typeof qcSchema>;
+export type QcResult = 'passed' | 'failed' | 'waived' | 'conditional' | 'pending';
+export const QC_RESULT_LABEL: Record<QcResult, string> = { passed: 'Passed', failed: 'Failed', waived: 'Waived', conditional: 'Conditional', pending: 'Inspect again' };
 
 /** Grams from a named spool: positive, and no more than the spool holds. */
 export function consumeSchema(spools: { id: number; current_weight_kg: string | number }[]) {
@@ -273,7 +275,6 @@ export const productionApi = {
       ...once(k),
       query: { scrap_reason: v.scrap_reason, quantity_scrapped: v.quantity_scrapped.trim(), notes: v.notes.trim() || undefined, create_remake: v.create_remake },
     }),
-  qc: (id: number, v: QcForm) => api.post<unknown>(`/production-orders/${id}/qc`, { result: v.result, notes: v.notes.trim() || null }),
   split: (id: number, v: SplitForm, k: string) =>
     api.post<Api<'/production-orders/{id}/split', 'post'>>(`/production-orders/${id}/split`, { splits: v.parts.map((p) => ({ quantity: p.quantity.trim() })) }, once(k)),
   schedule: (id: number, v: ScheduleForm) =>
