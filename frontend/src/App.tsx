@@ -7,6 +7,8 @@ import { RequireRole } from './auth/guards';
 import { ToastProvider } from './components/Toast';
 import { AdminLayout } from './layout/AdminLayout';
 import { TraceabilityPage } from './pages/traceability/TraceabilityPage';
+import { QualityDashboardPage } from './pages/quality/QualityDashboardPage';
+import { QualityPlansPage } from './pages/quality/QualityPlansPage';
 import { DashboardPage } from './pages/dashboard/DashboardPage';
 import { ItemsPage } from './pages/items/ItemsPage';
 import { LoginPage } from './pages/auth/LoginPage';
@@ -95,6 +97,8 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'printers', adminOnly: false, element: <PrintersPage /> },
   { path: 'scrap-reasons', adminOnly: true, element: <ScrapReasonsPage /> },
   { path: 'spools', adminOnly: true, element: <SpoolsPage /> },
+  { path: 'quality', adminOnly: false, element: <QualityDashboardPage /> },
+  { path: 'quality/plans', adminOnly: false, element: <QualityPlansPage /> },
   { path: 'quality/traceability', adminOnly: false, element: <TraceabilityPage /> },
   { path: 'reports/exports', adminOnly: false, element: <BulkExportsPage /> },
   { path: 'settings', adminOnly: true, element: <SettingsPage /> },

@@ -1,9 +1,11 @@
 import type { LucideIcon } from 'lucide-react';
 import {
   ArrowLeftRight,
+  BadgeCheck,
   CalendarClock,
   Calculator,
   ClipboardCheck,
+  ClipboardList,
   CreditCard,
   Disc3,
   Factory,
@@ -93,7 +95,11 @@ export const NAV_GROUPS: NavGroup[] = [
   {
     id: 'quality',
     label: 'Quality',
-    items: [{ label: 'Material Traceability', to: '/admin/quality/traceability', icon: ScanSearch }],
+    items: [
+      { label: 'Quality Dashboard', to: '/admin/quality', icon: BadgeCheck, end: true },
+      { label: 'Quality Plans', to: '/admin/quality/plans', icon: ClipboardList },
+      { label: 'Material Traceability', to: '/admin/quality/traceability', icon: ScanSearch },
+    ],
   },
   {
     id: 'reports',
