@@ -230,7 +230,7 @@ function Measurements({ loading, planCode, chars, answers, register, errors, inP
             const verdict = c.characteristic_type === 'variable' ? withinSpec(a?.value, c.lower_limit, c.upper_limit) : a?.conforms === 'yes' ? true : a?.conforms === 'no' ? false : null;
             return (
               <tr key={c.id}>
-                <th scope="row">
+                <td>
                   <div className="cell-stack">
                     <span className="cell-strong">
                       {c.code && <span className="mono">{c.code} </span>}
@@ -242,7 +242,7 @@ function Measurements({ loading, planCode, chars, answers, register, errors, inP
                       </span>
                     )}
                   </div>
-                </th>
+                </td>
                 <td className="cell-sub">
                   {c.characteristic_type === 'variable' ? (
                     <>

@@ -224,7 +224,7 @@ export function PlanEditor({ open, plan, onClose }: PlanEditorProps) {
                           {...register(`characteristics.${i}.severity`)}
                         />
                       </td>
-                      <td>
+                      <td className="qp-chars__step">
                         <SelectField
                           label={`Routing step of row ${n}`}
                           options={steps}

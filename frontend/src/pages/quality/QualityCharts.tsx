@@ -53,7 +53,7 @@ export function TrendChart({ data, label }: { data: TrendDay[]; label: string })
               );
             }}
           />
-          <Bar yAxisId="cost" dataKey="scrap_cost" name="Scrap cost" fill={QUALITY_COLORS.scrap} radius={[3, 3, 0, 0]} maxBarSize={28} />
+          <Bar yAxisId="cost" dataKey="scrap_cost" name="Scrap cost" fill={QUALITY_COLORS.scrap} radius={[3, 3, 0, 0]} maxBarSize={28} isAnimationActive={false} />
           <Line yAxisId="yield" type="monotone" dataKey="first_pass_yield" name="First-pass yield" stroke={QUALITY_COLORS.yield} strokeWidth={2} dot={{ r: 3 }} connectNulls isAnimationActive={false} />
         </ComposedChart>
       </ResponsiveContainer>
@@ -63,7 +63,7 @@ export function TrendChart({ data, label }: { data: TrendDay[]; label: string })
 
 /** Scrap cost by reason, costliest first (horizontal bars). */
 export function ScrapChart({ data, label }: { data: ScrapByReason[]; label: string }) {
-  const height = Math.max(140, data.length * 40 + 30);
+  const height = Math.max(220, data.length * 40 + 30);
   return (
     <div className="qd-chart" role="img" aria-label={label} style={{ height }}>
       <ResponsiveContainer width="100%" height="100%">
@@ -88,7 +88,7 @@ export function ScrapChart({ data, label }: { data: ScrapByReason[]; label: stri
               );
             }}
           />
-          <Bar dataKey="total_cost" name="Scrap cost" fill={QUALITY_COLORS.scrap} radius={[0, 3, 3, 0]} maxBarSize={24} />
+          <Bar dataKey="total_cost" name="Scrap cost" fill={QUALITY_COLORS.scrap} radius={[0, 3, 3, 0]} maxBarSize={24} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </div>

@@ -96,9 +96,18 @@ export function QualityDashboardPage() {
         </div>
       ),
     },
-    { key: 'quantity_completed', header: 'Made', align: 'right', shrink: true, render: (o) => <span className="num">{formatQty(o.quantity_completed)}</span> },
-    { key: 'priority', header: 'Priority', align: 'right', shrink: true, hideOnTablet: true, render: (o) => <span className="num">{o.priority}</span> },
-    { key: 'due_date', header: 'Due', shrink: true, render: (o) => o.due_date ?? '—' },
+    { key: 'quantity_completed', header: 'Made', align: 'right', shrink: true, hideOnTablet: true, render: (o) => <span className="num">{formatQty(o.quantity_completed)}</span> },
+    {
+      key: 'due_date',
+      header: 'Due',
+      shrink: true,
+      render: (o) => (
+        <div className="cell-stack">
+          <span>{o.due_date ?? '—'}</span>
+          <span className="cell-sub">priority {o.priority}</span>
+        </div>
+      ),
+    },
     { key: 'qc_status', header: 'QC', shrink: true, render: (o) => <Badge tone={QC_TONE[o.qc_status] ?? 'neutral'}>{humanize(o.qc_status)}</Badge> },
   ];
 
