@@ -75,7 +75,7 @@ areas! {
     ledgers::materials: query MaterialsQuery & MaterialCatalogueQuery, mutation MaterialsMutation & MaterialItemsMutation & MaterialCatalogueMutation;
     ledgers::spools: query SpoolsQuery, mutation SpoolsMutation, loaders crate::ledgers::spools::loaders::attach;
     operations::purchasing: query PurchasingQuery & ItemDemandQuery, mutation PurchasingMutation, loaders crate::operations::purchasing::loaders::attach;
-    operations::production: query ProductionQuery & ProductionFloorQuery & RoutingQuery & OrderDetailQuery, mutation ProductionMutation & ManufacturingMutation & RoutingMutation & OrderDetailMutation, subscription ProductionSubscription, loaders crate::operations::production::loaders::attach, routes crate::operations::production::routing::rest::ROUTES, crate::operations::production::detail::rest::ROUTES;
+    operations::production: query ProductionQuery & ProductionFloorQuery & RoutingQuery & OrderDetailQuery & VariantsQuery, mutation ProductionMutation & ManufacturingMutation & RoutingMutation & OrderDetailMutation & VariantsMutation, subscription ProductionSubscription, loaders crate::operations::production::loaders::attach, routes crate::operations::production::routing::rest::ROUTES, crate::operations::production::detail::rest::ROUTES, crate::operations::production::variants::rest::ROUTES;
     operations::quality: query QualityQuery, mutation QualityMutation, loaders crate::operations::quality::graphql::attach;
     operations::sales: query SalesQuery & QuotesQuery, mutation SalesMutation & QuotesMutation, loaders crate::operations::sales::loaders::attach;
     operations::shipping: query ShippingQuery, mutation ShippingMutation;

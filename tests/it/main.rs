@@ -64,3 +64,4 @@ mod sorting;
 mod spools;
 mod traceability;
 mod traceability_records;
+mod variants;

@@ -7304,6 +7304,234 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/items/{id}/variant-matrix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A template's variable materials, its variants, and every material x colour of those materials' types (`already_exists`, `variant_id`, `has_material`)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ItemVariantMatrix($id: Int!) {
+         *       itemVariantMatrix(id: $id) {
+         *         template {
+         *           id
+         *           sku
+         *           name
+         *           is_template: isTemplate
+         *           variable_material_ids: variableMaterialIds
+         *         }
+         *         variants { ...VariantFields }
+         *         available_combos: availableCombos {
+         *           material_type_id: materialTypeId
+         *           color_id: colorId
+         *           material_type_code: materialTypeCode
+         *           material_type_name: materialTypeName
+         *           color_code: colorCode
+         *           color_name: colorName
+         *           color_hex: colorHex
+         *           already_exists: alreadyExists
+         *           variant_id: variantId
+         *           has_material: hasMaterial
+         *         }
+         *       }
+         *     }
+         *     fragment VariantFields on VariantView {
+         *       id
+         *       sku
+         *       name
+         *       material_type_code: materialTypeCode
+         *       color_code: colorCode
+         *       color_hex: colorHex
+         *       standard_cost: standardCost
+         *       selling_price: sellingPrice
+         *       on_hand_qty: onHandQty
+         *       active
+         *     }
+         *     ```
+         */
+        get: operations["list_item_variant_matrix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/items/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A template's variants by SKU (active and inactive), with material, colour, costs and on-hand stock
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ItemVariants($id: Int!) {
+         *       itemVariants(id: $id) { ...VariantFields }
+         *     }
+         *     fragment VariantFields on VariantView {
+         *       id
+         *       sku
+         *       name
+         *       material_type_code: materialTypeCode
+         *       color_code: colorCode
+         *       color_hex: colorHex
+         *       standard_cost: standardCost
+         *       selling_price: sellingPrice
+         *       on_hand_qty: onHandQty
+         *       active
+         *     }
+         *     ```
+         */
+        get: operations["list_item_variants"];
+        put?: never;
+        /**
+         * Make a variant (`material_type_id`, `color_id`, `selling_price`): SKU `{TEMPLATE}-{TYPE}-{COLOR}`, the BOM and routing copied with the variable materials swapped; an existing SKU is 409
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ItemVariantCreate($id: Int!, $input: VariantInput!) {
+         *       itemVariantCreate(id: $id, input: $input) {
+         *         variant { ...VariantCreatedFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment VariantCreatedFields on VariantCreated {
+         *       id
+         *       sku
+         *       name
+         *       parent_product_id: parentProductId
+         *       standard_cost: standardCost
+         *       selling_price: sellingPrice
+         *       status
+         *       reason
+         *     }
+         *     ```
+         */
+        post: operations["create_item_variant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/items/{id}/variants/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make many variants (`selections: [{material_type_id, color_id}]`) in one transaction: an existing one is `skipped`; one that cannot be made refuses them all (nothing is made)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ItemVariantsBulk($id: Int!, $selections: [VariantSelection!]!) {
+         *       itemVariantsBulk(id: $id, selections: $selections) {
+         *         variants { ...VariantCreatedFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment VariantCreatedFields on VariantCreated {
+         *       id
+         *       sku
+         *       name
+         *       parent_product_id: parentProductId
+         *       standard_cost: standardCost
+         *       selling_price: sellingPrice
+         *       status
+         *       reason
+         *     }
+         *     ```
+         */
+        post: operations["create_item_variants_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/items/{id}/variants/sync-routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rewrite every variant's routing from the template's (`dry_run=true` only previews): `{synced, total, errors, variants: [{variant_id, sku, changes}]}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ItemVariantsSyncRouting($id: Int!, $dryRun: Boolean = false) {
+         *       itemVariantsSyncRouting(id: $id, dryRun: $dryRun) {
+         *         result {
+         *           synced
+         *           total
+         *           dry_run: dryRun
+         *           errors
+         *           variants { variant_id: variantId sku changes }
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_item_variants_sync_routing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/items/{id}/variants/{variant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a variant with its BOM and routing (409 when it has stock or orders: deactivate it instead)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ItemVariantDelete($id: Int!, $variantId: Int!) {
+         *       itemVariantDelete(id: $id, variantId: $variantId) {
+         *         result {
+         *           id
+         *           sku
+         *           status
+         *           remaining_variants: remainingVariants
+         *         }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_item_variant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/maintenance-windows": {
         parameters: {
             query?: never;
@@ -11251,6 +11479,46 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/production-orders/{id}/materials/{material_id}/component": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Swap an order's material for a variant of it (`new_component_id`, `reason`) before any is consumed; the reservation moves with it
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductionOrderMaterialSwap($id: Int!, $materialId: Int!, $newComponentId: Int!, $reason: String) {
+         *       productionOrderMaterialSwap(id: $id, materialId: $materialId, newComponentId: $newComponentId, reason: $reason) {
+         *         material { ...ProductionMaterialFields }
+         *         userErrors { field code message }
+         *       }
+         *     }
+         *     fragment ProductionMaterialFields on ProductionMaterial {
+         *       id
+         *       component_id: componentId
+         *       component_sku: componentSku
+         *       component_name: componentName
+         *       quantity_required: quantityRequired
+         *       quantity_allocated: quantityAllocated
+         *       quantity_consumed: quantityConsumed
+         *       unit
+         *       status
+         *     }
+         *     ```
+         */
+        patch: operations["update_production_order_material_swap"];
         trace?: never;
     };
     "/production-orders/{id}/operations": {
@@ -47019,6 +47287,747 @@ export interface operations {
             };
         };
     };
+    list_item_variant_matrix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * TemplateView
+                         * @description The template.
+                         */
+                        template: {
+                            /** @description The item. */
+                            id: number;
+                            /** @description SKU. */
+                            sku: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Whether it has variants. */
+                            is_template: boolean;
+                            /** @description The materials its routing marks variable. */
+                            variable_material_ids: number[];
+                        };
+                        /** @description Its variants. */
+                        variants: {
+                            /** @description The variant item. */
+                            id: number;
+                            /** @description SKU. */
+                            sku: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Its material type's code. */
+                            material_type_code: string | null;
+                            /** @description Its colour's code. */
+                            color_code: string | null;
+                            /** @description Its colour (`#RRGGBB`). */
+                            color_hex: string | null;
+                            /** @description Standard cost (null when none). */
+                            standard_cost: number | null;
+                            /** @description Selling price (null when none). */
+                            selling_price: number | null;
+                            /** @description On hand, over every location. */
+                            on_hand_qty: number;
+                            /** @description Active. */
+                            active: boolean;
+                        }[];
+                        /** @description Every material and colour of its variable materials' types. */
+                        available_combos: {
+                            /** @description Material type. */
+                            material_type_id: number;
+                            /** @description Colour. */
+                            color_id: number;
+                            /** @description Material type code. */
+                            material_type_code: string;
+                            /** @description Material type name. */
+                            material_type_name: string;
+                            /** @description Colour code. */
+                            color_code: string;
+                            /** @description Colour name. */
+                            color_name: string;
+                            /** @description Colour (`#RRGGBB`). */
+                            color_hex: string | null;
+                            /** @description Whether the variant exists. */
+                            already_exists: boolean;
+                            /** @description The variant, when it exists. */
+                            variant_id: number | null;
+                            /** @description Whether a material item is linked to this material and colour (a variant needs one). */
+                            has_material: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_item_variants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The variant item. */
+                        id: number;
+                        /** @description SKU. */
+                        sku: string;
+                        /** @description Name. */
+                        name: string;
+                        /** @description Its material type's code. */
+                        material_type_code: string | null;
+                        /** @description Its colour's code. */
+                        color_code: string | null;
+                        /** @description Its colour (`#RRGGBB`). */
+                        color_hex: string | null;
+                        /** @description Standard cost (null when none). */
+                        standard_cost: number | null;
+                        /** @description Selling price (null when none). */
+                        selling_price: number | null;
+                        /** @description On hand, over every location. */
+                        on_hand_qty: number;
+                        /** @description Active. */
+                        active: boolean;
+                    }[];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_item_variant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    material_type_id: number;
+                    color_id: number;
+                    selling_price?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The variant (none when skipped). */
+                        id: number | null;
+                        /** @description SKU. */
+                        sku: string;
+                        /** @description Name. */
+                        name: string | null;
+                        /** @description The template. */
+                        parent_product_id: number;
+                        /** @description Standard cost. */
+                        standard_cost: number | null;
+                        /** @description Selling price. */
+                        selling_price: number | null;
+                        /** @description `created`, or `skipped` (it existed). */
+                        status: string;
+                        /** @description Why it was skipped. */
+                        reason: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_item_variants_bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    selections: {
+                        material_type_id: number;
+                        color_id: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The variant (none when skipped). */
+                        id: number | null;
+                        /** @description SKU. */
+                        sku: string;
+                        /** @description Name. */
+                        name: string | null;
+                        /** @description The template. */
+                        parent_product_id: number;
+                        /** @description Standard cost. */
+                        standard_cost: number | null;
+                        /** @description Selling price. */
+                        selling_price: number | null;
+                        /** @description `created`, or `skipped` (it existed). */
+                        status: string;
+                        /** @description Why it was skipped. */
+                        reason: string | null;
+                    }[];
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_item_variants_sync_routing: {
+        parameters: {
+            query?: {
+                dry_run?: boolean | null;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Variants whose routing was rewritten (0 in a preview). */
+                        synced: number;
+                        /** @description Variants of the template. */
+                        total: number;
+                        /** @description Whether this was only a preview. */
+                        dry_run: boolean;
+                        /** @description Variants that could not be synced. */
+                        errors: string[];
+                        /** @description Per variant, what differs (before the sync). */
+                        variants: {
+                            /** @description The variant. */
+                            variant_id: number;
+                            /** @description Its SKU. */
+                            sku: string;
+                            /** @description What differs from the template, in words (empty: already in step). */
+                            changes: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_item_variant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                variant_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The variant. */
+                        id: number;
+                        /** @description Its SKU. */
+                        sku: string;
+                        /** @description `deleted`. */
+                        status: string;
+                        /** @description Variants the template still has. */
+                        remaining_variants: number;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_maintenance_windows: {
         parameters: {
             query?: {
@@ -61321,6 +62330,159 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_production_order_material_swap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                material_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    new_component_id: number;
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Id. */
+                        id: number;
+                        /** @description The component. */
+                        component_id: number;
+                        /** @description The component's SKU. */
+                        component_sku: string | null;
+                        /** @description The component's name. */
+                        component_name: string | null;
+                        /**
+                         * Format: decimal
+                         * @description Needed for the whole order, in the component's stocking unit (scrap included).
+                         */
+                        quantity_required: string;
+                        /**
+                         * Format: decimal
+                         * @description Reserved now.
+                         */
+                        quantity_allocated: string;
+                        /**
+                         * Format: decimal
+                         * @description Consumed so far.
+                         */
+                        quantity_consumed: string;
+                        /** @description The stocking unit. */
+                        unit: string;
+                        /**
+                         * @description `consumed` when everything needed was consumed, `partial` when some was, `allocated`
+                         *     when all of what is left is reserved, `short` when it is not, else `pending`.
+                         */
+                        status: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,6 +24,7 @@ use crate::operations::production::rules::{
     self, OperationCompleteInput, OperationScheduleInput, OperationStartInput,
     ProductionOrderCompleteInput, ProductionOrderCreateInput, ProductionOrderUpdateInput,
 };
+pub use crate::operations::production::variants::graphql::{VariantsMutation, VariantsQuery};
 use crate::platform::auth::Access;
 use crate::platform::error::{AppError, AppResult};
 use crate::platform::graphql::context;

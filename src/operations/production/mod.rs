@@ -16,3 +16,4 @@ pub mod model;
 pub mod rest;
 pub mod routing;
 pub mod rules;
+pub mod variants;

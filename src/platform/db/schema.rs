@@ -141,6 +141,10 @@ diesel::table! {
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         safety_stock -> Numeric,
+        parent_product_id -> Nullable<Int8>,
+        is_template -> Bool,
+        variant_material_type_id -> Nullable<Int8>,
+        variant_color_id -> Nullable<Int8>,
     }
 }
 
