@@ -32,6 +32,12 @@ export const queryKeys = {
     spoolMaterials: () => ['items', 'spool-materials'] as const,
     bomPicker: (search: string) => ['items', 'bom-picker', search] as const,
     options: (purpose: string) => ['items', 'options', purpose] as const,
+    /** A template's material x colour matrix (its variants, what can still be made). */
+    variantMatrix: (id: number) => ['items', 'variant-matrix', id] as const,
+    /** A template's variants with their stock (under `items`: a new variant or a receipt refetches them). */
+    variants: (id: number) => ['items', 'variants', id] as const,
+    /** What syncing a template's routing would change on each variant (a dry run). */
+    variantSyncPreview: (id: number) => ['items', 'variant-sync-preview', id] as const,
   },
   inventory: {
     all: ['inventory'] as const,

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useWatch } from 'react-hook-form';
@@ -18,6 +19,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
 import { ItemRecostButton } from './ItemRecost';
 import { ItemStock } from './ItemStock';
+import { ItemVariants } from './ItemVariants';
 import { ITEM_TYPE_VALUES, ITEM_TYPES, ITEM_TYPES_FOR_FORM, PROCUREMENT_TYPES, UNITS } from './itemOptions';
 import { queryKeys } from '../../api/queryKeys';
 
@@ -102,14 +104,23 @@ function fromItem(item: Item): ItemFormValues {
   };
 }
 
+export type ItemTab = 'details' | 'variants';
+const ITEM_TABS: { id: ItemTab; label: string }[] = [
+  { id: 'details', label: 'Details' },
+  { id: 'variants', label: 'Variants' },
+];
+
 interface ItemFormModalProps {
   open: boolean;
   /** The item to edit, or null to create one. */
   itemId: number | null;
+  /** The tab shown for an item being edited (details by default). */
+  tab?: ItemTab;
+  onTabChange?: (tab: ItemTab) => void;
   onClose: () => void;
 }
 
-export function ItemFormModal({ open, itemId, onClose }: ItemFormModalProps) {
+export function ItemFormModal({ open, itemId, tab = 'details', onTabChange, onClose }: ItemFormModalProps) {
   const editing = itemId !== null;
   const detail = useQuery({
     queryKey: queryKeys.items.detail(itemId),
@@ -117,6 +128,9 @@ export function ItemFormModal({ open, itemId, onClose }: ItemFormModalProps) {
     enabled: open && editing,
     staleTime: 0,
   });
+  const [ownTab, setOwnTab] = useState<ItemTab>(tab);
+  const shown = onTabChange ? tab : ownTab;
+  const choose = onTabChange ?? setOwnTab;
   return (
     <Modal
       open={open}
@@ -133,8 +147,36 @@ export function ItemFormModal({ open, itemId, onClose }: ItemFormModalProps) {
         </div>
       ) : editing && detail.error ? (
         <FormError message={errorMessage(detail.error)} title="The item could not be loaded." />
+      ) : editing && detail.data ? (
+        <>
+          <div className="tabs item-tabs" role="tablist" aria-label="Item views">
+            {ITEM_TABS.map(({ id, label }) => (
+              <button
+                key={id}
+                type="button"
+                role="tab"
+                id={`item-tab-${id}`}
+                aria-selected={shown === id}
+                aria-controls={`item-panel-${id}`}
+                className={`tab${shown === id ? ' is-active' : ''}`}
+                onClick={() => choose(id)}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
+          {/* The form stays mounted behind the Variants tab, so edits in progress survive a look at it. */}
+          <div role="tabpanel" id="item-panel-details" aria-labelledby="item-tab-details" hidden={shown !== 'details'}>
+            <ItemForm key={itemId} item={detail.data} onClose={onClose} />
+          </div>
+          {shown === 'variants' && (
+            <div role="tabpanel" id="item-panel-variants" aria-labelledby="item-tab-variants">
+              <ItemVariants itemId={detail.data.id} />
+            </div>
+          )}
+        </>
       ) : (
-        <ItemForm key={itemId ?? 'new'} item={editing ? (detail.data ?? null) : null} onClose={onClose} />
+        <ItemForm key="new" item={null} onClose={onClose} />
       )}
     </Modal>
   );

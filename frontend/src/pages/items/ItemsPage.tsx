@@ -2,6 +2,7 @@ import type { SortBy, ItemListQuery } from '../../api/model';
 import { pickSort } from '../../lib/useServerList';
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { ListChecks, Package, Pencil, Plus, Trash2, Upload } from 'lucide-react';
 import { itemsApi } from '../../api/endpoints';
 import { errorMessage } from '../../api/errors';
@@ -18,7 +19,7 @@ import { formatMoney, formatQty } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
 import { isItemType, ITEM_TYPE_TONE, ITEM_TYPES, itemTypeLabel } from './itemOptions';
 import { ItemBulkEditModal } from './ItemBulkEditModal';
-import { ItemFormModal } from './ItemFormModal';
+import { ItemFormModal, type ItemTab } from './ItemFormModal';
 import { ItemImportModal } from './ItemImportModal';
 import { RecostAllButton } from './ItemRecost';
 import { queryKeys } from '../../api/queryKeys';
@@ -27,6 +28,13 @@ import { queryKeys } from '../../api/queryKeys';
 const SORTS = ['sku', 'name', 'item_type', 'procurement_type', 'unit', 'standard_cost', 'selling_price', 'created_at', 'updated_at'] as const satisfies readonly SortBy<ItemListQuery>[];
 
 const FILTERS = ['type', 'status'] as const;
+
+/** `?item=` as the dialog's item: an id, `new`, or none. */
+function parseEditing(raw: string | null): number | 'new' | null {
+  if (raw === 'new') return 'new';
+  const id = raw ? Number(raw) : NaN;
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
 
 export function ItemsPage() {
   const list = useServerList({
@@ -50,7 +58,32 @@ export function ItemsPage() {
   const { table } = list;
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [editing, setEditing] = useState<number | null | 'new'>(null);
+  // The item open in the dialog (and its tab) lives in the URL (`?item=12&tab=variants`),
+  // so a variant's link opens it and Back returns to the template.
+  const [params, setParams] = useSearchParams();
+  const editing = parseEditing(params.get('item'));
+  const itemTab: ItemTab = params.get('tab') === 'variants' ? 'variants' : 'details';
+  const setEditing = (next: number | null | 'new') =>
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        if (next === null) p.delete('item');
+        else p.set('item', String(next));
+        p.delete('tab');
+        return p;
+      },
+      { replace: next === null },
+    );
+  const setItemTab = (tab: ItemTab) =>
+    setParams(
+      (prev) => {
+        const p = new URLSearchParams(prev);
+        if (tab === 'details') p.delete('tab');
+        else p.set('tab', tab);
+        return p;
+      },
+      { replace: true },
+    );
   const [importing, setImporting] = useState(false);
   const [deleting, setDeleting] = useState<ItemListRow | null>(null);
   const { user } = useAuth();
@@ -286,7 +319,13 @@ export function ItemsPage() {
         rowLabel={(r) => `Edit ${r.sku} ${r.name}`}
       />
 
-      <ItemFormModal open={editing !== null} itemId={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      <ItemFormModal
+        open={editing !== null}
+        itemId={editing === 'new' ? null : editing}
+        tab={itemTab}
+        onTabChange={setItemTab}
+        onClose={() => setEditing(null)}
+      />
       <ItemImportModal open={importing} onClose={() => setImporting(false)} />
       <ItemBulkEditModal
         itemIds={bulkEditing ? [...selected] : []}

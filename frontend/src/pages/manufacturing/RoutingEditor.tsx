@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { Plus, Route as RouteIcon } from 'lucide-react';
 import { itemsApi } from '../../api/endpoints';
 import { errorMessage } from '../../api/errors';
@@ -53,7 +54,9 @@ export function RoutingTotals({ routing }: { routing: Routing }) {
 export function RoutingEditor({ workCenters }: { workCenters: WorkCenter[] }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const [productId, setProductId] = useState('');
+  // `?product=12` opens on that product (the item dialog's Variants tab links here).
+  const [params] = useSearchParams();
+  const [productId, setProductId] = useState(() => (/^\d+$/.test(params.get('product') ?? '') ? (params.get('product') ?? '') : ''));
   const [chosen, setChosen] = useState<number | null>(null);
   const products = useQuery({
     queryKey: queryKeys.production.productOptions(),

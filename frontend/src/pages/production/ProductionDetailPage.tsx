@@ -15,6 +15,8 @@ import { CostTab } from './CostTab';
 import { CompatibilitySummary, IssueList, MaterialAvailabilityCard, PrinterCheckNote, useOrderCompatibility, usePrinterCheck } from './OrderChecks';
 import { CompleteDialog, ConsumeSpoolDialog, ScheduleDialog, ScrapDialog, SplitDialog } from './OrderDialogs';
 import { QcDialog } from './QcDialog';
+import { canSwap, SwapMaterialButton, useMaterialVariants } from './MaterialSwap';
+import type { Variant } from '../items/variantsApi';
 import { InspectionPhotosDialog } from '../quality/InspectionPhotos';
 import { InspectionsCard } from '../quality/InspectionsCard';
 import type { QcRecorded } from '../quality/qualityApi';
@@ -165,7 +167,7 @@ function OperationStep({ order, op, printers, compat }: StepProps) {
   );
 }
 
-function MaterialRow({ m }: { m: ProductionMaterial }) {
+function MaterialRow({ m, order, variants }: { m: ProductionMaterial; order: ProductionOrder; variants: Variant[] | undefined }) {
   const required = Number(m.quantity_required);
   const consumed = Number(m.quantity_consumed);
   const pct = required > 0 ? Math.min(100, (consumed / required) * 100) : 0;
@@ -175,6 +177,7 @@ function MaterialRow({ m }: { m: ProductionMaterial }) {
         <div className="cell-stack">
           <span className="cell-strong">{m.component_sku ?? `#${m.component_id}`}</span>
           {m.component_name && <span className="cell-sub">{m.component_name}</span>}
+          {variants && canSwap(order, m) && <SwapMaterialButton order={order} material={m} variants={variants} />}
         </div>
       </td>
       <td className="align-right num">{formatQty(m.quantity_required, m.unit)}</td>
@@ -258,6 +261,8 @@ export function ProductionDetailPage() {
     enabled: order !== undefined && order.operations.some((o) => o.status === 'queued'),
   });
   const compatibility = useOrderCompatibility(id, order);
+  // The variants of each template among the materials ("Use a variant").
+  const materialVariants = useMaterialVariants(order);
   const spoolIds = [...new Set((order?.spools ?? []).map((s) => s.spool_id))];
   const spoolNames = useQueries({
     queries: spoolIds.map((sid) => ({ queryKey: queryKeys.spools.detail(sid), queryFn: ({ signal }: { signal: AbortSignal }) => spoolApi.get(sid, signal), staleTime: 60_000 })),
@@ -455,7 +460,7 @@ export function ProductionDetailPage() {
                   </thead>
                   <tbody>
                     {order.materials.map((m) => (
-                      <MaterialRow key={m.id} m={m} />
+                      <MaterialRow key={m.id} m={m} order={order} variants={materialVariants.get(m.component_id)} />
                     ))}
                   </tbody>
                 </table>
