@@ -128,17 +128,19 @@ function MatrixSection({ matrix, itemId }: { matrix: VariantMatrix; itemId: numb
       </section>
     );
   }
-  return <MatrixGrid key={matrix.available_combos.map((c) => `${comboKey(c.material_type_id, c.color_id)}${c.already_exists ? '+' : ''}`).join(',')} matrix={matrix} itemId={itemId} />;
+  return <MatrixGrid matrix={matrix} itemId={itemId} />;
 }
 
 function MatrixGrid({ matrix, itemId }: { matrix: VariantMatrix; itemId: number }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const layout: MatrixLayout = matrixLayout(matrix.available_combos);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [ticked, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [result, setResult] = useState<VariantCreated[] | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const everything = selectableKeys(matrix.available_combos);
+  // Only what can still be made counts (a cell made or gone since it was ticked drops out).
+  const selected: ReadonlySet<string> = new Set([...ticked].filter((k) => everything.includes(k)));
   const rowKeys = (typeId: number) => selectableKeys(layout.colors.map((c) => layout.cell(typeId, c.id)));
   const colKeys = (colorId: number) => selectableKeys(layout.types.map((t) => layout.cell(t.id, colorId)));
   const selections = selectionsOf(selected, layout);
