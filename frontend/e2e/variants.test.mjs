@@ -14,13 +14,20 @@
 //   STRATA_E2E_BASE_URL=http://127.0.0.1:8000 npm run e2e -- variants
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_URL, HAS_API, TABLET, DESKTOP, launch, newPage, screenshot } from './lib/browser.mjs';
+import { join } from 'node:path';
+import { API_URL, HAS_API, SCREENSHOT_DIR, TABLET, DESKTOP, launch, newPage, screenshot } from './lib/browser.mjs';
 import { dismissToasts, ensureAdmin, needsApi, ok, pageApi, signIn, toast } from './lib/flow.mjs';
 
 const RUN = Date.now().toString(36).toUpperCase();
 const R = RUN.slice(-4);
 
 let browser;
+
+/** A dialog over the items list: the window as seen (the list behind it is pages long). */
+async function dialogShot(page, name) {
+  await screenshot(page, name); // makes the folder
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), animations: 'disabled' });
+}
 
 async function importMaterials(page, rows) {
   const csv = ['Category,SKU,Name,Material Type,Material Color Name,HEX Code,Unit,Status,Price,On Hand (g)', ...rows].join('\n');
@@ -105,7 +112,7 @@ describe('item variants: matrix, bulk create, routing sync, delete and an order 
       const dialog = page.getByRole('dialog', { name: 'Edit item' });
       await dialog.getByRole('heading', { name: 'No variable material yet' }).waitFor();
       await dialog.getByText('mark a material of this item’s routing as', { exact: false }).waitFor();
-      await screenshot(page, 'variants-empty');
+      await dialogShot(page, 'variants-empty');
       await dialog.getByRole('link', { name: 'Open the routing editor' }).click();
       await page.waitForURL(/\/admin\/manufacturing\?tab=routings&product=\d+/);
       await page.getByRole('combobox', { name: 'Product' }).locator(`option[value="${plain.id}"]`).waitFor({ state: 'attached' });
@@ -130,14 +137,14 @@ describe('item variants: matrix, bulk create, routing sync, delete and an order 
       assert.equal(await gold.isDisabled(), true, 'gold PLA has no material item');
       assert.match(await gold.locator('xpath=..').getAttribute('title'), /No material item is linked/);
       await dialog.getByText('0 variants', { exact: true }).waitFor();
-      await screenshot(page, 'variants-matrix');
+      await dialogShot(page, 'variants-matrix');
 
       // A 2 x 3 block: the black, red and white columns.
       shot = 'variants-create';
       for (const c of ['Black', 'Red', 'White']) await matrix.getByRole('checkbox', { name: `Select the ${c} column` }).check();
       await dialog.getByText('6 selected').waitFor();
       assert.equal(await matrix.getByRole('checkbox', { name: `${plaCode} Blue` }).isChecked(), false);
-      await screenshot(page, 'variants-selected');
+      await dialogShot(page, 'variants-selected');
       await dialog.getByRole('button', { name: 'Create 6 variants' }).click();
       const summary = dialog.getByRole('status', { name: 'Variants created' });
       await summary.getByText('6 created, 0 skipped').waitFor();
@@ -147,7 +154,7 @@ describe('item variants: matrix, bulk create, routing sync, delete and an order 
       await list.getByRole('link', { name: `TOY-${R}-${plaCode}-RED` }).waitFor();
       assert.equal(await list.locator('tbody tr').count(), 6);
       await dismissToasts(page);
-      await screenshot(page, 'variants-created');
+      await dialogShot(page, 'variants-created');
       const made = await ok(page, `/items/${toy.id}/variants`);
       assert.equal(made.length, 6);
       const plaRed = made.find((v) => v.sku === `TOY-${R}-${plaCode}-RED`);
@@ -171,12 +178,12 @@ describe('item variants: matrix, bulk create, routing sync, delete and an order 
       const changes = sync.getByRole('list', { name: 'Variants that would change' });
       await changes.getByText(plaRed.sku, { exact: true }).waitFor();
       await changes.getByText(/run 30 min becomes .*run 45 min/).first().waitFor();
-      await screenshot(page, 'variants-sync-preview');
+      await dialogShot(page, 'variants-sync-preview');
       await sync.getByRole('button', { name: 'Apply to 6 variants' }).click();
       await sync.getByText('6 of 6 variants synced.').waitFor();
       await toast(page, 'Routings synced');
       await dismissToasts(page);
-      await screenshot(page, 'variants-sync-applied');
+      await dialogShot(page, 'variants-sync-applied');
       await sync.getByRole('button', { name: 'Done' }).click();
       const quiet = await ok(page, `/items/${toy.id}/variants/sync-routing?dry_run=true`, { method: 'POST' });
       assert.ok(quiet.variants.every((v) => v.changes.length === 0), JSON.stringify(quiet));
@@ -199,7 +206,7 @@ describe('item variants: matrix, bulk create, routing sync, delete and an order 
       const refusal = dialog.getByRole('alert').filter({ hasText: 'The variant was not deleted' });
       await refusal.waitFor();
       assert.match(await refusal.innerText(), new RegExp(plaRed.sku));
-      await screenshot(page, 'variants-delete-refused');
+      await dialogShot(page, 'variants-delete-refused');
       await list.getByRole('button', { name: `Delete ${petgWhite.sku}` }).click();
       confirm = page.getByRole('alertdialog');
       await confirm.getByText(`Delete ${petgWhite.sku}?`).waitFor();
@@ -211,10 +218,10 @@ describe('item variants: matrix, bulk create, routing sync, delete and an order 
       // Its cell can be made again.
       await matrix.getByRole('checkbox', { name: `${petgCode} White` }).waitFor();
       await dismissToasts(page);
-      await screenshot(page, 'variants-deleted');
+      await dialogShot(page, 'variants-deleted');
       await page.setViewportSize(TABLET);
       await matrix.waitFor();
-      await screenshot(page, 'variants-tablet');
+      await dialogShot(page, 'variants-tablet');
       await page.setViewportSize(DESKTOP);
 
       // ---------------------------------------------------------------- an order's material swapped
@@ -226,11 +233,14 @@ describe('item variants: matrix, bulk create, routing sync, delete and an order 
       await page.goto(`/admin/production/${wo.id}`);
       const materials = page.getByRole('table', { name: 'Materials' });
       await materials.getByText(`TOY-${R}`, { exact: true }).waitFor();
-      await materials.getByRole('button', { name: `Use a variant of TOY-${R}` }).click();
+      const offer = materials.getByRole('button', { name: `Use a variant of TOY-${R}` });
+      await offer.waitFor();
+      await screenshot(page, 'variants-swap-offer');
+      await offer.click();
       const swap = page.getByRole('dialog', { name: `Use a variant of TOY-${R}` });
       const pick = swap.getByRole('radio', { name: new RegExp(`^${plaRed.sku}, 5 EA on hand`) });
       await pick.waitFor();
-      await screenshot(page, 'variants-swap-dialog');
+      await dialogShot(page, 'variants-swap-dialog');
       await swap.getByRole('button', { name: 'Use this variant' }).click();
       await swap.getByText('Choose the variant to use.').waitFor();
       await pick.check();

@@ -276,7 +276,7 @@ function MatrixGrid({ matrix, itemId }: { matrix: VariantMatrix; itemId: number 
           </Button>
         )}
         <Button variant="primary" icon={<Plus size={16} />} disabled={selections.length === 0} loading={busy} onClick={() => create.mutate()}>
-          {busy ? `Creating ${variantsWord(selections.length)}…` : `Create ${variantsWord(selections.length)}`}
+          {busy ? `Creating ${variantsWord(selections.length)}…` : selections.length === 0 ? 'Create variants' : `Create ${variantsWord(selections.length)}`}
         </Button>
       </div>
       {busy && (
@@ -345,7 +345,8 @@ function VariantList({ itemId }: { itemId: number }) {
     },
     onError: (err, v) => {
       setDeleting(null);
-      setRefusal(`${v.sku}: ${errorMessage(err)}`);
+      const why = errorMessage(err);
+      setRefusal(why.includes(v.sku) ? why : `${v.sku}: ${why}`);
     },
   });
   const rows = list.data ?? [];

@@ -10,11 +10,21 @@ import { Badge, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { variantsApi, variantsWord, type VariantSync } from './variantsApi';
 
-/** The variants a sync would rewrite, and those already in step with the template. */
+/**
+ * The variants a sync would rewrite, and those already in step with the template; the
+ * rewritten ones grouped by what changes (usually every variant changes the same way).
+ */
 export function splitPreview(preview: VariantSync) {
   const changing = preview.variants.filter((v) => v.changes.length > 0);
   const inStep = preview.variants.filter((v) => v.changes.length === 0);
-  return { changing, inStep };
+  const groups = new Map<string, { changes: string[]; skus: string[] }>();
+  for (const v of changing) {
+    const key = JSON.stringify(v.changes);
+    const g = groups.get(key) ?? { changes: v.changes, skus: [] };
+    g.skus.push(v.sku);
+    groups.set(key, g);
+  }
+  return { changing, inStep, groups: [...groups.values()] };
 }
 
 /**
@@ -105,14 +115,21 @@ function SyncRoutingDialog({ itemId, sku, onClose }: { itemId: number; sku: stri
               </p>
               {split.changing.length > 0 && (
                 <ul className="variant-sync__list" aria-label="Variants that would change">
-                  {split.changing.map((v) => (
-                    <li key={v.variant_id}>
-                      <span className="mono">{v.sku}</span>
+                  {split.groups.map((g) => (
+                    <li key={g.skus.join(',')}>
                       <ul className="variant-sync__changes">
-                        {v.changes.map((c) => (
+                        {g.changes.map((c) => (
                           <li key={c}>{c}</li>
                         ))}
                       </ul>
+                      <div className="variant-sync__skus">
+                        <span className="cell-sub">{g.skus.length === 1 ? 'For' : `For these ${g.skus.length}:`}</span>
+                        {g.skus.map((sku) => (
+                          <span key={sku} className="mono variant-sync__sku">
+                            {sku}
+                          </span>
+                        ))}
+                      </div>
                     </li>
                   ))}
                 </ul>
