@@ -70,6 +70,8 @@ export function ItemVariants({ itemId }: { itemId: number }) {
   }
   if (matrix.error) return <ErrorState compact error={matrix.error} onRetry={() => void matrix.refetch()} />;
   const m = matrix.data;
+  // An item with no variable material and no variants has only the way to get there to show.
+  const started = m.variants.length > 0 || m.template.variable_material_ids.length > 0;
   return (
     <div className="variants">
       <div className="variants__head">
@@ -82,10 +84,10 @@ export function ItemVariants({ itemId }: { itemId: number }) {
             Each variant is {m.template.sku} in one material and colour: its own SKU, with the BOM and routing copied and the variable material swapped.
           </span>
         </div>
-        <SyncRoutingButton itemId={itemId} sku={m.template.sku} variantCount={m.variants.length} />
+        {started && <SyncRoutingButton itemId={itemId} sku={m.template.sku} variantCount={m.variants.length} />}
       </div>
       <MatrixSection matrix={m} itemId={itemId} />
-      <VariantList itemId={itemId} />
+      {started && <VariantList itemId={itemId} />}
     </div>
   );
 }
