@@ -990,3 +990,89 @@ async fn an_items_csv_in_windows_1252_with_semicolons_imports_through_the_shared
         0
     );
 }
+
+#[tokio::test]
+async fn product_images_are_sniffed_stored_under_generated_names_read_and_deleted() {
+    use crate::common::api::upload;
+    let app = header_app().await;
+    let t = admin(&app).await;
+    let png: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0\x90wS\xde";
+    for (name, bytes) in [("photo.bmp", png), ("photo.png", b"GIF89a..".as_slice())] {
+        let res = upload(
+            &app,
+            "/api/v1/admin/uploads/product-image",
+            &t,
+            name,
+            bytes,
+            &[],
+        )
+        .await;
+        assert_eq!(
+            res.status,
+            StatusCode::BAD_REQUEST,
+            "{name}: {}",
+            res.text()
+        );
+    }
+    let big = [png, &vec![0u8; 5 * 1024 * 1024]].concat();
+    let res = upload(
+        &app,
+        "/api/v1/admin/uploads/product-image",
+        &t,
+        "big.png",
+        &big,
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.text());
+    assert_eq!(res.json()["detail"], "File too large. Maximum size: 5MB");
+    let res = upload(
+        &app,
+        "/api/v1/admin/uploads/product-image",
+        &t,
+        "../../etc/Shelf.PNG",
+        png,
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.text());
+    let image = res.json();
+    let filename = image["filename"].as_str().expect("filename").to_string();
+    assert!(
+        filename.len() == 36 && filename.ends_with(".png"),
+        "{filename}"
+    );
+    assert_eq!(image["size"], png.len());
+    let url = image["url"].as_str().expect("url");
+    let got = call(&app, Method::GET, url, None, &t).await;
+    assert_eq!(got.status, StatusCode::OK);
+    assert_eq!(got.body, png);
+    let res = call(
+        &app,
+        Method::DELETE,
+        "/api/v1/admin/uploads/product-image/..%2Fsecret.png",
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::BAD_REQUEST, "{}", res.text());
+    let gone = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/admin/uploads/product-image/{filename}"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(gone.status, StatusCode::OK);
+    assert_eq!(gone.json(), json!({"message": "File deleted successfully"}));
+    let again = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/v1/admin/uploads/product-image/{filename}"),
+        None,
+        &t,
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::NOT_FOUND);
+}

@@ -595,6 +595,27 @@ async fn the_material_catalogue_answers_the_pickers_and_admins_extend_it() {
     assert_eq!(pick["material_code"], "PETG_CF");
     assert_eq!(pick["in_stock"], true);
     assert_eq!(num(&pick["quantity_available"]), 2000.0, "{pick}");
+    // The sales order picker and the options: the same item, its stock in kg and cost per kg.
+    let for_order = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/materials/for-order?in_stock_only=true",
+        None,
+    )
+    .await;
+    let line = &for_order["items"][0];
+    assert_eq!(line["id"], item["id"], "{for_order}");
+    assert_eq!(line["material_type_name"], "PETG-CF");
+    assert_eq!(line["color_name"], "Black");
+    assert_eq!(line["quantity_kg"], 2.0);
+    assert_eq!(line["cost_per_kg"], 30.0);
+    let options = ok(&app, &op, Method::GET, "/api/v1/materials/options", None).await;
+    assert_eq!(
+        options["materials"][0]["colors"],
+        json!([{"code": "BLACK", "name": "Black", "hex": "#000000", "in_stock": true, "quantity_kg": 2.0}]),
+        "{options}"
+    );
     let pricing = ok(
         &app,
         &op,

@@ -645,7 +645,9 @@ async fn plans_inspections_and_the_gate_blocks_in_block_mode_and_only_warns_in_w
 
 #[tokio::test]
 async fn inspection_photos_are_sniffed_images_and_quality_off_refuses_them() {
-    let app = app().await;
+    let dir = std::env::temp_dir().join(format!("strata-qc-{}", uuid::Uuid::new_v4().simple()));
+    let dir = dir.to_string_lossy().into_owned();
+    let app = TestApp::spawn_with(&[("AUTH_MODE", "header"), ("UPLOADS_DIR", &dir)]).await;
     let t = admin(&app).await;
     let op = operator(&app, &t).await;
     let (product, _) = bracket(&app, &t).await;

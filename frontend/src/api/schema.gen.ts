@@ -4668,6 +4668,78 @@ export interface paths {
         patch: operations["update_unit_of_measure"];
         trace?: never;
     };
+    "/admin/uploads/product-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a product image (multipart `file`: .jpg, .jpeg, .png, .webp or .gif, the content checked, at most 5 MB): `{filename, url, size}`; `url` goes into the item's `image_url`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductImageUpload($file: Upload!) {
+         *       productImageUpload(file: $file) {
+         *         filename
+         *         url
+         *         size
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_product_image_upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/uploads/product-image/{filename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored product image
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query ProductImageDownload($filename: String!) {
+         *       productImage(filename: $filename) {
+         *         filename
+         *         content_type: contentType
+         *         storage_key: storageKey
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_product_image_download"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a stored product image: `{message}` (400 for a name that was not generated here, 404 when missing)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation ProductImageDelete($filename: String!) {
+         *       productImageDelete(filename: $filename) {
+         *         message
+         *       }
+         *     }
+         *     ```
+         */
+        delete: operations["delete_product_image"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users/": {
         parameters: {
             query?: never;
@@ -7982,6 +8054,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/materials/for-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The material items a sales order line can name (`in_stock_only`, default false): `{items: [{id, sku, name, material_type_code, material_type_name, color_code, color_name, color_hex, cost_per_kg, in_stock, quantity_kg}]}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MaterialsForOrder($inStockOnly: Boolean = false) {
+         *       materialsForOrder(inStockOnly: $inStockOnly) {
+         *         items {
+         *           id
+         *           sku
+         *           name
+         *           material_type_code: materialCode
+         *           material_type_name: materialTypeName
+         *           color_code: colorCode
+         *           color_name: colorName
+         *           color_hex: colorHex
+         *           cost_per_kg: costPerKg
+         *           in_stock: inStock
+         *           quantity_kg: quantityKg
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_materials_for_order"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/materials/import/": {
         parameters: {
             query?: never;
@@ -8038,6 +8150,47 @@ export interface paths {
          *     ```
          */
         get: operations["list_material_import_template"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/materials/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active material types with their colours and stock: `{materials: [{code, name, description, base_material, requires_enclosure, colors: [{code, name, hex, in_stock, quantity_kg}]}]}`
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query MaterialOptions {
+         *       materialOptions {
+         *         materials {
+         *           code
+         *           name
+         *           description
+         *           base_material: baseMaterial
+         *           requires_enclosure: requiresEnclosure
+         *           colors {
+         *             code
+         *             name
+         *             hex
+         *             in_stock: inStock
+         *             quantity_kg: quantityKg
+         *           }
+         *         }
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_material_options"];
         put?: never;
         post?: never;
         delete?: never;
@@ -38221,6 +38374,309 @@ export interface operations {
             };
         };
     };
+    create_product_image_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The stored file's name. */
+                        filename: string;
+                        /** @description Where it is read (`GET`, signed in). */
+                        url: string;
+                        /** @description Size in bytes. */
+                        size: number;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_product_image_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes (`Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_product_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filename: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `File deleted successfully`. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_team_members: {
         parameters: {
             query?: {
@@ -49706,6 +50162,110 @@ export interface operations {
             };
         };
     };
+    list_materials_for_order: {
+        parameters: {
+            query?: {
+                in_stock_only?: boolean | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description By type then colour. */
+                        items: {
+                            /** @description The item. */
+                            id: number;
+                            /** @description Its SKU. */
+                            sku: string;
+                            /** @description "Type - Colour". */
+                            name: string;
+                            /** @description Material type code. */
+                            material_type_code: string;
+                            /** @description Material type name. */
+                            material_type_name: string;
+                            /** @description Colour code. */
+                            color_code: string;
+                            /** @description Colour name. */
+                            color_name: string;
+                            /** @description Colour `#RRGGBB`. */
+                            color_hex: string | null;
+                            /** @description Cost per kilogram (items stocked in g or kg; null otherwise or when unknown). */
+                            cost_per_kg: number | null;
+                            /** @description On hand anywhere. */
+                            in_stock: boolean;
+                            /** @description On hand in kilograms (items stocked in g or kg; 0 otherwise). */
+                            quantity_kg: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_material_import: {
         parameters: {
             query?: never;
@@ -49876,6 +50436,109 @@ export interface operations {
                 };
                 content: {
                     "text/csv; charset=utf-8": string;
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_material_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description By type code. */
+                        materials: {
+                            /** @description Type code. */
+                            code: string;
+                            /** @description Type name. */
+                            name: string;
+                            /** @description Description. */
+                            description: string | null;
+                            /** @description The base material (the type's code). */
+                            base_material: string;
+                            /** @description Needs an enclosed printer. */
+                            requires_enclosure: boolean;
+                            /** @description Its colours with a material item. */
+                            colors: {
+                                /** @description Colour code. */
+                                code: string;
+                                /** @description Colour name. */
+                                name: string;
+                                /** @description `#RRGGBB`. */
+                                hex: string | null;
+                                /** @description On hand. */
+                                in_stock: boolean;
+                                /** @description On hand in kilograms. */
+                                quantity_kg: number;
+                            }[];
+                        }[];
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */

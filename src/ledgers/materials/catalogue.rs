@@ -4,7 +4,7 @@
 //! pricing facts. Reads never create anything.
 
 use async_graphql::{Context, InputObject, Object, SimpleObject};
-use bigdecimal::BigDecimal;
+use bigdecimal::{BigDecimal, ToPrimitive, Zero};
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
@@ -73,6 +73,17 @@ pub struct MaterialPick {
     pub color_code: String,
     /// Colour `#RRGGBB`.
     pub color_hex: Option<String>,
+    /// Material type name.
+    pub material_type_name: String,
+    /// Colour name.
+    pub color_name: String,
+    /// Cost per kilogram (items stocked in g or kg; null otherwise or when unknown).
+    pub cost_per_kg: Option<f64>,
+    /// On hand in kilograms (items stocked in g or kg; 0 otherwise).
+    pub quantity_kg: f64,
+    /// The type's id.
+    #[graphql(skip)]
+    pub material_type_id: i64,
 }
 
 /// The material items.
@@ -139,6 +150,142 @@ pub struct MaterialColorPayload {
 crate::payload_from_result!(MaterialColorPayload {
     added: MaterialColorAdded
 });
+
+/// A material item as read: the item (id, SKU, name, type, procurement, unit, standard,
+/// average and last cost), its material type (id, code, name, description) and its colour
+/// (code, name, hex).
+type PickRow = (
+    (i64, String, String, String, String, String),
+    (Option<BigDecimal>, Option<BigDecimal>, Option<BigDecimal>),
+    (i64, String, String, Option<String>),
+    (String, String, Option<String>),
+);
+
+/// What a quantity in `unit` is in kilograms (g and kg only).
+fn in_kg(unit: &str, quantity: &BigDecimal) -> Option<BigDecimal> {
+    match unit.to_uppercase().as_str() {
+        "G" => Some(quantity / BigDecimal::from(1000)),
+        "KG" => Some(quantity.clone()),
+        _ => None,
+    }
+}
+
+/// Every material item (a type in a colour) with its stock, by type then colour (two
+/// statements: the items, their stock).
+async fn picks(conn: &mut AsyncPgConnection) -> AppResult<Vec<MaterialPick>> {
+    let rows: Vec<PickRow> = material_colors::table
+        .inner_join(material_types::table)
+        .inner_join(colors::table)
+        .inner_join(items::table.on(items::id.nullable().eq(material_colors::item_id)))
+        .filter(items::active)
+        .filter(material_types::active)
+        .order((material_types::code, colors::code))
+        .select((
+            (
+                items::id,
+                items::sku,
+                items::name,
+                items::item_type,
+                items::procurement_type,
+                items::unit,
+            ),
+            (items::standard_cost, items::average_cost, items::last_cost),
+            (
+                material_types::id,
+                material_types::code,
+                material_types::name,
+                material_types::description,
+            ),
+            (colors::code, colors::name, colors::hex_code),
+        ))
+        .load(conn)
+        .await?;
+    let ids: Vec<i64> = rows.iter().map(|r| (r.0).0).collect();
+    let stock = crate::ledgers::inventory::model::stock_of(conn, Some(&ids)).await?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(
+                (id, sku, name, item_type, procurement, unit),
+                (standard, average, last),
+                (type_id, code, type_name, description),
+                (color, color_name, hex),
+            )| {
+                let (on_hand, allocated) = stock.get(&id).cloned().unwrap_or_default();
+                let cost = standard.or(average).or(last);
+                // Per kg is the cost of a kilogram: 1000 g, or one kg.
+                let cost_per_kg = cost
+                    .as_ref()
+                    .and_then(|c| match unit.to_uppercase().as_str() {
+                        "G" => Some(c * BigDecimal::from(1000)),
+                        "KG" => Some(c.clone()),
+                        _ => None,
+                    });
+                MaterialPick {
+                    id,
+                    sku,
+                    name,
+                    description,
+                    item_type,
+                    procurement_type: procurement,
+                    quantity_kg: in_kg(&unit, &on_hand)
+                        .and_then(|q| q.to_f64())
+                        .unwrap_or(0.0),
+                    unit,
+                    standard_cost: cost.map(Decimal),
+                    in_stock: on_hand > BigDecimal::zero(),
+                    quantity_available: Decimal(on_hand - allocated),
+                    material_code: code,
+                    color_code: color,
+                    color_hex: hex,
+                    material_type_name: type_name,
+                    color_name,
+                    cost_per_kg: cost_per_kg.and_then(|c| c.to_f64()),
+                    material_type_id: type_id,
+                }
+            },
+        )
+        .collect())
+}
+
+/// A colour of a material type, for the options picker.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct ColorOption {
+    /// Colour code.
+    pub code: String,
+    /// Colour name.
+    pub name: String,
+    /// `#RRGGBB`.
+    pub hex: Option<String>,
+    /// On hand.
+    pub in_stock: bool,
+    /// On hand in kilograms.
+    pub quantity_kg: f64,
+}
+
+/// A material type with its colours, for the options picker.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct MaterialOption {
+    /// Type code.
+    pub code: String,
+    /// Type name.
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// The base material (the type's code).
+    pub base_material: String,
+    /// Needs an enclosed printer.
+    pub requires_enclosure: bool,
+    /// Its colours with a material item.
+    pub colors: Vec<ColorOption>,
+}
+
+/// The material options.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct MaterialOptions {
+    /// By type code.
+    pub materials: Vec<MaterialOption>,
+}
 
 async fn type_by_code(conn: &mut AsyncPgConnection, code: &str) -> AppResult<MaterialTypeRow> {
     material_types::table
@@ -303,92 +450,60 @@ impl MaterialCatalogueQuery {
     /// The material items (a type in a colour) with their stock, by type then colour.
     #[graphql(guard = "Access::User")]
     async fn materials_for_bom(&self, ctx: &Context<'_>) -> AppResult<MaterialPicks> {
+        Ok(MaterialPicks {
+            items: picks(&mut *context::conn(ctx).await?).await?,
+        })
+    }
+
+    /// The material items a sales order line can name (FilaOps's `for-order`), by type then
+    /// colour; only those in stock when asked.
+    #[graphql(guard = "Access::User")]
+    async fn materials_for_order(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Only materials on hand.", default = false)] in_stock_only: bool,
+    ) -> AppResult<MaterialPicks> {
+        let mut items = picks(&mut *context::conn(ctx).await?).await?;
+        items.retain(|p| p.in_stock || !in_stock_only);
+        Ok(MaterialPicks { items })
+    }
+
+    /// The active material types with their colours and stock (FilaOps's `options`), types
+    /// without a material item left out.
+    #[graphql(guard = "Access::User")]
+    async fn material_options(&self, ctx: &Context<'_>) -> AppResult<MaterialOptions> {
         let mut conn = context::conn(ctx).await?;
-        #[allow(clippy::type_complexity)]
-        let rows: Vec<(
-            i64,
-            String,
-            String,
-            String,
-            String,
-            String,
-            Option<BigDecimal>,
-            Option<BigDecimal>,
-            Option<BigDecimal>,
-            String,
-            Option<String>,
-            String,
-            Option<String>,
-        )> = material_colors::table
-            .inner_join(material_types::table)
-            .inner_join(colors::table)
-            .inner_join(items::table.on(items::id.nullable().eq(material_colors::item_id)))
-            .filter(items::active)
+        let all = picks(&mut conn).await?;
+        let types: Vec<MaterialTypeRow> = material_types::table
             .filter(material_types::active)
-            .order((material_types::code, colors::code))
-            .select((
-                items::id,
-                items::sku,
-                items::item_type,
-                items::procurement_type,
-                items::unit,
-                material_types::name,
-                items::standard_cost,
-                items::average_cost,
-                items::last_cost,
-                material_types::code,
-                material_types::description,
-                colors::code,
-                colors::hex_code,
-            ))
+            .order(material_types::code)
+            .select(MaterialTypeRow::as_select())
             .load(&mut *conn)
             .await?;
-        let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
-        let stock = crate::ledgers::inventory::model::stock_of(&mut conn, Some(&ids)).await?;
-        let names: std::collections::HashMap<i64, String> = items::table
-            .filter(items::id.eq_any(&ids))
-            .select((items::id, items::name))
-            .load(&mut *conn)
-            .await?
-            .into_iter()
-            .collect();
-        Ok(MaterialPicks {
-            items: rows
+        Ok(MaterialOptions {
+            materials: types
                 .into_iter()
-                .map(
-                    |(
-                        id,
-                        sku,
-                        item_type,
-                        procurement,
-                        unit,
-                        type_name,
-                        standard,
-                        average,
-                        last,
-                        code,
-                        description,
-                        color,
-                        hex,
-                    )| {
-                        let (on_hand, allocated) = stock.get(&id).cloned().unwrap_or_default();
-                        MaterialPick {
-                            id,
-                            sku,
-                            name: names.get(&id).cloned().unwrap_or(type_name),
-                            description,
-                            item_type,
-                            procurement_type: procurement,
-                            unit,
-                            standard_cost: standard.or(average).or(last).map(Decimal),
-                            in_stock: on_hand > 0,
-                            quantity_available: Decimal(on_hand - allocated),
-                            material_code: code,
-                            color_code: color,
-                            color_hex: hex,
-                        }
-                    },
-                )
+                .filter_map(|t| {
+                    let colors: Vec<ColorOption> = all
+                        .iter()
+                        .filter(|p| p.material_type_id == t.id)
+                        .map(|p| ColorOption {
+                            code: p.color_code.clone(),
+                            name: p.color_name.clone(),
+                            hex: p.color_hex.clone(),
+                            in_stock: p.in_stock,
+                            quantity_kg: p.quantity_kg,
+                        })
+                        .collect();
+                    (!colors.is_empty()).then(|| MaterialOption {
+                        code: t.code.clone(),
+                        name: t.name.clone(),
+                        description: t.description.clone(),
+                        base_material: t.code,
+                        requires_enclosure: t.requires_enclosure,
+                        colors,
+                    })
+                })
                 .collect(),
         })
     }

@@ -42,6 +42,10 @@ pub const ROUTES: &[Route] = &[
         .summary("Add a colour to a material type (`name`, `code` default from the name, `hex_code` #RRGGBB); an existing colour code is linked; one already linked is 400"),
     Route::get("/materials/for-bom", stored_op!("materials_for_bom.graphql"), "materialsForBom")
         .summary("The material items (a type in a colour) with cost and stock, `{items: [...]}`, for BOM and routing-step pickers"),
+    Route::get("/materials/for-order", stored_op!("materials_for_order.graphql"), "materialsForOrder")
+        .summary("The material items a sales order line can name (`in_stock_only`, default false): `{items: [{id, sku, name, material_type_code, material_type_name, color_code, color_name, color_hex, cost_per_kg, in_stock, quantity_kg}]}`"),
+    Route::get("/materials/options", stored_op!("material_options.graphql"), "materialOptions")
+        .summary("Active material types with their colours and stock: `{materials: [{code, name, description, base_material, requires_enclosure, colors: [{code, name, hex, in_stock, quantity_kg}]}]}`"),
     Route::get("/materials/pricing/{code}", stored_op!("material_pricing.graphql"), "materialPricing")
         .summary("A material type's printing and pricing facts: density, average cost per kg of its items, temperatures, enclosure, abrasive, diameter"),
 ];

@@ -779,6 +779,7 @@ async fn category_save(
     })
 }
 
+pub use super::images::{ProductImageMutation, ProductImageQuery};
 pub use super::maintenance::{CatalogMaintenanceMutation, CatalogMaintenanceQuery};
 pub use super::stats::{CatalogStatsMutation, CatalogStatsQuery};
 pub use super::uom::{CatalogUomMutation, CatalogUomQuery};

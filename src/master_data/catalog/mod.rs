@@ -6,6 +6,7 @@
 pub mod example_data;
 pub mod files;
 pub mod graphql;
+pub mod images;
 pub mod import;
 pub mod items;
 pub mod loaders;

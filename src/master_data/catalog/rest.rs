@@ -16,6 +16,14 @@ use crate::stored_op;
 
 /// The routes.
 pub const ROUTES: &[Route] = &[
+    Route::post("/admin/uploads/product-image", stored_op!("product_image_upload.graphql"), "productImageUpload")
+        .body(Body::Multipart)
+        .summary("Upload a product image (multipart `file`: .jpg, .jpeg, .png, .webp or .gif, the content checked, at most 5 MB): `{filename, url, size}`; `url` goes into the item's `image_url`"),
+    Route::get("/admin/uploads/product-image/{filename}", stored_op!("product_image_download.graphql"), "productImage")
+        .download()
+        .summary("A stored product image"),
+    Route::delete("/admin/uploads/product-image/{filename}", stored_op!("product_image_delete.graphql"), "productImageDelete")
+        .summary("Delete a stored product image: `{message}` (400 for a name that was not generated here, 404 when missing)"),
     Route::get("/items", stored_op!("items_list.graphql", "item_list"), "items")
         .export(ITEM_EXPORT)
         .summary("Items by SKU (`search` SKU/name/UPC, `item_type`, `procurement_type`, `category_id` with descendants, `active_only`, `limit`, `offset`)"),
