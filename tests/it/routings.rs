@@ -735,3 +735,121 @@ async fn templates_are_seeded_once_and_applied_with_a_slicer_time() {
         assert!(res.status.is_client_error(), "{body}: {}", res.text());
     }
 }
+
+#[tokio::test]
+async fn untyped_steps_are_audited_and_classified_by_name_where_still_untyped() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let op = operator(&app, &t).await;
+    let bench = wc(&app, &t, "BENCH", "10").await;
+    let product = item("LAMP")
+        .kind("finished_good")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
+    let glue = item("GLUE")
+        .kind("supply")
+        .unit("EA")
+        .create(&app, &t)
+        .await;
+    let routing = ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/routings/",
+        Some(json!({"product_id": product, "operations": [
+            {"operation_code": "FINISH", "operation_name": "Paint finish", "work_center_id": bench},
+            {"operation_code": "POST", "operation_name": "Sanding", "work_center_id": bench},
+            {"operation_code": "MISC", "operation_name": "Anneal", "work_center_id": bench}
+        ]})),
+    )
+    .await;
+    let steps = routing["operations"].as_array().expect("steps").clone();
+    assert!(
+        steps.iter().all(|s| s["operation_type"].is_null()),
+        "{routing}"
+    );
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/routings/operations/{}/materials", steps[1]["id"]),
+        Some(json!({"component_id": glue, "quantity": 1})),
+    )
+    .await;
+
+    let audit = ok(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/admin/operation-types/audit",
+        None,
+    )
+    .await;
+    assert_eq!(audit["total_pairs"], 3, "{audit}");
+    let row = |code: &str| {
+        audit["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["operation_code"] == code)
+            .cloned()
+            .expect("row")
+    };
+    assert_eq!(row("FINISH")["proposed_type"], "PAINTING");
+    assert_eq!(row("FINISH")["match_source"], "default");
+    assert_eq!(row("POST")["proposed_type"], Value::Null);
+    assert_eq!(row("POST")["material_bearing"], true);
+    assert_eq!(
+        row("MISC")["classification_reason"],
+        "no rule matched — blank or unrecognized name"
+    );
+
+    let before = table_json(&app, "routing_operations").await;
+    let dry = ok(
+        &app,
+        &op,
+        Method::POST,
+        "/api/v1/admin/operation-types/classify",
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(dry["dry_run"], true);
+    assert_eq!(dry["applied_count"], 0);
+    assert_eq!(dry["skipped_manual_decision_count"], 1);
+    assert_eq!(dry["skipped_no_match_count"], 1);
+    assert_eq!(dry["proposals"].as_array().map(Vec::len), Some(3));
+    assert_eq!(table_json(&app, "routing_operations").await, before);
+    let done = ok(
+        &app,
+        &op,
+        Method::POST,
+        "/api/v1/admin/operation-types/classify",
+        Some(json!({"dry_run": false})),
+    )
+    .await;
+    assert_eq!(done["applied_count"], 1, "{done}");
+    assert!(done["applied_by"].as_i64().is_some());
+    let step = ok(
+        &app,
+        &op,
+        Method::GET,
+        &format!("/api/v1/routings/{}", routing["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        step["operations"][0]["operation_type"], "PAINTING",
+        "{step}"
+    );
+    let again = ok(
+        &app,
+        &op,
+        Method::POST,
+        "/api/v1/admin/operation-types/classify",
+        Some(json!({"dry_run": false})),
+    )
+    .await;
+    assert_eq!(again["applied_count"], 0);
+    assert_eq!(again["proposals"].as_array().map(Vec::len), Some(2));
+}

@@ -3316,6 +3316,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/operation-types/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every distinct step code and name in routings and orders: stored type, stages now, the type the name implies and whether it changes when materials leave stock, open orders carrying them
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query OperationTypeAudit {
+         *       operationTypeAudit {
+         *         rows {
+         *           operation_code: operationCode
+         *           operation_name: operationName
+         *           routing_op_count: routingOpCount
+         *           po_op_count: poOpCount
+         *           stored_operation_type: storedOperationType
+         *           match_source: matchSource
+         *           current_consume_stages: currentConsumeStages
+         *           proposed_type: proposedType
+         *           proposed_consume_stages: proposedConsumeStages
+         *           behavior_changed: behaviorChanged
+         *           material_bearing: materialBearing
+         *           classification_reason: classificationReason
+         *           in_flight_non_terminal_po_count: inFlightNonTerminalPoCount
+         *           conflicting_stored_types: conflictingStoredTypes
+         *         }
+         *         total_pairs: totalPairs
+         *         total_in_flight_exposure: totalInFlightExposure
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["list_operation_type_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/operation-types/classify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose a type for every untyped step from its name (`dry_run`, default true); applied only where the step still has none; steps with materials never get a no-consume type
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     mutation OperationTypesClassify($dryRun: Boolean = true) {
+         *       operationTypesClassify(dryRun: $dryRun) {
+         *         dry_run: dryRun
+         *         proposals {
+         *           table
+         *           row_id: rowId
+         *           operation_code: operationCode
+         *           operation_name: operationName
+         *           proposed_type: proposedType
+         *           reason
+         *           material_bearing: materialBearing
+         *           before_stages: beforeStages
+         *           after_stages: afterStages
+         *           production_order_id: productionOrderId
+         *           production_order_status: productionOrderStatus
+         *         }
+         *         applied_count: appliedCount
+         *         skipped_manual_decision_count: skippedManualDecisionCount
+         *         skipped_no_match_count: skippedNoMatchCount
+         *         non_terminal_exposure_count: nonTerminalExposureCount
+         *         applied_by: appliedBy
+         *         applied_at: appliedAt
+         *       }
+         *     }
+         *     ```
+         */
+        post: operations["create_operation_types_classify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/operation-types/{code}": {
         parameters: {
             query?: never;
@@ -6204,6 +6296,8 @@ export interface paths {
          *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
+         *       parent_product_id: parentProductId
+         *       is_template: isTemplate
          *       is_raw_material: isRawMaterial
          *       track_lots: trackLots
          *       track_serials: trackSerials
@@ -6695,6 +6789,8 @@ export interface paths {
          *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
+         *       parent_product_id: parentProductId
+         *       is_template: isTemplate
          *       is_raw_material: isRawMaterial
          *       track_lots: trackLots
          *       track_serials: trackSerials
@@ -6822,6 +6918,8 @@ export interface paths {
          *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
+         *       parent_product_id: parentProductId
+         *       is_template: isTemplate
          *       is_raw_material: isRawMaterial
          *       track_lots: trackLots
          *       track_serials: trackSerials
@@ -6953,6 +7051,8 @@ export interface paths {
          *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
+         *       parent_product_id: parentProductId
+         *       is_template: isTemplate
          *       is_raw_material: isRawMaterial
          *       track_lots: trackLots
          *       track_serials: trackSerials
@@ -7041,6 +7141,8 @@ export interface paths {
          *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
+         *       parent_product_id: parentProductId
+         *       is_template: isTemplate
          *       is_raw_material: isRawMaterial
          *       track_lots: trackLots
          *       track_serials: trackSerials
@@ -7164,6 +7266,8 @@ export interface paths {
          *       safety_stock: safetyStock
          *       legacy_sku: legacySku
          *       image_url: imageUrl
+         *       parent_product_id: parentProductId
+         *       is_template: isTemplate
          *       is_raw_material: isRawMaterial
          *       track_lots: trackLots
          *       track_serials: trackSerials
@@ -33226,6 +33330,276 @@ export interface operations {
             };
         };
     };
+    list_operation_type_audit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One row per distinct code and name. */
+                        rows: {
+                            /** @description Step code. */
+                            operation_code: string | null;
+                            /** @description Step name. */
+                            operation_name: string | null;
+                            /** @description Routing steps with it. */
+                            routing_op_count: number;
+                            /** @description Order operations with it. */
+                            po_op_count: number;
+                            /** @description The type stored on them (the first, alphabetically). */
+                            stored_operation_type: string | null;
+                            /** @description `stored-type`, `legacy-dict` (the code implies one) or `default`. */
+                            match_source: string;
+                            /** @description Stages their materials leave stock at now. */
+                            current_consume_stages: string[];
+                            /** @description The type the name implies (none when one is stored). */
+                            proposed_type: string | null;
+                            /** @description Stages under the proposed type. */
+                            proposed_consume_stages: string[] | null;
+                            /** @description Whether the proposal changes when materials leave stock. */
+                            behavior_changed: boolean;
+                            /** @description Whether any of them carries materials. */
+                            material_bearing: boolean;
+                            /** @description Why the proposal is what it is. */
+                            classification_reason: string | null;
+                            /** @description Open production orders carrying them. */
+                            in_flight_non_terminal_po_count: number;
+                            /** @description Other types stored on them. */
+                            conflicting_stored_types: string[] | null;
+                        }[];
+                        /** @description How many rows. */
+                        total_pairs: number;
+                        /** @description Open orders carrying any of them. */
+                        total_in_flight_exposure: number;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_operation_types_classify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dry_run?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Only proposed. */
+                        dry_run: boolean;
+                        /** @description Every untyped step. */
+                        proposals: {
+                            /** @description `routing_operations` or `production_order_operations`. */
+                            table: string;
+                            /** @description The step. */
+                            row_id: number;
+                            /** @description Its code. */
+                            operation_code: string | null;
+                            /** @description Its name. */
+                            operation_name: string | null;
+                            /** @description The type proposed. */
+                            proposed_type: string | null;
+                            /** @description Why. */
+                            reason: string | null;
+                            /** @description Whether it carries materials. */
+                            material_bearing: boolean;
+                            /** @description Stages now. */
+                            before_stages: string[];
+                            /** @description Stages under the proposal. */
+                            after_stages: string[] | null;
+                            /** @description Its order (order operations). */
+                            production_order_id: number | null;
+                            /** @description That order's status. */
+                            production_order_status: string | null;
+                        }[];
+                        /** @description Steps given a type. */
+                        applied_count: number;
+                        /** @description Steps left for a person (materials, no-consume type). */
+                        skipped_manual_decision_count: number;
+                        /** @description Steps no rule matched. */
+                        skipped_no_match_count: number;
+                        /** @description Proposals on open orders. */
+                        non_terminal_exposure_count: number;
+                        /** @description Who applied (the user's id). */
+                        applied_by: number | null;
+                        /** @description When. */
+                        applied_at: string | null;
+                    };
+                };
+            };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflicting change (or the same Idempotency-Key still in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     update_operation_type: {
         parameters: {
             query?: never;
@@ -43721,6 +44095,10 @@ export interface operations {
                         safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
+                        /** @description The template it is a variant of. */
+                        parent_product_id: number | null;
+                        /** @description Whether it has variants (a template). */
+                        is_template: boolean;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -45583,6 +45961,10 @@ export interface operations {
                         safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
+                        /** @description The template it is a variant of. */
+                        parent_product_id: number | null;
+                        /** @description Whether it has variants (a template). */
+                        is_template: boolean;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -45975,6 +46357,10 @@ export interface operations {
                         safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
+                        /** @description The template it is a variant of. */
+                        parent_product_id: number | null;
+                        /** @description Whether it has variants (a template). */
+                        is_template: boolean;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -46310,6 +46696,10 @@ export interface operations {
                         safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
+                        /** @description The template it is a variant of. */
+                        parent_product_id: number | null;
+                        /** @description Whether it has variants (a template). */
+                        is_template: boolean;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -46660,6 +47050,10 @@ export interface operations {
                         safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
+                        /** @description The template it is a variant of. */
+                        parent_product_id: number | null;
+                        /** @description Whether it has variants (a template). */
+                        is_template: boolean;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */
@@ -47063,6 +47457,10 @@ export interface operations {
                         safety_stock: string;
                         /** @description The SKU in a previous system. */
                         legacy_sku: string | null;
+                        /** @description The template it is a variant of. */
+                        parent_product_id: number | null;
+                        /** @description Whether it has variants (a template). */
+                        is_template: boolean;
                         /** @description Whether it is a raw material. */
                         is_raw_material: boolean;
                         /** @description Whether lots are tracked. */

@@ -84,6 +84,10 @@ pub struct Item {
     pub upc: Option<String>,
     /// The SKU in a previous system.
     pub legacy_sku: Option<String>,
+    /// The template it is a variant of.
+    pub parent_product_id: Option<i64>,
+    /// Whether it has variants (a template).
+    pub is_template: bool,
     /// Picture URL.
     pub image_url: Option<String>,
     /// Whether it is a raw material.
@@ -158,6 +162,8 @@ impl From<ItemRow> for Item {
             upc: r.upc,
             legacy_sku: r.legacy_sku,
             image_url: r.image_url,
+            parent_product_id: r.parent_product_id,
+            is_template: r.is_template,
             is_raw_material: r.is_raw_material,
             track_lots: r.track_lots,
             track_serials: r.track_serials,

@@ -87,6 +87,10 @@ pub struct ItemRow {
     pub created_at: DateTime<Utc>,
     /// Changed.
     pub updated_at: DateTime<Utc>,
+    /// The template it is a variant of.
+    pub parent_product_id: Option<i64>,
+    /// Whether it has variants (a template).
+    pub is_template: bool,
 }
 
 crate::text_enum! {

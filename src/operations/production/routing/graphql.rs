@@ -454,6 +454,21 @@ impl RoutingQuery {
     ) -> AppResult<Vec<OperationTypeRow>> {
         types::list(&mut *context::conn(ctx).await?, include_inactive).await
     }
+
+    /// Every distinct step code and name in routings and orders: the stages their
+    /// materials leave stock at, the type their name implies and what it would change.
+    #[graphql(guard = "Access::User")]
+    async fn operation_type_audit(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<crate::operations::production::routing::classify::OperationTypeAudit> {
+        crate::platform::graphql::user_error::Stop::into_app(
+            crate::operations::production::routing::classify::audit(
+                &mut *context::conn(ctx).await?,
+            )
+            .await,
+        )
+    }
 }
 
 /// The result of saving a routing.
@@ -679,5 +694,25 @@ impl RoutingMutation {
         #[graphql(desc = "The type's code.")] code: String,
     ) -> AppResult<OperationTypePayload> {
         Ok(crate::in_transaction!(ctx, |conn| types::deactivate(conn, &code)).into())
+    }
+
+    /// Proposes an operation type for every step without one (from its name) and, unless
+    /// `dryRun`, sets it where the step still has none.
+    #[graphql(guard = "Access::User")]
+    async fn operation_types_classify(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Only propose (default true).", default = true)] dry_run: bool,
+    ) -> AppResult<crate::operations::production::routing::classify::ClassifyResult> {
+        let user = crate::platform::auth::viewer::current_user(ctx).await?.id;
+        let outcome = {
+            use diesel_async::AsyncConnection as _;
+            let mut conn = context::conn(ctx).await?;
+            conn.transaction::<_, crate::platform::graphql::user_error::Stop, _>(async move |c| {
+                crate::operations::production::routing::classify::classify(c, dry_run, user).await
+            })
+            .await
+        };
+        crate::platform::graphql::user_error::Stop::into_app(outcome)
     }
 }

@@ -6,6 +6,7 @@
 //! manufacturing BOM. Production orders copy a routing's steps and materials when released
 //! ([`crate::operations::production::rules::release`]).
 
+pub mod classify;
 pub mod graphql;
 pub mod materials;
 pub mod rest;

@@ -57,6 +57,11 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Input("input"))
         .status(201)
         .summary("Add a step (last unless `sequence`); the type defaults from `operation_code` (PRINT is FDM_PRINT), the code, name and work center from the type"),
+    Route::get("/admin/operation-types/audit", stored_op!("operation_types_audit.graphql"), "operationTypeAudit")
+        .summary("Every distinct step code and name in routings and orders: stored type, stages now, the type the name implies and whether it changes when materials leave stock, open orders carrying them"),
+    Route::post("/admin/operation-types/classify", stored_op!("operation_types_classify.graphql"), "operationTypesClassify")
+        .body(Body::Fields)
+        .summary("Propose a type for every untyped step from its name (`dry_run`, default true); applied only where the step still has none; steps with materials never get a no-consume type"),
     Route::get("/operation-types", stored_op!("operation_types.graphql", "operation_type"), "operationTypes")
         .summary("Active operation types in display order: `{code, label, category, consume_stages, is_qc, is_system, sort_order, ...}`"),
     Route::post("/admin/operation-types", stored_op!("operation_type_create.graphql", "operation_type"), "operationTypeCreate.operationType")

@@ -17,6 +17,7 @@ use crate::operations::production::routing::materials::{self as step_materials, 
 use crate::platform::db::schema::{
     bom_lines, boms, colors, inventory_balances, items, material_colors, material_types,
     production_order_materials, routing_operation_materials, routing_operations, routings,
+    work_centers,
 };
 use crate::platform::error::{AppError, ErrorCode};
 use crate::platform::graphql::scalars::Decimal;
@@ -708,6 +709,7 @@ fn describe(
     s: &RoutingOperationRow,
     materials: &[StepMaterialRow],
     target: Option<i64>,
+    centers: &BTreeMap<i64, String>,
 ) -> (String, Vec<(i64, String)>) {
     let mut mats: Vec<(i64, String)> = materials
         .iter()
@@ -731,9 +733,12 @@ fn describe(
     mats.sort();
     (
         format!(
-            "{} at work center {}, setup {} min, run {} min",
+            "{} at {}, setup {} min, run {} min",
             s.operation_code,
-            s.work_center_id,
+            centers
+                .get(&s.work_center_id)
+                .cloned()
+                .unwrap_or_else(|| format!("work center {}", s.work_center_id)),
             s.setup_minutes.0.normalized(),
             s.run_minutes.0.normalized()
         ),
@@ -743,11 +748,10 @@ fn describe(
 
 /// What differs between the template's steps and a variant's.
 fn differences(
-    template: &[RoutingOperationRow],
-    template_materials: &[StepMaterialRow],
-    variant: &[RoutingOperationRow],
-    variant_materials: &[StepMaterialRow],
+    (template, template_materials): (&[RoutingOperationRow], &[StepMaterialRow]),
+    (variant, variant_materials): (&[RoutingOperationRow], &[StepMaterialRow]),
     target: Option<i64>,
+    centers: &BTreeMap<i64, String>,
 ) -> Vec<String> {
     let mut out = Vec::new();
     let by_seq = |steps: &[RoutingOperationRow]| -> BTreeMap<i32, RoutingOperationRow> {
@@ -755,11 +759,11 @@ fn differences(
     };
     let (t, v) = (by_seq(template), by_seq(variant));
     for (seq, ts) in &t {
-        let want = describe(ts, template_materials, target);
+        let want = describe(ts, template_materials, target, centers);
         match v.get(seq) {
             None => out.push(format!("step {seq} {} is added", ts.operation_code)),
             Some(vs) => {
-                let have = describe(vs, variant_materials, None);
+                let have = describe(vs, variant_materials, None, centers);
                 if want.0 != have.0 {
                     out.push(format!("step {seq}: {} becomes {}", have.0, want.0));
                 }
@@ -798,6 +802,12 @@ pub async fn sync_routing(
     let steps = steps_of(conn, routing).await?;
     let ids: Vec<i64> = steps.iter().map(|s| s.id).collect();
     let template_materials = step_materials::of_steps(conn, &ids).await?;
+    let centers: BTreeMap<i64, String> = work_centers::table
+        .select((work_centers::id, work_centers::code))
+        .load::<(i64, String)>(conn)
+        .await?
+        .into_iter()
+        .collect();
     let variants: Vec<VariantOfTemplate> = items::table
         .filter(items::parent_product_id.eq(template_id))
         .order(items::sku)
@@ -836,7 +846,12 @@ pub async fn sync_routing(
             }
             None => (Vec::new(), Vec::new()),
         };
-        let changes = differences(&steps, &template_materials, &have, &have_materials, target);
+        let changes = differences(
+            (&steps, &template_materials),
+            (&have, &have_materials),
+            target,
+            &centers,
+        );
         if !dry_run && !changes.is_empty() {
             let steps = &steps;
             let (sku, name) = (sku.clone(), name.clone());
