@@ -95,8 +95,11 @@ pub fn main() -> ExitCode {
     crate::platform::telemetry::init(config.log_level, config.log_format);
     // Before the runtime starts (the sentry client's advice); flushes queued events on exit.
     let _error_tracking = crate::platform::error::tracking::init(&config);
+    // GraphQL resolves nested selections recursively: a deep (but allowed) query needs more
+    // than the default 2 MiB of stack per worker in a debug build.
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_stack_size(WORKER_STACK_BYTES)
         .build()
     {
         Ok(rt) => rt,
@@ -293,6 +296,9 @@ async fn wait_for_database(url: &str) -> anyhow::Result<()> {
         }
     }
 }
+
+/// The stack of each runtime worker (8 MiB).
+const WORKER_STACK_BYTES: usize = 8 * 1024 * 1024;
 
 /// A dependency-free HTTP/1.1 GET of `/health` for container health checks (the runtime
 /// image has no curl).
