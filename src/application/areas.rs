@@ -84,7 +84,7 @@ areas! {
     read_models::dashboard: query DashboardQuery;
     read_models::audit_trail: query AuditTrailQuery;
     operations::traceability: query TraceabilityQuery, mutation TraceabilityMutation;
-    read_models::reporting: query ReportingQuery, mutation ReportingMutation;
+    read_models::reporting: query ReportingQuery & OrderCostQuery, mutation ReportingMutation;
     master_data::settings: query SettingsQuery & SettingsLogoQuery & SettingsAiQuery & SettingsRegistryQuery, mutation SettingsMutation & SettingsLogoMutation & SettingsAiMutation & SettingsAiTestMutation & SettingsRegistryMutation;
 }
 

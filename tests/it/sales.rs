@@ -910,6 +910,40 @@ async fn order_to_cash_confirm_produce_qc_ship_and_pay_posts_every_entry_once() 
             .starts_with("UPS"),
         "{first}"
     );
+
+    // What the order cost against its revenue: the widgets' PLA, the boxes it shipped in.
+    let costs = ok(
+        &app,
+        &op,
+        Method::GET,
+        &format!("/api/v1/admin/accounting/order-cost-breakdown/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(costs["revenue"], 50.0, "{costs}");
+    assert_eq!(costs["shipping_expense"], 5.0);
+    let pla = &costs["costs"]["materials"]["items"][0];
+    assert_eq!(pla["sku"], "PLA", "{costs}");
+    assert_eq!(pla["quantity"], 200.0);
+    assert_eq!(pla["total"], 4.0);
+    assert_eq!(
+        costs["costs"]["packaging"]["items"][0]["sku"], "BOX",
+        "{costs}"
+    );
+    let cogs = costs["costs"]["materials"]["total"].as_f64().expect("m")
+        + costs["costs"]["labor"].as_f64().expect("l")
+        + costs["costs"]["packaging"]["total"].as_f64().expect("p");
+    assert!((costs["total_cogs"].as_f64().expect("cogs") - cogs).abs() < 1e-9);
+    assert!((costs["gross_profit"].as_f64().expect("gp") - (50.0 - cogs)).abs() < 1e-9);
+    let (st, _) = refused(
+        &app,
+        &op,
+        Method::GET,
+        "/api/v1/admin/accounting/order-cost-breakdown/999999",
+        None,
+    )
+    .await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
     assert!(
         first["shipment"]["shipment_number"]
             .as_str()

@@ -497,6 +497,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/accounting/order-cost-breakdown/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a sales order cost to fulfil: materials its production consumed or scrapped, machine and labour time, packaging, against revenue before tax (`revenue`, `costs`, `total_cogs`, `gross_profit`, `gross_margin_pct`; shipping apart)
+         * @description Access: any signed-in user. Runs the stored GraphQL operation:
+         *
+         *     ```graphql
+         *     query OrderCostBreakdown($id: Int!) {
+         *       orderCostBreakdown(id: $id) {
+         *         order_id: orderId
+         *         order_number: orderNumber
+         *         order_status: orderStatus
+         *         revenue
+         *         costs {
+         *           materials { total items { sku quantity unit_cost: unitCost total } }
+         *           labor
+         *           packaging { total items { sku quantity unit_cost: unitCost total } }
+         *         }
+         *         shipping_expense: shippingExpense
+         *         total_cogs: totalCogs
+         *         gross_profit: grossProfit
+         *         gross_margin_pct: grossMarginPct
+         *         note
+         *       }
+         *     }
+         *     ```
+         */
+        get: operations["get_order_cost_breakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/accounting/payments-journal": {
         parameters: {
             query?: never;
@@ -23117,6 +23158,149 @@ export interface operations {
                          * @description Sales tax owed at the end of the window (2100 balance).
                          */
                         tax_liability: string;
+                    };
+                };
+            };
+            /** @description Not authenticated (or bad credentials) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: string;
+                    };
+                };
+            };
+            /** @description The database is unavailable or the service is overloaded (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_order_cost_breakdown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The sales order. */
+                        order_id: number;
+                        /** @description Its number. */
+                        order_number: string;
+                        /** @description Its status. */
+                        order_status: string;
+                        /** @description Revenue before tax and shipping (the lines' total). */
+                        revenue: number;
+                        /**
+                         * OrderCosts
+                         * @description The costs.
+                         */
+                        costs: {
+                            /**
+                             * CostGroup
+                             * @description Materials consumed or scrapped by the order's production.
+                             */
+                            materials: {
+                                /** @description The sum. */
+                                total: number;
+                                /** @description By item, costliest first. */
+                                items: {
+                                    /** @description The item's SKU. */
+                                    sku: string;
+                                    /** @description Quantity, in its stocking unit. */
+                                    quantity: number;
+                                    /** @description Cost per unit. */
+                                    unit_cost: number;
+                                    /** @description Quantity x cost. */
+                                    total: number;
+                                }[];
+                            };
+                            /** @description Machine and labour time booked to it. */
+                            labor: number;
+                            /**
+                             * CostGroup
+                             * @description Packaging its shipment used.
+                             */
+                            packaging: {
+                                /** @description The sum. */
+                                total: number;
+                                /** @description By item, costliest first. */
+                                items: {
+                                    /** @description The item's SKU. */
+                                    sku: string;
+                                    /** @description Quantity, in its stocking unit. */
+                                    quantity: number;
+                                    /** @description Cost per unit. */
+                                    unit_cost: number;
+                                    /** @description Quantity x cost. */
+                                    total: number;
+                                }[];
+                            };
+                        };
+                        /** @description Shipping charged (an operating expense, not cost of goods). */
+                        shipping_expense: number;
+                        /** @description Materials + labour + packaging. */
+                        total_cogs: number;
+                        /** @description Revenue - cost of goods. */
+                        gross_profit: number;
+                        /** @description Gross profit / revenue, percent (0 without revenue). */
+                        gross_margin_pct: number;
+                        /** @description How to read it. */
+                        note: string;
                     };
                 };
             };

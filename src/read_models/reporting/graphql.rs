@@ -2,6 +2,7 @@
 //! admins): `bulkExport(query, format)` queues one, `bulkExport(id)` and `bulkExports` say
 //! where it stands, `bulkExportFile(id)` is what the download route serves.
 
+pub use crate::read_models::reporting::order_costs::OrderCostQuery;
 use async_graphql::{ComplexObject, Context, Json, Object, SimpleObject};
 
 use crate::platform::auth::Access;

@@ -8,5 +8,6 @@
 pub mod export;
 pub mod graphql;
 pub mod model;
+pub mod order_costs;
 pub mod rest;
 pub mod rules;

@@ -7,6 +7,12 @@ use crate::stored_op;
 
 /// The routes.
 pub const ROUTES: &[Route] = &[
+    Route::get(
+        "/admin/accounting/order-cost-breakdown/{id}",
+        stored_op!("order_cost_breakdown.graphql"),
+        "orderCostBreakdown",
+    )
+    .summary("What a sales order cost to fulfil: materials its production consumed or scrapped, machine and labour time, packaging, against revenue before tax (`revenue`, `costs`, `total_cogs`, `gross_profit`, `gross_margin_pct`; shipping apart)"),
     Route::post(
         "/bulk-exports",
         stored_op!("bulk_export_create.graphql", "bulk_export"),
