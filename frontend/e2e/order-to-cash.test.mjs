@@ -197,10 +197,12 @@ describe('order to cash with production, with the real API', () => {
       shot = 'o2c-production-qc';
       await page.getByRole('button', { name: 'Record QC' }).click();
       dialog = page.getByRole('dialog');
-      await dialog.getByLabel('Passed').check();
-      await dialog.getByRole('button', { name: 'Record result' }).click();
+      await dialog.getByLabel('Passed', { exact: true }).check();
+      await dialog.getByRole('button', { name: 'Record inspection' }).click();
       await toast(page, 'QC recorded');
       await header.getByText('QC passed').waitFor();
+      // Recording offers photos of the inspection in a dialog of its own: none here.
+      await page.getByRole('dialog', { name: 'Inspection recorded' }).getByRole('button', { name: 'Done' }).click();
       await dismissToasts(page);
       await shoot(page, 'o2c-production-done');
       const done = await ok(page, `/production-orders/${wo.id}`);
