@@ -8,19 +8,8 @@ use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::TestApp;
-use crate::common::api::{admin, app, call, item, ok, operator, table_json, upload};
+use crate::common::api::{admin, app, call, item, ok, operator, refused, table_json, upload};
 use crate::common::books::{exec, num, sql};
-
-async fn refused(
-    app: &TestApp,
-    t: &str,
-    method: Method,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let res = call(app, method, path, body, t).await;
-    (res.status, res.json())
-}
 
 async fn policy(app: &TestApp, t: &str, mode: &str, gate: &str) {
     for (key, value) in [("quality_mode", mode), ("quality_gate_action", gate)] {

@@ -5,25 +5,14 @@
 //! material swapped for a variant with its reservation.
 
 use axum::http::{Method, StatusCode};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::common::TestApp;
-use crate::common::api::{admin, app, call, item, ok, table_json};
+use crate::common::api::{admin, app, item, ok, refused, table_json};
 use crate::common::books::{exec, receive, sql};
 
 const TYPES: [&str; 4] = ["PLA", "PETG", "ABS", "ASA"];
 const COLORS: [&str; 6] = ["BLACK", "WHITE", "RED", "BLUE", "GREEN", "GREY"];
-
-async fn refused(
-    app: &TestApp,
-    t: &str,
-    method: Method,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let res = call(app, method, path, body, t).await;
-    (res.status, res.json())
-}
 
 async fn id_of(app: &TestApp, query: &str) -> i64 {
     sql(app, query).await.parse().expect("id")

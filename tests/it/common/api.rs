@@ -67,6 +67,18 @@ pub async fn call(
     app.request(req).await
 }
 
+/// A REST call that must be refused: its status and JSON body.
+pub async fn refused(
+    app: &TestApp,
+    t: &str,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let res = call(app, method, path, body, t).await;
+    (res.status, res.json())
+}
+
 /// A REST call that must succeed (200, 201 or 204): its JSON body (null for a 204).
 pub async fn ok(app: &TestApp, t: &str, method: Method, path: &str, body: Option<Value>) -> Value {
     let res = call(app, method, path, body, t).await;
