@@ -3,6 +3,9 @@
 //! `units_per_cycle`, once per order; with scrap allowances; some cost-only) consumes exactly
 //! what those lines ask for its quantity, whatever is scrapped at an operation on the way, and
 //! the stock ledger and the books hold every invariant of `ledger_properties` afterwards.
+//! Half the cases make the order for a variant of the product instead: the lines on the
+//! first component are variable, and the variant consumes its own material in their place,
+//! in the same amounts.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -15,11 +18,14 @@ use crate::ledger_properties::{Event, apply, check, d, exec, scalar_i64};
 use strata::operations::production::routing::materials::{self, QuantityPer, StepMaterialInput};
 use strata::operations::production::routing::steps::{self, RoutingInput, RoutingStepInput};
 use strata::operations::production::rules as production;
+use strata::operations::production::variants::rules as variants;
 use strata::platform::graphql::scalars::Decimal;
 use strata::platform::graphql::user_error::Stop;
 
 /// Components a case draws from.
 const COMPONENTS: usize = 4;
+/// The component a variant swaps for the first one (never drawn by the generator).
+const VARIANT_MATERIAL: usize = COMPONENTS;
 
 #[derive(Debug, Clone)]
 struct Line {
@@ -129,6 +135,7 @@ proptest! {
         routing in proptest::collection::vec(step(), 1..4),
         quantity in 1..8u32,
         scrap in proptest::option::of(0..8u32),
+        variant in proptest::bool::ANY,
     ) {
         let w = world();
         w.runtime.block_on(async {
@@ -143,7 +150,7 @@ proptest! {
                 "INSERT INTO vendors (code, name) VALUES ('RV{case}', 'Vendor {case}') RETURNING id AS n"
             )).await;
             let mut items = Vec::new();
-            for i in 0..COMPONENTS {
+            for i in 0..=VARIANT_MATERIAL {
                 items.push(scalar_i64(&mut conn, &format!(
                     "INSERT INTO items (sku, name, item_type, standard_cost) VALUES ('RC{case}-{i}', 'Part {i}', 'component', {}) RETURNING id AS n",
                     i + 1
@@ -152,7 +159,7 @@ proptest! {
             // Plenty of each component, bought and received (stock with its journal entries).
             let main = scalar_i64(&mut conn, "SELECT id AS n FROM locations WHERE code = 'MAIN'").await;
             let mut pos = Vec::new();
-            for i in 0..COMPONENTS {
+            for i in 0..=VARIANT_MATERIAL {
                 apply(&mut conn, &Event::Purchase { item: i, qty: 500, cost: 100 + i as u32 * 50 }, &items, &[main], user, chrono::Utc::now().date_naive(), vendor, &mut pos).await;
                 apply(&mut conn, &Event::ReceivePo { po: i, qty: 500, twice: false }, &items, &[main], user, chrono::Utc::now().date_naive(), vendor, &mut pos).await;
             }
@@ -162,6 +169,22 @@ proptest! {
             let center = scalar_i64(&mut conn, &format!(
                 "INSERT INTO work_centers (code, name, center_type, hourly_rate) VALUES ('RW{case}', 'Bench', 'other', 12) RETURNING id AS n"
             )).await;
+            // The first component is one colour of a material type; the variant material is
+            // another colour of it.
+            let material_type = scalar_i64(&mut conn, &format!(
+                "INSERT INTO material_types (code, name) VALUES ('RMT{case}', 'Type {case}') RETURNING id AS n"
+            )).await;
+            let mut colors = Vec::new();
+            for (c, component) in [(0, items[0]), (1, items[VARIANT_MATERIAL])] {
+                let color = scalar_i64(&mut conn, &format!(
+                    "INSERT INTO colors (code, name) VALUES ('RMC{case}-{c}', 'Colour {c}') RETURNING id AS n"
+                )).await;
+                exec(&mut conn, &format!(
+                    "INSERT INTO material_colors (material_type_id, color_id, item_id) VALUES ({material_type}, {color}, {component})"
+                )).await;
+                colors.push(color);
+            }
+            let variant_color = colors[1];
             let routing_copy = routing.clone();
             let parts = items.clone();
             let made = conn.transaction::<_, Stop, _>(async move |conn| {
@@ -186,12 +209,24 @@ proptest! {
                             quantity_per: Some(l.per),
                             scrap_factor: Some(Decimal(d(l.scrap_percent))),
                             is_cost_only: Some(l.cost_only),
+                            is_variable: Some(variant && l.component == 0),
                             ..Default::default()
                         }).await?;
                     }
                 }
+                let made_for = if variant {
+                    let made = variants::create(conn, product, vec![variants::VariantInput {
+                        material_type_id: material_type,
+                        color_id: variant_color,
+                        selling_price: None,
+                    }]).await?;
+                    made.first().and_then(|v| v.id).unwrap_or(product)
+                } else {
+                    product
+                };
+                assert!(!variant || made_for != product, "the variant was made");
                 let order = production::create(conn, production::ProductionOrderCreateInput {
-                    product_id: product,
+                    product_id: made_for,
                     quantity_ordered: Decimal(d(quantity)),
                     due_date: None,
                     priority: None,
@@ -236,11 +271,13 @@ proptest! {
             if let Err(e) = done {
                 panic!("production failed: {e:?}");
             }
-            // Exactly what the lines ask, per component.
+            // Exactly what the lines ask, per component (a variant's own material for the
+            // variable lines).
             let mut want: HashMap<i64, BigDecimal> = HashMap::new();
             for s in &routing {
                 for l in s.lines.iter().filter(|l| !l.cost_only) {
-                    *want.entry(items[l.component]).or_default() += expected(l, quantity, s.units_per_cycle);
+                    let component = if variant && l.component == 0 { VARIANT_MATERIAL } else { l.component };
+                    *want.entry(items[component]).or_default() += expected(l, quantity, s.units_per_cycle);
                 }
             }
             for (i, item) in items.iter().enumerate() {
@@ -250,7 +287,7 @@ proptest! {
                      AND transaction_type = 'consumption' AND item_id = {item}"
                 )).await;
                 let wanted: f64 = want.get(item).map(|w| w.to_string().parse().unwrap_or(0.0)).unwrap_or(0.0);
-                assert!((consumed - wanted).abs() < 1e-6, "component {i}: consumed {consumed}, the routing asks {wanted} ({routing:?}, {quantity} units)");
+                assert!((consumed - wanted).abs() < 1e-6, "component {i}: consumed {consumed}, the routing asks {wanted} ({routing:?}, {quantity} units, variant: {variant})");
             }
             let (completed, scrapped_total) = (
                 num_of(&mut conn, &format!("SELECT quantity_completed::float8 AS n FROM production_orders WHERE id = {order}")).await,
