@@ -62,7 +62,7 @@ macro_rules! areas {
 
 areas! {
     master_data::system: query SystemQuery;
-    master_data::identity: query IdentityQuery, mutation IdentityMutation;
+    master_data::identity: query IdentityQuery, mutation IdentityMutation, loaders crate::master_data::identity::loaders::attach;
     master_data::audit: query AuditQuery & SecurityScanQuery & SecurityRemediationQuery, mutation SecurityRemediationMutation;
     master_data::catalog: query CatalogQuery & CatalogStatsQuery & CatalogUomQuery & CatalogMaintenanceQuery & ProductImageQuery, mutation CatalogMutation & CatalogStatsMutation & CatalogMaintenanceMutation & CatalogUomMutation & ProductImageMutation, loaders crate::master_data::catalog::loaders::attach;
     master_data::partners: query PartnersQuery, mutation PartnersMutation;

@@ -532,8 +532,10 @@ async fn catalog_stats_low_stock_and_duplicates() {
     // Nothing is on hand yet, so the item with a reorder point is low.
     let res = call(&app, Method::GET, "/api/v1/items/low-stock", None, &op).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.text());
-    let low = res.json();
-    assert_eq!(low.as_array().expect("rows").len(), 1, "{low}");
+    let report = res.json();
+    assert_eq!(report["summary"]["critical_count"], json!(1), "{report}");
+    let low = &report["items"];
+    assert_eq!(low.as_array().expect("rows").len(), 1, "{report}");
     assert_eq!(low[0]["sku"], json!("W-1"));
     assert_eq!(low[0]["on_hand_qty"], json!("0"));
     assert_eq!(low[0]["shortfall"], low[0]["reorder_point"]);

@@ -1043,7 +1043,10 @@ async fn low_stock_counts_open_orders_and_reorders_through_draft_orders() {
         .as_i64()
         .unwrap();
     let low = ok(&app, &t, Method::GET, "/api/v1/items/low-stock", None).await;
-    assert_eq!(low.as_array().unwrap().len(), 2, "{low}");
+    assert_eq!(low["items"].as_array().unwrap().len(), 2, "{low}");
+    assert_eq!(low["count"], 2, "{low}");
+    assert_eq!(low["summary"]["total_items_low"], 2, "{low}");
+    assert_eq!(low["summary"]["critical_count"], 2, "{low}");
 
     // One KG bought and received from the vendor: it becomes the item's vendor.
     let (id, line) = ordered_po(&app, &t, v, pla, "1", "21").await;
@@ -1102,7 +1105,7 @@ async fn low_stock_counts_open_orders_and_reorders_through_draft_orders() {
     );
     // The open draft now covers PETG: /items/low-stock no longer lists it.
     let low = ok(&app, &t, Method::GET, "/api/v1/items/low-stock", None).await;
-    let skus: Vec<&str> = low
+    let skus: Vec<&str> = low["items"]
         .as_array()
         .unwrap()
         .iter()

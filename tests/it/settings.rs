@@ -49,6 +49,7 @@ async fn settings_read_by_users_and_changed_by_admins_through_rest() {
             "tax_enabled",
             "tax_rate",
             "tax_rate_percent",
+            "default_margin_percent",
             "tax_name",
             "tax_registration_number",
             "default_quote_validity_days",

@@ -175,7 +175,8 @@ impl AccountRow {
     async fn entries(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "How many (1-100, default 20).", default = 20)] first: i64,
+        #[graphql(desc = "How many (1-100, default 20).", default = 20, directive = crate::platform::graphql::limits::range::apply(1, 100))]
+        first: i64,
     ) -> AppResult<Vec<EntryRow>> {
         let first = first.clamp(1, 100);
         Ok(loader::<loaders::AccountEntries>(ctx)?
@@ -442,7 +443,8 @@ impl AccountingQuery {
         #[graphql(desc = "The account's code, e.g. 1200.")] account_code: String,
         #[graphql(desc = "First day (default: the beginning).")] start_date: Option<NaiveDate>,
         #[graphql(desc = "Last day (default: no end).")] end_date: Option<NaiveDate>,
-        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
         #[graphql(desc = "Lines to skip.", default = 0)] offset: i64,
     ) -> AppResult<AccountLedger> {
         let page = Page::with_max(Some(first), Some(offset), 500)?;
@@ -490,8 +492,10 @@ impl AccountingQuery {
     async fn journal_entries(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-250, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-250, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 250))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip.", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
     ) -> AppResult<JournalEntryConnection> {
         let page = Page::new(first, offset)?;
         let (nodes, total) =

@@ -345,8 +345,10 @@ impl JournalsQuery {
             NaiveDate,
         >,
         #[graphql(desc = "Last day (default today).")] end_date: Option<NaiveDate>,
-        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<SalesJournal> {
         let w = window(start_date, end_date)?;
         let page = Page::with_max(Some(first), Some(offset), MAX_JOURNAL_PAGE)?;
@@ -413,8 +415,10 @@ impl JournalsQuery {
             NaiveDate,
         >,
         #[graphql(desc = "Last day (default today).")] end_date: Option<NaiveDate>,
-        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<PaymentsJournal> {
         let w = window(start_date, end_date)?;
         let page = Page::with_max(Some(first), Some(offset), MAX_JOURNAL_PAGE)?;

@@ -153,7 +153,8 @@ impl BalanceRow {
     async fn transactions(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "How many (1-100, default 10).", default = 10)] first: i64,
+        #[graphql(desc = "How many (1-100, default 10).", default = 10, directive = crate::platform::graphql::limits::range::apply(1, 100))]
+        first: i64,
     ) -> AppResult<Vec<TransactionRow>> {
         Ok(data::<BalanceTransactions>(ctx)?
             .load_one((self.item_id, self.location_id, first.clamp(1, 100)))
@@ -229,8 +230,10 @@ impl InventoryQuery {
         #[graphql(desc = "Only rows written on or before this day (UTC).")] end_date: Option<
             chrono::NaiveDate,
         >,
-        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<InventoryTransactionConnection> {
         let page = Page::with_max(Some(first), Some(offset), MAX_STOCK_PAGE)?;
         let (from, before) = crate::ledgers::accounting::rules::day_bounds(start_date, end_date)?;
@@ -282,8 +285,10 @@ impl InventoryQuery {
         )]
         show_zero: bool,
         #[graphql(desc = "Only balances below zero.", default = false)] negative_only: bool,
-        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<StockBalanceConnection> {
         let page = Page::with_max(Some(first), Some(offset), MAX_STOCK_PAGE)?;
         let filter = SummaryFilter {
@@ -324,8 +329,10 @@ impl InventoryQuery {
         #[graphql(desc = "Only this category.")] category_id: Option<i64>,
         #[graphql(desc = "SKU or item name contains (case-insensitive).")] search: Option<String>,
         #[graphql(desc = "Only the lines not counted yet.", default = false)] remaining_only: bool,
-        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<InventoryReconciliation> {
         let page = Page::with_max(Some(first), Some(offset), MAX_STOCK_PAGE)?;
         let since = since.map_or_else(rules::start_of_today, |t| t.0);

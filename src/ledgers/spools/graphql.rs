@@ -51,6 +51,17 @@ impl SpoolRow {
         }
     }
 
+    /// The initial weight in grams as a JSON number (FilaOps's `initial_weight_kg`, which
+    /// carries grams as a number).
+    async fn initial_weight_number(&self) -> f64 {
+        bigdecimal::ToPrimitive::to_f64(&self.initial_weight_grams.0).unwrap_or(0.0)
+    }
+
+    /// The weight left in grams as a JSON number (FilaOps's `current_weight_kg`).
+    async fn current_weight_number(&self) -> f64 {
+        bigdecimal::ToPrimitive::to_f64(&self.current_weight_grams.0).unwrap_or(0.0)
+    }
+
     /// Filament taken from it so far (initial less current weight), in grams.
     async fn consumed_grams(&self) -> Decimal {
         Decimal(&self.initial_weight_grams.0 - &self.current_weight_grams.0)
@@ -113,8 +124,10 @@ impl SpoolsQuery {
             default = false
         )]
         low_weight: bool,
-        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<SpoolConnection> {
         let page = Page::with_max(Some(first), Some(offset), MAX_SPOOL_PAGE)?;
         let filter = SpoolFilter {

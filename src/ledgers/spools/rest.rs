@@ -3,7 +3,7 @@
 //! fields carry grams.
 
 use crate::platform::auth::Access::Admin;
-use crate::platform::rest::Route;
+use crate::platform::rest::{Body, Route};
 
 use crate::stored_op;
 
@@ -13,10 +13,11 @@ pub const ROUTES: &[Route] = &[
         .flatten(&["page"])
         .summary("Spools newest first as `{items, total, offset, limit}` (`product_id`, `status`, `location_id`, `low_weight` (< 10 % left), `limit` up to 500, `offset`); weights in grams"),
     Route::post("/spools/", stored_op!("spool_create.graphql"), "spoolCreate")
+        .body(Body::Fields)
         .access(Admin)
         .idempotent()
         .flatten(&["spool"])
-        .summary("Register a spool from query parameters (`spool_number`, `product_id`, `initial_weight_kg` in grams, `current_weight_kg?`, `location_id?`, `supplier_lot_number?`, `expiry_date?`, `notes?`): `{id, spool_number, message}`"),
+        .summary("Register a spool from a JSON body or, as older clients send them, query parameters (`spool_number`, `product_id`, `initial_weight_kg` in grams, `current_weight_kg?`, `location_id?`, `supplier_lot_number?`, `expiry_date?`, `notes?`): `{id, spool_number, message}`"),
     Route::get("/spools/product/{product_id}/available", stored_op!("spools_available.graphql", "spool"), "spoolsAvailableForProduct")
         .summary("The usable spools of a material (active, filament left), oldest expiry first"),
     Route::get("/spools/{id}", stored_op!("spool_get.graphql", "spool"), "spool")

@@ -85,8 +85,10 @@ impl AuditQuery {
     async fn security_audit_log(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-250, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-250, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 250))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip.", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(desc = "Only this kind of event.")] event_type: Option<String>,
         #[graphql(desc = "Only events about this user.")] user_id: Option<i64>,
         #[graphql(desc = "Only events at or after this instant.")] since: Option<Timestamp>,

@@ -402,8 +402,10 @@ impl CatalogQuery {
     async fn items(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-2000, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-2000, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 2000))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip.", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(desc = "SKU, name or UPC contains this (case-insensitive).")] search: Option<
             String,
         >,

@@ -21,7 +21,8 @@ pub const ROUTES: &[Route] = &[
         .summary("Upload a product image (multipart `file`: .jpg, .jpeg, .png, .webp or .gif, the content checked, at most 5 MB): `{filename, url, size}`; `url` goes into the item's `image_url`"),
     Route::get("/admin/uploads/product-image/{filename}", stored_op!("product_image_download.graphql"), "productImage")
         .download()
-        .summary("A stored product image"),
+        .refuses()
+        .summary("A stored product image (400 for a name that was not generated here, 404 when missing)"),
     Route::delete("/admin/uploads/product-image/{filename}", stored_op!("product_image_delete.graphql"), "productImageDelete")
         .summary("Delete a stored product image: `{message}` (400 for a name that was not generated here, 404 when missing)"),
     Route::get("/items", stored_op!("items_list.graphql", "item_list"), "items")
@@ -113,7 +114,7 @@ pub const ROUTES: &[Route] = &[
     Route::get("/items/stats", stored_op!("item_stats.graphql"), "itemStats")
         .flatten(&["counts"])
         .summary("Item counts: total, active, inactive, active per type, low stock, categories"),
-    Route::get("/items/low-stock", stored_op!("low_stock.graphql"), "lowStockItems")
+    Route::get("/items/low-stock", stored_op!("low_stock.graphql"), "lowStockReport")
         .summary("Active items whose available stock is at or below their reorder point"),
     Route::get("/items/categories/tree", stored_op!("category_tree.graphql"), "itemCategoryTree")
         .summary("The category tree, nested `children` (nine levels; `include_inactive`)"),

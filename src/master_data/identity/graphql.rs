@@ -82,6 +82,7 @@ pub struct SetupStatus {
 pub struct SetupInitialAdminInput {
     /// E-mail (special-use domains such as `.local` are refused).
     #[graphql(directive = crate::platform::graphql::limits::length::apply(crate::platform::email::EMAIL_MAX))]
+    #[graphql(directive = crate::platform::graphql::limits::email_address::apply())]
     pub email: String,
     /// Password (spec 5.5 rules).
     #[graphql(directive = crate::platform::graphql::limits::length::apply(crate::platform::auth::password::MAX_PASSWORD_LEN))]
@@ -324,8 +325,10 @@ impl IdentityQuery {
     async fn team_members(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-250, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-250, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 250))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip.", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(desc = "Only this role.")] account_type: Option<AccountType>,
         #[graphql(desc = "Include inactive and suspended accounts.", default = false)]
         include_inactive: bool,

@@ -2,6 +2,7 @@
 //! team management. GraphQL fields in [`graphql`], REST declarations in [`rest`].
 
 pub mod graphql;
+pub mod loaders;
 pub mod model;
 pub mod password_reset;
 pub mod rest;

@@ -10,7 +10,7 @@ use crate::platform::db::paging::{self, SortOrder};
 use crate::platform::db::schema::users;
 use crate::platform::email::EMAIL_MAX;
 use crate::platform::error::AppResult;
-use crate::platform::graphql::limits::length;
+use crate::platform::graphql::limits::{email_address, length};
 
 use crate::platform::db::text::lower;
 
@@ -78,7 +78,7 @@ crate::input_forms! {
     {
         /// E-mail, the sign-in name (unique ignoring case, stored in lower case;
         /// special-use domains such as `.local` are refused).
-        [directive = length::apply(EMAIL_MAX)]
+        [directive = length::apply(EMAIL_MAX), directive = email_address::apply()]
         email: required String,
         // The names are `optional`, not `clearable`: the contract ignores a `null` name
         // rather than clearing it.

@@ -72,8 +72,10 @@ impl LocationsQuery {
     async fn locations(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-1000, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-1000, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 1000))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip.", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(desc = "Code or name contains this (case-insensitive).")] search: Option<String>,
         #[graphql(
             name = "type",

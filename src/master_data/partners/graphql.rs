@@ -352,8 +352,10 @@ impl PartnersQuery {
     async fn vendors(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-500, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-500, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip.", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(desc = "Code, name, contact or e-mail contains this (any case).")] search: Option<
             String,
         >,
@@ -398,8 +400,10 @@ impl PartnersQuery {
     async fn customers(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-200, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-200, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 200))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip.", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(
             desc = "E-mail, given, family or full name, company, number or phone contains this (any case)."
         )]
@@ -442,7 +446,8 @@ impl PartnersQuery {
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "What to look for.")] q: String,
-        #[graphql(desc = "How many (1-200).", default = 20)] first: i64,
+        #[graphql(desc = "How many (1-200).", default = 20, directive = crate::platform::graphql::limits::range::apply(1, 200))]
+        first: i64,
         #[graphql(desc = "Sort column (default created_at); ties are broken by id.")]
         sort_by: Option<model::CustomerSort>,
         #[graphql(desc = "Sort direction (default desc for created_at, else asc).")]

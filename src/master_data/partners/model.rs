@@ -16,7 +16,7 @@ use crate::platform::db::paging::{self, SortOrder};
 use crate::platform::db::schema::{customers, vendors};
 use crate::platform::email::EMAIL_MAX;
 use crate::platform::error::AppResult;
-use crate::platform::graphql::limits::{length, range};
+use crate::platform::graphql::limits::{email_address, length, range};
 
 use crate::platform::db::text::{lower, upper};
 
@@ -102,7 +102,7 @@ crate::input_forms! {
         [directive = length::apply(NAME_MAX)]
         contact_name: clearable String,
         /// E-mail (checked when given; special-use domains such as `.local` are refused).
-        [directive = length::apply(EMAIL_MAX)]
+        [directive = length::apply(EMAIL_MAX), directive = email_address::apply()]
         email: clearable String,
         /// Phone.
         [directive = length::apply(PHONE_MAX)]
@@ -445,7 +445,7 @@ crate::input_forms! {
         customer_number: optional String,
         /// E-mail (unique ignoring case, stored in lower case; special-use domains such as
         /// `.local` are refused).
-        [directive = length::apply(EMAIL_MAX)]
+        [directive = length::apply(EMAIL_MAX), directive = email_address::apply()]
         email: required String,
         /// Given name.
         [directive = length::apply(PERSON_NAME_MAX)]

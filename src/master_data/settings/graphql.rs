@@ -78,6 +78,8 @@ pub struct CompanySettings {
     pub quality_mode: crate::master_data::settings::model::QualityMode,
     /// What the inspection gate does in `full` mode.
     pub quality_gate_action: crate::master_data::settings::model::QualityGateAction,
+    /// The margin price suggestions aim for, in percent, as a number; none when unset.
+    pub default_margin_percent: Option<f64>,
     /// Last changed.
     pub updated_at: Timestamp,
 }
@@ -116,6 +118,10 @@ impl From<SettingsRow> for CompanySettings {
             allow_negative_inventory: r.allow_negative_inventory,
             quality_mode: r.quality_mode,
             quality_gate_action: r.quality_gate_action,
+            default_margin_percent: r
+                .default_margin_percent
+                .as_ref()
+                .and_then(bigdecimal::ToPrimitive::to_f64),
             updated_at: Timestamp(r.updated_at),
         }
     }

@@ -101,6 +101,8 @@ pub struct SettingsRow {
     pub quality_mode: QualityMode,
     /// What the inspection gate does when quality is not shown.
     pub quality_gate_action: QualityGateAction,
+    /// The margin price suggestions aim for, in percent (0 to 99.99); none when unset.
+    pub default_margin_percent: Option<BigDecimal>,
     /// Changed.
     pub updated_at: DateTime<Utc>,
 }
@@ -185,6 +187,9 @@ crate::input_forms! {
         quality_mode: optional QualityMode,
         /// What the inspection gate does in `full` mode (`off`, `warn`, `block`).
         quality_gate_action: optional QualityGateAction,
+        /// The margin price suggestions aim for, in percent (0 to 99.99, two decimals);
+        /// `null` clears it.
+        default_margin_percent: clearable BigDecimal,
     }
     inputs {
         /// Tax rate in percent, 0 to 100 with at most 4 decimals (stored as the fraction

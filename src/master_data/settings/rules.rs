@@ -213,6 +213,18 @@ pub async fn check(
         }
     }
     check_currency_and_locale(&mut c, &mut errors);
+    if let Some(Some(margin)) = &c.default_margin_percent {
+        if *margin < BigDecimal::zero() || *margin > BigDecimal::new(9999.into(), 2) {
+            errors.push(invalid(
+                "defaultMarginPercent",
+                "Input should be between 0 and 99.99",
+            ));
+        } else {
+            c.default_margin_percent = Some(Some(
+                margin.with_scale_round(2, bigdecimal::RoundingMode::HalfUp),
+            ));
+        }
+    }
     match c.timezone.as_deref() {
         Some("") => errors.push(invalid(
             "timezone",
@@ -311,6 +323,7 @@ fn only_changes(mut c: SettingsForm, cur: &SettingsRow) -> (SettingsForm, Vec<&'
         allow_negative_inventory,
         quality_mode,
         quality_gate_action,
+        default_margin_percent,
     );
     // `tax_rate` is sent as `tax_rate_percent`: name it the way the client did.
     for name in changed.iter_mut() {

@@ -429,8 +429,10 @@ impl BomQuery {
     async fn boms(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-100, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-100, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 100))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip.", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(desc = "Only this product's BOMs.")] product_id: Option<i64>,
         #[graphql(desc = "Only active BOMs (default true).", default = true)] active_only: bool,
         #[graphql(desc = "Code, name, product SKU or product name contains this.")] search: Option<

@@ -75,7 +75,8 @@ impl PlanningQuery {
     async fn mrp_runs(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "How many (1-100, default 10).", default = 10)] limit: i64,
+        #[graphql(desc = "How many (1-100, default 10).", default = 10, directive = crate::platform::graphql::limits::range::apply(1, 100))]
+        limit: i64,
     ) -> AppResult<MrpRunSummary> {
         if !(1..=100).contains(&limit) {
             return Err(AppError::invalid_field(
@@ -133,7 +134,8 @@ impl PlanningQuery {
         #[graphql(desc = "Only this item.")] product_id: Option<i64>,
         #[graphql(desc = "Late orders first.", default = false)] exceptions_first: bool,
         #[graphql(desc = "Page (from 1).", default = 1)] page: i64,
-        #[graphql(desc = "Page size (1-200, default 50).", default = 50)] page_size: i64,
+        #[graphql(desc = "Page size (1-200, default 50).", default = 50, directive = crate::platform::graphql::limits::range::apply(1, 200))]
+        page_size: i64,
     ) -> AppResult<PlannedOrderPage> {
         if page < 1 || !(1..=200).contains(&page_size) {
             return Err(AppError::invalid_field(
@@ -213,7 +215,8 @@ impl PlanningQuery {
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "The item.")] product_id: i64,
-        #[graphql(desc = "Days ahead (1-365, default 30).", default = 30)] days_ahead: i32,
+        #[graphql(desc = "Days ahead (1-365, default 30).", default = 30, directive = crate::platform::graphql::limits::range::apply(1, 365))]
+        days_ahead: i32,
     ) -> AppResult<SupplyDemandTimeline> {
         analysis::supply_demand(&mut *context::conn(ctx).await?, product_id, days_ahead).await
     }

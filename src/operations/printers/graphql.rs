@@ -129,8 +129,10 @@ impl PrintersQuery {
     async fn printers(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-200, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip (not with `page`).")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-200, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 200))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip (not with `page`).", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(desc = "Page number, 1-based (instead of `offset`).")] page: Option<i64>,
         #[graphql(
             desc = "Code, name, model, serial number, address or location contains this (case-insensitive)."
@@ -383,8 +385,10 @@ impl PrinterMaintenanceQuery {
     async fn printer_maintenance_logs(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-200, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip (not with `page`).")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-200, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 200))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip (not with `page`).", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(desc = "Page number, 1-based (instead of `offset`).")] page: Option<i64>,
         #[graphql(desc = "Only this printer's logs.")] printer_id: Option<i64>,
         #[graphql(desc = "Only this kind of maintenance.")] maintenance_type: Option<
@@ -421,8 +425,10 @@ impl PrinterMaintenanceQuery {
         &self,
         ctx: &Context<'_>,
         printer_id: i64,
-        #[graphql(desc = "Page size (1-200, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip (not with `page`).")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-200, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 200))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip (not with `page`).", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(desc = "Page number, 1-based (instead of `offset`).")] page: Option<i64>,
     ) -> AppResult<PrinterMaintenanceConnection> {
         model::find(&mut *context::conn(ctx).await?, printer_id).await?;
@@ -582,7 +588,7 @@ impl PrinterToolsMutation {
     async fn printer_test_connection(
         &self,
         #[graphql(desc = "The printer's IP address (no host names).")] ip_address: String,
-        #[graphql(desc = "Only this port (1-65535); default: the brands' usual ports.")]
+        #[graphql(desc = "Only this port (1-65535); default: the brands' usual ports.", directive = crate::platform::graphql::limits::range::apply(1, 65535))]
         port: Option<i64>,
     ) -> AppResult<ProbeResult> {
         let ip = rules::probe_address("ipAddress", &ip_address).map_err(bad_input)?;

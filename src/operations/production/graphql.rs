@@ -119,6 +119,11 @@ impl OrderRow {
         code(ctx, CodeKind::SalesOrder, self.sales_order_id).await
     }
 
+    /// The customer of the sales order this order is made for.
+    async fn customer_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        code(ctx, CodeKind::SalesOrderCustomer, self.sales_order_id).await
+    }
+
     /// Units left to make.
     async fn quantity_remaining(&self) -> f64 {
         to_f64(&rules::quantity_remaining(self))
@@ -364,7 +369,8 @@ impl ProductionQuery {
         #[graphql(desc = "Only this status.")] status: Option<OrderStatus>,
         #[graphql(desc = "Only this product.")] product_id: Option<i64>,
         #[graphql(desc = "Only orders of this sales order.")] sales_order_id: Option<i64>,
-        #[graphql(desc = "Only this priority (1-5).")] priority: Option<i32>,
+        #[graphql(desc = "Only this priority (1-5).", directive = crate::platform::graphql::limits::range::apply(1, 5))]
+        priority: Option<i32>,
         #[graphql(desc = "Due on or before.")] due_before: Option<NaiveDate>,
         #[graphql(desc = "Due on or after.")] due_after: Option<NaiveDate>,
         #[graphql(desc = "Code, product SKU or name contains.")] search: Option<String>,
@@ -372,8 +378,10 @@ impl ProductionQuery {
         sort_by: Option<model::ProductionOrderSort>,
         #[graphql(desc = "Which way (default ascending; newest first for created_at).")]
         sort_order: Option<crate::platform::db::paging::SortOrder>,
-        #[graphql(desc = "Page size (1-500, default 50).", default = 50)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-500, default 50).", default = 50, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<ProductionOrderConnection> {
         let page = Page::with_max(Some(first), Some(offset), MAX_ORDER_PAGE)?;
         if let Some(p) = priority
@@ -1096,7 +1104,8 @@ impl ProductionFloorQuery {
     async fn production_trend(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Days back (1-366, default 30).", default = 30)] days: i64,
+        #[graphql(desc = "Days back (1-366, default 30).", default = 30, directive = crate::platform::graphql::limits::range::apply(1, 366))]
+        days: i64,
     ) -> AppResult<Vec<floor::TrendDay>> {
         floor::trend(&mut *context::conn(ctx).await?, days).await
     }

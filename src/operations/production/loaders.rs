@@ -78,6 +78,8 @@ pub enum CodeKind {
     Order,
     /// A sales order (the one an order is made for).
     SalesOrder,
+    /// The customer's name on a sales order (the one an order is made for).
+    SalesOrderCustomer,
 }
 
 /// A record whose code is wanted.
@@ -135,6 +137,18 @@ impl Loader<CodeKey> for CodesLoader {
             out.extend(
                 rows.into_iter()
                     .map(|(id, c)| ((CodeKind::SalesOrder, id), c)),
+            );
+        }
+        let customers = ids(CodeKind::SalesOrderCustomer);
+        if !customers.is_empty() {
+            let rows: Vec<(i64, Option<String>)> = sales_orders::table
+                .filter(sales_orders::id.eq_any(&customers))
+                .select((sales_orders::id, sales_orders::customer_name))
+                .load(&mut conn)
+                .await?;
+            out.extend(
+                rows.into_iter()
+                    .filter_map(|(id, name)| name.map(|n| ((CodeKind::SalesOrderCustomer, id), n))),
             );
         }
         Ok(out)

@@ -132,6 +132,8 @@ pub async fn upload(
                     old_status: None,
                     new_status: None,
                     created_by: user,
+                    metadata_key: None,
+                    metadata_value: None,
                 })
                 .execute(conn)
                 .await?;

@@ -37,6 +37,21 @@ use crate::platform::graphql::user_error::{Stop, UserError};
 pub const MAX_PO_PAGE: i64 = 500;
 
 #[ComplexObject]
+impl crate::operations::purchasing::model::PurchaseEventRow {
+    /// Who, by name ("First Last", else the e-mail address); none for the system's own.
+    async fn user_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        match self.user_id {
+            Some(id) => Ok(
+                data::<crate::master_data::identity::loaders::UserNames>(ctx)?
+                    .load_one(id)
+                    .await?,
+            ),
+            None => Ok(None),
+        }
+    }
+}
+
+#[ComplexObject]
 impl PurchaseOrderRow {
     /// The vendor's name (`Unknown` when it is missing).
     async fn vendor_name(&self, ctx: &Context<'_>) -> AppResult<String> {
@@ -267,8 +282,10 @@ impl PurchasingQuery {
         #[graphql(desc = "PO number or vendor name contains.")] search: Option<String>,
         #[graphql(desc = "Sort column (default created_at).")] sort_by: Option<PurchaseOrderSort>,
         #[graphql(desc = "Sort direction.")] sort_order: Option<SortOrder>,
-        #[graphql(desc = "Page size (1-500, default 50).", default = 50)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-500, default 50).", default = 50, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<PurchaseOrderConnection> {
         let page = Page::with_max(Some(first), Some(offset), MAX_PO_PAGE)?;
         let filter = PurchaseOrderFilter {
@@ -357,7 +374,8 @@ impl PurchasingQuery {
     async fn purchasing_trend(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "How many months, this one included (1-60).", default = 6)] months: i64,
+        #[graphql(desc = "How many months, this one included (1-60).", default = 6, directive = crate::platform::graphql::limits::range::apply(1, 60))]
+        months: i64,
     ) -> AppResult<Vec<PurchasingTrendPoint>> {
         replenish::trend(&mut *context::conn(ctx).await?, months).await
     }

@@ -72,6 +72,67 @@ pub struct LowStockItem {
     pub on_order_qty: Decimal,
     /// Reorder point minus available minus on order.
     pub shortfall: Decimal,
+    /// Cost of one unit (standard, else average, else 0).
+    pub cost: Decimal,
+}
+
+/// How bad the low stock is, over the items listed.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct LowStockSummary {
+    /// Items listed.
+    pub total_items_low: i64,
+    /// Items with nothing available.
+    pub critical_count: i64,
+    /// Items with some stock but at most half their reorder point.
+    pub urgent_count: i64,
+    /// Items above half their reorder point.
+    pub low_count: i64,
+    /// Items short because of planned demand rather than their reorder point (this list
+    /// holds reorder-point items only; planned shortages are on the planning board).
+    pub mrp_shortage_count: i64,
+    /// What buying every shortfall would cost.
+    pub total_shortfall_value: f64,
+}
+
+/// The low-stock list with its summary (FilaOps's `/items/low-stock` envelope).
+#[derive(Debug, Clone, SimpleObject)]
+pub struct LowStockReport {
+    /// The items.
+    pub items: Vec<LowStockItem>,
+    /// How many.
+    pub count: i64,
+    /// The counts by severity and the shortfall's value.
+    pub summary: LowStockSummary,
+}
+
+impl LowStockReport {
+    /// The report of a low-stock list.
+    pub fn of(items: Vec<LowStockItem>) -> LowStockReport {
+        let count =
+            |f: &dyn Fn(&LowStockItem) -> bool| items.iter().filter(|i| f(i)).count() as i64;
+        let half = |i: &LowStockItem| &i.reorder_point.0 / BigDecimal::from(2);
+        let zero = BigDecimal::from(0);
+        let summary = LowStockSummary {
+            total_items_low: items.len() as i64,
+            critical_count: count(&|i| i.on_hand_qty.0 <= zero),
+            urgent_count: count(&|i| i.on_hand_qty.0 > zero && i.on_hand_qty.0 <= half(i)),
+            low_count: count(&|i| i.on_hand_qty.0 > half(i)),
+            mrp_shortage_count: 0,
+            total_shortfall_value: items
+                .iter()
+                .map(|i| &i.shortfall.0 * &i.cost.0)
+                .sum::<BigDecimal>()
+                .with_scale_round(2, bigdecimal::RoundingMode::HalfUp)
+                .to_string()
+                .parse()
+                .unwrap_or(0.0),
+        };
+        LowStockReport {
+            count: items.len() as i64,
+            items,
+            summary,
+        }
+    }
 }
 
 #[derive(QueryableByName)]
@@ -90,6 +151,8 @@ struct LowStockRow {
     reorder_point: BigDecimal,
     #[diesel(sql_type = diesel::sql_types::Numeric)]
     on_hand_qty: BigDecimal,
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    cost: BigDecimal,
 }
 
 /// Active items whose available stock (over every location) is at or below their reorder
@@ -97,7 +160,8 @@ struct LowStockRow {
 const LOW_STOCK_SQL: &str = "\
     WITH on_hand AS (SELECT i.id AS item_id, COALESCE(SUM(b.available_quantity), 0) AS qty \
                      FROM items i LEFT JOIN inventory_balances b ON b.item_id = i.id GROUP BY i.id) \
-    SELECT i.id, i.sku, i.name, i.item_type, i.unit, i.reorder_point, oh.qty AS on_hand_qty \
+    SELECT i.id, i.sku, i.name, i.item_type, i.unit, i.reorder_point, oh.qty AS on_hand_qty, \
+           COALESCE(i.standard_cost, i.average_cost, 0) AS cost \
     FROM items i JOIN on_hand oh ON oh.item_id = i.id \
     WHERE i.active AND i.reorder_point > 0 AND oh.qty <= i.reorder_point \
     ORDER BY i.sku";
@@ -124,6 +188,7 @@ pub async fn low_stock(conn: &mut diesel_async::AsyncPgConnection) -> AppResult<
                 reorder_point: Decimal(r.reorder_point),
                 on_hand_qty: Decimal(r.on_hand_qty),
                 on_order_qty: Decimal(ordered),
+                cost: Decimal(r.cost),
             })
         })
         .collect())
@@ -294,5 +359,13 @@ impl ItemDemandQuery {
     #[graphql(guard = "Access::User")]
     async fn low_stock_items(&self, ctx: &Context<'_>) -> AppResult<Vec<LowStockItem>> {
         low_stock(&mut *context::conn(ctx).await?).await
+    }
+
+    /// The low-stock items with their count and a summary by severity (any signed-in user).
+    #[graphql(guard = "Access::User")]
+    async fn low_stock_report(&self, ctx: &Context<'_>) -> AppResult<LowStockReport> {
+        Ok(LowStockReport::of(
+            low_stock(&mut *context::conn(ctx).await?).await?,
+        ))
     }
 }

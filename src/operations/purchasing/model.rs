@@ -233,7 +233,7 @@ pub struct PurchaseOrderLineRow {
 /// Something that happened to a purchase order.
 #[derive(Debug, Clone, Queryable, Selectable, SimpleObject)]
 #[diesel(table_name = purchase_order_events, check_for_backend(diesel::pg::Pg))]
-#[graphql(name = "PurchaseOrderEvent")]
+#[graphql(name = "PurchaseOrderEvent", complex)]
 pub struct PurchaseEventRow {
     /// Id.
     pub id: i64,
@@ -252,6 +252,10 @@ pub struct PurchaseEventRow {
     /// Who.
     #[diesel(column_name = created_by)]
     pub user_id: Option<i64>,
+    /// A fact the event carries, named (`payment_number`, `quantity_received`...).
+    pub metadata_key: Option<String>,
+    /// Its value.
+    pub metadata_value: Option<String>,
     /// When.
     pub created_at: Timestamp,
 }
@@ -644,6 +648,10 @@ pub struct NewEvent {
     pub new_status: Option<String>,
     /// Who.
     pub created_by: Option<i64>,
+    /// A fact the event carries, named.
+    pub metadata_key: Option<String>,
+    /// Its value.
+    pub metadata_value: Option<String>,
 }
 
 /// A lot to insert.

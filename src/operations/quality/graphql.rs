@@ -180,7 +180,8 @@ impl QualityQuery {
     async fn quality_metrics(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Days back (1-365, default 30).", default = 30)] days: i64,
+        #[graphql(desc = "Days back (1-365, default 30).", default = 30, directive = crate::platform::graphql::limits::range::apply(1, 365))]
+        days: i64,
     ) -> AppResult<QualityMetrics> {
         let days = in_range("days", days, 1, 365)?;
         dashboard::metrics(&mut *context::conn(ctx).await?, days).await
@@ -191,8 +192,10 @@ impl QualityQuery {
     async fn inspection_queue(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-200, default 50).", default = 50)] limit: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-200, default 50).", default = 50, directive = crate::platform::graphql::limits::range::apply(1, 200))]
+        limit: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<InspectionQueue> {
         let limit = in_range("limit", limit, 1, 200)?;
         let offset = in_range("offset", offset, 0, i64::MAX)?;
@@ -204,7 +207,8 @@ impl QualityQuery {
     async fn recent_inspections(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "How many (1-100, default 20).", default = 20)] limit: i64,
+        #[graphql(desc = "How many (1-100, default 20).", default = 20, directive = crate::platform::graphql::limits::range::apply(1, 100))]
+        limit: i64,
     ) -> AppResult<Vec<OrderRow>> {
         let limit = in_range("limit", limit, 1, 100)?;
         dashboard::recent(&mut *context::conn(ctx).await?, limit).await
@@ -215,7 +219,8 @@ impl QualityQuery {
     async fn scrap_summary(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Days back (1-365, default 30).", default = 30)] days: i64,
+        #[graphql(desc = "Days back (1-365, default 30).", default = 30, directive = crate::platform::graphql::limits::range::apply(1, 365))]
+        days: i64,
     ) -> AppResult<Vec<ScrapByReason>> {
         let days = in_range("days", days, 1, 365)?;
         dashboard::scrap_by_reason(&mut *context::conn(ctx).await?, days).await
@@ -226,7 +231,8 @@ impl QualityQuery {
     async fn quality_trend(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Days back (1-365, default 30).", default = 30)] days: i64,
+        #[graphql(desc = "Days back (1-365, default 30).", default = 30, directive = crate::platform::graphql::limits::range::apply(1, 365))]
+        days: i64,
     ) -> AppResult<Vec<QualityTrendDay>> {
         let days = in_range("days", days, 1, 365)?;
         dashboard::trend(&mut *context::conn(ctx).await?, days).await

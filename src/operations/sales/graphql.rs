@@ -4,7 +4,7 @@
 //! [`crate::operations::sales::loaders`].
 
 use async_graphql::{ComplexObject, Context, Json, Object, SimpleObject};
-use bigdecimal::{BigDecimal, ToPrimitive};
+use bigdecimal::{BigDecimal, ToPrimitive, Zero};
 use chrono::NaiveDate;
 use serde_json::{Value, json};
 use strum::VariantArray;
@@ -248,6 +248,32 @@ impl SalesOrderLineRow {
     async fn is_ready(&self) -> bool {
         &self.quantity_allocated.0 + &self.quantity_shipped.0 >= self.quantity
     }
+
+    /// Still to ship: ordered less shipped (never below 0).
+    async fn quantity_remaining(&self) -> Decimal {
+        Decimal((&self.quantity - &self.quantity_shipped.0).max(BigDecimal::zero()))
+    }
+
+    /// Still to find: what remains to ship less what is allocated to it (never below 0).
+    async fn shortage(&self) -> Decimal {
+        let remaining = (&self.quantity - &self.quantity_shipped.0).max(BigDecimal::zero());
+        Decimal((remaining - &self.quantity_allocated.0).max(BigDecimal::zero()))
+    }
+}
+
+#[ComplexObject]
+impl crate::operations::sales::model::SalesEventRow {
+    /// Who, by name ("First Last", else the e-mail address); none for the system's own.
+    async fn user_name(&self, ctx: &Context<'_>) -> AppResult<Option<String>> {
+        match self.user_id {
+            Some(id) => Ok(
+                data::<crate::master_data::identity::loaders::UserNames>(ctx)?
+                    .load_one(id)
+                    .await?,
+            ),
+            None => Ok(None),
+        }
+    }
 }
 
 #[ComplexObject]
@@ -353,7 +379,8 @@ impl SalesQuery {
         #[graphql(desc = "Sort column (default order_date).")] sort_by: Option<SalesOrderSort>,
         #[graphql(desc = "Sort direction.")] sort_order: Option<SortOrder>,
         #[graphql(desc = "Page size (silently capped at 100).", default = 50)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<SalesOrderConnection> {
         let user = crate::platform::auth::viewer::current_user(ctx).await?;
         let page = Page::with_max(Some(first.min(MAX_SO_PAGE)), Some(offset), MAX_SO_PAGE)?;
@@ -396,7 +423,8 @@ impl SalesQuery {
         &self,
         ctx: &Context<'_>,
         customer_id: i64,
-        #[graphql(desc = "How many (1-100).", default = 20)] limit: i64,
+        #[graphql(desc = "How many (1-100).", default = 20, directive = crate::platform::graphql::limits::range::apply(1, 100))]
+        limit: i64,
     ) -> AppResult<Vec<model::RecentOrder>> {
         let page = Page::with_max(Some(limit), Some(0), MAX_SO_PAGE)?;
         let mut conn = context::conn(ctx).await?;
@@ -430,8 +458,9 @@ impl SalesQuery {
             .await
     }
 
-    /// Whether each order ready to ship can ship now, and why not (the shipping queue's
-    /// preflight; at most 500, oldest first; non-admins see their own).
+    /// Whether each open order (confirmed, in production or ready to ship) can ship now, and
+    /// why not (the shipping queue's preflight; at most 500, oldest first; non-admins see
+    /// their own).
     #[graphql(guard = "Access::User")]
     async fn sales_orders_ship_readiness(
         &self,
@@ -440,7 +469,15 @@ impl SalesQuery {
         let user = crate::platform::auth::viewer::current_user(ctx).await?;
         let owner = (!user.is_admin()).then_some(user.id);
         let conn = &mut *context::conn(ctx).await?;
-        let orders = model::ready_to_ship(conn, owner, 500).await?;
+        // Every order the shipping page lists (confirmed, in production, ready to ship), so
+        // each row has its answer; FilaOps's own covers ready-to-ship orders only.
+        let orders = model::in_statuses(
+            conn,
+            &crate::operations::sales::readiness::SHIPPABLE,
+            owner,
+            500,
+        )
+        .await?;
         crate::operations::sales::readiness::ship_readiness_of(conn, &orders).await
     }
 
@@ -516,7 +553,8 @@ impl SalesQuery {
         #[graphql(desc = "Paid at or before.")] to_date: Option<Timestamp>,
         #[graphql(desc = "Payment or order number contains.")] search: Option<String>,
         #[graphql(desc = "Page (from 1).", default = 1)] page: i64,
-        #[graphql(desc = "Page size (1-100).", default = 50)] page_size: i64,
+        #[graphql(desc = "Page size (1-100).", default = 50, directive = crate::platform::graphql::limits::range::apply(1, 100))]
+        page_size: i64,
     ) -> AppResult<PaymentPage> {
         if page < 1 {
             return Err(AppError::validation(vec![
@@ -938,8 +976,10 @@ impl QuotesQuery {
         #[graphql(desc = "Only this status.")] status: Option<QuoteStatus>,
         #[graphql(desc = "Quote number, product, customer name or e-mail contains.")]
         search: Option<String>,
-        #[graphql(desc = "Page size (1-200, default 50).", default = 50)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-200, default 50).", default = 50, directive = crate::platform::graphql::limits::range::apply(1, 200))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<QuoteConnection> {
         let page = Page::with_max(Some(first), Some(offset), MAX_QUOTE_PAGE)?;
         let (nodes, total) = quotes::list(

@@ -353,7 +353,7 @@ crate::text_enum! {
 /// Something that happened to a sales order.
 #[derive(Debug, Clone, Queryable, Selectable, SimpleObject)]
 #[diesel(table_name = sales_order_events, check_for_backend(diesel::pg::Pg))]
-#[graphql(name = "SalesOrderEvent")]
+#[graphql(name = "SalesOrderEvent", complex)]
 pub struct SalesEventRow {
     /// Id.
     pub id: i64,
@@ -372,6 +372,10 @@ pub struct SalesEventRow {
     /// Who.
     #[diesel(column_name = created_by)]
     pub user_id: Option<i64>,
+    /// A fact the event carries, named (`payment_number`, `quantity_received`...).
+    pub metadata_key: Option<String>,
+    /// Its value.
+    pub metadata_value: Option<String>,
     /// When.
     pub created_at: Timestamp,
 }
@@ -501,14 +505,16 @@ pub async fn lock(conn: &mut AsyncPgConnection, id: i64) -> QueryResult<Option<S
         .optional()
 }
 
-/// Orders ready to ship (at most `limit`, oldest first), only `owner`'s when given.
-pub async fn ready_to_ship(
+/// Orders in one of these statuses (at most `limit`, oldest first), only `owner`'s when
+/// given.
+pub async fn in_statuses(
     conn: &mut AsyncPgConnection,
+    statuses: &[SalesOrderStatus],
     owner: Option<i64>,
     limit: i64,
 ) -> AppResult<Vec<SalesOrderRow>> {
     let mut q = sales_orders::table
-        .filter(sales_orders::status.eq(SalesOrderStatus::ReadyToShip))
+        .filter(sales_orders::status.eq_any(statuses.to_vec()))
         .select(SalesOrderRow::as_select())
         .order(sales_orders::id)
         .limit(limit)
@@ -627,6 +633,10 @@ pub struct NewEvent {
     pub new_status: Option<String>,
     /// Who.
     pub created_by: Option<i64>,
+    /// A fact the event carries, named.
+    pub metadata_key: Option<String>,
+    /// Its value.
+    pub metadata_value: Option<String>,
 }
 
 /// A recent order as the dashboard lists it.

@@ -13,7 +13,7 @@ use crate::ledgers::accounting::model::SourceType;
 use crate::ledgers::inventory::rules::{NOTES_MAX, optional_text};
 use crate::operations::sales::model::{self as sales, SalesEventType, SalesOrderStatus};
 use crate::operations::sales::rules::{
-    event, invalid, next_number, not_allowed, now, recompute_payment_status,
+    event, event_noting, invalid, next_number, not_allowed, now, recompute_payment_status,
 };
 use crate::platform::db::like_pattern;
 use crate::platform::db::paging;
@@ -292,7 +292,7 @@ pub async fn record(
     )
     .await?;
     recompute_payment_status(conn, &order).await?;
-    event(
+    event_noting(
         conn,
         order.id,
         SalesEventType::Payment,
@@ -300,6 +300,7 @@ pub async fn record(
         Some(format!("{number}: {signed} by {}", row.payment_method)),
         None,
         Some(user),
+        Some(("payment_number", row.payment_number.clone())),
     )
     .await?;
     Ok(row)

@@ -75,7 +75,8 @@ pub struct MaterialRequirementsSummary {
     pub total_materials: i64,
 }
 
-const SHIPPABLE: [SalesOrderStatus; 3] = [
+/// The statuses an order can ship from.
+pub const SHIPPABLE: [SalesOrderStatus; 3] = [
     SalesOrderStatus::Confirmed,
     SalesOrderStatus::InProduction,
     SalesOrderStatus::ReadyToShip,

@@ -108,8 +108,10 @@ impl SchedulingQuery {
             default = false
         )]
         include_finished: bool,
-        #[graphql(desc = "Page size (1-1000, default 500).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-1000, default 500).", directive = crate::platform::graphql::limits::range::apply(1, 1000))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip.", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
     ) -> AppResult<MaintenanceWindowConnection> {
         let page = Page::with_max(
             Some(first.unwrap_or(DEFAULT_WINDOW_PAGE)),

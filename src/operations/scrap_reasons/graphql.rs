@@ -81,8 +81,10 @@ impl ScrapReasonsQuery {
     async fn scrap_reasons(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Page size (1-250, default 50).")] first: Option<i64>,
-        #[graphql(desc = "Rows to skip.")] offset: Option<i64>,
+        #[graphql(desc = "Page size (1-250, default 50).", directive = crate::platform::graphql::limits::range::apply(1, 250))]
+        first: Option<i64>,
+        #[graphql(desc = "Rows to skip.", directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: Option<i64>,
         #[graphql(desc = "Code, name or description contains this (case-insensitive).")]
         search: Option<String>,
         #[graphql(desc = "Include inactive reasons.", default = false)] include_inactive: bool,

@@ -29,8 +29,10 @@ impl ShippingQuery {
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "One order's shipments.")] sales_order_id: Option<i64>,
-        #[graphql(desc = "Page size (1-250, default 50).", default = 50)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-250, default 50).", default = 50, directive = crate::platform::graphql::limits::range::apply(1, 250))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<ShipmentConnection> {
         let page = Page::new(Some(first), Some(offset))?;
         let user = crate::platform::auth::viewer::current_user(ctx).await?;

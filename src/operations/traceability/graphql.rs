@@ -325,8 +325,10 @@ impl TraceabilityQuery {
         #[graphql(desc = "Only this product.")] product_id: Option<i64>,
         #[graphql(desc = "Only units of this production order.")] production_order_id: Option<i64>,
         #[graphql(desc = "Only units of this sales order.")] sales_order_id: Option<i64>,
-        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<SerialConnection> {
         let page = Page::with_max(Some(first), Some(offset), MAX_TRACE_PAGE)?;
         let filter = SerialFilter {
@@ -396,8 +398,10 @@ impl TraceabilityQuery {
         #[graphql(desc = "Only this status.")] status: Option<LotStatus>,
         #[graphql(desc = "Only lots of this item.")] product_id: Option<i64>,
         #[graphql(desc = "Only lots of this vendor.")] vendor_id: Option<i64>,
-        #[graphql(desc = "Page size (1-500, default 100).", default = 100)] first: i64,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
+        #[graphql(desc = "Page size (1-500, default 100).", default = 100, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        first: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
     ) -> AppResult<MaterialLotConnection> {
         let page = Page::with_max(Some(first), Some(offset), MAX_TRACE_PAGE)?;
         let filter = LotFilter {

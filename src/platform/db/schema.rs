@@ -298,6 +298,7 @@ diesel::table! {
         allow_negative_inventory -> Bool,
         quality_mode -> Text,
         quality_gate_action -> Text,
+        default_margin_percent -> Nullable<Numeric>,
         updated_at -> Timestamptz,
     }
 }
@@ -546,6 +547,8 @@ diesel::table! {
         old_status -> Nullable<Text>,
         new_status -> Nullable<Text>,
         created_by -> Nullable<Int8>,
+        metadata_key -> Nullable<Text>,
+        metadata_value -> Nullable<Text>,
         created_at -> Timestamptz,
     }
 }
@@ -1036,6 +1039,8 @@ diesel::table! {
         old_status -> Nullable<Text>,
         new_status -> Nullable<Text>,
         created_by -> Nullable<Int8>,
+        metadata_key -> Nullable<Text>,
+        metadata_value -> Nullable<Text>,
         created_at -> Timestamptz,
     }
 }

@@ -19,7 +19,14 @@
 
 use async_graphql::TypeDirective;
 
+/// The most characters any text input takes when its field states no `@length` of its own:
+/// every text column has a limit, declared (`maxLength` in the OpenAPI document) and enforced
+/// at the boundary (the REST binder and `/graphql`'s variables), so no request can store a
+/// megabyte in a column nobody sized.
+pub const DEFAULT_TEXT_MAX: usize = 10_000;
+
 /// The most characters the text accepts (the server refuses more with a field-level 422).
+/// A text input without it takes at most 10,000 characters (`DEFAULT_TEXT_MAX`).
 #[TypeDirective(
     name = "length",
     location = "InputFieldDefinition",
@@ -35,6 +42,15 @@ pub fn length(max: usize) {}
     location = "ArgumentDefinition"
 )]
 pub fn range(min: i64, max: i64) {}
+
+/// The text is an e-mail address (the server refuses other text with a field-level 422);
+/// the OpenAPI document says `format: email`.
+#[TypeDirective(
+    name = "email",
+    location = "InputFieldDefinition",
+    location = "ArgumentDefinition"
+)]
+pub fn email_address() {}
 
 /// Another key the REST facade accepts for this input field, besides its own snake_case name:
 /// FilaOps's spelling where Strata's differs (`setup_time_minutes` for `setupMinutes`). The

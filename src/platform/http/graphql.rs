@@ -100,11 +100,8 @@ pub async fn serve(
 ) -> Response {
     let media = ResponseMedia::negotiate(headers);
 
-    if let Some(field) = nul_in_variables(&request.variables) {
-        let error = AppError::validation(vec![FieldError::new(
-            field,
-            "Text must not contain a NUL character",
-        )]);
+    if let Some((field, problem)) = bad_text_in_variables(&request.variables) {
+        let error = AppError::validation(vec![FieldError::new(field, problem.message())]);
         return media.refuse(app_error(error), None);
     }
 
@@ -206,36 +203,76 @@ fn is_query(request: &mut async_graphql::Request, operation_name: Option<&str>) 
     operation.is_some_and(|op| op.node.ty == OperationType::Query)
 }
 
-/// The first NUL character in any string of the variables, as a dotted path
-/// (`variables.input.name`).
-pub fn nul_in_variables(variables: &Variables) -> Option<String> {
-    fn walk(value: &Value, path: &mut Vec<String>) -> bool {
+/// What is wrong with a text in the variables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadText {
+    /// It holds a NUL character, which PostgreSQL cannot store.
+    Nul,
+    /// It is longer than any text input takes (`limits::DEFAULT_TEXT_MAX`).
+    TooLong,
+}
+
+impl BadText {
+    /// The field-level message.
+    pub fn message(self) -> String {
+        match self {
+            BadText::Nul => "Text must not contain a NUL character".into(),
+            BadText::TooLong => format!(
+                "String should have at most {} characters",
+                crate::platform::graphql::limits::DEFAULT_TEXT_MAX
+            ),
+        }
+    }
+
+    fn of(text: &str) -> Option<BadText> {
+        if text.contains('\0') {
+            Some(BadText::Nul)
+        } else if text.chars().count() > crate::platform::graphql::limits::DEFAULT_TEXT_MAX {
+            Some(BadText::TooLong)
+        } else {
+            None
+        }
+    }
+}
+
+/// The first string of the variables with a NUL character or over the longest text any
+/// field takes, as a dotted path (`variables.input.name`) and what is wrong with it.
+pub fn bad_text_in_variables(variables: &Variables) -> Option<(String, BadText)> {
+    fn walk(value: &Value, path: &mut Vec<String>, found: &mut Option<BadText>) -> bool {
         match value {
-            Value::String(s) => s.contains('\0'),
+            Value::String(s) => {
+                *found = BadText::of(s);
+                found.is_some()
+            }
             Value::List(items) => items.iter().enumerate().any(|(i, v)| {
                 path.push(i.to_string());
-                let found = walk(v, path);
-                if !found {
+                let hit = walk(v, path, found);
+                if !hit {
                     path.pop();
                 }
-                found
+                hit
             }),
             Value::Object(map) => map.iter().any(|(k, v)| {
                 path.push(k.to_string());
-                let found = k.contains('\0') || walk(v, path);
-                if !found {
+                if k.contains('\0') {
+                    *found = Some(BadText::Nul);
+                    return true;
+                }
+                let hit = walk(v, path, found);
+                if !hit {
                     path.pop();
                 }
-                found
+                hit
             }),
             _ => false,
         }
     }
     let mut path = vec!["variables".to_string()];
+    let mut found = None;
     for (name, value) in variables.iter() {
         path.push(name.to_string());
-        if walk(value, &mut path) {
-            return Some(path.join("."));
+        if walk(value, &mut path, &mut found) {
+            return found.map(|problem| (path.join("."), problem));
         }
         path.pop();
     }

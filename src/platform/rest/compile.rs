@@ -25,6 +25,8 @@ pub struct Variable {
     pub ty: Type,
     /// Whether it has a default value.
     pub has_default: bool,
+    /// The limits the root field's argument it is bound to states (`@length`, `@range`).
+    pub limits: super::types::Limits,
 }
 
 /// A route with its operation parsed and analysed.
@@ -109,6 +111,7 @@ fn variables_of(op: &OperationDefinition) -> Vec<Variable> {
             name: v.node.name.node.to_string(),
             ty: v.node.var_type.node.clone(),
             has_default: v.node.default_value.is_some(),
+            limits: super::types::Limits::default(),
         })
         .collect()
 }
@@ -233,9 +236,22 @@ fn compile_one(area_route: &AreaRoute, types: &TypeInfo) -> anyhow::Result<Compi
         document: document.clone(),
     };
     let mut argument_fields = HashMap::new();
+    let root_type = match op.ty {
+        OperationType::Mutation => "Mutation",
+        _ => "Query",
+    };
     for (arg, value) in &root.arguments {
         if let async_graphql_value::Value::Variable(var) = &value.node {
             argument_fields.insert(arg.node.to_string(), compiled.rest_field(var.as_str()));
+            if let Some(limits) =
+                types.argument_limits(root_type, root.name.node.as_str(), arg.node.as_str())
+                && let Some(v) = compiled
+                    .variables
+                    .iter_mut()
+                    .find(|v| v.name == var.as_str())
+            {
+                v.limits = limits.clone();
+            }
         }
     }
     compiled.argument_fields = argument_fields;

@@ -163,8 +163,10 @@ fn variable_parameters(route: &CompiledRoute, types: &TypeInfo) -> (Vec<Value>, 
             .iter()
             .any(|p| super::types::camel_case(p) == var.name)
         {
+            let mut schema = schema_of(&var.ty, types, 0);
+            with_limits(&mut schema, &var.limits);
             parameters.push(json!({
-                "name": name, "in": "path", "required": true, "schema": schema_of(&var.ty, types, 0)
+                "name": name, "in": "path", "required": true, "schema": schema
             }));
             continue;
         }
@@ -177,7 +179,12 @@ fn variable_parameters(route: &CompiledRoute, types: &TypeInfo) -> (Vec<Value>, 
                 let entry = body_schema.get_or_insert_with(
                     || json!({"type": "object", "properties": {}, "required": []}),
                 );
-                entry["properties"][&name] = optional_schema(&var.ty, var.has_default, types, 0);
+                let mut schema = optional_schema(&var.ty, var.has_default, types, 0);
+                if !var.ty.nullable && !var.has_default {
+                    required_text(&mut schema);
+                }
+                with_limits(&mut schema, &var.limits);
+                entry["properties"][&name] = schema;
                 if !var.ty.nullable
                     && !var.has_default
                     && let Some(req) = entry["required"].as_array_mut()
@@ -188,10 +195,15 @@ fn variable_parameters(route: &CompiledRoute, types: &TypeInfo) -> (Vec<Value>, 
             }
             _ => {}
         }
+        let mut schema = schema_of(&var.ty, types, 0);
+        if !var.ty.nullable && !var.has_default {
+            required_text(&mut schema);
+        }
+        with_limits(&mut schema, &var.limits);
         parameters.push(json!({
             "name": name, "in": "query",
             "required": !var.ty.nullable && !var.has_default,
-            "schema": schema_of(&var.ty, types, 0)
+            "schema": schema
         }));
     }
     (parameters, body_schema)
@@ -636,19 +648,54 @@ fn named(name: &str, types: &TypeInfo, depth: usize) -> Value {
                 required.push(Value::String(n.clone()));
             }
             let mut schema = optional_schema(&f.ty, f.has_default, types, depth + 1);
+            if !f.ty.nullable && !f.has_default {
+                required_text(&mut schema);
+            }
             with_limits(&mut schema, &f.limits);
             properties.insert(n, schema);
         }
         return json!({ "type": "object", "title": name, "properties": properties, "required": required });
     }
     match name {
-        "Int" => json!({ "type": "integer" }),
         "Float" => json!({ "type": "number" }),
         "Boolean" => json!({ "type": "boolean" }),
-        "Decimal" => json!({ "type": "string", "format": "decimal" }),
         "DateTime" => json!({ "type": "string", "format": "date-time" }),
         "Date" | "NaiveDate" => json!({ "type": "string", "format": "date" }),
-        _ => json!({ "type": "string" }),
+        "Int" => json!({ "type": "integer", "minimum": i32::MIN, "maximum": i32::MAX }),
+        "Decimal" => json!({ "type": "string", "format": "decimal", "pattern": DECIMAL_PATTERN }),
+        // Every text input has a limit (a field's own `@length` narrows it) and no NUL
+        // character, which PostgreSQL cannot store; codes and names refuse other control and
+        // text-direction characters too. All are refused with a field-level 422.
+        _ => json!({
+            "type": "string",
+            "maxLength": crate::platform::graphql::limits::DEFAULT_TEXT_MAX,
+            "pattern": format!("^[^{HIDDEN}]*$"),
+        }),
+    }
+}
+
+/// The characters text inputs refuse, as a regular-expression class body: NUL everywhere,
+/// and in codes and names every control character but tab and line breaks, and the
+/// bidirectional formatting characters (`platform::db::text::has_hidden_characters`).
+const HIDDEN: &str = "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069";
+
+/// A decimal as the scalar reads it (`scalars::parse_decimal`): at most 12 digits before
+/// the point and 10 after.
+const DECIMAL_PATTERN: &str = "^-?[0-9]{1,12}(\\.[0-9]{1,10})?$";
+
+/// A required text: a value with something other than blanks in it (the rules refuse a blank
+/// code or name as missing).
+fn required_text(schema: &mut Value) {
+    if let Value::Object(map) = schema
+        && map.get("type").and_then(Value::as_str) == Some("string")
+        && !map.contains_key("enum")
+        && !map.contains_key("format")
+    {
+        map.insert("minLength".into(), json!(1));
+        map.insert(
+            "pattern".into(),
+            json!(format!("^[^{HIDDEN}]*[^\\s{HIDDEN}][^{HIDDEN}]*$")),
+        );
     }
 }
 

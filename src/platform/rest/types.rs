@@ -33,6 +33,8 @@ pub struct Limits {
     pub minimum: Option<i64>,
     /// `@range(max:)`: the largest number.
     pub maximum: Option<i64>,
+    /// `@email`: the text is an e-mail address.
+    pub email: bool,
 }
 
 impl Limits {
@@ -52,6 +54,7 @@ impl Limits {
             };
             match directive.node.name.node.as_str() {
                 "length" => limits.max_length = int("max"),
+                "email" => limits.email = true,
                 "range" => {
                     limits.minimum = int("min");
                     limits.maximum = int("max");
@@ -73,6 +76,11 @@ impl Limits {
                 schema.insert(key.to_string(), Value::from(value));
             }
         }
+        if self.email {
+            // The address's own syntax replaces the text pattern.
+            schema.remove("pattern");
+            schema.insert("format".into(), Value::from("email"));
+        }
     }
 }
 
@@ -85,6 +93,8 @@ pub struct OutputField {
     pub ty: Type,
     /// Its documentation.
     pub description: Option<String>,
+    /// The limits its arguments' `@length` and `@range` directives state, by argument name.
+    pub argument_limits: HashMap<String, Limits>,
 }
 
 /// The input objects, output objects and enums of the schema.
@@ -137,6 +147,15 @@ impl TypeInfo {
                             name: f.node.name.node.to_string(),
                             ty: f.node.ty.node,
                             description: f.node.description.map(|d| d.node),
+                            argument_limits: f
+                                .node
+                                .arguments
+                                .iter()
+                                .map(|a| {
+                                    (a.node.name.node.to_string(), Limits::of(&a.node.directives))
+                                })
+                                .filter(|(_, limits)| *limits != Limits::default())
+                                .collect(),
                         })
                         .collect();
                     info.objects.insert(name, fields);
@@ -171,6 +190,15 @@ impl TypeInfo {
             .iter()
             .find(|f| f.name == field)
             .map(|f| named_type(&f.ty))
+    }
+
+    /// The limits an argument of `object.field` states, when it states any.
+    pub fn argument_limits(&self, object: &str, field: &str, argument: &str) -> Option<&Limits> {
+        self.object_fields(object)?
+            .iter()
+            .find(|f| f.name == field)?
+            .argument_limits
+            .get(argument)
     }
 
     /// Whether an object type has a field of this name.
@@ -271,8 +299,18 @@ impl TypeInfo {
             };
         }
         match (name, value) {
-            ("Int", Value::Number(n)) if n.is_i64() => Some(value.clone()),
+            // GraphQL's Int is 32 bits: the document says so (`minimum`, `maximum`), and a
+            // larger number is refused here, naming the field, rather than by GraphQL.
+            ("Int", Value::Number(n)) if n.as_i64().is_some_and(fits_int) => Some(value.clone()),
+            ("Int", Value::Number(n)) if n.is_i64() || n.is_u64() => fail(
+                format!("Input should be between {} and {}", i32::MIN, i32::MAX),
+                "int_range",
+            ),
             ("Int", Value::String(s)) => match s.trim().parse::<i64>() {
+                Ok(n) if !fits_int(n) => fail(
+                    format!("Input should be between {} and {}", i32::MIN, i32::MAX),
+                    "int_range",
+                ),
                 Ok(n) => Some(Value::from(n)),
                 Err(_) => fail(
                     "Input should be a valid integer, unable to parse string as an integer".into(),
@@ -306,6 +344,19 @@ impl TypeInfo {
             // PostgreSQL cannot store a NUL character: refused here, naming the field.
             ("String" | "ID", Value::String(s)) if s.contains('\0') => {
                 fail("Text must not contain a NUL character".into(), "string_nul")
+            }
+            // Every text has a limit; a field with a shorter one of its own (`@length`) is
+            // checked by its rule, with the contract's message.
+            ("String" | "ID", Value::String(s))
+                if s.chars().count() > crate::platform::graphql::limits::DEFAULT_TEXT_MAX =>
+            {
+                fail(
+                    format!(
+                        "String should have at most {} characters",
+                        crate::platform::graphql::limits::DEFAULT_TEXT_MAX
+                    ),
+                    "string_too_long",
+                )
             }
             ("String", Value::String(_)) => Some(value.clone()),
             ("String", _) => fail("Input should be a valid string".into(), "string_type"),
@@ -386,6 +437,11 @@ impl TypeInfo {
         }
         out
     }
+}
+
+/// Whether a whole number fits GraphQL's `Int` (32 bits).
+fn fits_int(n: i64) -> bool {
+    i32::try_from(n).is_ok()
 }
 
 /// The names an input field's `@restAlias` directives give.

@@ -46,7 +46,8 @@ impl DashboardQuery {
     async fn dashboard_pending_bom_reviews(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "How many (1-100).", default = 20)] limit: i64,
+        #[graphql(desc = "How many (1-100).", default = 20, directive = crate::platform::graphql::limits::range::apply(1, 100))]
+        limit: i64,
     ) -> AppResult<Vec<crate::operations::bom::model::BomReview>> {
         let page = crate::platform::graphql::pagination::Page::with_max(Some(limit), Some(0), 100)?;
         crate::operations::bom::model::needing_review(&mut *context::conn(ctx).await?, page.limit)
@@ -64,7 +65,8 @@ impl DashboardQuery {
     async fn dashboard_recent_orders(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "How many (1-50).", default = 5)] limit: i64,
+        #[graphql(desc = "How many (1-50).", default = 5, directive = crate::platform::graphql::limits::range::apply(1, 50))]
+        limit: i64,
     ) -> AppResult<Vec<RecentOrder>> {
         let rows =
             model::recent_orders(&mut *context::conn(ctx).await?, limit.clamp(1, 50)).await?;

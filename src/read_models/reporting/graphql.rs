@@ -82,7 +82,8 @@ impl ReportingQuery {
     async fn bulk_exports(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "How many (1-100, default 20).", default = 20)] first: i64,
+        #[graphql(desc = "How many (1-100, default 20).", default = 20, directive = crate::platform::graphql::limits::range::apply(1, 100))]
+        first: i64,
     ) -> AppResult<Vec<BulkExportRow>> {
         let user = current_user(ctx).await?;
         let mut conn = context::conn(ctx).await?;

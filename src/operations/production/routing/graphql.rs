@@ -366,8 +366,10 @@ impl RoutingQuery {
         #[graphql(desc = "Code, name, or the product's SKU or name contains this.")] search: Option<
             String,
         >,
-        #[graphql(desc = "Rows to skip.", default = 0)] offset: i64,
-        #[graphql(desc = "Most rows (1-500, default 100).", default = 100)] limit: i64,
+        #[graphql(desc = "Rows to skip.", default = 0, directive = crate::platform::graphql::limits::range::apply(0, i64::from(i32::MAX)))]
+        offset: i64,
+        #[graphql(desc = "Most rows (1-500, default 100).", default = 100, directive = crate::platform::graphql::limits::range::apply(1, 500))]
+        limit: i64,
     ) -> AppResult<Vec<RoutingRow>> {
         let filter = model::RoutingListFilter {
             product_id: product_id.filter(|p| *p != 0),

@@ -452,6 +452,25 @@ async fn event(
     status: Option<(PurchaseOrderStatus, PurchaseOrderStatus)>,
     user: Option<i64>,
 ) -> QueryResult<()> {
+    event_noting(conn, order, kind, title, description, status, user, None).await
+}
+
+/// Records an event that carries one named fact (`quantity_received` and the units a
+/// receipt took in), which the activity panel shows as "key: value".
+#[allow(clippy::too_many_arguments)]
+async fn event_noting(
+    conn: &mut AsyncPgConnection,
+    order: i64,
+    kind: PurchaseEventType,
+    title: &str,
+    description: Option<String>,
+    status: Option<(PurchaseOrderStatus, PurchaseOrderStatus)>,
+    user: Option<i64>,
+    metadata: Option<(&str, String)>,
+) -> QueryResult<()> {
+    let (metadata_key, metadata_value) = metadata
+        .map(|(k, v)| (Some(k.to_string()), Some(v)))
+        .unwrap_or_default();
     diesel::insert_into(purchase_order_events::table)
         .values(NewEvent {
             purchase_order_id: order,
@@ -461,6 +480,8 @@ async fn event(
             old_status: status.map(|s| s.0.to_string()),
             new_status: status.map(|s| s.1.to_string()),
             created_by: user,
+            metadata_key,
+            metadata_value,
         })
         .execute(conn)
         .await?;

@@ -511,7 +511,7 @@ pub async fn receive(
             .map(|n| format!(": {n}"))
             .unwrap_or_default()
     );
-    event(
+    event_noting(
         conn,
         po.id,
         PurchaseEventType::Receipt,
@@ -519,6 +519,7 @@ pub async fn receive(
         Some(description),
         None,
         Some(user),
+        Some(("quantity_received", total.normalized().to_string())),
     )
     .await?;
     let complete = model::lines_of(conn, &[po.id])

@@ -174,6 +174,8 @@ impl Writer<'_> {
                 old_status: None,
                 new_status: None,
                 created_by: Some(user),
+                metadata_key: None,
+                metadata_value: None,
             });
         }
         (lines, events, by_place)

@@ -13,6 +13,35 @@ pub async fn event(
     change: Option<(SalesOrderStatus, SalesOrderStatus)>,
     user: Option<i64>,
 ) -> Result<(), Stop> {
+    event_noting(
+        conn,
+        order_id,
+        event_type,
+        title,
+        description,
+        change,
+        user,
+        None,
+    )
+    .await
+}
+
+/// Records an event on an order that carries one named fact (`payment_number` and the
+/// payment's number), which the activity panel shows as "key: value".
+#[allow(clippy::too_many_arguments)]
+pub async fn event_noting(
+    conn: &mut AsyncPgConnection,
+    order_id: i64,
+    event_type: SalesEventType,
+    title: impl Into<String>,
+    description: Option<String>,
+    change: Option<(SalesOrderStatus, SalesOrderStatus)>,
+    user: Option<i64>,
+    metadata: Option<(&str, String)>,
+) -> Result<(), Stop> {
+    let (metadata_key, metadata_value) = metadata
+        .map(|(k, v)| (Some(k.to_string()), Some(v)))
+        .unwrap_or_default();
     diesel::insert_into(sales_order_events::table)
         .values(NewEvent {
             sales_order_id: order_id,
@@ -22,6 +51,8 @@ pub async fn event(
             old_status: change.map(|(f, _)| f.to_string()),
             new_status: change.map(|(_, t)| t.to_string()),
             created_by: user,
+            metadata_key,
+            metadata_value,
         })
         .execute(conn)
         .await?;
