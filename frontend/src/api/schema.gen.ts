@@ -4839,7 +4839,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A stored product image
+         * A stored product image (400 for a name that was not generated here, 404 when missing)
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
@@ -6770,16 +6770,29 @@ export interface paths {
          *
          *     ```graphql
          *     query LowStockItems {
-         *       lowStockItems {
-         *         id
-         *         sku
-         *         name
-         *         item_type: itemType
-         *         unit
-         *         reorder_point: reorderPoint
-         *         on_hand_qty: onHandQty
-         *         on_order_qty: onOrderQty
-         *         shortfall
+         *       lowStockReport {
+         *         items {
+         *           id
+         *           sku
+         *           name
+         *           item_type: itemType
+         *           unit
+         *           reorder_point: reorderPoint
+         *           on_hand_qty: onHandQty
+         *           available_qty: onHandQty
+         *           on_order_qty: onOrderQty
+         *           shortfall
+         *           cost
+         *         }
+         *         count
+         *         summary {
+         *           total_items_low: totalItemsLow
+         *           critical_count: criticalCount
+         *           urgent_count: urgentCount
+         *           low_count: lowCount
+         *           mrp_shortage_count: mrpShortageCount
+         *           total_shortfall_value: totalShortfallValue
+         *         }
          *       }
          *     }
          *     ```
@@ -10022,6 +10035,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -10609,6 +10623,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -10726,6 +10741,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -10872,6 +10888,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -11036,6 +11053,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -11239,6 +11257,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -11371,6 +11390,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -11625,6 +11645,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -12056,6 +12077,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -12194,6 +12216,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -12368,6 +12391,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -12503,6 +12527,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -12637,6 +12662,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -12769,6 +12795,7 @@ export interface paths {
          *       routing_code: routingCode
          *       sales_order_id: salesOrderId
          *       sales_order_code: salesOrderCode
+         *       customer_name: customerName
          *       sales_order_line_id: salesOrderLineId
          *       location_id: locationId
          *       quantity_ordered: quantityOrdered
@@ -14226,6 +14253,9 @@ export interface paths {
          *       old_value: oldStatus
          *       new_value: newStatus
          *       user_id: userId
+         *       user_name: userName
+         *       metadata_key: metadataKey
+         *       metadata_value: metadataValue
          *       created_at: createdAt
          *     }
          *     ```
@@ -14253,6 +14283,9 @@ export interface paths {
          *       old_value: oldStatus
          *       new_value: newStatus
          *       user_id: userId
+         *       user_name: userName
+         *       metadata_key: metadataKey
+         *       metadata_value: metadataValue
          *       created_at: createdAt
          *     }
          *     ```
@@ -16626,6 +16659,7 @@ export interface paths {
          *       shipping_state: shippingState
          *       shipping_zip: shippingZip
          *       shipping_country: shippingCountry
+         *       carrier
          *       tracking_number: trackingNumber
          *       shipped_at: shippedAt
          *       lines { ...SalesOrderLineFields }
@@ -17326,6 +17360,9 @@ export interface paths {
          *       old_value: oldStatus
          *       new_value: newStatus
          *       user_id: userId
+         *       user_name: userName
+         *       metadata_key: metadataKey
+         *       metadata_value: metadataValue
          *       created_at: createdAt
          *     }
          *     ```
@@ -17353,6 +17390,9 @@ export interface paths {
          *       old_value: oldStatus
          *       new_value: newStatus
          *       user_id: userId
+         *       user_name: userName
+         *       metadata_key: metadataKey
+         *       metadata_value: metadataValue
          *       created_at: createdAt
          *     }
          *     ```
@@ -17386,6 +17426,8 @@ export interface paths {
          *         lines {
          *           ...SalesOrderLineFields
          *           line_id: id
+         *           quantity_remaining: quantityRemaining
+         *           shortage
          *         }
          *       }
          *     }
@@ -19086,6 +19128,7 @@ export interface paths {
          *       tax_enabled: taxEnabled
          *       tax_rate: taxRate
          *       tax_rate_percent: taxRatePercent
+         *       default_margin_percent: defaultMarginPercent
          *       tax_name: taxName
          *       tax_registration_number: taxRegistrationNumber
          *       default_quote_validity_days: defaultQuoteValidityDays
@@ -19138,6 +19181,7 @@ export interface paths {
          *       tax_enabled: taxEnabled
          *       tax_rate: taxRate
          *       tax_rate_percent: taxRatePercent
+         *       default_margin_percent: defaultMarginPercent
          *       tax_name: taxName
          *       tax_registration_number: taxRegistrationNumber
          *       default_quote_validity_days: defaultQuoteValidityDays
@@ -19322,6 +19366,7 @@ export interface paths {
          *       tax_enabled: taxEnabled
          *       tax_rate: taxRate
          *       tax_rate_percent: taxRatePercent
+         *       default_margin_percent: defaultMarginPercent
          *       tax_name: taxName
          *       tax_registration_number: taxRegistrationNumber
          *       default_quote_validity_days: defaultQuoteValidityDays
@@ -19370,6 +19415,7 @@ export interface paths {
          *       tax_enabled: taxEnabled
          *       tax_rate: taxRate
          *       tax_rate_percent: taxRatePercent
+         *       default_margin_percent: defaultMarginPercent
          *       tax_name: taxName
          *       tax_registration_number: taxRegistrationNumber
          *       default_quote_validity_days: defaultQuoteValidityDays
@@ -19598,8 +19644,8 @@ export interface paths {
          *       product_id: productId
          *       product_sku: productSku
          *       product_name: productName
-         *       initial_weight_kg: initialWeightGrams
-         *       current_weight_kg: currentWeightGrams
+         *       initial_weight_kg: initialWeightNumber
+         *       current_weight_kg: currentWeightNumber
          *       weight_remaining_percent: weightRemainingPercent
          *       status
          *       received_date: receivedDate
@@ -19618,7 +19664,7 @@ export interface paths {
         get: operations["list_spools"];
         put?: never;
         /**
-         * Register a spool from query parameters (`spool_number`, `product_id`, `initial_weight_kg` in grams, `current_weight_kg?`, `location_id?`, `supplier_lot_number?`, `expiry_date?`, `notes?`): `{id, spool_number, message}`
+         * Register a spool from a JSON body or, as older clients send them, query parameters (`spool_number`, `product_id`, `initial_weight_kg` in grams, `current_weight_kg?`, `location_id?`, `supplier_lot_number?`, `expiry_date?`, `notes?`): `{id, spool_number, message}`
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
@@ -19660,8 +19706,8 @@ export interface paths {
          *       product_id: productId
          *       product_sku: productSku
          *       product_name: productName
-         *       initial_weight_kg: initialWeightGrams
-         *       current_weight_kg: currentWeightGrams
+         *       initial_weight_kg: initialWeightNumber
+         *       current_weight_kg: currentWeightNumber
          *       weight_remaining_percent: weightRemainingPercent
          *       status
          *       received_date: receivedDate
@@ -19758,8 +19804,8 @@ export interface paths {
          *       product_id: productId
          *       product_sku: productSku
          *       product_name: productName
-         *       initial_weight_kg: initialWeightGrams
-         *       current_weight_kg: currentWeightGrams
+         *       initial_weight_kg: initialWeightNumber
+         *       current_weight_kg: currentWeightNumber
          *       weight_remaining_percent: weightRemainingPercent
          *       status
          *       received_date: receivedDate
@@ -19804,8 +19850,8 @@ export interface paths {
          *       product_id: productId
          *       product_sku: productSku
          *       product_name: productName
-         *       initial_weight_kg: initialWeightGrams
-         *       current_weight_kg: currentWeightGrams
+         *       initial_weight_kg: initialWeightNumber
+         *       current_weight_kg: currentWeightNumber
          *       weight_remaining_percent: weightRemainingPercent
          *       status
          *       received_date: receivedDate
@@ -19856,8 +19902,8 @@ export interface paths {
          *       product_id: productId
          *       product_sku: productSku
          *       product_name: productName
-         *       initial_weight_kg: initialWeightGrams
-         *       current_weight_kg: currentWeightGrams
+         *       initial_weight_kg: initialWeightNumber
+         *       current_weight_kg: currentWeightNumber
          *       weight_remaining_percent: weightRemainingPercent
          *       status
          *       received_date: receivedDate
@@ -27656,6 +27702,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: email */
                     email: string;
                     first_name: string;
                     last_name: string;
@@ -39078,6 +39125,15 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description A business rule refused the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not authenticated (or bad credentials) */
             401: {
                 headers: {
@@ -39368,6 +39424,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: email */
                     email: string;
                     first_name?: string | null;
                     last_name?: string | null;
@@ -45918,37 +45975,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Id. */
-                        id: number;
-                        /** @description SKU. */
-                        sku: string;
-                        /** @description Name. */
-                        name: string;
-                        /** @description Type. */
-                        item_type: string;
-                        /** @description Stocking unit. */
-                        unit: string;
+                        /** @description The items. */
+                        items: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description SKU. */
+                            sku: string;
+                            /** @description Name. */
+                            name: string;
+                            /** @description Type. */
+                            item_type: string;
+                            /** @description Stocking unit. */
+                            unit: string;
+                            /**
+                             * Format: decimal
+                             * @description The reorder point.
+                             */
+                            reorder_point: string;
+                            /**
+                             * Format: decimal
+                             * @description Available over every location.
+                             */
+                            on_hand_qty: string;
+                            /**
+                             * Format: decimal
+                             * @description Available over every location.
+                             */
+                            available_qty: string;
+                            /**
+                             * Format: decimal
+                             * @description Still to arrive on open purchase orders (draft, ordered, shipped).
+                             */
+                            on_order_qty: string;
+                            /**
+                             * Format: decimal
+                             * @description Reorder point minus available minus on order.
+                             */
+                            shortfall: string;
+                            /**
+                             * Format: decimal
+                             * @description Cost of one unit (standard, else average, else 0).
+                             */
+                            cost: string;
+                        }[];
+                        /** @description How many. */
+                        count: number;
                         /**
-                         * Format: decimal
-                         * @description The reorder point.
+                         * LowStockSummary
+                         * @description The counts by severity and the shortfall's value.
                          */
-                        reorder_point: string;
-                        /**
-                         * Format: decimal
-                         * @description Available over every location.
-                         */
-                        on_hand_qty: string;
-                        /**
-                         * Format: decimal
-                         * @description Still to arrive on open purchase orders (draft, ordered, shipped).
-                         */
-                        on_order_qty: string;
-                        /**
-                         * Format: decimal
-                         * @description Reorder point minus available minus on order.
-                         */
-                        shortfall: string;
-                    }[];
+                        summary: {
+                            /** @description Items listed. */
+                            total_items_low: number;
+                            /** @description Items with nothing available. */
+                            critical_count: number;
+                            /** @description Items with some stock but at most half their reorder point. */
+                            urgent_count: number;
+                            /** @description Items above half their reorder point. */
+                            low_count: number;
+                            /**
+                             * @description Items short because of planned demand rather than their reorder point (this list
+                             *     holds reorder-point items only; planned shortages are on the planning board).
+                             */
+                            mrp_shortage_count: number;
+                            /** @description What buying every shortfall would cost. */
+                            total_shortfall_value: number;
+                        };
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -57049,6 +57142,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -59458,6 +59553,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -59887,6 +59984,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -60441,6 +60540,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -60973,6 +61074,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -61629,6 +61732,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -62093,6 +62198,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -63060,6 +63167,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -64443,6 +64552,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -64889,6 +65000,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -65495,6 +65608,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -65977,6 +66092,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -66445,6 +66562,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -66901,6 +67020,8 @@ export interface operations {
                         sales_order_id: number | null;
                         /** @description The code of the sales order this order is made for (`SO-YYYY-NNNN`). */
                         sales_order_code: string | null;
+                        /** @description The customer of the sales order this order is made for. */
+                        customer_name: string | null;
                         /** @description The sales order line. */
                         sales_order_line_id: number | null;
                         /** @description Where components are reserved and finished goods received. */
@@ -72243,6 +72364,12 @@ export interface operations {
                             new_value: string | null;
                             /** @description Who. */
                             user_id: number | null;
+                            /** @description Who, by name ("First Last", else the e-mail address); none for the system's own. */
+                            user_name: string | null;
+                            /** @description A fact the event carries, named (`payment_number`, `quantity_received`...). */
+                            metadata_key: string | null;
+                            /** @description Its value. */
+                            metadata_value: string | null;
                             /**
                              * Format: date-time
                              * @description When.
@@ -72356,6 +72483,12 @@ export interface operations {
                         new_value: string | null;
                         /** @description Who. */
                         user_id: number | null;
+                        /** @description Who, by name ("First Last", else the e-mail address); none for the system's own. */
+                        user_name: string | null;
+                        /** @description A fact the event carries, named (`payment_number`, `quantity_received`...). */
+                        metadata_key: string | null;
+                        /** @description Its value. */
+                        metadata_value: string | null;
                         /**
                          * Format: date-time
                          * @description When.
@@ -80978,6 +81111,8 @@ export interface operations {
                         shipping_zip: string | null;
                         /** @description Ship to. */
                         shipping_country: string | null;
+                        /** @description Carrier. */
+                        carrier: string | null;
                         /** @description Carrier tracking number. */
                         tracking_number: string | null;
                         /** @description When it shipped. */
@@ -83224,6 +83359,12 @@ export interface operations {
                             new_value: string | null;
                             /** @description Who. */
                             user_id: number | null;
+                            /** @description Who, by name ("First Last", else the e-mail address); none for the system's own. */
+                            user_name: string | null;
+                            /** @description A fact the event carries, named (`payment_number`, `quantity_received`...). */
+                            metadata_key: string | null;
+                            /** @description Its value. */
+                            metadata_value: string | null;
                             /**
                              * Format: date-time
                              * @description When.
@@ -83347,6 +83488,12 @@ export interface operations {
                         new_value: string | null;
                         /** @description Who. */
                         user_id: number | null;
+                        /** @description Who, by name ("First Last", else the e-mail address); none for the system's own. */
+                        user_name: string | null;
+                        /** @description A fact the event carries, named (`payment_number`, `quantity_received`...). */
+                        metadata_key: string | null;
+                        /** @description Its value. */
+                        metadata_value: string | null;
                         /**
                          * Format: date-time
                          * @description When.
@@ -83578,6 +83725,16 @@ export interface operations {
                             notes: string | null;
                             /** @description Id. */
                             line_id: number;
+                            /**
+                             * Format: decimal
+                             * @description Still to ship: ordered less shipped (never below 0).
+                             */
+                            quantity_remaining: string;
+                            /**
+                             * Format: decimal
+                             * @description Still to find: what remains to ship less what is allocated to it (never below 0).
+                             */
+                            shortage: string;
                         }[];
                     };
                 };
@@ -88860,6 +89017,8 @@ export interface operations {
                         tax_rate: string;
                         /** @description Tax rate in percent (8.25), as a number. */
                         tax_rate_percent: number;
+                        /** @description The margin price suggestions aim for, in percent, as a number; none when unset. */
+                        default_margin_percent: number | null;
                         /** @description Tax name (`Sales tax`, `VAT`...). */
                         tax_name: string | null;
                         /** @description Tax registration number. */
@@ -88988,6 +89147,7 @@ export interface operations {
                     allow_negative_inventory?: boolean | null;
                     quality_mode?: ("off" | "basic" | "full") | null;
                     quality_gate_action?: ("off" | "warn" | "block") | null;
+                    default_margin_percent?: string | null;
                     tax_rate_percent?: string | null;
                 };
             };
@@ -89035,6 +89195,8 @@ export interface operations {
                         tax_rate: string;
                         /** @description Tax rate in percent (8.25), as a number. */
                         tax_rate_percent: number;
+                        /** @description The margin price suggestions aim for, in percent, as a number; none when unset. */
+                        default_margin_percent: number | null;
                         /** @description Tax name (`Sales tax`, `VAT`...). */
                         tax_name: string | null;
                         /** @description Tax registration number. */
@@ -89535,6 +89697,8 @@ export interface operations {
                         tax_rate: string;
                         /** @description Tax rate in percent (8.25), as a number. */
                         tax_rate_percent: number;
+                        /** @description The margin price suggestions aim for, in percent, as a number; none when unset. */
+                        default_margin_percent: number | null;
                         /** @description Tax name (`Sales tax`, `VAT`...). */
                         tax_name: string | null;
                         /** @description Tax registration number. */
@@ -89663,6 +89827,7 @@ export interface operations {
                     allow_negative_inventory?: boolean | null;
                     quality_mode?: ("off" | "basic" | "full") | null;
                     quality_gate_action?: ("off" | "warn" | "block") | null;
+                    default_margin_percent?: string | null;
                     tax_rate_percent?: string | null;
                 };
             };
@@ -89710,6 +89875,8 @@ export interface operations {
                         tax_rate: string;
                         /** @description Tax rate in percent (8.25), as a number. */
                         tax_rate_percent: number;
+                        /** @description The margin price suggestions aim for, in percent, as a number; none when unset. */
+                        default_margin_percent: number | null;
                         /** @description Tax name (`Sales tax`, `VAT`...). */
                         tax_name: string | null;
                         /** @description Tax registration number. */
@@ -89976,6 +90143,8 @@ export interface operations {
                             tax_rate: string;
                             /** @description Tax rate in percent (8.25), as a number. */
                             tax_rate_percent: number;
+                            /** @description The margin price suggestions aim for, in percent, as a number; none when unset. */
+                            default_margin_percent: number | null;
                             /** @description Tax name (`Sales tax`, `VAT`...). */
                             tax_name: string | null;
                             /** @description Tax registration number. */
@@ -90160,6 +90329,8 @@ export interface operations {
                             tax_rate: string;
                             /** @description Tax rate in percent (8.25), as a number. */
                             tax_rate_percent: number;
+                            /** @description The margin price suggestions aim for, in percent, as a number; none when unset. */
+                            default_margin_percent: number | null;
                             /** @description Tax name (`Sales tax`, `VAT`...). */
                             tax_name: string | null;
                             /** @description Tax registration number. */
@@ -90281,6 +90452,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: email */
                     email: string;
                     password: string;
                     full_name: string;
@@ -90945,15 +91117,12 @@ export interface operations {
                             /** @description The material item's name. */
                             product_name: string | null;
                             /**
-                             * Format: decimal
-                             * @description Filament on the spool when it was received, in grams.
+                             * @description The initial weight in grams as a JSON number (FilaOps's `initial_weight_kg`, which
+                             *     carries grams as a number).
                              */
-                            initial_weight_kg: string;
-                            /**
-                             * Format: decimal
-                             * @description Filament left on the spool, in grams.
-                             */
-                            current_weight_kg: string;
+                            initial_weight_kg: number;
+                            /** @description The weight left in grams as a JSON number (FilaOps's `current_weight_kg`). */
+                            current_weight_kg: number;
                             /**
                              * Format: decimal
                              * @description Filament left as a percentage of the initial weight.
@@ -91063,17 +91232,7 @@ export interface operations {
     };
     create_spool: {
         parameters: {
-            query: {
-                spool_number: string;
-                product_id: number;
-                initial_weight_kg: string;
-                current_weight_kg?: string | null;
-                location_id?: number | null;
-                supplier_lot_number?: string | null;
-                received_date?: string | null;
-                expiry_date?: string | null;
-                notes?: string | null;
-            };
+            query?: never;
             header?: {
                 /** @description Repeat a write safely: the same key from the same user within 24 hours answers the first result (200) and changes nothing. */
                 "Idempotency-Key"?: string;
@@ -91081,7 +91240,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    spool_number: string;
+                    product_id: number;
+                    /** Format: decimal */
+                    initial_weight_kg: string;
+                    current_weight_kg?: string | null;
+                    location_id?: number | null;
+                    supplier_lot_number?: string | null;
+                    received_date?: string | null;
+                    expiry_date?: string | null;
+                    notes?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -91137,6 +91311,24 @@ export interface operations {
             };
             /** @description A conflicting change (or the same Idempotency-Key still in flight) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not one this route reads */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -91204,15 +91396,12 @@ export interface operations {
                         /** @description The material item's name. */
                         product_name: string | null;
                         /**
-                         * Format: decimal
-                         * @description Filament on the spool when it was received, in grams.
+                         * @description The initial weight in grams as a JSON number (FilaOps's `initial_weight_kg`, which
+                         *     carries grams as a number).
                          */
-                        initial_weight_kg: string;
-                        /**
-                         * Format: decimal
-                         * @description Filament left on the spool, in grams.
-                         */
-                        current_weight_kg: string;
+                        initial_weight_kg: number;
+                        /** @description The weight left in grams as a JSON number (FilaOps's `current_weight_kg`). */
+                        current_weight_kg: number;
                         /**
                          * Format: decimal
                          * @description Filament left as a percentage of the initial weight.
@@ -92050,15 +92239,12 @@ export interface operations {
                         /** @description The material item's name. */
                         product_name: string | null;
                         /**
-                         * Format: decimal
-                         * @description Filament on the spool when it was received, in grams.
+                         * @description The initial weight in grams as a JSON number (FilaOps's `initial_weight_kg`, which
+                         *     carries grams as a number).
                          */
-                        initial_weight_kg: string;
-                        /**
-                         * Format: decimal
-                         * @description Filament left on the spool, in grams.
-                         */
-                        current_weight_kg: string;
+                        initial_weight_kg: number;
+                        /** @description The weight left in grams as a JSON number (FilaOps's `current_weight_kg`). */
+                        current_weight_kg: number;
                         /**
                          * Format: decimal
                          * @description Filament left as a percentage of the initial weight.
@@ -92220,15 +92406,12 @@ export interface operations {
                         /** @description The material item's name. */
                         product_name: string | null;
                         /**
-                         * Format: decimal
-                         * @description Filament on the spool when it was received, in grams.
+                         * @description The initial weight in grams as a JSON number (FilaOps's `initial_weight_kg`, which
+                         *     carries grams as a number).
                          */
-                        initial_weight_kg: string;
-                        /**
-                         * Format: decimal
-                         * @description Filament left on the spool, in grams.
-                         */
-                        current_weight_kg: string;
+                        initial_weight_kg: number;
+                        /** @description The weight left in grams as a JSON number (FilaOps's `current_weight_kg`). */
+                        current_weight_kg: number;
                         /**
                          * Format: decimal
                          * @description Filament left as a percentage of the initial weight.
@@ -92389,15 +92572,12 @@ export interface operations {
                         /** @description The material item's name. */
                         product_name: string | null;
                         /**
-                         * Format: decimal
-                         * @description Filament on the spool when it was received, in grams.
+                         * @description The initial weight in grams as a JSON number (FilaOps's `initial_weight_kg`, which
+                         *     carries grams as a number).
                          */
-                        initial_weight_kg: string;
-                        /**
-                         * Format: decimal
-                         * @description Filament left on the spool, in grams.
-                         */
-                        current_weight_kg: string;
+                        initial_weight_kg: number;
+                        /** @description The weight left in grams as a JSON number (FilaOps's `current_weight_kg`). */
+                        current_weight_kg: number;
                         /**
                          * Format: decimal
                          * @description Filament left as a percentage of the initial weight.
