@@ -19,6 +19,7 @@ mod client_fidelity;
 mod closed_sets;
 mod contract_fidelity;
 mod contract_gaps;
+mod contract_truth;
 mod documented_limits;
 mod edge_database;
 mod edge_graphql;
