@@ -370,12 +370,33 @@ async fn journals_list_exactly_the_invoices_and_cash_and_tie_to_the_trial_balanc
         None,
     )
     .await;
+    // The books' window beside FilaOps's month- and year-to-date blocks (both orders
+    // shipped today): revenue before tax and shipping, tax, payments received (the 5.00
+    // refund is not a receipt, so 86.19 against the cash account's 81.19), what every open
+    // order still owes (the unshipped one too, unlike receivables), the month's COGS and
+    // gross profit.
+    let mut d = d;
+    let stamps = d
+        .as_object_mut()
+        .map(|o| (o.remove("as_of"), o.remove("fiscal_year_start")));
+    assert!(
+        stamps.is_some_and(
+            |(a, f)| a.is_some_and(|a| a.is_string()) && f.is_some_and(|f| f.is_string())
+        ),
+        "as_of and fiscal_year_start"
+    );
     assert_eq!(
         d,
         json!({
             "start_date": sj["start_date"], "end_date": sj["end_date"],
-            "revenue": "80.00", "cogs": "10.20", "gross_margin": "69.80", "gross_margin_percent": "87.25",
-            "accounts_receivable": "5.00", "cash": "81.19", "tax_liability": "6.19"
+            "window_revenue": "80.00", "window_cogs": "10.20", "gross_margin": "69.80", "gross_margin_percent": "87.25",
+            "accounts_receivable": "5.00", "cash": "81.19", "tax_liability": "6.19",
+            "revenue": {"mtd": 75.0, "mtd_orders": 2, "ytd": 75.0, "ytd_orders": 2},
+            "payments": {"mtd_received": 86.19, "ytd_received": 86.19, "outstanding": 32.06, "outstanding_orders": 2},
+            "tax": {"mtd_collected": 6.19, "ytd_collected": 6.19},
+            "cogs": {"mtd": 10.2},
+            "profit": {"mtd_gross": 64.8, "mtd_margin_pct": 86.4},
+            "unjournaled_txn_count": 0
         })
     );
 

@@ -320,6 +320,45 @@ async fn movements(
     ))
 }
 
+/// The books' key figures for a window: revenue, COGS and gross margin booked between two
+/// dates, and receivables, cash and sales tax owed at its end.
+pub async fn books_dashboard(
+    ctx: &Context<'_>,
+    start_date: Option<NaiveDate>,
+    end_date: Option<NaiveDate>,
+) -> AppResult<AccountingDashboard> {
+    use SystemAccount::*;
+    let w = window(start_date, end_date)?;
+    let m = movements(
+        ctx,
+        &[
+            Cash,
+            AccountsReceivable,
+            SalesTaxPayable,
+            SalesRevenue,
+            ShippingRevenue,
+            CostOfGoodsSold,
+            ShippingSupplies,
+        ],
+        w,
+    )
+    .await?;
+    let revenue = m.credited(SalesRevenue) + m.credited(ShippingRevenue);
+    let cogs = m.debited(CostOfGoodsSold) + m.debited(ShippingSupplies);
+    let margin = &revenue - &cogs;
+    Ok(AccountingDashboard {
+        start_date: w.start,
+        end_date: w.end,
+        gross_margin_percent: percent(&margin, &revenue),
+        revenue: money(&revenue),
+        cogs: money(&cogs),
+        gross_margin: money(&margin),
+        accounts_receivable: money(&m.debit_balance(AccountsReceivable)),
+        cash: money(&m.debit_balance(Cash)),
+        tax_liability: money(&-m.debit_balance(SalesTaxPayable)),
+    })
+}
+
 /// Margin as a percent of revenue to two places, `None` without revenue.
 fn percent(margin: &BigDecimal, revenue: &BigDecimal) -> Option<Decimal> {
     if revenue.is_zero() {
@@ -588,35 +627,6 @@ impl JournalsQuery {
         >,
         #[graphql(desc = "Last day (default today).")] end_date: Option<NaiveDate>,
     ) -> AppResult<AccountingDashboard> {
-        use SystemAccount::*;
-        let w = window(start_date, end_date)?;
-        let m = movements(
-            ctx,
-            &[
-                Cash,
-                AccountsReceivable,
-                SalesTaxPayable,
-                SalesRevenue,
-                ShippingRevenue,
-                CostOfGoodsSold,
-                ShippingSupplies,
-            ],
-            w,
-        )
-        .await?;
-        let revenue = m.credited(SalesRevenue) + m.credited(ShippingRevenue);
-        let cogs = m.debited(CostOfGoodsSold) + m.debited(ShippingSupplies);
-        let margin = &revenue - &cogs;
-        Ok(AccountingDashboard {
-            start_date: w.start,
-            end_date: w.end,
-            gross_margin_percent: percent(&margin, &revenue),
-            revenue: money(&revenue),
-            cogs: money(&cogs),
-            gross_margin: money(&margin),
-            accounts_receivable: money(&m.debit_balance(AccountsReceivable)),
-            cash: money(&m.debit_balance(Cash)),
-            tax_liability: money(&-m.debit_balance(SalesTaxPayable)),
-        })
+        books_dashboard(ctx, start_date, end_date).await
     }
 }

@@ -105,9 +105,10 @@ pub const ROUTES: &[Route] = &[
     Route::get("/admin/accounting/cogs-summary", include_str!("rest/cogs_summary.graphql"), "cogsSummary")
         .access(Admin)
         .summary("COGS (5000) and packaging (5010) between `start_date` and `end_date` (default the last 30 days) next to revenue (4000 + 4200): gross margin and its percent"),
-    Route::get("/admin/accounting/dashboard", include_str!("rest/accounting_dashboard.graphql"), "accountingDashboard")
+    Route::get("/admin/accounting/dashboard", include_str!("rest/accounting_dashboard.graphql"), "accountingOverview")
         .access(Admin)
-        .summary("Key figures: revenue, COGS and gross margin of the window (default the last 30 days); receivables (1100), cash (1000) and sales tax owed (2100) at its end"),
+        .flatten(&["window"])
+        .summary("The books' figures of the window (default the last 30 days: `window_revenue`, `window_cogs`, `gross_margin`, `gross_margin_percent`; receivables, cash and tax owed at its end) and FilaOps's month- and year-to-date blocks: `revenue`, `payments`, `tax`, `cogs`, `profit`, `unjournaled_txn_count`"),
     Route::get("/admin/audit/transactions", stored_op!("audit_transactions.graphql", "trail_transaction"), "inventoryTransactions")
         .access(Admin)
         .flatten(&["page"])

@@ -27,6 +27,31 @@ pub struct DashboardQuery;
 
 #[Object]
 impl DashboardQuery {
+    /// The accounting dashboard (admins): the books' figures for a window (default the
+    /// last 30 days) and FilaOps's month- and year-to-date blocks (revenue and tax of the
+    /// orders shipped, payments received and owed, the month's COGS and gross profit, and
+    /// production movements not yet journaled).
+    #[graphql(guard = "Access::Admin")]
+    async fn accounting_overview(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "First day of the window (default: 30 days up to its end).")]
+        start_date: Option<chrono::NaiveDate>,
+        #[graphql(desc = "Last day of the window (default today).")] end_date: Option<
+            chrono::NaiveDate,
+        >,
+    ) -> AppResult<crate::read_models::dashboard::accounting::AccountingOverview> {
+        let window =
+            crate::ledgers::accounting::journals::books_dashboard(ctx, start_date, end_date)
+                .await?;
+        crate::read_models::dashboard::accounting::overview(
+            &mut *context::conn(ctx).await?,
+            window,
+            chrono::Utc::now(),
+        )
+        .await
+    }
+
     /// Counts of quotes, orders, production and BOMs, and the last 30 days' sales.
     #[graphql(guard = "Access::User")]
     async fn dashboard_counts(&self, ctx: &Context<'_>) -> AppResult<Counts> {

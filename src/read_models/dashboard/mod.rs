@@ -4,6 +4,7 @@
 //! query per order. The production and purchasing trends
 //! are served by their own areas.
 
+pub mod accounting;
 pub mod graphql;
 pub mod model;
 pub mod rest;
