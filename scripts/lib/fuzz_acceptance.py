@@ -42,7 +42,8 @@ def binding_refusal(body):
 def operations(spec):
     ops = []
     for path, item in spec["paths"].items():
-        pattern = re.compile("^" + re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(path).replace(r"\{", "{").replace(r"\}", "}")) + "$")
+        parts = re.split(r"\{[^/]+?\}", path)
+        pattern = re.compile("^" + "[^/]+".join(re.escape(p) for p in parts) + "$")
         for method in item:
             if method.upper() in WRITE | {"GET"}:
                 ops.append((method.upper(), path, pattern))

@@ -513,6 +513,9 @@ pub(crate) async fn apply(
                         }],
                         location_id: Some(locations[at]),
                         count_reference: None,
+                        product_id: None,
+                        counted_qty: None,
+                        notes: None,
                     };
                     rules::count(conn, input, user).await.map(|_| ())
                 }

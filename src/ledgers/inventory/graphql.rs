@@ -117,6 +117,17 @@ impl TransactionRow {
     }
 }
 
+impl BalanceRow {
+    /// The stored on-hand quantity less the ledger's sum.
+    async fn drift_of(&self, ctx: &Context<'_>) -> AppResult<bigdecimal::BigDecimal> {
+        let sum = data::<crate::ledgers::inventory::loaders::LedgerSums>(ctx)?
+            .load_one((self.item_id, self.location_id))
+            .await?
+            .unwrap_or_default();
+        Ok(&self.on_hand_quantity.0 - sum)
+    }
+}
+
 #[ComplexObject]
 impl BalanceRow {
     /// The item's SKU.
@@ -147,6 +158,36 @@ impl BalanceRow {
     /// The location's name.
     async fn location_name(&self, ctx: &Context<'_>) -> AppResult<String> {
         Ok(location_name(ctx, self.location_id).await?.1)
+    }
+
+    /// What the ledger says is on hand here: the sum of every movement that changes on-hand
+    /// stock at this item and location.
+    async fn ledger_sum(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<crate::platform::graphql::scalars::Decimal> {
+        Ok(crate::platform::graphql::scalars::Decimal(
+            data::<crate::ledgers::inventory::loaders::LedgerSums>(ctx)?
+                .load_one((self.item_id, self.location_id))
+                .await?
+                .unwrap_or_default(),
+        ))
+    }
+
+    /// The stored on-hand quantity less the ledger's sum, as a number: 0 unless something
+    /// wrote one without the other (FilaOps's reconciliation `drift`).
+    async fn drift(&self, ctx: &Context<'_>) -> AppResult<f64> {
+        Ok(bigdecimal::ToPrimitive::to_f64(&self.drift_of(ctx).await?).unwrap_or(0.0))
+    }
+
+    /// Whether the stored quantity and the ledger disagree.
+    async fn has_drift(&self, ctx: &Context<'_>) -> AppResult<bool> {
+        Ok(!bigdecimal::Zero::is_zero(&self.drift_of(ctx).await?))
+    }
+
+    /// Whether it was ever counted.
+    async fn is_counted(&self) -> bool {
+        self.last_counted_at.is_some()
     }
 
     /// The most recent transactions of this item at this location, newest first.
@@ -186,6 +227,7 @@ pub struct InventoryConsistency {
 
 /// A reconciliation's progress at one location, and its count sheet.
 #[derive(Debug, Clone, SimpleObject)]
+#[graphql(complex)]
 pub struct InventoryReconciliation {
     /// The location (none when there is no warehouse yet).
     pub location_id: Option<i64>,
@@ -199,6 +241,18 @@ pub struct InventoryReconciliation {
     pub remaining: i64,
     /// The count sheet (every balance, or only the remaining ones), by SKU.
     pub lines: StockBalanceConnection,
+}
+
+#[ComplexObject]
+impl InventoryReconciliation {
+    /// Balances at the location whose stored on-hand quantity differs from the ledger's sum
+    /// (0 unless something wrote one without the other).
+    async fn drifted(&self, ctx: &Context<'_>) -> AppResult<i64> {
+        let Some(location) = self.location_id else {
+            return Ok(0);
+        };
+        model::drifted_balances(&mut *context::conn(ctx).await?, location).await
+    }
 }
 
 /// Stock queries (admins).

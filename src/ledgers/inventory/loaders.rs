@@ -123,6 +123,48 @@ impl Loader<i64> for LocationNamesLoader {
     }
 }
 
+/// What the ledger says is on hand at an (item, location): the sum of every movement that
+/// changes on-hand stock there, which the stored balance must equal.
+pub struct LedgerSumsLoader {
+    /// The pool.
+    pub pool: DbPool,
+}
+
+impl Loader<(i64, i64)> for LedgerSumsLoader {
+    type Value = bigdecimal::BigDecimal;
+    type Error = AppError;
+    async fn load(
+        &self,
+        keys: &[(i64, i64)],
+    ) -> Result<HashMap<(i64, i64), bigdecimal::BigDecimal>, AppError> {
+        use diesel::prelude::*;
+        use diesel_async::RunQueryDsl;
+
+        use crate::platform::db::schema::inventory_transactions as t;
+        let mut conn = self.pool.get().await?;
+        let items: Vec<i64> = keys.iter().map(|k| k.0).collect();
+        let rows: Vec<(i64, i64, Option<bigdecimal::BigDecimal>)> = t::table
+            .filter(t::item_id.eq_any(&items))
+            .filter(t::affects_on_hand.eq(true))
+            .group_by((t::item_id, t::location_id))
+            .select((t::item_id, t::location_id, diesel::dsl::sum(t::quantity)))
+            .load(&mut conn)
+            .await?;
+        let mut out: HashMap<(i64, i64), bigdecimal::BigDecimal> = rows
+            .into_iter()
+            .map(|(item, location, sum)| ((item, location), sum.unwrap_or_default()))
+            .filter(|(key, _)| keys.contains(key))
+            .collect();
+        for key in keys {
+            out.entry(*key).or_default();
+        }
+        Ok(out)
+    }
+}
+
+/// Per-request ledger sums of (item, location).
+pub type LedgerSums = DataLoader<LedgerSumsLoader, HashMapCache>;
+
 /// Per-request item facts.
 pub type ItemFactsOf = DataLoader<ItemFactsLoader, HashMapCache>;
 /// Per-request location names.
@@ -160,6 +202,11 @@ pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::
         ))
         .data(DataLoader::with_cache(
             BalanceTransactionsLoader { pool: pool.clone() },
+            spawn,
+            HashMapCache::default(),
+        ))
+        .data(DataLoader::with_cache(
+            LedgerSumsLoader { pool: pool.clone() },
             spawn,
             HashMapCache::default(),
         ));

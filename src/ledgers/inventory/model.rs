@@ -594,3 +594,23 @@ pub async fn stock_of(
         })
         .collect())
 }
+
+/// How many balances at a location disagree with the sum of the movements that change
+/// on-hand stock there.
+pub async fn drifted_balances(conn: &mut AsyncPgConnection, location: i64) -> AppResult<i64> {
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let row: Count = diesel::sql_query(
+        "SELECT count(*) AS n FROM inventory_balances b \
+         WHERE b.location_id = $1 AND b.on_hand_quantity <> COALESCE(( \
+             SELECT SUM(t.quantity) FROM inventory_transactions t \
+             WHERE t.item_id = b.item_id AND t.location_id = b.location_id AND t.affects_on_hand), 0)",
+    )
+    .bind::<diesel::sql_types::BigInt, _>(location)
+    .get_result(conn)
+    .await?;
+    Ok(row.n)
+}

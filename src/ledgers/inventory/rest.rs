@@ -44,7 +44,7 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Fields)
         .idempotent()
         .access(Admin)
-        .summary("Record a count (`items: [{product_id, counted_quantity, reason}]`, `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction"),
+        .summary("Record a count (`items: [{product_id, counted_quantity, reason}]`, or one item as FilaOps's reconciliation sends it: `product_id`, `counted_qty`, `notes?`; `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction"),
     Route::get("/admin/inventory/reconciliation", stored_op!("reconciliation.graphql", "balance"), "inventoryReconciliation")
         .access(Admin)
         .flatten(&["lines", "page"])

@@ -392,16 +392,24 @@ pub struct CycleCountLine {
 /// A cycle count (`POST /admin/inventory/transactions/batch`).
 #[derive(Debug, Clone, InputObject)]
 pub struct CycleCountInput {
-    /// The counted items.
+    /// The counted items (or one item as `productId` and `countedQty`).
+    #[graphql(default)]
     pub items: Vec<CycleCountLine>,
     /// Where they were counted (default: the first warehouse).
     pub location_id: Option<i64>,
     /// A name for the count (default `Cycle Count YYYY-MM-DD HH:MM`).
     pub count_reference: Option<String>,
+    /// One item counted, as FilaOps's reconciliation page sends it (instead of `items`).
+    pub product_id: Option<i64>,
+    /// What the count of that one item found.
+    pub counted_qty: Option<Decimal>,
+    /// Notes on that count (its reason).
+    pub notes: Option<String>,
 }
 
 /// What a count did for one item.
 #[derive(Debug, Clone, SimpleObject)]
+#[graphql(complex)]
 pub struct CycleCountLineResult {
     /// The item.
     pub product_id: i64,
@@ -423,6 +431,21 @@ pub struct CycleCountLineResult {
     pub success: bool,
     /// Why not.
     pub error: Option<String>,
+}
+
+#[async_graphql::ComplexObject]
+impl CycleCountLineResult {
+    /// The quantity before, as a number (FilaOps's `previous_quantity`).
+    async fn previous_quantity_number(&self) -> Option<f64> {
+        self.previous_quantity
+            .as_ref()
+            .and_then(|q| bigdecimal::ToPrimitive::to_f64(&q.0))
+    }
+
+    /// The quantity counted, as a number (FilaOps's `new_quantity`).
+    async fn counted_quantity_number(&self) -> f64 {
+        bigdecimal::ToPrimitive::to_f64(&self.counted_quantity.0).unwrap_or(0.0)
+    }
 }
 
 /// The outcome of a count.
@@ -450,6 +473,21 @@ pub async fn count(
     mut input: CycleCountInput,
     user: i64,
 ) -> Result<CycleCountResult, Stop> {
+    if input.items.is_empty()
+        && let (Some(product_id), Some(counted_quantity)) =
+            (input.product_id, input.counted_qty.take())
+    {
+        let reason = input
+            .notes
+            .take()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| "Physical count".to_string());
+        input.items.push(CycleCountLine {
+            product_id,
+            counted_quantity,
+            reason,
+        });
+    }
     if input.items.is_empty() {
         return Err(Stop::Refused(vec![invalid(
             "items",
@@ -699,10 +737,12 @@ pub struct AdjustQuantityInput {
     /// Where (default: the first warehouse).
     pub location_id: Option<i64>,
     /// The quantity now on hand, in the stocking unit.
+    #[graphql(directive = crate::platform::graphql::limits::rest_alias::apply("new_on_hand_quantity".into()))]
     pub new_quantity: Option<Decimal>,
     /// Or: how much to add (positive) or remove (negative).
     pub quantity_change: Option<Decimal>,
     /// Why (required: an adjustment reason code or words).
+    #[graphql(directive = crate::platform::graphql::limits::rest_alias::apply("adjustment_reason".into()))]
     pub reason: String,
     /// Notes (the journal entry's description names them).
     pub notes: Option<String>,

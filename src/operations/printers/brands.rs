@@ -26,6 +26,132 @@ pub struct PrinterBrandInfo {
     pub connection_fields: Vec<&'static str>,
     /// One line of guidance for the setup form.
     pub description: &'static str,
+    /// The models of the brand the setup form offers (discontinued ones last).
+    pub models: Vec<PrinterModelInfo>,
+}
+
+/// A printer model the setup form offers.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct PrinterModelInfo {
+    /// The value stored as the printer's model.
+    pub value: &'static str,
+    /// What the form shows.
+    pub label: &'static str,
+    /// No longer sold.
+    pub discontinued: bool,
+    /// Its build volume and enclosure, when known.
+    pub capabilities: Option<ModelCapabilities>,
+}
+
+/// What a model can print.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct ModelCapabilities {
+    /// Build plate width (mm).
+    pub bed_width_mm: i32,
+    /// Build plate depth (mm).
+    pub bed_depth_mm: i32,
+    /// Build height (mm).
+    pub bed_height_mm: i32,
+    /// Whether the build volume is enclosed (`compat::enclosed_model`, the rule the
+    /// scheduler uses).
+    pub has_enclosure: bool,
+    /// Hottest nozzle temperature (°C).
+    pub nozzle_temp_max_c: i32,
+}
+
+/// A model with its build volume (width, depth, height in mm), hottest nozzle and whether
+/// it is discontinued.
+type ModelFacts = (&'static str, &'static str, (i32, i32, i32), i32, bool);
+
+/// The models of a brand.
+fn models(brand: PrinterBrand) -> Vec<PrinterModelInfo> {
+    let facts: &[ModelFacts] = match brand {
+        PrinterBrand::Bambulab => &[
+            ("H2D", "H2D", (325, 320, 325), 350, false),
+            ("H2S", "H2S", (340, 320, 340), 350, false),
+            ("P2S", "P2S", (256, 256, 256), 300, false),
+            ("P1S", "P1S", (256, 256, 256), 300, false),
+            ("P1P", "P1P", (256, 256, 256), 300, false),
+            ("A1", "A1", (256, 256, 256), 300, false),
+            ("A1 Mini", "A1 Mini", (180, 180, 180), 300, false),
+            ("X1C", "X1 Carbon", (256, 256, 256), 300, true),
+            ("X1E", "X1E", (256, 256, 256), 320, true),
+        ],
+        PrinterBrand::Klipper => &[
+            ("Voron 2.4", "Voron 2.4 (350)", (350, 350, 340), 300, false),
+            (
+                "Voron Trident",
+                "Voron Trident (300)",
+                (300, 300, 250),
+                300,
+                false,
+            ),
+            (
+                "RatRig V-Core 4",
+                "RatRig V-Core 4 (400)",
+                (400, 400, 400),
+                300,
+                false,
+            ),
+        ],
+        PrinterBrand::Octoprint | PrinterBrand::Generic => &[
+            ("Ender 3", "Creality Ender 3", (220, 220, 250), 260, false),
+            (
+                "Ender 3 V2",
+                "Creality Ender 3 V2",
+                (220, 220, 250),
+                260,
+                false,
+            ),
+            ("CR-10", "Creality CR-10", (300, 300, 400), 260, false),
+            (
+                "Anycubic Kobra",
+                "Anycubic Kobra",
+                (220, 220, 250),
+                260,
+                false,
+            ),
+            ("Custom", "Custom / DIY", (0, 0, 0), 0, false),
+        ],
+        PrinterBrand::Prusa => &[
+            ("Core One", "Prusa Core One", (250, 220, 270), 290, false),
+            ("MK4S", "Original Prusa MK4S", (250, 210, 220), 290, false),
+            ("MINI+", "Original Prusa MINI+", (180, 180, 180), 280, false),
+            ("XL", "Prusa XL", (360, 360, 360), 290, false),
+            ("MK3S+", "Original Prusa MK3S+", (250, 210, 210), 300, true),
+        ],
+        PrinterBrand::Creality => &[
+            ("K2 Plus", "Creality K2 Plus", (350, 350, 350), 350, false),
+            ("K1C", "Creality K1C", (220, 220, 250), 300, false),
+            ("K1 Max", "Creality K1 Max", (300, 300, 300), 300, false),
+            (
+                "Ender-3 V3",
+                "Creality Ender-3 V3",
+                (220, 220, 250),
+                300,
+                false,
+            ),
+        ],
+    };
+    let mut out: Vec<PrinterModelInfo> = facts
+        .iter()
+        .map(
+            |&(value, label, (w, d, h), nozzle, discontinued)| PrinterModelInfo {
+                value,
+                label,
+                discontinued,
+                capabilities: (w > 0).then(|| ModelCapabilities {
+                    bed_width_mm: w,
+                    bed_depth_mm: d,
+                    bed_height_mm: h,
+                    has_enclosure: crate::operations::printers::compat::enclosed_model(label),
+                    nozzle_temp_max_c: nozzle,
+                }),
+            },
+        )
+        .collect();
+    out.sort_by_key(|m| m.discontinued);
+    out
 }
 
 /// All brands, in the enum's order.
@@ -113,6 +239,7 @@ pub fn info(brand: PrinterBrand) -> PrinterBrandInfo {
         supports_camera,
         connection_fields,
         description,
+        models: models(brand),
     }
 }
 

@@ -310,6 +310,14 @@ impl Given<'_> {
             return types.coerce(given.as_ref(), &var.ty, Source::Text, &field, errors);
         }
         match (route.route.body, body_value, body_object) {
+            // No body: the input's fields may come as query parameters, as FilaOps's client
+            // sends some writes (`adjust-quantity?product_id=...`).
+            (Body::Input(name), Some(Value::Object(given)), _)
+                if name == var.name && given.is_empty() && !query.is_empty() =>
+            {
+                let fields = Value::Object(query.clone());
+                return types.coerce(Some(&fields), &var.ty, Source::Text, "query", errors);
+            }
             (Body::Input(name), Some(whole), _) if name == var.name => {
                 return types.coerce(Some(whole), &var.ty, *body_source, "", errors);
             }

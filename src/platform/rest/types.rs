@@ -230,6 +230,15 @@ impl TypeInfo {
             }
             None => return None,
             Some(Value::Null) => return Some(Value::Null),
+            // A form's "none" option: FilaOps's client sends `""` for an unset choice
+            // (`reference_type: ""`); for an optional closed set it means not given.
+            Some(Value::String(s))
+                if ty.nullable
+                    && s.is_empty()
+                    && matches!(&ty.base, BaseType::Named(n) if self.enums.contains_key(n.as_str())) =>
+            {
+                return Some(Value::Null);
+            }
             Some(v) => v,
         };
         match &ty.base {
