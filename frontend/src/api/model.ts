@@ -57,7 +57,7 @@ export type CompanySettingsPatch = RequestBody<'/settings/', 'patch'>;
 export type TeamUserCreate = RequestBody<'/admin/users/', 'post'>;
 export type InventoryTransactionCreate = RequestBody<'/admin/inventory-transactions/', 'post'>;
 export type CycleCountRequest = RequestBody<'/inventory/cycle-count/', 'post'>;
-export type CycleCountLine = CycleCountRequest['items'][number];
+export type CycleCountLine = NonNullable<CycleCountRequest['items']>[number];
 
 /** The fields a list route sorts by (from the document's `sort_by` enum). */
 export type SortBy<Q> = Q extends { sort_by?: infer S } ? NonNullable<S> : never;

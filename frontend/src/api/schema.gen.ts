@@ -469,21 +469,36 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Key figures: revenue, COGS and gross margin of the window (default the last 30 days); receivables (1100), cash (1000) and sales tax owed (2100) at its end
+         * The books' figures of the window (default the last 30 days: `window_revenue`, `window_cogs`, `gross_margin`, `gross_margin_percent`; receivables, cash and tax owed at its end) and FilaOps's month- and year-to-date blocks: `revenue`, `payments`, `tax`, `cogs`, `profit`, `unjournaled_txn_count`
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
          *     query AccountingDashboard($startDate: NaiveDate, $endDate: NaiveDate) {
-         *       accountingDashboard(startDate: $startDate, endDate: $endDate) {
-         *         start_date: startDate
-         *         end_date: endDate
-         *         revenue
-         *         cogs
-         *         gross_margin: grossMargin
-         *         gross_margin_percent: grossMarginPercent
-         *         accounts_receivable: accountsReceivable
-         *         cash
-         *         tax_liability: taxLiability
+         *       accountingOverview(startDate: $startDate, endDate: $endDate) {
+         *         window {
+         *           start_date: startDate
+         *           end_date: endDate
+         *           window_revenue: revenue
+         *           window_cogs: cogs
+         *           gross_margin: grossMargin
+         *           gross_margin_percent: grossMarginPercent
+         *           accounts_receivable: accountsReceivable
+         *           cash
+         *           tax_liability: taxLiability
+         *         }
+         *         as_of: asOf
+         *         fiscal_year_start: fiscalYearStart
+         *         revenue { mtd mtd_orders: mtdOrders ytd ytd_orders: ytdOrders }
+         *         payments {
+         *           mtd_received: mtdReceived
+         *           ytd_received: ytdReceived
+         *           outstanding
+         *           outstanding_orders: outstandingOrders
+         *         }
+         *         tax { mtd_collected: mtdCollected ytd_collected: ytdCollected }
+         *         cogs { mtd }
+         *         profit { mtd_gross: mtdGross mtd_margin_pct: mtdMarginPct }
+         *         unjournaled_txn_count: unjournaledTxnCount
          *       }
          *     }
          *     ```
@@ -2836,6 +2851,7 @@ export interface paths {
          *       lot_number: lotNumber
          *       serial_number: serialNumber
          *       reason
+         *       reason_code: reason
          *       notes
          *       created_at: createdAt
          *       created_by: createdBy
@@ -2880,6 +2896,7 @@ export interface paths {
          *       lot_number: lotNumber
          *       serial_number: serialNumber
          *       reason
+         *       reason_code: reason
          *       notes
          *       created_at: createdAt
          *       created_by: createdBy
@@ -2918,8 +2935,21 @@ export interface paths {
          *         balances
          *         counted
          *         remaining
+         *         total_items: balances
+         *         uncounted_items: remaining
+         *         drifted_items: drifted
          *         lines {
-         *           items: nodes { ...BalanceFields }
+         *           items: nodes {
+         *             ...BalanceFields
+         *             sku: productSku
+         *             name: productName
+         *             stored_on_hand: onHandQuantity
+         *             ledger_sum: ledgerSum
+         *             drift
+         *             has_drift: hasDrift
+         *             is_counted: isCounted
+         *             baseline_timestamp: lastCountedAt
+         *           }
          *           total: totalCount
          *           page: pageInfo { limit offset }
          *         }
@@ -2962,7 +2992,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record a count (`items: [{product_id, counted_quantity, reason}]`, `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction
+         * Record a count (`items: [{product_id, counted_quantity, reason}]`, or one item as FilaOps's reconciliation sends it: `product_id`, `counted_qty`, `notes?`; `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction
          * @deprecated
          * @description Alias of `/inventory/cycle-count/`.
          */
@@ -3068,7 +3098,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record a count (`items: [{product_id, counted_quantity, reason}]`, `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction
+         * Record a count (`items: [{product_id, counted_quantity, reason}]`, or one item as FilaOps's reconciliation sends it: `product_id`, `counted_qty`, `notes?`; `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction
          * @deprecated
          * @description Alias of `/inventory/cycle-count/`.
          */
@@ -3162,6 +3192,7 @@ export interface paths {
          *       lot_number: lotNumber
          *       serial_number: serialNumber
          *       reason
+         *       reason_code: reason
          *       notes
          *       created_at: createdAt
          *       created_by: createdBy
@@ -6083,12 +6114,12 @@ export interface paths {
         get: operations["list_inventory_summary"];
         put?: never;
         /**
-         * Record a count (`items: [{product_id, counted_quantity, reason}]`, `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction
+         * Record a count (`items: [{product_id, counted_quantity, reason}]`, or one item as FilaOps's reconciliation sends it: `product_id`, `counted_qty`, `notes?`; `location_id?`, `count_reference?`): each variance an adjustment and a journal entry, one database transaction
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     mutation CycleCountRecord($items: [CycleCountLine!]!, $locationId: Int, $countReference: String) {
-         *       cycleCountRecord(input: {items: $items, locationId: $locationId, countReference: $countReference}) {
+         *     mutation CycleCountRecord($items: [CycleCountLine!] = [], $locationId: Int, $countReference: String, $productId: Int, $countedQty: Decimal, $notes: String) {
+         *       cycleCountRecord(input: {items: $items, locationId: $locationId, countReference: $countReference, productId: $productId, countedQty: $countedQty, notes: $notes}) {
          *         result {
          *           total_items: totalItems
          *           successful
@@ -6102,6 +6133,7 @@ export interface paths {
          *             previous_quantity: previousQuantity
          *             counted_quantity: countedQuantity
          *             variance
+         *             delta: variance
          *             transaction_id: transactionId
          *             journal_entry_id: journalEntryId
          *             success
@@ -6203,6 +6235,7 @@ export interface paths {
          *       lot_number: lotNumber
          *       serial_number: serialNumber
          *       reason
+         *       reason_code: reason
          *       notes
          *       created_at: createdAt
          *       created_by: createdBy
@@ -9590,6 +9623,18 @@ export interface paths {
          *         supports_camera: supportsCamera
          *         connection_fields: connectionFields
          *         description
+         *         models {
+         *           value
+         *           label
+         *           discontinued
+         *           capabilities {
+         *             bed_width_mm: bedWidthMm
+         *             bed_depth_mm: bedDepthMm
+         *             bed_height_mm: bedHeightMm
+         *             has_enclosure: hasEnclosure
+         *             nozzle_temp_max_c: nozzleTempMaxC
+         *           }
+         *         }
          *       }
          *     }
          *     ```
@@ -23162,6 +23207,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Production stock movements (consumption, finished goods) with no journal entry. */
+                        unjournaled_txn_count: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was computed.
+                         */
+                        as_of: string;
+                        /**
+                         * Format: date-time
+                         * @description The first day of the year to date (the fiscal year starts in January).
+                         */
+                        fiscal_year_start: string;
+                        /**
+                         * RevenueBlock
+                         * @description Revenue.
+                         */
+                        revenue: {
+                            /** @description Month to date: the shipped orders' subtotals (before tax and shipping). */
+                            mtd: number;
+                            /** @description Orders shipped this month. */
+                            mtd_orders: number;
+                            /** @description Year to date. */
+                            ytd: number;
+                            /** @description Orders shipped this year. */
+                            ytd_orders: number;
+                        };
+                        /**
+                         * PaymentsBlock
+                         * @description Payments.
+                         */
+                        payments: {
+                            /** @description Completed payments (refunds not counted) this month. */
+                            mtd_received: number;
+                            /** @description Completed payments this year. */
+                            ytd_received: number;
+                            /** @description What open (not cancelled) orders still owe: their totals less their net payments. */
+                            outstanding: number;
+                            /** @description Orders that still owe something. */
+                            outstanding_orders: number;
+                        };
+                        /**
+                         * TaxBlock
+                         * @description Tax.
+                         */
+                        tax: {
+                            /** @description This month. */
+                            mtd_collected: number;
+                            /** @description This year. */
+                            ytd_collected: number;
+                        };
+                        /**
+                         * CogsBlock
+                         * @description Cost of goods sold.
+                         */
+                        cogs: {
+                            /** @description COGS and packaging debited for the month's shipped orders. */
+                            mtd: number;
+                        };
+                        /**
+                         * ProfitBlock
+                         * @description Profit.
+                         */
+                        profit: {
+                            /** @description Revenue less COGS, month to date. */
+                            mtd_gross: number;
+                            /** @description Gross profit as a percentage of revenue (0 without revenue). */
+                            mtd_margin_pct: number;
+                        };
                         /**
                          * Format: date
                          * @description First day of the window.
@@ -23176,12 +23289,12 @@ export interface operations {
                          * Format: decimal
                          * @description Revenue booked in the window (4000 + 4200).
                          */
-                        revenue: string;
+                        window_revenue: string;
                         /**
                          * Format: decimal
                          * @description Cost of goods sold in the window (5000 + 5010).
                          */
-                        cogs: string;
+                        window_cogs: string;
                         /**
                          * Format: decimal
                          * @description Revenue minus COGS.
@@ -31159,6 +31272,8 @@ export interface operations {
                         serial_number: string | null;
                         /** @description Why (adjustments, counts). */
                         reason: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason_code: string | null;
                         /** @description Notes. */
                         notes: string | null;
                         /**
@@ -31327,6 +31442,8 @@ export interface operations {
                         serial_number: string | null;
                         /** @description Why (adjustments, counts). */
                         reason: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason_code: string | null;
                         /** @description Notes. */
                         notes: string | null;
                         /**
@@ -31482,6 +31599,15 @@ export interface operations {
                         counted: number;
                         /** @description Of them, not counted yet. */
                         remaining: number;
+                        /** @description Balances at the location. */
+                        total_items: number;
+                        /** @description Of them, not counted yet. */
+                        uncounted_items: number;
+                        /**
+                         * @description Balances at the location whose stored on-hand quantity differs from the ledger's sum
+                         *     (0 unless something wrote one without the other).
+                         */
+                        drifted_items: number;
                         /** @description The rows of this page. */
                         items: {
                             /** @description Id (the summary's `inventory_id`). */
@@ -31519,6 +31645,32 @@ export interface operations {
                             available_quantity: string;
                             /** @description When it was last counted. */
                             last_counted: string | null;
+                            /** @description The item's SKU. */
+                            sku: string;
+                            /** @description The item's name. */
+                            name: string;
+                            /**
+                             * Format: decimal
+                             * @description On hand: the sum of its stock transactions.
+                             */
+                            stored_on_hand: string;
+                            /**
+                             * Format: decimal
+                             * @description What the ledger says is on hand here: the sum of every movement that changes on-hand
+                             *     stock at this item and location.
+                             */
+                            ledger_sum: string;
+                            /**
+                             * @description The stored on-hand quantity less the ledger's sum, as a number: 0 unless something
+                             *     wrote one without the other (FilaOps's reconciliation `drift`).
+                             */
+                            drift: number;
+                            /** @description Whether the stored quantity and the ledger disagree. */
+                            has_drift: boolean;
+                            /** @description Whether it was ever counted. */
+                            is_counted: boolean;
+                            /** @description When it was last counted. */
+                            baseline_timestamp: string | null;
                         }[];
                         /** @description How many rows match, over all pages. */
                         total: number;
@@ -31600,14 +31752,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    items: {
+                    items?: {
                         product_id: number;
                         /** Format: decimal */
                         counted_quantity: string;
                         reason: string;
-                    }[];
+                    }[] | null;
                     location_id?: number | null;
                     count_reference?: string | null;
+                    product_id?: number | null;
+                    counted_qty?: string | null;
+                    notes?: string | null;
                 };
             };
         };
@@ -31646,6 +31801,8 @@ export interface operations {
                             counted_quantity: string;
                             /** @description Counted minus previous. */
                             variance: string | null;
+                            /** @description Counted minus previous. */
+                            delta: string | null;
                             /** @description The adjustment posted (none when nothing differed). */
                             transaction_id: number | null;
                             /** @description Its journal entry. */
@@ -31949,6 +32106,8 @@ export interface operations {
                         serial_number: string | null;
                         /** @description Why (adjustments, counts). */
                         reason: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason_code: string | null;
                         /** @description Notes. */
                         notes: string | null;
                         /**
@@ -32117,6 +32276,8 @@ export interface operations {
                         serial_number: string | null;
                         /** @description Why (adjustments, counts). */
                         reason: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason_code: string | null;
                         /** @description Notes. */
                         notes: string | null;
                         /**
@@ -32334,14 +32495,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    items: {
+                    items?: {
                         product_id: number;
                         /** Format: decimal */
                         counted_quantity: string;
                         reason: string;
-                    }[];
+                    }[] | null;
                     location_id?: number | null;
                     count_reference?: string | null;
+                    product_id?: number | null;
+                    counted_qty?: string | null;
+                    notes?: string | null;
                 };
             };
         };
@@ -32380,6 +32544,8 @@ export interface operations {
                             counted_quantity: string;
                             /** @description Counted minus previous. */
                             variance: string | null;
+                            /** @description Counted minus previous. */
+                            delta: string | null;
                             /** @description The adjustment posted (none when nothing differed). */
                             transaction_id: number | null;
                             /** @description Its journal entry. */
@@ -32758,6 +32924,8 @@ export interface operations {
                         serial_number: string | null;
                         /** @description Why (adjustments, counts). */
                         reason: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason_code: string | null;
                         /** @description Notes. */
                         notes: string | null;
                         /**
@@ -43478,14 +43646,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    items: {
+                    items?: {
                         product_id: number;
                         /** Format: decimal */
                         counted_quantity: string;
                         reason: string;
-                    }[];
+                    }[] | null;
                     location_id?: number | null;
                     count_reference?: string | null;
+                    product_id?: number | null;
+                    counted_qty?: string | null;
+                    notes?: string | null;
                 };
             };
         };
@@ -43524,6 +43695,8 @@ export interface operations {
                             counted_quantity: string;
                             /** @description Counted minus previous. */
                             variance: string | null;
+                            /** @description Counted minus previous. */
+                            delta: string | null;
                             /** @description The adjustment posted (none when nothing differed). */
                             transaction_id: number | null;
                             /** @description Its journal entry. */
@@ -43804,6 +43977,8 @@ export interface operations {
                         serial_number: string | null;
                         /** @description Why (adjustments, counts). */
                         reason: string | null;
+                        /** @description Why (adjustments, counts). */
+                        reason_code: string | null;
                         /** @description Notes. */
                         notes: string | null;
                         /**
@@ -55502,6 +55677,31 @@ export interface operations {
                         connection_fields: string[];
                         /** @description One line of guidance for the setup form. */
                         description: string;
+                        /** @description The models of the brand the setup form offers (discontinued ones last). */
+                        models: {
+                            /** @description The value stored as the printer's model. */
+                            value: string;
+                            /** @description What the form shows. */
+                            label: string;
+                            /** @description No longer sold. */
+                            discontinued: boolean;
+                            /** @description Its build volume and enclosure, when known. */
+                            capabilities: {
+                                /** @description Build plate width (mm). */
+                                bed_width_mm: number;
+                                /** @description Build plate depth (mm). */
+                                bed_depth_mm: number;
+                                /** @description Build height (mm). */
+                                bed_height_mm: number;
+                                /**
+                                 * @description Whether the build volume is enclosed (`compat::enclosed_model`, the rule the
+                                 *     scheduler uses).
+                                 */
+                                has_enclosure: boolean;
+                                /** @description Hottest nozzle temperature (°C). */
+                                nozzle_temp_max_c: number;
+                            } | null;
+                        }[];
                     }[];
                 };
             };
