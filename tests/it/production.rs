@@ -1300,7 +1300,24 @@ async fn dispatch_suggests_the_loaded_filament_first_and_the_command_center_coun
         None,
     )
     .await;
-    assert_eq!(trend.as_array().map(Vec::len), Some(7));
+    assert_eq!(trend["data"].as_array().map(Vec::len), Some(7), "{trend}");
+    assert!(trend["pipeline_in_progress"].is_i64(), "{trend}");
+    // FilaOps's form: a period, the window from the month's first day.
+    let mtd = ok(
+        &app,
+        &t,
+        Method::GET,
+        "/api/v1/admin/dashboard/production-trend?period=MTD",
+        None,
+    )
+    .await;
+    assert_eq!(mtd["period"], "MTD", "{mtd}");
+    assert!(
+        mtd["start_date"]
+            .as_str()
+            .is_some_and(|d| d.ends_with("-01")),
+        "{mtd}"
+    );
 }
 
 /// `PUT /production-orders/{id}/schedule` (CONTRACT 5.12): plans the order's window; an end

@@ -2375,16 +2375,27 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Completed orders and units per day over the last `days` days (default 30)
+         * Completed orders and units per day over a FilaOps `period` (WTD, MTD, QTD, YTD) or the last `days` days (default 30): `{period, start_date, end_date, total_completed, total_units, pipeline_in_progress, pipeline_scheduled, data: [{date, completed, units, ...}]}`
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query ProductionTrend($days: Int = 30) {
-         *       productionTrend(days: $days) {
-         *         date
-         *         orders_completed: ordersCompleted
-         *         quantity_completed: quantityCompleted
-         *         quantity_scrapped: quantityScrapped
+         *     query ProductionTrend($period: String, $days: Int = 30) {
+         *       productionTrendReport(period: $period, days: $days) {
+         *         period
+         *         start_date: startDate
+         *         end_date: endDate
+         *         total_completed: totalCompleted
+         *         total_units: totalUnits
+         *         pipeline_in_progress: pipelineInProgress
+         *         pipeline_scheduled: pipelineScheduled
+         *         data {
+         *           date
+         *           completed: ordersCompleted
+         *           units: quantityCompleted
+         *           orders_completed: ordersCompleted
+         *           quantity_completed: quantityCompleted
+         *           quantity_scrapped: quantityScrapped
+         *         }
          *       }
          *     }
          *     ```
@@ -2441,12 +2452,23 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Money placed with vendors per month (`months`, default 6)
+         * Purchase orders received over a FilaOps `period` (WTD, MTD, QTD, YTD; default the last 365 days) with totals and the pipeline now, `data: [{date, received, spend}]`, and money placed per month over `months` (default 6) as `months: [{period, orders, total}]`
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query PurchasingTrend($months: Int = 6) {
-         *       purchasingTrend(months: $months) { period orders total }
+         *     query PurchasingTrend($period: String, $months: Int = 6) {
+         *       purchasingTrendReport(period: $period, months: $months) {
+         *         period
+         *         start_date: startDate
+         *         end_date: endDate
+         *         total_received: totalReceived
+         *         total_spend: totalSpend
+         *         pipeline_ordered: pipelineOrdered
+         *         pipeline_draft: pipelineDraft
+         *         pending_spend: pendingSpend
+         *         data: days { date received spend }
+         *         months { period orders total }
+         *       }
          *     }
          *     ```
          */
@@ -6056,8 +6078,8 @@ export interface paths {
          *           product_id: productId
          *           product_sku: productSku
          *           product_name: productName
-         *           previous_quantity: previousQuantity
-         *           new_quantity: countedQuantity
+         *           previous_quantity: previousQuantityNumber
+         *           new_quantity: countedQuantityNumber
          *           variance
          *           transaction_id: transactionId
          *           journal_entry_id: journalEntryId
@@ -29472,6 +29494,7 @@ export interface operations {
     list_production_trend: {
         parameters: {
             query?: {
+                period?: string | null;
                 days?: number | null;
             };
             header?: never;
@@ -29487,24 +29510,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The period asked for (echoed), when one was. */
+                        period: string | null;
                         /**
                          * Format: date
-                         * @description The day.
+                         * @description First day.
                          */
-                        date: string;
-                        /** @description Orders completed that day. */
-                        orders_completed: number;
+                        start_date: string;
                         /**
-                         * Format: decimal
-                         * @description Good units made.
+                         * Format: date
+                         * @description Last day (today).
                          */
-                        quantity_completed: string;
-                        /**
-                         * Format: decimal
-                         * @description Units scrapped.
-                         */
-                        quantity_scrapped: string;
-                    }[];
+                        end_date: string;
+                        /** @description Orders completed in the window. */
+                        total_completed: number;
+                        /** @description Good units made in the window. */
+                        total_units: number;
+                        /** @description Orders in progress now. */
+                        pipeline_in_progress: number;
+                        /** @description Orders released and waiting to start now. */
+                        pipeline_scheduled: number;
+                        /** @description Every day of the window, oldest first. */
+                        data: {
+                            /**
+                             * Format: date
+                             * @description The day.
+                             */
+                            date: string;
+                            /** @description Orders completed that day (FilaOps's `completed`). */
+                            completed: number;
+                            /**
+                             * Format: decimal
+                             * @description Good units made.
+                             */
+                            units: string;
+                            /** @description Orders completed that day (FilaOps's `completed`). */
+                            orders_completed: number;
+                            /**
+                             * Format: decimal
+                             * @description Good units made.
+                             */
+                            quantity_completed: string;
+                            /**
+                             * Format: decimal
+                             * @description Units scrapped.
+                             */
+                            quantity_scrapped: string;
+                        }[];
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -29669,6 +29722,7 @@ export interface operations {
     list_purchasing_trend: {
         parameters: {
             query?: {
+                period?: string | null;
                 months?: number | null;
             };
             header?: never;
@@ -29684,16 +29738,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The month, `YYYY-MM`. */
-                        period: string;
-                        /** @description Orders placed in it. */
-                        orders: number;
+                        /** @description The period asked for (echoed), when one was. */
+                        period: string | null;
                         /**
-                         * Format: decimal
-                         * @description Their total.
+                         * Format: date
+                         * @description First day of the window.
                          */
-                        total: string;
-                    }[];
+                        start_date: string;
+                        /**
+                         * Format: date
+                         * @description Last day (today).
+                         */
+                        end_date: string;
+                        /** @description Orders received (or closed) in the window. */
+                        total_received: number;
+                        /** @description Their total. */
+                        total_spend: number;
+                        /** @description Orders placed and not received now. */
+                        pipeline_ordered: number;
+                        /** @description Draft orders now. */
+                        pipeline_draft: number;
+                        /** @description The total of the orders placed and not received. */
+                        pending_spend: number;
+                        /** @description The days with receipts, oldest first. */
+                        data: {
+                            /**
+                             * Format: date
+                             * @description The day, `YYYY-MM-DD`.
+                             */
+                            date: string;
+                            /** @description Orders received that day. */
+                            received: number;
+                            /** @description Their total. */
+                            spend: number;
+                        }[];
+                        /** @description Money placed with vendors per month over the last `months` months. */
+                        months: {
+                            /** @description The month, `YYYY-MM`. */
+                            period: string;
+                            /** @description Orders placed in it. */
+                            orders: number;
+                            /**
+                             * Format: decimal
+                             * @description Their total.
+                             */
+                            total: string;
+                        }[];
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -43394,13 +43485,10 @@ export interface operations {
                         product_sku: string | null;
                         /** @description Its name. */
                         product_name: string | null;
-                        /** @description On hand before the count. */
-                        previous_quantity: string | null;
-                        /**
-                         * Format: decimal
-                         * @description What was counted.
-                         */
-                        new_quantity: string;
+                        /** @description The quantity before, as a number (FilaOps's `previous_quantity`). */
+                        previous_quantity: number | null;
+                        /** @description The quantity counted, as a number (FilaOps's `new_quantity`). */
+                        new_quantity: number;
                         /** @description Counted minus previous. */
                         variance: string | null;
                         /** @description The adjustment posted (none when nothing differed). */

@@ -726,12 +726,70 @@ pub async fn summary(conn: &mut AsyncPgConnection) -> AppResult<CommandSummary> 
 pub struct TrendDay {
     /// The day.
     pub date: NaiveDate,
-    /// Orders completed that day.
+    /// Orders completed that day (FilaOps's `completed`).
+    #[graphql(name = "ordersCompleted")]
     pub orders_completed: i32,
     /// Good units made.
     pub quantity_completed: Decimal,
     /// Units scrapped.
     pub quantity_scrapped: Decimal,
+}
+
+/// Completed production over a window with its totals and the orders in the pipeline now
+/// (FilaOps's `/admin/dashboard/production-trend` envelope).
+#[derive(Debug, Clone, SimpleObject)]
+pub struct ProductionTrendReport {
+    /// The period asked for (echoed), when one was.
+    pub period: Option<String>,
+    /// First day.
+    pub start_date: NaiveDate,
+    /// Last day (today).
+    pub end_date: NaiveDate,
+    /// Orders completed in the window.
+    pub total_completed: i64,
+    /// Good units made in the window.
+    pub total_units: f64,
+    /// Orders in progress now.
+    pub pipeline_in_progress: i64,
+    /// Orders released and waiting to start now.
+    pub pipeline_scheduled: i64,
+    /// Every day of the window, oldest first.
+    pub data: Vec<TrendDay>,
+}
+
+/// The trend of `days` days with its totals and the pipeline now.
+pub async fn trend_report(
+    conn: &mut AsyncPgConnection,
+    period: Option<String>,
+    days: i64,
+) -> AppResult<ProductionTrendReport> {
+    let data = trend(conn, days).await?;
+    let counts: Vec<(OrderStatus, i64)> = production_orders::table
+        .filter(production_orders::status.eq_any([OrderStatus::InProgress, OrderStatus::Released]))
+        .group_by(production_orders::status)
+        .select((production_orders::status, diesel::dsl::count_star()))
+        .load(conn)
+        .await?;
+    let count = |status: OrderStatus| {
+        counts
+            .iter()
+            .find(|(s, _)| *s == status)
+            .map_or(0, |(_, n)| *n)
+    };
+    let today = crate::ledgers::inventory::rules::today();
+    Ok(ProductionTrendReport {
+        period,
+        start_date: <[TrendDay]>::first(&data).map_or(today, |d| d.date),
+        end_date: today,
+        total_completed: data.iter().map(|d| i64::from(d.orders_completed)).sum(),
+        total_units: data
+            .iter()
+            .map(|d| bigdecimal::ToPrimitive::to_f64(&d.quantity_completed.0).unwrap_or(0.0))
+            .sum(),
+        pipeline_in_progress: count(OrderStatus::InProgress),
+        pipeline_scheduled: count(OrderStatus::Released),
+        data,
+    })
 }
 
 /// Completed orders per day over the last `days` days (oldest first, every day present).

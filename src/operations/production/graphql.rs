@@ -1109,4 +1109,25 @@ impl ProductionFloorQuery {
     ) -> AppResult<Vec<floor::TrendDay>> {
         floor::trend(&mut *context::conn(ctx).await?, days).await
     }
+
+    /// Completed production over a window (a FilaOps `period`, WTD, MTD, QTD or YTD, any
+    /// other value the last 365 days; or the last `days` days) with its totals and the
+    /// orders in the pipeline now.
+    #[graphql(guard = "Access::User")]
+    async fn production_trend_report(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "WTD, MTD, QTD or YTD (wins over `days`).")] period: Option<String>,
+        #[graphql(desc = "Days back (1-366, default 30).", default = 30, directive = crate::platform::graphql::limits::range::apply(1, 366))]
+        days: i64,
+    ) -> AppResult<floor::ProductionTrendReport> {
+        let days = match &period {
+            Some(p) => crate::ledgers::accounting::rules::period_days(
+                p,
+                crate::ledgers::inventory::rules::today(),
+            ),
+            None => days,
+        };
+        floor::trend_report(&mut *context::conn(ctx).await?, period, days).await
+    }
 }

@@ -106,6 +106,6 @@ pub const ROUTES: &[Route] = &[
         .summary("What someone should look at, most urgent first (late, waiting for material, on hold, QC, printers in error or maintenance)"),
     Route::get("/command-center/resources", include_str!("rest/command_center_resources.graphql"), "commandCenterResources")
         .summary("Printers with what they run, and the work centers"),
-    Route::get("/admin/dashboard/production-trend", include_str!("rest/production_trend.graphql"), "productionTrend")
-        .summary("Completed orders and units per day over the last `days` days (default 30)"),
+    Route::get("/admin/dashboard/production-trend", include_str!("rest/production_trend.graphql"), "productionTrendReport")
+        .summary("Completed orders and units per day over a FilaOps `period` (WTD, MTD, QTD, YTD) or the last `days` days (default 30): `{period, start_date, end_date, total_completed, total_units, pipeline_in_progress, pipeline_scheduled, data: [{date, completed, units, ...}]}`"),
 ];

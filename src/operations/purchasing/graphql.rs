@@ -380,6 +380,26 @@ impl PurchasingQuery {
         replenish::trend(&mut *context::conn(ctx).await?, months).await
     }
 
+    /// FilaOps's purchasing trend: orders received over a `period` (WTD, MTD, QTD or YTD;
+    /// any other value, or none, the last 365 days) with totals and the pipeline now, and
+    /// the money placed per month over `months` months.
+    #[graphql(guard = "Access::User")]
+    async fn purchasing_trend_report(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "WTD, MTD, QTD or YTD.")] period: Option<String>,
+        #[graphql(desc = "How many months, this one included (1-60).", default = 6, directive = crate::platform::graphql::limits::range::apply(1, 60))]
+        months: i64,
+    ) -> AppResult<replenish::PurchasingTrendReport> {
+        let today = crate::ledgers::inventory::rules::today();
+        let days = crate::ledgers::accounting::rules::period_days(
+            period.as_deref().unwrap_or_default(),
+            today,
+        );
+        let start = today - chrono::Days::new((days - 1).max(0) as u64);
+        replenish::trend_report(&mut *context::conn(ctx).await?, period, start, months).await
+    }
+
     /// One document of a purchase order.
     #[graphql(guard = "Access::User")]
     async fn purchase_order_document(

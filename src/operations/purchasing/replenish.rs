@@ -413,6 +413,110 @@ pub struct PurchasingTrendPoint {
     pub total: Decimal,
 }
 
+/// One day of FilaOps's purchasing trend: purchase orders received and their total.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct ReceivedDay {
+    /// The day, `YYYY-MM-DD`.
+    pub date: NaiveDate,
+    /// Orders received that day.
+    pub received: i64,
+    /// Their total.
+    pub spend: f64,
+}
+
+/// FilaOps's `/admin/dashboard/purchasing-trend` envelope: orders received over a window
+/// with totals and the pipeline now, beside Strata's money placed per month.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct PurchasingTrendReport {
+    /// The period asked for (echoed), when one was.
+    pub period: Option<String>,
+    /// First day of the window.
+    pub start_date: NaiveDate,
+    /// Last day (today).
+    pub end_date: NaiveDate,
+    /// Orders received (or closed) in the window.
+    pub total_received: i64,
+    /// Their total.
+    pub total_spend: f64,
+    /// Orders placed and not received now.
+    pub pipeline_ordered: i64,
+    /// Draft orders now.
+    pub pipeline_draft: i64,
+    /// The total of the orders placed and not received.
+    pub pending_spend: f64,
+    /// The days with receipts, oldest first.
+    pub days: Vec<ReceivedDay>,
+    /// Money placed with vendors per month over the last `months` months.
+    pub months: Vec<PurchasingTrendPoint>,
+}
+
+/// The purchasing trend report: receipts since `start`, the pipeline, and `months` of
+/// money placed.
+pub async fn trend_report(
+    conn: &mut AsyncPgConnection,
+    period: Option<String>,
+    start: NaiveDate,
+    months: i64,
+) -> crate::platform::error::AppResult<PurchasingTrendReport> {
+    let received: Vec<(Option<NaiveDate>, BigDecimal)> = purchase_orders::table
+        .filter(
+            purchase_orders::status
+                .eq_any([PurchaseOrderStatus::Received, PurchaseOrderStatus::Closed]),
+        )
+        .filter(purchase_orders::received_date.ge(start))
+        .select((
+            purchase_orders::received_date,
+            purchase_orders::total_amount,
+        ))
+        .load(conn)
+        .await?;
+    let mut by_day: BTreeMap<NaiveDate, (i64, BigDecimal)> = BTreeMap::new();
+    for (day, total) in received {
+        if let Some(day) = day {
+            let entry = by_day.entry(day).or_insert((0, BigDecimal::zero()));
+            entry.0 += 1;
+            entry.1 += total;
+        }
+    }
+    let open: Vec<(PurchaseOrderStatus, BigDecimal)> = purchase_orders::table
+        .filter(purchase_orders::status.eq_any([
+            PurchaseOrderStatus::Draft,
+            PurchaseOrderStatus::Ordered,
+            PurchaseOrderStatus::Shipped,
+        ]))
+        .select((purchase_orders::status, purchase_orders::total_amount))
+        .load(conn)
+        .await?;
+    let ordered = |s: &PurchaseOrderStatus| *s != PurchaseOrderStatus::Draft;
+    let float = |v: &BigDecimal| bigdecimal::ToPrimitive::to_f64(v).unwrap_or(0.0);
+    let days: Vec<ReceivedDay> = by_day
+        .into_iter()
+        .map(|(date, (received, spend))| ReceivedDay {
+            date,
+            received,
+            spend: float(&spend),
+        })
+        .collect();
+    Ok(PurchasingTrendReport {
+        period,
+        start_date: start,
+        end_date: crate::ledgers::inventory::rules::today(),
+        total_received: days.iter().map(|d| d.received).sum(),
+        total_spend: days.iter().map(|d| d.spend).sum(),
+        pipeline_ordered: open.iter().filter(|(s, _)| ordered(s)).count() as i64,
+        pipeline_draft: open.iter().filter(|(s, _)| !ordered(s)).count() as i64,
+        pending_spend: float(
+            &open
+                .iter()
+                .filter(|(s, _)| ordered(s))
+                .map(|(_, t)| t.clone())
+                .sum::<BigDecimal>(),
+        ),
+        days,
+        months: trend(conn, months).await?,
+    })
+}
+
 /// Money placed with vendors per month over the last `months` months (dashboard).
 pub async fn trend(
     conn: &mut AsyncPgConnection,

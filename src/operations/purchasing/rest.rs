@@ -49,8 +49,8 @@ pub const ROUTES: &[Route] = &[
         .summary("Take an item off a vendor's price list; 404 `Vendor item not found`"),
     Route::get("/vendors/{vendor_id}/metrics", stored_op!("vendor_metrics.graphql"), "vendorMetrics")
         .summary("A vendor's orders, spend, on-time rate and average lead time"),
-    Route::get("/admin/dashboard/purchasing-trend", stored_op!("purchasing_trend.graphql"), "purchasingTrend")
-        .summary("Money placed with vendors per month (`months`, default 6)"),
+    Route::get("/admin/dashboard/purchasing-trend", stored_op!("purchasing_trend.graphql"), "purchasingTrendReport")
+        .summary("Purchase orders received over a FilaOps `period` (WTD, MTD, QTD, YTD; default the last 365 days) with totals and the pipeline now, `data: [{date, received, spend}]`, and money placed per month over `months` (default 6) as `months: [{period, orders, total}]`"),
     Route::get("/purchase-orders/{id}", stored_op!("purchase_order_get.graphql", "po", "po_line"), "purchaseOrder")
         .summary("One purchase order with its lines"),
     Route::get("/purchase-orders/{id}/pdf", stored_op!("purchase_order_pdf.graphql"), "purchaseOrderPdf")

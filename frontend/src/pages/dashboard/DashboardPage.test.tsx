@@ -57,8 +57,11 @@ function stubServer(over: Record<string, Answer> = {}) {
           status: 200,
           body: { period, start_date: '2026-11-01', end_date: '2026-11-24', revenue: 0, cost_of_goods: 0, gross_profit: 0, gross_margin_percent: 0, shipments: 0 },
         },
-        '/admin/dashboard/production-trend': { status: 200, body: [{ date: '2026-11-24', orders_completed: 0, quantity_completed: '0', quantity_scrapped: '0' }] },
-        '/admin/dashboard/purchasing-trend': { status: 200, body: [{ period: '2026-11', orders: 0, total: '0' }] },
+        '/admin/dashboard/production-trend': {
+          status: 200,
+          body: { data: [{ date: '2026-11-24', completed: 0, units: '0', orders_completed: 0, quantity_completed: '0', quantity_scrapped: '0' }] },
+        },
+        '/admin/dashboard/purchasing-trend': { status: 200, body: { data: [], months: [{ period: '2026-11', orders: 0, total: '0' }] } },
         '/admin/dashboard/recent-orders': { status: 200, body: [] },
         '/payments/dashboard': { status: 403, body: { detail: 'Admin access required' } },
         ...over,

@@ -13,8 +13,10 @@ export type SalesTrendDay = SalesTrend['data'][number];
 export type ShippingTrend = Api<'/admin/dashboard/shipping-trend', 'get'>;
 export type ShippingTrendDay = ShippingTrend['data'][number];
 export type ProfitSummary = Api<'/admin/dashboard/profit-summary', 'get'>;
-export type ProductionTrendDay = Api<'/admin/dashboard/production-trend', 'get'>[number];
-export type PurchasingTrendMonth = Api<'/admin/dashboard/purchasing-trend', 'get'>[number];
+export type ProductionTrendReport = Api<'/admin/dashboard/production-trend', 'get'>;
+export type ProductionTrendDay = ProductionTrendReport['data'][number];
+export type PurchasingTrendReport = Api<'/admin/dashboard/purchasing-trend', 'get'>;
+export type PurchasingTrendMonth = PurchasingTrendReport['months'][number];
 export type RecentOrder = Api<'/admin/dashboard/recent-orders', 'get'>[number];
 
 export const dashboardApi = {
@@ -23,10 +25,10 @@ export const dashboardApi = {
   shippingTrend: (period: Period, signal?: AbortSignal) => api.get<ShippingTrend>('/admin/dashboard/shipping-trend', { period }, signal),
   profitSummary: (period: Period, signal?: AbortSignal) => api.get<ProfitSummary>('/admin/dashboard/profit-summary', { period }, signal),
   /** Completed production per day over the last `days` days (the route takes days, not a period). */
-  productionTrend: (days: number, signal?: AbortSignal) =>
-    api.get<ProductionTrendDay[]>('/admin/dashboard/production-trend', { days }, signal),
+  productionTrend: async (days: number, signal?: AbortSignal): Promise<ProductionTrendDay[]> =>
+    (await api.get<ProductionTrendReport>('/admin/dashboard/production-trend', { days }, signal)).data,
   /** Money placed with vendors per month, this one included (the route takes months). */
-  purchasingTrend: (months: number, signal?: AbortSignal) =>
-    api.get<PurchasingTrendMonth[]>('/admin/dashboard/purchasing-trend', { months }, signal),
+  purchasingTrend: async (months: number, signal?: AbortSignal): Promise<PurchasingTrendMonth[]> =>
+    (await api.get<PurchasingTrendReport>('/admin/dashboard/purchasing-trend', { months }, signal)).months,
   recentOrders: (limit: number, signal?: AbortSignal) => api.get<RecentOrder[]>('/admin/dashboard/recent-orders', { limit }, signal),
 };

@@ -141,8 +141,8 @@ describe('days and weeks', () => {
     ]);
     const prod = productionSeries(
       [
-        { date: '2026-11-23', orders_completed: 1, quantity_completed: '4.000', quantity_scrapped: '1' },
-        { date: '2026-11-24', orders_completed: 0, quantity_completed: '0', quantity_scrapped: '0' },
+        { date: '2026-11-23', completed: 1, units: '4.000', orders_completed: 1, quantity_completed: '4.000', quantity_scrapped: '1' },
+        { date: '2026-11-24', completed: 0, units: '0', orders_completed: 0, quantity_completed: '0', quantity_scrapped: '0' },
       ],
       'WTD',
       '2026-11-24',
