@@ -498,7 +498,9 @@ async fn seed(app: &TestApp, t: &str) -> Seeded {
     let sales_order = id_of(
         &post(
             "/api/v1/sales-orders/",
-            json!({"customer_id": customer, "lines": [{"product_id": fg, "quantity": 2}],
+            // More than the 10 in stock, so the order still has units to make and its
+            // material requirements have rows.
+            json!({"customer_id": customer, "lines": [{"product_id": fg, "quantity": 12}],
                    "shipping_address_line1": "1 Elm St", "shipping_city": "Austin",
                    "shipping_state": "TX", "shipping_zip": "73301"}),
         )

@@ -516,6 +516,7 @@ fn comparable(res: &TestResponse) -> Value {
             if let Some(obj) = v.as_object_mut() {
                 obj.remove("timestamp");
                 obj.remove("generated_at");
+                obj.remove("as_of");
             }
             v
         }

@@ -241,6 +241,21 @@ pub async fn reopen_period(conn: &mut AsyncPgConnection, id: i64) -> Result<Peri
         .await?)
 }
 
+/// The days a FilaOps trend `period` covers up to today: week, month, quarter or year to
+/// date; any other value the last 365 days (FilaOps accepts anything).
+pub fn period_days(period: &str, today: chrono::NaiveDate) -> i64 {
+    use chrono::Datelike;
+    let start = match period.trim().to_ascii_uppercase().as_str() {
+        "WTD" => today - chrono::Days::new(u64::from(today.weekday().num_days_from_monday())),
+        "MTD" => today.with_day(1).unwrap_or(today),
+        "QTD" => chrono::NaiveDate::from_ymd_opt(today.year(), (today.month0() / 3) * 3 + 1, 1)
+            .unwrap_or(today),
+        "YTD" => chrono::NaiveDate::from_ymd_opt(today.year(), 1, 1).unwrap_or(today),
+        _ => today - chrono::Days::new(364),
+    };
+    (today - start).num_days() + 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,19 +313,4 @@ mod tests {
             (d("8"), d("0"), d("-8"))
         );
     }
-}
-
-/// The days a FilaOps trend `period` covers up to today: week, month, quarter or year to
-/// date; any other value the last 365 days (FilaOps accepts anything).
-pub fn period_days(period: &str, today: chrono::NaiveDate) -> i64 {
-    use chrono::Datelike;
-    let start = match period.trim().to_ascii_uppercase().as_str() {
-        "WTD" => today - chrono::Days::new(u64::from(today.weekday().num_days_from_monday())),
-        "MTD" => today.with_day(1).unwrap_or(today),
-        "QTD" => chrono::NaiveDate::from_ymd_opt(today.year(), (today.month0() / 3) * 3 + 1, 1)
-            .unwrap_or(today),
-        "YTD" => chrono::NaiveDate::from_ymd_opt(today.year(), 1, 1).unwrap_or(today),
-        _ => today - chrono::Days::new(364),
-    };
-    (today - start).num_days() + 1
 }

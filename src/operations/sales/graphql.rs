@@ -251,12 +251,15 @@ impl SalesOrderLineRow {
 
     /// Still to ship: ordered less shipped (never below 0).
     async fn quantity_remaining(&self) -> Decimal {
-        Decimal((&self.quantity - &self.quantity_shipped.0).max(BigDecimal::zero()))
+        Decimal(
+            (BigDecimal::from(self.quantity) - &self.quantity_shipped.0).max(BigDecimal::zero()),
+        )
     }
 
     /// Still to find: what remains to ship less what is allocated to it (never below 0).
     async fn shortage(&self) -> Decimal {
-        let remaining = (&self.quantity - &self.quantity_shipped.0).max(BigDecimal::zero());
+        let remaining =
+            (BigDecimal::from(self.quantity) - &self.quantity_shipped.0).max(BigDecimal::zero());
         Decimal((remaining - &self.quantity_allocated.0).max(BigDecimal::zero()))
     }
 }
