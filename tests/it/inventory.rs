@@ -477,7 +477,18 @@ async fn negative_stock_is_refused_unless_allowed_then_flagged_for_approval() {
     )
     .await
     .json();
-    assert_eq!(report[0]["on_hand_quantity"], "-3.00", "{report}");
+    // FilaOps's envelope: the held movement, pending.
+    assert_eq!(report["total_transactions"], 1, "{report}");
+    assert_eq!(report["pending_approvals"], 1, "{report}");
+    assert_eq!(
+        report["transactions"][0]["transaction_id"], issue["id"],
+        "{report}"
+    );
+    assert_eq!(
+        report["transactions"][0]["display_status"], "pending",
+        "{report}"
+    );
+    assert_eq!(report["transactions"][0]["quantity"], "-3.00", "{report}");
     let pending = call(
         &app,
         Method::GET,
@@ -508,6 +519,31 @@ async fn negative_stock_is_refused_unless_allowed_then_flagged_for_approval() {
     )
     .await;
     assert_eq!(twice.status, StatusCode::BAD_REQUEST, "{}", twice.text());
+    // Approved: out of the client's pending view, in the full report as approved.
+    let pending_only = call(
+        &app,
+        Method::GET,
+        "/api/v1/inventory/negative-inventory-report?include_approved=false&include_pending=true",
+        None,
+        &t,
+    )
+    .await
+    .json();
+    assert_eq!(pending_only["transactions"], json!([]), "{pending_only}");
+    let all = call(
+        &app,
+        Method::GET,
+        "/api/v1/inventory/negative-inventory-report",
+        None,
+        &t,
+    )
+    .await
+    .json();
+    assert_eq!(all["approved_transactions"], 1, "{all}");
+    assert_eq!(
+        all["transactions"][0]["display_status"], "approved",
+        "{all}"
+    );
     let tb = trial_balance(&app, &t).await;
     assert_eq!(account(&tb, "1220")["credit_balance"], "6.00", "{tb}");
     assert_eq!(tb["is_balanced"], true);

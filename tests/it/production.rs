@@ -1247,9 +1247,12 @@ async fn dispatch_suggests_the_loaded_filament_first_and_the_command_center_coun
         Some(json!({"printer_id": f.printer})),
     )
     .await;
+    // FilaOps's shape: every printer's work under `printers`, keyed by its id.
     let work = ok(&app, &t, Method::GET, "/api/v1/printers/active-work", None).await;
-    assert_eq!(work[0]["status"], "printing");
-    assert_eq!(work[0]["production_order_id"], w);
+    let mine = &work["printers"][f.printer.to_string()];
+    assert_eq!(mine["status"], "printing", "{work}");
+    assert_eq!(mine["production_order_id"], w, "{work}");
+    assert_eq!(mine["queue_depth"], mine["queued_count"], "{work}");
     let s = ok(&app, &t, Method::GET, "/api/v1/dispatch/suggestions", None).await;
     assert_eq!(s, json!([]));
 

@@ -6182,34 +6182,57 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Balances below zero (possible only while `allow_negative_inventory` is on)
+         * Movements that took stock below zero (negative adjustments, movements held for approval; `start_date?`, `end_date?`, `include_approved=true`, `include_pending=true`), newest first: `{report_period, total_transactions, pending_approvals, approved_transactions, voided_transactions, transactions: [{transaction_id, display_status, ...}]}`
          * @description Access: admins only. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     query NegativeInventory($locationId: Int, $limit: Int = 500, $offset: Int = 0) {
-         *       inventorySummary(locationId: $locationId, negativeOnly: true, first: $limit, offset: $offset) {
-         *         items: nodes { ...BalanceFields }
+         *     query NegativeInventory($startDate: DateTime, $endDate: DateTime, $includeApproved: Boolean = true, $includePending: Boolean = true) {
+         *       negativeInventoryReport(startDate: $startDate, endDate: $endDate, includeApproved: $includeApproved, includePending: $includePending) {
+         *         report_period: reportPeriod { start_date: startDate end_date: endDate }
+         *         total_transactions: totalTransactions
+         *         pending_approvals: pendingApprovals
+         *         approved_transactions: approvedTransactions
+         *         voided_transactions: voidedTransactions
+         *         transactions {
+         *           ...TransactionFields
+         *           transaction_id: id
+         *           display_status: displayStatus
+         *         }
          *       }
          *     }
          *
-         *     fragment BalanceFields on StockBalance {
-         *       inventory_id: id
+         *     fragment TransactionFields on InventoryTransaction {
+         *       id
          *       product_id: itemId
          *       product_sku: productSku
          *       product_name: productName
-         *       category_name: categoryName
-         *       unit
+         *       product_unit: productUnit
          *       location_id: locationId
-         *       location_code: locationCode
          *       location_name: locationName
-         *       on_hand_quantity: onHandQuantity
-         *       allocated_quantity: allocatedQuantity
-         *       available_quantity: availableQuantity
-         *       last_counted: lastCountedAt
+         *       transaction_type: transactionType
+         *       quantity
+         *       unit
+         *       cost_per_unit: costPerUnit
+         *       total_cost: totalCost
+         *       reference_type: referenceType
+         *       reference_id: referenceId
+         *       lot_number: lotNumber
+         *       serial_number: serialNumber
+         *       reason
+         *       reason_code: reason
+         *       notes
+         *       created_at: createdAt
+         *       created_by: createdBy
+         *       to_location_id: toLocationId
+         *       to_location_name: toLocationName
+         *       journal_entry_id: journalEntryId
+         *       requires_approval: requiresApproval
+         *       approved_by: approvedBy
+         *       approved_at: approvedAt
          *     }
          *     ```
          */
-        get: operations["get_negative_inventory"];
+        get: operations["list_negative_inventory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9592,7 +9615,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What each active printer is running (operation, order, product, started) and how many operations are queued for it
+         * What each active printer is running (operation, order, product, started) and how many operations are queued for it, as FilaOps answers it: `{printers: {<printer id>: {...}}}`
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
@@ -9610,6 +9633,7 @@ export interface paths {
          *         product_sku: productSku
          *         started_at: startedAt
          *         queued_count: queuedCount
+         *         queue_depth: queuedCount
          *       }
          *     }
          *     ```
@@ -43891,12 +43915,13 @@ export interface operations {
             };
         };
     };
-    get_negative_inventory: {
+    list_negative_inventory: {
         parameters: {
             query?: {
-                location_id?: number | null;
-                limit?: number | null;
-                offset?: number | null;
+                start_date?: string | null;
+                end_date?: string | null;
+                include_approved?: boolean | null;
+                include_pending?: boolean | null;
             };
             header?: never;
             path?: never;
@@ -43911,42 +43936,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Id (the summary's `inventory_id`). */
-                        inventory_id: number;
-                        /** @description The item. */
-                        product_id: number;
-                        /** @description The item's SKU. */
-                        product_sku: string;
-                        /** @description The item's name. */
-                        product_name: string;
-                        /** @description The item's category. */
-                        category_name: string | null;
-                        /** @description The item's stocking unit. */
-                        unit: string;
-                        /** @description The location. */
-                        location_id: number;
-                        /** @description The location's code. */
-                        location_code: string;
-                        /** @description The location's name. */
-                        location_name: string;
                         /**
-                         * Format: decimal
-                         * @description On hand: the sum of its stock transactions.
+                         * ReportPeriod
+                         * @description The window asked for.
                          */
-                        on_hand_quantity: string;
-                        /**
-                         * Format: decimal
-                         * @description Reserved for orders.
-                         */
-                        allocated_quantity: string;
-                        /**
-                         * Format: decimal
-                         * @description On hand minus allocated.
-                         */
-                        available_quantity: string;
-                        /** @description When it was last counted. */
-                        last_counted: string | null;
-                    }[];
+                        report_period: {
+                            /** @description From (none: from the start). */
+                            start_date: string | null;
+                            /** @description To (none: up to now). */
+                            end_date: string | null;
+                        };
+                        /** @description Movements listed. */
+                        total_transactions: number;
+                        /** @description Of them, still waiting for approval. */
+                        pending_approvals: number;
+                        /** @description Of them, approved. */
+                        approved_transactions: number;
+                        /** @description Of them, voided (Strata reverses a movement with another; none are voided). */
+                        voided_transactions: number;
+                        /** @description The movements, newest first (at most 500). */
+                        transactions: {
+                            /** @description Id. */
+                            id: number;
+                            /** @description The item. */
+                            product_id: number;
+                            /** @description The item's SKU. */
+                            product_sku: string;
+                            /** @description The item's name. */
+                            product_name: string;
+                            /** @description The item's stocking unit. */
+                            product_unit: string;
+                            /** @description Where. */
+                            location_id: number;
+                            /** @description The location's name. */
+                            location_name: string;
+                            /**
+                             * @description What it did.
+                             * @enum {string}
+                             */
+                            transaction_type: "receipt" | "issue" | "transfer" | "adjustment" | "consumption" | "scrap" | "shipment" | "reservation" | "release" | "reservation_release" | "production" | "machine_time" | "negative_adjustment";
+                            /**
+                             * Format: decimal
+                             * @description The signed change: of on hand for stock movements, of allocated for reservations.
+                             */
+                            quantity: string;
+                            /** @description The item's stocking unit. */
+                            unit: string;
+                            /** @description Cost per unit it was valued at. */
+                            cost_per_unit: string | null;
+                            /** @description quantity x cost, in cents, signed like quantity. */
+                            total_cost: string | null;
+                            /** @description The kind of record it belongs to. */
+                            reference_type: ("sales_order" | "purchase_order" | "production_order" | "print_job" | "adjustment" | "spool_adjustment" | "cycle_count" | "transfer" | "inventory_import") | null;
+                            /** @description The record it belongs to. */
+                            reference_id: number | null;
+                            /** @description Lot number. */
+                            lot_number: string | null;
+                            /** @description Serial number. */
+                            serial_number: string | null;
+                            /** @description Why (adjustments, counts). */
+                            reason: string | null;
+                            /** @description Why (adjustments, counts). */
+                            reason_code: string | null;
+                            /** @description Notes. */
+                            notes: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When.
+                             */
+                            created_at: string;
+                            /** @description Who posted it. */
+                            created_by: number | null;
+                            /** @description The other side of a transfer. */
+                            to_location_id: number | null;
+                            /** @description The other side's name (transfers). */
+                            to_location_name: string | null;
+                            /** @description The journal entry that booked its value. */
+                            journal_entry_id: number | null;
+                            /** @description It took stock below zero (allowed by the setting) and waits for approval. */
+                            requires_approval: boolean;
+                            /** @description Who approved it. */
+                            approved_by: number | null;
+                            /** @description When it was approved. */
+                            approved_at: string | null;
+                            /** @description Id. */
+                            transaction_id: number;
+                            /**
+                             * @description Where its approval stands: `approved` (someone approved it), `pending` (held for
+                             *     approval) or `posted` (never needed one).
+                             */
+                            display_status: string;
+                        }[];
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */
@@ -55642,34 +55723,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The printer. */
-                        printer_id: number;
-                        /** @description Its code. */
-                        printer_code: string;
-                        /** @description Its name. */
-                        printer_name: string;
-                        /**
-                         * @description What it is doing.
-                         * @enum {string}
-                         */
-                        status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
-                        /** @description Its work center. */
-                        work_center_id: number | null;
-                        /** @description The running operation, if any. */
-                        operation_id: number | null;
-                        /** @description The operation's name. */
-                        operation_name: string | null;
-                        /** @description Its order. */
-                        production_order_id: number | null;
-                        /** @description The order's code. */
-                        production_order_code: string | null;
-                        /** @description The product's SKU. */
-                        product_sku: string | null;
-                        /** @description When the operation started. */
-                        started_at: string | null;
-                        /** @description Operations queued for this printer. */
-                        queued_count: number;
-                    }[];
+                        printers: {
+                            [key: string]: {
+                                /** @description Operations queued for this printer. */
+                                queue_depth: number;
+                                /** @description Its code. */
+                                printer_code: string;
+                                /** @description Its name. */
+                                printer_name: string;
+                                /**
+                                 * @description What it is doing.
+                                 * @enum {string}
+                                 */
+                                status: "offline" | "idle" | "printing" | "paused" | "error" | "maintenance";
+                                /** @description Its work center. */
+                                work_center_id: number | null;
+                                /** @description The running operation, if any. */
+                                operation_id: number | null;
+                                /** @description The operation's name. */
+                                operation_name: string | null;
+                                /** @description Its order. */
+                                production_order_id: number | null;
+                                /** @description The order's code. */
+                                production_order_code: string | null;
+                                /** @description The product's SKU. */
+                                product_sku: string | null;
+                                /** @description When the operation started. */
+                                started_at: string | null;
+                                /** @description Operations queued for this printer. */
+                                queued_count: number;
+                            };
+                        };
+                    };
                 };
             };
             /** @description Not authenticated (or bad credentials) */

@@ -108,6 +108,18 @@ impl TransactionRow {
         }
     }
 
+    /// Where its approval stands: `approved` (someone approved it), `pending` (held for
+    /// approval) or `posted` (never needed one).
+    async fn display_status(&self) -> &'static str {
+        if self.approved_by.is_some() {
+            "approved"
+        } else if self.requires_approval {
+            "pending"
+        } else {
+            "posted"
+        }
+    }
+
     /// The journal entry that booked its value.
     async fn journal_entry(&self, ctx: &Context<'_>) -> AppResult<Option<EntryRow>> {
         match self.journal_entry_id {
@@ -255,6 +267,33 @@ impl InventoryReconciliation {
     }
 }
 
+/// Movements that took stock below zero (FilaOps's negative inventory report): each held
+/// for approval, or approved, with the counts, and the balances below zero now.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct NegativeInventoryReport {
+    /// The window asked for.
+    pub report_period: ReportPeriod,
+    /// Movements listed.
+    pub total_transactions: i64,
+    /// Of them, still waiting for approval.
+    pub pending_approvals: i64,
+    /// Of them, approved.
+    pub approved_transactions: i64,
+    /// Of them, voided (Strata reverses a movement with another; none are voided).
+    pub voided_transactions: i64,
+    /// The movements, newest first (at most 500).
+    pub transactions: Vec<TransactionRow>,
+}
+
+/// A report's window.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct ReportPeriod {
+    /// From (none: from the start).
+    pub start_date: Option<Timestamp>,
+    /// To (none: up to now).
+    pub end_date: Option<Timestamp>,
+}
+
 /// Stock queries (admins).
 #[derive(Default)]
 pub struct InventoryQuery;
@@ -324,6 +363,42 @@ impl InventoryQuery {
 
     /// Stock per item and location (by SKU, then location): the inventory summary a count
     /// sheet is printed from.
+    /// Movements that took stock below zero: negative adjustments and every movement held
+    /// for approval, newest first, with how many wait and how many were approved.
+    #[graphql(guard = "Access::Admin")]
+    async fn negative_inventory_report(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "Only movements at or after this moment.")] start_date: Option<Timestamp>,
+        #[graphql(desc = "Only movements at or before this moment.")] end_date: Option<Timestamp>,
+        #[graphql(desc = "Include approved movements.", default = true)] include_approved: bool,
+        #[graphql(desc = "Include movements waiting for approval.", default = true)]
+        include_pending: bool,
+    ) -> AppResult<NegativeInventoryReport> {
+        let transactions = model::negative_movements(
+            &mut *context::conn(ctx).await?,
+            start_date.map(|t| t.0),
+            end_date.map(|t| t.0),
+            include_approved,
+            include_pending,
+        )
+        .await?;
+        let count = |f: &dyn Fn(&TransactionRow) -> bool| {
+            transactions.iter().filter(|t| f(t)).count() as i64
+        };
+        Ok(NegativeInventoryReport {
+            report_period: ReportPeriod {
+                start_date,
+                end_date,
+            },
+            total_transactions: transactions.len() as i64,
+            pending_approvals: count(&|t| t.requires_approval && t.approved_by.is_none()),
+            approved_transactions: count(&|t| t.approved_by.is_some()),
+            voided_transactions: 0,
+            transactions,
+        })
+    }
+
     #[allow(clippy::too_many_arguments)]
     #[graphql(guard = "Access::Admin")]
     async fn inventory_summary(

@@ -614,3 +614,46 @@ pub async fn drifted_balances(conn: &mut AsyncPgConnection, location: i64) -> Ap
     .await?;
     Ok(row.n)
 }
+
+/// The movements that took stock below zero, newest first (at most 500): negative
+/// adjustments and every movement held for approval, in a window, with or without the
+/// approved and the pending ones.
+pub async fn negative_movements(
+    conn: &mut AsyncPgConnection,
+    from: Option<chrono::DateTime<chrono::Utc>>,
+    to: Option<chrono::DateTime<chrono::Utc>>,
+    include_approved: bool,
+    include_pending: bool,
+) -> AppResult<Vec<TransactionRow>> {
+    let mut q = inventory_transactions::table
+        .filter(
+            inventory_transactions::transaction_type
+                .eq(TransactionType::NegativeAdjustment)
+                .or(inventory_transactions::requires_approval.eq(true)),
+        )
+        .into_boxed();
+    if let Some(from) = from {
+        q = q.filter(inventory_transactions::created_at.ge(from));
+    }
+    if let Some(to) = to {
+        q = q.filter(inventory_transactions::created_at.le(to));
+    }
+    if !include_approved {
+        q = q.filter(inventory_transactions::approved_by.is_null());
+    }
+    if !include_pending {
+        q = q.filter(
+            inventory_transactions::requires_approval
+                .eq(false)
+                .or(inventory_transactions::approved_by.is_not_null()),
+        );
+    }
+    Ok(q.order((
+        inventory_transactions::created_at.desc(),
+        inventory_transactions::id.desc(),
+    ))
+    .limit(500)
+    .select(TransactionRow::as_select())
+    .load(conn)
+    .await?)
+}

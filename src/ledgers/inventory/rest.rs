@@ -64,9 +64,9 @@ pub const ROUTES: &[Route] = &[
     Route::post("/inventory/transactions/{id}/approve-negative", stored_op!("transaction_approve.graphql", "transaction"), "inventoryTransactionApprove.transaction")
         .access(Admin)
         .summary("Approve a transaction that took stock below zero"),
-    Route::get("/inventory/negative-inventory-report", stored_op!("negative_report.graphql", "balance"), "inventorySummary.items")
+    Route::get("/inventory/negative-inventory-report", stored_op!("negative_report.graphql", "transaction"), "negativeInventoryReport")
         .access(Admin)
-        .summary("Balances below zero (possible only while `allow_negative_inventory` is on)"),
+        .summary("Movements that took stock below zero (negative adjustments, movements held for approval; `start_date?`, `end_date?`, `include_approved=true`, `include_pending=true`), newest first: `{report_period, total_transactions, pending_approvals, approved_transactions, voided_transactions, transactions: [{transaction_id, display_status, ...}]}`"),
     Route::post("/inventory/validate-consistency", include_str!("rest/consistency.graphql"), "inventoryConsistency")
         .access(Admin)
         .summary("Check that every balance equals the sum of its ledger rows: `{consistent, mismatches}`"),

@@ -95,7 +95,9 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Input("input"))
         .summary("Change a work center"),
     Route::get("/printers/active-work", include_str!("rest/printers_active_work.graphql"), "printersActiveWork")
-        .summary("What each active printer is running (operation, order, product, started) and how many operations are queued for it"),
+        .keyed_by("printer_id")
+        .wrap("printers")
+        .summary("What each active printer is running (operation, order, product, started) and how many operations are queued for it, as FilaOps answers it: `{printers: {<printer id>: {...}}}`"),
     Route::get("/dispatch/queues", stored_op!("dispatch_queues.graphql", "queued_operation"), "dispatchQueues")
         .summary("Per-printer queues of released print operations: assigned to the printer first, then its work center's"),
     Route::get("/dispatch/suggestions", stored_op!("dispatch_suggestions.graphql", "queued_operation"), "dispatchSuggestions")

@@ -513,6 +513,9 @@ fn response_schema(route: &CompiledRoute, types: &TypeInfo) -> Option<Value> {
             schema["required"] = Value::Array(keys);
         }
     }
+    if let Some(key) = route.route.wrap {
+        schema = json!({ "type": "object", "properties": { key: schema }, "required": [key] });
+    }
     Some(schema)
 }
 

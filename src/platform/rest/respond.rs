@@ -85,6 +85,11 @@ pub fn shape(
             obj.retain(|_, v| *v != ConstValue::Null);
         }
     }
+    if let Some(key) = route.route.wrap {
+        let mut outer = async_graphql::indexmap::IndexMap::new();
+        outer.insert(async_graphql::Name::new(key), value);
+        value = ConstValue::Object(outer);
+    }
     Ok(value)
 }
 

@@ -134,6 +134,8 @@ pub struct Route {
     /// A list answer turned into an object keyed by this field of each element (the
     /// field itself is left out of the element): `{"12": {...}, "15": {...}}`.
     pub keyed_by: Option<&'static str>,
+    /// The answer, once shaped, put under this key (`{"printers": {...}}`).
+    pub wrap: Option<&'static str>,
     /// A GET whose answer may be `null` (FilaOps's "the active plan, or null") answers
     /// `200 null` instead of a 404.
     pub null_ok: bool,
@@ -171,6 +173,7 @@ impl Route {
             forbidden: None,
             bad_request_params: &[],
             keyed_by: None,
+            wrap: None,
             null_ok: false,
         }
     }
@@ -185,6 +188,12 @@ impl Route {
     /// `{order_id: {...}}` maps).
     pub const fn keyed_by(mut self, field: &'static str) -> Route {
         self.keyed_by = Some(field);
+        self
+    }
+
+    /// Puts the answer, once shaped, under `key` (FilaOps's `{"printers": {...}}`).
+    pub const fn wrap(mut self, key: &'static str) -> Route {
+        self.wrap = Some(key);
         self
     }
 

@@ -55,8 +55,10 @@ describe('Command Center', () => {
             ]);
           case '/api/v1/command-center/resources':
             return json({ printers: [], work_centers: [{ id: 3, code: 'FDM', name: 'FDM pool', center_type: 'printer_pool' }] });
-          case '/api/v1/printers/active-work':
-            return json([printer]);
+          case '/api/v1/printers/active-work': {
+            const { printer_id, ...work } = printer;
+            return json({ printers: { [printer_id]: work } });
+          }
           case '/api/v1/dispatch/suggestions':
             return json(
               running

@@ -21,7 +21,9 @@ export type ProductionComplete = NonNullable<RequestBody<'/production-orders/{id
 export type WorkCenter = Api<'/work-centers/', 'get'>[number];
 export type WorkCenterCreate = RequestBody<'/work-centers/', 'post'>;
 export type WorkCenterType = WorkCenter['center_type'];
-export type ActiveWork = Api<'/printers/active-work', 'get'>[number];
+export type ActiveWorkMap = Api<'/printers/active-work', 'get'>;
+/** What one printer is running, with its id (the route answers them keyed by printer). */
+export type ActiveWork = ActiveWorkMap['printers'][string] & { printer_id: number };
 export type DispatchSuggestion = Api<'/dispatch/suggestions', 'get'>[number];
 export type CommandSummary = Api<'/command-center/summary', 'get'>;
 export type ActionItem = Api<'/command-center/action-items', 'get'>[number];
@@ -286,7 +288,10 @@ export const productionApi = {
   workCenters: (activeOnly: boolean, signal?: AbortSignal) => api.get<WorkCenter[]>('/work-centers/', { active_only: activeOnly }, signal),
   createWorkCenter: (body: WorkCenterCreate) => api.post<WorkCenter>('/work-centers/', body, once()),
   updateWorkCenter: (id: number, body: WorkCenterCreate) => api.put<WorkCenter>(`/work-centers/${id}`, body),
-  activeWork: (signal?: AbortSignal) => api.get<ActiveWork[]>('/printers/active-work', undefined, signal),
+  activeWork: async (signal?: AbortSignal): Promise<ActiveWork[]> => {
+    const { printers } = await api.get<ActiveWorkMap>('/printers/active-work', undefined, signal);
+    return Object.entries(printers).map(([id, work]) => ({ ...work, printer_id: Number(id) }));
+  },
   suggestions: (signal?: AbortSignal) => api.get<DispatchSuggestion[]>('/dispatch/suggestions', undefined, signal),
   /** Accepts a dispatch suggestion: POST its `accept_path` with the printer. */
   accept: (s: DispatchSuggestion) => api.post<ProductionOperation>(s.accept_path.replace(/^\/api\/v1/, ''), { printer_id: s.printer_id }),
