@@ -607,4 +607,17 @@ async fn bulk_exports_are_queued_listed_and_read_through_rest() {
         crate::common::books::sql(&app, "SELECT count(*) FROM bulk_exports").await,
         "1"
     );
+
+    // `format: null`, as the document allows (found by the fuzzer's schema-valid pass):
+    // the default, JSON lines.
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/bulk-exports",
+        Some(json!({"query": "{ items { nodes { sku } } }", "format": null})),
+        &t,
+    )
+    .await;
+    assert!(res.status.is_success(), "{}", res.text());
+    assert_eq!(res.json()["format"], "jsonl", "{}", res.text());
 }

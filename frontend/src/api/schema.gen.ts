@@ -5613,7 +5613,7 @@ export interface paths {
          * @description Access: any signed-in user. Runs the stored GraphQL operation:
          *
          *     ```graphql
-         *     mutation BulkExportCreate($query: String!, $format: BulkExportFormat, $variables: JSON) {
+         *     mutation BulkExportCreate($query: String!, $format: BulkExportFormat! = jsonl, $variables: JSON) {
          *       bulkExport(query: $query, format: $format, variables: $variables) {
          *         bulk_export: bulkExport {
          *           ...bulk_export
