@@ -25,6 +25,13 @@ use async_graphql::TypeDirective;
 /// megabyte in a column nobody sized.
 pub const DEFAULT_TEXT_MAX: usize = 10_000;
 
+/// The refusal of a text longer than [`DEFAULT_TEXT_MAX`], or `None` when it fits: one
+/// check and one message for the REST binder and `/graphql`'s variables.
+pub fn over_default_length(text: &str) -> Option<String> {
+    (text.chars().count() > DEFAULT_TEXT_MAX)
+        .then(|| format!("String should have at most {DEFAULT_TEXT_MAX} characters"))
+}
+
 /// The most characters the text accepts (the server refuses more with a field-level 422).
 /// A text input without it takes at most 10,000 characters (`DEFAULT_TEXT_MAX`).
 #[TypeDirective(

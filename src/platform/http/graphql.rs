@@ -204,12 +204,12 @@ fn is_query(request: &mut async_graphql::Request, operation_name: Option<&str>) 
 }
 
 /// What is wrong with a text in the variables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BadText {
     /// It holds a NUL character, which PostgreSQL cannot store.
     Nul,
-    /// It is longer than any text input takes (`limits::DEFAULT_TEXT_MAX`).
-    TooLong,
+    /// It is longer than any text input takes (`limits::DEFAULT_TEXT_MAX`); the message.
+    TooLong(String),
 }
 
 impl BadText {
@@ -217,20 +217,15 @@ impl BadText {
     pub fn message(self) -> String {
         match self {
             BadText::Nul => "Text must not contain a NUL character".into(),
-            BadText::TooLong => format!(
-                "String should have at most {} characters",
-                crate::platform::graphql::limits::DEFAULT_TEXT_MAX
-            ),
+            BadText::TooLong(message) => message,
         }
     }
 
     fn of(text: &str) -> Option<BadText> {
         if text.contains('\0') {
             Some(BadText::Nul)
-        } else if text.chars().count() > crate::platform::graphql::limits::DEFAULT_TEXT_MAX {
-            Some(BadText::TooLong)
         } else {
-            None
+            crate::platform::graphql::limits::over_default_length(text).map(BadText::TooLong)
         }
     }
 }

@@ -307,6 +307,13 @@ impl TypeInfo {
                 _ => fail(format!("Input should be {}", quoted_list(values)), "enum"),
             };
         }
+        // Every text has a limit; a field with a shorter one of its own (`@length`) is
+        // checked by its rule, with the contract's message.
+        if let ("String" | "ID", Value::String(s)) = (name, value)
+            && let Some(message) = crate::platform::graphql::limits::over_default_length(s)
+        {
+            return fail(message, "string_too_long");
+        }
         match (name, value) {
             // GraphQL's Int is 32 bits: the document says so (`minimum`, `maximum`), and a
             // larger number is refused here, naming the field, rather than by GraphQL.
@@ -353,19 +360,6 @@ impl TypeInfo {
             // PostgreSQL cannot store a NUL character: refused here, naming the field.
             ("String" | "ID", Value::String(s)) if s.contains('\0') => {
                 fail("Text must not contain a NUL character".into(), "string_nul")
-            }
-            // Every text has a limit; a field with a shorter one of its own (`@length`) is
-            // checked by its rule, with the contract's message.
-            ("String" | "ID", Value::String(s))
-                if s.chars().count() > crate::platform::graphql::limits::DEFAULT_TEXT_MAX =>
-            {
-                fail(
-                    format!(
-                        "String should have at most {} characters",
-                        crate::platform::graphql::limits::DEFAULT_TEXT_MAX
-                    ),
-                    "string_too_long",
-                )
             }
             ("String", Value::String(_)) => Some(value.clone()),
             ("String", _) => fail("Input should be a valid string".into(), "string_type"),
