@@ -2525,6 +2525,62 @@ async fn blocking_issues_and_material_requirements_say_what_an_order_still_lacks
         b["blocking_issues"],
         json!(["The order is not confirmed yet"])
     );
+    // Line by line, in the shape FilaOps's order page reads: one widget in stock (free, so
+    // shipping would take it), two to make with no production order, a box short.
+    assert_eq!(b["status_summary"]["can_fulfill"], false, "{b}");
+    assert_eq!(b["status_summary"]["blocking_count"], 2, "{b}");
+    let line = &b["line_issues"][0];
+    assert_eq!(
+        (
+            &line["quantity_ordered"],
+            &line["quantity_available"],
+            &line["quantity_short"]
+        ),
+        (&json!("3"), &json!("1"), &json!("2")),
+        "{b}"
+    );
+    let kinds = |line: &Value| -> Vec<(String, String)> {
+        line["blocking_issues"]
+            .as_array()
+            .expect("issues")
+            .iter()
+            .map(|i| {
+                (
+                    i["type"].as_str().unwrap_or_default().to_string(),
+                    i["severity"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        kinds(line),
+        [
+            ("production_missing".to_string(), "blocking".to_string()),
+            ("material_shortage".to_string(), "warning".to_string()),
+            ("stock_not_reserved".to_string(), "info".to_string()),
+        ],
+        "{b}"
+    );
+    assert_eq!(
+        line["blocking_issues"][0]["details"]["quantity_needed"],
+        "2"
+    );
+    assert_eq!(b["order_issues"][0]["type"], "order_status", "{b}");
+    let actions: Vec<&str> = b["resolution_actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .map(|a| a["action"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            format!("Confirm {}", o["order_number"].as_str().unwrap_or_default()).as_str(),
+            "Order BOX",
+            "Create a production order for WIDGET"
+        ],
+        "{b}"
+    );
     // Nothing reserved yet: all three to make (100 g of PLA each) and three boxes to pack.
     let m = ok(&app, &t, Method::GET, &needs, None).await;
     assert_eq!(m["has_shortages"], true, "{m}");
@@ -2547,6 +2603,68 @@ async fn blocking_issues_and_material_requirements_say_what_an_order_still_lacks
     );
     assert!(
         issues[1].starts_with("Production order WO-") && issues[1].ends_with(" is not finished"),
+        "{b}"
+    );
+    let line = &b["line_issues"][0];
+    assert_eq!(line["quantity_available"], "1", "{b}");
+    assert_eq!(
+        line["blocking_issues"][0]["type"], "production_incomplete",
+        "{b}"
+    );
+    assert_eq!(
+        line["blocking_issues"][0]["details"]["quantity_remaining"], "2",
+        "{b}"
+    );
+    assert_eq!(b["status_summary"]["blocking_count"], 1, "{b}");
+    assert!(b["status_summary"]["estimated_ready_date"].is_null(), "{b}");
+
+    // Boxes ordered from a vendor, expected in ten days: no longer a shortage but a purchase
+    // order to chase, and the order's estimated ready date.
+    let vendor = ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/vendors/",
+        Some(json!({"name": "Boxes Inc"})),
+    )
+    .await["id"]
+        .clone();
+    let expected = (chrono::Utc::now().date_naive() + chrono::Days::new(10)).to_string();
+    let po = ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/purchase-orders/",
+        Some(json!({"vendor_id": vendor, "expected_date": expected, "lines": [{"product_id": s.box_, "quantity_ordered": "5", "unit_cost": "0.40"}]})),
+    )
+    .await;
+    let b = ok(&app, &t, Method::GET, &blocking, None).await;
+    let line = &b["line_issues"][0];
+    assert_eq!(
+        kinds(line),
+        [
+            ("production_incomplete".to_string(), "blocking".to_string()),
+            ("purchase_pending".to_string(), "warning".to_string()),
+        ],
+        "{b}"
+    );
+    assert_eq!(
+        line["blocking_issues"][1]["reference_code"], po["po_number"],
+        "{b}"
+    );
+    assert_eq!(
+        line["blocking_issues"][1]["details"]["covers_shortage"], true,
+        "{b}"
+    );
+    assert_eq!(
+        b["status_summary"]["estimated_ready_date"],
+        expected.as_str(),
+        "{b}"
+    );
+    assert_eq!(b["status_summary"]["days_until_ready"], 10, "{b}");
+    assert_eq!(
+        b["resolution_actions"][0]["action"],
+        format!("Expedite {}", po["po_number"].as_str().unwrap_or_default()),
         "{b}"
     );
     let m = ok(&app, &t, Method::GET, &needs, None).await;
@@ -2579,6 +2697,93 @@ async fn blocking_issues_and_material_requirements_say_what_an_order_still_lacks
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+/// Shipping takes a line's reservation first, then free stock, so stock that arrives after
+/// the order was confirmed counts: the ship check says the order can go, the blocking-issues
+/// panel shows the stock as not reserved (information, not a blocker), and it ships.
+#[tokio::test]
+async fn stock_received_after_confirming_lets_the_order_ship() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let nut = item("NUT")
+        .kind("component")
+        .price(Some("2.00"))
+        .with("procurement_type", json!("buy"))
+        .create(&app, &t)
+        .await;
+    let o = order(
+        &app,
+        &t,
+        json!([{"product_id": nut, "quantity": 2}]),
+        json!({}),
+    )
+    .await;
+    let id = o["id"].as_i64().expect("id");
+    set_status(&app, &t, id, "confirmed").await;
+    let check = format!("/api/v1/sales-orders/{id}/can-ship");
+    let c = ok(&app, &t, Method::GET, &check, None).await;
+    assert_eq!(c["can_ship"], false, "{c}");
+    assert_eq!(
+        c["reasons"],
+        json!(["Line 1 (NUT): 0 of 2 reserved, 2 short"]),
+        "{c}"
+    );
+    let b = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}/blocking-issues"),
+        None,
+    )
+    .await;
+    // Bought, not made: a shortage of the line's own item, and the step is to order it.
+    assert_eq!(
+        b["line_issues"][0]["blocking_issues"][0]["type"], "material_shortage",
+        "{b}"
+    );
+    assert_eq!(
+        b["line_issues"][0]["blocking_issues"][0]["severity"], "blocking",
+        "{b}"
+    );
+    assert_eq!(b["resolution_actions"][0]["action"], "Order NUT", "{b}");
+
+    receive(&app, &t, nut, "3", "1.00").await;
+    let c = ok(&app, &t, Method::GET, &check, None).await;
+    assert_eq!(c, json!({"can_ship": true, "reasons": []}), "{c}");
+    let b = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}/blocking-issues"),
+        None,
+    )
+    .await;
+    assert_eq!(b["status_summary"]["can_fulfill"], true, "{b}");
+    assert_eq!(b["status_summary"]["blocking_count"], 0, "{b}");
+    assert_eq!(b["line_issues"][0]["quantity_available"], "2", "{b}");
+    assert_eq!(
+        b["line_issues"][0]["blocking_issues"][0]["type"], "stock_not_reserved",
+        "{b}"
+    );
+    assert_eq!(b["resolution_actions"], json!([]), "{b}");
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/ship"),
+        Some(json!({})),
+    )
+    .await;
+    let shipped = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(shipped["status"], "shipped", "{shipped}");
 }
 
 /// `PATCH /sales-orders/{id}/payment` (CONTRACT 5.2, admins): method and reference are

@@ -449,16 +449,21 @@ impl SalesQuery {
     }
 
     /// Whether the order can ship now, and each reason it cannot (owner or admin): its
-    /// status, a missing address, lines not fully reserved, production still running.
+    /// status, a missing address, lines short beyond their reservation and free stock,
+    /// production still running; then line by line what blocks it (production, material,
+    /// purchase orders on their way) and the steps that would clear it.
     #[graphql(guard = "Access::User")]
     async fn sales_order_blocking_issues(
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "The sales order.")] id: i64,
-    ) -> AppResult<crate::operations::sales::readiness::ShipReadiness> {
+    ) -> AppResult<crate::operations::sales::blockers::SalesOrderBlockers> {
         let order = visible_order(ctx, id).await?;
-        crate::operations::sales::readiness::ship_readiness(&mut *context::conn(ctx).await?, &order)
-            .await
+        crate::operations::sales::blockers::sales_order_blockers(
+            &mut *context::conn(ctx).await?,
+            &order,
+        )
+        .await
     }
 
     /// Whether each open order (confirmed, in production or ready to ship) can ship now, and

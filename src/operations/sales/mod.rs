@@ -8,6 +8,7 @@
 //! sorts on them. Payments post 1000 Cash / 1100 AR (refunds the reverse). Shipments are in
 //! `crate::operations::shipping`. Orders come in from shops' CSV exports through [`import`].
 
+pub mod blockers;
 pub mod documents;
 pub mod events;
 pub mod graphql;

@@ -11,7 +11,7 @@ use diesel_async::AsyncPgConnection;
 
 use crate::operations::bom::model::ConsumeStage;
 use crate::operations::bom::tree::Tree;
-use crate::operations::sales::model::{self, SalesOrderRow, SalesOrderStatus};
+use crate::operations::sales::model::{self, SalesOrderLineRow, SalesOrderRow, SalesOrderStatus};
 use crate::platform::error::AppResult;
 use crate::platform::graphql::scalars::Decimal;
 
@@ -108,26 +108,34 @@ pub async fn ship_readiness_of(
     let skus = crate::ledgers::inventory::model::item_facts(conn, &ids).await?;
     let running =
         crate::operations::sales::rules::active_production_orders_of(conn, &shippable).await?;
+    let stock = StockAt::load(conn, &ids).await?;
     Ok(orders
         .iter()
         .map(|order| {
             let mut issues = status_issues(order);
             if SHIPPABLE.contains(&order.status) {
-                for l in lines.iter().filter(|l| l.sales_order_id == order.id) {
-                    let open = BigDecimal::from(l.quantity) - &l.quantity_shipped.0;
-                    let short = &open - &l.quantity_allocated.0;
-                    if short > BigDecimal::zero() {
+                let order_lines: Vec<&SalesOrderLineRow> = lines
+                    .iter()
+                    .filter(|l| l.sales_order_id == order.id)
+                    .collect();
+                for (l, cover) in order_lines.iter().zip(line_cover(&order_lines, &stock)) {
+                    if cover.short > BigDecimal::zero() {
                         let sku = skus
                             .iter()
                             .find(|f| f.id == l.product_id)
                             .map(|f| f.sku.clone())
                             .unwrap_or_else(|| format!("item {}", l.product_id));
+                        let free = if cover.free.is_zero() {
+                            String::new()
+                        } else {
+                            format!(", {} more in stock", cover.free.normalized())
+                        };
                         issues.push(format!(
-                            "Line {} ({sku}): {} of {} reserved, {} short",
+                            "Line {} ({sku}): {} of {} reserved{free}, {} short",
                             l.line_number,
                             l.quantity_allocated.0.normalized(),
-                            open.normalized(),
-                            short.normalized()
+                            cover.open.normalized(),
+                            cover.short.normalized()
                         ));
                     }
                 }
@@ -144,6 +152,69 @@ pub async fn ship_readiness_of(
             }
         })
         .collect())
+}
+
+/// How stock covers one line: shipping issues the line's reservation first, then free stock
+/// (on hand, reserved to nobody), so free stock counts as cover.
+#[derive(Debug, Clone, Default)]
+pub struct LineCover {
+    /// Ordered less shipped.
+    pub open: BigDecimal,
+    /// Free stock this line would take when it ships (shared out over the order's lines in
+    /// line order; never more than the line needs beyond its reservation).
+    pub free: BigDecimal,
+    /// Open less reserved less free: what has to be made or bought first.
+    pub short: BigDecimal,
+}
+
+/// Free stock (on hand less reserved) of some items by location, and the location a line
+/// without one ships from: what [`line_cover`] shares out.
+#[derive(Debug, Clone, Default)]
+pub struct StockAt {
+    free: BTreeMap<(i64, i64), BigDecimal>,
+    default_location: Option<i64>,
+}
+
+impl StockAt {
+    /// The balances of these items (one query) and the default warehouse (one more).
+    pub async fn load(conn: &mut AsyncPgConnection, items: &[i64]) -> AppResult<StockAt> {
+        let balances = crate::ledgers::inventory::model::balances_of(conn, items).await?;
+        Ok(StockAt {
+            free: balances
+                .into_iter()
+                .map(|b| {
+                    let free =
+                        (b.on_hand_quantity.0 - b.allocated_quantity.0).max(BigDecimal::zero());
+                    ((b.item_id, b.location_id), free)
+                })
+                .collect(),
+            default_location: crate::ledgers::inventory::rules::first_warehouse(conn).await?,
+        })
+    }
+}
+
+/// [`LineCover`] of an order's lines (in their order): the free stock at each line's
+/// location (the default warehouse when it has none, as shipping does) shared out line by
+/// line, as a shipment would take it.
+pub fn line_cover(lines: &[&SalesOrderLineRow], stock: &StockAt) -> Vec<LineCover> {
+    let mut free = stock.free.clone();
+    lines
+        .iter()
+        .map(|l| {
+            let open =
+                (BigDecimal::from(l.quantity) - &l.quantity_shipped.0).max(BigDecimal::zero());
+            let unreserved = (&open - &l.quantity_allocated.0).max(BigDecimal::zero());
+            let location = l.location_id.or(stock.default_location).unwrap_or_default();
+            let pool = free.entry((l.product_id, location)).or_default();
+            let taken = unreserved.clone().min(pool.clone());
+            *pool -= &taken;
+            LineCover {
+                short: &unreserved - &taken,
+                free: taken,
+                open,
+            }
+        })
+        .collect()
 }
 
 /// What the order's status and address alone say against shipping it.
@@ -167,18 +238,29 @@ fn status_issues(order: &SalesOrderRow) -> Vec<String> {
     issues
 }
 
-/// The components the order still needs through its products' active BOMs: production-stage
-/// lines for what is neither reserved nor shipped (it still has to be made), shipping-stage
-/// lines (packaging) for everything not shipped. Cost-only lines are not material.
-pub async fn material_requirements(
+/// What an order's lines still need through their products' active BOMs, line by line.
+pub struct OrderNeeds {
+    /// The order's lines.
+    pub lines: Vec<SalesOrderLineRow>,
+    /// The active BOMs of their products.
+    pub boms: Vec<crate::operations::bom::model::BomRow>,
+    /// Those BOMs with every sub-assembly and part.
+    pub tree: Tree,
+    /// `(line, component, quantity in the component's stocking unit)`.
+    pub by_line: Vec<(i64, i64, BigDecimal)>,
+}
+
+/// The components each line still needs: production-stage BOM lines for what is neither
+/// reserved nor shipped (it still has to be made), shipping-stage lines (packaging) for
+/// everything not shipped. Cost-only lines are not material; a closed order needs nothing.
+pub async fn order_needs(
     conn: &mut AsyncPgConnection,
     order: &SalesOrderRow,
-) -> AppResult<MaterialRequirements> {
+) -> AppResult<OrderNeeds> {
     let lines = model::lines_of(conn, &[order.id]).await?;
     let products: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
     let boms = crate::operations::bom::model::active_of(conn, &products).await?;
     let tree = Tree::load(conn, boms.clone()).await?;
-    let mut needed: BTreeMap<i64, BigDecimal> = BTreeMap::new();
     let closed = matches!(
         order.status,
         SalesOrderStatus::Cancelled
@@ -186,6 +268,7 @@ pub async fn material_requirements(
             | SalesOrderStatus::Delivered
             | SalesOrderStatus::Completed
     );
+    let mut by_line = Vec::new();
     for l in lines.iter().filter(|_| !closed) {
         let Some(bom) = boms.iter().find(|b| b.product_id == l.product_id) else {
             continue;
@@ -203,8 +286,37 @@ pub async fn material_requirements(
             if units <= &BigDecimal::zero() {
                 continue;
             }
-            *needed.entry(line.component_id).or_default() += tree.needed(line) * units;
+            by_line.push((l.id, line.component_id, tree.needed(line) * units));
         }
+    }
+    Ok(OrderNeeds {
+        lines,
+        boms,
+        tree,
+        by_line,
+    })
+}
+
+/// The components the order still needs through its products' active BOMs ([`order_needs`]),
+/// summed per component, against the stock available over every location.
+pub async fn material_requirements(
+    conn: &mut AsyncPgConnection,
+    order: &SalesOrderRow,
+) -> AppResult<MaterialRequirements> {
+    let needs = order_needs(conn, order).await?;
+    requirements_of(conn, order, &needs).await
+}
+
+/// [`material_requirements`] from needs already worked out.
+pub async fn requirements_of(
+    conn: &mut AsyncPgConnection,
+    order: &SalesOrderRow,
+    needs: &OrderNeeds,
+) -> AppResult<MaterialRequirements> {
+    let tree = &needs.tree;
+    let mut needed: BTreeMap<i64, BigDecimal> = BTreeMap::new();
+    for (_, component, quantity) in &needs.by_line {
+        *needed.entry(*component).or_default() += quantity;
     }
     let ids: Vec<i64> = needed.keys().copied().collect();
     let stock = crate::ledgers::inventory::model::totals_of(conn, &ids).await?;

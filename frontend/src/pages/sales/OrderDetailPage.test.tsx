@@ -76,7 +76,14 @@ function serve(user: typeof admin, start: Order, patch: (p: Patch, order: Order)
         case '/api/v1/sales-orders/9/required-orders':
           return json(200, { production_orders: [] });
         case '/api/v1/sales-orders/9/blocking-issues':
-          return json(200, { can_ship: false, blocking_issues: ['Line 1 is not reserved'] });
+          return json(200, {
+            can_ship: false,
+            blocking_issues: ['Line 1 is not reserved'],
+            status_summary: { can_fulfill: false, blocking_count: 1, estimated_ready_date: '2026-12-20', days_until_ready: 4 },
+            line_issues: [],
+            order_issues: [],
+            resolution_actions: [{ priority: 1, action: 'Complete WO-2026-0003', impact: '2 still to make', reference_type: 'production_order', reference_id: 3 }],
+          });
         case '/api/v1/sales-orders/9/material-requirements':
           return json(200, { requirements: [] });
         case '/api/v1/sales-orders/9/events':
@@ -167,6 +174,19 @@ describe('order page: change address', () => {
     renderOrder(admin);
     expect(await screen.findByTestId('ship-to')).toHaveTextContent('12 Harbor Rd');
     expect(screen.queryByRole('button', { name: 'Change address' })).not.toBeInTheDocument();
+  });
+});
+
+describe('order page: ready to ship?', () => {
+  it('lists what blocks the order, when it should be ready and the next steps, linked to where they are done', async () => {
+    serve(admin, salesOrder('confirmed'), () => json(500, {}));
+    renderOrder(admin);
+    expect(await screen.findByTestId('ship-readiness')).toHaveTextContent('Line 1 is not reserved');
+    expect(screen.getByTestId('estimated-ready')).toHaveTextContent('2026-12-20 (in 4 days)');
+    const steps = screen.getByRole('list', { name: 'Next steps' });
+    const link = within(steps).getByRole('link', { name: 'Complete WO-2026-0003' });
+    expect(link).toHaveAttribute('href', '/admin/production/3');
+    expect(steps).toHaveTextContent('2 still to make');
   });
 });
 

@@ -305,14 +305,37 @@ export function OrderDetailPage() {
             <Skeleton width="60%" />
           ) : blocking.data.can_ship ? (
             <p className="so-readiness" data-testid="ship-readiness">
-              <Badge tone="success">Nothing blocks it</Badge> Every line is reserved and production is done: the order can ship.
+              <Badge tone="success">Nothing blocks it</Badge> Stock covers every line and production is done: the order can ship.
             </p>
           ) : (
-            <ul className="so-issues" aria-label="Blocking issues" data-testid="ship-readiness">
-              {blocking.data.blocking_issues.map((issue) => (
-                <li key={issue}>{issue}</li>
-              ))}
-            </ul>
+            <>
+              <ul className="so-issues" aria-label="Blocking issues" data-testid="ship-readiness">
+                {blocking.data.blocking_issues.map((issue) => (
+                  <li key={issue}>{issue}</li>
+                ))}
+              </ul>
+              {blocking.data.status_summary.estimated_ready_date && (
+                <p className="so-readiness" data-testid="estimated-ready">
+                  Estimated ready <strong>{blocking.data.status_summary.estimated_ready_date}</strong>
+                  {blocking.data.status_summary.days_until_ready != null && ` (in ${blocking.data.status_summary.days_until_ready} days)`}, when what is on its way arrives.
+                </p>
+              )}
+              {blocking.data.resolution_actions.length > 0 && (
+                <>
+                  <h3 className="so-subtitle">Next steps</h3>
+                  <ol className="so-issues" aria-label="Next steps">
+                    {blocking.data.resolution_actions.map((a) => (
+                      <li key={`${a.reference_type}-${a.reference_id}-${a.priority}`}>
+                        <ActionTarget type={a.reference_type} id={a.reference_id}>
+                          {a.action}
+                        </ActionTarget>
+                        <span className="cell-sub"> · {a.impact}</span>
+                      </li>
+                    ))}
+                  </ol>
+                </>
+              )}
+            </>
           )}
         </section>
         <section className="card card--pad" aria-labelledby="so-materials">
@@ -641,4 +664,12 @@ export function OrderDetailPage() {
       />
     </div>
   );
+}
+
+/** A suggested step, linked to the page where it is done when there is one. */
+function ActionTarget({ type, id, children }: { type: string; id: number; children: ReactNode }) {
+  if (type === 'production_order') return <Link to={`/admin/production/${id}`}>{children}</Link>;
+  if (type === 'purchase_order' || type === 'product') return <Link to="/admin/purchasing">{children}</Link>;
+  if (type === 'make_product') return <Link to="/admin/production">{children}</Link>;
+  return <strong>{children}</strong>;
 }

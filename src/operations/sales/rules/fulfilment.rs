@@ -192,6 +192,44 @@ pub async fn active_production_orders_of(
         .collect())
 }
 
+/// Of these items, the ones an order's shortfall is made for rather than bought: finished
+/// goods always (a farm prints what it sells even when it sometimes buys it in), anything
+/// else not bought, never a service.
+pub async fn made_in_house(
+    conn: &mut AsyncPgConnection,
+    ids: &[i64],
+) -> crate::platform::error::AppResult<std::collections::HashSet<i64>> {
+    use crate::master_data::catalog::model::{ItemType, ProcurementType};
+    let kinds: Vec<(i64, ItemType, ProcurementType)> = items::table
+        .filter(items::id.eq_any(ids))
+        .select((items::id, items::item_type, items::procurement_type))
+        .load(conn)
+        .await?;
+    Ok(kinds
+        .into_iter()
+        .filter(|(_, kind, how)| {
+            *kind != ItemType::Service
+                && (*how != ProcurementType::Buy || *kind == ItemType::FinishedGood)
+        })
+        .map(|(id, _, _)| id)
+        .collect())
+}
+
+/// The production orders of these sales orders that still run, whole (for the order page's
+/// blocking-issues panel), oldest first.
+pub async fn running_production_orders_of(
+    conn: &mut AsyncPgConnection,
+    sales_order_ids: &[i64],
+) -> crate::platform::error::AppResult<Vec<ProductionOrderRow>> {
+    Ok(production_orders::table
+        .filter(production_orders::sales_order_id.eq_any(sales_order_ids))
+        .filter(production_orders::status.ne_all(INACTIVE_PRODUCTION))
+        .order(production_orders::id)
+        .select(ProductionOrderRow::as_select())
+        .load(conn)
+        .await?)
+}
+
 /// Creates production orders (through the production area's own create rule) for what each
 /// line lacks beyond its reservation, its shipped units and the production orders it already
 /// has. Finished goods and items made in house are produced; services and other bought items
@@ -203,11 +241,7 @@ pub async fn generate_production_orders(
 ) -> Result<Vec<ProductionOrderRow>, Stop> {
     let lines = model::lock_lines(conn, order.id).await?;
     let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
-    let kinds: Vec<(i64, String, String)> = items::table
-        .filter(items::id.eq_any(&ids))
-        .select((items::id, items::item_type, items::procurement_type))
-        .load(conn)
-        .await?;
+    let made = made_in_house(conn, &ids).await?;
     let existing: Vec<(Option<i64>, BigDecimal, BigDecimal)> = production_orders::table
         .filter(production_orders::sales_order_id.eq(order.id))
         .filter(production_orders::status.ne_all([
@@ -224,11 +258,7 @@ pub async fn generate_production_orders(
         .await?;
     let mut created = Vec::new();
     for l in &lines {
-        let makeable = kinds
-            .iter()
-            .find(|k| k.0 == l.product_id)
-            .is_some_and(|k| k.1 != "service" && (k.2 != "buy" || k.1 == "finished_good"));
-        if !makeable {
+        if !made.contains(&l.product_id) {
             continue;
         }
         let planned = existing
