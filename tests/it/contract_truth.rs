@@ -401,3 +401,85 @@ async fn the_shipping_queue_preflight_answers_every_open_order_and_spools_take_a
         .collect();
     assert!(weights.iter().all(|w| w.is_number()), "{spools}");
 }
+
+/// A create that shares its input with the update (fields optional so a change may leave
+/// them out) says which fields it needs all the same: `@requires` on the argument, `required`
+/// in the OpenAPI document, and a field-level 422 naming each missing one before any rule
+/// runs, leaving the tables as they were.
+#[tokio::test]
+async fn creates_sharing_an_update_input_declare_and_enforce_what_they_need() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let sdl = strata::application::areas::sdl();
+    assert!(
+        sdl.contains(
+            r#"operationTypeCreate(input: OperationTypeInput! @requires(fields: ["code", "label", "consumeStages"]))"#
+        ),
+        "the SDL states what the create needs"
+    );
+    let document = app.get("/api/v1/openapi.json").await.json();
+    for (path, needed) in [
+        (
+            "/admin/operation-types",
+            vec!["code", "label", "consume_stages"],
+        ),
+        ("/admin/uom/", vec!["code", "name", "uom_class"]),
+        ("/production-orders/defect-reasons", vec!["code", "name"]),
+        ("/quality-plans", vec!["code", "name"]),
+        (
+            "/routings/operations/{step_id}/materials",
+            vec!["component_id", "quantity"],
+        ),
+    ] {
+        let schema = &document["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+            ["schema"];
+        for field in &needed {
+            assert!(
+                schema["required"]
+                    .as_array()
+                    .is_some_and(|r| r.iter().any(|f| f == field)),
+                "{path}: {field} is not required in {schema}"
+            );
+            assert!(
+                schema["properties"][field]["anyOf"].is_null(),
+                "{path}: {field} is still nullable"
+            );
+        }
+    }
+    let before = table_json(&app, "operation_types").await;
+    let res = call(
+        &app,
+        Method::POST,
+        "/api/v1/admin/operation-types",
+        Some(json!({"code": "DRY", "label": null})),
+        &t,
+    )
+    .await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        res.text()
+    );
+    let body = res.json();
+    let fields: Vec<(String, String)> = body["details"]["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            (
+                e["field"].as_str().unwrap_or_default().to_string(),
+                e["message"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            ("label".to_string(), "Field required".to_string()),
+            ("consume_stages".to_string(), "Field required".to_string()),
+        ],
+        "{body}"
+    );
+    assert_eq!(table_json(&app, "operation_types").await, before);
+}

@@ -412,6 +412,7 @@ impl CatalogUomMutation {
     async fn unit_of_measure_create(
         &self,
         ctx: &Context<'_>,
+        #[graphql(directive = crate::platform::graphql::limits::requires::apply(vec!["code".into(), "name".into(), "uomClass".into()]))]
         input: UnitOfMeasureInput,
     ) -> AppResult<UnitOfMeasurePayload> {
         Ok(crate::in_transaction!(ctx, |conn| save_unit(conn, None, input)).into())

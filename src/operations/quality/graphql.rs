@@ -310,6 +310,7 @@ impl QualityMutation {
     async fn defect_reason_create(
         &self,
         ctx: &Context<'_>,
+        #[graphql(directive = crate::platform::graphql::limits::requires::apply(vec!["code".into(), "name".into()]))]
         input: DefectReasonInput,
     ) -> AppResult<DefectReasonPayload> {
         Ok(crate::in_transaction!(ctx, |conn| defects::save(conn, None, input)).into())
@@ -331,6 +332,7 @@ impl QualityMutation {
     async fn quality_plan_create(
         &self,
         ctx: &Context<'_>,
+        #[graphql(directive = crate::platform::graphql::limits::requires::apply(vec!["code".into(), "name".into()]))]
         input: QualityPlanInput,
     ) -> AppResult<QualityPlanPayload> {
         Ok(crate::in_transaction!(ctx, |conn| plans::save(conn, None, input)).into())

@@ -59,6 +59,13 @@ pub fn range(min: i64, max: i64) {}
 )]
 pub fn email_address() {}
 
+/// On an input argument whose type serves both create and update (one field list, fields
+/// optional so an update can leave them out): the fields this mutation needs all the same.
+/// The rules refuse their absence; the REST facade declares them `required` in the OpenAPI
+/// document and refuses a body without them with a field-level 422 before the rules run.
+#[TypeDirective(name = "requires", location = "ArgumentDefinition")]
+pub fn requires(fields: Vec<String>) {}
+
 /// Another key the REST facade accepts for this input field, besides its own snake_case name:
 /// FilaOps's spelling where Strata's differs (`setup_time_minutes` for `setupMinutes`). The
 /// field's own name wins when a body has both.

@@ -316,10 +316,14 @@ impl Given<'_> {
                 if name == var.name && given.is_empty() && !query.is_empty() =>
             {
                 let fields = Value::Object(query.clone());
-                return types.coerce(Some(&fields), &var.ty, Source::Text, "query", errors);
+                let bound = types.coerce(Some(&fields), &var.ty, Source::Text, "query", errors);
+                var.limits.check_required(bound.as_ref(), "query", errors);
+                return bound;
             }
             (Body::Input(name), Some(whole), _) if name == var.name => {
-                return types.coerce(Some(whole), &var.ty, *body_source, "", errors);
+                let bound = types.coerce(Some(whole), &var.ty, *body_source, "", errors);
+                var.limits.check_required(bound.as_ref(), "", errors);
+                return bound;
             }
             (Body::Fields | Body::Multipart, _, Some(obj))
                 if obj.contains_key(&rest_name) || obj.contains_key(&var.name) =>

@@ -172,7 +172,9 @@ fn variable_parameters(route: &CompiledRoute, types: &TypeInfo) -> (Vec<Value>, 
         }
         match r.body {
             Body::Input(input) if input == var.name => {
-                body_schema = Some(schema_of(&var.ty, types, 0));
+                let mut schema = schema_of(&var.ty, types, 0);
+                require_fields(&mut schema, &var.ty, &var.limits.required_fields, types);
+                body_schema = Some(schema);
                 continue;
             }
             Body::Fields => {
@@ -618,6 +620,33 @@ fn schema_of(ty: &Type, types: &TypeInfo, depth: usize) -> Value {
         json!({ "anyOf": [inner, { "type": "null" }] })
     } else {
         inner
+    }
+}
+
+/// Marks the fields an argument `@requires` as required in its input's schema: listed under
+/// `required`, not nullable, and (texts) not blank.
+fn require_fields(schema: &mut Value, ty: &Type, fields: &[String], types: &TypeInfo) {
+    let Some(input) = types.input_fields(super::types::named_type(ty)) else {
+        return;
+    };
+    for f in input.iter().filter(|f| fields.contains(&f.name)) {
+        let name = snake_case(&f.name);
+        let mut field = schema_of(
+            &Type {
+                nullable: false,
+                base: f.ty.base.clone(),
+            },
+            types,
+            1,
+        );
+        required_text(&mut field);
+        with_limits(&mut field, &f.limits);
+        schema["properties"][&name] = field;
+        if let Some(required) = schema["required"].as_array_mut()
+            && !required.iter().any(|r| r == &Value::String(name.clone()))
+        {
+            required.push(Value::String(name));
+        }
     }
 }
 

@@ -35,6 +35,9 @@ pub struct Limits {
     pub maximum: Option<i64>,
     /// `@email`: the text is an e-mail address.
     pub email: bool,
+    /// `@requires(fields:)` on an input argument: the input's fields (camelCase) this
+    /// operation needs although the input type leaves them optional.
+    pub required_fields: Vec<String>,
 }
 
 impl Limits {
@@ -55,6 +58,19 @@ impl Limits {
             match directive.node.name.node.as_str() {
                 "length" => limits.max_length = int("max"),
                 "email" => limits.email = true,
+                "requires" => {
+                    if let Some(async_graphql::Value::List(names)) =
+                        directive.node.get_argument("fields").map(|v| &v.node)
+                    {
+                        limits.required_fields = names
+                            .iter()
+                            .filter_map(|n| match n {
+                                async_graphql::Value::String(s) => Some(s.clone()),
+                                _ => None,
+                            })
+                            .collect();
+                    }
+                }
                 "range" => {
                     limits.minimum = int("min");
                     limits.maximum = int("max");
@@ -439,6 +455,32 @@ impl TypeInfo {
             }
         }
         out
+    }
+}
+
+impl Limits {
+    /// Refuses an input object bound from a request that lacks (or nulls) a field the
+    /// argument `@requires`; `prefix` is the REST path of the object ("" for a whole body).
+    pub fn check_required(
+        &self,
+        bound: Option<&Value>,
+        prefix: &str,
+        errors: &mut Vec<FieldError>,
+    ) {
+        let Some(Value::Object(map)) = bound else {
+            return;
+        };
+        for name in &self.required_fields {
+            if map.get(name).is_none_or(Value::is_null) {
+                let rest_name = snake_case(name);
+                let path = if prefix.is_empty() {
+                    rest_name
+                } else {
+                    format!("{prefix}.{rest_name}")
+                };
+                errors.push(FieldError::new(path, "Field required").with_kind("missing"));
+            }
+        }
     }
 }
 

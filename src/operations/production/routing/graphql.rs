@@ -621,6 +621,7 @@ impl RoutingMutation {
         &self,
         ctx: &Context<'_>,
         #[graphql(desc = "The step.")] step_id: i64,
+        #[graphql(directive = crate::platform::graphql::limits::requires::apply(vec!["componentId".into(), "quantity".into()]))]
         input: StepMaterialInput,
     ) -> AppResult<StepMaterialPayload> {
         Ok(crate::in_transaction!(ctx, |conn| materials::add(conn, step_id, input)).into())
@@ -671,6 +672,7 @@ impl RoutingMutation {
     async fn operation_type_create(
         &self,
         ctx: &Context<'_>,
+        #[graphql(directive = crate::platform::graphql::limits::requires::apply(vec!["code".into(), "label".into(), "consumeStages".into()]))]
         input: OperationTypeInput,
     ) -> AppResult<OperationTypePayload> {
         Ok(crate::in_transaction!(ctx, |conn| types::save(conn, None, input)).into())
