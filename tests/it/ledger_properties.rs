@@ -621,6 +621,7 @@ pub(crate) async fn apply(
                             status: SalesOrderStatus::Confirmed,
                             internal_notes: None,
                             production_notes: None,
+                            credit_override_reason: None,
                         },
                         user,
                         sales::Shipper(strata::operations::shipping::rules::ship_with_defaults),

@@ -49,6 +49,7 @@ mod printers;
 mod production;
 mod purchasing;
 mod quality;
+mod receivables;
 mod reporting;
 mod rest_engine;
 mod rest_facade;

@@ -3005,6 +3005,8 @@ async fn a_customers_orders_are_listed_newest_first_for_admins() {
             .map(String::as_str)
             .collect::<std::collections::BTreeSet<_>>(),
         [
+            "amount_paid",
+            "balance_due",
             "created_at",
             "grand_total",
             "id",
@@ -3016,6 +3018,8 @@ async fn a_customers_orders_are_listed_newest_first_for_admins() {
         .collect()
     );
     assert!(first["grand_total"].is_number(), "{first}");
+    assert_eq!(first["amount_paid"], 0.0, "{first}");
+    assert_eq!(first["balance_due"], first["grand_total"], "{first}");
     assert_eq!(first["status"], "pending");
     assert_eq!(first["payment_status"], "pending");
     let two = ok(&app, &t, Method::GET, &format!("{path}?limit=2"), None).await;

@@ -11,7 +11,7 @@ use crate::master_data::partners::fields::{
 };
 use crate::master_data::partners::model::{self, CustomerForm, CustomerRow, OrderStats};
 pub use crate::master_data::partners::model::{
-    CustomerCreateInput, CustomerStatus, CustomerUpdateInput,
+    CustomerCreateInput, CustomerStatus, CustomerUpdateInput, PaymentTerms,
 };
 use crate::platform::db::schema::customers;
 use crate::platform::error::{AppError, AppResult, ErrorCode};
@@ -114,7 +114,45 @@ pub fn check(
         }
     }
     c.form_text("notes", &mut form.notes, TEXT_MAX);
+    if let Some(Some(limit)) = &form.credit_limit
+        && limit.0 < 0
+    {
+        c.invalid("creditLimit", "Input should be greater than or equal to 0");
+    }
+    if creating {
+        terms_need_approval(
+            &mut c,
+            form.payment_terms.unwrap_or(PaymentTerms::Cod),
+            form.approved_for_terms.unwrap_or(false),
+        );
+    }
     c.finish()
+}
+
+/// Net terms give credit, which an admin approves first (FilaOps's rule and message).
+fn terms_need_approval(c: &mut Checker, terms: PaymentTerms, approved: bool) {
+    if terms.is_net() && !approved {
+        c.invalid(
+            "paymentTerms",
+            format!("Payment terms '{terms}' require approved_for_terms=true"),
+        );
+    }
+}
+
+/// Stamps who approved the customer for terms and when, when this change approves it;
+/// withdrawing the approval clears both.
+fn stamp_approval(form: &mut CustomerForm, was_approved: bool, by: Option<i64>) {
+    match form.approved_for_terms {
+        Some(true) if !was_approved => {
+            form.approved_for_terms_at = Some(Some(chrono::Utc::now()));
+            form.approved_for_terms_by = Some(by);
+        }
+        Some(false) if was_approved => {
+            form.approved_for_terms_at = Some(None);
+            form.approved_for_terms_by = Some(None);
+        }
+        _ => {}
+    }
 }
 
 /// A new customer's form, checked ([`check`]); the number is left empty (it is drawn when
@@ -130,11 +168,13 @@ pub fn new_form(mut input: CustomerCreateInput) -> Result<CustomerForm, Vec<User
 pub async fn create(
     conn: &mut AsyncPgConnection,
     input: CustomerCreateInput,
+    by: Option<i64>,
 ) -> AppResult<Result<CustomerRow, Vec<UserError>>> {
     let mut form = match new_form(input) {
         Ok(form) => form,
         Err(errors) => return Ok(Err(errors)),
     };
+    stamp_approval(&mut form, false, by);
     let email = form.email.clone().unwrap_or_default();
     if model::customer_id_by_email(conn, &email).await?.is_some() {
         return Ok(Err(vec![email_taken()]));
@@ -153,11 +193,13 @@ pub async fn create(
 }
 
 /// Changes a customer (404 when it does not exist; an e-mail another customer has is
-/// refused).
+/// refused; net terms without approval, as the change leaves the customer, are refused).
+/// `by` is the admin making the change, stamped on a new approval for terms.
 pub async fn update(
     conn: &mut AsyncPgConnection,
     id: i64,
     mut input: CustomerUpdateInput,
+    by: Option<i64>,
 ) -> AppResult<Result<CustomerRow, Vec<UserError>>> {
     // A `null` e-mail, name or status (which cannot be cleared) keeps the value: FilaOps's
     // client sends null for "not given".
@@ -165,6 +207,33 @@ pub async fn update(
     let mut changes = CustomerForm::from(input);
     if let Err(errors) = check(&mut changes, shared, false) {
         return Ok(Err(errors));
+    }
+    if changes.payment_terms.is_some() || changes.approved_for_terms.is_some() {
+        // Locked: two admins changing terms and approval at once cannot leave net terms
+        // unapproved between them.
+        let current: CustomerRow = match customers::table
+            .find(id)
+            .select(CustomerRow::as_select())
+            .for_update()
+            .first(conn)
+            .await
+            .optional()?
+        {
+            Some(row) => row,
+            None => return Err(not_found()),
+        };
+        let mut c = Checker::new();
+        terms_need_approval(
+            &mut c,
+            changes.payment_terms.unwrap_or(current.payment_terms),
+            changes
+                .approved_for_terms
+                .unwrap_or(current.approved_for_terms),
+        );
+        if let Err(errors) = c.finish() {
+            return Ok(Err(errors));
+        }
+        stamp_approval(&mut changes, current.approved_for_terms, by);
     }
     if let Some(email) = &changes.email
         && model::customer_id_by_email(conn, email)

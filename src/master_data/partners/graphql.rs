@@ -246,6 +246,21 @@ pub struct Customer {
     pub quote_count: i64,
     /// Sum of the order totals.
     pub total_spent: Decimal,
+    /// Paid on its orders (completed payments less refunds; cancelled orders left out).
+    pub total_paid: Decimal,
+    /// Still owed on its orders: each order's total less what is paid on it, never below
+    /// 0 (cancelled orders left out).
+    pub outstanding_balance: Decimal,
+    /// How the customer pays.
+    pub payment_terms: crate::master_data::partners::model::PaymentTerms,
+    /// The most it may owe on open orders (none: no cap).
+    pub credit_limit: Option<Decimal>,
+    /// An admin approved it for net terms.
+    pub approved_for_terms: bool,
+    /// When.
+    pub approved_for_terms_at: Option<Timestamp>,
+    /// By whom (a user id).
+    pub approved_for_terms_by: Option<i64>,
     /// When the latest order was placed.
     pub last_order_date: Option<Timestamp>,
     /// Created.
@@ -283,6 +298,13 @@ impl Customer {
             order_count: stats.order_count,
             quote_count: stats.quote_count,
             total_spent: Decimal(stats.total_spent.with_scale(2)),
+            total_paid: Decimal(stats.total_paid.with_scale(2)),
+            outstanding_balance: Decimal(stats.outstanding_balance.with_scale(2)),
+            payment_terms: r.payment_terms,
+            credit_limit: r.credit_limit.map(|l| Decimal(l.with_scale(2))),
+            approved_for_terms: r.approved_for_terms,
+            approved_for_terms_at: r.approved_for_terms_at.map(Timestamp),
+            approved_for_terms_by: r.approved_for_terms_by,
             last_order_date: stats.last_order_at.map(Timestamp),
             created_at: Timestamp(r.created_at),
             updated_at: Timestamp(r.updated_at),
@@ -543,9 +565,10 @@ impl PartnersMutation {
         ctx: &Context<'_>,
         input: CustomerCreateInput,
     ) -> AppResult<CustomerPayload> {
+        let by = crate::platform::auth::viewer::current_user(ctx).await?.id;
         let mut conn = context::conn(ctx).await?;
         Ok(CustomerPayload::of(
-            customer::create(&mut conn, input).await?,
+            customer::create(&mut conn, input, Some(by)).await?,
         ))
     }
 
@@ -557,8 +580,9 @@ impl PartnersMutation {
         id: i64,
         input: CustomerUpdateInput,
     ) -> AppResult<CustomerPayload> {
+        let by = crate::platform::auth::viewer::current_user(ctx).await?.id;
         let mut conn = context::conn(ctx).await?;
-        let result = customer::update(&mut conn, id, input).await?;
+        let result = customer::update(&mut conn, id, input, Some(by)).await?;
         Ok(match result {
             Ok(row) => CustomerPayload {
                 customer: customers_with_stats(&mut conn, vec![row]).await?.pop(),

@@ -841,6 +841,8 @@ fn customer_input(
         state: given(get(Target::State)),
         postal_code: given(get(Target::Zip)),
         country: given(get(Target::Country)),
+        // Terms and credit are an admin's decision, never taken from a file.
+        ..CustomerCreateInput::default()
     }
 }
 

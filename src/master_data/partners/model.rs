@@ -406,6 +406,16 @@ pub struct CustomerRow {
     pub created_at: DateTime<Utc>,
     /// Last changed.
     pub updated_at: DateTime<Utc>,
+    /// How the customer pays.
+    pub payment_terms: PaymentTerms,
+    /// The most the customer may owe on open orders (none: no cap).
+    pub credit_limit: Option<bigdecimal::BigDecimal>,
+    /// An admin approved the customer for net terms.
+    pub approved_for_terms: bool,
+    /// When that approval was given.
+    pub approved_for_terms_at: Option<DateTime<Utc>>,
+    /// Who gave it.
+    pub approved_for_terms_by: Option<i64>,
 }
 
 impl CustomerRow {
@@ -426,6 +436,48 @@ crate::text_enum! {
         Inactive,
         /// Blocked for now.
         Suspended,
+    }
+}
+
+crate::text_enum! {
+    /// How a customer pays (FilaOps's terms).
+    pub enum PaymentTerms {
+        /// Cash on delivery.
+        Cod,
+        /// Paid before the order is made.
+        Prepay,
+        /// Due 15 days after shipping (needs approval for terms).
+        #[graphql(name = "net15")]
+        #[strum(serialize = "net15")]
+        Net15,
+        /// Due 30 days after shipping (needs approval for terms).
+        #[graphql(name = "net30")]
+        #[strum(serialize = "net30")]
+        Net30,
+        /// Due 60 days after shipping (needs approval for terms).
+        #[graphql(name = "net60")]
+        #[strum(serialize = "net60")]
+        Net60,
+        /// Charged to a card kept on file.
+        CardOnFile,
+    }
+}
+
+impl PaymentTerms {
+    /// Days from shipment to the due date: net terms give their days, the rest are due at
+    /// once.
+    pub fn days(self) -> i64 {
+        match self {
+            PaymentTerms::Net15 => 15,
+            PaymentTerms::Net30 => 30,
+            PaymentTerms::Net60 => 60,
+            PaymentTerms::Cod | PaymentTerms::Prepay | PaymentTerms::CardOnFile => 0,
+        }
+    }
+
+    /// Whether the terms give credit (net days), which needs an admin's approval.
+    pub fn is_net(self) -> bool {
+        self.days() > 0
     }
 }
 
@@ -500,6 +552,18 @@ crate::input_forms! {
         /// Notes.
         [directive = length::apply(TEXT_MAX)]
         notes: clearable String,
+        /// How the customer pays (default `cod`); net terms need `approvedForTerms`.
+        payment_terms: optional PaymentTerms,
+        /// The most the customer may owe on open orders, 0 or more (`null`: no cap).
+        credit_limit: clearable crate::platform::graphql::scalars::Decimal,
+        /// An admin approved the customer for net terms (default false).
+        approved_for_terms: optional bool,
+        /// When the approval was given (set by the server).
+        @create[skip] @update[skip]
+        approved_for_terms_at: clearable DateTime<Utc>,
+        /// Who gave it (set by the server).
+        @create[skip] @update[skip]
+        approved_for_terms_by: clearable i64,
     }
     inputs {
         /// The customer's address (spec 2.6): street line, used for billing and shipping
@@ -719,6 +783,10 @@ pub struct OrderStats {
     pub quote_count: i64,
     /// Sum of the order totals.
     pub total_spent: bigdecimal::BigDecimal,
+    /// Completed payments less refunds on the orders (not cancelled ones).
+    pub total_paid: bigdecimal::BigDecimal,
+    /// Each order's total less what is paid on it, never below 0, summed (not cancelled).
+    pub outstanding_balance: bigdecimal::BigDecimal,
     /// The latest order.
     pub last_order_at: Option<DateTime<Utc>>,
 }
@@ -775,5 +843,46 @@ pub async fn order_stats(
         let Some(id) = id else { continue };
         stats.entry(id).or_default().quote_count = count;
     }
+    for balance in balances_of(conn, customer_ids).await? {
+        let entry = stats.entry(balance.customer_id).or_default();
+        entry.total_paid = balance.total_paid;
+        entry.outstanding_balance = balance.outstanding;
+    }
     Ok(stats)
+}
+
+/// What a customer has paid and still owes on its orders (cancelled ones left out).
+#[derive(Debug, Clone, QueryableByName)]
+pub struct CustomerBalance {
+    /// The customer.
+    #[diesel(sql_type = BigInt)]
+    pub customer_id: i64,
+    /// Completed payments less refunds.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub total_paid: bigdecimal::BigDecimal,
+    /// Each order's total less what is paid on it, never below 0, summed.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub outstanding: bigdecimal::BigDecimal,
+}
+
+/// [`CustomerBalance`] of these customers in one statement (customers without orders are
+/// missing from the answer).
+pub async fn balances_of(
+    conn: &mut AsyncPgConnection,
+    customer_ids: &[i64],
+) -> AppResult<Vec<CustomerBalance>> {
+    Ok(diesel::sql_query(
+        "SELECT o.customer_id, \
+                COALESCE(SUM(p.paid), 0) AS total_paid, \
+                COALESCE(SUM(GREATEST(o.grand_total - COALESCE(p.paid, 0), 0)), 0) AS outstanding \
+         FROM sales_orders o \
+         LEFT JOIN (SELECT sales_order_id, SUM(amount) AS paid FROM payments \
+                    WHERE status = 'completed' GROUP BY sales_order_id) p \
+                ON p.sales_order_id = o.id \
+         WHERE o.customer_id = ANY($1) AND o.status <> 'cancelled' \
+         GROUP BY o.customer_id",
+    )
+    .bind::<diesel::sql_types::Array<BigInt>, _>(customer_ids)
+    .load(conn)
+    .await?)
 }

@@ -95,7 +95,43 @@ crate::payload_from_result!(ShippingEventPayload {
 });
 
 #[ComplexObject]
+impl model::RecentOrder {
+    /// Paid on the order: completed payments less completed refunds.
+    async fn amount_paid(&self, ctx: &Context<'_>) -> AppResult<f64> {
+        Ok(
+            bigdecimal::ToPrimitive::to_f64(&net_paid(ctx, self.id).await?.with_scale(2))
+                .unwrap_or_default(),
+        )
+    }
+
+    /// Still owed: the grand total less what is paid, never below 0 (0 on a cancelled
+    /// order).
+    async fn balance_due(&self, ctx: &Context<'_>) -> AppResult<f64> {
+        if self.status == SalesOrderStatus::Cancelled {
+            return Ok(0.0);
+        }
+        let due = (&self.total - net_paid(ctx, self.id).await?).max(BigDecimal::zero());
+        Ok(bigdecimal::ToPrimitive::to_f64(&due.with_scale(2)).unwrap_or_default())
+    }
+}
+
+#[ComplexObject]
 impl SalesOrderRow {
+    /// Paid on the order: completed payments less completed refunds.
+    async fn amount_paid(&self, ctx: &Context<'_>) -> AppResult<Decimal> {
+        Ok(Decimal(net_paid(ctx, self.id).await?.with_scale(2)))
+    }
+
+    /// Still owed: the grand total less what is paid, never below 0 (0 on a cancelled
+    /// order).
+    async fn balance_due(&self, ctx: &Context<'_>) -> AppResult<Decimal> {
+        if self.status == SalesOrderStatus::Cancelled {
+            return Ok(Decimal(BigDecimal::zero().with_scale(2)));
+        }
+        let due = (&self.grand_total.0 - net_paid(ctx, self.id).await?).max(BigDecimal::zero());
+        Ok(Decimal(due.with_scale(2)))
+    }
+
     /// The lines, by line number.
     async fn lines(&self, ctx: &Context<'_>) -> AppResult<Vec<SalesOrderLineRow>> {
         Ok(data::<SalesOrderLines>(ctx)?
@@ -1164,4 +1200,16 @@ impl QuotesMutation {
     ) -> AppResult<QuotePayload> {
         crate::operations::sales::quote_images::delete(ctx, id).await
     }
+}
+
+/// Completed payments less completed refunds of an order (through the request's payments
+/// loader: one query for a page of orders).
+async fn net_paid(ctx: &Context<'_>, order: i64) -> AppResult<BigDecimal> {
+    Ok(data::<SalesOrderPayments>(ctx)?
+        .load_one(order)
+        .await?
+        .unwrap_or_default()
+        .iter()
+        .filter(|p| p.status == crate::operations::sales::payments::PaymentRecordStatus::Completed)
+        .fold(BigDecimal::zero(), |sum, p| sum + &p.amount.0))
 }

@@ -641,6 +641,7 @@ pub struct NewEvent {
 
 /// A recent order as the dashboard lists it.
 #[derive(Debug, Clone, SimpleObject)]
+#[graphql(complex)]
 pub struct RecentOrder {
     /// Id.
     pub id: i64,
@@ -658,6 +659,9 @@ pub struct RecentOrder {
     pub grand_total: f64,
     /// Created.
     pub created_at: Timestamp,
+    /// The grand total exactly (for what is still owed).
+    #[graphql(skip)]
+    pub total: BigDecimal,
 }
 
 impl From<SalesOrderRow> for RecentOrder {
@@ -672,6 +676,7 @@ impl From<SalesOrderRow> for RecentOrder {
             grand_total: bigdecimal::ToPrimitive::to_f64(&o.grand_total.0.with_scale(2))
                 .unwrap_or_default(),
             created_at: o.created_at,
+            total: o.grand_total.0,
         }
     }
 }

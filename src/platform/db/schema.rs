@@ -214,6 +214,11 @@ diesel::table! {
         notes -> Nullable<Text>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        payment_terms -> Text,
+        credit_limit -> Nullable<Numeric>,
+        approved_for_terms -> Bool,
+        approved_for_terms_at -> Nullable<Timestamptz>,
+        approved_for_terms_by -> Nullable<Int8>,
     }
 }
 

@@ -36,6 +36,12 @@ pub async fn change_status(
     );
     optional_text(
         &mut errors,
+        "creditOverrideReason",
+        &mut input.credit_override_reason,
+        NOTES_MAX,
+    );
+    optional_text(
+        &mut errors,
         "productionNotes",
         &mut input.production_notes,
         NOTES_MAX,
@@ -60,6 +66,7 @@ pub async fn change_status(
     if order.status != input.status {
         match input.status {
             SalesOrderStatus::Confirmed => {
+                check_credit(conn, &order, input.credit_override_reason.as_deref(), user).await?;
                 confirm(conn, &order, Some(user)).await?;
             }
             SalesOrderStatus::Cancelled => {

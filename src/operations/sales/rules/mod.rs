@@ -228,6 +228,10 @@ pub struct SalesOrderStatusInput {
     /// Production notes (replace).
     #[graphql(directive = crate::platform::graphql::limits::length::apply(crate::ledgers::inventory::rules::NOTES_MAX))]
     pub production_notes: Option<String>,
+    /// Confirms an order that would take the customer over its credit limit all the same,
+    /// for this reason (recorded in the order's history and the security audit log).
+    #[graphql(directive = crate::platform::graphql::limits::length::apply(crate::ledgers::inventory::rules::NOTES_MAX))]
+    pub credit_override_reason: Option<String>,
 }
 
 struct ProductFacts {
@@ -434,8 +438,10 @@ pub struct NewOrder {
     pub created_at: Option<DateTime<Utc>>,
 }
 
+mod credit;
 mod fulfilment;
 mod orders;
 
+pub use credit::*;
 pub use fulfilment::*;
 pub use orders::*;
