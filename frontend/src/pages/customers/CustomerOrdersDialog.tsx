@@ -38,6 +38,9 @@ export function CustomerOrdersDialog({ customer, onClose }: { customer: Customer
               <th scope="col" className="align-right">
                 Total
               </th>
+              <th scope="col" className="align-right">
+                Balance due
+              </th>
               <th scope="col">Placed</th>
             </tr>
           </thead>
@@ -56,6 +59,7 @@ export function CustomerOrdersDialog({ customer, onClose }: { customer: Customer
                   <Badge tone={PAYMENT_TONE[o.payment_status] ?? 'neutral'}>{humanize(o.payment_status)}</Badge>
                 </td>
                 <td className="align-right num">{formatMoney(o.grand_total)}</td>
+                <td className="align-right num">{formatMoney(o.balance_due)}</td>
                 <td>{formatDateTime(o.created_at)}</td>
               </tr>
             ))}

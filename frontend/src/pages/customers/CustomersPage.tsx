@@ -14,6 +14,16 @@ import { CustomerOrdersDialog } from './CustomerOrdersDialog';
 /** What the server sorts this list by. */
 const SORTS = ['customer_number', 'email', 'first_name', 'last_name', 'company_name', 'status', 'created_at', 'updated_at'] as const satisfies readonly SortBy<CustomerListQuery>[];
 
+/** How each payment term reads. */
+const TERMS: Record<CustomerListRow['payment_terms'], string> = {
+  cod: 'Cash on delivery',
+  prepay: 'Prepay',
+  net15: 'Net 15',
+  net30: 'Net 30',
+  net60: 'Net 60',
+  card_on_file: 'Card on file',
+};
+
 function customerColumns(showOrders: (c: CustomerListRow) => void): Column<CustomerListRow>[] {
   return [
   {
@@ -46,6 +56,27 @@ function customerColumns(showOrders: (c: CustomerListRow) => void): Column<Custo
       ),
   },
   { key: 'total_spent', header: 'Total spent', align: 'right', shrink: true, render: (r) => <span className="num">{formatMoney(r.total_spent)}</span> },
+  {
+    key: 'outstanding_balance',
+    header: 'Owed',
+    align: 'right',
+    shrink: true,
+    render: (r) => {
+      const owed = Number(r.outstanding_balance);
+      const over = r.credit_limit != null && owed > Number(r.credit_limit);
+      return (
+        <span className="cell-stack">
+          <span className={`num${owed > 0 ? ' cell-strong' : ''}`}>{formatMoney(r.outstanding_balance)}</span>
+          {r.credit_limit != null && (
+            <span className={`cell-sub${over ? ' text-danger' : ''}`} title={over ? 'Over the credit limit' : undefined}>
+              limit {formatMoney(r.credit_limit)}
+            </span>
+          )}
+        </span>
+      );
+    },
+  },
+  { key: 'payment_terms', header: 'Terms', shrink: true, hideOnTablet: true, render: (r) => <Badge tone={r.approved_for_terms ? 'info' : 'neutral'}>{TERMS[r.payment_terms]}</Badge> },
   { key: 'last_order_date', header: 'Last order', shrink: true, hideOnTablet: true, render: (r) => formatDateTime(r.last_order_date) },
   { key: 'status', header: 'Status', shrink: true, render: (r) => <Badge tone={r.status === 'active' ? 'success' : 'neutral'}>{humanize(r.status)}</Badge> },
   ];
