@@ -8,8 +8,8 @@
 
 use std::time::Duration;
 
-use lettre::message::Mailbox;
 use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
@@ -25,6 +25,31 @@ pub struct OutgoingMail {
     pub subject: String,
     /// Plain-text body.
     pub body: String,
+    /// Files sent with it (an invoice's PDF).
+    #[serde(default)]
+    pub attachments: Vec<MailAttachment>,
+}
+
+/// A file sent with a message.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct MailAttachment {
+    /// The file name the recipient sees.
+    pub filename: String,
+    /// Its media type.
+    pub content_type: String,
+    /// The bytes, base64 (standard alphabet, padded).
+    pub content_base64: String,
+}
+
+impl MailAttachment {
+    /// A generated document as an attachment.
+    pub fn of(document: &crate::platform::documents::GeneratedDocument) -> MailAttachment {
+        MailAttachment {
+            filename: document.filename.clone(),
+            content_type: document.content_type.clone(),
+            content_base64: document.content_base64.clone(),
+        }
+    }
 }
 
 /// Why a message was not sent.
@@ -142,13 +167,29 @@ impl Mailer {
             .to
             .parse()
             .map_err(|e| MailError::Invalid(format!("recipient: {e}")))?;
-        let message = Message::builder()
+        let builder = Message::builder()
             .from(from)
             .to(to)
-            .subject(mail.subject.clone())
-            .header(ContentType::TEXT_PLAIN)
-            .body(mail.body)
-            .map_err(|e| MailError::Invalid(e.to_string()))?;
+            .subject(mail.subject.clone());
+        let message = if mail.attachments.is_empty() {
+            builder.header(ContentType::TEXT_PLAIN).body(mail.body)
+        } else {
+            let mut parts = MultiPart::mixed().singlepart(SinglePart::plain(mail.body));
+            for file in mail.attachments {
+                use base64::Engine as _;
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(file.content_base64.as_bytes())
+                    .map_err(|e| {
+                        MailError::Invalid(format!("attachment {}: {e}", file.filename))
+                    })?;
+                let kind = ContentType::parse(&file.content_type).map_err(|e| {
+                    MailError::Invalid(format!("attachment {}: {e}", file.filename))
+                })?;
+                parts = parts.singlepart(Attachment::new(file.filename).body(bytes, kind));
+            }
+            builder.multipart(parts)
+        }
+        .map_err(|e| MailError::Invalid(e.to_string()))?;
         match transport.send(message).await {
             Ok(_) => {
                 tracing::info!(subject = %mail.subject, "mail sent");

@@ -230,6 +230,7 @@ async fn record_pending(
             name = user.full_name(),
             email = user.email,
         ),
+        attachments: Vec::new(),
     });
     // The row and the e-mail job commit together: no pending request that no admin will
     // ever hear of, and no e-mail about a request that does not exist. The worker retries
@@ -477,6 +478,7 @@ pub async fn approve(d: &Deps<'_>, key: ReviewKey) -> AppResult<ReviewOutcome> {
                                 "Your request to reset your Strata password was approved.\n\n\
                                  Set a new password here (the link works for 1 hour):\n{frontend}/reset-password/{token}\n"
                             ),
+                            attachments: Vec::new(),
                         }),
                     )
                     .await?;
@@ -565,6 +567,7 @@ pub async fn deny(d: &Deps<'_>, key: ReviewKey, reason: Option<&str>) -> AppResu
                     "An administrator denied your request to reset your Strata password.\n{why}\n\
                      If you still need access, contact your administrator.\n"
                 ),
+                attachments: Vec::new(),
             },
         )
         .await;
@@ -719,6 +722,7 @@ pub async fn complete(
                 body: "Your Strata password was just reset and every session was signed out.\n\
                        If this was not you, contact your administrator at once.\n"
                     .into(),
+                attachments: Vec::new(),
             },
         )
         .await;
