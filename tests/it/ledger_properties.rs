@@ -41,6 +41,7 @@ use strata::operations::purchasing::rules::{
     self as purchasing, PurchaseOrderCreateInput, PurchaseOrderLineInput, PurchaseOrderStatusInput,
     PurchaseReceiveInput, ReceiveLineInput,
 };
+use strata::operations::sales::invoices::rules as invoices;
 use strata::operations::sales::model::SalesOrderStatus;
 use strata::operations::sales::{payments, rules as sales};
 use strata::operations::shipping::rules as shipping;
@@ -160,6 +161,17 @@ pub(crate) enum Event {
     SalesCancel {
         order: usize,
     },
+    /// An invoice by hand: `cents` of what is left (a deposit), or all of it.
+    Invoice {
+        order: usize,
+        cents: u32,
+        whole: bool,
+    },
+    /// The order's `nth` invoice is voided (refused once paid).
+    InvoiceVoid {
+        order: usize,
+        nth: usize,
+    },
 }
 
 fn event() -> impl Strategy<Value = Event> {
@@ -195,6 +207,9 @@ fn event() -> impl Strategy<Value = Event> {
             // Refunds small enough that some fit under what was paid.
             .prop_map(|(order, cents, refund)| Event::SalesPay { order, cents: if refund { cents % 400 + 1 } else { cents }, refund }),
         1 => (0..4usize).prop_map(|order| Event::SalesCancel { order }),
+        2 => (0..4usize, 1..9000u32, any::<bool>())
+            .prop_map(|(order, cents, whole)| Event::Invoice { order, cents, whole }),
+        1 => (0..4usize, 0..3usize).prop_map(|(order, nth)| Event::InvoiceVoid { order, nth }),
     ]
 }
 
@@ -659,6 +674,44 @@ pub(crate) async fn apply(
                     .map(|_| ()),
                     None => Ok(()),
                 },
+                Event::Invoice {
+                    order,
+                    cents,
+                    whole,
+                } => match nth_sale(conn, user, order).await {
+                    Some(id) => invoices::create(
+                        conn,
+                        invoices::InvoiceCreateInput {
+                            sales_order_id: id,
+                            amount: (!whole).then(|| Decimal(d(cents) / d(100))),
+                        },
+                        user,
+                    )
+                    .await
+                    .map(|_| ()),
+                    None => Ok(()),
+                },
+                Event::InvoiceVoid { order, nth } => match nth_sale(conn, user, order).await {
+                    Some(id) => {
+                        let of = strata::operations::sales::invoices::model::of_orders(conn, &[id])
+                            .await
+                            .map_err(Stop::Failed)?;
+                        match of.get(nth % of.len().max(1)) {
+                            Some(invoice) => invoices::void(
+                                conn,
+                                invoice.id,
+                                invoices::InvoiceVoidInput {
+                                    reason: "property".into(),
+                                },
+                                user,
+                            )
+                            .await
+                            .map(|_| ()),
+                            None => Ok(()),
+                        }
+                    }
+                    None => Ok(()),
+                },
                 Event::SalesCancel { order } => match nth_sale(conn, user, order).await {
                     Some(id) => sales::cancel(conn, id, "property".into(), user, true)
                         .await
@@ -827,29 +880,50 @@ pub(crate) async fn check(
               JOIN gl_accounts a ON a.id = l.account_id WHERE a.account_code = '{code}')"
         )
     };
-    let shipped = "SELECT DISTINCT sales_order_id FROM shipments";
+    // 7: the invoices are the books' receivables. Sales (4000) is what the live invoices
+    // billed; 1100 is exactly the open invoices' balances; 2300 holds what the payments
+    // leave over once applied; no invoice is paid beyond its total; every shipment of an
+    // order with something to bill has its invoice.
+    let live = "FROM invoices WHERE status <> 'voided'";
     let wrong = scalar_i64(
         conn,
         &format!(
             "SELECT count(*) AS n FROM (SELECT \
-               -{sales} AS sales, {cogs} + {supplies} AS cogs, {ar} AS ar, \
-               (SELECT COALESCE(SUM(subtotal), 0) FROM sales_orders WHERE id IN ({shipped})) AS invoiced_sales, \
-               (SELECT COALESCE(SUM(grand_total), 0) FROM sales_orders WHERE id IN ({shipped})) AS invoiced, \
+               -{sales} AS sales, {cogs} + {supplies} AS cogs, {ar} AS ar, -{deposits} AS deposits, \
+               (SELECT COALESCE(SUM(subtotal - discount_amount), 0) {live}) AS invoiced_sales, \
+               (SELECT COALESCE(SUM(total - amount_paid), 0) {live}) AS open_balances, \
+               (SELECT COALESCE(SUM(amount_paid), 0) {live}) AS applied, \
                (SELECT COALESCE(SUM(amount), 0) FROM payments WHERE status = 'completed') AS paid, \
                (SELECT COALESCE(-SUM(t.total_cost), 0) FROM inventory_transactions t \
                 WHERE t.reference_type = 'sales_order' AND t.affects_on_hand) AS issued) x \
-             WHERE sales <> invoiced_sales OR cogs <> issued OR ar <> invoiced - paid",
+             WHERE sales <> invoiced_sales OR cogs <> issued OR ar <> open_balances \
+                OR deposits <> paid - applied",
             sales = account("4000"),
             cogs = account("5000"),
             supplies = account("5010"),
             ar = account("1100"),
+            deposits = account("2300"),
         ),
     )
     .await;
     assert_eq!(
         wrong, 0,
-        "sales (4000), cost of goods and supplies (5000, 5010) or receivables (1100) disagree with the orders"
+        "sales (4000), cost of goods (5000, 5010), receivables (1100) or deposits (2300) disagree with the invoices and payments"
     );
+    let overpaid = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM invoices WHERE amount_paid > GREATEST(total, 0) OR amount_paid < 0 \
+            OR (status = 'voided' AND amount_paid <> 0)",
+    )
+    .await;
+    assert_eq!(overpaid, 0, "an invoice is paid beyond its total");
+    let unbilled = scalar_i64(
+        conn,
+        "SELECT count(*) AS n FROM shipments s JOIN sales_orders o ON o.id = s.sales_order_id \
+         WHERE o.grand_total > 0 AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.sales_order_id = o.id)",
+    )
+    .await;
+    assert_eq!(unbilled, 0, "a shipment went out without an invoice");
 }
 
 proptest! {

@@ -10,6 +10,7 @@
 pub mod common;
 
 mod accounting_journals;
+mod amendments;
 mod answer_cache;
 mod authz_matrix;
 mod bom;
@@ -30,6 +31,7 @@ mod health_outage;
 mod identity;
 mod input_text;
 mod inventory;
+mod invoices;
 mod items_upkeep;
 mod kv_jobs;
 mod ledger_properties;

@@ -43,6 +43,8 @@ pub enum SystemAccount {
     AccountsPayable,
     /// 2100 Sales Tax Payable.
     SalesTaxPayable,
+    /// 2300 Customer Deposits (payments no invoice has taken yet).
+    CustomerDeposits,
     /// 3000 Owner's Equity (opening balances).
     OwnersEquity,
     /// 4000 Sales Revenue.
@@ -71,6 +73,7 @@ impl SystemAccount {
             SystemAccount::Packaging => "1230",
             SystemAccount::AccountsPayable => "2000",
             SystemAccount::SalesTaxPayable => "2100",
+            SystemAccount::CustomerDeposits => "2300",
             SystemAccount::OwnersEquity => "3000",
             SystemAccount::SalesRevenue => "4000",
             SystemAccount::ShippingRevenue => "4200",

@@ -78,6 +78,9 @@ crate::text_enum! {
         Payment,
         /// Entered by hand.
         Manual,
+        /// A sales order's payments moved between 2300 Customer Deposits and 1100 AR as its
+        /// invoices take them.
+        CustomerDeposit,
     }
 }
 

@@ -1,14 +1,17 @@
-//! The sales documents: a quote as a PDF to send the customer, and a packing slip to put in
-//! the box. Both are written on request from the current rows (nothing is stored).
+//! The sales documents: a quote and an invoice as PDFs to send the customer, and a packing
+//! slip to put in the box. All are written on request from the current rows (nothing is
+//! stored).
 
 use bigdecimal::{BigDecimal, Zero};
 use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
+use crate::master_data::partners::model::PaymentTerms;
 use crate::master_data::settings::model::SettingsRow;
+use crate::operations::sales::invoices::model::{InvoiceRow, InvoiceStatus};
 use crate::operations::sales::model::{self, SalesOrderRow};
 use crate::operations::sales::quotes::QuoteRow;
-use crate::platform::db::schema::items;
+use crate::platform::db::schema::{items, sales_orders};
 use crate::platform::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
 use crate::platform::documents::{
     BODY, GeneratedDocument, SMALL, address, city_line, letterhead, money,
@@ -98,9 +101,9 @@ fn quote_parties(doc: &mut Document, quote: &QuoteRow) {
     );
 }
 
-/// The quoted item's table: item, quantity, unit price and amount, then its material and
-/// colour and its description.
-fn quote_item(doc: &mut Document, quote: &QuoteRow) {
+/// The columns of a priced table (item, quantity, unit price, amount), with their heading
+/// and rule written.
+fn priced_columns(doc: &mut Document) -> [Column; 4] {
     let columns = [
         Column {
             x: MARGIN,
@@ -130,6 +133,155 @@ fn quote_item(doc: &mut Document, quote: &QuoteRow) {
         true,
     );
     doc.rule();
+    columns
+}
+
+/// The invoice as the customer receives it: who is billed, the invoice and due dates and
+/// terms, the lines, subtotal, discount, tax, shipping, total, paid and due, and the
+/// company's footer.
+pub async fn invoice_pdf(
+    conn: &mut AsyncPgConnection,
+    invoice: &InvoiceRow,
+) -> AppResult<GeneratedDocument> {
+    let settings = crate::master_data::settings::model::get(conn).await?;
+    let lines = crate::operations::sales::invoices::model::lines_of(conn, &[invoice.id]).await?;
+    let order_number: Option<String> = sales_orders::table
+        .find(invoice.sales_order_id)
+        .select(sales_orders::order_number)
+        .first(conn)
+        .await
+        .optional()?;
+    let mut doc = Document::new(format!("Invoice {}", invoice.invoice_number));
+    letterhead(
+        &mut doc,
+        &settings.company(),
+        "INVOICE",
+        &invoice.invoice_number,
+    );
+    doc.line(
+        MARGIN,
+        &format!(
+            "Date: {}    Due: {}    Terms: {}",
+            invoice.invoice_date,
+            invoice.due_date,
+            terms_label(invoice.payment_terms)
+        ),
+        BODY,
+        false,
+    );
+    if let Some(number) = &order_number {
+        doc.line(MARGIN, &format!("Order: {number}"), BODY, false);
+    }
+    let city = city_line(
+        invoice.bill_to_city.as_deref(),
+        invoice.bill_to_state.as_deref(),
+        invoice.bill_to_zip.as_deref(),
+    );
+    address(
+        &mut doc,
+        "BILL TO",
+        &[
+            invoice.customer_company.as_deref(),
+            invoice.customer_name.as_deref(),
+            invoice.bill_to_line1.as_deref(),
+            Some(city.as_str()),
+            invoice.customer_email.as_deref(),
+        ],
+    );
+    doc.gap(14.0);
+    let columns = priced_columns(&mut doc);
+    for line in &lines {
+        let item = match line.sku.as_deref().filter(|s| !s.is_empty()) {
+            Some(sku) => format!("{} ({sku})", line.description),
+            None => line.description.clone(),
+        };
+        doc.row(
+            &columns,
+            &[
+                &item,
+                &line.quantity.0.normalized().to_string(),
+                &money(&line.unit_price.0),
+                &money(&line.line_total.0),
+            ],
+            BODY,
+            false,
+        );
+    }
+    doc.rule();
+    doc.total("Subtotal", &money(&invoice.subtotal.0), BODY, false);
+    if !invoice.discount_amount.0.is_zero() {
+        doc.total(
+            "Discount",
+            &money(&-invoice.discount_amount.0.clone()),
+            BODY,
+            false,
+        );
+    }
+    if !invoice.tax_amount.0.is_zero() {
+        let rate = (&invoice.tax_rate.0 * BigDecimal::from(100)).normalized();
+        let name = settings.tax_name.as_deref().unwrap_or("Tax");
+        doc.total(
+            &format!("{name} ({rate}%)"),
+            &money(&invoice.tax_amount.0),
+            BODY,
+            false,
+        );
+    }
+    if !invoice.shipping_amount.0.is_zero() {
+        doc.total("Shipping", &money(&invoice.shipping_amount.0), BODY, false);
+    }
+    doc.total("Total", &money(&invoice.total.0), 12.0, true);
+    if !invoice.amount_paid.0.is_zero() {
+        doc.total("Paid", &money(&invoice.amount_paid.0), BODY, false);
+    }
+    doc.total("Amount due", &money(&invoice.balance_due()), 12.0, true);
+    if invoice.status == InvoiceStatus::Voided {
+        doc.gap(10.0);
+        doc.line(MARGIN, "VOID", 14.0, true);
+        if let Some(reason) = invoice.void_reason.as_deref() {
+            doc.paragraph(MARGIN, reason, SMALL);
+        }
+    }
+    doc.gap(10.0);
+    doc.paragraph(
+        MARGIN,
+        &format!(
+            "Payment terms: {}. Please quote {} with your payment.",
+            terms_label(invoice.payment_terms),
+            invoice.invoice_number
+        ),
+        SMALL,
+    );
+    if let Some(footer) = settings
+        .quote_footer
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+    {
+        doc.gap(14.0);
+        doc.paragraph(MARGIN, footer, SMALL);
+    }
+    Ok(GeneratedDocument::pdf(
+        format!("{}.pdf", invoice.invoice_number),
+        &doc.finish(),
+    ))
+}
+
+/// Terms as people write them.
+fn terms_label(terms: PaymentTerms) -> &'static str {
+    match terms {
+        PaymentTerms::Cod => "Due on receipt (COD)",
+        PaymentTerms::Prepay => "Prepaid",
+        PaymentTerms::Net15 => "Net 15",
+        PaymentTerms::Net30 => "Net 30",
+        PaymentTerms::Net60 => "Net 60",
+        PaymentTerms::CardOnFile => "Card on file",
+    }
+}
+
+/// The quoted item's table: item, quantity, unit price and amount, then its material and
+/// colour and its description.
+fn quote_item(doc: &mut Document, quote: &QuoteRow) {
+    let columns = priced_columns(doc);
     let quantity = quote.quantity.to_string();
     doc.row(
         &columns,

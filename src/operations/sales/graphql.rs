@@ -11,6 +11,7 @@ use strum::VariantArray;
 
 use crate::ledgers::inventory::loaders::ItemFactsOf;
 use crate::operations::production::model::OrderRow as ProductionOrderRow;
+pub use crate::operations::sales::invoices::graphql::{InvoicesMutation, InvoicesQuery};
 use crate::operations::sales::loaders::{
     SalesOrderEvents, SalesOrderLines, SalesOrderPayments, SalesOrderShipments, SalesOrdersById,
 };
@@ -37,7 +38,7 @@ use crate::platform::graphql::context;
 use crate::platform::graphql::context::data;
 use crate::platform::graphql::pagination::Page;
 use crate::platform::graphql::scalars::{Decimal, Timestamp};
-use crate::platform::graphql::user_error::UserError;
+use crate::platform::graphql::user_error::{Stop, UserError};
 
 /// The largest page of sales orders (CONTRACT 5.2: `limit` silently capped at 100).
 pub const MAX_SO_PAGE: i64 = 100;
@@ -218,6 +219,19 @@ impl SalesOrderRow {
             .load_one(self.id)
             .await?
             .unwrap_or_default())
+    }
+
+    /// Its invoices, oldest first (voided ones too).
+    async fn invoices(
+        &self,
+        ctx: &Context<'_>,
+    ) -> AppResult<Vec<crate::operations::sales::invoices::model::InvoiceRow>> {
+        Ok(
+            data::<crate::operations::sales::loaders::SalesOrderInvoices>(ctx)?
+                .load_one(self.id)
+                .await?
+                .unwrap_or_default(),
+        )
     }
 
     /// Its shipments.
@@ -453,6 +467,17 @@ impl SalesQuery {
             nodes: nodes.into(),
             page_info: page.info(total),
         })
+    }
+
+    /// What closing an order short would do: per line what ships, the production orders
+    /// cancelled, the totals after (admins; changes nothing).
+    #[graphql(guard = "Access::Admin")]
+    async fn sales_order_close_short_preview(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The order.")] id: i64,
+    ) -> AppResult<rules::CloseShortPreview> {
+        Stop::into_app(rules::close_short_preview(&mut *context::conn(ctx).await?, id).await)
     }
 
     /// A customer's latest orders, newest first (admins; CONTRACT 5.5 `GET
@@ -859,6 +884,48 @@ impl SalesMutation {
     ) -> AppResult<SalesOrderPayload> {
         let user = crate::platform::auth::viewer::current_user(ctx).await?.id;
         Ok(crate::in_transaction!(ctx, |conn| rules::change_payment(conn, id, input, user)).into())
+    }
+
+    /// Changes lines' quantities or prices (admins): pending, confirmed, in-production or
+    /// on-hold orders; never below what shipped or production made; reservations, totals,
+    /// payment status and invoice payments follow; each change is in the order's history.
+    #[graphql(guard = "Access::Admin")]
+    async fn sales_order_lines_edit(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The order.")] id: i64,
+        input: rules::SalesOrderLinesEditInput,
+    ) -> AppResult<SalesOrderPayload> {
+        let user = crate::platform::auth::viewer::current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| rules::edit_lines(conn, id, input, user)).into())
+    }
+
+    /// Closes an order short (admins; `reason` required): the production orders still
+    /// running for it cancelled, each line shrunk to what is shipped, reserved or in stock,
+    /// reservations and totals following; the order becomes ready to ship.
+    #[graphql(guard = "Access::Admin")]
+    async fn sales_order_close_short(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The order.")] id: i64,
+        #[graphql(desc = "Why (kept in the order's history).", directive = crate::platform::graphql::limits::length::apply(crate::operations::sales::rules::SHORT_MAX))]
+        reason: String,
+    ) -> AppResult<SalesOrderPayload> {
+        let user = crate::platform::auth::viewer::current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| rules::close_short(conn, id, reason, user)).into())
+    }
+
+    /// Removes a line (admins): never the last, one that shipped, or one production still
+    /// runs for (409); its reservation given back and the totals recomputed.
+    #[graphql(guard = "Access::Admin")]
+    async fn sales_order_line_remove(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The order.")] id: i64,
+        #[graphql(desc = "The line.")] line_id: i64,
+    ) -> AppResult<SalesOrderPayload> {
+        let user = crate::platform::auth::viewer::current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| rules::remove_line(conn, id, line_id, user)).into())
     }
 
     /// Cancels an order (owner or admin): reservations released.

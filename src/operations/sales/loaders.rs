@@ -1,10 +1,15 @@
-//! Loaders of sales: lines, events, payments and shipments of a page of orders, and orders
+//! Loaders of sales: lines, events, payments, shipments and invoices of a page of orders,
+//! the lines of invoices, and orders
 //! by id (for payments and shipments), each one query per batch.
 
 use std::collections::HashMap;
 
 use async_graphql::dataloader::{DataLoader, HashMapCache, Loader};
 
+use crate::operations::sales::invoices::{
+    self,
+    model::{InvoiceLineRow, InvoiceRow},
+};
 use crate::operations::sales::model::{self, SalesEventRow, SalesOrderLineRow, SalesOrderRow};
 use crate::operations::sales::payments::{self, PaymentRow};
 use crate::operations::sales::shipments::{self as shipping, ShipmentRow};
@@ -40,6 +45,21 @@ crate::grouped_loader!(
     sales_order_id
 );
 
+crate::grouped_loader!(
+    /// The invoices of sales orders, oldest first.
+    InvoicesLoader,
+    InvoiceRow,
+    invoices::model::of_orders,
+    sales_order_id
+);
+crate::grouped_loader!(
+    /// The lines of invoices, in order.
+    InvoiceLinesLoader,
+    InvoiceLineRow,
+    invoices::model::lines_of,
+    invoice_id
+);
+
 /// Sales orders by id.
 pub struct OrdersLoader {
     /// The pool.
@@ -67,6 +87,10 @@ pub type SalesOrderEvents = DataLoader<EventsLoader, HashMapCache>;
 pub type SalesOrderPayments = DataLoader<PaymentsLoader, HashMapCache>;
 /// Per-request order shipments.
 pub type SalesOrderShipments = DataLoader<ShipmentsLoader, HashMapCache>;
+/// Per-request invoices of orders.
+pub type SalesOrderInvoices = DataLoader<InvoicesLoader, HashMapCache>;
+/// Per-request lines of invoices.
+pub type InvoiceLines = DataLoader<InvoiceLinesLoader, HashMapCache>;
 /// Per-request orders by id.
 pub type SalesOrdersById = DataLoader<OrdersLoader, HashMapCache>;
 
@@ -91,6 +115,16 @@ pub fn attach(request: async_graphql::Request, pool: &DbPool) -> async_graphql::
         ))
         .data(DataLoader::with_cache(
             ShipmentsLoader { pool: pool.clone() },
+            spawn,
+            HashMapCache::default(),
+        ))
+        .data(DataLoader::with_cache(
+            InvoicesLoader { pool: pool.clone() },
+            spawn,
+            HashMapCache::default(),
+        ))
+        .data(DataLoader::with_cache(
+            InvoiceLinesLoader { pool: pool.clone() },
             spawn,
             HashMapCache::default(),
         ))

@@ -13,6 +13,7 @@ pub mod documents;
 pub mod events;
 pub mod graphql;
 pub mod import;
+pub mod invoices;
 pub mod loaders;
 pub mod model;
 pub mod payments;

@@ -347,6 +347,10 @@ crate::text_enum! {
         Note,
         /// A carrier's tracking update (see its shipping events).
         Shipping,
+        /// An invoice was written, sent or voided.
+        Invoice,
+        /// A line was changed or removed after the order was entered.
+        Amendment,
     }
 }
 

@@ -292,6 +292,7 @@ pub async fn record(
     )
     .await?;
     recompute_payment_status(conn, &order).await?;
+    crate::operations::sales::invoices::rules::apply_payments(conn, order.id, user).await?;
     event_noting(
         conn,
         order.id,
@@ -346,6 +347,7 @@ pub async fn void(conn: &mut AsyncPgConnection, id: i64, user: i64) -> Result<Pa
         books::post(conn, entry).await?;
     }
     recompute_payment_status(conn, &order).await?;
+    crate::operations::sales::invoices::rules::apply_payments(conn, order.id, user).await?;
     event(
         conn,
         order.id,

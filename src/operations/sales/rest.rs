@@ -61,6 +61,22 @@ pub const ROUTES: &[Route] = &[
         .status(201)
         .idempotent()
         .summary("The original's name of `POST /quotes/{id}/convert`"),
+    Route::patch("/sales-orders/{id}/lines", stored_op!("sales_order_lines_edit.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderLinesEdit.salesOrder")
+        .access(Admin)
+        .body(Body::Input("input"))
+        .idempotent()
+        .summary("Amend lines: `{lines: [{line_id, new_quantity?, new_unit_price?, reason}]}` on a pending, confirmed, in-production or on-hold order (400 otherwise, naming the allowed statuses); never below what shipped or production made (400), never under what is invoiced; reservations, totals, payment status and invoice payments follow, each change in the order's history"),
+    Route::delete("/sales-orders/{id}/lines/{line_id}", stored_op!("sales_order_line_remove.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderLineRemove.salesOrder")
+        .access(Admin)
+        .summary("Remove a line (400 `Cannot remove the last line from an order. Cancel the order instead.`, 400 once shipped, 409 while production orders exist for it): its reservation given back, the totals recomputed; answers the order"),
+    Route::get("/sales-orders/{id}/close-short-preview", stored_op!("sales_order_close_short_preview.graphql"), "salesOrderCloseShortPreview")
+        .access(Admin)
+        .summary("What closing the order short would do, changing nothing: per line `ordered_qty`, `shipped_qty`, `reserved_qty`, `achievable_qty`, `will_adjust`, `reason`; the running production orders (cancelled on close), `all_pos_resolved`, `unresolved_pos`, the totals after, what is invoiced, `can_close` and `blocking_reason`"),
+    Route::post("/sales-orders/{id}/close-short", stored_op!("sales_order_close_short.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderCloseShort.salesOrder")
+        .access(Admin)
+        .body(Body::Fields)
+        .idempotent()
+        .summary("Close the order short (`reason` required): running production orders cancelled, lines reduced to what is shipped, reserved or in stock (a line with nothing removed), totals and reservations follow, the order becomes ready to ship (400 with the preview's reason when it may not: status, nothing short, nothing to ship)"),
     Route::post("/sales-orders/{id}/cancel", stored_op!("sales_order_cancel.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderCancel.salesOrder")
         .body(Body::Fields)
         .idempotent()

@@ -1,7 +1,7 @@
 //! What shipping an order does (one database transaction, the caller's): check the order
 //! may ship and has an address, issue each line's finished goods (its reservation first) and
-//! the shipping-stage BOM packaging through the stock ledger, book the cost of goods and the
-//! invoice, record the shipment and move the order to `shipped`.
+//! the shipping-stage BOM packaging through the stock ledger, book the cost of goods, write the
+//! invoice (`crate::operations::sales::invoices`), record the shipment and move the order to `shipped`.
 
 use async_graphql::{InputObject, SimpleObject};
 use bigdecimal::{BigDecimal, RoundingMode, ToPrimitive, Zero};
@@ -358,41 +358,6 @@ impl<'a> Issue<'a> {
     }
 }
 
-/// Books the order's invoice: receivable against revenue, sales tax and shipping.
-async fn invoice(
-    conn: &mut AsyncPgConnection,
-    order: &SalesOrderRow,
-    date: NaiveDate,
-    user: i64,
-) -> Result<(), Stop> {
-    let invoice = EntryDraft::new(
-        date,
-        format!("Invoice for sales order {}", order.order_number),
-    )
-    .source(SourceType::SalesOrder, Some(order.id))
-    .by(Some(user))
-    .transfer(
-        SystemAccount::AccountsReceivable,
-        SystemAccount::SalesRevenue,
-        &order.subtotal.0,
-        Some(format!("Sales {}", order.order_number)),
-    )
-    .transfer(
-        SystemAccount::AccountsReceivable,
-        SystemAccount::SalesTaxPayable,
-        &order.tax_amount.0,
-        Some(format!("Sales tax {}", order.order_number)),
-    )
-    .transfer(
-        SystemAccount::AccountsReceivable,
-        SystemAccount::ShippingRevenue,
-        &order.shipping_cost.0,
-        Some(format!("Shipping {}", order.order_number)),
-    );
-    books::post(conn, invoice).await?;
-    Ok(())
-}
-
 /// Inserts the shipment row, with the issue's cost of goods and packaging.
 async fn insert_shipment(
     conn: &mut AsyncPgConnection,
@@ -493,9 +458,12 @@ pub async fn ship_locked(
     if let Some(entry) = books::post(conn, issue.take_cost()).await? {
         ledger::link_journal_entry(conn, &issue.moved, entry.id).await?;
     }
-    invoice(conn, order, date, user).await?;
     let at = now();
     let shipment = insert_shipment(conn, &issue, &dispatch, at).await?;
+    // The invoice for what the order has not been billed yet: the shipment's one receivable
+    // posting (Dr 1100 / Cr 4000, 2100, 4200).
+    crate::operations::sales::invoices::rules::bill_shipment(conn, order, shipment.id, user)
+        .await?;
     // The finished units that left with it, for traceability (unit -> order -> customer).
     assign_shipped_units(
         conn,

@@ -1093,6 +1093,65 @@ diesel::joinable!(shipments -> sales_orders (sales_order_id));
 diesel::joinable!(payments -> sales_orders (sales_order_id));
 
 diesel::table! {
+    invoices (id) {
+        id -> Int8,
+        invoice_number -> Text,
+        sales_order_id -> Int8,
+        shipment_id -> Nullable<Int8>,
+        customer_id -> Nullable<Int8>,
+        customer_name -> Nullable<Text>,
+        customer_email -> Nullable<Text>,
+        customer_company -> Nullable<Text>,
+        bill_to_line1 -> Nullable<Text>,
+        bill_to_city -> Nullable<Text>,
+        bill_to_state -> Nullable<Text>,
+        bill_to_zip -> Nullable<Text>,
+        payment_terms -> Text,
+        invoice_date -> Date,
+        due_date -> Date,
+        subtotal -> Numeric,
+        discount_amount -> Numeric,
+        tax_rate -> Numeric,
+        tax_amount -> Numeric,
+        shipping_amount -> Numeric,
+        total -> Numeric,
+        status -> Text,
+        amount_paid -> Numeric,
+        paid_at -> Nullable<Timestamptz>,
+        payment_method -> Nullable<Text>,
+        payment_reference -> Nullable<Text>,
+        sent_at -> Nullable<Timestamptz>,
+        sent_to -> Nullable<Text>,
+        voided_at -> Nullable<Timestamptz>,
+        voided_by_id -> Nullable<Int8>,
+        void_reason -> Nullable<Text>,
+        journal_entry_id -> Nullable<Int8>,
+        created_by -> Nullable<Int8>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    invoice_lines (id) {
+        id -> Int8,
+        invoice_id -> Int8,
+        sales_order_line_id -> Nullable<Int8>,
+        product_id -> Nullable<Int8>,
+        sku -> Nullable<Text>,
+        description -> Text,
+        quantity -> Numeric,
+        unit_price -> Numeric,
+        base_price -> Nullable<Numeric>,
+        discount_percent -> Nullable<Numeric>,
+        line_total -> Numeric,
+    }
+}
+
+diesel::joinable!(invoices -> sales_orders (sales_order_id));
+diesel::joinable!(invoice_lines -> invoices (invoice_id));
+
+diesel::table! {
     bulk_exports (id) {
         id -> Int8,
         user_id -> Int8,
@@ -1491,4 +1550,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     sales_order_events,
     shipments,
     payments,
+    invoices,
+    invoice_lines,
 );

@@ -18,6 +18,9 @@ pub enum UserErrorCode {
     NotAllowed,
     /// A referenced record does not exist (REST 404).
     NotFound,
+    /// The record's state conflicts with the change (REST 409): undo what depends on it
+    /// first.
+    Conflict,
 }
 
 impl UserErrorCode {
@@ -29,6 +32,7 @@ impl UserErrorCode {
                 ErrorCode::BadRequest
             }
             UserErrorCode::NotFound => ErrorCode::NotFound,
+            UserErrorCode::Conflict => ErrorCode::Conflict,
         }
     }
 
@@ -40,6 +44,7 @@ impl UserErrorCode {
             UserErrorCode::Taken,
             UserErrorCode::NotAllowed,
             UserErrorCode::NotFound,
+            UserErrorCode::Conflict,
         ]
         .into_iter()
         .find(|c| c.name() == name)
@@ -53,6 +58,7 @@ impl UserErrorCode {
             UserErrorCode::Taken => "TAKEN",
             UserErrorCode::NotAllowed => "NOT_ALLOWED",
             UserErrorCode::NotFound => "NOT_FOUND",
+            UserErrorCode::Conflict => "CONFLICT",
         }
     }
 }
@@ -134,6 +140,7 @@ impl Stop {
                 let first = errors.first().map(|e| (e.code, e.message.clone()));
                 Err(match first {
                     Some((UserErrorCode::NotFound, message)) => AppError::not_found(message),
+                    Some((UserErrorCode::Conflict, message)) => AppError::conflict(message),
                     Some((UserErrorCode::Invalid, _)) | None => {
                         AppError::validation(errors.iter().map(UserError::to_field_error).collect())
                     }
@@ -165,6 +172,12 @@ impl From<diesel::result::Error> for Stop {
 impl From<crate::platform::error::AppError> for Stop {
     fn from(e: crate::platform::error::AppError) -> Self {
         Stop::Failed(e)
+    }
+}
+
+impl From<UserError> for Stop {
+    fn from(error: UserError) -> Self {
+        Stop::Refused(vec![error])
     }
 }
 

@@ -111,7 +111,7 @@ pub async fn entries_of_order(
     Ok(e::table
         .filter(
             e::source_type
-                .eq(SourceType::SalesOrder)
+                .eq_any([SourceType::SalesOrder, SourceType::CustomerDeposit])
                 .and(e::source_id.eq(sales_order_id))
                 .or(e::source_type
                     .eq(SourceType::Payment)

@@ -438,10 +438,12 @@ pub struct NewOrder {
     pub created_at: Option<DateTime<Utc>>,
 }
 
+mod amend;
 mod credit;
 mod fulfilment;
 mod orders;
 
+pub use amend::*;
 pub use credit::*;
 pub use fulfilment::*;
 pub use orders::*;
