@@ -25,6 +25,7 @@ const operator = { email: `olivia.${RUN}@example.com`, password: 'Operat0r!pass'
 
 /** Admin-only sidebar entries and their URLs (spec 4.5, CONTRACT 7). */
 const ADMIN_SECTIONS = [
+  ['Invoices', '/admin/invoices'],
   ['Payments', '/admin/payments'],
   ['Customers', '/admin/customers'],
   ['Import Materials', '/admin/materials/import'],

@@ -99,7 +99,7 @@ describe('quality: policy, plans, inspections with the gate, photos and the dash
       // ---------------------------------------------------------------- a plan
       shot = 'quality-plan';
       await page.goto('/admin/quality/plans');
-      await page.getByRole('heading', { name: 'Quality Plans' }).waitFor();
+      await page.getByRole('heading', { name: 'Quality Plans', exact: true }).waitFor();
       await page.getByRole('button', { name: 'New plan' }).first().click();
       const editor = page.getByRole('dialog', { name: 'New quality plan' });
       await editor.getByRole('textbox', { name: 'Code', exact: true }).fill(`QP-${RUN}`);

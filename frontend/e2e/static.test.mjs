@@ -188,7 +188,7 @@ describe('without an API', () => {
       await screenshot(page, 'operator-not-allowed');
       const nav = page.getByRole('navigation');
       await nav.getByRole('link', { name: 'Items' }).waitFor();
-      for (const hidden of ['Team Members', 'Customers', 'Payments', 'Settings', 'Security Audit', 'Locations']) {
+      for (const hidden of ['Team Members', 'Customers', 'Invoices', 'Payments', 'Settings', 'Security Audit', 'Locations']) {
         assert.equal(await nav.getByRole('link', { name: hidden }).count(), 0, `${hidden} is hidden`);
       }
       assert.equal(await nav.getByRole('button', { name: 'Admin' }).count(), 0, 'no ADMIN group');

@@ -43,6 +43,8 @@ import { OrderImportPage } from './pages/sales/OrderImportPage';
 import { PaymentsPage } from './pages/sales/PaymentsPage';
 import { ShippingPage } from './pages/sales/ShippingPage';
 import { QuotesPage } from './pages/sales/QuotesPage';
+import { InvoicesPage } from './pages/invoices/InvoicesPage';
+import { InvoiceDetailPage } from './pages/invoices/InvoiceDetailPage';
 import { BulkExportsPage } from './pages/reports/BulkExportsPage';
 
 export function createQueryClient(): QueryClient {
@@ -78,6 +80,8 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'orders/import', adminOnly: true, element: <OrderImportPage /> },
   { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
   { path: 'quotes', adminOnly: false, element: <QuotesPage /> },
+  { path: 'invoices', adminOnly: true, element: <InvoicesPage /> },
+  { path: 'invoices/:invoiceId', adminOnly: true, element: <InvoiceDetailPage /> },
   { path: 'payments', adminOnly: true, element: <PaymentsPage /> },
   { path: 'customers', adminOnly: true, element: <CustomersPage /> },
   { path: 'bom', adminOnly: false, element: <BomPage /> },

@@ -9,6 +9,7 @@ import type {
   AccountingSummary,
   JournalQuery,
   PaymentsJournal,
+  ReceivablesAging,
   SalesJournal,
   TaxSummary,
   AccountLedger,
@@ -294,6 +295,8 @@ export const accountingApi = {
   /** Sales tax by month of a window. */
   taxSummary: (q: Pick<JournalQuery, 'start_date' | 'end_date'>, signal?: AbortSignal) =>
     api.get<TaxSummary>('/admin/accounting/tax-summary', { ...q }, signal),
+  /** What customers owe today by lateness (current, 1-30, 31-60, 61-90, over 90 days), and whether 1100 agrees. */
+  receivablesAging: (signal?: AbortSignal) => api.get<ReceivablesAging>('/admin/accounting/ar-aging', undefined, signal),
   /** A report of the window as a CSV file (every row), for `<DownloadLink>`. */
   journalCsvUrl: (report: 'sales-journal' | 'payments-journal' | 'tax-summary', q: Pick<JournalQuery, 'start_date' | 'end_date'>) =>
     buildUrl('', `/admin/accounting/${report}/export`, { ...q }),

@@ -166,6 +166,9 @@ export type FiscalPeriod = Api<'/accounting/periods', 'get'>[number];
 export type SalesJournal = Api<'/admin/accounting/sales-journal', 'get'>;
 export type PaymentsJournal = Api<'/admin/accounting/payments-journal', 'get'>;
 export type TaxSummary = Api<'/admin/accounting/tax-summary', 'get'>;
+/** GET /admin/accounting/ar-aging: what customers owe by lateness, per customer and in total. */
+export type ReceivablesAging = Api<'/admin/accounting/ar-aging', 'get'>;
+export type AgingRow = ReceivablesAging['totals'];
 /** A journal's window and page (`start_date`, `end_date`, `limit`, `offset`). */
 export type JournalQuery = Omit<ListQuery<'/admin/accounting/sales-journal'>, 'format'>;
 

@@ -65,6 +65,8 @@ export const queryKeys = {
     salesJournal: (start: string, end: string) => ['accounting', 'sales-journal', start, end] as const,
     paymentsJournal: (start: string, end: string) => ['accounting', 'payments-journal', start, end] as const,
     taxSummary: (start: string, end: string) => ['accounting', 'tax-summary', start, end] as const,
+    /** What customers owe by lateness, with the 1100 balance it should agree with. */
+    receivablesAging: () => ['accounting', 'receivables-aging'] as const,
   },
   sales: {
     all: ['sales'] as const,
@@ -75,6 +77,7 @@ export const queryKeys = {
     requiredOrders: (id: number) => ['sales', 'required-orders', id] as const,
     materialRequirements: (id: number) => ['sales', 'material-requirements', id] as const,
     blockingIssues: (id: number) => ['sales', 'blocking-issues', id] as const,
+    closeShortPreview: (id: number) => ['sales', 'close-short-preview', id] as const,
     statusTransitions: () => ['sales', 'status-transitions'] as const,
     itemOptions: () => ['sales', 'item-options'] as const,
     orderOptions: () => ['sales', 'order-options'] as const,
@@ -84,6 +87,13 @@ export const queryKeys = {
     list: list('payments'),
     summary: (orderId: number | undefined) => ['payments', 'summary', orderId] as const,
     dashboard: () => ['payments', 'dashboard'] as const,
+  },
+  invoices: {
+    all: ['invoices'] as const,
+    /** A page of invoices (`useServerList({ area: 'invoices' })`), or an order's (`{ sales_order_id }`). */
+    list: list('invoices'),
+    detail: (id: number) => ['invoices', 'detail', id] as const,
+    summary: () => ['invoices', 'summary'] as const,
   },
   shipping: {
     all: ['shipping'] as const,

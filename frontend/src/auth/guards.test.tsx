@@ -28,7 +28,7 @@ function renderAt(path: string, user?: object) {
   );
 }
 
-const ADMIN_ONLY = ['/admin/payments', '/admin/customers', '/admin/materials/import', '/admin/locations', '/admin/inventory/transactions', '/admin/inventory/cycle-count', '/admin/spools', '/admin/accounting', '/admin/orders/import', '/admin/users', '/admin/scrap-reasons', '/admin/settings', '/admin/security'];
+const ADMIN_ONLY = ['/admin/invoices', '/admin/invoices/:invoiceId', '/admin/payments', '/admin/customers', '/admin/materials/import', '/admin/locations', '/admin/inventory/transactions', '/admin/inventory/cycle-count', '/admin/spools', '/admin/accounting', '/admin/orders/import', '/admin/users', '/admin/scrap-reasons', '/admin/settings', '/admin/security'];
 
 describe('canAccess', () => {
   it('lets admins everywhere, operators only on staff pages, nobody else in', () => {

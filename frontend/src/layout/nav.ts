@@ -18,6 +18,7 @@ import {
   MapPin,
   Package,
   Printer,
+  ReceiptText,
   Recycle,
   ScanSearch,
   Settings,
@@ -63,6 +64,7 @@ export const NAV_GROUPS: NavGroup[] = [
     items: [
       { label: 'Orders', to: '/admin/orders', icon: ShoppingCart, end: true },
       { label: 'Quotes', to: '/admin/quotes', icon: FileText },
+      { label: 'Invoices', to: '/admin/invoices', icon: ReceiptText, adminOnly: true },
       { label: 'Payments', to: '/admin/payments', icon: CreditCard, adminOnly: true },
       { label: 'Customers', to: '/admin/customers', icon: Users, adminOnly: true },
     ],

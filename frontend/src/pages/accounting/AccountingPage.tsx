@@ -15,6 +15,7 @@ import { ACCOUNT_TYPE_LABEL, ACCOUNT_TYPE_TONE, formatDate, periodName, today } 
 import { JournalEntryModal } from './JournalEntryModal';
 import { JournalsSection } from './JournalsSection';
 import { LedgerModal } from './LedgerModal';
+import { ReceivablesAgingSection } from './ReceivablesAgingSection';
 import type { ValuationBar } from './ValuationChart';
 import { queryKeys } from '../../api/queryKeys';
 
@@ -25,6 +26,7 @@ const TABS = [
   { id: 'valuation', label: 'Inventory valuation' },
   { id: 'entries', label: 'Journal entries' },
   { id: 'journals', label: 'Journals' },
+  { id: 'receivables', label: 'AR ageing' },
   { id: 'periods', label: 'Fiscal periods' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
@@ -82,7 +84,7 @@ export function AccountingPage() {
     <div className="page">
       <PageHeader
         title="Accounting"
-        description="The general ledger behind inventory, purchasing and sales: balances, valuation, journal entries and periods."
+        description="The general ledger behind inventory, purchasing and sales: balances, valuation, journal entries, receivables and periods."
       />
       <section aria-label="Key figures" className="kpi-grid">
         {summary.isPending &&
@@ -136,6 +138,7 @@ export function AccountingPage() {
       {tab === 'valuation' && <ValuationSection onAccount={setAccount} />}
       {tab === 'entries' && <EntriesSection onEntry={(e) => setEntry({ id: e.id, data: e })} />}
       {tab === 'journals' && <JournalsSection />}
+      {tab === 'receivables' && <ReceivablesAgingSection />}
       {tab === 'periods' && <PeriodsSection />}
 
       <LedgerModal accountCode={account} asOfDate={tab === 'trial-balance' ? asOf || undefined : undefined} onClose={() => setAccount(null)}

@@ -51,14 +51,27 @@ interface Patch {
   body: Record<string, unknown>;
 }
 
-/** The order's page routes; PATCHes go to `patch`, which may change the order or refuse. */
-function serve(user: typeof admin, start: Order, patch: (p: Patch, order: Order) => Response) {
+/** A route a test adds (`POST /api/v1/…`); it answers, or undefined to fall through. */
+type Extra = (method: string, path: string, p: Patch, order: Order) => Response | undefined;
+
+/** The order's page routes; PATCHes go to `patch`, which may change the order or refuse; `extra` answers first. */
+function serve(user: typeof admin, start: Order, patch: (p: Patch, order: Order) => Response, extra?: Extra) {
   let order = start;
   const patches: Patch[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
       const url = new URL(String(input), 'http://localhost');
+      const method = init.method ?? 'GET';
+      if (extra) {
+        const p = { path: url.pathname, key: new Headers(init.headers).get('Idempotency-Key'), body: (init.body ? JSON.parse(String(init.body)) : {}) as Record<string, unknown> };
+        const res = extra(method, url.pathname, p, order);
+        if (res) {
+          if (method !== 'GET') patches.push(p);
+          if (method !== 'GET' && res.ok) order = (await res.clone().json()) as Order;
+          return res;
+        }
+      }
       if (init.method === 'PATCH') {
         const p = { path: url.pathname, key: new Headers(init.headers).get('Idempotency-Key'), body: JSON.parse(String(init.body)) as Record<string, unknown> };
         patches.push(p);
@@ -92,6 +105,8 @@ function serve(user: typeof admin, start: Order, patch: (p: Patch, order: Order)
         case '/api/v1/payments':
         case '/api/v1/shipments/':
           return json(200, { items: [], total: 0 });
+        case '/api/v1/invoices':
+          return json(200, []);
         case '/api/v1/payments/order/9/summary':
           return json(200, { total_paid: '0', total_refunded: '0', balance_due: '37.50' });
         default:
@@ -167,6 +182,7 @@ describe('order page: change address', () => {
     renderOrder(operator);
     expect(await screen.findByRole('button', { name: 'Change address' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Shipping details' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Invoices' })).not.toBeInTheDocument();
   });
 
   it('is hidden once the order has shipped', async () => {
@@ -217,5 +233,166 @@ describe('order page: shipping details', () => {
     await screen.findByTestId('ship-to');
     expect(screen.queryByRole('button', { name: 'Shipping details' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Change address' })).not.toBeInTheDocument();
+  });
+});
+
+describe('order page: invoices', () => {
+  it('shows an admin the invoices card with "Create invoice" once the order is confirmed', async () => {
+    serve(admin, salesOrder('confirmed'), () => json(500, {}));
+    renderOrder(admin);
+    expect(await screen.findByRole('heading', { name: 'Invoices' })).toBeInTheDocument();
+    expect(await screen.findByText(/Not invoiced yet/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create invoice' })).toBeInTheDocument();
+  });
+});
+
+const line = (extra: Order = {}): Order => ({
+  id: 31,
+  line_number: 1,
+  product_id: 4,
+  product_sku: 'PLA-BLK',
+  product_name: 'Black widget',
+  quantity: 5,
+  unit_price: '7.50',
+  total: '37.50',
+  discount: '0.00',
+  quantity_allocated: '2',
+  quantity_shipped: '0',
+  shipped_quantity: '0',
+  is_ready: false,
+  location_id: null,
+  notes: null,
+  ...extra,
+});
+
+describe('order page: edit and remove lines', () => {
+  it('edits a line: the reason is required, a refusal lands on its field, and only what changed is sent', async () => {
+    let refuse = true;
+    const patches = serve(admin, salesOrder('confirmed', { lines: [line()] }), (_p, order) => {
+      if (refuse) {
+        refuse = false;
+        return json(422, { detail: 'Validation failed', details: { errors: [{ field: 'lines.0.newQuantity', message: 'Cannot go below the 4 already made' }] } });
+      }
+      return json(200, { ...order, subtotal: '22.50', grand_total: '22.50', lines: [line({ quantity: 3, total: '22.50' })] });
+    });
+    renderOrder(admin);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit line 1' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit line 1 · SO-2026-0009' });
+    const quantity = within(dialog).getByLabelText(/^Quantity/);
+    expect(quantity).toHaveValue('5');
+    expect(within(dialog).getByLabelText(/^Unit price/)).toHaveValue('7.50');
+    await user.clear(quantity);
+    await user.type(quantity, '3');
+    await user.click(within(dialog).getByRole('button', { name: 'Save line' }));
+    expect(await within(dialog).findByText('Say why the line changes.')).toBeInTheDocument();
+    expect(patches).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText(/^Reason/), ' Customer asked for fewer ');
+    await user.click(within(dialog).getByRole('button', { name: 'Save line' }));
+    expect(await within(dialog).findByText('Cannot go below the 4 already made')).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save line' }));
+    expect(await screen.findByText('Line changed')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(patches.map((p) => [p.path, p.body])).toEqual(
+      Array(2).fill(['/api/v1/sales-orders/9/lines', { lines: [{ line_id: 31, new_quantity: 3, reason: 'Customer asked for fewer' }] }]),
+    );
+    expect(patches[0]?.key).toBeTruthy();
+    await vi.waitFor(() => expect(screen.getByRole('table', { name: 'Lines' })).toHaveTextContent('$22.50'));
+  });
+
+  it("asks before removing a line and shows the server's refusal in the dialog", async () => {
+    const patches = serve(admin, salesOrder('pending', { lines: [line()] }), () => json(500, {}), (method, path) =>
+      method === 'DELETE' && path === '/api/v1/sales-orders/9/lines/31' ? json(400, { detail: 'Cannot remove the last line from an order. Cancel the order instead.' }) : undefined,
+    );
+    renderOrder(admin);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Remove line 1' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Remove line 1?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Remove line' }));
+    expect(await within(dialog).findByText('Cannot remove the last line from an order. Cancel the order instead.')).toBeInTheDocument();
+    expect(patches.map((p) => p.path)).toEqual(['/api/v1/sales-orders/9/lines/31']);
+  });
+
+  it('is not offered once the order is ready to ship, nor to operators', async () => {
+    serve(admin, salesOrder('ready_to_ship', { lines: [line()] }), () => json(500, {}));
+    const { unmount } = renderOrder(admin);
+    expect(await screen.findByRole('button', { name: 'Close short' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit line 1' })).not.toBeInTheDocument();
+    unmount();
+    vi.unstubAllGlobals();
+    localStorage.clear();
+
+    serve(operator, salesOrder('confirmed', { lines: [line()] }), () => json(500, {}));
+    renderOrder(operator);
+    expect(await screen.findByText('PLA-BLK')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit line 1' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Close short' })).not.toBeInTheDocument();
+  });
+});
+
+const preview = (extra: Order = {}): Order => ({
+  sales_order_id: 9,
+  order_number: 'SO-2026-0009',
+  status: 'in_production',
+  can_close: true,
+  blocking_reason: null,
+  lines: [
+    { line_id: 31, product_id: 4, product_sku: 'PLA-BLK', product_name: 'Black widget', ordered_qty: '5', shipped_qty: '0', reserved_qty: '2', achievable_qty: '2', will_adjust: true, reason: '3 not made' },
+    { line_id: 32, product_id: 5, product_sku: 'PLA-RED', product_name: 'Red widget', ordered_qty: '1', shipped_qty: '0', reserved_qty: '1', achievable_qty: '1', will_adjust: false, reason: 'Fully reserved' },
+  ],
+  production_orders: [{ id: 3, po_number: 'WO-2026-0003', status: 'in_progress', ordered: '5', completed: '2', action: 'cancel' }],
+  all_pos_resolved: false,
+  unresolved_pos: ['WO-2026-0003'],
+  new_subtotal: '22.50',
+  new_grand_total: '22.50',
+  invoiced: '7.50',
+  ...extra,
+});
+
+describe('order page: close short', () => {
+  it('shows what each line will ship, the production orders cancelled and the new total, then posts the reason', async () => {
+    const patches = serve(admin, salesOrder('in_production', { lines: [line()] }), () => json(500, {}), (method, path, _p, order) => {
+      if (method === 'GET' && path === '/api/v1/sales-orders/9/close-short-preview') return json(200, preview());
+      if (method === 'POST' && path === '/api/v1/sales-orders/9/close-short') return json(200, { ...order, status: 'ready_to_ship', grand_total: '22.50' });
+      return undefined;
+    });
+    renderOrder(admin);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Close short' }));
+    const dialog = screen.getByRole('dialog', { name: 'Close short · SO-2026-0009' });
+    const lines = await within(dialog).findByRole('table', { name: 'Lines after closing short' });
+    const rows = within(lines).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent(/PLA-BLK.*5.*0.*2.*2.*3 not made/);
+    expect(rows[1]).toHaveClass('so-shrinks');
+    expect(rows[2]).not.toHaveClass('so-shrinks');
+    expect(within(dialog).getByRole('table', { name: 'Production orders cancelled' })).toHaveTextContent(/WO-2026-0003.*2\/5.*Cancel/);
+    expect(within(dialog).getByTestId('close-short-total')).toHaveTextContent('$22.50');
+    expect(within(dialog).getByLabelText('After closing short')).toHaveTextContent(/Invoiced\s*\$7\.50/);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Close short' }));
+    expect(await within(dialog).findByText('Say why the order closes short.')).toBeInTheDocument();
+    expect(patches).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText(/^Reason/), 'Customer takes what is ready');
+    await user.click(within(dialog).getByRole('button', { name: 'Close short' }));
+    expect(await screen.findByText('Closed short')).toBeInTheDocument();
+    expect(patches.map((p) => [p.path, p.body])).toEqual([['/api/v1/sales-orders/9/close-short', { reason: 'Customer takes what is ready' }]]);
+    expect(patches[0]?.key).toBeTruthy();
+  });
+
+  it('says why it cannot close and keeps the submit disabled', async () => {
+    serve(admin, salesOrder('confirmed', { lines: [line()] }), () => json(500, {}), (method, path) =>
+      method === 'GET' && path === '/api/v1/sales-orders/9/close-short-preview'
+        ? json(200, preview({ can_close: false, blocking_reason: 'Nothing is short: every line can ship in full.' }))
+        : undefined,
+    );
+    renderOrder(admin);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Close short' }));
+    const dialog = screen.getByRole('dialog', { name: 'Close short · SO-2026-0009' });
+    expect(await within(dialog).findByTestId('close-short-blocked')).toHaveTextContent('Nothing is short: every line can ship in full.');
+    expect(within(dialog).getByRole('button', { name: 'Close short' })).toBeDisabled();
   });
 });

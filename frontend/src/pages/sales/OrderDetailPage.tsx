@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ArrowLeft, Banknote, CreditCard, Factory, FileText, MapPin, MessageSquarePlus, Package, Pencil, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
+import { ArrowLeft, Banknote, CreditCard, Factory, FileText, MapPin, MessageSquarePlus, Package, PackageMinus, Pencil, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
@@ -13,8 +13,10 @@ import { PageHeader } from '../../components/PageHeader';
 import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
+import { OrderInvoicesCard } from '../invoices/OrderInvoicesCard';
 import { ORDER_TONE as WO_TONE } from '../production/productionApi';
 import { AddressDialog, NoteDialog, PaymentDetailsDialog, ShippingDetailsDialog, TrackingDialog } from './OrderDetailDialogs';
+import { CloseShortDialog, LineEditDialog } from './OrderLineDialogs';
 import { PaymentDialog } from './PaymentDialog';
 import { useSalesInvalidate } from './salesHooks';
 import { ShipDialog } from './ShipDialog';
@@ -25,10 +27,13 @@ import {
   SHIPPING_EVENT_LABEL,
   SHIPPING_EVENT_SOURCE_LABEL,
   SHIPPING_EVENT_TONE,
+  CLOSE_SHORT_STATUSES,
+  LINE_EDITABLE,
   canChangeAddress,
   orderMoves,
   salesApi,
   type SalesOrder,
+  type SalesOrderLine,
   type SalesOrderStatus,
 } from './salesApi';
 import './sales.css';
@@ -36,7 +41,7 @@ import { queryKeys } from '../../api/queryKeys';
 
 const SHIPPABLE: readonly SalesOrderStatus[] = ['confirmed', 'in_production', 'ready_to_ship'];
 
-type Dialog = 'cancel' | 'delete' | 'ship' | 'payment' | 'refund' | 'note' | 'tracking' | 'payment-details' | 'address' | 'shipping' | null;
+type Dialog = 'cancel' | 'delete' | 'close-short' | 'ship' | 'payment' | 'refund' | 'note' | 'tracking' | 'payment-details' | 'address' | 'shipping' | null;
 
 function Stat({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -76,6 +81,9 @@ export function OrderDetailPage() {
   const admin = isAdmin(user);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [error, setError] = useState<string | null>(null);
+  const [editingLine, setEditingLine] = useState<SalesOrderLine | null>(null);
+  const [removingLine, setRemovingLine] = useState<SalesOrderLine | null>(null);
+  const [removeLineError, setRemoveLineError] = useState<string | null>(null);
   const detail = useQuery({ queryKey: queryKeys.sales.detail(id), queryFn: ({ signal }) => salesApi.get(id, signal), enabled: valid });
   const transitions = useQuery({ queryKey: queryKeys.sales.statusTransitions(), queryFn: ({ signal }) => salesApi.transitions(signal), staleTime: Infinity });
   const events = useQuery({ queryKey: queryKeys.sales.events(id), queryFn: ({ signal }) => salesApi.events(id, signal), enabled: valid });
@@ -122,6 +130,21 @@ export function OrderDetailPage() {
     },
     onError: fail,
   });
+  const removeLine = useMutation({
+    mutationFn: (line: SalesOrderLine) => salesApi.removeLine(id, line.id),
+    onSuccess: async (o, line) => {
+      setRemovingLine(null);
+      setRemoveLineError(null);
+      toast.success('Line removed', `Line ${line.line_number} is off ${o.order_number}; the total is ${formatMoney(o.grand_total)}.`);
+      await invalidate();
+    },
+    // The refusal (last line, shipped, production orders) stays in the dialog.
+    onError: (err) => setRemoveLineError(errorMessage(err)),
+  });
+  const closeRemoveLine = () => {
+    setRemovingLine(null);
+    setRemoveLineError(null);
+  };
   const generate = useMutation({
     mutationFn: () => salesApi.generateProduction(id),
     onSuccess: async () => {
@@ -160,6 +183,9 @@ export function OrderDetailPage() {
   const canShip =
     admin && SHIPPABLE.includes(order.status) && (order.status === 'ready_to_ship' || order.fulfillment_state === 'ready_to_ship') && !order.shipped_at;
   const canDelete = admin && (order.status === 'pending' || order.status === 'cancelled');
+  // Admins amend lines until production is done (the server's statuses), and close short from confirmed to ready.
+  const canEditLines = admin && LINE_EDITABLE.includes(order.status);
+  const canCloseShort = admin && CLOSE_SHORT_STATUSES.includes(order.status);
   const canGenerate = ['confirmed', 'in_production', 'on_hold'].includes(order.status);
   // The server takes tracking updates once the order has shipped (also after delivery).
   const canTrack = admin && Boolean(order.shipped_at) && order.status !== 'cancelled';
@@ -193,6 +219,11 @@ export function OrderDetailPage() {
             {canGenerate && (
               <Button icon={<Factory size={16} />} loading={generate.isPending} onClick={() => generate.mutate()}>
                 Create production orders
+              </Button>
+            )}
+            {canCloseShort && (
+              <Button icon={<PackageMinus size={16} />} onClick={() => setDialog('close-short')}>
+                Close short
               </Button>
             )}
             {admin && order.status !== 'cancelled' && (
@@ -268,6 +299,11 @@ export function OrderDetailPage() {
                   Shipped
                 </th>
                 <th scope="col">Ready</th>
+                {canEditLines && (
+                  <th scope="col">
+                    <span className="sr-only">Edit or remove</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -288,6 +324,12 @@ export function OrderDetailPage() {
                   <td>
                     <Badge tone={l.is_ready ? 'success' : 'warning'}>{l.is_ready ? 'Ready' : 'Short'}</Badge>
                   </td>
+                  {canEditLines && (
+                    <td className="row-actions">
+                      <Button size="sm" variant="ghost" icon={<Pencil size={14} />} aria-label={`Edit line ${l.line_number}`} onClick={() => setEditingLine(l)} />
+                      <Button size="sm" variant="ghost" icon={<Trash2 size={14} />} aria-label={`Remove line ${l.line_number}`} onClick={() => setRemovingLine(l)} />
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -569,6 +611,7 @@ export function OrderDetailPage() {
           </div>
         )}
       </section>
+      {admin && <OrderInvoicesCard order={order} />}
       {admin && (
         <section className="card card--pad" aria-labelledby="so-payments">
           <div className="wo-actions" style={{ justifyContent: 'space-between' }}>
@@ -642,6 +685,26 @@ export function OrderDetailPage() {
         maxRefund={paid}
         open={dialog === 'refund'}
         onClose={() => setDialog(null)}
+      />
+      {canEditLines && <LineEditDialog order={order} line={editingLine} onClose={() => setEditingLine(null)} />}
+      {canCloseShort && <CloseShortDialog order={order} open={dialog === 'close-short'} onClose={() => setDialog(null)} />}
+      <ConfirmDialog
+        open={removingLine !== null}
+        title={`Remove line ${removingLine?.line_number ?? ''}?`}
+        message={
+          <div className="so-confirm">
+            <p>
+              {[removingLine?.product_sku, removingLine?.product_name].filter(Boolean).join(' · ')} is removed from {order.order_number}: its reservation is given
+              back and the totals are recomputed.
+            </p>
+            <FormError title="The line was not removed" message={removeLineError} />
+          </div>
+        }
+        confirmLabel="Remove line"
+        cancelLabel="Keep line"
+        busy={removeLine.isPending}
+        onConfirm={() => removingLine && removeLine.mutate(removingLine)}
+        onCancel={closeRemoveLine}
       />
       <ConfirmDialog
         open={dialog === 'cancel'}

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { api } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import type { Api, ListQuery, RequestBody } from '../../api/model';
 
 export type SalesOrderRow = Api<'/sales-orders/', 'get'>[number];
@@ -45,6 +46,10 @@ export type PaymentDetailsUpdate = RequestBody<'/sales-orders/{id}/payment', 'pa
 export type SalesPaymentStatus = PaymentDetailsUpdate['payment_status'];
 export type AddressUpdate = RequestBody<'/sales-orders/{id}/address', 'patch'>;
 export type ShippingDetailsUpdate = RequestBody<'/sales-orders/{id}/shipping', 'patch'>;
+export type LinesEdit = RequestBody<'/sales-orders/{id}/lines', 'patch'>;
+export type LineEdit = LinesEdit['lines'][number];
+export type CloseShortPreview = Api<'/sales-orders/{id}/close-short-preview', 'get'>;
+export type CloseShortPreviewLine = CloseShortPreview['lines'][number];
 
 /** The answer of `/sales-orders/status-transitions` (the document types it `unknown`). */
 export interface StatusTransitions {
@@ -398,6 +403,67 @@ export function paymentDetailsBody(v: PaymentDetailsForm): PaymentDetailsUpdate 
   };
 }
 
+/** Statuses whose lines an admin may still change or remove (the server's rule, 400 otherwise). */
+export const LINE_EDITABLE: readonly SalesOrderStatus[] = ['pending', 'confirmed', 'in_production', 'on_hold'];
+/** Statuses an admin may close short: ship what is there and drop the rest. */
+export const CLOSE_SHORT_STATUSES: readonly SalesOrderStatus[] = ['confirmed', 'in_production', 'ready_to_ship'];
+
+const reasonText = (what: string) => z.string().trim().min(1, `Say why ${what}.`).max(255, 'Keep the reason under 255 characters.');
+
+/**
+ * A line's amendment (`PATCH /sales-orders/{id}/lines`): a whole quantity of 1 or more, a
+ * unit price of 0 or more, and the reason, kept in the order's history. The server refuses
+ * less than what shipped, was made or is invoiced.
+ */
+export const lineEditSchema = z.object({
+  quantity: z
+    .string()
+    .trim()
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 2147483647, 'Enter a whole quantity of 1 or more.'),
+  unit_price: z
+    .string()
+    .trim()
+    .refine((v) => money.test(v), 'Enter a unit price, 0 or more, in cents at most.'),
+  reason: reasonText('the line changes'),
+});
+export type LineEditForm = z.input<typeof lineEditSchema>;
+
+export function lineEditValues(l: Pick<SalesOrderLine, 'quantity' | 'unit_price'>): LineEditForm {
+  return { quantity: String(l.quantity), unit_price: String(Number(l.unit_price).toFixed(2)), reason: '' };
+}
+
+/** Only what changed is sent; null when neither the quantity nor the price did. */
+export function lineEditBody(l: Pick<SalesOrderLine, 'id' | 'quantity' | 'unit_price'>, v: LineEditForm): LinesEdit | null {
+  const quantity = Number(v.quantity.trim());
+  const price = v.unit_price.trim();
+  const edit: LineEdit = { line_id: l.id, reason: v.reason.trim() };
+  if (quantity !== Number(l.quantity)) edit.new_quantity = quantity;
+  if (Number(price) !== Number(l.unit_price)) edit.new_unit_price = price;
+  return edit.new_quantity === undefined && edit.new_unit_price === undefined ? null : { lines: [edit] };
+}
+
+const LINE_EDIT_FIELD: Record<string, keyof LineEditForm> = {
+  new_quantity: 'quantity',
+  newQuantity: 'quantity',
+  new_unit_price: 'unit_price',
+  newUnitPrice: 'unit_price',
+  reason: 'reason',
+};
+
+/** A refused amendment with its field names as the form's (`lines.0.newQuantity` → `quantity`). */
+export function lineEditErrorsOnForm(err: unknown): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const fieldErrors: Record<string, string> = {};
+  for (const [field, message] of Object.entries(err.fieldErrors)) {
+    const name = LINE_EDIT_FIELD[field.replace(/^lines\.\d+\./, '')] ?? field;
+    if (!(name in fieldErrors)) fieldErrors[name] = message;
+  }
+  return new ApiError(err.status, err.message, fieldErrors, err.code, err.body);
+}
+
+export const closeShortSchema = z.object({ reason: reasonText('the order closes short') });
+export type CloseShortForm = z.input<typeof closeShortSchema>;
+
 export const quoteSchema = z.object({
   product_id: z.string(),
   product_name: z.string().trim().min(1, 'Enter what is quoted.').max(255, 'Keep the name under 255 characters.'),
@@ -543,6 +609,10 @@ export const salesApi = {
   setAddress: (id: number, body: AddressUpdate) => api.request<SalesOrder>(`/sales-orders/${id}/address`, { method: 'PATCH', json: body, ...once() }),
   setShippingDetails: (id: number, body: ShippingDetailsUpdate) =>
     api.request<SalesOrder>(`/sales-orders/${id}/shipping`, { method: 'PATCH', json: body, ...once() }),
+  editLines: (id: number, body: LinesEdit, k: string) => api.request<SalesOrder>(`/sales-orders/${id}/lines`, { method: 'PATCH', json: body, ...once(k) }),
+  removeLine: (id: number, lineId: number) => api.del<SalesOrder>(`/sales-orders/${id}/lines/${lineId}`),
+  closeShortPreview: (id: number, signal?: AbortSignal) => api.get<CloseShortPreview>(`/sales-orders/${id}/close-short-preview`, undefined, signal),
+  closeShort: (id: number, reason: string, k: string) => api.post<SalesOrder>(`/sales-orders/${id}/close-short`, { reason }, once(k)),
   generateProduction: (id: number) => api.post<unknown>(`/sales-orders/${id}/generate-production-orders`, undefined, once()),
   ship: (id: number, body: ShipBody, k: string) => api.post<ShipResult>(`/sales-orders/${id}/ship`, body, once(k)),
   paymentSummary: (orderId: number, signal?: AbortSignal) => api.get<PaymentSummary>(`/payments/order/${orderId}/summary`, undefined, signal),

@@ -4,12 +4,15 @@ import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
 import { queryKeys } from '../../api/queryKeys';
 
-/** Invalidates every sales view: orders, payments, shipping, quotes (and production, fed by confirming). */
+/**
+ * Invalidates every sales view: orders, payments, shipping, quotes, invoices (payments are
+ * applied to them, shipping writes them) and production, fed by confirming.
+ */
 export function useSalesInvalidate() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all(
-      [queryKeys.sales.all, queryKeys.payments.all, queryKeys.shipping.all, queryKeys.quotes.all, queryKeys.production.all, queryKeys.customers.all].map((queryKey) =>
+      [queryKeys.sales.all, queryKeys.payments.all, queryKeys.shipping.all, queryKeys.quotes.all, queryKeys.invoices.all, queryKeys.production.all, queryKeys.customers.all].map((queryKey) =>
         queryClient.invalidateQueries({ queryKey }),
       ),
     );
