@@ -623,6 +623,7 @@ pub(crate) async fn apply(
                         internal_notes: None,
                         due_date: None,
                         rush_level: None,
+                        tax_rate_id: None,
                     },
                     user,
                 )

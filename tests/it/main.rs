@@ -66,6 +66,7 @@ mod settings;
 mod settings_security;
 mod sorting;
 mod spools;
+mod tax_rates;
 mod traceability;
 mod traceability_records;
 mod variants;

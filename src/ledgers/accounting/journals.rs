@@ -222,6 +222,23 @@ pub struct TaxSummary {
     pub periods: Vec<TaxPeriod>,
     /// Totals of the whole window.
     pub totals: TaxTotals,
+    /// The window's invoices by tax rate (voids in the window subtract), most tax first.
+    pub by_rate: Vec<TaxRateTotal>,
+}
+
+/// Sales and tax of a window under one tax rate.
+#[derive(Debug, Clone, SimpleObject)]
+pub struct TaxRateTotal {
+    /// The rate's name as the invoices show it ("No tax" when none was charged).
+    pub name: String,
+    /// The rate in percent.
+    pub rate_percent: f64,
+    /// Invoices written less invoices voided.
+    pub invoice_count: i64,
+    /// Their sales (before tax and shipping).
+    pub sales: Decimal,
+    /// Their tax.
+    pub tax: Decimal,
 }
 
 /// Cost of goods sold and gross margin of a window.
@@ -532,7 +549,19 @@ impl JournalsQuery {
         #[graphql(desc = "Last day (default today).")] end_date: Option<NaiveDate>,
     ) -> AppResult<TaxSummary> {
         let w = window(start_date, end_date)?;
-        let months = model::tax_by_month(&mut *context::conn(ctx).await?, w.start, w.end).await?;
+        let mut conn = context::conn(ctx).await?;
+        let months = model::tax_by_month(&mut conn, w.start, w.end).await?;
+        let by_rate = model::tax_by_rate(&mut conn, w.start, w.end)
+            .await?
+            .into_iter()
+            .map(|r| TaxRateTotal {
+                name: r.name,
+                rate_percent: crate::master_data::settings::rules::tax_percent(&r.rate),
+                invoice_count: r.invoice_count,
+                sales: money(&r.sales),
+                tax: money(&r.tax),
+            })
+            .collect();
         let (mut count, mut taxable, mut exempt, mut tax) = (
             0,
             BigDecimal::zero(),
@@ -568,6 +597,7 @@ impl JournalsQuery {
                 non_taxable_sales: money(&exempt),
                 tax_collected: money(&tax),
             },
+            by_rate,
         })
     }
 

@@ -794,6 +794,57 @@ pub async fn tax_by_month(
     .await?)
 }
 
+/// Sales and tax of a window under one tax rate (as the invoices name it).
+#[derive(Debug, Clone, QueryableByName)]
+pub struct TaxByRate {
+    /// The rate's name on the invoices ("No tax" when none was charged and none named).
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub name: String,
+    /// The rate as a fraction.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub rate: BigDecimal,
+    /// Invoices written in the window less those voided in it.
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub invoice_count: i64,
+    /// Their sales (subtotal less discount), voids subtracted.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub sales: BigDecimal,
+    /// Their tax, voids subtracted.
+    #[diesel(sql_type = diesel::sql_types::Numeric)]
+    pub tax: BigDecimal,
+}
+
+/// The window's invoices by tax rate: each invoice counts on its date and, when voided,
+/// counts back on the day of the void, as its journal entries do.
+pub async fn tax_by_rate(
+    conn: &mut AsyncPgConnection,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> AppResult<Vec<TaxByRate>> {
+    use diesel::sql_types::Date;
+    Ok(diesel::sql_query(
+        "WITH moves AS ( \
+           SELECT i.tax_rate_name, i.tax_rate, i.tax_amount, 1 AS sign, \
+                  i.subtotal - i.discount_amount AS sales, i.tax_amount AS tax \
+           FROM invoices i WHERE i.invoice_date BETWEEN $1 AND $2 \
+           UNION ALL \
+           SELECT i.tax_rate_name, i.tax_rate, i.tax_amount, -1, \
+                  -(i.subtotal - i.discount_amount), -i.tax_amount \
+           FROM invoices i WHERE i.voided_at IS NOT NULL \
+             AND i.voided_at::date BETWEEN $1 AND $2 \
+         ) \
+         SELECT COALESCE(tax_rate_name, CASE WHEN tax_amount = 0 THEN 'No tax' ELSE 'Sales tax' END) AS name, \
+                tax_rate AS rate, SUM(sign)::bigint AS invoice_count, \
+                COALESCE(SUM(sales), 0) AS sales, COALESCE(SUM(tax), 0) AS tax \
+         FROM moves GROUP BY 1, 2 \
+         ORDER BY 5 DESC, 1, 2",
+    )
+    .bind::<Date, _>(from)
+    .bind::<Date, _>(to)
+    .load(conn)
+    .await?)
+}
+
 /// One account's debits and credits within a window and up to its last day.
 #[derive(Debug, Clone, QueryableByName)]
 pub struct WindowTotals {

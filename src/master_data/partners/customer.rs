@@ -114,6 +114,11 @@ pub fn check(
         }
     }
     c.form_text("notes", &mut form.notes, TEXT_MAX);
+    c.form_text(
+        "taxExemptCertificate",
+        &mut form.tax_exempt_certificate,
+        PLACE_MAX,
+    );
     if let Some(Some(limit)) = &form.credit_limit
         && limit.0 < 0
     {
@@ -155,6 +160,26 @@ fn stamp_approval(form: &mut CustomerForm, was_approved: bool, by: Option<i64>) 
     }
 }
 
+/// A tax rate named on the customer that is not an active rate, as the refusal to give.
+async fn unknown_tax_rate(
+    conn: &mut AsyncPgConnection,
+    form: &CustomerForm,
+) -> AppResult<Option<UserError>> {
+    let Some(Some(id)) = form.tax_rate_id else {
+        return Ok(None);
+    };
+    let active = crate::master_data::tax::model::find(conn, id)
+        .await?
+        .is_some_and(|r| r.is_active);
+    Ok((!active).then(|| {
+        UserError::new(
+            "taxRateId",
+            crate::platform::graphql::user_error::UserErrorCode::NotFound,
+            format!("Tax rate {id} not found"),
+        )
+    }))
+}
+
 /// A new customer's form, checked ([`check`]); the number is left empty (it is drawn when
 /// inserting). The CSV importers build their rows through this too.
 pub fn new_form(mut input: CustomerCreateInput) -> Result<CustomerForm, Vec<UserError>> {
@@ -175,6 +200,9 @@ pub async fn create(
         Err(errors) => return Ok(Err(errors)),
     };
     stamp_approval(&mut form, false, by);
+    if let Some(refusal) = unknown_tax_rate(conn, &form).await? {
+        return Ok(Err(vec![refusal]));
+    }
     let email = form.email.clone().unwrap_or_default();
     if model::customer_id_by_email(conn, &email).await?.is_some() {
         return Ok(Err(vec![email_taken()]));
@@ -207,6 +235,9 @@ pub async fn update(
     let mut changes = CustomerForm::from(input);
     if let Err(errors) = check(&mut changes, shared, false) {
         return Ok(Err(errors));
+    }
+    if let Some(refusal) = unknown_tax_rate(conn, &changes).await? {
+        return Ok(Err(vec![refusal]));
     }
     if changes.payment_terms.is_some() || changes.approved_for_terms.is_some() {
         // Locked: two admins changing terms and approval at once cannot leave net terms

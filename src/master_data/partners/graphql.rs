@@ -261,6 +261,12 @@ pub struct Customer {
     pub approved_for_terms_at: Option<Timestamp>,
     /// By whom (a user id).
     pub approved_for_terms_by: Option<i64>,
+    /// Exempt from sales tax.
+    pub tax_exempt: bool,
+    /// The exemption certificate's number.
+    pub tax_exempt_certificate: Option<String>,
+    /// The tax rate charged to it (before the shipping region's and the default).
+    pub tax_rate_id: Option<i64>,
     /// When the latest order was placed.
     pub last_order_date: Option<Timestamp>,
     /// Created.
@@ -305,6 +311,9 @@ impl Customer {
             approved_for_terms: r.approved_for_terms,
             approved_for_terms_at: r.approved_for_terms_at.map(Timestamp),
             approved_for_terms_by: r.approved_for_terms_by,
+            tax_exempt: r.tax_exempt,
+            tax_exempt_certificate: r.tax_exempt_certificate,
+            tax_rate_id: r.tax_rate_id,
             last_order_date: stats.last_order_at.map(Timestamp),
             created_at: Timestamp(r.created_at),
             updated_at: Timestamp(r.updated_at),

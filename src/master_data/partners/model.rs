@@ -416,6 +416,12 @@ pub struct CustomerRow {
     pub approved_for_terms_at: Option<DateTime<Utc>>,
     /// Who gave it.
     pub approved_for_terms_by: Option<i64>,
+    /// Exempt from sales tax (nothing is charged on its quotes, orders and invoices).
+    pub tax_exempt: bool,
+    /// The exemption certificate's number.
+    pub tax_exempt_certificate: Option<String>,
+    /// The tax rate charged to it (before the shipping region's and the default).
+    pub tax_rate_id: Option<i64>,
 }
 
 impl CustomerRow {
@@ -564,6 +570,13 @@ crate::input_forms! {
         /// Who gave it (set by the server).
         @create[skip] @update[skip]
         approved_for_terms_by: clearable i64,
+        /// Exempt from sales tax (default false).
+        tax_exempt: optional bool,
+        /// The exemption certificate's number.
+        [directive = length::apply(PLACE_MAX)]
+        tax_exempt_certificate: clearable String,
+        /// The tax rate charged to it (an active rate; null: the region's or the default).
+        tax_rate_id: clearable i64,
     }
     inputs {
         /// The customer's address (spec 2.6): street line, used for billing and shipping

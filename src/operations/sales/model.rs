@@ -291,6 +291,11 @@ pub struct SalesOrderRow {
     pub created_at: Timestamp,
     /// Changed.
     pub updated_at: Timestamp,
+    /// The named tax rate charged.
+    pub tax_rate_id: Option<i64>,
+    /// What the tax is called on the order ("Tax exempt (...)", the rate's name, the
+    /// settings' tax name).
+    pub tax_rate_name: Option<String>,
 }
 
 /// A line of a sales order.

@@ -14,7 +14,8 @@ use crate::operations::sales::model::{
     self as sales, NewLine, RushLevel, SalesEventType, SalesOrderSource, SalesOrderType,
 };
 use crate::operations::sales::rules::{
-    NewOrder, SHORT_MAX, company_tax_rate, customer_facts, event, invalid, line_total, next_number,
+    TaxQuestion, resolve_tax,
+    NewOrder, SHORT_MAX, customer_facts, event, invalid, line_total, next_number,
     not_allowed, now, totals,
 };
 use crate::platform::db::like_pattern;
@@ -127,6 +128,10 @@ pub struct QuoteRow {
     /// `GET /quotes/{id}/image`, never exposed as a path).
     #[graphql(skip)]
     pub image_filename: Option<String>,
+    /// The named tax rate charged.
+    pub tax_rate_id: Option<i64>,
+    /// What the tax is called on the quote ("Tax exempt (...)", the rate's name).
+    pub tax_rate_name: Option<String>,
 }
 
 #[ComplexObject]
@@ -173,8 +178,11 @@ pub struct QuoteCreateInput {
     pub material_type: Option<String>,
     /// Color.
     pub color: Option<String>,
-    /// Charge tax (null: as the company settings say).
+    /// Charge tax (null: as the customer, region, default rate and company settings say;
+    /// false: none).
     pub apply_tax: Option<bool>,
+    /// The tax rate to charge (overrides the lookup; a tax exempt customer still pays none).
+    pub tax_rate_id: Option<i64>,
     /// Shipping (default 0).
     pub shipping_cost: Option<Decimal>,
     /// The customer's notes.
@@ -413,10 +421,17 @@ pub async fn create(
         }
     }
     let customer = customer_facts(conn, input.customer_id, None).await?;
-    let rate = match input.apply_tax {
-        Some(false) => BigDecimal::zero(),
-        _ => company_tax_rate(conn).await?,
-    };
+    let tax = resolve_tax(
+        conn,
+        TaxQuestion {
+            customer_id: customer.id,
+            region: customer.address[3].as_deref(),
+            chosen: input.tax_rate_id,
+            apply: input.apply_tax,
+        },
+    )
+    .await?;
+    let rate = tax.rate.clone();
     let price = cents(&input.unit_price.0);
     let t = totals(
         &[line_total(quantity, &price, &BigDecimal::zero())],
@@ -437,6 +452,8 @@ pub async fn create(
             quotes::subtotal.eq(t.subtotal),
             quotes::tax_rate.eq(t.tax_rate),
             quotes::tax_amount.eq(t.tax_amount),
+            quotes::tax_rate_id.eq(tax.tax_rate_id),
+            quotes::tax_rate_name.eq(tax.name),
             quotes::shipping_cost.eq(t.shipping_cost),
             quotes::total_price.eq(t.grand_total),
             quotes::customer_id.eq(customer.id),
@@ -644,6 +661,8 @@ pub async fn convert(
             subtotal: q.subtotal.0.clone(),
             tax_rate: q.tax_rate.0.clone(),
             tax_amount: q.tax_amount.0.clone(),
+            tax_rate_id: q.tax_rate_id,
+            tax_rate_name: q.tax_rate_name.clone(),
             shipping_cost: q.shipping_cost.0.clone(),
             grand_total: q.total_price.0.clone(),
             shipping_address_line1: q.shipping_address_line1.clone(),

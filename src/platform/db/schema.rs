@@ -219,6 +219,23 @@ diesel::table! {
         approved_for_terms -> Bool,
         approved_for_terms_at -> Nullable<Timestamptz>,
         approved_for_terms_by -> Nullable<Int8>,
+        tax_exempt -> Bool,
+        tax_exempt_certificate -> Nullable<Text>,
+        tax_rate_id -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    tax_rates (id) {
+        id -> Int8,
+        name -> Text,
+        rate -> Numeric,
+        description -> Nullable<Text>,
+        region -> Nullable<Text>,
+        is_default -> Bool,
+        is_active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
     }
 }
 
@@ -957,6 +974,8 @@ diesel::table! {
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         image_filename -> Nullable<Text>,
+        tax_rate_id -> Nullable<Int8>,
+        tax_rate_name -> Nullable<Text>,
     }
 }
 
@@ -1012,6 +1031,8 @@ diesel::table! {
         fulfillment_percent -> Numeric,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        tax_rate_id -> Nullable<Int8>,
+        tax_rate_name -> Nullable<Text>,
     }
 }
 
@@ -1129,6 +1150,7 @@ diesel::table! {
         created_by -> Nullable<Int8>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        tax_rate_name -> Nullable<Text>,
     }
 }
 
@@ -1480,6 +1502,7 @@ diesel::joinable!(qc_photos -> qc_inspections (qc_inspection_id));
 diesel::joinable!(scrap_records -> production_orders (production_order_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    tax_rates,
     defect_reasons,
     quality_plans,
     quality_plan_characteristics,

@@ -147,7 +147,7 @@ pub(super) async fn plan_and_write(
         }
     }
     let customers = customers_of(conn, &file.orders).await?;
-    let tax_rate = rules::company_tax_rate(conn).await?;
+    let tax_rate = rules::company_tax(conn).await?.rate;
     let mut outcomes: Vec<Outcome> = vec![(String::new(), None); file.orders.len()];
     let mut planned: Vec<Planned> = Vec::new();
     let mut planner = Planner {

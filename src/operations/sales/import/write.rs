@@ -119,6 +119,10 @@ impl Writer<'_> {
                     subtotal: p.totals.subtotal.clone(),
                     tax_rate: p.totals.tax_rate.clone(),
                     tax_amount: p.totals.tax_amount.clone(),
+                    // An import charges the file's tax or the company's rate, never a
+                    // customer's or a region's: no named rate is recorded.
+                    tax_rate_id: None,
+                    tax_rate_name: None,
                     shipping_cost: p.totals.shipping_cost.clone(),
                     grand_total: p.totals.grand_total.clone(),
                     shipping_address_line1: a1,

@@ -158,6 +158,8 @@ pub struct InvoiceRow {
     pub created_at: Timestamp,
     /// Changed.
     pub updated_at: Timestamp,
+    /// What the tax is called on the invoice (the order's rate name).
+    pub tax_rate_name: Option<String>,
 }
 
 impl InvoiceRow {

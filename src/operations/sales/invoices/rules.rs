@@ -346,6 +346,7 @@ async fn write(
             invoices::subtotal.eq(cents(&bill.subtotal)),
             invoices::discount_amount.eq(cents(&bill.discount)),
             invoices::tax_rate.eq(&order.tax_rate.0),
+            invoices::tax_rate_name.eq(&order.tax_rate_name),
             invoices::tax_amount.eq(cents(&bill.tax)),
             invoices::shipping_amount.eq(cents(&bill.shipping)),
             invoices::total.eq(cents(&total)),

@@ -18,6 +18,7 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::ledgers::accounting::ledger::cents;
+pub use crate::master_data::tax::rules::{AppliedTax, TaxQuestion, resolve as resolve_tax};
 use crate::ledgers::inventory::ledger::{self, Movement, MovementKind};
 use crate::ledgers::inventory::model::ReferenceType;
 use crate::ledgers::inventory::rules::{
@@ -31,7 +32,7 @@ use crate::operations::sales::model::{
     SalesOrderSource, SalesOrderStatus, SalesPaymentStatus,
 };
 use crate::platform::db::schema::{
-    company_settings, customers, items, payments, production_orders, quotes, sales_order_events,
+    customers, items, payments, production_orders, quotes, sales_order_events,
     sales_order_lines, sales_orders,
 };
 use crate::platform::graphql::scalars::Decimal;
@@ -125,20 +126,12 @@ pub fn totals(line_totals: &[BigDecimal], shipping: &BigDecimal, tax_rate: &BigD
     }
 }
 
-/// The company's tax rate (a fraction), zero when tax is off.
-pub async fn company_tax_rate(
+/// The company's tax (the default rate, else the settings' rate; none when tax is off),
+/// for documents without a customer or region to resolve against (imports).
+pub async fn company_tax(
     conn: &mut AsyncPgConnection,
-) -> crate::platform::error::AppResult<BigDecimal> {
-    let row: Option<(bool, BigDecimal)> = company_settings::table
-        .select((company_settings::tax_enabled, company_settings::tax_rate))
-        .order(company_settings::id)
-        .first(conn)
-        .await
-        .optional()?;
-    Ok(match row {
-        Some((true, rate)) => rate,
-        _ => BigDecimal::zero(),
-    })
+) -> crate::platform::error::AppResult<crate::master_data::tax::rules::AppliedTax> {
+    Stop::into_app(crate::master_data::tax::rules::resolve(conn, Default::default()).await)
 }
 
 // ------------------------------------------------------------------------------ transitions
@@ -215,6 +208,9 @@ pub struct SalesOrderCreateInput {
     pub due_date: Option<NaiveDate>,
     /// Urgency (default standard).
     pub rush_level: Option<RushLevel>,
+    /// The tax rate to charge (else the customer's exemption or rate, the shipping
+    /// region's rate or the default decides).
+    pub tax_rate_id: Option<i64>,
 }
 
 /// A status change (`PATCH /sales-orders/{id}/status`, admins).
@@ -412,6 +408,10 @@ pub struct NewOrder {
     pub tax_rate: BigDecimal,
     /// Tax.
     pub tax_amount: BigDecimal,
+    /// The named tax rate charged.
+    pub tax_rate_id: Option<i64>,
+    /// What the tax is called on the order.
+    pub tax_rate_name: Option<String>,
     /// Shipping.
     pub shipping_cost: BigDecimal,
     /// Total.

@@ -69,18 +69,33 @@ pub async fn create(
     let shipping = validate_create(&mut input)?;
     let priced = price_lines(conn, &input.lines).await?;
     let customer = customer_facts(conn, input.customer_id, input.customer_email.as_deref()).await?;
+    // The region the order ships to: the given address, else the customer's.
+    let region = match input.shipping_address_line1 {
+        Some(_) => input.shipping_state.clone(),
+        None => customer.address[3].clone(),
+    };
+    let tax = resolve_tax(
+        conn,
+        TaxQuestion {
+            customer_id: customer.id,
+            region: region.as_deref(),
+            chosen: input.tax_rate_id,
+            apply: None,
+        },
+    )
+    .await?;
     let line_totals: Vec<BigDecimal> = priced
         .iter()
         .map(|(l, _, price)| line_total(l.quantity, price, &BigDecimal::zero()))
         .collect();
-    let t = totals(&line_totals, &shipping, &company_tax_rate(conn).await?);
+    let t = totals(&line_totals, &shipping, &tax.rate);
     let product_name = match priced.as_slice() {
         [(l, p, _)] => format!("{} x{}", p.name, l.quantity),
         many => format!("{} items", many.len()),
     };
     let number = next_number(conn, "sales_order_seq", "SO").await?;
     let order: SalesOrderRow = diesel::insert_into(sales_orders::table)
-        .values(new_order(input, customer, t, product_name, number, user))
+        .values(new_order(input, customer, (t, tax), product_name, number, user))
         .returning(SalesOrderRow::as_returning())
         .get_result(conn)
         .await?;
@@ -231,7 +246,7 @@ async fn price_lines(
 fn new_order(
     input: SalesOrderCreateInput,
     customer: CustomerFacts,
-    t: Totals,
+    (t, tax): (Totals, AppliedTax),
     product_name: String,
     number: String,
     user: i64,
@@ -257,6 +272,8 @@ fn new_order(
         subtotal: t.subtotal,
         tax_rate: t.tax_rate,
         tax_amount: t.tax_amount,
+        tax_rate_id: tax.tax_rate_id,
+        tax_rate_name: tax.name,
         shipping_cost: t.shipping_cost,
         grand_total: t.grand_total,
         shipping_address_line1: pick(input.shipping_address_line1, a1),
