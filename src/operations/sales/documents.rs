@@ -28,16 +28,13 @@ pub fn quote_pdf(quote: &QuoteRow, settings: &SettingsRow) -> GeneratedDocument 
     quote_item(&mut doc, quote);
     doc.rule();
     doc.total("Subtotal", &money(&quote.subtotal.0), BODY, false);
-    if !quote.tax_amount.0.is_zero() {
-        let rate = (&quote.tax_rate.0 * BigDecimal::from(100)).normalized();
-        let name = settings.tax_name.as_deref().unwrap_or("Tax");
-        doc.total(
-            &format!("{name} ({rate}%)"),
-            &money(&quote.tax_amount.0),
-            BODY,
-            false,
-        );
-    }
+    tax_line(
+        &mut doc,
+        settings,
+        quote.tax_rate_name.as_deref(),
+        &quote.tax_rate.0,
+        &quote.tax_amount.0,
+    );
     if !quote.shipping_cost.0.is_zero() {
         doc.total("Shipping", &money(&quote.shipping_cost.0), BODY, false);
     }
@@ -217,16 +214,13 @@ pub async fn invoice_pdf(
             false,
         );
     }
-    if !invoice.tax_amount.0.is_zero() {
-        let rate = (&invoice.tax_rate.0 * BigDecimal::from(100)).normalized();
-        let name = settings.tax_name.as_deref().unwrap_or("Tax");
-        doc.total(
-            &format!("{name} ({rate}%)"),
-            &money(&invoice.tax_amount.0),
-            BODY,
-            false,
-        );
-    }
+    tax_line(
+        &mut doc,
+        &settings,
+        invoice.tax_rate_name.as_deref(),
+        &invoice.tax_rate.0,
+        &invoice.tax_amount.0,
+    );
     if !invoice.shipping_amount.0.is_zero() {
         doc.total("Shipping", &money(&invoice.shipping_amount.0), BODY, false);
     }
@@ -267,6 +261,27 @@ pub async fn invoice_pdf(
 }
 
 /// Terms as people write them.
+/// The tax line of a document's totals, named as the document's rate is (else the
+/// settings' tax name). A document that names its rate but charged none (a tax exempt
+/// customer) still shows the line at 0.00, so the customer sees why.
+fn tax_line(
+    doc: &mut Document,
+    settings: &SettingsRow,
+    name: Option<&str>,
+    rate: &BigDecimal,
+    amount: &BigDecimal,
+) {
+    if amount.is_zero() {
+        if let Some(name) = name {
+            doc.total(name, &money(amount), BODY, false);
+        }
+        return;
+    }
+    let percent = (rate * BigDecimal::from(100)).normalized();
+    let name = name.or(settings.tax_name.as_deref()).unwrap_or("Tax");
+    doc.total(&format!("{name} ({percent}%)"), &money(amount), BODY, false);
+}
+
 fn terms_label(terms: PaymentTerms) -> &'static str {
     match terms {
         PaymentTerms::Cod => "Due on receipt (COD)",
