@@ -46,6 +46,13 @@ import type {
   CustomerList,
   CustomerOrders,
   CustomerListQuery,
+  Customer,
+  CustomerCreate,
+  CustomerUpdate,
+  TaxRate,
+  TaxRateCreate,
+  TaxRateList,
+  TaxRateUpdate,
   InitialAdminRequest,
   InitialAdminResponse,
   InventoryImportResult,
@@ -184,6 +191,20 @@ export const customersApi = {
   list: (q: CustomerListQuery, signal?: AbortSignal) => api.get<CustomerList>('/admin/customers/', { ...q }, signal),
   /** The customer's latest orders, newest first (CONTRACT 5.5). */
   orders: (id: number, limit = 20, signal?: AbortSignal) => api.get<CustomerOrders>(`/admin/customers/${id}/orders`, { limit }, signal),
+  get: (id: number, signal?: AbortSignal) => api.get<Customer>(`/admin/customers/${id}`, undefined, signal),
+  create: (body: CustomerCreate) => api.post<Customer>('/admin/customers/', body),
+  update: (id: number, body: CustomerUpdate) => api.patch<Customer>(`/admin/customers/${id}`, body),
+};
+
+/** Named tax rates (admins change them; DELETE deactivates, the row stays). */
+export const taxRatesApi = {
+  /** A bare array, the default first, then by name; `includeInactive` adds the deactivated. */
+  list: (includeInactive: boolean, signal?: AbortSignal) =>
+    api.get<TaxRateList>('/tax-rates', includeInactive ? { include_inactive: true } : undefined, signal),
+  create: (body: TaxRateCreate) => api.post<TaxRate>('/tax-rates', body),
+  update: (id: number, body: TaxRateUpdate) => api.patch<TaxRate>(`/tax-rates/${id}`, body),
+  /** Deactivates the rate (204). */
+  remove: (id: number) => api.del<void>(`/tax-rates/${id}`),
 };
 
 export const vendorsApi = {

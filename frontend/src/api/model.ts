@@ -58,6 +58,10 @@ export type TeamUserCreate = RequestBody<'/admin/users/', 'post'>;
 export type InventoryTransactionCreate = RequestBody<'/admin/inventory-transactions/', 'post'>;
 export type CycleCountRequest = RequestBody<'/inventory/cycle-count/', 'post'>;
 export type CycleCountLine = NonNullable<CycleCountRequest['items']>[number];
+export type CustomerCreate = RequestBody<'/admin/customers/', 'post'>;
+export type CustomerUpdate = RequestBody<'/admin/customers/{id}', 'patch'>;
+export type TaxRateCreate = RequestBody<'/tax-rates', 'post'>;
+export type TaxRateUpdate = RequestBody<'/tax-rates/{id}', 'patch'>;
 
 /** The fields a list route sorts by (from the document's `sort_by` enum). */
 export type SortBy<Q> = Q extends { sort_by?: infer S } ? NonNullable<S> : never;
@@ -113,6 +117,10 @@ export type InventoryImportResult = Api<'/admin/import/inventory', 'post'>;
 export type CustomerList = Api<'/admin/customers/', 'get'>;
 export type CustomerListRow = CustomerList[number];
 export type CustomerOrders = Api<'/admin/customers/{id}/orders', 'get'>;
+export type Customer = Api<'/admin/customers/{id}', 'get'>;
+/** GET /tax-rates: a bare array, the default first, then by name (`include_inactive` for all). */
+export type TaxRateList = Api<'/tax-rates', 'get'>;
+export type TaxRate = TaxRateList[number];
 export type VendorList = Api<'/vendors/', 'get'>;
 export type VendorListRow = VendorList['items'][number];
 export type LocationList = Api<'/admin/locations', 'get'>;

@@ -154,6 +154,8 @@ describe('queryKeys', () => {
       [queryKeys.dashboard.productionTrend(days), ['dashboard', 'production-trend', days]],
       [queryKeys.settings.all, ['settings']],
       [queryKeys.settings.ai(), ['settings', 'ai']],
+      [queryKeys.taxRates.all, ['tax-rates']],
+      [queryKeys.taxRates.rates(includeZero), ['tax-rates', includeZero]],
       [queryKeys.users.all, ['users']],
       [queryKeys.users.resetRequests(), ['users', 'password-reset-requests']],
       [queryKeys.bulkExports.all, ['bulk-exports']],

@@ -257,6 +257,11 @@ export const queryKeys = {
     all: ['settings'] as const,
     ai: () => ['settings', 'ai'] as const,
   },
+  taxRates: {
+    all: ['tax-rates'] as const,
+    /** The rates, active only or all (`includeInactive`); not a server-side list page. */
+    rates: (includeInactive: boolean) => ['tax-rates', includeInactive] as const,
+  },
   security: {
     all: ['security'] as const,
     list: list('security'),

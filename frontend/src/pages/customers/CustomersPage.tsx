@@ -1,14 +1,16 @@
 import type { SortBy, CustomerListQuery } from '../../api/model';
 import { pickSort } from '../../lib/useServerList';
 import { useState } from 'react';
-import { Users } from 'lucide-react';
+import { Pencil, Plus, Users } from 'lucide-react';
 import { customersApi } from '../../api/endpoints';
 import type { CustomerList, CustomerListRow } from '../../api/model';
+import { Button } from '../../components/Button';
 import { DataTable, type Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Badge } from '../../components/States';
 import { formatDateTime, formatMoney, humanize } from '../../lib/format';
 import { useServerList } from '../../lib/useServerList';
+import { CustomerFormDialog } from './CustomerFormDialog';
 import { CustomerOrdersDialog } from './CustomerOrdersDialog';
 
 /** What the server sorts this list by. */
@@ -24,7 +26,7 @@ const TERMS: Record<CustomerListRow['payment_terms'], string> = {
   card_on_file: 'Card on file',
 };
 
-function customerColumns(showOrders: (c: CustomerListRow) => void): Column<CustomerListRow>[] {
+function customerColumns(showOrders: (c: CustomerListRow) => void, edit: (c: CustomerListRow) => void): Column<CustomerListRow>[] {
   return [
   {
     key: 'full_name',
@@ -79,11 +81,23 @@ function customerColumns(showOrders: (c: CustomerListRow) => void): Column<Custo
   { key: 'payment_terms', header: 'Terms', shrink: true, hideOnTablet: true, render: (r) => <Badge tone={r.approved_for_terms ? 'info' : 'neutral'}>{TERMS[r.payment_terms]}</Badge> },
   { key: 'last_order_date', header: 'Last order', shrink: true, hideOnTablet: true, render: (r) => formatDateTime(r.last_order_date) },
   { key: 'status', header: 'Status', shrink: true, render: (r) => <Badge tone={r.status === 'active' ? 'success' : 'neutral'}>{humanize(r.status)}</Badge> },
+  {
+    key: 'actions',
+    header: 'Actions',
+    shrink: true,
+    align: 'right',
+    render: (r) => (
+      <span className="row-actions">
+        <Button size="sm" variant="ghost" icon={<Pencil size={14} />} aria-label={`Edit ${r.full_name || r.email}`} onClick={() => edit(r)} />
+      </span>
+    ),
+  },
   ];
 }
 
 export function CustomersPage() {
   const [ordersOf, setOrdersOf] = useState<CustomerListRow | null>(null);
+  const [editing, setEditing] = useState<{ customer: CustomerListRow | null } | null>(null);
   const list = useServerList({
     area: 'customers',
     filters: ['status'],
@@ -106,10 +120,18 @@ export function CustomersPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Customers" description="The people and companies you sell to." />
+      <PageHeader
+        title="Customers"
+        description="The people and companies you sell to."
+        actions={
+          <Button variant="primary" icon={<Plus size={16} />} onClick={() => setEditing({ customer: null })}>
+            Add customer
+          </Button>
+        }
+      />
       <DataTable
         caption="Customers"
-        columns={customerColumns(setOrdersOf)}
+        columns={customerColumns(setOrdersOf, (customer) => setEditing({ customer }))}
         {...list.tableProps}
         rowKey={(r) => r.id}
         searchPlaceholder="Search name, email, company, phone or number"
@@ -123,6 +145,7 @@ export function CustomersPage() {
         empty={{ icon: <Users size={22} />, title: 'No customers yet', description: 'Customers appear here when you import them or when orders come in.' }}
       />
       <CustomerOrdersDialog customer={ordersOf} onClose={() => setOrdersOf(null)} />
+      <CustomerFormDialog key={editing?.customer?.id ?? 'new'} open={editing !== null} customer={editing?.customer ?? null} onClose={() => setEditing(null)} />
     </div>
   );
 }

@@ -41,6 +41,12 @@ function percent(rate: string): string {
   return `${Number((n * 100).toFixed(3))}%`;
 }
 
+/** What follows "Tax": the rate's name and percent ("(Texas, 8.25%)"), either, or nothing. */
+function taxLabel(i: Pick<Invoice, 'tax_rate' | 'tax_rate_name'>): string {
+  const parts = [i.tax_rate_name, toNumber(i.tax_rate) ? percent(i.tax_rate) : null].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
 export function InvoiceDetailPage() {
   const { invoiceId } = useParams();
   const id = Number(invoiceId);
@@ -264,7 +270,7 @@ export function InvoiceDetailPage() {
               )}
               <tr>
                 <th scope="row" colSpan={3}>
-                  Tax{toNumber(invoice.tax_rate) ? ` (${percent(invoice.tax_rate)})` : ''}
+                  Tax{taxLabel(invoice)}
                 </th>
                 <td className="align-right num" data-testid="tax">
                   {formatMoney(invoice.tax_amount)}

@@ -266,7 +266,7 @@ export function OrderDetailPage() {
       <dl className="stat-row" aria-label="Totals">
         <Stat label="Subtotal">{formatMoney(order.subtotal)}</Stat>
         <Stat label="Shipping">{formatMoney(order.shipping_cost)}</Stat>
-        <Stat label="Tax">{formatMoney(order.tax_amount)}</Stat>
+        <Stat label={order.tax_rate_name ? `Tax (${order.tax_rate_name})` : 'Tax'}>{formatMoney(order.tax_amount)}</Stat>
         <Stat label="Grand total">{formatMoney(order.grand_total)}</Stat>
         <Stat label="Ready">
           {order.fulfillment.lines_ready}/{order.fulfillment.lines_total} lines · {Number(order.fulfillment_percent)}%

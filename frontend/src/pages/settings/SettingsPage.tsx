@@ -12,6 +12,7 @@ import { ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
 import { AiConnectionCard } from './AiConnectionCard';
+import { TaxRatesCard } from './TaxRatesCard';
 import { QualityPolicyCard } from '../quality/QualityPolicyCard';
 import { queryKeys } from '../../api/queryKeys';
 
@@ -107,6 +108,7 @@ export function SettingsPage() {
         <SettingsForm key={settings.data.updated_at ?? 'settings'} initial={settings.data} />
       )}
       <div className="settings">
+        <TaxRatesCard />
         <QualityPolicyCard />
         <AiConnectionCard />
       </div>
