@@ -92,7 +92,8 @@ impl TaxRatesQuery {
     async fn tax_rates(
         &self,
         ctx: &Context<'_>,
-        #[graphql(desc = "Include deleted (inactive) rates.", default = false)] include_inactive: bool,
+        #[graphql(desc = "Include deleted (inactive) rates.", default = false)]
+        include_inactive: bool,
     ) -> AppResult<Vec<TaxRate>> {
         let rows = model::list(&mut *context::conn(ctx).await?, include_inactive).await?;
         Ok(rows.into_iter().map(TaxRate::from).collect())
@@ -100,8 +101,14 @@ impl TaxRatesQuery {
 
     /// One tax rate by id.
     #[graphql(guard = "Access::User")]
-    async fn tax_rate(&self, ctx: &Context<'_>, #[graphql(desc = "The rate's id.")] id: i64) -> AppResult<TaxRate> {
-        Ok(model::get(&mut *context::conn(ctx).await?, id).await?.into())
+    async fn tax_rate(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The rate's id.")] id: i64,
+    ) -> AppResult<TaxRate> {
+        Ok(model::get(&mut *context::conn(ctx).await?, id)
+            .await?
+            .into())
     }
 
     /// The rate a quote or order for this customer and shipping region would charge, and
@@ -120,7 +127,8 @@ impl TaxRatesQuery {
             chosen: tax_rate_id,
             apply: None,
         };
-        let applied = Stop::into_app(rules::resolve(&mut *context::conn(ctx).await?, question).await)?;
+        let applied =
+            Stop::into_app(rules::resolve(&mut *context::conn(ctx).await?, question).await)?;
         Ok(applied.into())
     }
 }

@@ -73,15 +73,21 @@ crate::input_forms! {
 }
 
 /// The rates, default first then by name; inactive ones only when asked.
-pub async fn list(conn: &mut AsyncPgConnection, include_inactive: bool) -> AppResult<Vec<TaxRateRow>> {
-    let mut q = tax_rates::table.select(TaxRateRow::as_select()).into_boxed();
+pub async fn list(
+    conn: &mut AsyncPgConnection,
+    include_inactive: bool,
+) -> AppResult<Vec<TaxRateRow>> {
+    let mut q = tax_rates::table
+        .select(TaxRateRow::as_select())
+        .into_boxed();
     if !include_inactive {
         q = q.filter(tax_rates::is_active.eq(true));
     }
-    Ok(q
-        .order((tax_rates::is_default.desc(), tax_rates::name, tax_rates::id))
-        .load(conn)
-        .await?)
+    Ok(
+        q.order((tax_rates::is_default.desc(), tax_rates::name, tax_rates::id))
+            .load(conn)
+            .await?,
+    )
 }
 
 /// The rate with this id.

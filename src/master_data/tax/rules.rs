@@ -8,7 +8,9 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::master_data::settings::rules::tax_fraction;
-use crate::master_data::tax::model::{self, TaxRateCreateInput, TaxRateForm, TaxRateRow, TaxRateUpdateInput};
+use crate::master_data::tax::model::{
+    self, TaxRateCreateInput, TaxRateForm, TaxRateRow, TaxRateUpdateInput,
+};
 use crate::platform::db::schema::{company_settings, customers, tax_rates};
 use crate::platform::db::text;
 use crate::platform::error::{AppError, AppResult, ErrorCode};
@@ -53,12 +55,21 @@ fn check_fields(change: &mut TaxRateChange, creating: bool) -> Vec<UserError> {
     let mut errors = Vec::new();
     let form = &mut change.form;
     text::required(&mut errors, "name", &mut form.name, creating, NAME_MAX);
-    text::clearable(&mut errors, "description", &mut form.description, DESCRIPTION_MAX);
+    text::clearable(
+        &mut errors,
+        "description",
+        &mut form.description,
+        DESCRIPTION_MAX,
+    );
     text::clearable(&mut errors, "region", &mut form.region, REGION_MAX);
     match &change.rate_percent {
         Some(Some(percent)) => match tax_fraction(percent) {
             Ok(fraction) => form.rate = Some(fraction),
-            Err(message) => errors.push(UserError::new("ratePercent", UserErrorCode::Invalid, message)),
+            Err(message) => errors.push(UserError::new(
+                "ratePercent",
+                UserErrorCode::Invalid,
+                message,
+            )),
         },
         Some(None) if creating => errors.push(UserError::new(
             "ratePercent",
@@ -87,9 +98,11 @@ async fn clash(
     };
     if let Some(name) = &form.name {
         let taken: i64 = others()
-            .filter(diesel::dsl::sql::<diesel::sql_types::Bool>("lower(name) = lower(")
-                .bind::<diesel::sql_types::Text, _>(name.clone())
-                .sql(")"))
+            .filter(
+                diesel::dsl::sql::<diesel::sql_types::Bool>("lower(name) = lower(")
+                    .bind::<diesel::sql_types::Text, _>(name.clone())
+                    .sql(")"),
+            )
             .count()
             .get_result(conn)
             .await?;
@@ -103,7 +116,10 @@ async fn clash(
     }
     if let Some(Some(region)) = &form.region {
         let holder: Option<String> = others()
-            .filter(text::code_matches(tax_rates::region.assume_not_null(), region))
+            .filter(text::code_matches(
+                tax_rates::region.assume_not_null(),
+                region,
+            ))
             .select(tax_rates::name)
             .first(conn)
             .await
@@ -146,12 +162,15 @@ pub async fn save(
         return Err(refusal.into());
     }
     if form.is_default == Some(true) {
-        let mut others = diesel::update(tax_rates::table.filter(tax_rates::is_default.eq(true)))
-            .into_boxed();
+        let mut others =
+            diesel::update(tax_rates::table.filter(tax_rates::is_default.eq(true))).into_boxed();
         if let Some(id) = id {
             others = others.filter(tax_rates::id.ne(id));
         }
-        others.set(tax_rates::is_default.eq(false)).execute(conn).await?;
+        others
+            .set(tax_rates::is_default.eq(false))
+            .execute(conn)
+            .await?;
     }
     let written = match id {
         Some(id) => {
@@ -162,11 +181,13 @@ pub async fn save(
                 .get_result(conn)
                 .await
         }
-        None => diesel::insert_into(tax_rates::table)
-            .values(&form)
-            .returning(TaxRateRow::as_returning())
-            .get_result(conn)
-            .await,
+        None => {
+            diesel::insert_into(tax_rates::table)
+                .values(&form)
+                .returning(TaxRateRow::as_returning())
+                .get_result(conn)
+                .await
+        }
     };
     match written.map_err(AppError::from) {
         Ok(row) => Ok(row),
@@ -318,22 +339,38 @@ pub async fn resolve(conn: &mut AsyncPgConnection, q: TaxQuestion<'_>) -> Result
     if !enabled {
         return Ok(AppliedTax::none(TaxSource::Off, None));
     }
-    let active = || tax_rates::table.filter(tax_rates::is_active.eq(true)).select(TaxRateRow::as_select());
+    let active = || {
+        tax_rates::table
+            .filter(tax_rates::is_active.eq(true))
+            .select(TaxRateRow::as_select())
+    };
     if let Some((_, _, Some(rate_id))) = customer
-        && let Some(row) = active().filter(tax_rates::id.eq(rate_id)).first(conn).await.optional()?
+        && let Some(row) = active()
+            .filter(tax_rates::id.eq(rate_id))
+            .first(conn)
+            .await
+            .optional()?
     {
         return Ok(AppliedTax::of(row, TaxSource::Customer));
     }
     if let Some(region) = q.region.map(str::trim).filter(|r| !r.is_empty())
         && let Some(row) = active()
-            .filter(text::code_matches(tax_rates::region.assume_not_null(), region))
+            .filter(text::code_matches(
+                tax_rates::region.assume_not_null(),
+                region,
+            ))
             .first(conn)
             .await
             .optional()?
     {
         return Ok(AppliedTax::of(row, TaxSource::Region));
     }
-    if let Some(row) = active().filter(tax_rates::is_default.eq(true)).first(conn).await.optional()? {
+    if let Some(row) = active()
+        .filter(tax_rates::is_default.eq(true))
+        .first(conn)
+        .await
+        .optional()?
+    {
         return Ok(AppliedTax::of(row, TaxSource::Default));
     }
     Ok(AppliedTax {
@@ -356,7 +393,11 @@ mod tests {
                 name: name.map(str::to_string),
                 ..Default::default()
             },
-            rate_percent: if creating { Some(percent) } else { percent.map(Some) },
+            rate_percent: if creating {
+                Some(percent)
+            } else {
+                percent.map(Some)
+            },
         }
     }
 
@@ -365,7 +406,10 @@ mod tests {
         let mut good = change(Some(" State "), Some("8.25"), true);
         assert!(check_fields(&mut good, true).is_empty());
         assert_eq!(good.form.name.as_deref(), Some("State"));
-        assert_eq!(good.form.rate, Some(BigDecimal::from_str("0.082500").unwrap()));
+        assert_eq!(
+            good.form.rate,
+            Some(BigDecimal::from_str("0.082500").unwrap())
+        );
         let mut missing = change(Some("X"), None, true);
         let errors = check_fields(&mut missing, true);
         assert_eq!(errors[0].field.as_deref(), Some("ratePercent"));

@@ -14,9 +14,8 @@ use crate::operations::sales::model::{
     self as sales, NewLine, RushLevel, SalesEventType, SalesOrderSource, SalesOrderType,
 };
 use crate::operations::sales::rules::{
-    TaxQuestion, resolve_tax,
-    NewOrder, SHORT_MAX, customer_facts, event, invalid, line_total, next_number,
-    not_allowed, now, totals,
+    NewOrder, SHORT_MAX, TaxQuestion, customer_facts, event, invalid, line_total, next_number,
+    not_allowed, now, resolve_tax, totals,
 };
 use crate::platform::db::like_pattern;
 use crate::platform::db::paging;

@@ -18,12 +18,12 @@ use diesel::prelude::*;
 use diesel_async::{AsyncPgConnection, RunQueryDsl};
 
 use crate::ledgers::accounting::ledger::cents;
-pub use crate::master_data::tax::rules::{AppliedTax, TaxQuestion, resolve as resolve_tax};
 use crate::ledgers::inventory::ledger::{self, Movement, MovementKind};
 use crate::ledgers::inventory::model::ReferenceType;
 use crate::ledgers::inventory::rules::{
     NOTES_MAX, QUANTITY_SCALE, default_location, optional_text, today,
 };
+pub use crate::master_data::tax::rules::{AppliedTax, TaxQuestion, resolve as resolve_tax};
 use crate::operations::production::model::{
     OrderRow as ProductionOrderRow, OrderSource, OrderStatus,
 };
@@ -32,8 +32,8 @@ use crate::operations::sales::model::{
     SalesOrderSource, SalesOrderStatus, SalesPaymentStatus,
 };
 use crate::platform::db::schema::{
-    customers, items, payments, production_orders, quotes, sales_order_events,
-    sales_order_lines, sales_orders,
+    customers, items, payments, production_orders, quotes, sales_order_events, sales_order_lines,
+    sales_orders,
 };
 use crate::platform::graphql::scalars::Decimal;
 use crate::platform::graphql::user_error::{Stop, UserError, UserErrorCode};

@@ -95,7 +95,14 @@ pub async fn create(
     };
     let number = next_number(conn, "sales_order_seq", "SO").await?;
     let order: SalesOrderRow = diesel::insert_into(sales_orders::table)
-        .values(new_order(input, customer, (t, tax), product_name, number, user))
+        .values(new_order(
+            input,
+            customer,
+            (t, tax),
+            product_name,
+            number,
+            user,
+        ))
         .returning(SalesOrderRow::as_returning())
         .get_result(conn)
         .await?;
