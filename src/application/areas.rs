@@ -66,6 +66,7 @@ areas! {
     master_data::audit: query AuditQuery & SecurityScanQuery & SecurityRemediationQuery, mutation SecurityRemediationMutation;
     master_data::catalog: query CatalogQuery & CatalogStatsQuery & CatalogUomQuery & CatalogMaintenanceQuery & ProductImageQuery, mutation CatalogMutation & CatalogStatsMutation & CatalogMaintenanceMutation & CatalogUomMutation & ProductImageMutation, loaders crate::master_data::catalog::loaders::attach;
     master_data::tax: query TaxRatesQuery, mutation TaxRatesMutation;
+    master_data::pricing: query PricingQuery, mutation PricingMutation;
     master_data::partners: query PartnersQuery, mutation PartnersMutation;
     master_data::locations: query LocationsQuery, mutation LocationsMutation;
     operations::printers: query PrintersQuery & PrinterBrandsQuery & PrinterMaintenanceQuery, mutation PrintersMutation & PrinterMaintenanceMutation & PrinterToolsMutation, loaders crate::operations::printers::loaders::attach;

@@ -45,6 +45,7 @@ mod order_import;
 mod partners;
 mod planning;
 mod platform;
+mod pricing;
 mod printer_maintenance;
 mod printer_tools;
 mod printers;

@@ -160,24 +160,38 @@ fn stamp_approval(form: &mut CustomerForm, was_approved: bool, by: Option<i64>) 
     }
 }
 
-/// A tax rate named on the customer that is not an active rate, as the refusal to give.
-async fn unknown_tax_rate(
+/// A tax rate or price level named on the customer that is not an active one, as the
+/// refusal to give.
+async fn unknown_references(
     conn: &mut AsyncPgConnection,
     form: &CustomerForm,
 ) -> AppResult<Option<UserError>> {
-    let Some(Some(id)) = form.tax_rate_id else {
-        return Ok(None);
-    };
-    let active = crate::master_data::tax::model::find(conn, id)
-        .await?
-        .is_some_and(|r| r.is_active);
-    Ok((!active).then(|| {
-        UserError::new(
-            "taxRateId",
-            crate::platform::graphql::user_error::UserErrorCode::NotFound,
-            format!("Tax rate {id} not found"),
-        )
-    }))
+    use crate::platform::graphql::user_error::UserErrorCode::NotFound;
+    if let Some(Some(id)) = form.tax_rate_id {
+        let active = crate::master_data::tax::model::find(conn, id)
+            .await?
+            .is_some_and(|r| r.is_active);
+        if !active {
+            return Ok(Some(UserError::new(
+                "taxRateId",
+                NotFound,
+                format!("Tax rate {id} not found"),
+            )));
+        }
+    }
+    if let Some(Some(id)) = form.price_level_id {
+        let active = crate::master_data::pricing::model::find(conn, id)
+            .await?
+            .is_some_and(|r| r.is_active);
+        if !active {
+            return Ok(Some(UserError::new(
+                "priceLevelId",
+                NotFound,
+                format!("Price level {id} not found"),
+            )));
+        }
+    }
+    Ok(None)
 }
 
 /// A new customer's form, checked ([`check`]); the number is left empty (it is drawn when
@@ -200,7 +214,7 @@ pub async fn create(
         Err(errors) => return Ok(Err(errors)),
     };
     stamp_approval(&mut form, false, by);
-    if let Some(refusal) = unknown_tax_rate(conn, &form).await? {
+    if let Some(refusal) = unknown_references(conn, &form).await? {
         return Ok(Err(vec![refusal]));
     }
     let email = form.email.clone().unwrap_or_default();
@@ -236,7 +250,7 @@ pub async fn update(
     if let Err(errors) = check(&mut changes, shared, false) {
         return Ok(Err(errors));
     }
-    if let Some(refusal) = unknown_tax_rate(conn, &changes).await? {
+    if let Some(refusal) = unknown_references(conn, &changes).await? {
         return Ok(Err(vec![refusal]));
     }
     if changes.payment_terms.is_some() || changes.approved_for_terms.is_some() {

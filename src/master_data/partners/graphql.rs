@@ -267,6 +267,8 @@ pub struct Customer {
     pub tax_exempt_certificate: Option<String>,
     /// The tax rate charged to it (before the shipping region's and the default).
     pub tax_rate_id: Option<i64>,
+    /// Its price level (prices its orders' lines).
+    pub price_level_id: Option<i64>,
     /// When the latest order was placed.
     pub last_order_date: Option<Timestamp>,
     /// Created.
@@ -314,6 +316,7 @@ impl Customer {
             tax_exempt: r.tax_exempt,
             tax_exempt_certificate: r.tax_exempt_certificate,
             tax_rate_id: r.tax_rate_id,
+            price_level_id: r.price_level_id,
             last_order_date: stats.last_order_at.map(Timestamp),
             created_at: Timestamp(r.created_at),
             updated_at: Timestamp(r.updated_at),

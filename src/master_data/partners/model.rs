@@ -422,6 +422,8 @@ pub struct CustomerRow {
     pub tax_exempt_certificate: Option<String>,
     /// The tax rate charged to it (before the shipping region's and the default).
     pub tax_rate_id: Option<i64>,
+    /// Its price level (prices its orders' lines).
+    pub price_level_id: Option<i64>,
 }
 
 impl CustomerRow {
@@ -577,6 +579,8 @@ crate::input_forms! {
         tax_exempt_certificate: clearable String,
         /// The tax rate charged to it (an active rate; null: the region's or the default).
         tax_rate_id: clearable i64,
+        /// Its price level (an active level; null: list prices).
+        price_level_id: clearable i64,
     }
     inputs {
         /// The customer's address (spec 2.6): street line, used for billing and shipping

@@ -246,7 +246,7 @@ pub struct AppliedTax {
     /// The named rate charged, if one.
     pub tax_rate_id: Option<i64>,
     /// The name shown on the document ("Tax exempt", the rate's name, the settings' tax
-    /// name); none when no tax is charged for another reason.
+    /// name); none when no tax is charged for another reason or the settings name none.
     pub name: Option<String>,
     /// Which rule chose it.
     pub source: TaxSource,
@@ -376,7 +376,8 @@ pub async fn resolve(conn: &mut AsyncPgConnection, q: TaxQuestion<'_>) -> Result
     Ok(AppliedTax {
         rate: company_rate,
         tax_rate_id: None,
-        name: Some(company_name.unwrap_or_else(|| "Sales tax".to_string())),
+        // The settings' tax name, if any: documents fall back to "Tax" as they always did.
+        name: company_name,
         source: TaxSource::Company,
     })
 }

@@ -331,6 +331,11 @@ pub struct SalesOrderLineRow {
     pub created_at: Timestamp,
     /// Changed.
     pub updated_at: Timestamp,
+    /// The item's selling price when the customer's price level priced the line (the unit
+    /// price is what the level gives).
+    pub list_price: Option<Decimal>,
+    /// The price level that priced it.
+    pub price_level_name: Option<String>,
 }
 
 crate::text_enum! {
@@ -622,6 +627,10 @@ pub struct NewLine {
     pub total: BigDecimal,
     /// Notes.
     pub notes: Option<String>,
+    /// The item's selling price when a price level priced the line.
+    pub list_price: Option<BigDecimal>,
+    /// The price level that priced it.
+    pub price_level_name: Option<String>,
 }
 
 /// An event to insert.

@@ -688,6 +688,8 @@ pub async fn convert(
                 unit_price: q.unit_price.0.clone(),
                 total: q.subtotal.0.clone(),
                 notes: None,
+                list_price: None,
+                price_level_name: None,
             })
             .execute(conn)
             .await?;

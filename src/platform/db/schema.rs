@@ -222,6 +222,28 @@ diesel::table! {
         tax_exempt -> Bool,
         tax_exempt_certificate -> Nullable<Text>,
         tax_rate_id -> Nullable<Int8>,
+        price_level_id -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    price_levels (id) {
+        id -> Int8,
+        name -> Text,
+        discount_percent -> Numeric,
+        description -> Nullable<Text>,
+        is_active -> Bool,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    price_level_items (price_level_id, item_id) {
+        price_level_id -> Int8,
+        item_id -> Int8,
+        unit_price -> Numeric,
+        updated_at -> Timestamptz,
     }
 }
 
@@ -1052,6 +1074,8 @@ diesel::table! {
         notes -> Nullable<Text>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        list_price -> Nullable<Numeric>,
+        price_level_name -> Nullable<Text>,
     }
 }
 
@@ -1503,6 +1527,8 @@ diesel::joinable!(scrap_records -> production_orders (production_order_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     tax_rates,
+    price_levels,
+    price_level_items,
     defect_reasons,
     quality_plans,
     quality_plan_characteristics,

@@ -164,6 +164,8 @@ impl Writer<'_> {
                     unit_price: price.clone(),
                     total: total.clone(),
                     notes: None,
+                    list_price: None,
+                    price_level_name: None,
                 });
             }
             let shop_id = self.file.orders.get(p.at).map(|o| o.order_id.as_str());

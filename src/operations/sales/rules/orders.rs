@@ -2,6 +2,7 @@
 //! address, shipping and payment.
 
 use super::*;
+use crate::master_data::pricing::rules::LevelPrice;
 
 /// Records an event on an order.
 pub async fn event(
@@ -67,8 +68,8 @@ pub async fn create(
     user: i64,
 ) -> Result<SalesOrderRow, Stop> {
     let shipping = validate_create(&mut input)?;
-    let priced = price_lines(conn, &input.lines).await?;
     let customer = customer_facts(conn, input.customer_id, input.customer_email.as_deref()).await?;
+    let priced = price_lines(conn, &input.lines, customer.id).await?;
     // The region the order ships to: the given address, else the customer's.
     let region = match input.shipping_address_line1 {
         Some(_) => input.shipping_state.clone(),
@@ -86,11 +87,11 @@ pub async fn create(
     .await?;
     let line_totals: Vec<BigDecimal> = priced
         .iter()
-        .map(|(l, _, price)| line_total(l.quantity, price, &BigDecimal::zero()))
+        .map(|(l, _, price, _)| line_total(l.quantity, price, &BigDecimal::zero()))
         .collect();
     let t = totals(&line_totals, &shipping, &tax.rate);
     let product_name = match priced.as_slice() {
-        [(l, p, _)] => format!("{} x{}", p.name, l.quantity),
+        [(l, p, _, _)] => format!("{} x{}", p.name, l.quantity),
         many => format!("{} items", many.len()),
     };
     let number = next_number(conn, "sales_order_seq", "SO").await?;
@@ -120,8 +121,14 @@ pub async fn create(
     Ok(model::find(conn, order.id).await?)
 }
 
-/// A line of a new order with its product and the unit price it is sold at.
-type PricedLine = (SalesOrderLineInput, ProductFacts, BigDecimal);
+/// A line of a new order with its product, the unit price it is sold at, and the price
+/// level that set that price (with the list price it replaced).
+type PricedLine = (
+    SalesOrderLineInput,
+    ProductFacts,
+    BigDecimal,
+    Option<LevelPrice>,
+);
 
 /// Checks the fields of a new order (trimming its texts) and returns the shipping charged;
 /// every problem found is reported at once.
@@ -197,6 +204,7 @@ fn validate_create(input: &mut SalesOrderCreateInput) -> Result<BigDecimal, Stop
 async fn price_lines(
     conn: &mut AsyncPgConnection,
     lines: &[SalesOrderLineInput],
+    customer: Option<i64>,
 ) -> Result<Vec<PricedLine>, Stop> {
     let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
     let found: Vec<(i64, String, String, bool, Option<BigDecimal>)> = items::table
@@ -243,7 +251,19 @@ async fn price_lines(
                 )));
             }
         };
-        priced.push((l.clone(), p, price));
+        priced.push((l.clone(), p, price, None));
+    }
+    // The customer's price level, applied over the list prices.
+    let list: Vec<(i64, BigDecimal)> = priced
+        .iter()
+        .map(|(l, _, price, _)| (l.product_id, price.clone()))
+        .collect();
+    let levels = crate::master_data::pricing::rules::price_for(conn, customer, &list).await?;
+    for (l, _, price, level) in &mut priced {
+        if let Some(by_level) = levels.get(&l.product_id) {
+            *price = by_level.unit_price.clone();
+            *level = Some(by_level.clone());
+        }
     }
     Ok(priced)
 }
@@ -307,7 +327,7 @@ async fn insert_lines(
         .into_iter()
         .zip(line_totals)
         .enumerate()
-        .map(|(i, ((l, _, price), total))| NewLine {
+        .map(|(i, ((l, product, price, level), total))| NewLine {
             sales_order_id: order_id,
             line_number: i as i32 + 1,
             product_id: l.product_id,
@@ -315,6 +335,10 @@ async fn insert_lines(
             unit_price: price,
             total,
             notes: l.notes,
+            list_price: level
+                .as_ref()
+                .and(product.selling_price.as_ref().map(cents)),
+            price_level_name: level.map(|lv| lv.level_name),
         })
         .collect();
     diesel::insert_into(sales_order_lines::table)
