@@ -1151,7 +1151,7 @@ describe('with the real API', () => {
       await dialog.getByLabel('Unit cost of line 2').fill('1.5');
       await screenshot(page, 'purchasing-new-po');
       await dialog.getByRole('button', { name: 'Create draft' }).click();
-      await page.getByText('Purchase order created').waitFor();
+      await page.getByText('Purchase order created', { exact: true }).waitFor();
 
       dialog = page.getByRole('dialog', { name: /Purchase order PO-/ });
       await dialog.getByRole('table', { name: 'Lines' }).getByText(pla.sku).waitFor();
