@@ -53,6 +53,15 @@ import type {
   TaxRateCreate,
   TaxRateList,
   TaxRateUpdate,
+  PriceLevel,
+  PriceLevelCreate,
+  PriceLevelItemList,
+  PriceLevelList,
+  PriceLevelUpdate,
+  PriceCandidateList,
+  PriceCandidateQuery,
+  ApplySuggestedPricesInput,
+  ApplySuggestedPricesResult,
   InitialAdminRequest,
   InitialAdminResponse,
   InventoryImportResult,
@@ -167,6 +176,10 @@ export const itemsApi = {
   /** Recomputes every active item's standard cost (admins). */
   recostAll: () => api.post<ItemRecostAllResult>('/items/recost-all'),
   categories: () => api.get<ItemCategoryList>('/items/categories'),
+  /** Active items with a suggested price at `margin_percent` (else the company default margin). */
+  priceCandidates: (q: PriceCandidateQuery, signal?: AbortSignal) => api.get<PriceCandidateList>('/items/price-candidates', { ...q }, signal),
+  /** Sets the chosen items' selling prices (admins). */
+  applySuggestedPrices: (body: ApplySuggestedPricesInput) => api.post<ApplySuggestedPricesResult>('/items/apply-suggested-prices', body),
 };
 
 // ---------------------------------------------------------------- imports used by onboarding
@@ -205,6 +218,22 @@ export const taxRatesApi = {
   update: (id: number, body: TaxRateUpdate) => api.patch<TaxRate>(`/tax-rates/${id}`, body),
   /** Deactivates the rate (204). */
   remove: (id: number) => api.del<void>(`/tax-rates/${id}`),
+};
+
+/** Customer price levels: a discount off list prices, beaten by the level's own item prices (admins change them). */
+export const priceLevelsApi = {
+  /** A bare array by name; `activeOnly` leaves out the deactivated. */
+  list: (activeOnly: boolean, signal?: AbortSignal) =>
+    api.get<PriceLevelList>('/price-levels', activeOnly ? { active_only: true } : undefined, signal),
+  create: (body: PriceLevelCreate) => api.post<PriceLevel>('/price-levels', body),
+  update: (id: number, body: PriceLevelUpdate) => api.patch<PriceLevel>(`/price-levels/${id}`, body),
+  /** Deactivates the level (answers it with `is_active` false). */
+  remove: (id: number) => api.del<PriceLevel>(`/price-levels/${id}`),
+  items: (id: number, signal?: AbortSignal) => api.get<PriceLevelItemList>(`/price-levels/${id}/items`, undefined, signal),
+  setItemPrice: (id: number, itemId: number, unitPrice: string) =>
+    api.put<PriceLevel>(`/price-levels/${id}/items/${itemId}`, { unit_price: unitPrice }),
+  /** Removes the level's own price of an item (204): the discount applies again. */
+  removeItemPrice: (id: number, itemId: number) => api.del<void>(`/price-levels/${id}/items/${itemId}`),
 };
 
 export const vendorsApi = {

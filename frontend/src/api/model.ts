@@ -62,6 +62,11 @@ export type CustomerCreate = RequestBody<'/admin/customers/', 'post'>;
 export type CustomerUpdate = RequestBody<'/admin/customers/{id}', 'patch'>;
 export type TaxRateCreate = RequestBody<'/tax-rates', 'post'>;
 export type TaxRateUpdate = RequestBody<'/tax-rates/{id}', 'patch'>;
+export type PriceLevelCreate = RequestBody<'/price-levels', 'post'>;
+export type PriceLevelUpdate = RequestBody<'/price-levels/{id}', 'patch'>;
+export type PriceLevelItemPriceSet = RequestBody<'/price-levels/{id}/items/{item_id}', 'put'>;
+/** POST /items/apply-suggested-prices: the chosen items' new selling prices. */
+export type ApplySuggestedPricesInput = RequestBody<'/items/apply-suggested-prices', 'post'>;
 
 /** The fields a list route sorts by (from the document's `sort_by` enum). */
 export type SortBy<Q> = Q extends { sort_by?: infer S } ? NonNullable<S> : never;
@@ -109,6 +114,11 @@ export type ItemRecostResult = Api<'/items/{id}/recost', 'post'>;
 export type ItemRecostAllResult = Api<'/items/recost-all', 'post'>;
 /** GET /items/categories: every active category, flat, with its path. */
 export type ItemCategoryList = Api<'/items/categories', 'get'>;
+/** GET /items/price-candidates: active items with their cost, price and a suggested price. */
+export type PriceCandidateList = Api<'/items/price-candidates', 'get'>;
+export type PriceCandidate = PriceCandidateList[number];
+export type PriceCandidateQuery = ListQuery<'/items/price-candidates'>;
+export type ApplySuggestedPricesResult = Api<'/items/apply-suggested-prices', 'post'>;
 export type CustomerImportResult = Api<'/admin/customers/import', 'post'>;
 /** POST /admin/orders/import (CONTRACT 5.11): the import report (`/preview` answers the same, not applied). */
 export type OrderImportResult = Api<'/admin/orders/import', 'post'>;
@@ -121,6 +131,12 @@ export type Customer = Api<'/admin/customers/{id}', 'get'>;
 /** GET /tax-rates: a bare array, the default first, then by name (`include_inactive` for all). */
 export type TaxRateList = Api<'/tax-rates', 'get'>;
 export type TaxRate = TaxRateList[number];
+/** GET /price-levels: a bare array by name (`active_only` for the active ones). */
+export type PriceLevelList = Api<'/price-levels', 'get'>;
+export type PriceLevel = PriceLevelList[number];
+/** GET /price-levels/{id}/items: the level's own item prices (they beat its discount). */
+export type PriceLevelItemList = Api<'/price-levels/{id}/items', 'get'>;
+export type PriceLevelItem = PriceLevelItemList[number];
 export type VendorList = Api<'/vendors/', 'get'>;
 export type VendorListRow = VendorList['items'][number];
 export type LocationList = Api<'/admin/locations', 'get'>;

@@ -38,6 +38,8 @@ export const queryKeys = {
     variants: (id: number) => ['items', 'variants', id] as const,
     /** What syncing a template's routing would change on each variant (a dry run). */
     variantSyncPreview: (id: number) => ['items', 'variant-sync-preview', id] as const,
+    /** The suggest-prices candidates of a filter (under `items`: applied prices refetch them). */
+    priceCandidates: <Q>(request: Q) => ['items', 'price-candidates', request] as const,
   },
   inventory: {
     all: ['inventory'] as const,
@@ -261,6 +263,13 @@ export const queryKeys = {
     all: ['tax-rates'] as const,
     /** The rates, active only or all (`includeInactive`); not a server-side list page. */
     rates: (includeInactive: boolean) => ['tax-rates', includeInactive] as const,
+  },
+  priceLevels: {
+    all: ['price-levels'] as const,
+    /** The levels, active only or all (`activeOnly`); not a server-side list page. */
+    levels: (activeOnly: boolean) => ['price-levels', activeOnly] as const,
+    /** A level's own item prices. */
+    items: (id: number) => ['price-levels', 'items', id] as const,
   },
   security: {
     all: ['security'] as const,

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { customersApi, taxRatesApi } from '../../api/endpoints';
+import { customersApi, priceLevelsApi, taxRatesApi } from '../../api/endpoints';
 import type { CustomerCreate, CustomerListRow, CustomerUpdate } from '../../api/model';
 import { queryKeys } from '../../api/queryKeys';
 import { CheckboxField, SelectField, TextField } from '../../components/Field';
@@ -38,6 +38,11 @@ export const customerSchema = z.object({
     .string()
     .trim()
     .transform((v) => (v ? Number(v) : null)),
+  /** An active price level's id; blank: list prices. */
+  price_level_id: z
+    .string()
+    .trim()
+    .transform((v) => (v ? Number(v) : null)),
 }) satisfies z.ZodType<CustomerCreate & CustomerUpdate, unknown>;
 
 type CustomerForm = z.input<typeof customerSchema>;
@@ -51,6 +56,7 @@ const EMPTY: CustomerForm = {
   tax_exempt: false,
   tax_exempt_certificate: '',
   tax_rate_id: '',
+  price_level_id: '',
 };
 
 function fromCustomer(c: CustomerListRow): CustomerForm {
@@ -63,10 +69,11 @@ function fromCustomer(c: CustomerListRow): CustomerForm {
     tax_exempt: c.tax_exempt,
     tax_exempt_certificate: c.tax_exempt_certificate ?? '',
     tax_rate_id: c.tax_rate_id === null ? '' : String(c.tax_rate_id),
+    price_level_id: c.price_level_id === null ? '' : String(c.price_level_id),
   };
 }
 
-/** Adds a customer (`customer` null) or edits one: name, contact and how they are taxed. */
+/** Adds a customer (`customer` null) or edits one: name, contact, how they are taxed and priced. */
 export function CustomerFormDialog({ open, customer, onClose }: { open: boolean; customer: CustomerListRow | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -86,6 +93,11 @@ export function CustomerFormDialog({ open, customer, onClose }: { open: boolean;
       value: String(r.id),
       label: `${r.name} (${r.rate_percent}%${r.region ? `, ${r.region}` : ''})${r.is_active ? '' : ' (inactive)'}`,
     }));
+  // Every level, so a customer kept on a since-deactivated level still shows it; only active ones are offered.
+  const levels = useQuery({ queryKey: queryKeys.priceLevels.levels(false), queryFn: ({ signal }) => priceLevelsApi.list(false, signal), enabled: open });
+  const levelOptions = (levels.data ?? [])
+    .filter((l) => l.is_active || l.id === customer?.price_level_id)
+    .map((l) => ({ value: String(l.id), label: `${l.name} (${l.discount_percent}% off)${l.is_active ? '' : ' (inactive)'}` }));
 
   return (
     <FormDialog
@@ -137,6 +149,16 @@ export function CustomerFormDialog({ open, customer, onClose }: { open: boolean;
           />
         </div>
       </fieldset>
+      <SelectField
+        // Mounted again once the levels arrive, so the customer's level is selected in the list.
+        key={levels.isSuccess ? 'levels' : 'loading'}
+        label="Price level"
+        placeholder={levels.isPending ? 'Loading price levels…' : 'None (list prices)'}
+        hint={levels.isError ? 'The price levels could not be loaded.' : 'Their orders are priced at the level’s item prices, else its discount.'}
+        options={levelOptions}
+        error={errors.price_level_id?.message}
+        {...register('price_level_id')}
+      />
     </FormDialog>
   );
 }

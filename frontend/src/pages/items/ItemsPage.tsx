@@ -22,6 +22,7 @@ import { ItemBulkEditModal } from './ItemBulkEditModal';
 import { ItemFormModal, type ItemTab } from './ItemFormModal';
 import { ItemImportModal } from './ItemImportModal';
 import { RecostAllButton } from './ItemRecost';
+import { SuggestPricesButton } from './SuggestPricesModal';
 import { queryKeys } from '../../api/queryKeys';
 
 /** What the server sorts this list by. */
@@ -238,6 +239,7 @@ export function ItemsPage() {
         actions={
           <>
             {admin && <RecostAllButton />}
+            {admin && <SuggestPricesButton />}
             <Button icon={<Upload size={16} />} onClick={() => setImporting(true)}>
               Import CSV
             </Button>

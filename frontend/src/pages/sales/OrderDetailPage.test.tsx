@@ -266,6 +266,15 @@ const line = (extra: Order = {}): Order => ({
 });
 
 describe('order page: edit and remove lines', () => {
+  it("shows a line priced by the customer's price level with its struck-through list price", async () => {
+    serve(operator, salesOrder('confirmed', { lines: [line({ unit_price: '8.50', list_price: '10.00', price_level_name: 'Wholesale' })] }), () => json(500, {}));
+    renderOrder(operator);
+    const level = await screen.findByText(/Wholesale/);
+    expect(level).toHaveTextContent('(list $10.00, Wholesale)');
+    expect(within(level).getByText('$10.00').tagName).toBe('S');
+    expect(level.closest('td')).toHaveTextContent('$8.50');
+  });
+
   it('edits a line: the reason is required, a refusal lands on its field, and only what changed is sent', async () => {
     let refuse = true;
     const patches = serve(admin, salesOrder('confirmed', { lines: [line()] }), (_p, order) => {

@@ -317,7 +317,24 @@ export function OrderDetailPage() {
                     </div>
                   </td>
                   <td className="align-right num">{formatQty(l.quantity)}</td>
-                  <td className="align-right num">{formatMoney(l.unit_price)}</td>
+                  <td className="align-right num">
+                    {l.price_level_name ? (
+                      <span className="cell-stack">
+                        <span>{formatMoney(l.unit_price)}</span>
+                        <span className="cell-sub" title={`Priced by the customer's price level ${l.price_level_name}`}>
+                          (
+                          {l.list_price && (
+                            <>
+                              list <s>{formatMoney(l.list_price)}</s>,{' '}
+                            </>
+                          )}
+                          {l.price_level_name})
+                        </span>
+                      </span>
+                    ) : (
+                      formatMoney(l.unit_price)
+                    )}
+                  </td>
                   <td className="align-right num">{formatMoney(l.total)}</td>
                   <td className="align-right num">{formatQty(l.quantity_allocated)}</td>
                   <td className="align-right num">{formatQty(l.quantity_shipped)}</td>

@@ -13,6 +13,7 @@ import { useToast } from '../../components/Toast';
 import { applyServerErrors } from '../../lib/forms';
 import { AiConnectionCard } from './AiConnectionCard';
 import { TaxRatesCard } from './TaxRatesCard';
+import { PriceLevelsCard } from './PriceLevelsCard';
 import { QualityPolicyCard } from '../quality/QualityPolicyCard';
 import { queryKeys } from '../../api/queryKeys';
 
@@ -109,6 +110,7 @@ export function SettingsPage() {
       )}
       <div className="settings">
         <TaxRatesCard />
+        <PriceLevelsCard />
         <QualityPolicyCard />
         <AiConnectionCard />
       </div>
