@@ -172,6 +172,16 @@ pub(crate) enum Event {
         order: usize,
         nth: usize,
     },
+    /// Its first line's quantity and/or unit price is amended.
+    Amend {
+        order: usize,
+        qty: Option<u32>,
+        cents: Option<u32>,
+    },
+    /// It is closed short (what is not shipped released, production cancelled).
+    CloseShort {
+        order: usize,
+    },
 }
 
 fn event() -> impl Strategy<Value = Event> {
@@ -210,6 +220,9 @@ fn event() -> impl Strategy<Value = Event> {
         2 => (0..4usize, 1..9000u32, any::<bool>())
             .prop_map(|(order, cents, whole)| Event::Invoice { order, cents, whole }),
         1 => (0..4usize, 0..3usize).prop_map(|(order, nth)| Event::InvoiceVoid { order, nth }),
+        2 => (0..4usize, proptest::option::of(1..8u32), proptest::option::of(0..5000u32))
+            .prop_map(|(order, qty, cents)| Event::Amend { order, qty, cents }),
+        1 => (0..4usize).prop_map(|order| Event::CloseShort { order }),
     ]
 }
 
@@ -711,6 +724,38 @@ pub(crate) async fn apply(
                             None => Ok(()),
                         }
                     }
+                    None => Ok(()),
+                },
+                Event::Amend { order, qty, cents } => match nth_sale(conn, user, order).await {
+                    Some(id) => {
+                        let lines = strata::operations::sales::model::lines_of(conn, &[id])
+                            .await
+                            .map_err(Stop::Failed)?;
+                        match lines.into_iter().next() {
+                            Some(line) => sales::edit_lines(
+                                conn,
+                                id,
+                                sales::SalesOrderLinesEditInput {
+                                    lines: vec![sales::SalesOrderLineEdit {
+                                        line_id: line.id,
+                                        new_quantity: qty.map(|q| i32::try_from(q).expect("qty")),
+                                        new_unit_price: cents.map(|c| Decimal(d(c) / d(100))),
+                                        reason: "property".into(),
+                                    }],
+                                },
+                                user,
+                            )
+                            .await
+                            .map(|_| ()),
+                            None => Ok(()),
+                        }
+                    }
+                    None => Ok(()),
+                },
+                Event::CloseShort { order } => match nth_sale(conn, user, order).await {
+                    Some(id) => sales::close_short(conn, id, "property".into(), user)
+                        .await
+                        .map(|_| ()),
                     None => Ok(()),
                 },
                 Event::SalesCancel { order } => match nth_sale(conn, user, order).await {
