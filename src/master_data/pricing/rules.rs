@@ -36,7 +36,8 @@ fn check_fields(form: &mut PriceLevelForm, creating: bool) -> Vec<UserError> {
         DESCRIPTION_MAX,
     );
     if let Some(d) = &form.discount_percent {
-        if d.0 < BigDecimal::zero() || d.0 > BigDecimal::from(100) {
+        let hundred = BigDecimal::from(100);
+        if d.0 < BigDecimal::zero() || d.0 > hundred {
             errors.push(invalid(
                 "discountPercent",
                 "Input should be between 0 and 100",
