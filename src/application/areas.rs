@@ -79,7 +79,7 @@ areas! {
     operations::purchasing: query PurchasingQuery & ItemDemandQuery, mutation PurchasingMutation, loaders crate::operations::purchasing::loaders::attach;
     operations::production: query ProductionQuery & ProductionFloorQuery & RoutingQuery & OrderDetailQuery & VariantsQuery, mutation ProductionMutation & ManufacturingMutation & RoutingMutation & OrderDetailMutation & VariantsMutation, subscription ProductionSubscription, loaders crate::operations::production::loaders::attach, routes crate::operations::production::routing::rest::ROUTES, crate::operations::production::detail::rest::ROUTES, crate::operations::production::variants::rest::ROUTES;
     operations::quality: query QualityQuery, mutation QualityMutation, loaders crate::operations::quality::graphql::attach;
-    operations::sales: query SalesQuery & QuotesQuery & InvoicesQuery, mutation SalesMutation & QuotesMutation & InvoicesMutation, loaders crate::operations::sales::loaders::attach, routes crate::operations::sales::invoices::rest::ROUTES;
+    operations::sales: query SalesQuery & QuotesQuery & InvoicesQuery & MessagesQuery, mutation SalesMutation & QuotesMutation & InvoicesMutation & MessagesMutation, loaders crate::operations::sales::loaders::attach, routes crate::operations::sales::invoices::rest::ROUTES, crate::operations::sales::messages::rest::ROUTES;
     operations::shipping: query ShippingQuery, mutation ShippingMutation;
     operations::planning: query PlanningQuery, mutation PlanningMutation;
     operations::scheduling: query SchedulingQuery & ScheduleQuery, mutation SchedulingMutation & ScheduleMutation;

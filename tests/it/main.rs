@@ -39,6 +39,7 @@ mod live_updates;
 mod locations;
 mod mail_outbox;
 mod material_import;
+mod messages;
 mod null_sweep;
 mod order_detail;
 mod order_import;

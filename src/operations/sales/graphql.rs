@@ -15,6 +15,7 @@ pub use crate::operations::sales::invoices::graphql::{InvoicesMutation, Invoices
 use crate::operations::sales::loaders::{
     SalesOrderEvents, SalesOrderLines, SalesOrderPayments, SalesOrderShipments, SalesOrdersById,
 };
+pub use crate::operations::sales::messages::graphql::{MessagesMutation, MessagesQuery};
 use crate::operations::sales::model::{
     self, FulfillmentState, SalesEventRow, SalesOrderFilter, SalesOrderLineRow, SalesOrderRow,
     SalesOrderSort, SalesOrderSource, SalesOrderStatus, SalesPaymentStatus,

@@ -15,6 +15,7 @@ pub mod graphql;
 pub mod import;
 pub mod invoices;
 pub mod loaders;
+pub mod messages;
 pub mod model;
 pub mod payments;
 pub mod quote_images;

@@ -361,6 +361,8 @@ crate::text_enum! {
         Invoice,
         /// A line was changed or removed after the order was entered.
         Amendment,
+        /// A message to or from the customer (see its thread).
+        Message,
     }
 }
 

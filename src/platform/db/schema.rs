@@ -1138,6 +1138,23 @@ diesel::joinable!(shipments -> sales_orders (sales_order_id));
 diesel::joinable!(payments -> sales_orders (sales_order_id));
 
 diesel::table! {
+    order_messages (id) {
+        id -> Int8,
+        thread_id -> Uuid,
+        thread_subject -> Nullable<Text>,
+        sales_order_id -> Nullable<Int8>,
+        sender_type -> Text,
+        sender_name -> Nullable<Text>,
+        body -> Text,
+        source -> Text,
+        created_by -> Nullable<Int8>,
+        emailed_to -> Nullable<Text>,
+        read_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     invoices (id) {
         id -> Int8,
         invoice_number -> Text,
@@ -1195,6 +1212,7 @@ diesel::table! {
 }
 
 diesel::joinable!(invoices -> sales_orders (sales_order_id));
+diesel::joinable!(order_messages -> sales_orders (sales_order_id));
 diesel::joinable!(invoice_lines -> invoices (invoice_id));
 
 diesel::table! {
@@ -1526,6 +1544,7 @@ diesel::joinable!(qc_photos -> qc_inspections (qc_inspection_id));
 diesel::joinable!(scrap_records -> production_orders (production_order_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    order_messages,
     tax_rates,
     price_levels,
     price_level_items,
