@@ -45,6 +45,7 @@ import { ShippingPage } from './pages/sales/ShippingPage';
 import { QuotesPage } from './pages/sales/QuotesPage';
 import { InvoicesPage } from './pages/invoices/InvoicesPage';
 import { InvoiceDetailPage } from './pages/invoices/InvoiceDetailPage';
+import { MessagesPage } from './pages/messages/MessagesPage';
 import { BulkExportsPage } from './pages/reports/BulkExportsPage';
 
 export function createQueryClient(): QueryClient {
@@ -80,6 +81,7 @@ export const ADMIN_PAGES: AdminPage[] = [
   { path: 'orders/import', adminOnly: true, element: <OrderImportPage /> },
   { path: 'orders/:orderId', adminOnly: false, element: <OrderDetailPage /> },
   { path: 'quotes', adminOnly: false, element: <QuotesPage /> },
+  { path: 'messages', adminOnly: false, element: <MessagesPage /> },
   { path: 'invoices', adminOnly: true, element: <InvoicesPage /> },
   { path: 'invoices/:invoiceId', adminOnly: true, element: <InvoiceDetailPage /> },
   { path: 'payments', adminOnly: true, element: <PaymentsPage /> },

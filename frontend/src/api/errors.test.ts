@@ -48,6 +48,12 @@ describe('parseErrorBody', () => {
     expect(err.message).toBe('Some fields need attention.');
   });
 
+  it('keeps a field named `body` (a message text) as it is', () => {
+    const err = parseErrorBody(422, { detail: 'Request validation failed', details: { errors: [{ field: 'body', message: 'Too long', type: 'value_error' }] } });
+    expect(err.fieldErrors).toEqual({ body: 'Too long' });
+    expect(err.message).toBe('Body: Too long');
+  });
+
   it('reads {error, message} bodies and the rate-limit body', () => {
     expect(parseErrorBody(500, { error: 'INTERNAL_ERROR', message: 'An unexpected error occurred. Please try again later.' }).message).toBe(
       'An unexpected error occurred. Please try again later.',

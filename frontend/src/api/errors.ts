@@ -59,10 +59,13 @@ function cleanMessage(msg: string): string {
   return msg.replace(/^(Value error|Assertion failed),\s*/i, '').trim();
 }
 
-/** `body.lines.0.quantity` → `lines.0.quantity`; query fields keep their `query.` prefix. */
+/**
+ * `body.lines.0.quantity` → `lines.0.quantity`; query fields keep their `query.` prefix. A
+ * bare `body` is a field of that name (a message's text), not the location prefix.
+ */
 export function normaliseField(field: unknown): string {
   const parts = Array.isArray(field) ? field.map(String) : String(field ?? '').split('.');
-  const trimmed = parts[0] === 'body' ? parts.slice(1) : parts;
+  const trimmed = parts[0] === 'body' && parts.length > 1 ? parts.slice(1) : parts;
   return trimmed.join('.') || '_';
 }
 

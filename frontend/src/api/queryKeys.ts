@@ -97,6 +97,15 @@ export const queryKeys = {
     detail: (id: number) => ['invoices', 'detail', id] as const,
     summary: () => ['invoices', 'summary'] as const,
   },
+  messages: {
+    all: ['messages'] as const,
+    /** A page of the inbox (`{ unread_only, search, limit }`), or an order's threads (`{ sales_order_id }`). */
+    list: list('messages'),
+    /** A thread's messages, oldest first. */
+    thread: (threadId: string) => ['messages', 'thread', threadId] as const,
+    /** Messages nobody on the team has read (the sidebar's badge). */
+    unreadCount: () => ['messages', 'unread-count'] as const,
+  },
   shipping: {
     all: ['shipping'] as const,
     list: list('shipping'),

@@ -47,7 +47,7 @@ describe('canAccess', () => {
 
   it('sidebar hides starred items and the ADMIN group from operators', () => {
     const op = visibleNav(false).flatMap((g) => g.items.map((i) => i.label));
-    expect(op).toEqual(['Dashboard', 'Command Center', 'Orders', 'Quotes', 'Items', 'Bill of Materials', 'Production', 'Planning', 'Manufacturing', 'Printers', 'Purchasing', 'Shipping', 'Quality Dashboard', 'Quality Plans', 'Material Traceability', 'Bulk Exports']);
+    expect(op).toEqual(['Dashboard', 'Command Center', 'Orders', 'Quotes', 'Messages', 'Items', 'Bill of Materials', 'Production', 'Planning', 'Manufacturing', 'Printers', 'Purchasing', 'Shipping', 'Quality Dashboard', 'Quality Plans', 'Material Traceability', 'Bulk Exports']);
     expect(visibleNav(false).some((g) => g.id === 'admin')).toBe(false);
     expect(visibleNav(true).flatMap((g) => g.items)).toHaveLength(NAV_GROUPS.flatMap((g) => g.items).length);
   });

@@ -1,8 +1,9 @@
 import { NavLink } from 'react-router';
 import { ChevronDown, ChevronsLeft, ChevronsRight } from 'lucide-react';
-import { visibleNav } from './nav';
+import { visibleNav, type NavItem } from './nav';
 import { useCollapsedGroups } from './sidebarState';
 import { Logo } from '../components/Logo';
+import { useUnreadMessages } from '../pages/messages/messageHooks';
 
 interface SidebarProps {
   open: boolean;
@@ -13,6 +14,9 @@ interface SidebarProps {
 export function Sidebar({ open, onToggle, isAdmin }: SidebarProps) {
   const groups = visibleNav(isAdmin);
   const [collapsed, toggleGroup] = useCollapsedGroups();
+  // Refetched every minute (and after every message change): the Messages badge.
+  const unread = useUnreadMessages();
+  const counts: Record<NonNullable<NavItem['badge']>, number | undefined> = { 'unread-messages': unread };
 
   return (
     <aside className="sidebar">
@@ -42,19 +46,28 @@ export function Sidebar({ open, onToggle, isAdmin }: SidebarProps) {
                 ))}
               {!folded && (
                 <ul id={listId} className="nav-group__list">
-                  {group.items.map((item) => (
-                    <li key={item.to}>
-                      <NavLink
-                        to={item.to}
-                        end={item.end}
-                        className={({ isActive }) => `nav-link${isActive ? ' is-active' : ''}`}
-                        title={open ? undefined : item.label}
-                      >
-                        <item.icon size={18} className="nav-link__icon" aria-hidden="true" />
-                        <span className="nav-link__label">{item.label}</span>
-                      </NavLink>
-                    </li>
-                  ))}
+                  {group.items.map((item) => {
+                    const count = item.badge ? counts[item.badge] : undefined;
+                    return (
+                      <li key={item.to}>
+                        <NavLink
+                          to={item.to}
+                          end={item.end}
+                          className={({ isActive }) => `nav-link${isActive ? ' is-active' : ''}`}
+                          title={open ? undefined : count ? `${item.label} (${count} unread)` : item.label}
+                        >
+                          <item.icon size={18} className="nav-link__icon" aria-hidden="true" />
+                          <span className="nav-link__label">{item.label}</span>
+                          {count ? (
+                            <span className="nav-link__badge" data-testid={`nav-badge-${item.badge}`}>
+                              <span aria-hidden="true">{count > 99 ? '99+' : count}</span>
+                              <span className="sr-only">, {count} unread</span>
+                            </span>
+                          ) : null}
+                        </NavLink>
+                      </li>
+                    );
+                  })}
                 </ul>
               )}
             </div>

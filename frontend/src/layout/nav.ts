@@ -15,6 +15,7 @@ import {
   Gauge,
   LayoutDashboard,
   Layers,
+  MessagesSquare,
   MapPin,
   Package,
   Printer,
@@ -39,6 +40,8 @@ export interface NavItem {
   adminOnly?: boolean;
   /** Match the path exactly (the dashboard). */
   end?: boolean;
+  /** A count shown beside the label: `unread-messages` is the messages nobody has read. */
+  badge?: 'unread-messages';
 }
 
 export interface NavGroup {
@@ -64,6 +67,7 @@ export const NAV_GROUPS: NavGroup[] = [
     items: [
       { label: 'Orders', to: '/admin/orders', icon: ShoppingCart, end: true },
       { label: 'Quotes', to: '/admin/quotes', icon: FileText },
+      { label: 'Messages', to: '/admin/messages', icon: MessagesSquare, badge: 'unread-messages' },
       { label: 'Invoices', to: '/admin/invoices', icon: ReceiptText, adminOnly: true },
       { label: 'Payments', to: '/admin/payments', icon: CreditCard, adminOnly: true },
       { label: 'Customers', to: '/admin/customers', icon: Users, adminOnly: true },

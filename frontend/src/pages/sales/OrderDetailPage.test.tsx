@@ -106,7 +106,10 @@ function serve(user: typeof admin, start: Order, patch: (p: Patch, order: Order)
         case '/api/v1/shipments/':
           return json(200, { items: [], total: 0 });
         case '/api/v1/invoices':
+        case '/api/v1/notifications':
           return json(200, []);
+        case '/api/v1/notifications/unread-count':
+          return json(200, { unread_count: 0 });
         case '/api/v1/payments/order/9/summary':
           return json(200, { total_paid: '0', total_refunded: '0', balance_due: '37.50' });
         default:
@@ -243,6 +246,39 @@ describe('order page: invoices', () => {
     expect(await screen.findByRole('heading', { name: 'Invoices' })).toBeInTheDocument();
     expect(await screen.findByText(/Not invoiced yet/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Create invoice' })).toBeInTheDocument();
+  });
+});
+
+describe('order page: messages', () => {
+  it("lists the order's conversations for an operator too, and marks messages in the history", async () => {
+    const thread = {
+      thread_id: '6f1c8f0e-1111-4a51-9d2b-000000000001',
+      thread_subject: 'Where is my order?',
+      sales_order_id: 9,
+      order_number: 'SO-2026-0009',
+      customer_name: 'Olive Cash',
+      message_count: 2,
+      unread_count: 1,
+      last_message_at: '2026-11-25T12:00:00Z',
+      last_message_preview: 'Any news?',
+      last_sender_name: 'Olive Cash',
+      awaiting_reply: true,
+    };
+    const event = { id: 5, event_type: 'message', title: 'Message from Olive Cash: Where is my order?', description: 'Any news?', created_at: '2026-11-25T12:00:00Z' };
+    serve(operator, salesOrder('confirmed'), () => json(500, {}), (method, path) => {
+      if (method !== 'GET') return undefined;
+      if (path === '/api/v1/sales-orders/9/events') return json(200, { items: [event] });
+      if (path !== '/api/v1/notifications') return undefined;
+      return json(200, [thread]);
+    });
+    renderOrder(operator);
+    expect(await screen.findByRole('heading', { name: 'Messages' })).toBeInTheDocument();
+    const list = await screen.findByRole('list', { name: 'Conversations about the order' });
+    expect(within(list).getByRole('link', { name: 'Where is my order?' })).toHaveAttribute('href', `/admin/messages?thread=${thread.thread_id}`);
+    expect(within(list).getByText('1 unread')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Message customer' })).toBeInTheDocument();
+    const history = await screen.findByRole('list', { name: 'Order history' });
+    expect(within(history).getByText('Message')).toHaveClass('badge');
   });
 });
 

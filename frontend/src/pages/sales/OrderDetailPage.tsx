@@ -14,6 +14,7 @@ import { Badge, EmptyState, ErrorState, Skeleton } from '../../components/States
 import { useToast } from '../../components/Toast';
 import { formatDateTime, formatMoney, formatQty, humanize } from '../../lib/format';
 import { OrderInvoicesCard } from '../invoices/OrderInvoicesCard';
+import { OrderMessagesCard } from '../messages/OrderMessagesCard';
 import { ORDER_TONE as WO_TONE } from '../production/productionApi';
 import { AddressDialog, NoteDialog, PaymentDetailsDialog, ShippingDetailsDialog, TrackingDialog } from './OrderDetailDialogs';
 import { CloseShortDialog, LineEditDialog } from './OrderLineDialogs';
@@ -570,7 +571,8 @@ export function OrderDetailPage() {
               {events.data.map((e) => (
                 <li key={e.id} className="cell-stack">
                   <span className="cell-strong">
-                    {e.event_type === 'note' && <Badge tone="info">Note</Badge>} {e.title}
+                    {e.event_type === 'note' && <Badge tone="info">Note</Badge>}
+                    {e.event_type === 'message' && <Badge>Message</Badge>} {e.title}
                   </span>
                   <span className="cell-sub">
                     {formatDateTime(e.created_at)}
@@ -628,6 +630,7 @@ export function OrderDetailPage() {
           </div>
         )}
       </section>
+      <OrderMessagesCard order={order} />
       {admin && <OrderInvoicesCard order={order} />}
       {admin && (
         <section className="card card--pad" aria-labelledby="so-payments">
