@@ -7,7 +7,7 @@
 //! modules and the layers below it, never one above; between business areas the order is
 //! the one in `docs/layers.txt`, which `scripts/check-layers` enforces.
 
-#![recursion_limit = "256"]
+#![recursion_limit = "512"]
 
 pub mod platform;
 

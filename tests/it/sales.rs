@@ -2284,10 +2284,10 @@ async fn quotes_and_packing_slips_come_as_pdfs_to_those_who_may_see_them() {
         // Windows-1252 (as a hex string): the e-acute is one byte (E9), the CJK character a
         // question mark (3F).
         b"<436166E920776964676574203F>",
-        b"(49.40)",
+        b"($49.40)",
         b"(Tax (10%))",
-        b"(4.94)",
-        b"(57.34)",
+        b"($4.94)",
+        b"($57.34)",
         b"(Payment due within 30 days.)",
     ] {
         assert!(
@@ -2314,6 +2314,20 @@ async fn quotes_and_packing_slips_come_as_pdfs_to_those_who_may_see_them() {
             .expect("decodes"),
         res.body
     );
+    // The company's currency and locale: euros the German way, dates day first.
+    ok(
+        &app,
+        &t,
+        Method::PATCH,
+        "/api/v1/settings/company",
+        Some(json!({"currency_code": "EUR", "locale": "de-DE"})),
+    )
+    .await;
+    let euro = call(&app, Method::GET, &format!("/api/v1/quotes/{id}/pdf"), None, &t).await;
+    // "49,40 €" in Windows-1252 (the euro sign is 80), as a hex string.
+    assert!(has(&euro.body, b"<34392C34302080>"), "the amount in euros, German style");
+    let today = chrono::Utc::now().date_naive().format("%d.%m.%Y").to_string();
+    assert!(has(&euro.body, today.as_bytes()), "the date day first");
     let missing = call(&app, Method::GET, "/api/v1/quotes/999999/pdf", None, &t).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND, "{}", missing.text());
 

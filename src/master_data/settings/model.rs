@@ -273,6 +273,11 @@ pub async fn is_time_zone(conn: &mut AsyncPgConnection, name: &str) -> AppResult
 }
 
 impl SettingsRow {
+    /// How documents write money and dates (the company's currency and locale).
+    pub fn document_locale(&self) -> crate::platform::documents::locale::DocumentLocale {
+        crate::platform::documents::locale::DocumentLocale::new(&self.currency_code, &self.locale)
+    }
+
     /// The company block of the documents' letterhead.
     pub fn company(&self) -> crate::platform::documents::Company<'_> {
         crate::platform::documents::Company {

@@ -11,8 +11,9 @@ use crate::operations::purchasing::{model, rules};
 use crate::platform::db::schema::items;
 use crate::platform::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
 use crate::platform::documents::{
-    BODY, GeneratedDocument, SMALL, address, city_line, letterhead, money,
+    BODY, GeneratedDocument, SMALL, address, city_line, letterhead,
 };
+use crate::platform::documents::locale::DocumentLocale;
 use crate::platform::error::AppResult;
 
 /// The order `id` as the vendor sees it (404 `Purchase order not found`).
@@ -24,6 +25,7 @@ pub async fn purchase_order_pdf(
     let lines = model::lines_of(conn, &[id]).await?;
     let vendor = crate::master_data::partners::model::find_vendor(conn, po.vendor_id).await?;
     let settings = crate::master_data::settings::model::get(conn).await?;
+    let fmt = settings.document_locale();
     let ids: Vec<i64> = lines.iter().map(|l| l.product_id).collect();
     let products: Vec<(i64, String, String)> = items::table
         .filter(items::id.eq_any(&ids))
@@ -40,26 +42,26 @@ pub async fn purchase_order_pdf(
     );
     let mut facts = format!("Status: {}", po.status);
     if let Some(date) = po.order_date {
-        facts.push_str(&format!("    Ordered: {}", date.format("%Y-%m-%d")));
+        facts.push_str(&format!("    Ordered: {}", fmt.date(date)));
     }
     if let Some(date) = po.expected_date {
-        facts.push_str(&format!("    Expected: {}", date.format("%Y-%m-%d")));
+        facts.push_str(&format!("    Expected: {}", fmt.date(date)));
     }
     doc.line(MARGIN, &facts, BODY, false);
     if let Some(v) = &vendor {
         vendor_block(&mut doc, v);
     }
     doc.gap(14.0);
-    line_table(&mut doc, &lines, &products);
+    line_table(&mut doc, &lines, &products, &fmt);
     doc.rule();
-    doc.total("Subtotal", &money(&po.subtotal.0), BODY, false);
+    doc.total("Subtotal", &fmt.money(&po.subtotal.0), BODY, false);
     if !po.tax_amount.0.is_zero() {
-        doc.total("Tax", &money(&po.tax_amount.0), BODY, false);
+        doc.total("Tax", &fmt.money(&po.tax_amount.0), BODY, false);
     }
     if !po.shipping_cost.0.is_zero() {
-        doc.total("Shipping", &money(&po.shipping_cost.0), BODY, false);
+        doc.total("Shipping", &fmt.money(&po.shipping_cost.0), BODY, false);
     }
-    doc.total("Total", &money(&po.total_amount.0), 12.0, true);
+    doc.total("Total", &fmt.money(&po.total_amount.0), 12.0, true);
     if let Some(notes) = po.notes.as_deref().filter(|t| !t.trim().is_empty()) {
         doc.gap(10.0);
         doc.line(MARGIN, "NOTES", SMALL, true);
@@ -103,6 +105,7 @@ fn line_table(
     doc: &mut Document,
     lines: &[model::PurchaseOrderLineRow],
     products: &[(i64, String, String)],
+    fmt: &DocumentLocale,
 ) {
     let columns = [
         Column {
@@ -162,8 +165,8 @@ fn line_table(
                 sku,
                 name,
                 &quantity,
-                &money(&line.unit_cost.0),
-                &money(&amount),
+                &fmt.money(&line.unit_cost.0),
+                &fmt.money(&amount),
             ],
             BODY,
             false,

@@ -14,20 +14,22 @@ use crate::operations::sales::quotes::QuoteRow;
 use crate::platform::db::schema::{items, sales_orders};
 use crate::platform::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
 use crate::platform::documents::{
-    BODY, GeneratedDocument, SMALL, address, city_line, letterhead, money,
+    BODY, GeneratedDocument, SMALL, address, city_line, letterhead,
 };
+use crate::platform::documents::locale::DocumentLocale;
 use crate::platform::error::AppResult;
 
 /// The quote as the customer sees it: what, how many, the price, tax, shipping and total,
 /// validity, their notes and the company's quote terms and footer.
 pub fn quote_pdf(quote: &QuoteRow, settings: &SettingsRow) -> GeneratedDocument {
+    let fmt = settings.document_locale();
     let mut doc = Document::new(format!("Quote {}", quote.quote_number));
     letterhead(&mut doc, &settings.company(), "QUOTE", &quote.quote_number);
-    quote_parties(&mut doc, quote);
+    quote_parties(&mut doc, quote, &fmt);
     doc.gap(14.0);
-    quote_item(&mut doc, quote);
+    quote_item(&mut doc, quote, &fmt);
     doc.rule();
-    doc.total("Subtotal", &money(&quote.subtotal.0), BODY, false);
+    doc.total("Subtotal", &fmt.money(&quote.subtotal.0), BODY, false);
     tax_line(
         &mut doc,
         settings,
@@ -36,9 +38,9 @@ pub fn quote_pdf(quote: &QuoteRow, settings: &SettingsRow) -> GeneratedDocument 
         &quote.tax_amount.0,
     );
     if !quote.shipping_cost.0.is_zero() {
-        doc.total("Shipping", &money(&quote.shipping_cost.0), BODY, false);
+        doc.total("Shipping", &fmt.money(&quote.shipping_cost.0), BODY, false);
     }
-    doc.total("Total", &money(&quote.total_price.0), 12.0, true);
+    doc.total("Total", &fmt.money(&quote.total_price.0), 12.0, true);
     for (title, text) in [
         ("NOTES", quote.customer_notes.as_deref()),
         ("TERMS", settings.quote_terms.as_deref()),
@@ -61,13 +63,13 @@ pub fn quote_pdf(quote: &QuoteRow, settings: &SettingsRow) -> GeneratedDocument 
 }
 
 /// The quote's dates, who it is for and where it ships.
-fn quote_parties(doc: &mut Document, quote: &QuoteRow) {
+fn quote_parties(doc: &mut Document, quote: &QuoteRow, fmt: &DocumentLocale) {
     doc.line(
         MARGIN,
         &format!(
             "Date: {}    Valid until: {}",
-            quote.created_at.0.format("%Y-%m-%d"),
-            quote.expires_at.0.format("%Y-%m-%d")
+            fmt.date(quote.created_at.0.date_naive()),
+            fmt.date(quote.expires_at.0.date_naive())
         ),
         BODY,
         false,
@@ -141,6 +143,7 @@ pub async fn invoice_pdf(
     invoice: &InvoiceRow,
 ) -> AppResult<GeneratedDocument> {
     let settings = crate::master_data::settings::model::get(conn).await?;
+    let fmt = settings.document_locale();
     let lines = crate::operations::sales::invoices::model::lines_of(conn, &[invoice.id]).await?;
     let order_number: Option<String> = sales_orders::table
         .find(invoice.sales_order_id)
@@ -159,8 +162,8 @@ pub async fn invoice_pdf(
         MARGIN,
         &format!(
             "Date: {}    Due: {}    Terms: {}",
-            invoice.invoice_date,
-            invoice.due_date,
+            fmt.date(invoice.invoice_date),
+            fmt.date(invoice.due_date),
             terms_label(invoice.payment_terms)
         ),
         BODY,
@@ -197,19 +200,19 @@ pub async fn invoice_pdf(
             &[
                 &item,
                 &line.quantity.0.normalized().to_string(),
-                &money(&line.unit_price.0),
-                &money(&line.line_total.0),
+                &fmt.money(&line.unit_price.0),
+                &fmt.money(&line.line_total.0),
             ],
             BODY,
             false,
         );
     }
     doc.rule();
-    doc.total("Subtotal", &money(&invoice.subtotal.0), BODY, false);
+    doc.total("Subtotal", &fmt.money(&invoice.subtotal.0), BODY, false);
     if !invoice.discount_amount.0.is_zero() {
         doc.total(
             "Discount",
-            &money(&-invoice.discount_amount.0.clone()),
+            &fmt.money(&-invoice.discount_amount.0.clone()),
             BODY,
             false,
         );
@@ -222,13 +225,13 @@ pub async fn invoice_pdf(
         &invoice.tax_amount.0,
     );
     if !invoice.shipping_amount.0.is_zero() {
-        doc.total("Shipping", &money(&invoice.shipping_amount.0), BODY, false);
+        doc.total("Shipping", &fmt.money(&invoice.shipping_amount.0), BODY, false);
     }
-    doc.total("Total", &money(&invoice.total.0), 12.0, true);
+    doc.total("Total", &fmt.money(&invoice.total.0), 12.0, true);
     if !invoice.amount_paid.0.is_zero() {
-        doc.total("Paid", &money(&invoice.amount_paid.0), BODY, false);
+        doc.total("Paid", &fmt.money(&invoice.amount_paid.0), BODY, false);
     }
-    doc.total("Amount due", &money(&invoice.balance_due()), 12.0, true);
+    doc.total("Amount due", &fmt.money(&invoice.balance_due()), 12.0, true);
     if invoice.status == InvoiceStatus::Voided {
         doc.gap(10.0);
         doc.line(MARGIN, "VOID", 14.0, true);
@@ -271,15 +274,16 @@ fn tax_line(
     rate: &BigDecimal,
     amount: &BigDecimal,
 ) {
+    let fmt = settings.document_locale();
     if amount.is_zero() {
         if let Some(name) = name {
-            doc.total(name, &money(amount), BODY, false);
+            doc.total(name, &fmt.money(amount), BODY, false);
         }
         return;
     }
     let percent = (rate * BigDecimal::from(100)).normalized();
     let name = name.or(settings.tax_name.as_deref()).unwrap_or("Tax");
-    doc.total(&format!("{name} ({percent}%)"), &money(amount), BODY, false);
+    doc.total(&format!("{name} ({percent}%)"), &fmt.money(amount), BODY, false);
 }
 
 fn terms_label(terms: PaymentTerms) -> &'static str {
@@ -295,7 +299,7 @@ fn terms_label(terms: PaymentTerms) -> &'static str {
 
 /// The quoted item's table: item, quantity, unit price and amount, then its material and
 /// colour and its description.
-fn quote_item(doc: &mut Document, quote: &QuoteRow) {
+fn quote_item(doc: &mut Document, quote: &QuoteRow, fmt: &DocumentLocale) {
     let columns = priced_columns(doc);
     let quantity = quote.quantity.to_string();
     doc.row(
@@ -303,8 +307,8 @@ fn quote_item(doc: &mut Document, quote: &QuoteRow) {
         &[
             &quote.product_name,
             &quantity,
-            &money(&quote.unit_price.0),
-            &money(&quote.subtotal.0),
+            &fmt.money(&quote.unit_price.0),
+            &fmt.money(&quote.subtotal.0),
         ],
         BODY,
         false,
@@ -340,7 +344,7 @@ pub async fn packing_slip_pdf(
         "PACKING SLIP",
         &order.order_number,
     );
-    slip_shipping(&mut doc, order);
+    slip_shipping(&mut doc, order, &settings.document_locale());
     doc.gap(14.0);
     let units = slip_lines(&mut doc, &lines, &products);
     doc.rule();
@@ -367,10 +371,10 @@ pub async fn packing_slip_pdf(
 }
 
 /// The order and shipping dates, the carrier's tracking number and where it ships.
-fn slip_shipping(doc: &mut Document, order: &SalesOrderRow) {
-    let mut facts = format!("Order date: {}", order.created_at.0.format("%Y-%m-%d"));
+fn slip_shipping(doc: &mut Document, order: &SalesOrderRow, fmt: &DocumentLocale) {
+    let mut facts = format!("Order date: {}", fmt.date(order.created_at.0.date_naive()));
     if let Some(shipped) = &order.shipped_at {
-        facts.push_str(&format!("    Shipped: {}", shipped.0.format("%Y-%m-%d")));
+        facts.push_str(&format!("    Shipped: {}", fmt.date(shipped.0.date_naive())));
     }
     doc.line(MARGIN, &facts, BODY, false);
     if let Some(tracking) = order.tracking_number.as_deref().filter(|t| !t.is_empty()) {

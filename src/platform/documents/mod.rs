@@ -2,6 +2,7 @@
 //! GraphQL shape a generated file travels in; and the picture formats uploads may have. The REST facade sends such a value as the
 //! file itself (`Route::download`), so GraphQL and REST share one resolver.
 
+pub mod locale;
 pub mod pdf;
 
 use async_graphql::SimpleObject;

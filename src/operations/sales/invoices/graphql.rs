@@ -412,6 +412,7 @@ async fn send(
         .clone()
         .unwrap_or_else(|| "Strata".into());
     let due = sent.balance_due();
+    let fmt = settings.document_locale();
     crate::platform::jobs::enqueue(
         conn,
         &crate::platform::mail::SendMail(crate::platform::mail::OutgoingMail {
@@ -422,9 +423,9 @@ async fn send(
                  Amount due: {due}.\n\nThank you for your business.\n{company}\n",
                 name = sent.customer_name.as_deref().unwrap_or("there"),
                 number = sent.invoice_number,
-                total = crate::platform::documents::money(&sent.total.0),
-                due_date = sent.due_date,
-                due = crate::platform::documents::money(&due),
+                total = fmt.money(&sent.total.0),
+                due_date = fmt.date(sent.due_date),
+                due = fmt.money(&due),
             ),
             attachments: vec![crate::platform::mail::MailAttachment::of(&pdf)],
         }),
