@@ -2,7 +2,9 @@ import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { LogOut, Menu } from 'lucide-react';
-import { authApi } from '../api/endpoints';
+import { authApi, settingsApi } from '../api/endpoints';
+import { setDisplayFormat } from '../lib/format';
+import { Skeleton } from '../components/States';
 import { useAuth } from '../auth/AuthContext';
 import { displayName, initials, isAdmin, isStaff } from '../auth/roles';
 import { saveUser } from '../auth/storage';
@@ -31,6 +33,18 @@ export function AdminLayout() {
     staleTime: 5 * 60_000,
     retry: false,
   });
+  // The company's currency and locale, applied before any page renders (and again, with the
+  // page remounted, when Settings changes them).
+  const settings = useQuery({
+    queryKey: queryKeys.settings.all,
+    queryFn: ({ signal }) => settingsApi.get(signal),
+    enabled: Boolean(user),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+  const format = { currency: settings.data?.currency_code, locale: settings.data?.locale };
+  setDisplayFormat(format);
+  const formatKey = `${format.currency ?? ''}|${format.locale ?? ''}`;
   useEffect(() => {
     if (me.data && JSON.stringify(me.data) !== JSON.stringify(user)) {
       if (isStaff(me.data)) saveUser(me.data);
@@ -84,7 +98,7 @@ export function AdminLayout() {
           </Button>
         </header>
         <main id="main" className="content" tabIndex={-1}>
-          <Outlet />
+          {settings.isPending ? <Skeleton height={34} /> : <Outlet key={formatKey} />}
         </main>
       </div>
     </div>

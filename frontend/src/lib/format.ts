@@ -6,8 +6,35 @@ export function toNumber(v: Decimal | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-const money = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
-const qty = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
+/**
+ * The company's display currency and locale (Settings → Currency and format), applied by the
+ * app shell before any page renders. Until then (and in unit tests) the browser's locale and
+ * US dollars.
+ */
+let locale: string | undefined;
+let currency = 'USD';
+let money = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+let qty = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
+
+/** Uses `next` for money, quantities and dates; an unknown code or locale keeps what was. */
+export function setDisplayFormat(next: { currency?: string | null; locale?: string | null }): void {
+  const nextCurrency = next.currency?.trim().toUpperCase() || 'USD';
+  const nextLocale = next.locale?.trim().replace('_', '-') || undefined;
+  if (nextCurrency === currency && nextLocale === locale) return;
+  try {
+    money = new Intl.NumberFormat(nextLocale, { style: 'currency', currency: nextCurrency });
+    qty = new Intl.NumberFormat(nextLocale, { maximumFractionDigits: 3 });
+    currency = nextCurrency;
+    locale = nextLocale;
+  } catch {
+    // A code the browser does not know: keep the last good format.
+  }
+}
+
+/** The display locale (`undefined`: the browser's). */
+export const displayLocale = (): string | undefined => locale;
+/** The display currency (ISO 4217). */
+export const displayCurrency = (): string => currency;
 
 export function formatMoney(v: Decimal | null | undefined): string {
   const n = toNumber(v);
@@ -23,7 +50,14 @@ export function formatQty(v: Decimal | null | undefined, unit?: string | null): 
 export function formatDateTime(v: string | null | undefined): string {
   if (!v) return '—';
   const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A calendar date (`YYYY-MM-DD` or a timestamp) in the display locale, read in UTC. */
+export function formatDate(v: string | null | undefined): string {
+  if (!v) return '—';
+  const d = new Date(v.length === 10 ? `${v}T00:00:00Z` : v);
+  return Number.isNaN(d.getTime()) ? v : d.toLocaleDateString(locale, { dateStyle: 'medium', timeZone: 'UTC' });
 }
 
 const RELATIVE_UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
@@ -39,12 +73,12 @@ const RELATIVE_UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
  * How long ago (or how soon) a moment is, in its largest whole unit: "3 hours ago",
  * "in 2 days", "yesterday"; under a minute is "just now" (past) or "in under a minute".
  */
-export function formatRelativeTime(v: string | null | undefined, { now = Date.now(), locale }: { now?: number; locale?: string } = {}): string {
+export function formatRelativeTime(v: string | null | undefined, { now = Date.now(), locale: asked }: { now?: number; locale?: string } = {}): string {
   if (!v) return '—';
   const at = new Date(v).getTime();
   if (Number.isNaN(at)) return v;
   const seconds = (at - now) / 1000;
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const rtf = new Intl.RelativeTimeFormat(asked ?? locale, { numeric: 'auto' });
   for (const [unit, size] of RELATIVE_UNITS) {
     if (Math.abs(seconds) >= size) return rtf.format(Math.trunc(seconds / size), unit);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv, previewCsv } from './csv';
-import { formatImportError, formatRelativeTime } from './format';
+import { formatDate, formatImportError, formatMoney, formatQty, formatRelativeTime, setDisplayFormat } from './format';
 import { shouldRenew } from '../auth/renewal';
 import { jwtExpiry } from '../auth/jwt';
 import { emailProblem } from './validation';
@@ -74,5 +74,22 @@ describe('email check', () => {
     expect(emailProblem('admin@shop.local')).toMatch(/reserved/);
     expect(emailProblem('nope')).toMatch(/valid email/);
     expect(emailProblem('')).toMatch(/Enter your email/);
+  });
+});
+
+describe('display format', () => {
+  it('writes money, quantities and dates in the company currency and locale, and keeps the last good one', () => {
+    try {
+      setDisplayFormat({ currency: 'EUR', locale: 'de-DE' });
+      expect(formatMoney('1234.5')).toMatch(/^1\.234,50\s€$/);
+      expect(formatQty('1234.5', 'g')).toBe('1.234,5 g');
+      expect(formatDate('2026-12-31')).toBe('31.12.2026');
+      setDisplayFormat({ currency: 'not a code', locale: 'de-DE' });
+      expect(formatMoney('1')).toMatch(/^1,00\s€$/);
+      setDisplayFormat({ currency: 'JPY', locale: 'ja-JP' });
+      expect(formatMoney('1234.5')).toMatch(/1,235$/);
+    } finally {
+      setDisplayFormat({ currency: 'USD', locale: null });
+    }
   });
 });

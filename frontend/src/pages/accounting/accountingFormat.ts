@@ -25,14 +25,8 @@ export function periodName(year: number, period: number): string {
   return `${MONTHS[period - 1] ?? `Period ${period}`} ${year}`;
 }
 
-/** A calendar date (YYYY-MM-DD) as "Mar 5, 2026", without a time-zone shift. */
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (!m) return value;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-}
+/** A calendar date (YYYY-MM-DD) as "Mar 5, 2026" in the display locale, without a time-zone shift. */
+export { formatDate } from '../../lib/format';
 
 /** Today as YYYY-MM-DD in the user's time zone. */
 export function today(now = new Date()): string {

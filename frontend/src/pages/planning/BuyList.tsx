@@ -7,7 +7,7 @@ import { queryKeys } from '../../api/queryKeys';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
-import { formatMoney, formatQty } from '../../lib/format';
+import { displayCurrency, displayLocale, formatMoney, formatQty } from '../../lib/format';
 import { useVendorOptions } from '../purchasing/vendorOptions';
 import { CreatedPanel } from './PlannedOrders';
 import { groupBuyList, planningApi, purchaseOrderHref, type BuyListItem, type BuyListOrderResult, type CreatedOrder, type IncomingDetail } from './planningApi';
@@ -15,8 +15,10 @@ import { groupBuyList, planningApi, purchaseOrderHref, type BuyListItem, type Bu
 const COLUMNS = 11;
 
 /** A unit cost keeps the places that matter for cheap units (a gram of filament is $0.02). */
-const unitCost = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
-const formatUnitCost = (v: string) => (Number.isFinite(Number(v)) ? unitCost.format(Number(v)) : '—');
+const formatUnitCost = (v: string) =>
+  Number.isFinite(Number(v))
+    ? new Intl.NumberFormat(displayLocale(), { style: 'currency', currency: displayCurrency(), minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(Number(v))
+    : '—';
 
 function Incoming({ item }: { item: BuyListItem }) {
   if (item.incoming_details.length === 0) return <span className="num">{formatQty(item.incoming_qty)}</span>;

@@ -3,12 +3,15 @@
  * labour, total). Loaded on demand (recharts is large); it draws `costRows` and holds no logic.
  */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatMoney } from '../../lib/format';
+import { displayCurrency, displayLocale, formatMoney } from '../../lib/format';
 import { COST_COLORS } from './costColors';
 import type { CostRow } from './orderInsights';
 
 const AXIS_TICK = { fontSize: 12, fill: '#64748b' };
-const compact = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 });
+const compact = {
+  format: (n: number) =>
+    new Intl.NumberFormat(displayLocale(), { style: 'currency', currency: displayCurrency(), notation: 'compact', maximumFractionDigits: 1 }).format(n),
+};
 
 function RowTooltip({ row }: { row: CostRow }) {
   return (

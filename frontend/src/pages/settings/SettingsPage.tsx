@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { settingsApi } from '../../api/endpoints';
 import type { CompanySettings, CompanySettingsPatch } from '../../api/model';
 import { Button } from '../../components/Button';
-import { CheckboxField, FormError, TextAreaField, TextField } from '../../components/Field';
+import { CheckboxField, FormError, SelectField, TextAreaField, TextField } from '../../components/Field';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
@@ -55,6 +55,17 @@ export const settingsSchema = z.object({
   quote_terms: text,
   quote_footer: text,
   timezone: text,
+  // Blank leaves the server's value as it is.
+  currency_code: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((v) => v === '' || /^[A-Z]{3}$/.test(v), 'Enter a three-letter ISO 4217 code, e.g. USD.')
+    .transform((v) => v || undefined),
+  locale: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined),
   business_hours_start: wholeNumber(0, 23, 'Enter an hour from 0 to 23.'),
   business_hours_end: wholeNumber(0, 23, 'Enter an hour from 0 to 23.'),
 }) satisfies z.ZodType<CompanySettingsPatch, unknown>;
@@ -85,16 +96,51 @@ function fromSettings(c: CompanySettings): SettingsValues {
     quote_terms: s(c.quote_terms),
     quote_footer: s(c.quote_footer),
     timezone: s(c.timezone),
+    currency_code: s(c.currency_code),
+    locale: s(c.locale),
     business_hours_start: s(c.business_hours_start),
     business_hours_end: s(c.business_hours_end),
   };
+}
+
+/** Currencies farms sell in (any ISO 4217 code is accepted by the server). */
+const CURRENCIES = ['USD', 'CAD', 'EUR', 'GBP', 'AUD', 'NZD', 'CHF', 'SEK', 'NOK', 'DKK', 'JPY', 'MXN', 'BRL'];
+/** Locales for numbers and dates. */
+const LOCALES: readonly { value: string; label: string }[] = [
+  { value: 'en-US', label: 'English (United States): 1,234.50 · 12/31/2026' },
+  { value: 'en-GB', label: 'English (United Kingdom): 1,234.50 · 31/12/2026' },
+  { value: 'en-CA', label: 'English (Canada): 1,234.50 · 2026-12-31' },
+  { value: 'en-AU', label: 'English (Australia): 1,234.50 · 31/12/2026' },
+  { value: 'de-DE', label: 'Deutsch (Deutschland): 1.234,50 · 31.12.2026' },
+  { value: 'de-CH', label: 'Deutsch (Schweiz): 1’234.50 · 31.12.2026' },
+  { value: 'fr-FR', label: 'Français (France): 1 234,50 · 31/12/2026' },
+  { value: 'fr-CA', label: 'Français (Canada): 1 234,50 · 2026-12-31' },
+  { value: 'es-ES', label: 'Español (España): 1.234,50 · 31/12/2026' },
+  { value: 'it-IT', label: 'Italiano: 1.234,50 · 31/12/2026' },
+  { value: 'nl-NL', label: 'Nederlands: 1.234,50 · 31-12-2026' },
+  { value: 'pt-BR', label: 'Português (Brasil): 1.234,50 · 31/12/2026' },
+  { value: 'sv-SE', label: 'Svenska: 1 234,50 · 2026-12-31' },
+  { value: 'ja-JP', label: '日本語: 1,234.50 · 2026/12/31' },
+];
+
+/** How an amount and a date will look, or why the pair cannot be shown. */
+export function formatPreview(currency: string, locale: string): string {
+  try {
+    const code = currency.trim().toUpperCase() || 'USD';
+    const tag = locale.trim() || undefined;
+    const money = new Intl.NumberFormat(tag, { style: 'currency', currency: code }).format(1234.5);
+    const date = new Date(Date.UTC(2026, 11, 31)).toLocaleDateString(tag, { dateStyle: 'medium', timeZone: 'UTC' });
+    return `${money} · ${date}`;
+  } catch {
+    return 'This currency or locale is not known.';
+  }
 }
 
 export function SettingsPage() {
   const settings = useQuery({ queryKey: queryKeys.settings.all, queryFn: ({ signal }) => settingsApi.get(signal) });
   return (
     <div className="page">
-      <PageHeader title="Settings" description="Your company details, tax, business hours and quality policy." />
+      <PageHeader title="Settings" description="Your company details, tax, currency and format, business hours and quality policy." />
       {settings.isPending ? (
         <div className="card settings-card" aria-busy="true">
           {Array.from({ length: 6 }, (_, i) => (
@@ -126,9 +172,11 @@ function SettingsForm({ initial }: { initial: CompanySettings }) {
     register,
     handleSubmit,
     setError,
+    control,
     formState: { errors },
   } = useForm<SettingsValues, unknown, SettingsOutput>({ resolver: zodResolver(settingsSchema), defaultValues: fromSettings(initial) });
 
+  const [previewCurrency, previewLocale] = useWatch({ control, name: ['currency_code', 'locale'] });
   const save = useMutation({
     mutationFn: (patch: SettingsOutput) => settingsApi.patch(patch),
     onSuccess: (saved) => {
@@ -189,6 +237,34 @@ function SettingsForm({ initial }: { initial: CompanySettings }) {
           <TextAreaField label="Quote terms" {...register('quote_terms')} error={errors.quote_terms?.message} />
           <TextAreaField label="Quote footer" {...register('quote_footer')} error={errors.quote_footer?.message} />
         </div>
+      </section>
+      <section className="card settings-card">
+        <header className="settings-card__head">
+          <h2 className="card__title">Currency and format</h2>
+          <p className="muted small">One currency for the company: how amounts, numbers and dates look here and on documents.</p>
+        </header>
+        <div className="form__grid">
+          <TextField
+            label="Currency"
+            list="settings-currencies"
+            placeholder="USD"
+            {...register('currency_code')}
+            error={errors.currency_code?.message}
+            hint="ISO 4217 code."
+          />
+          <datalist id="settings-currencies">
+            {CURRENCIES.map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+          <SelectField
+            label="Numbers and dates"
+            options={LOCALES.some((l) => l.value === initial.locale) || !initial.locale ? LOCALES : [{ value: initial.locale, label: initial.locale }, ...LOCALES]}
+            {...register('locale')} error={errors.locale?.message} />
+        </div>
+        <p className="muted small" data-testid="format-preview">
+          Preview: {formatPreview(previewCurrency ?? '', previewLocale ?? '')}
+        </p>
       </section>
       <section className="card settings-card">
         <header className="settings-card__head">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingsSchema } from './SettingsPage';
+import { formatPreview, settingsSchema } from './SettingsPage';
 
 const blank = {
   company_name: '',
@@ -20,6 +20,8 @@ const blank = {
   quote_terms: '',
   quote_footer: '',
   timezone: '',
+  currency_code: '',
+  locale: '',
   business_hours_start: '',
   business_hours_end: '',
 };
@@ -34,6 +36,19 @@ describe('settingsSchema', () => {
     expect(out.business_hours_end).toBeNull();
     // Blank validity leaves the server's value alone.
     expect(out.default_quote_validity_days).toBeUndefined();
+    expect(out.currency_code).toBeUndefined();
+  });
+
+  it('upper-cases the currency and refuses what is not a code', () => {
+    expect(settingsSchema.parse({ ...blank, currency_code: ' eur ', locale: 'de-DE' })).toMatchObject({ currency_code: 'EUR', locale: 'de-DE' });
+    const r = settingsSchema.safeParse({ ...blank, currency_code: 'EURO' });
+    expect(r.error?.issues[0]?.message).toBe('Enter a three-letter ISO 4217 code, e.g. USD.');
+  });
+
+  it('previews an amount and a date in the chosen currency and locale', () => {
+    expect(formatPreview('EUR', 'de-DE')).toMatch(/^1\.234,50\s€ · 31\.12\.2026$/);
+    expect(formatPreview('USD', 'en-US')).toBe('$1,234.50 · Dec 31, 2026');
+    expect(formatPreview('XX1', 'en-US')).toBe('This currency or locale is not known.');
   });
 
   it('names each bad field', () => {
