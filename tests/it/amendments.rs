@@ -414,3 +414,152 @@ async fn closing_short_previews_then_ships_what_is_there_and_cancels_the_rest() 
     .await;
     balanced(&app, &t).await;
 }
+
+#[tokio::test]
+async fn a_line_added_later_is_priced_reserved_totalled_and_in_the_history() {
+    let app = app().await;
+    let t = admin(&app).await;
+    let widget = bought(&app, &t, "AW", "10.00", "20").await;
+    let gadget = bought(&app, &t, "AG", "4.00", "10").await;
+    let old = item("OLD").price(Some("3.00")).create(&app, &t).await;
+    let unpriced = item("NOPRICE").create(&app, &t).await;
+    let o = ok(
+        &app,
+        &t,
+        Method::POST,
+        "/api/v1/sales-orders/",
+        Some(json!({"lines": [{"product_id": widget, "quantity": 2}],
+                    "shipping_address_line1": "1 Elm St", "shipping_city": "Austin"})),
+    )
+    .await;
+    let id = o["id"].as_i64().expect("id");
+    ok(
+        &app,
+        &t,
+        Method::PATCH,
+        &format!("/api/v1/sales-orders/{id}/status"),
+        Some(json!({"status": "confirmed"})),
+    )
+    .await;
+    ok(
+        &app,
+        &t,
+        Method::DELETE,
+        &format!("/api/v1/items/{old}"),
+        None,
+    )
+    .await;
+    let path = format!("/api/v1/sales-orders/{id}/lines");
+
+    // Refusals, each with its message, each leaving the tables as they were.
+    let before = snapshot(&app).await;
+    for (body, status, message) in [
+        (
+            json!({"product_id": gadget, "quantity": 1, "reason": " "}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Give a reason for the change",
+        ),
+        (
+            json!({"product_id": gadget, "quantity": 0, "reason": "x"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Quantity must be between 1 and 10000",
+        ),
+        (
+            json!({"product_id": gadget, "quantity": 1, "unit_price": "-2", "reason": "x"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Unit price must be 0 or more",
+        ),
+        (
+            json!({"product_id": 999_999, "quantity": 1, "reason": "x"}),
+            StatusCode::NOT_FOUND,
+            "Product ID 999999 not found",
+        ),
+        (
+            json!({"product_id": old, "quantity": 1, "reason": "x"}),
+            StatusCode::BAD_REQUEST,
+            "is discontinued and cannot be ordered",
+        ),
+        (
+            json!({"product_id": unpriced, "quantity": 1, "reason": "x"}),
+            StatusCode::BAD_REQUEST,
+            "has no selling price configured",
+        ),
+    ] {
+        let (got, answer) = refused(&app, &t, Method::POST, &path, Some(body.clone())).await;
+        assert_eq!(got, status, "{body}: {answer}");
+        assert!(answer.to_string().contains(message), "{body}: {answer}");
+        assert_eq!(snapshot(&app).await, before, "{body}");
+    }
+
+    // Added: line 2 at the list price, stock reserved at once (the order is confirmed).
+    let added = ok(
+        &app,
+        &t,
+        Method::POST,
+        &path,
+        Some(json!({"product_id": gadget, "quantity": 3, "reason": "Customer called to add gadgets"})),
+    )
+    .await;
+    let lines = added["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 2, "{added}");
+    assert_eq!(lines[1]["line_number"], 2);
+    assert_eq!(money(&lines[1]["unit_price"]), 4.0);
+    assert_eq!(money(&added["subtotal"]), 32.0, "2 x 10.00 + 3 x 4.00");
+    assert_eq!(stock(&app, gadget).await, (10.0, 3.0));
+    // A price given by hand wins over the list price.
+    let again = ok(
+        &app,
+        &t,
+        Method::POST,
+        &path,
+        Some(
+            json!({"product_id": gadget, "quantity": 1, "unit_price": "2.50", "reason": "Sample"}),
+        ),
+    )
+    .await;
+    assert_eq!(money(&again["lines"][2]["unit_price"]), 2.5);
+    assert_eq!(money(&again["subtotal"]), 34.5);
+    let events = ok(
+        &app,
+        &t,
+        Method::GET,
+        &format!("/api/v1/sales-orders/{id}/events"),
+        None,
+    )
+    .await;
+    assert!(
+        events.to_string().contains("line added")
+            && events
+                .to_string()
+                .contains("Customer called to add gadgets"),
+        "{events}"
+    );
+    balanced(&app, &t).await;
+
+    // Once shipped, no more lines.
+    ok(
+        &app,
+        &t,
+        Method::POST,
+        &format!("/api/v1/sales-orders/{id}/ship"),
+        Some(json!({})),
+    )
+    .await;
+    let before = snapshot(&app).await;
+    let (status, answer) = refused(
+        &app,
+        &t,
+        Method::POST,
+        &path,
+        Some(json!({"product_id": gadget, "quantity": 1, "reason": "late"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert!(
+        answer
+            .to_string()
+            .contains("Cannot add lines on order with status 'shipped'"),
+        "{answer}"
+    );
+    assert_eq!(snapshot(&app).await, before);
+}

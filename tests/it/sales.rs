@@ -2323,10 +2323,23 @@ async fn quotes_and_packing_slips_come_as_pdfs_to_those_who_may_see_them() {
         Some(json!({"currency_code": "EUR", "locale": "de-DE"})),
     )
     .await;
-    let euro = call(&app, Method::GET, &format!("/api/v1/quotes/{id}/pdf"), None, &t).await;
+    let euro = call(
+        &app,
+        Method::GET,
+        &format!("/api/v1/quotes/{id}/pdf"),
+        None,
+        &t,
+    )
+    .await;
     // "49,40 €" in Windows-1252 (the euro sign is 80), as a hex string.
-    assert!(has(&euro.body, b"<34392C34302080>"), "the amount in euros, German style");
-    let today = chrono::Utc::now().date_naive().format("%d.%m.%Y").to_string();
+    assert!(
+        has(&euro.body, b"<34392C34302080>"),
+        "the amount in euros, German style"
+    );
+    let today = chrono::Utc::now()
+        .date_naive()
+        .format("%d.%m.%Y")
+        .to_string();
     assert!(has(&euro.body, today.as_bytes()), "the date day first");
     let missing = call(&app, Method::GET, "/api/v1/quotes/999999/pdf", None, &t).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND, "{}", missing.text());

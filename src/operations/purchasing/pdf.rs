@@ -9,11 +9,9 @@ use diesel_async::{AsyncPgConnection, RunQueryDsl};
 use crate::master_data::partners::model::VendorRow;
 use crate::operations::purchasing::{model, rules};
 use crate::platform::db::schema::items;
-use crate::platform::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
-use crate::platform::documents::{
-    BODY, GeneratedDocument, SMALL, address, city_line, letterhead,
-};
 use crate::platform::documents::locale::DocumentLocale;
+use crate::platform::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
+use crate::platform::documents::{BODY, GeneratedDocument, SMALL, address, city_line, letterhead};
 use crate::platform::error::AppResult;
 
 /// The order `id` as the vendor sees it (404 `Purchase order not found`).

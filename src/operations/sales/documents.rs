@@ -12,11 +12,9 @@ use crate::operations::sales::invoices::model::{InvoiceRow, InvoiceStatus};
 use crate::operations::sales::model::{self, SalesOrderRow};
 use crate::operations::sales::quotes::QuoteRow;
 use crate::platform::db::schema::{items, sales_orders};
-use crate::platform::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
-use crate::platform::documents::{
-    BODY, GeneratedDocument, SMALL, address, city_line, letterhead,
-};
 use crate::platform::documents::locale::DocumentLocale;
+use crate::platform::documents::pdf::{Align, Column, Document, MARGIN, RIGHT};
+use crate::platform::documents::{BODY, GeneratedDocument, SMALL, address, city_line, letterhead};
 use crate::platform::error::AppResult;
 
 /// The quote as the customer sees it: what, how many, the price, tax, shipping and total,
@@ -225,7 +223,12 @@ pub async fn invoice_pdf(
         &invoice.tax_amount.0,
     );
     if !invoice.shipping_amount.0.is_zero() {
-        doc.total("Shipping", &fmt.money(&invoice.shipping_amount.0), BODY, false);
+        doc.total(
+            "Shipping",
+            &fmt.money(&invoice.shipping_amount.0),
+            BODY,
+            false,
+        );
     }
     doc.total("Total", &fmt.money(&invoice.total.0), 12.0, true);
     if !invoice.amount_paid.0.is_zero() {
@@ -283,7 +286,12 @@ fn tax_line(
     }
     let percent = (rate * BigDecimal::from(100)).normalized();
     let name = name.or(settings.tax_name.as_deref()).unwrap_or("Tax");
-    doc.total(&format!("{name} ({percent}%)"), &fmt.money(amount), BODY, false);
+    doc.total(
+        &format!("{name} ({percent}%)"),
+        &fmt.money(amount),
+        BODY,
+        false,
+    );
 }
 
 fn terms_label(terms: PaymentTerms) -> &'static str {
@@ -374,7 +382,10 @@ pub async fn packing_slip_pdf(
 fn slip_shipping(doc: &mut Document, order: &SalesOrderRow, fmt: &DocumentLocale) {
     let mut facts = format!("Order date: {}", fmt.date(order.created_at.0.date_naive()));
     if let Some(shipped) = &order.shipped_at {
-        facts.push_str(&format!("    Shipped: {}", fmt.date(shipped.0.date_naive())));
+        facts.push_str(&format!(
+            "    Shipped: {}",
+            fmt.date(shipped.0.date_naive())
+        ));
     }
     doc.line(MARGIN, &facts, BODY, false);
     if let Some(tracking) = order.tracking_number.as_deref().filter(|t| !t.is_empty()) {

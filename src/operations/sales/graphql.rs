@@ -901,6 +901,21 @@ impl SalesMutation {
         Ok(crate::in_transaction!(ctx, |conn| rules::edit_lines(conn, id, input, user)).into())
     }
 
+    /// Adds a line (admins) to a pending, confirmed, in-production or on-hold order, priced
+    /// like its other lines (the customer's price level applied unless a price is given);
+    /// reservations, totals, payment status and invoice payments follow; recorded in the
+    /// order's history.
+    #[graphql(guard = "Access::Admin")]
+    async fn sales_order_line_add(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(desc = "The order.")] id: i64,
+        input: rules::SalesOrderLineAddInput,
+    ) -> AppResult<SalesOrderPayload> {
+        let user = crate::platform::auth::viewer::current_user(ctx).await?.id;
+        Ok(crate::in_transaction!(ctx, |conn| rules::add_line(conn, id, input, user)).into())
+    }
+
     /// Closes an order short (admins; `reason` required): the production orders still
     /// running for it cancelled, each line shrunk to what is shipped, reserved or in stock,
     /// reservations and totals following; the order becomes ready to ship.

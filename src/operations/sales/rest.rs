@@ -66,6 +66,11 @@ pub const ROUTES: &[Route] = &[
         .body(Body::Input("input"))
         .idempotent()
         .summary("Amend lines: `{lines: [{line_id, new_quantity?, new_unit_price?, reason}]}` on a pending, confirmed, in-production or on-hold order (400 otherwise, naming the allowed statuses); never below what shipped or production made (400), never under what is invoiced; reservations, totals, payment status and invoice payments follow, each change in the order's history"),
+    Route::post("/sales-orders/{id}/lines", stored_op!("sales_order_line_add.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderLineAdd.salesOrder")
+        .access(Admin)
+        .body(Body::Input("input"))
+        .idempotent()
+        .summary("Add a line: `{product_id, quantity, unit_price?, notes?, reason}` on a pending, confirmed, in-production or on-hold order (400 otherwise); priced like the order's lines (the customer's price level) unless `unit_price` is given; a confirmed order reserves stock for it; totals, payment status and invoice payments follow; recorded in the order's history. Answers the order"),
     Route::delete("/sales-orders/{id}/lines/{line_id}", stored_op!("sales_order_line_remove.graphql", "sales_order", "sales_order_line", "fulfillment"), "salesOrderLineRemove.salesOrder")
         .access(Admin)
         .summary("Remove a line (400 `Cannot remove the last line from an order. Cancel the order instead.`, 400 once shipped, 409 while production orders exist for it): its reservation given back, the totals recomputed; answers the order"),

@@ -52,15 +52,21 @@ impl DocumentLocale {
             (_, "CH") | (_, "LI") => ("'", '.'),
             ("de" | "es" | "it" | "nl" | "da" | "id" | "tr" | "el" | "ro" | "hr" | "sl", _)
             | ("pt", "BR") => (".", ','),
-            ("fr" | "sv" | "nb" | "nn" | "no" | "fi" | "pl" | "cs" | "sk" | "ru" | "uk" | "hu"
-            | "pt" | "lt" | "lv" | "et" | "bg", _) => (" ", ','),
+            (
+                "fr" | "sv" | "nb" | "nn" | "no" | "fi" | "pl" | "cs" | "sk" | "ru" | "uk" | "hu"
+                | "pt" | "lt" | "lv" | "et" | "bg",
+                _,
+            ) => (" ", ','),
             _ => (",", '.'),
         };
         let date = match (language.as_str(), region.as_str()) {
             ("en", "US") | ("en", "PH") => DateOrder::MonthDayYear,
             ("en", "CA") | ("sv" | "lt" | "ja" | "zh" | "ko" | "hu", _) => DateOrder::Iso,
-            ("de" | "ru" | "pl" | "fi" | "nb" | "nn" | "no" | "cs" | "sk" | "tr" | "uk" | "ro"
-            | "hr" | "sl" | "lv" | "et" | "bg" | "da", _) => DateOrder::DayDotMonth,
+            (
+                "de" | "ru" | "pl" | "fi" | "nb" | "nn" | "no" | "cs" | "sk" | "tr" | "uk" | "ro"
+                | "hr" | "sl" | "lv" | "et" | "bg" | "da",
+                _,
+            ) => DateOrder::DayDotMonth,
             ("nl", _) => DateOrder::DayDashMonth,
             ("en" | "fr" | "es" | "it" | "pt" | "el" | "id", _) => DateOrder::DaySlashMonth,
             _ => DateOrder::Iso,
@@ -108,14 +114,16 @@ impl DocumentLocale {
     /// An amount with the currency's sign: `$1,234.50`, `-€5.00`, `1.234,50 €`, `CHF 9.90`.
     pub fn money(&self, value: &BigDecimal) -> String {
         let number = self.number(value.abs());
-        let sign = if value.with_scale_round(self.places, RoundingMode::HalfUp)
-            < BigDecimal::from(0)
-        {
-            "-"
-        } else {
-            ""
-        };
-        let spaced = self.symbol.chars().all(|c| c.is_ascii_alphabetic() || c == '.');
+        let sign =
+            if value.with_scale_round(self.places, RoundingMode::HalfUp) < BigDecimal::from(0) {
+                "-"
+            } else {
+                ""
+            };
+        let spaced = self
+            .symbol
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == '.');
         if self.symbol_first {
             let gap = if spaced { " " } else { "" };
             format!("{sign}{}{gap}{number}", self.symbol)

@@ -270,6 +270,113 @@ pub async fn edit_lines(
     Ok(model::find(conn, order.id).await?)
 }
 
+/// A line added to an order after it was entered (`POST /sales-orders/{id}/lines`).
+#[derive(Debug, Clone, InputObject)]
+pub struct SalesOrderLineAddInput {
+    /// The product (active, with a selling price).
+    pub product_id: i64,
+    /// Units (1 to 10000).
+    pub quantity: i32,
+    /// The unit price (default: the product's price, the customer's price level applied).
+    pub unit_price: Option<Decimal>,
+    /// Notes.
+    #[graphql(directive = crate::platform::graphql::limits::length::apply(crate::ledgers::inventory::rules::NOTES_MAX))]
+    pub notes: Option<String>,
+    /// Why (kept in the order's history).
+    #[graphql(directive = crate::platform::graphql::limits::length::apply(crate::operations::sales::rules::SHORT_MAX))]
+    pub reason: String,
+}
+
+/// Adds a line (admins) to a pending, confirmed, in-production or on-hold order, priced like
+/// the order's own lines; confirmed orders reserve stock for it at once. 404 for an unknown
+/// product, 400 a discontinued one or one without a price, 422 a blank reason, a quantity
+/// out of 1-10000 or a negative price.
+pub async fn add_line(
+    conn: &mut AsyncPgConnection,
+    id: i64,
+    input: SalesOrderLineAddInput,
+    user: i64,
+) -> Result<SalesOrderRow, Stop> {
+    let reason = input.reason.trim().to_string();
+    let mut errors = Vec::new();
+    if reason.is_empty() {
+        errors.push(invalid("reason", "Give a reason for the change"));
+    }
+    if !(1..=LINE_QUANTITY_MAX).contains(&input.quantity) {
+        errors.push(invalid(
+            "quantity",
+            format!("Quantity must be between 1 and {LINE_QUANTITY_MAX}"),
+        ));
+    }
+    if input
+        .unit_price
+        .as_ref()
+        .is_some_and(|p| p.0 < BigDecimal::zero())
+    {
+        errors.push(invalid("unitPrice", "Unit price must be 0 or more"));
+    }
+    if !errors.is_empty() {
+        return Err(Stop::Refused(errors));
+    }
+    let order = amendable(conn, id, "add").await?;
+    let wanted = SalesOrderLineInput {
+        product_id: input.product_id,
+        quantity: input.quantity,
+        unit_price: None,
+        notes: input
+            .notes
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty()),
+    };
+    let priced =
+        super::orders::price_lines(conn, std::slice::from_ref(&wanted), order.customer_id).await?;
+    let Some((line, product, list_price, level)) = priced.into_iter().next() else {
+        return Err(Stop::refuse(
+            "productId",
+            UserErrorCode::NotFound,
+            format!("Product ID {} not found", input.product_id),
+        ));
+    };
+    let price = input
+        .unit_price
+        .map(|p| cents(&p.0))
+        .unwrap_or_else(|| list_price.clone());
+    let existing = model::lock_lines(conn, order.id).await?;
+    let number = existing.iter().map(|l| l.line_number).max().unwrap_or(0) + 1;
+    diesel::insert_into(sales_order_lines::table)
+        .values(&model::NewLine {
+            sales_order_id: order.id,
+            line_number: number,
+            product_id: line.product_id,
+            quantity: line.quantity,
+            unit_price: price.clone(),
+            total: line_total(line.quantity, &price, &BigDecimal::zero()),
+            notes: line.notes,
+            list_price: level
+                .as_ref()
+                .and(product.selling_price.as_ref().map(cents)),
+            price_level_name: level.map(|lv| lv.level_name),
+        })
+        .execute(conn)
+        .await?;
+    event_noting(
+        conn,
+        order.id,
+        SalesEventType::Amendment,
+        format!("{} line added", product.name),
+        Some(format!(
+            "Line {number}: {} x {price}. Reason: {reason}",
+            line.quantity
+        )),
+        None,
+        Some(user),
+        Some(("line_number", number.to_string())),
+    )
+    .await?;
+    settle(conn, &order, user).await?;
+    Ok(model::find(conn, order.id).await?)
+}
+
 /// Removes a line (admins): never the last (400 `Cannot remove the last line from an order.
 /// Cancel the order instead.`), never one that shipped (400), never one production orders
 /// still run for (409 naming them). Its reservation is given back.

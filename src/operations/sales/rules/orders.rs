@@ -123,7 +123,7 @@ pub async fn create(
 
 /// A line of a new order with its product, the unit price it is sold at, and the price
 /// level that set that price (with the list price it replaced).
-type PricedLine = (
+pub(super) type PricedLine = (
     SalesOrderLineInput,
     ProductFacts,
     BigDecimal,
@@ -201,7 +201,7 @@ fn validate_create(input: &mut SalesOrderCreateInput) -> Result<BigDecimal, Stop
 
 /// Finds each line's product and its selling price, refusing unknown, discontinued and
 /// unpriced products (CONTRACT 5.2).
-async fn price_lines(
+pub(super) async fn price_lines(
     conn: &mut AsyncPgConnection,
     lines: &[SalesOrderLineInput],
     customer: Option<i64>,
