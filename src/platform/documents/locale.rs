@@ -4,6 +4,7 @@
 //! unknown language writes `1,234.50` and ISO dates, an unknown currency its code. One
 //! currency per company (docs/ARCHITECTURE.md says what multi-currency would need).
 
+use bigdecimal::num_bigint::Sign;
 use bigdecimal::{BigDecimal, RoundingMode};
 use chrono::NaiveDate;
 
@@ -114,12 +115,15 @@ impl DocumentLocale {
     /// An amount with the currency's sign: `$1,234.50`, `-€5.00`, `1.234,50 €`, `CHF 9.90`.
     pub fn money(&self, value: &BigDecimal) -> String {
         let number = self.number(value.abs());
-        let sign =
-            if value.with_scale_round(self.places, RoundingMode::HalfUp) < BigDecimal::from(0) {
-                "-"
-            } else {
-                ""
-            };
+        let sign = if value
+            .with_scale_round(self.places, RoundingMode::HalfUp)
+            .sign()
+            == Sign::Minus
+        {
+            "-"
+        } else {
+            ""
+        };
         let spaced = self
             .symbol
             .chars()
@@ -135,7 +139,7 @@ impl DocumentLocale {
     /// An amount without a sign of its currency, grouped and rounded to its places.
     pub fn number(&self, value: BigDecimal) -> String {
         let rounded = value.with_scale_round(self.places, RoundingMode::HalfUp);
-        let negative = rounded < BigDecimal::from(0);
+        let negative = rounded.sign() == Sign::Minus;
         let text = rounded.abs().to_string();
         let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
         let mut grouped = String::new();
