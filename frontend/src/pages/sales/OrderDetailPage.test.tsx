@@ -347,6 +347,39 @@ describe('order page: edit and remove lines', () => {
     await vi.waitFor(() => expect(screen.getByRole('table', { name: 'Lines' })).toHaveTextContent('$22.50'));
   });
 
+  it('adds a line: an item and a reason are required, a blank price is not sent, the order comes back with it', async () => {
+    const posts = serve(admin, salesOrder('confirmed', { lines: [line()] }), () => json(500, {}), (method, path, _p, order) => {
+      if (method === 'GET' && path === '/api/v1/items')
+        return json(200, { items: [{ id: 44, sku: 'PETG-RED', name: 'Red hook' }], total: 1 });
+      if (method === 'POST' && path === '/api/v1/sales-orders/9/lines')
+        return json(201, {
+          ...order,
+          subtotal: '45.50',
+          grand_total: '45.50',
+          lines: [line(), line({ id: 32, line_number: 2, product_id: 44, product_sku: 'PETG-RED', product_name: 'Red hook', quantity: 2, unit_price: '4.00', total: '8.00' })],
+        });
+      return undefined;
+    });
+    renderOrder(admin);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add line' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add a line · SO-2026-0009' });
+    await user.click(within(dialog).getByRole('button', { name: 'Add line' }));
+    expect(await within(dialog).findByText('Choose an item.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Say why the line is added.')).toBeInTheDocument();
+    await within(dialog).findByRole('option', { name: 'PETG-RED · Red hook' });
+    await user.selectOptions(within(dialog).getByLabelText(/^Item/), '44');
+    const quantity = within(dialog).getByLabelText(/^Quantity/);
+    await user.clear(quantity);
+    await user.type(quantity, '2');
+    await user.type(within(dialog).getByLabelText(/^Reason/), 'Customer called');
+    await user.click(within(dialog).getByRole('button', { name: 'Add line' }));
+    expect(await screen.findByText('Line added')).toBeInTheDocument();
+    expect(posts.map((p) => [p.path, p.body])).toEqual([['/api/v1/sales-orders/9/lines', { product_id: 44, quantity: 2, reason: 'Customer called' }]]);
+    expect(posts[0]?.key).toBeTruthy();
+    await vi.waitFor(() => expect(screen.getByRole('table', { name: 'Lines' })).toHaveTextContent('Red hook'));
+  });
+
   it("asks before removing a line and shows the server's refusal in the dialog", async () => {
     const patches = serve(admin, salesOrder('pending', { lines: [line()] }), () => json(500, {}), (method, path) =>
       method === 'DELETE' && path === '/api/v1/sales-orders/9/lines/31' ? json(400, { detail: 'Cannot remove the last line from an order. Cancel the order instead.' }) : undefined,

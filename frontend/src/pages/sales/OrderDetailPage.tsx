@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ArrowLeft, Banknote, CreditCard, Factory, FileText, MapPin, MessageSquarePlus, Package, PackageMinus, Pencil, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
+import { ArrowLeft, Banknote, CreditCard, Factory, FileText, MapPin, MessageSquarePlus, Package, PackageMinus, Pencil, Plus, Trash2, Truck, Undo2, XCircle } from 'lucide-react';
 import { errorMessage } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { isAdmin } from '../../auth/roles';
@@ -17,7 +17,7 @@ import { OrderInvoicesCard } from '../invoices/OrderInvoicesCard';
 import { OrderMessagesCard } from '../messages/OrderMessagesCard';
 import { ORDER_TONE as WO_TONE } from '../production/productionApi';
 import { AddressDialog, NoteDialog, PaymentDetailsDialog, ShippingDetailsDialog, TrackingDialog } from './OrderDetailDialogs';
-import { CloseShortDialog, LineEditDialog } from './OrderLineDialogs';
+import { CloseShortDialog, LineAddDialog, LineEditDialog } from './OrderLineDialogs';
 import { PaymentDialog } from './PaymentDialog';
 import { useSalesInvalidate } from './salesHooks';
 import { ShipDialog } from './ShipDialog';
@@ -83,6 +83,7 @@ export function OrderDetailPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [error, setError] = useState<string | null>(null);
   const [editingLine, setEditingLine] = useState<SalesOrderLine | null>(null);
+  const [addingLine, setAddingLine] = useState(false);
   const [removingLine, setRemovingLine] = useState<SalesOrderLine | null>(null);
   const [removeLineError, setRemoveLineError] = useState<string | null>(null);
   const detail = useQuery({ queryKey: queryKeys.sales.detail(id), queryFn: ({ signal }) => salesApi.get(id, signal), enabled: valid });
@@ -275,9 +276,16 @@ export function OrderDetailPage() {
         {admin && summary.data && <Stat label="Balance due">{formatMoney(summary.data.balance_due)}</Stat>}
       </dl>
       <section className="card card--pad" aria-labelledby="so-lines">
-        <h2 id="so-lines" className="section-title">
-          Lines
-        </h2>
+        <div className="wo-actions" style={{ justifyContent: 'space-between' }}>
+          <h2 id="so-lines" className="section-title">
+            Lines
+          </h2>
+          {canEditLines && (
+            <Button size="sm" variant="secondary" icon={<Plus size={14} />} onClick={() => setAddingLine(true)}>
+              Add line
+            </Button>
+          )}
+        </div>
         <div className="so-scroll">
           <table className="table table--compact" aria-label="Lines">
             <thead>
@@ -707,6 +715,7 @@ export function OrderDetailPage() {
         onClose={() => setDialog(null)}
       />
       {canEditLines && <LineEditDialog order={order} line={editingLine} onClose={() => setEditingLine(null)} />}
+      {canEditLines && <LineAddDialog order={order} open={addingLine} onClose={() => setAddingLine(false)} />}
       {canCloseShort && <CloseShortDialog order={order} open={dialog === 'close-short'} onClose={() => setDialog(null)} />}
       <ConfirmDialog
         open={removingLine !== null}

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { AlertTriangle } from 'lucide-react';
 import { queryKeys } from '../../api/queryKeys';
-import { TextAreaField, TextField } from '../../components/Field';
+import { SelectField, TextAreaField, TextField } from '../../components/Field';
 import { FormDialog, useZodForm } from '../../components/FormDialog';
 import { Badge, ErrorState, Skeleton } from '../../components/States';
 import { useToast } from '../../components/Toast';
@@ -11,20 +11,73 @@ import { formatMoney, formatQty, humanize } from '../../lib/format';
 import { applyServerErrors } from '../../lib/forms';
 import { ORDER_TONE as WO_TONE } from '../production/productionApi';
 import {
+  EMPTY_LINE_ADD,
   closeShortSchema,
+  lineAddBody,
+  lineAddSchema,
   lineEditBody,
   lineEditErrorsOnForm,
   lineEditSchema,
   lineEditValues,
   salesApi,
   type CloseShortForm,
+  type LineAddForm,
   type LineEditForm,
   type SalesOrder,
   type SalesOrderLine,
 } from './salesApi';
-import { useSalesInvalidate } from './salesHooks';
+import { useItemOptions, useSalesInvalidate } from './salesHooks';
 
 const LINE_EDIT_FIELDS = ['quantity', 'unit_price', 'reason'] as const;
+const LINE_ADD_FIELDS = ['product_id', 'quantity', 'unit_price', 'reason'] as const;
+
+/** An admin adds a line to an entered order, saying why; priced like the order's lines unless a price is given. */
+export function LineAddDialog({ order, open, onClose }: { order: Pick<SalesOrder, 'id' | 'order_number'>; open: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const invalidate = useSalesInvalidate();
+  const [idemKey, setIdemKey] = useState(salesApi.newKey);
+  const { items, options } = useItemOptions(open);
+  const form = useZodForm(lineAddSchema, { defaultValues: EMPTY_LINE_ADD });
+  const {
+    register,
+    formState: { errors },
+  } = form;
+  const title = `Add a line · ${order.order_number}`;
+  return (
+    <FormDialog
+      form={form}
+      open={open}
+      onClose={onClose}
+      onReset={() => setIdemKey(salesApi.newKey())}
+      title={title}
+      description="Priced from the item's selling price and the customer's price level unless you give a price. A confirmed order reserves stock for it; the change goes in the order's history."
+      id="so-line-add-form"
+      label={title}
+      submitLabel="Add line"
+      errorTitle="The line was not added"
+      submit={(v: LineAddForm) => salesApi.addLine(order.id, lineAddBody(v), idemKey)}
+      onSuccess={async (o) => {
+        toast.success('Line added', `${o.order_number} now totals ${formatMoney(o.grand_total)}.`);
+        await invalidate();
+      }}
+      fields={LINE_ADD_FIELDS}
+    >
+      <SelectField
+        label="Item"
+        required
+        placeholder={items.isPending ? 'Loading items…' : 'Choose an item'}
+        options={options}
+        error={errors.product_id?.message}
+        {...register('product_id')}
+      />
+      <div className="form__grid">
+        <TextField label="Quantity" required inputMode="numeric" error={errors.quantity?.message} {...register('quantity')} />
+        <TextField label="Unit price" inputMode="decimal" placeholder="The item's price" error={errors.unit_price?.message} {...register('unit_price')} />
+      </div>
+      <TextAreaField label="Reason" required error={errors.reason?.message} {...register('reason')} />
+    </FormDialog>
+  );
+}
 
 interface LineEditProps {
   order: Pick<SalesOrder, 'id' | 'order_number'>;

@@ -48,6 +48,7 @@ export type AddressUpdate = RequestBody<'/sales-orders/{id}/address', 'patch'>;
 export type ShippingDetailsUpdate = RequestBody<'/sales-orders/{id}/shipping', 'patch'>;
 export type LinesEdit = RequestBody<'/sales-orders/{id}/lines', 'patch'>;
 export type LineEdit = LinesEdit['lines'][number];
+export type LineAdd = RequestBody<'/sales-orders/{id}/lines', 'post'>;
 export type CloseShortPreview = Api<'/sales-orders/{id}/close-short-preview', 'get'>;
 export type CloseShortPreviewLine = CloseShortPreview['lines'][number];
 
@@ -442,6 +443,32 @@ export function lineEditBody(l: Pick<SalesOrderLine, 'id' | 'quantity' | 'unit_p
   return edit.new_quantity === undefined && edit.new_unit_price === undefined ? null : { lines: [edit] };
 }
 
+/**
+ * A line added to an entered order (`POST /sales-orders/{id}/lines`): an item, a whole
+ * quantity of 1 or more, a unit price (blank: the item's price, the customer's price level
+ * applied) and the reason, kept in the order's history.
+ */
+export const lineAddSchema = z.object({
+  product_id: z.string().min(1, 'Choose an item.'),
+  quantity: z
+    .string()
+    .trim()
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 10000, 'Enter a whole quantity from 1 to 10000.'),
+  unit_price: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || money.test(v), 'Enter a unit price, 0 or more, in cents at most, or leave it blank.'),
+  reason: reasonText('the line is added'),
+});
+export type LineAddForm = z.input<typeof lineAddSchema>;
+export const EMPTY_LINE_ADD: LineAddForm = { product_id: '', quantity: '1', unit_price: '', reason: '' };
+
+export function lineAddBody(v: LineAddForm): LineAdd {
+  const body: LineAdd = { product_id: Number(v.product_id), quantity: Number(v.quantity.trim()), reason: v.reason.trim() };
+  if (v.unit_price.trim()) body.unit_price = v.unit_price.trim();
+  return body;
+}
+
 const LINE_EDIT_FIELD: Record<string, keyof LineEditForm> = {
   new_quantity: 'quantity',
   newQuantity: 'quantity',
@@ -610,6 +637,7 @@ export const salesApi = {
   setShippingDetails: (id: number, body: ShippingDetailsUpdate) =>
     api.request<SalesOrder>(`/sales-orders/${id}/shipping`, { method: 'PATCH', json: body, ...once() }),
   editLines: (id: number, body: LinesEdit, k: string) => api.request<SalesOrder>(`/sales-orders/${id}/lines`, { method: 'PATCH', json: body, ...once(k) }),
+  addLine: (id: number, body: LineAdd, k: string) => api.post<SalesOrder>(`/sales-orders/${id}/lines`, body, once(k)),
   removeLine: (id: number, lineId: number) => api.del<SalesOrder>(`/sales-orders/${id}/lines/${lineId}`),
   closeShortPreview: (id: number, signal?: AbortSignal) => api.get<CloseShortPreview>(`/sales-orders/${id}/close-short-preview`, undefined, signal),
   closeShort: (id: number, reason: string, k: string) => api.post<SalesOrder>(`/sales-orders/${id}/close-short`, { reason }, once(k)),
